@@ -1,0 +1,10 @@
+/** Formats a reward or sub-score (0..1) with three decimals; null (spec or input error) as an en dash. */
+export function fmtScore(v: number | null | undefined): string {
+  return v === null || v === undefined ? "–" : v.toFixed(3);
+}
+export function fmtPct(v: number | null | undefined, digits = 1): string {
+  return v === null || v === undefined || Number.isNaN(v) ? "–" : `${(v * 100).toFixed(digits)}%`;
+}
+export function fmtInt(v: number | bigint | null | undefined): string {
+  return v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US");
+}

@@ -1,0 +1,28 @@
+import type { ReactNode } from "react";
+import { cn } from "@/components/ui/cn.ts";
+
+// Dense table primitives: 13px text, tight rows, sticky header, numbers right-aligned in tabular figures.
+export function Table({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={cn("overflow-x-auto", className)}>
+      <table className="w-full border-collapse text-[13px]">{children}</table>
+    </div>
+  );
+}
+export function Th({ children, numeric, className }: { children?: ReactNode; numeric?: boolean; className?: string }) {
+  return (
+    <th
+      scope="col"
+      className={cn(
+        "sticky top-0 border-b border-border bg-bg-subtle px-2 py-1.5 text-left text-[11px] font-medium uppercase tracking-wide text-fg-muted",
+        numeric && "text-right",
+        className,
+      )}
+    >
+      {children}
+    </th>
+  );
+}
+export function Td({ children, numeric, className }: { children?: ReactNode; numeric?: boolean; className?: string }) {
+  return <td className={cn("border-b border-border px-2 py-1 align-top", numeric && "num text-right", className)}>{children}</td>;
+}

@@ -1,0 +1,19 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { env } from "@/lib/env.ts";
+
+// One Prisma client per process (Next's dev server re-evaluates modules, hence the global).
+const globalForDb = globalThis as unknown as { verityDb?: PrismaClient };
+
+export function createClient(url: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+}
+
+export function db(): PrismaClient {
+  if (!globalForDb.verityDb) {
+    const url = env().DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start the console with `npm start`, which provides it.");
+    globalForDb.verityDb = createClient(url);
+  }
+  return globalForDb.verityDb;
+}

