@@ -7,7 +7,7 @@ import pg from "pg";
 const LOCK_KEY = 72707369;
 // Resolved from the working directory (the project root for npm scripts and the Next server alike), because
 // bundled server code has no meaningful import.meta.dirname.
-export const MIGRATIONS_DIR = path.resolve(process.cwd(), "prisma/migrations");
+export const MIGRATIONS_DIR = path.resolve(/*turbopackIgnore: true*/ process.cwd(), "prisma/migrations");
 
 export type MigrationFile = { name: string; sql: string; checksum: string };
 export type MigrationStatus = {

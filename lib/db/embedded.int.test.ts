@@ -1,0 +1,100 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+type Result = { code: number | null; out: string; err: string };
+function runTsx(args: string[], env: NodeJS.ProcessEnv, killAfterLine = false): Promise<Result> {
+  return new Promise((resolve) => {
+    // node itself with tsx's loader (not the tsx wrapper), so SIGKILL hits the process that owns the database
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (killAfterLine && out.includes("\n")) child.kill("SIGKILL");
+    });
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+}
+
+describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-embedded-"));
+  let env: NodeJS.ProcessEnv;
+
+  afterAll(() => {
+    // stop a server orphaned by the SIGKILL case, if one is still up
+    const pidFile = path.join(dataDir, "pg", "postmaster.pid");
+    if (fs.existsSync(pidFile)) {
+      const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+      try {
+        process.kill(pid, "SIGINT");
+      } catch {
+        /* gone */
+      }
+    }
+  });
+
+  it("keeps data across a stop and start, and reuses a server left running by a killed process", async () => {
+    const port = await freePort();
+    env = { ...process.env, DATABASE_URL: "", VERITY_DATA_DIR: dataDir, VERITY_PG_PORT: String(port) };
+    delete env.DATABASE_URL;
+    const fixture = "lib/db/fixtures/embedded-child.ts";
+
+    const first = await runTsx([fixture, "write"], env);
+    expect(first.code, first.err).toBe(0);
+    expect(JSON.parse(first.out)).toEqual({ startedHere: true, rows: ["survives restarts"] });
+
+    // stopped cleanly: the next start starts it again and finds the row
+    const second = await runTsx([fixture, "read"], env);
+    expect(second.code, second.err).toBe(0);
+    expect(JSON.parse(second.out)).toEqual({ startedHere: true, rows: ["survives restarts"] });
+
+    // killed without a chance to stop the server: the next start reuses the running server
+    const killed = await runTsx([fixture, "hang"], env, true);
+    expect(killed.code).toBeNull();
+    const reused = await runTsx([fixture, "read"], env);
+    expect(reused.code, reused.err).toBe(0);
+    expect(JSON.parse(reused.out)).toEqual({ startedHere: false, rows: ["survives restarts"] });
+  }, 120_000);
+});
+
+describe("a bad DATABASE_URL", () => {
+  it("gives one clear sentence for an unreachable server, not a stack trace", async () => {
+    const port = await freePort(); // nothing listens there
+    const r = await runTsx(["bin/migrate.ts"], { ...process.env, DATABASE_URL: `postgresql://someone:secret@127.0.0.1:${port}/verity` });
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe(
+      `db:migrate: Cannot connect to the database at postgresql://someone:***@127.0.0.1:${port}/verity: nothing is listening there. Check DATABASE_URL.`,
+    );
+  });
+
+  it("names the variable when it is not a postgres URL", async () => {
+    const r = await runTsx(["bin/migrate.ts"], { ...process.env, DATABASE_URL: "mysql://localhost/db" });
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe("db:migrate: Invalid environment: DATABASE_URL must be a postgres:// or postgresql:// URL.");
+  });
+
+  it("says so when the database does not exist", async () => {
+    const admin = new URL(process.env.VERITY_TEST_ADMIN_URL!);
+    admin.pathname = "/no_such_database_here";
+    const r = await runTsx(["bin/migrate.ts"], { ...process.env, DATABASE_URL: admin.toString() });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("that database does not exist. Check DATABASE_URL.");
+    expect(r.err.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+});
