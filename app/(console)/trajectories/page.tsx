@@ -1,56 +1,95 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LedgerTable } from "@/components/ledger/ledger-table.tsx";
+import { FilterForm } from "@/components/browser/filter-form.tsx";
+import { TrajectoryTable } from "@/components/browser/trajectory-table.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { listLedgerPage } from "@/lib/ledger/data.ts";
-import { ledgerPageParams } from "@/lib/ledger/schema.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
+import { BrowseCursorError, browseLedger, countLedger } from "@/lib/ledger/browse.ts";
+import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { browseFacets } from "@/lib/ledger/facets.ts";
 
 export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
-  const parsed = ledgerPageParams.safeParse(await searchParams);
-  if (!parsed.success) {
+  const user = await requirePageUser("ledger.read");
+  const parsed = parseBrowseParams(await searchParams);
+  if (!parsed.ok) {
     return (
       <>
         <PageHeader title="Trajectories" />
         <EmptyState title="This link has a bad filter">
-          {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.{" "}
-          <Link className="text-accent" href="/trajectories">Clear the filters</Link>
+          {parsed.errors.join("; ")}.{" "}
+          <Link className="text-accent" href="/trajectories">
+            Clear the filters
+          </Link>
         </EmptyState>
       </>
     );
   }
-  const q = parsed.data;
-  const page = await listLedgerPage({ runId: q.run, before: q.before, limit: q.limit });
-  const nextHref = page.nextBefore
-    ? `/trajectories?${new URLSearchParams({ ...(q.run ? { run: q.run } : {}), before: page.nextBefore.toString() })}`
-    : null;
+  const p = parsed.params;
+  const query = browseQuery(p);
+  let page;
+  try {
+    page = await browseLedger(p, 100);
+  } catch (err) {
+    if (!(err instanceof BrowseCursorError)) throw err;
+    return (
+      <>
+        <PageHeader title="Trajectories" />
+        <EmptyState title="This link has a bad filter">
+          {err.message}.{" "}
+          <Link className="text-accent" href={`/trajectories?${query}`}>
+            Start from the first page
+          </Link>
+        </EmptyState>
+      </>
+    );
+  }
+  const [count, facets] = await Promise.all([countLedger(p), browseFacets()]);
+  const exportHref = (format: string) => `/api/ledger/export?${browseQuery(p, { format })}`;
   return (
     <>
       <PageHeader
         title="Trajectories"
-        description={q.run ? `Current score records of run ${q.run}, newest first.` : "Current score records of every run, newest first."}
+        description="Current score records under the filters below. The address bar holds the whole view: share it to share the view."
+        actions={
+          can(user.role, "export") && (
+            <>
+              <a className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted" href={exportHref("csv")} download>
+                Export CSV
+              </a>
+              <a className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted" href={exportHref("ndjson")} download>
+                Export NDJSON
+              </a>
+            </>
+          )
+        }
       />
-      {page.rows.length === 0 ? (
-        <EmptyState title={q.before ? "No more rollouts" : "No rollouts in the ledger yet"}>
-          Ingest rollouts with <code>npm run -s verity -- ingest FILE</code> or the ingest API.
-        </EmptyState>
-      ) : (
-        <Card
-          actions={
-            nextHref && (
-              <Link className="text-accent hover:underline" href={nextHref}>
-                Next page →
+      <Card
+        title={
+          <span data-testid="match-count">
+            {count.exact ? `${count.count.toLocaleString("en-US")} matching` : `≈ ${count.count.toLocaleString("en-US")} matching (estimated)`}
+          </span>
+        }
+      >
+        <FilterForm key={query} params={p} runs={facets.runs} categories={facets.categories} />
+        {page.rows.length === 0 ? (
+          <div className="p-3">
+            <EmptyState title="Nothing matches these filters">
+              Loosen a filter or{" "}
+              <Link className="text-accent" href="/trajectories">
+                clear them all
               </Link>
-            )
-          }
-          title={`${page.rows.length} rollouts on this page`}
-        >
-          <LedgerTable rows={page.rows} />
-        </Card>
-      )}
+              .
+            </EmptyState>
+          </div>
+        ) : (
+          <TrajectoryTable key={query} initialRows={page.rows} initialCursor={page.nextCursor} query={query} sort={p.sort} dir={p.dir} />
+        )}
+      </Card>
     </>
   );
 }

@@ -1,134 +1,137 @@
+import Link from "next/link";
 import { notFound } from "next/navigation";
-import { JsonBlock } from "@/components/ledger/json-block.tsx";
-import { rewardTone } from "@/components/ledger/ledger-table.tsx";
+import { rewardTone } from "@/components/browser/columns.tsx";
+import { CasePanel } from "@/components/trajectory/case-panel.tsx";
+import { ClaimsPanel } from "@/components/trajectory/claims-panel.tsx";
+import { GuardrailsPanel, type GuardrailHit } from "@/components/trajectory/guardrails-panel.tsx";
+import { ReasonList, type Reason } from "@/components/trajectory/reason-list.tsx";
+import { StepTimeline } from "@/components/trajectory/step-timeline.tsx";
+import { SubscoresPanel } from "@/components/trajectory/subscores-panel.tsx";
+import { RewardWaterfall } from "@/components/trajectory/waterfall.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { getTrajectoryDetail } from "@/lib/ledger/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { neighbours, sortValueOf } from "@/lib/ledger/browse.ts";
+import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { loadTrajectoryDetail } from "@/lib/ledger/detail.ts";
+import { describeChanges } from "@/lib/ledger/history.ts";
+import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
+import { resolvePointer, UNRESOLVED, isPointer } from "@/lib/verifier/pointers.ts";
 
-type Reason = { dimension?: string; guardrail?: string; code: string; tool?: string; field?: string; message?: string };
-type Guardrail = { code: string; cap: number; evidence?: unknown };
 type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
+type Spec = { must_mention?: { key: string; value?: unknown }[] };
 
-export default async function TrajectoryPage({ params }: { params: Promise<{ id: string }> }) {
-  const id = decodeURIComponent((await params).id);
-  const detail = await getTrajectoryDetail(id);
+export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[]>> }) {
+  await requirePageUser("ledger.read");
+  const id = (await params).id;
+  const trajectoryId = id.includes("%") ? decodeURIComponent(id) : id;
+  const detail = await loadTrajectoryDetail(trajectoryId);
   if (!detail) notFound();
-  const { entry, caseDoc, history } = detail;
+  const { entry, caseDoc, history, weights } = detail;
   const reasons = (entry.reasons ?? []) as Reason[];
-  const guardrails = (entry.guardrails ?? []) as Guardrail[];
-  const steps = (entry.rollout?.steps ?? []) as Step[];
-  const dims = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
+  const hits = (entry.guardrails ?? []) as GuardrailHit[];
+  const rollout = entry.rollout;
+  const steps = (rollout?.steps ?? []) as Step[];
+  const writes = ((rollout?.sandbox as { writes?: { tool: string; step?: number; at?: string }[] } | null)?.writes ?? []);
+  const kinds = Object.fromEntries(((rollout?.registry.tools ?? []) as { name: string; kind: string }[]).map((t) => [t.name, t.kind]));
+  const snapshot = caseDoc?.envSnapshot;
+  const spec = caseDoc?.verifierSpec as Spec | undefined;
+  const mustMention = (spec?.must_mention ?? []).map((m) => {
+    const has = m.value !== undefined;
+    const v = has && isPointer(m.value) ? resolvePointer(m.value, snapshot) : m.value;
+    return { key: m.key, hasExpected: has, expected: v === UNRESOLVED ? "(does not resolve)" : v };
+  });
+  // mention reasons carry the must_mention key in `field`
+  const mentionProblems = Object.fromEntries(
+    reasons.filter((r) => (r.code === "mention_missing" || r.code === "mention_value_mismatch") && r.field).map((r) => [r.field!, r.code]),
+  );
+
+  const browse = parseBrowseParams(await searchParams);
+  const query = browse.ok ? browseQuery(browse.params) : "";
+  const around = browse.ok ? await neighbours(browse.params, { id: entry.id, sortValue: sortValueOf(browse.params, entry) }) : { prev: null, next: null };
+  const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
+
   return (
     <>
       <PageHeader
         title={<span className="font-mono">{entry.trajectoryId}</span>}
-        description={`Run ${entry.runId} · step ${entry.step} · ticket ${entry.ticketId}${entry.category ? ` · ${entry.category}` : ""}`}
+        description={
+          <>
+            Run <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>{entry.runId}</Link> · step {entry.step} · ticket {entry.ticketId}
+            {entry.category ? ` · ${entry.category}` : ""}
+            {entry.groupId && (
+              <>
+                {" · "}
+                <Link className="text-accent" href={`/groups?id=${encodeURIComponent(entry.groupId)}`}>
+                  group {entry.groupId}
+                </Link>
+              </>
+            )}
+          </>
+        }
+        actions={
+          <nav className="flex gap-2 text-[12px]" aria-label="Within the current filter">
+            <Link className="rounded border border-border px-2 py-1" href={`/trajectories${query ? `?${query}` : ""}`}>
+              Back to list
+            </Link>
+            {around.prev ? <Link className="rounded border border-border px-2 py-1" href={link(around.prev)}>← Previous</Link> : <span className="px-2 py-1 text-fg-subtle">← Previous</span>}
+            {around.next ? <Link className="rounded border border-border px-2 py-1" href={link(around.next)}>Next →</Link> : <span className="px-2 py-1 text-fg-subtle">Next →</span>}
+          </nav>
+        }
       />
-      <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-4">
+      <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-5">
         <Stat label="Reward" value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>} hint={entry.status} />
         <Stat label="Raw reward" value={fmtScore(entry.rawReward)} />
         <Stat label="Deciding guardrail" value={entry.decidingGuardrail ?? "none"} hint={entry.capped ? "capped" : "not capped"} />
-        <Stat label="Source" value={entry.source} hint={entry.source === "external" ? "not reproducible" : `verifier v${entry.verifierVersion}`} />
+        <Stat label="Hand-off" value={entry.handoff ? "yes" : "no"} hint={`${entry.toolSteps ?? "–"} tool steps`} />
+        <Stat
+          label="Source"
+          value={entry.source === "external" ? "external" : `verifier v${entry.verifierVersion}`}
+          hint={entry.source === "external" ? "not reproducible here" : `config ${entry.configHash?.slice(7, 19)}`}
+        />
       </div>
-      <div className="grid gap-4 lg:grid-cols-2">
-        <Card title="Sub-scores">
-          <Table>
-            <tbody>
-              {dims.map((d) => (
-                <tr key={d}>
-                  <Td>{d}</Td>
-                  <Td numeric>{fmtScore(entry[d])}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+      <div className="grid gap-4 xl:grid-cols-2">
+        <Card title="Reward waterfall">
+          <RewardWaterfall raw={entry.rawReward} reward={entry.reward} caps={hits} deciding={entry.decidingGuardrail} />
+          {entry.status !== "scored" && (
+            <div className="px-3 pb-2">
+              <ReasonList reasons={reasons} />
+            </div>
+          )}
+        </Card>
+        <Card title={`Sub-scores against their weights${weights.known ? "" : " (default weights: config not stored here)"}`}>
+          <SubscoresPanel scores={entry} weights={weights.weights} reasons={reasons} />
         </Card>
         <Card title="Guardrails">
-          {guardrails.length === 0 ? (
-            <p className="px-3 py-2 text-fg-muted">No guardrail triggered.</p>
-          ) : (
-            <Table>
-              <tbody>
-                {guardrails.map((g) => (
-                  <tr key={g.code}>
-                    <Td>
-                      <Badge tone="bad">{g.code}</Badge>
-                    </Td>
-                    <Td numeric>cap {fmtScore(g.cap)}</Td>
-                    <Td>{g.evidence !== undefined && <JsonBlock value={g.evidence} />}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+          <GuardrailsPanel hits={hits} deciding={entry.decidingGuardrail} reasons={reasons} />
         </Card>
-        <Card title="Reasons" className="lg:col-span-2">
-          {reasons.length === 0 ? (
-            <p className="px-3 py-2 text-fg-muted">No reasons: every check passed.</p>
-          ) : (
-            <Table>
-              <thead>
-                <tr>
-                  <Th>Where</Th>
-                  <Th>Code</Th>
-                  <Th>Tool / field</Th>
-                  <Th>Message</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {reasons.map((r, i) => (
-                  <tr key={i}>
-                    <Td>{r.dimension ?? r.guardrail}</Td>
-                    <Td className="font-mono text-[12px]">{r.code}</Td>
-                    <Td className="font-mono text-[12px]">{[r.tool, r.field].filter(Boolean).join(" · ")}</Td>
-                    <Td>{r.message}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
-          )}
+        <Card title="Claims against the sandbox">
+          <ClaimsPanel
+            claims={entry.claims as never}
+            executed={writes.map((w) => w.tool)}
+            mustMention={mustMention}
+            reasonsByKey={mentionProblems}
+            source={entry.claimsSource}
+          />
         </Card>
-        <Card title={`Steps (${steps.length})`} className="lg:col-span-2">
-          <ol className="divide-y divide-border">
-            {steps.map((s, i) => (
-              <li key={i} className="px-3 py-2">
-                <div className="flex items-center gap-2">
-                  <span className="num text-fg-subtle">#{i}</span>
-                  <Badge tone={s.type === "tool" ? "accent" : "neutral"}>{s.type}</Badge>
-                  <span className="font-mono text-[12px]">{s.name}</span>
-                  {s.status && <Badge tone={s.status === "success" ? "good" : "bad"}>{s.status}</Badge>}
-                </div>
-                {s.input !== undefined && <JsonBlock className="mt-1" value={s.input} />}
-                {s.output !== undefined && <JsonBlock className="mt-1" value={s.output} />}
-              </li>
-            ))}
-          </ol>
-          {entry.rollout && (
+        <Card title={`Steps (${steps.length})`} className="xl:col-span-2">
+          {rollout ? <StepTimeline steps={steps} kinds={kinds} writes={writes} /> : <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>}
+          {rollout && (
             <div className="border-t border-border px-3 py-2">
               <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
-              <p className="whitespace-pre-wrap">{entry.rollout.finalReply}</p>
+              <p className="whitespace-pre-wrap">{rollout.finalReply}</p>
             </div>
           )}
         </Card>
-        <Card title="Claims">
-          <JsonBlock value={entry.claims} />
-        </Card>
-        <Card title="Sandbox writes">
-          <JsonBlock value={(entry.rollout?.sandbox as { writes?: unknown } | undefined)?.writes ?? []} />
-        </Card>
         {caseDoc && (
-          <Card title="Case" className="lg:col-span-2">
-            <div className="grid gap-2 p-2 md:grid-cols-3">
-              <JsonBlock value={caseDoc.ticket} />
-              <JsonBlock value={caseDoc.envSnapshot} />
-              <JsonBlock value={caseDoc.verifierSpec} />
-            </div>
+          <Card title="Case" className="xl:col-span-2">
+            <CasePanel ticket={caseDoc.ticket} snapshot={caseDoc.envSnapshot} spec={caseDoc.verifierSpec} pointers={listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot)} />
           </Card>
         )}
-        <Card title="Ledger history" className="lg:col-span-2">
+        <Card title="Ledger history" className="xl:col-span-2">
           <Table>
             <thead>
               <tr>
@@ -136,18 +139,18 @@ export default async function TrajectoryPage({ params }: { params: Promise<{ id:
                 <Th>Recorded</Th>
                 <Th>Config</Th>
                 <Th numeric>Reward</Th>
-                <Th>Deciding</Th>
+                <Th>What changed</Th>
                 <Th>State</Th>
               </tr>
             </thead>
             <tbody>
-              {history.map((h) => (
+              {history.map((h, i) => (
                 <tr key={h.id.toString()}>
                   <Td numeric>{h.id.toString()}</Td>
-                  <Td>{h.createdAt.toISOString()}</Td>
-                  <Td className="font-mono text-[12px]">{h.configHash?.slice(0, 19) ?? "–"}</Td>
+                  <Td className="whitespace-nowrap">{h.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+                  <Td className="font-mono text-[12px]">{h.configHash?.slice(7, 19) ?? "–"}</Td>
                   <Td numeric>{fmtScore(h.reward)}</Td>
-                  <Td>{h.decidingGuardrail ?? "none"}</Td>
+                  <Td>{i === 0 ? "first score" : describeChanges(history[i - 1], h).join(" · ")}</Td>
                   <Td>{h.isCurrent ? <Badge tone="accent">current</Badge> : "superseded"}</Td>
                 </tr>
               ))}

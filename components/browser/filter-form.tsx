@@ -1,0 +1,155 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import type { FormEvent, ReactNode } from "react";
+import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
+
+const GUARDRAILS = [
+  "customer_harm", "unauthorized_write", "duplicate_side_effect", "empty_promise", "policy_error", "missing_evidence",
+  "high_risk_unchecked", "approval_bypass", "privacy_overreach", "stale_submission", "tool_missing",
+];
+const DIMS = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
+const REASONS = [
+  "required_write_missing", "required_write_args_mismatch", "handoff_required_missing", "handoff_instead_of_resolution",
+  "policy_query_missing", "policy_rule_violated", "required_read_missing", "required_read_after_write", "over_step_budget",
+  "mention_missing", "mention_value_mismatch", "forbidden_expression", "pointer_unresolved", "input_invalid", "case_missing",
+  ...GUARDRAILS,
+];
+
+const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
+      {label}
+      {children}
+    </label>
+  );
+}
+
+function Checks({ name, legend, values, selected }: { name: string; legend: string; values: string[]; selected?: string[] }) {
+  return (
+    <details className="relative">
+      <summary className={`${input} flex cursor-pointer select-none items-center`}>
+        {legend}
+        {selected?.length ? ` (${selected.length})` : ""}
+      </summary>
+      <fieldset className="absolute z-20 mt-1 w-60 rounded-md border border-border bg-bg p-2 shadow-lg">
+        <legend className="sr-only">{legend}</legend>
+        {values.map((v) => (
+          <label key={v} className="flex items-center gap-2 py-0.5 text-[12px]">
+            <input type="checkbox" name={name} value={v} defaultChecked={selected?.includes(v)} />
+            {v}
+          </label>
+        ))}
+      </fieldset>
+    </details>
+  );
+}
+
+function YesNo({ name, label, value }: { name: string; label: string; value?: string }) {
+  return (
+    <Field label={label}>
+      <select name={name} defaultValue={value ?? ""} className={input}>
+        <option value="">any</option>
+        <option value="yes">yes</option>
+        <option value="no">no</option>
+      </select>
+    </Field>
+  );
+}
+
+/** The browser's filters. Submitting replaces the URL (empty fields dropped), which re-renders the page. */
+export function FilterForm({ params, runs, categories }: { params: BrowseParams; runs: string[]; categories: string[] }) {
+  const router = useRouter();
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    const data = new FormData(e.currentTarget);
+    for (const key of new Set(data.keys())) {
+      const values = data.getAll(key).map(String).filter((v) => v.trim() !== "");
+      if (values.length) q.set(key, values.join(","));
+    }
+    if (params.sort !== "id") q.set("sort", params.sort);
+    if (params.dir !== "desc") q.set("dir", params.dir);
+    router.push(`/trajectories${q.size ? `?${q}` : ""}`);
+  }
+  return (
+    <form onSubmit={submit} className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2" aria-label="Filters">
+      <Field label="Run">
+        <select name="run" defaultValue={params.run ?? ""} className={input}>
+          <option value="">all runs</option>
+          {runs.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Steps from">
+        <input name="step_from" type="number" min={0} defaultValue={params.step_from} className={`${input} w-20`} />
+      </Field>
+      <Field label="to">
+        <input name="step_to" type="number" min={0} defaultValue={params.step_to} className={`${input} w-20`} />
+      </Field>
+      <Field label="Category">
+        <select name="category" defaultValue={params.category?.[0] ?? ""} className={input}>
+          <option value="">all</option>
+          {categories.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Reward min">
+        <input name="reward_min" type="number" step="0.01" min={0} max={1} defaultValue={params.reward_min} className={`${input} w-20`} />
+      </Field>
+      <Field label="Reward max">
+        <input name="reward_max" type="number" step="0.01" min={0} max={1} defaultValue={params.reward_max} className={`${input} w-20`} />
+      </Field>
+      <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
+      <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
+      <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
+      <YesNo name="capped" label="Capped" value={params.capped} />
+      <YesNo name="handoff" label="Hand-off" value={params.handoff} />
+      <Field label="Ticket or trajectory id">
+        <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
+      </Field>
+      <details className="basis-full">
+        <summary className="cursor-pointer text-[12px] text-fg-muted">More filters</summary>
+        <div className="mt-2 flex flex-wrap items-end gap-2">
+          {DIMS.map((d) => (
+            <Field key={d} label={`${d} min / max`}>
+              <span className="flex gap-1">
+                <input name={`${d}_min`} type="number" step="0.01" min={0} max={1} defaultValue={params[`${d}_min`]} className={`${input} w-16`} aria-label={`${d} min`} />
+                <input name={`${d}_max`} type="number" step="0.01" min={0} max={1} defaultValue={params[`${d}_max`]} className={`${input} w-16`} aria-label={`${d} max`} />
+              </span>
+            </Field>
+          ))}
+          <Checks name="status" legend="Status" values={["scored", "spec_error", "input_error"]} selected={params.status} />
+          <Field label="Reason code">
+            <select name="reason" defaultValue={params.reason ?? ""} className={input}>
+              <option value="">any</option>
+              {REASONS.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <YesNo name="sampled" label="Sampled" value={params.sampled} />
+          <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
+        </div>
+      </details>
+      <div className="flex gap-2">
+        <button type="submit" className="h-7 rounded bg-accent px-3 text-[12px] font-medium text-accent-fg">
+          Apply
+        </button>
+        <a href="/trajectories" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
+          Clear
+        </a>
+      </div>
+    </form>
+  );
+}

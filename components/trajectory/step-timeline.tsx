@@ -1,0 +1,63 @@
+import { Badge } from "@/components/ui/badge.tsx";
+
+type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
+type Write = { tool: string; args?: unknown; step?: number; at?: string };
+
+function text(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v, null, 2);
+}
+
+/**
+ * The trajectory step by step: LLM turns and tool calls with input, output and status, a badge for the tool's
+ * registry kind, and where each sandbox write happened. A write call the sandbox did not record is marked: only
+ * the sandbox decides whether a write happened.
+ */
+export function StepTimeline({ steps, kinds, writes }: { steps: Step[]; kinds: Record<string, string>; writes: Write[] }) {
+  const writesAt = new Map<number, Write[]>();
+  const unplaced: Write[] = [];
+  for (const w of writes) {
+    // Position per verifier.md: the write's step when given, else the first successful call of that tool.
+    const pos = typeof w.step === "number" ? w.step : steps.findIndex((s) => s.type === "tool" && s.name === w.tool && s.status === "success");
+    if (pos >= 0 && pos < steps.length) writesAt.set(pos, [...(writesAt.get(pos) ?? []), w]);
+    else unplaced.push(w);
+  }
+  return (
+    <ol className="divide-y divide-border" data-testid="timeline">
+      {steps.map((s, i) => {
+        const kind = s.type === "tool" ? (kinds[s.name] ?? "not in registry") : "llm";
+        const recorded = writesAt.get(i) ?? [];
+        const phantom = kind === "write" && recorded.length === 0;
+        return (
+          <li key={i} className="px-3 py-2">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="num w-6 text-fg-subtle">#{i}</span>
+              <Badge tone={kind === "write" ? "warn" : kind === "handoff" ? "accent" : kind === "not in registry" ? "bad" : "neutral"}>{kind}</Badge>
+              <span className="font-mono text-[12px] font-medium">{s.name}</span>
+              {s.status && <Badge tone={s.status === "success" ? "good" : "bad"}>{s.status}</Badge>}
+              {recorded.map((w, j) => (
+                <Badge key={j} tone="good" title={w.at ? `recorded at ${w.at}` : undefined}>
+                  sandbox write: {w.tool}
+                </Badge>
+              ))}
+              {phantom && <Badge tone="bad">no sandbox write recorded</Badge>}
+            </div>
+            {s.input !== undefined && (
+              <details className="mt-1">
+                <summary className="cursor-pointer text-[11px] text-fg-muted">input</summary>
+                <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px]">{text(s.input)}</pre>
+              </details>
+            )}
+            {s.output !== undefined && (
+              <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">{text(s.output)}</pre>
+            )}
+          </li>
+        );
+      })}
+      {unplaced.map((w, j) => (
+        <li key={`u${j}`} className="px-3 py-2">
+          <Badge tone="good">sandbox write after the last step: {w.tool}</Badge>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+
+// The trajectory browser's whole state lives in the URL; this schema is the one parser of it (page, row loader,
+// export and the detail page's previous/next all read the same params). Bad values are reported, not ignored.
+
+export const SORT_KEYS = ["id", "step", "reward", "raw_reward", ...DIMENSIONS, "tool_steps"] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+
+const score = z.coerce.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
+const int = z.coerce.number().int("must be a whole number").min(0, "must be 0 or more");
+const yesNo = z.enum(["yes", "no"], { message: 'must be "yes" or "no"' });
+const list = <T extends string>(values: readonly [T, ...T[]], what: string) =>
+  z
+    .string()
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(values, { message: `must be ${what}` })).min(1));
+const guardrailList = list(GUARDRAIL_CODES as unknown as [string, ...string[]], "guardrail codes");
+
+const dimRanges = Object.fromEntries(
+  DIMENSIONS.flatMap((d) => [
+    [`${d}_min`, score.optional()],
+    [`${d}_max`, score.optional()],
+  ]),
+) as Record<`${(typeof DIMENSIONS)[number]}_${"min" | "max"}`, z.ZodOptional<typeof score>>;
+
+export const browseParamsSchema = z
+  .object({
+    run: z.string().min(1).max(200).optional(),
+    step_from: int.optional(),
+    step_to: int.optional(),
+    category: z
+      .string()
+      .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+      .optional(),
+    reward_min: score.optional(),
+    reward_max: score.optional(),
+    ...dimRanges,
+    any: guardrailList.optional(),
+    none: guardrailList.optional(),
+    deciding: list([...GUARDRAIL_CODES, "none"] as unknown as [string, ...string[]], 'guardrail codes or "none"').optional(),
+    capped: yesNo.optional(),
+    handoff: yesNo.optional(),
+    status: list(["scored", "spec_error", "input_error"], "scored, spec_error or input_error").optional(),
+    reason: z.string().regex(/^[a-z_]{2,60}$/, "must be a reason code").optional(),
+    q: z.string().trim().min(1).max(300).optional(),
+    sampled: yesNo.optional(),
+    reviewed: yesNo.optional(),
+    sort: z.enum(SORT_KEYS, { message: `must be one of ${SORT_KEYS.join(", ")}` }).default("id"),
+    dir: z.enum(["asc", "desc"], { message: 'must be "asc" or "desc"' }).default("desc"),
+    after: z.string().max(200).optional(),
+  })
+  .strict()
+  .refine((p) => p.step_from === undefined || p.step_to === undefined || p.step_from <= p.step_to, {
+    message: "must not be after step_to",
+    path: ["step_from"],
+  })
+  .refine((p) => p.reward_min === undefined || p.reward_max === undefined || p.reward_min <= p.reward_max, {
+    message: "must not be above reward_max",
+    path: ["reward_min"],
+  });
+
+export type BrowseParams = z.infer<typeof browseParamsSchema>;
+
+/** URLSearchParams / Next's searchParams record → plain record, ready for the schema. */
+export function paramsRecord(input: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+  // Repeated keys (checkbox groups: any=a&any=b) join into one comma list; empty values mean "not set".
+  const out: Record<string, string> = {};
+  const add = (k: string, v: string | undefined) => {
+    if (v === undefined || v === "") return;
+    out[k] = k in out ? `${out[k]},${v}` : v;
+  };
+  if (input instanceof URLSearchParams) {
+    for (const [k, v] of input) add(k, v);
+  } else {
+    for (const [k, v] of Object.entries(input)) for (const x of Array.isArray(v) ? v : [v]) add(k, x);
+  }
+  return out;
+}
+
+/** Parses browser params; errors come back as "field: message" strings. */
+export function parseBrowseParams(
+  input: URLSearchParams | Record<string, string | string[] | undefined>,
+): { ok: true; params: BrowseParams } | { ok: false; errors: string[] } {
+  const r = browseParamsSchema.safeParse(paramsRecord(input));
+  if (r.success) return { ok: true, params: r.data };
+  return {
+    ok: false,
+    errors: r.error.issues.map((i) =>
+      i.code === "unrecognized_keys" ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}` : `${i.path.join(".")}: ${i.message}`,
+    ),
+  };
+}
+
+/** The URL query of a browser state without its cursor (used for links that keep the view). */
+export function browseQuery(p: Partial<BrowseParams>, overrides: Record<string, string | undefined> = {}): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(p)) {
+    if (v === undefined || k === "after") continue;
+    if (k === "sort" && v === "id") continue;
+    if (k === "dir" && v === "desc") continue;
+    q.set(k, Array.isArray(v) ? v.join(",") : String(v));
+  }
+  for (const [k, v] of Object.entries(overrides)) {
+    if (v === undefined) q.delete(k);
+    else q.set(k, v);
+  }
+  return q.toString();
+}
+
+export type Cursor = { v: number | null; id: string };
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.v, c.id])).toString("base64url");
+}
+
+export function decodeCursor(s: string): Cursor | null {
+  try {
+    const [v, id] = JSON.parse(Buffer.from(s, "base64url").toString("utf8")) as [unknown, unknown];
+    if ((v !== null && typeof v !== "number") || typeof id !== "string" || !/^\d{1,19}$/.test(id)) return null;
+    return { v: v as number | null, id };
+  } catch {
+    return null;
+  }
+}

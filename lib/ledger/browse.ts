@@ -1,0 +1,233 @@
+import { Prisma } from "@/lib/generated/prisma/client.ts";
+import { db } from "@/lib/db/client.ts";
+import { codesOfMask, guardrailMask } from "@/lib/ingest/rows.ts";
+import { type BrowseParams, type Cursor, type SortKey, decodeCursor, encodeCursor } from "@/lib/ledger/browse-schema.ts";
+import { DIMENSIONS } from "@/lib/verifier/codes.ts";
+
+// The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
+// as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
+
+export type BrowseRow = {
+  id: string;
+  trajectoryId: string;
+  runId: string;
+  step: number;
+  ticketId: string;
+  groupId: string | null;
+  category: string | null;
+  status: string;
+  source: string;
+  reward: number | null;
+  rawReward: number | null;
+  outcome: number | null;
+  policy: number | null;
+  evidence: number | null;
+  efficiency: number | null;
+  communication: number | null;
+  decidingGuardrail: string | null;
+  guardrails: string[];
+  capped: boolean;
+  handoff: boolean | null;
+  toolSteps: number | null;
+  sampled: boolean;
+  reviewed: boolean;
+};
+
+// Nullable score columns sort as -1 so that error records (no reward) have a place in the key order.
+const SORT_SQL: Record<SortKey, Prisma.Sql> = {
+  id: Prisma.sql`l.id`,
+  step: Prisma.sql`l.step`,
+  reward: Prisma.sql`coalesce(l.reward, -1)`,
+  raw_reward: Prisma.sql`coalesce(l.raw_reward, -1)`,
+  outcome: Prisma.sql`coalesce(l.outcome, -1)`,
+  policy: Prisma.sql`coalesce(l.policy, -1)`,
+  evidence: Prisma.sql`coalesce(l.evidence, -1)`,
+  efficiency: Prisma.sql`coalesce(l.efficiency, -1)`,
+  communication: Prisma.sql`coalesce(l.communication, -1)`,
+  tool_steps: Prisma.sql`coalesce(l.tool_steps, -1)`,
+};
+
+/** The WHERE conditions of a browser state (without the cursor). */
+export function browseConditions(p: BrowseParams): Prisma.Sql[] {
+  const c: Prisma.Sql[] = [Prisma.sql`l.is_current`];
+  if (p.run) c.push(Prisma.sql`l.run_id = ${p.run}`);
+  if (p.step_from !== undefined) c.push(Prisma.sql`l.step >= ${p.step_from}`);
+  if (p.step_to !== undefined) c.push(Prisma.sql`l.step <= ${p.step_to}`);
+  if (p.category?.length) c.push(Prisma.sql`l.category = any(${p.category})`);
+  if (p.reward_min !== undefined) c.push(Prisma.sql`l.reward >= ${p.reward_min}`);
+  if (p.reward_max !== undefined) c.push(Prisma.sql`l.reward <= ${p.reward_max}`);
+  for (const d of DIMENSIONS) {
+    const col = Prisma.raw(`l.${d}`);
+    const min = p[`${d}_min`];
+    const max = p[`${d}_max`];
+    if (min !== undefined) c.push(Prisma.sql`${col} >= ${min}`);
+    if (max !== undefined) c.push(Prisma.sql`${col} <= ${max}`);
+  }
+  if (p.any?.length) c.push(Prisma.sql`(l.guardrail_mask & ${guardrailMask(p.any)}) <> 0`);
+  if (p.none?.length) c.push(Prisma.sql`(l.guardrail_mask & ${guardrailMask(p.none)}) = 0`);
+  if (p.deciding?.length) {
+    const codes = p.deciding.filter((d) => d !== "none");
+    const parts: Prisma.Sql[] = [];
+    if (codes.length) parts.push(Prisma.sql`l.deciding_guardrail = any(${codes})`);
+    if (p.deciding.includes("none")) parts.push(Prisma.sql`l.deciding_guardrail is null`);
+    c.push(Prisma.sql`(${Prisma.join(parts, " or ")})`);
+  }
+  if (p.capped) c.push(p.capped === "yes" ? Prisma.sql`l.capped` : Prisma.sql`not l.capped`);
+  if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff is true` : Prisma.sql`l.handoff is not true`);
+  if (p.status?.length) c.push(Prisma.sql`l.status::text = any(${p.status})`);
+  if (p.reason) c.push(Prisma.sql`exists (select 1 from ledger_reasons r where r.ledger_id = l.id and r.code = ${p.reason})`);
+  if (p.q) c.push(Prisma.sql`(l.trajectory_id = ${p.q} or l.ticket_id = ${p.q})`);
+  const sampled = Prisma.sql`exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id)`;
+  const reviewed = Prisma.sql`exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0)`;
+  if (p.sampled) c.push(p.sampled === "yes" ? sampled : Prisma.sql`not ${sampled}`);
+  if (p.reviewed) c.push(p.reviewed === "yes" ? reviewed : Prisma.sql`not ${reviewed}`);
+  return c;
+}
+
+function keyCondition(p: BrowseParams, cursor: Cursor): Prisma.Sql {
+  const expr = SORT_SQL[p.sort];
+  const op = Prisma.raw(p.dir === "desc" ? "<" : ">");
+  if (p.sort === "id") return Prisma.sql`l.id ${op} ${BigInt(cursor.id)}`;
+  return Prisma.sql`(${expr}, l.id) ${op} (${cursor.v ?? -1}, ${BigInt(cursor.id)})`;
+}
+
+type RawRow = {
+  id: bigint;
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  ticket_id: string;
+  group_id: string | null;
+  category: string | null;
+  status: string;
+  source: string;
+  reward: number | null;
+  raw_reward: number | null;
+  outcome: number | null;
+  policy: number | null;
+  evidence: number | null;
+  efficiency: number | null;
+  communication: number | null;
+  deciding_guardrail: string | null;
+  guardrail_mask: number;
+  capped: boolean;
+  handoff: boolean | null;
+  tool_steps: number | null;
+  sort_value: number | bigint | null;
+  sampled: boolean;
+  reviewed: boolean;
+};
+
+function toRow(r: RawRow): BrowseRow {
+  return {
+    id: r.id.toString(),
+    trajectoryId: r.trajectory_id,
+    runId: r.run_id,
+    step: r.step,
+    ticketId: r.ticket_id,
+    groupId: r.group_id,
+    category: r.category,
+    status: r.status,
+    source: r.source,
+    reward: r.reward,
+    rawReward: r.raw_reward,
+    outcome: r.outcome,
+    policy: r.policy,
+    evidence: r.evidence,
+    efficiency: r.efficiency,
+    communication: r.communication,
+    decidingGuardrail: r.deciding_guardrail,
+    guardrails: codesOfMask(r.guardrail_mask),
+    capped: r.capped,
+    handoff: r.handoff,
+    toolSteps: r.tool_steps,
+    sampled: r.sampled,
+    reviewed: r.reviewed,
+  };
+}
+
+function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number) {
+  const expr = SORT_SQL[p.sort];
+  const d = Prisma.raw(dir);
+  return db().$queryRaw<RawRow[]>`
+    select l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category, l.status::text as status,
+           l.source::text as source, l.reward, l.raw_reward, l.outcome, l.policy, l.evidence, l.efficiency,
+           l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff, l.tool_steps,
+           ${expr} as sort_value,
+           exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id) as sampled,
+           exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0) as reviewed
+      from ledger l
+     where ${Prisma.join(where, " and ")}
+     order by ${expr} ${d}, l.id ${d}
+     limit ${limit}`;
+}
+
+function cursorOf(r: RawRow): string {
+  return encodeCursor({ v: r.sort_value === null ? null : Number(r.sort_value), id: r.id.toString() });
+}
+
+/** One page of the browser. `nextCursor` is null on the last page. */
+export async function browseLedger(p: BrowseParams, limit = 100): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
+  const where = browseConditions(p);
+  if (p.after) {
+    const cursor = decodeCursor(p.after);
+    if (!cursor) throw new BrowseCursorError();
+    where.push(keyCondition(p, cursor));
+  }
+  const raw = await selectRows(where, p, p.dir, limit + 1);
+  const more = raw.length > limit;
+  const page = more ? raw.slice(0, limit) : raw;
+  return { rows: page.map(toRow), nextCursor: more ? cursorOf(page[page.length - 1]) : null };
+}
+
+export class BrowseCursorError extends Error {
+  constructor() {
+    super("after: not a cursor this browser produced");
+  }
+}
+
+/** The previous and next trajectory around one entry, in the order of the given browser state. */
+export async function neighbours(p: BrowseParams, entry: { id: bigint; sortValue: number | null }): Promise<{ prev: string | null; next: string | null }> {
+  const base = browseConditions(p);
+  const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
+  const forward = await selectRows([...base, keyCondition(p, cursor)], p, p.dir, 1);
+  const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
+  const backward = await selectRows([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, 1);
+  return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
+}
+
+/** The value an entry sorts by under a browser state (for `neighbours`). */
+export function sortValueOf(p: BrowseParams, e: Record<string, unknown>): number | null {
+  if (p.sort === "id") return null;
+  const key = p.sort === "raw_reward" ? "rawReward" : p.sort === "tool_steps" ? "toolSteps" : p.sort;
+  const v = e[key];
+  return typeof v === "number" ? v : -1;
+}
+
+const COUNT_CAP = 10_000;
+
+/**
+ * How many entries match: exact up to 10,000; above that the planner's estimate, labelled as such (an exact
+ * count over millions of rows would cost more than the page itself).
+ */
+export async function countLedger(p: BrowseParams): Promise<{ count: number; exact: boolean }> {
+  const where = Prisma.join(browseConditions(p), " and ");
+  const rows = await db().$queryRaw<{ n: bigint }[]>`
+    select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
+  const n = Number(rows[0].n);
+  if (n <= COUNT_CAP) return { count: n, exact: true };
+  const plan = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
+    explain (format json) select 1 from ledger l where ${where}`;
+  return { count: Math.max(COUNT_CAP + 1, Math.round(plan[0]["QUERY PLAN"][0].Plan["Plan Rows"])), exact: false };
+}
+
+/** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */
+export async function* iterateLedger(p: BrowseParams, batch = 2000): AsyncGenerator<BrowseRow[]> {
+  let after: string | undefined;
+  for (;;) {
+    const page = await browseLedger({ ...p, after }, batch);
+    if (page.rows.length) yield page.rows;
+    if (!page.nextCursor) return;
+    after = page.nextCursor;
+  }
+}

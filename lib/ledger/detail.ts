@@ -1,0 +1,65 @@
+import { db } from "@/lib/db/client.ts";
+import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { DEFAULT_CONFIG, configHash, parseVerifierConfig } from "@/lib/verifier/config.ts";
+import type { Dimension } from "@/lib/verifier/codes.ts";
+
+const DEFAULT_HASH = configHash(DEFAULT_CONFIG);
+
+/** The weights a ledger entry was computed with: its config by hash, else the default config (flagged). */
+async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimension, number>; known: boolean }> {
+  if (!hash || hash === DEFAULT_HASH) return { weights: DEFAULT_CONFIG.weights, known: hash === DEFAULT_HASH };
+  const stored = await db().verifierConfig.findUnique({ where: { hash }, select: { body: true } });
+  const parsed = stored ? parseVerifierConfig(stored.body) : null;
+  return parsed?.ok ? { weights: parsed.config.weights, known: true } : { weights: DEFAULT_CONFIG.weights, known: false };
+}
+
+/** Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. */
+export async function loadTrajectoryDetail(trajectoryId: string) {
+  const entry = await db().ledgerEntry.findFirst({
+    where: { trajectoryId, isCurrent: true },
+    include: { rollout: { include: { registry: true } } },
+  });
+  if (!entry) return null;
+  const [caseDoc, history, weights] = await Promise.all([
+    db().case.findUnique({ where: { ticketId: entry.ticketId } }),
+    db().ledgerEntry.findMany({
+      where: { trajectoryId },
+      orderBy: { id: "asc" },
+      select: {
+        id: true,
+        createdAt: true,
+        status: true,
+        reward: true,
+        configHash: true,
+        verifierVersion: true,
+        claimsSource: true,
+        isCurrent: true,
+        decidingGuardrail: true,
+        guardrailMask: true,
+        outcome: true,
+        policy: true,
+        evidence: true,
+        efficiency: true,
+        communication: true,
+      },
+    }),
+    weightsFor(entry.configHash),
+  ]);
+  return {
+    entry,
+    caseDoc,
+    weights,
+    history: history.map((h) => ({ ...h, guardrails: codesOfMask(h.guardrailMask) })),
+  };
+}
+
+export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof loadTrajectoryDetail>>>;
+
+/** The K rollouts of a GRPO group (current entries), in sample order. */
+export async function loadGroup(groupId: string) {
+  return db().ledgerEntry.findMany({
+    where: { groupId, isCurrent: true },
+    orderBy: [{ rollout: { sampleIndex: "asc" } }, { id: "asc" }],
+    include: { rollout: { select: { sampleIndex: true, finalReply: true, toolSteps: true } } },
+  });
+}
