@@ -9,7 +9,7 @@ export type AgreementCounts = { reviewed: number; agreeing: number; tolerance: n
 export async function countAgreement(tolerance = 0.1): Promise<AgreementCounts> {
   const rows = await db().$queryRaw<{ reviewed: bigint; agreeing: bigint }[]>`
     select count(*) as reviewed,
-           count(*) filter (where abs(r.reward - l.reward) <= ${tolerance}) as agreeing
+           count(*) filter (where abs(r.reward - l.reward) <= ${tolerance} + 1e-9) as agreeing
       from reviews r
       join audit_items i on i.id = r.item_id
       join ledger l on l.id = i.ledger_id

@@ -3,6 +3,7 @@
 // export into an empty database reproduces the ledger (category included) — see export.int.test.ts.
 import type pg from "pg";
 import { z } from "zod";
+import { checkout } from "@/lib/ingest/pool.ts";
 import { caseFromColumns, recordFromLedger, type LedgerValues } from "@/lib/ingest/rows.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
@@ -40,7 +41,7 @@ export async function runExists(pool: pg.Pool, runId: string): Promise<boolean> 
  * so memory holds one batch, whatever the run's size. Stop iterating to cancel; the snapshot is released.
  */
 export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BATCH): AsyncGenerator<string> {
-  const client = await pool.connect();
+  const client = await checkout(pool);
   let failed = false;
   try {
     await client.query("begin isolation level repeatable read read only");
@@ -88,4 +89,45 @@ export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSi
     if (!failed) await client.query("rollback").catch(() => undefined);
     client.release(failed ? true : undefined);
   }
+}
+
+/**
+ * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
+ * under backpressure (a pull reads the next lines only when the client has taken the previous ones). A client
+ * that goes away cancels the stream, which releases the snapshot.
+ */
+export async function exportResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
+  const headers = { "cache-control": "no-store" };
+  const parsed = exportFilterSchema.safeParse({ ...Object.fromEntries(params), run: runId });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return Response.json({ error: { code: "bad_request", message: `${issue.path.join(".") || "query"}: ${issue.message}` } }, { status: 400, headers });
+  }
+  if (!(await runExists(pool, runId))) {
+    return Response.json({ error: { code: "not_found", message: `no run ${JSON.stringify(runId)}` } }, { status: 404, headers });
+  }
+  const lines = exportLedger(pool, parsed.data);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let chunk = "";
+      while (chunk.length < 64 * 1024) {
+        const next = await lines.next();
+        if (next.done) {
+          if (chunk) controller.enqueue(encoder.encode(chunk));
+          controller.close();
+          return;
+        }
+        chunk += next.value;
+      }
+      controller.enqueue(encoder.encode(chunk));
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  const name = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.ledger.ndjson`;
+  return new Response(body, {
+    headers: { ...headers, "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+  });
 }

@@ -4,6 +4,7 @@
 // are left alone: Verity cannot reproduce them.
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
+import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows, rolloutFromColumns, type LedgerEntryRows } from "@/lib/ingest/rows.ts";
 import { insertLedgerEntries, LEDGER_WRITE_LOCK, type NewEntry } from "@/lib/ingest/write-batch.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
@@ -17,8 +18,11 @@ export type RescoreSummary = {
   config_hash: string;
   /** Rollouts of the run looked at. */
   rollouts: number;
-  /** New entries that superseded a different one. */
+  /** New entries that superseded the current one (every verifier entry, when the config changed: the config hash
+   * is part of the record). */
   rescored: number;
+  /** Of those, the ones whose reward differs. */
+  reward_changed: number;
   /** Rollouts without a current entry before (their case arrived after them) that now have one. */
   added: number;
   /** The new score equals the current entry: nothing written. */
@@ -59,6 +63,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
     config_hash: configHash(config),
     rollouts: 0,
     rescored: 0,
+    reward_changed: 0,
     added: 0,
     unchanged: 0,
     skipped_external: 0,
@@ -98,7 +103,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
     }
     summary.rollouts += rows.length;
 
-    const client = await pool.connect();
+    const client = await checkout(pool);
     try {
       await client.query("begin");
       await client.query("select pg_advisory_xact_lock($1)", [LEDGER_WRITE_LOCK]);
@@ -132,6 +137,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
           continue;
         }
         summary.rescored++;
+        if (old.reward !== next.reward) summary.reward_changed++;
         delta.add(old, -1);
         if (old.reward !== null) Object.assign(before, { sum: before.sum + old.reward, n: before.n + 1 });
         if (next.reward !== null) Object.assign(after, { sum: after.sum + next.reward, n: after.n + 1 });

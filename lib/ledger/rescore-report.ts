@@ -8,10 +8,10 @@ export function formatRescoreReport(s: RescoreSummary): string[] {
   const mean = (x: number | null) => (x === null ? "–" : x.toFixed(4));
   const lines = [
     `re-scored run ${s.run_id} under config ${s.config_hash.slice(0, 19)}…`,
-    `  rollouts ${s.rollouts}: ${s.rescored} changed (new entries supersede the old), ${s.unchanged} unchanged,` +
+    `  rollouts ${s.rollouts}: ${s.rescored} new entries superseding the old (${s.reward_changed} with another reward), ${s.unchanged} unchanged,` +
       ` ${s.added} scored for the first time, ${s.skipped_external} external kept, ${s.skipped_no_case} without a case`,
     `  success line (reward ≥ 0.9): ${s.crossed_up} crossed up, ${s.crossed_down} crossed down`,
-    `  mean reward of the changed entries: ${mean(s.mean_before)} → ${mean(s.mean_after)}`,
+    `  mean reward of the superseded entries → their new entries: ${mean(s.mean_before)} → ${mean(s.mean_after)}`,
   ];
   if (s.transitions.length === 0) {
     lines.push("  deciding guardrail: no changes");

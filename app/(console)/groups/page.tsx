@@ -10,7 +10,8 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { loadGroup } from "@/lib/ledger/detail.ts";
-import { groupAdvantages } from "@/lib/ledger/group-advantage.ts";
+import { mean, populationStd } from "@/lib/stats/descriptive.ts";
+import { groupAdvantage } from "@/lib/stats/trend.ts";
 
 export const metadata: Metadata = { title: "Group" };
 
@@ -23,7 +24,9 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
   if (!groupId) return <EmptyState title="No group given">Open a group from a rollout&apos;s page.</EmptyState>;
   const members = await loadGroup(groupId);
   if (!members.length) return <EmptyState title={`No rollouts in group ${groupId}`} />;
-  const adv = groupAdvantages(members.map((m) => m.reward));
+  const rewards = members.map((m) => m.reward);
+  const present = rewards.filter((r): r is number => r !== null);
+  const adv = { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) };
   return (
     <>
       <PageHeader

@@ -1,0 +1,50 @@
+"use server";
+// The admin's "Re-score run" button: the same re-score as `verity rescore`, under the default config or one of the
+// stored verifier configs. Admin-only through the policy (configs.manage); recorded in the audit log.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { appendAuditLog } from "@/lib/auth/audit-log.ts";
+import { requireActionUser } from "@/lib/auth/guards.ts";
+import { db } from "@/lib/db/client.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
+import { DEFAULT_CONFIG, parseVerifierConfig } from "@/lib/verifier/config.ts";
+
+export type RescoreState = { ok?: boolean; message?: string; report?: string[] };
+
+const rescoreInput = z.object({
+  runId: z.string().min(1).max(200),
+  config: z.union([z.literal("default"), z.coerce.number().int().positive()]),
+});
+
+export async function rescoreRunAction(_prev: RescoreState, form: FormData): Promise<RescoreState> {
+  const me = await requireActionUser("configs.manage");
+  const parsed = rescoreInput.safeParse({ runId: form.get("runId"), config: form.get("config") });
+  if (!parsed.success) return { ok: false, message: "Pick a run and a config." };
+  const { runId } = parsed.data;
+  let config = DEFAULT_CONFIG;
+  let configName = "the default config";
+  if (parsed.data.config !== "default") {
+    const row = await db().verifierConfig.findUnique({ where: { id: parsed.data.config }, select: { name: true, version: true, body: true } });
+    if (!row) return { ok: false, message: "That config does not exist (any more)." };
+    const c = parseVerifierConfig(row.body);
+    if (!c.ok) return { ok: false, message: `Config ${row.name} v${row.version} is not valid: ${c.issues[0]?.message}` };
+    config = c.config;
+    configName = `${row.name} v${row.version}`;
+  }
+  if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } }))) return { ok: false, message: `No run ${runId}.` };
+  const summary = await rescoreRun(bulkPool(), { runId, config });
+  await appendAuditLog({
+    actor: { userId: me.id, email: me.email },
+    action: "run.rescore",
+    target: { type: "run", id: runId },
+    details: { config: configName, config_hash: summary.config_hash, rescored: summary.rescored, reward_changed: summary.reward_changed, crossed_up: summary.crossed_up, crossed_down: summary.crossed_down },
+  });
+  revalidatePath(`/runs/${encodeURIComponent(runId)}`);
+  return {
+    ok: true,
+    message: `Re-scored ${summary.rollouts.toLocaleString("en-US")} rollouts under ${configName}: ${summary.crossed_up} crossed 0.9 up, ${summary.crossed_down} down.`,
+    report: formatRescoreReport(summary),
+  };
+}

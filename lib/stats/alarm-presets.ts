@@ -1,0 +1,58 @@
+// The monitors of domain.md as alarm rules, with the reference figures as defaults. Starting points: a run's
+// configuration may override any field (the rule objects are plain data).
+
+import type { BandRule, CeilingRule, FloorRule, RewardHackingRule } from "@/lib/stats/alarms.ts";
+
+/** Hand-off rate alarm at 10% (the blind spot: hand-offs trigger no guardrail; 8% → 41% in 30k steps). */
+export const HANDOFF_RATE_ALARM: CeilingRule = {
+  kind: "ceiling",
+  label: "hand-off rate",
+  ceiling: 0.1,
+  warnAt: 0.08,
+  exitMargin: 0.01,
+  enterAfter: 3,
+  exitAfter: 3,
+  minN: 30,
+};
+
+/** Guardrail hit rate healthy between 10% and 30%: below, guardrails are not working; above, caps flatten rewards. */
+export const GUARDRAIL_HIT_RATE_ALARM: BandRule = {
+  kind: "band",
+  label: "guardrail hit rate",
+  low: 0.1,
+  high: 0.3,
+  warnMargin: 0.02,
+  exitMargin: 0.02,
+  enterAfter: 3,
+  exitAfter: 3,
+  minN: 30,
+};
+
+/** Mean within-group reward std below 0.05: GRPO has (almost) no gradient. */
+export const GROUP_STD_ALARM: FloorRule = {
+  kind: "floor",
+  label: "within-group reward std",
+  format: "number",
+  floor: 0.05,
+  warnAt: 0.06,
+  exitMargin: 0.005,
+  enterAfter: 3,
+  exitAfter: 3,
+};
+
+/**
+ * Reward hacking: over 2,000 steps the ledger's mean reward rises by more than 1 point per 1k steps while human
+ * agreement falls by more than 1 point per 1k steps.
+ */
+export const REWARD_HACKING_ALARM: RewardHackingRule = {
+  kind: "reward-hacking",
+  label: "reward hacking",
+  format: "number",
+  window: 2000,
+  minSlope: 1e-5,
+  maxHumanSlope: -1e-5,
+  minPoints: 4,
+  enterAfter: 2,
+  exitAfter: 3,
+  humanLabel: "human agreement",
+};

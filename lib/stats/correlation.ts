@@ -1,0 +1,83 @@
+// Rank and linear correlation between the ledger's and a human's scores on the same items. A pair with a missing
+// side (null, undefined, NaN, ±Infinity) is ignored; n in the results counts only complete pairs.
+
+import { isFiniteNumber, mean } from "@/lib/stats/descriptive.ts";
+
+/**
+ * Ranks 1..n in ascending order; tied values share the average of the ranks they span ("fractional" or
+ * mid-ranks), e.g. [10, 20, 20, 30] → [1, 2.5, 2.5, 4]. The sum of ranks is always n(n + 1)/2.
+ */
+export function averageRanks(values: readonly number[]): number[] {
+  const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+  const ranks = new Array<number>(values.length);
+  let i = 0;
+  while (i < order.length) {
+    let j = i;
+    while (j + 1 < order.length && values[order[j + 1]] === values[order[i]]) j++;
+    const rank = (i + j) / 2 + 1;
+    for (let t = i; t <= j; t++) ranks[order[t]] = rank;
+    i = j + 1;
+  }
+  return ranks;
+}
+
+/**
+ * Pearson correlation r = Σ(x − x̄)(y − ȳ) / sqrt(Σ(x − x̄)² Σ(y − ȳ)²). Range [−1, 1] (clamped against rounding).
+ * null when n < 2 or either side is constant (r is 0/0). Throws RangeError when the lengths differ.
+ */
+export function pearson(xs: readonly number[], ys: readonly number[]): number | null {
+  const n = xs.length;
+  if (n !== ys.length) throw new RangeError(`paired arrays differ in length: ${n} vs ${ys.length}`);
+  // Constant is tested on the values: the mean of identical floats can differ from them in the last bit.
+  if (n < 2 || xs.every((x) => x === xs[0]) || ys.every((y) => y === ys[0])) return null;
+  const mx = mean(xs)!;
+  const my = mean(ys)!;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[i] - mx;
+    const dy = ys[i] - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  if (sxx === 0 || syy === 0) return null;
+  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+}
+
+/** The complete pairs of two parallel arrays (both sides finite). Throws RangeError when the lengths differ. */
+export function completePairs(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+): { xs: number[]; ys: number[] } {
+  if (xs.length !== ys.length) throw new RangeError(`paired arrays differ in length: ${xs.length} vs ${ys.length}`);
+  const px: number[] = [];
+  const py: number[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    const y = ys[i];
+    if (isFiniteNumber(x) && isFiniteNumber(y)) {
+      px.push(x);
+      py.push(y);
+    }
+  }
+  return { xs: px, ys: py };
+}
+
+/**
+ * Spearman's ρ = Pearson's r of the average ranks (ties share the mean of their ranks, so the tie-corrected ρ,
+ * not the 1 − 6Σd²/n(n²−1) shortcut, which is only exact without ties). Range [−1, 1].
+ * null when fewer than 2 complete pairs or either side is constant (all ties: no ranking to correlate).
+ */
+export function spearman(xs: readonly (number | null | undefined)[], ys: readonly (number | null | undefined)[]): number | null {
+  const p = completePairs(xs, ys);
+  if (p.xs.length < 2) return null;
+  return pearson(averageRanks(p.xs), averageRanks(p.ys));
+}
+
+/** Mean absolute error Σ|x − y| / n over complete pairs. Range [0, ∞) ([0, 1] for rewards). null when n = 0. */
+export function meanAbsoluteError(xs: readonly (number | null | undefined)[], ys: readonly (number | null | undefined)[]): number | null {
+  const p = completePairs(xs, ys);
+  return mean(p.xs.map((x, i) => Math.abs(x - p.ys[i])));
+}

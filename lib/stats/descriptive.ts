@@ -1,0 +1,43 @@
+// Small descriptive statistics shared by the other files in lib/stats. Inputs are plain numbers; callers decide
+// what a missing value is (see each caller's doc). Every function returns null when its value is undefined.
+
+/** True for a finite number (not NaN, not ±Infinity): the test every file uses to tell data from missing. */
+export function isFiniteNumber(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+/** Arithmetic mean Σx / n. Range: that of x. null when n = 0. */
+export function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
+
+/**
+ * Population standard deviation sqrt(Σ(x − x̄)² / n) (divides by n, not n − 1: a GRPO group is the whole population
+ * the advantage is normalised over). Two-pass for accuracy. Range [0, ∞); exactly 0 when all values are equal (the
+ * mean of equal floats can differ from them in the last bit, which would otherwise leave a 1e-17 "spread").
+ * null when n = 0.
+ */
+export function populationStd(values: readonly number[]): number | null {
+  const m = mean(values);
+  if (m === null) return null;
+  if (values.every((v) => v === values[0])) return 0;
+  let ss = 0;
+  for (const v of values) ss += (v - m) * (v - m);
+  return Math.sqrt(ss / values.length);
+}
+
+/**
+ * Quantile of an ascending array by linear interpolation between order statistics (Hyndman & Fan type 7, the
+ * default of R and NumPy): h = (n − 1)p, Q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). p in [0, 1]. null when n = 0.
+ */
+export function quantileSorted(sorted: readonly number[], p: number): number | null {
+  const n = sorted.length;
+  if (n === 0 || !(p >= 0 && p <= 1)) return null;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}

@@ -1,0 +1,144 @@
+// Pairwise accuracy of the claims extractor against human-labelled claims (domain.md: watched with an alarm below
+// 0.85). Each (extracted, human) pair is broken into yes/no slots and a slot is correct when both sides agree on it.
+// Slots per pair:
+//   write:<tool>      for each write tool in the universe, plus any tool either side claimed — "claimed or not";
+//                     a claim outside the universe is therefore a slot too, and wrong unless both made it.
+//   mention:<key>     for each key in `mentionKeys`, plus any key either side mentioned: correct when both mention it
+//                     or neither does, and, when both give a value, the values are equal (see mentionValuesEqual).
+//   forbidden:<code>  for each code in `forbiddenCodes`, plus any code either side hit.
+
+import { wilson, Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
+
+export type MentionValue = string | number | boolean | null;
+export type Claims = {
+  claimed_writes: readonly string[];
+  mentioned: readonly { key: string; value?: MentionValue }[];
+  forbidden_hits: readonly string[];
+};
+export type ExtractionPair = { extracted: Claims; human: Claims };
+
+/** The alarm threshold for extraction accuracy (domain.md). */
+export const EXTRACTION_ACCURACY_THRESHOLD = 0.85;
+const RELATIVE_TOLERANCE = 0.01;
+const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export type SlotKind = "write" | "mention" | "forbidden";
+
+export type SlotAccuracy = {
+  /** "<kind>:<name>", e.g. "write:refund_order". */
+  slot: string;
+  kind: SlotKind;
+  name: string;
+  correct: number;
+  n: number;
+  /** correct / n with its Wilson interval. Range [0, 1]. */
+  accuracy: IntervalEstimate;
+  belowThreshold: boolean;
+};
+
+export type ExtractionAccuracy = {
+  /** Sorted by kind (write, mention, forbidden), then name. */
+  slots: SlotAccuracy[];
+  /** Pooled over all slots of all pairs; null when there are no slots. */
+  overall: { correct: number; n: number; accuracy: IntervalEstimate } | null;
+  /** Overall point estimate < threshold (false when there is no estimate). */
+  belowThreshold: boolean;
+  /** The Wilson upper bound is below the threshold too: below beyond sampling doubt. */
+  clearlyBelowThreshold: boolean;
+  threshold: number;
+};
+
+function asNumber(v: MentionValue): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "string" && NUMERIC.test(v.trim())) return Number(v.trim());
+  return null;
+}
+
+/**
+ * Mention value equality, with the human label as the reference: numbers (or numeric strings) equal when
+ * |extracted − human| ≤ 1% of |human| (a human 0 needs an exact 0); strings equal after NFKC, lower-casing and
+ * removing all whitespace ("59.99 EUR" = "59.99eur", and Chinese text, which has no spaces, compares as written);
+ * anything else (booleans) by strict equality.
+ */
+export function mentionValuesEqual(extracted: MentionValue, human: MentionValue): boolean {
+  const en = asNumber(extracted);
+  const hn = asNumber(human);
+  if (en !== null && hn !== null) return Math.abs(en - hn) <= RELATIVE_TOLERANCE * Math.abs(hn) + 1e-12;
+  if (typeof extracted === "string" && typeof human === "string") {
+    const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/gu, "");
+    return norm(extracted) === norm(human);
+  }
+  return extracted === human;
+}
+
+/** The value of a key's first mention that has one (null and undefined are "no value"). */
+function mentionMap(claims: Claims): Map<string, MentionValue | undefined> {
+  const map = new Map<string, MentionValue | undefined>();
+  for (const { key, value } of claims.mentioned) {
+    const has = value !== undefined && value !== null;
+    if (!map.has(key) || (map.get(key) === undefined && has)) map.set(key, has ? value : undefined);
+  }
+  return map;
+}
+
+/**
+ * Per-slot and overall pairwise accuracy = correct slots / slots, each with a Wilson interval (z default 1.96),
+ * and `belowThreshold` when the overall accuracy is under `threshold` (default 0.85). Range [0, 1].
+ */
+export function extractionAccuracy(
+  pairs: readonly ExtractionPair[],
+  options: { writeTools: readonly string[]; mentionKeys?: readonly string[]; forbiddenCodes?: readonly string[]; threshold?: number; z?: number },
+): ExtractionAccuracy {
+  const { writeTools, mentionKeys = [], forbiddenCodes = [], threshold = EXTRACTION_ACCURACY_THRESHOLD, z = Z_95 } = options;
+  const tally = new Map<string, { kind: SlotKind; name: string; correct: number; n: number }>();
+  const record = (kind: SlotKind, name: string, ok: boolean) => {
+    const slot = `${kind}:${name}`;
+    const t = tally.get(slot) ?? { kind, name, correct: 0, n: 0 };
+    t.n++;
+    if (ok) t.correct++;
+    tally.set(slot, t);
+  };
+
+  for (const { extracted, human } of pairs) {
+    const ew = new Set(extracted.claimed_writes);
+    const hw = new Set(human.claimed_writes);
+    for (const tool of new Set([...writeTools, ...ew, ...hw])) record("write", tool, ew.has(tool) === hw.has(tool));
+
+    const em = mentionMap(extracted);
+    const hm = mentionMap(human);
+    for (const key of new Set([...mentionKeys, ...em.keys(), ...hm.keys()])) {
+      let ok = em.has(key) === hm.has(key);
+      const ev = em.get(key);
+      const hv = hm.get(key);
+      if (ok && ev !== undefined && hv !== undefined) ok = mentionValuesEqual(ev, hv);
+      record("mention", key, ok);
+    }
+
+    const ef = new Set(extracted.forbidden_hits);
+    const hf = new Set(human.forbidden_hits);
+    for (const code of new Set([...forbiddenCodes, ...ef, ...hf])) record("forbidden", code, ef.has(code) === hf.has(code));
+  }
+
+  const order: Record<SlotKind, number> = { write: 0, mention: 1, forbidden: 2 };
+  const slots = [...tally.entries()]
+    .map(([slot, t]): SlotAccuracy => {
+      const accuracy = wilson(t.correct, t.n, z)!;
+      return { slot, ...t, accuracy, belowThreshold: accuracy.estimate < threshold };
+    })
+    .sort((a, b) => order[a.kind] - order[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  let correct = 0;
+  let n = 0;
+  for (const s of slots) {
+    correct += s.correct;
+    n += s.n;
+  }
+  const accuracy = wilson(correct, n, z);
+  return {
+    slots,
+    overall: accuracy && { correct, n, accuracy },
+    belowThreshold: accuracy !== null && accuracy.estimate < threshold,
+    clearlyBelowThreshold: accuracy !== null && accuracy.upper < threshold,
+    threshold,
+  };
+}

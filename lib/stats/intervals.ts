@@ -1,0 +1,119 @@
+// Confidence intervals: Wilson for proportions (every rate the console shows), a seeded percentile bootstrap for
+// statistics without a closed-form interval (κ, α, weighted means). Counts that make no sense (k > n, n ≤ 0, NaN)
+// return null; option values that make no sense (level outside (0, 1)) are programming errors and throw.
+
+import { quantileSorted } from "@/lib/stats/descriptive.ts";
+import { mulberry32, randomIndex } from "@/lib/stats/prng.ts";
+
+export type Interval = { lower: number; upper: number };
+/** A point estimate with its interval. Wilson intervals always contain it; percentile bootstraps nearly always. */
+export type IntervalEstimate = Interval & { estimate: number };
+
+/** z for a two-sided 95% interval, Φ⁻¹(0.975). */
+export const Z_95 = 1.959963984540054;
+
+// Acklam's rational approximation of Φ⁻¹ (relative error < 1.2e-9 over (0, 1)).
+const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+const P_LOW = 0.02425;
+
+/** Standard normal quantile Φ⁻¹(p) for p in (0, 1); null outside. Accurate to ~1e-9. */
+export function normalQuantile(p: number): number | null {
+  if (!(p > 0 && p < 1)) return null;
+  if (p < P_LOW) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1);
+  }
+  if (p > 1 - P_LOW) return -normalQuantile(1 - p)!;
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q) / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1);
+}
+
+/** z of a two-sided interval at `level` (0.95 → 1.95996…). Throws RangeError unless 0 < level < 1. */
+export function zForLevel(level: number): number {
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  return normalQuantile(1 - (1 - level) / 2)!;
+}
+
+/**
+ * Wilson score interval for a proportion p̂ = k/n:
+ *   centre = (p̂ + z²/2n) / (1 + z²/n),  half-width = z / (1 + z²/n) · sqrt(p̂(1 − p̂)/n + z²/4n²).
+ * Always inside [0, 1] and contains p̂, unlike the Wald interval, and sensible at k = 0 or k = n — which is why every
+ * rate here uses it. k and n may be fractional (a weighted count on an effective n). Range: 0 ≤ lower ≤ p̂ ≤ upper ≤ 1.
+ * null when n ≤ 0, k < 0, k > n, or either is not finite.
+ */
+export function wilson(k: number, n: number, z: number = Z_95): IntervalEstimate | null {
+  if (!Number.isFinite(k) || !Number.isFinite(n) || n <= 0 || k < 0 || k > n) return null;
+  if (!(z > 0) || !Number.isFinite(z)) throw new RangeError(`z must be a positive number, got ${z}`);
+  const p = k / n;
+  const z2 = z * z;
+  const denom = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denom;
+  const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // The bounds are exactly 0 and 1 at the extremes; rounding must not leave −1e-17 or push p̂ outside.
+  const lower = k === 0 ? 0 : Math.min(p, Math.max(0, centre - half));
+  const upper = k === n ? 1 : Math.max(p, Math.min(1, centre + half));
+  return { estimate: p, lower, upper };
+}
+
+export type BootstrapOptions = {
+  /** Resamples drawn; default 2000. */
+  iterations?: number;
+  /** PRNG seed; the same seed, items and statistic give the same interval. Default 1. */
+  seed?: number;
+  /** Two-sided level; default 0.95. */
+  level?: number;
+};
+
+export type BootstrapInterval = IntervalEstimate & {
+  level: number;
+  iterations: number;
+  /** Resamples on which the statistic was defined (not null, finite); the percentiles are taken over these. */
+  valid: number;
+};
+
+/**
+ * Percentile bootstrap (Efron): draw `iterations` resamples of the items with replacement (mulberry32 seeded by
+ * `seed`), evaluate `statistic` on each, and take the (1 − level)/2 and (1 + level)/2 quantiles (type 7) of the
+ * defined values. Resample items, not raters: pass rating pairs or units, so the dependence within an item stays.
+ * `estimate` is the statistic on the full sample. The statistic receives a reused buffer: it must not keep it.
+ * null when there are no items, the statistic is undefined on the full sample, or fewer than half of the
+ * resamples are defined (e.g. κ on data that is nearly one class: an interval from the survivors would mislead).
+ * For a very skewed statistic a percentile interval can exclude the estimate; it is reported as is, not clamped.
+ */
+export function bootstrapCI<T>(
+  items: readonly T[],
+  statistic: (sample: readonly T[]) => number | null,
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  const { iterations = 2000, seed = 1, level = 0.95 } = options;
+  if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  const n = items.length;
+  if (n === 0) return null;
+  const estimate = statistic(items);
+  if (estimate === null || !Number.isFinite(estimate)) return null;
+
+  const rng = mulberry32(seed);
+  const sample = new Array<T>(n);
+  const values: number[] = [];
+  for (let it = 0; it < iterations; it++) {
+    for (let i = 0; i < n; i++) sample[i] = items[randomIndex(rng, n)];
+    const v = statistic(sample);
+    if (v !== null && Number.isFinite(v)) values.push(v);
+  }
+  if (values.length * 2 < iterations) return null;
+  values.sort((a, b) => a - b);
+  const alpha = 1 - level;
+  return {
+    estimate,
+    lower: quantileSorted(values, alpha / 2)!,
+    upper: quantileSorted(values, 1 - alpha / 2)!,
+    level,
+    iterations,
+    valid: values.length,
+  };
+}

@@ -1,0 +1,144 @@
+// Krippendorff's α: agreement among any number of raters with missing ratings, for the shadow reviews where an
+// item can have the ledger plus one, two or more humans. A missing rating is null, undefined or NaN (and ±Infinity
+// for the interval metric); a unit with fewer than two ratings is not pairable and does not count.
+
+import { bootstrapCI, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
+import type { Label } from "@/lib/stats/kappa.ts";
+
+export type AlphaMetric = "nominal" | "interval";
+
+/** One unit (item): the ratings it received, one per rater, in any order; missing ratings allowed. */
+export type Unit<V> = readonly (V | null | undefined)[];
+
+export type AlphaResult = {
+  /** 1 = perfect agreement, 0 = agreement at chance, < 0 = systematic disagreement. Range (−∞, 1]. */
+  alpha: number;
+  /** n: pairable ratings (ratings in units with at least two). */
+  pairableValues: number;
+  /** Units with at least two ratings. */
+  pairableUnits: number;
+};
+
+function present<V>(unit: Unit<V>, metric: AlphaMetric): V[] {
+  const out: V[] = [];
+  for (const v of unit) {
+    if (v === null || v === undefined) continue;
+    // The interval metric reads numbers only: anything else (which the types already keep out) is missing.
+    if (metric === "interval" ? typeof v !== "number" || !Number.isFinite(v) : typeof v === "number" && Number.isNaN(v)) continue;
+    out.push(v);
+  }
+  return out;
+}
+
+function sumOfSquares(values: readonly number[]): number {
+  if (values.every((v) => v === values[0])) return 0;
+  let m = 0;
+  for (const v of values) m += v;
+  m /= values.length;
+  let ss = 0;
+  for (const v of values) ss += (v - m) * (v - m);
+  return ss;
+}
+
+/**
+ * What α needs from a pairable unit, computed once so a bootstrap resample costs O(units) instead of re-reading
+ * every rating: m (ratings), the unit's observed-disagreement term, and its values (nominal: category index →
+ * count; interval: Σx and Σx²).
+ */
+type UnitSummary = { m: number; observed: number; categories: [number, number][]; sum: number; sumsq: number; first: number };
+
+function summarize(units: readonly Unit<Label>[], metric: AlphaMetric): { summaries: UnitSummary[]; categories: number } {
+  const index = new Map<Label, number>();
+  const summaries: UnitSummary[] = [];
+  for (const unit of units) {
+    const values = present(unit, metric);
+    const m = values.length;
+    if (m < 2) continue;
+    if (metric === "interval") {
+      const xs = values as number[];
+      let sum = 0;
+      let sumsq = 0;
+      for (const x of xs) {
+        sum += x;
+        sumsq += x * x;
+      }
+      summaries.push({ m, observed: (m * sumOfSquares(xs)) / (m - 1), categories: [], sum, sumsq, first: xs[0] });
+    } else {
+      const counts = new Map<number, number>();
+      for (const v of values) {
+        let c = index.get(v);
+        if (c === undefined) index.set(v, (c = index.size));
+        counts.set(c, (counts.get(c) ?? 0) + 1);
+      }
+      let sq = 0;
+      for (const c of counts.values()) sq += c * c;
+      summaries.push({ m, observed: (m * m - sq) / (m - 1), categories: [...counts.entries()], sum: 0, sumsq: 0, first: 0 });
+    }
+  }
+  return { summaries, categories: index.size };
+}
+
+function alphaOf(summaries: readonly UnitSummary[], metric: AlphaMetric, categories: number): number | null {
+  let n = 0;
+  let observed = 0;
+  for (const u of summaries) {
+    n += u.m;
+    observed += u.observed;
+  }
+  if (n < 2) return null;
+  if (metric === "nominal") {
+    const totals = new Float64Array(categories);
+    for (const u of summaries) for (const [c, k] of u.categories) totals[c] += k;
+    let sq = 0;
+    for (const t of totals) sq += t * t;
+    const expected = n * n - sq;
+    return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
+  }
+  let sum = 0;
+  let sumsq = 0;
+  let constant = true;
+  for (const u of summaries) {
+    sum += u.sum;
+    sumsq += u.sumsq;
+    constant &&= u.observed === 0 && u.first === summaries[0].first;
+  }
+  // SS = Σx² − (Σx)²/n cancels when all values are (nearly) equal; equal values are detected exactly instead.
+  const total = sumsq - (sum * sum) / n;
+  if (constant || total <= 1e-12 * sumsq) return null;
+  return 1 - ((n - 1) * observed) / (n * total);
+}
+
+/**
+ * Krippendorff's α = 1 − D_o / D_e (Krippendorff 2011, "Computing Krippendorff's Alpha-Reliability"), from the
+ * coincidence matrix o_ck = Σ_u (pairs c–k in unit u) / (m_u − 1), n_c = Σ_k o_ck, n = Σ_c n_c:
+ *   D_o = Σ_c Σ_k o_ck δ²_ck / n,   D_e = Σ_c Σ_k n_c n_k δ²_ck / (n(n − 1)).
+ * Nominal δ²_ck = [c ≠ k], which reduces to α = 1 − (n − 1) Σ_u (m_u² − Σ_c n_uc²)/(m_u − 1) / (n² − Σ_c n_c²).
+ * Interval δ²_ck = (c − k)², which reduces to α = 1 − (n − 1) Σ_u m_u SS_u/(m_u − 1) / (n · SS), with SS_u the sum
+ * of squared deviations within unit u and SS over all pairable values — both O(ratings), no matrix.
+ * null when no unit is pairable or D_e = 0 (every pairable rating is the same value: α is 0/0).
+ */
+export function krippendorffAlpha(units: readonly Unit<number>[], options: { metric: AlphaMetric }): AlphaResult | null;
+export function krippendorffAlpha(units: readonly Unit<Label>[], options: { metric: "nominal" }): AlphaResult | null;
+export function krippendorffAlpha(units: readonly Unit<Label>[], options: { metric: AlphaMetric }): AlphaResult | null {
+  const { summaries, categories } = summarize(units, options.metric);
+  const alpha = alphaOf(summaries, options.metric, categories);
+  if (alpha === null) return null;
+  return { alpha, pairableValues: summaries.reduce((s, u) => s + u.m, 0), pairableUnits: summaries.length };
+}
+
+/**
+ * α with a seeded percentile-bootstrap interval over the pairable units (resampled with replacement, each keeping
+ * all its ratings). This is the unit bootstrap (e.g. Zapf et al. 2016, BMC Med Res Methodol 16:93), not
+ * Krippendorff's own resampling of pairable values; it keeps the dependence among an item's ratings.
+ * null as for bootstrapCI.
+ */
+export function krippendorffAlphaInterval(units: readonly Unit<number>[], options: BootstrapOptions & { metric: AlphaMetric }): BootstrapInterval | null;
+export function krippendorffAlphaInterval(units: readonly Unit<Label>[], options: BootstrapOptions & { metric: "nominal" }): BootstrapInterval | null;
+export function krippendorffAlphaInterval(
+  units: readonly Unit<Label>[],
+  options: BootstrapOptions & { metric: AlphaMetric },
+): BootstrapInterval | null {
+  const { metric, ...bootstrap } = options;
+  const { summaries, categories } = summarize(units, metric);
+  return bootstrapCI(summaries, (sample) => alphaOf(sample, metric, categories), bootstrap);
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { kishEffectiveSize, weightedAgreementRate, weightedProportion } from "@/lib/stats/weighted.ts";
+import { wilson } from "@/lib/stats/intervals.ts";
+
+describe("kishEffectiveSize", () => {
+  it("by hand (Kish 1965, Survey Sampling, n_eff = (Σw)²/Σw²)", () => {
+    expect(kishEffectiveSize([1, 1, 1, 1])).toBe(4);
+    expect(kishEffectiveSize([5, 5, 5])).toBe(3);
+    expect(kishEffectiveSize([1, 3])).toBeCloseTo(16 / 10, 12);
+    expect(kishEffectiveSize([2, 4, 1, 2])).toBeCloseTo(81 / 25, 12);
+  });
+
+  it("is null for no weights or a weight that is not positive and finite", () => {
+    expect(kishEffectiveSize([])).toBeNull();
+    expect(kishEffectiveSize([1, 0])).toBeNull();
+    expect(kishEffectiveSize([1, NaN])).toBeNull();
+    expect(kishEffectiveSize([1, Infinity])).toBeNull();
+  });
+
+  it("property: in (0, n], equal to n for equal weights", () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.01, max: 100, noNaN: true }), { minLength: 1, maxLength: 50 }), (ws) => {
+        const k = kishEffectiveSize(ws)!;
+        expect(k).toBeGreaterThan(0);
+        expect(k).toBeLessThanOrEqual(ws.length);
+        expect(kishEffectiveSize(ws.map(() => ws[0]))).toBeCloseTo(ws.length, 9);
+      }),
+    );
+  });
+});
+
+describe("weightedProportion", () => {
+  // Two strata: π = 0.5 and 1 for one, 0.25 for the oversampled-down other.
+  const sample = [
+    { value: true, inclusionProbability: 0.5 }, // w = 2
+    { value: false, inclusionProbability: 0.25 }, // w = 4
+    { value: 1, inclusionProbability: 1 }, // w = 1
+    { value: 0, inclusionProbability: 0.5 }, // w = 2
+  ];
+
+  it("by hand: Hájek 3/9, Horvitz–Thompson 3/N, Kish n_eff 81/25, Wilson on n_eff", () => {
+    const r = weightedProportion(sample, { populationSize: 10 })!;
+    expect(r.estimate).toBeCloseTo(1 / 3, 12); // Σwy = 2 + 1 = 3, Σw = 9
+    expect(r.horvitzThompson).toBeCloseTo(0.3, 12);
+    expect(r.sumWeights).toBe(9);
+    expect(r.n).toBe(4);
+    expect(r.nEffective).toBeCloseTo(3.24, 12);
+    expect(r.interval).toEqual(wilson(r.estimate * r.nEffective, r.nEffective));
+    // The unweighted share would be 2/4: the weights matter.
+    expect(weightedProportion(sample)!.horvitzThompson).toBeNull();
+  });
+
+  it("with equal π is the plain proportion with its plain Wilson interval", () => {
+    const r = weightedProportion([true, true, false, true, false].map((value) => ({ value, inclusionProbability: 0.01 })))!;
+    expect(r.estimate).toBeCloseTo(0.6, 12);
+    expect(r.nEffective).toBe(5);
+    expect(r.sumWeights).toBeCloseTo(500, 9);
+    expect(r.interval.lower).toBeCloseTo(wilson(3, 5)!.lower, 12);
+    expect(r.interval.upper).toBeCloseTo(wilson(3, 5)!.upper, 12);
+  });
+
+  it("drops items with a missing value but rejects (null) an invalid π or a value outside [0, 1]", () => {
+    const withMissing = [...sample, { value: null, inclusionProbability: 0.1 }, { value: NaN, inclusionProbability: 0.1 }];
+    expect(weightedProportion(withMissing)!.n).toBe(4);
+    expect(weightedProportion([...sample, { value: true, inclusionProbability: 0 }])).toBeNull();
+    expect(weightedProportion([...sample, { value: true, inclusionProbability: 1.2 }])).toBeNull();
+    expect(weightedProportion([...sample, { value: true, inclusionProbability: NaN }])).toBeNull();
+    expect(weightedProportion([...sample, { value: 2, inclusionProbability: 0.5 }])).toBeNull();
+    expect(weightedProportion([])).toBeNull();
+    expect(() => weightedProportion(sample, { populationSize: 0 })).toThrow(RangeError);
+  });
+
+  it("all or none: estimate 1 or 0 with the matching bound exact", () => {
+    const all = weightedProportion(sample.map((s) => ({ ...s, value: true })))!;
+    expect(all.estimate).toBe(1);
+    expect(all.interval.upper).toBe(1);
+    const none = weightedProportion(sample.map((s) => ({ ...s, value: false })))!;
+    expect(none.estimate).toBe(0);
+    expect(none.interval.lower).toBe(0);
+  });
+
+  it("property: estimate in [0, 1] inside its interval; n_eff ≤ n", () => {
+    const item = fc.record({ value: fc.boolean(), inclusionProbability: fc.double({ min: 0.001, max: 1, noNaN: true }) });
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 40 }), (items) => {
+        const r = weightedProportion(items)!;
+        expect(r.estimate).toBeGreaterThanOrEqual(0);
+        expect(r.estimate).toBeLessThanOrEqual(1);
+        expect(r.interval.lower).toBeLessThanOrEqual(r.estimate);
+        expect(r.interval.upper).toBeGreaterThanOrEqual(r.estimate);
+        expect(r.nEffective).toBeLessThanOrEqual(r.n);
+      }),
+    );
+  });
+});
+
+describe("weightedAgreementRate", () => {
+  it("weights agreement by 1/π", () => {
+    const r = weightedAgreementRate([
+      { human: 0.9, ledger: 0.95, inclusionProbability: 0.5 }, // agree, w 2
+      { human: 0.2, ledger: 0.78, inclusionProbability: 0.25 }, // disagree, w 4
+      { human: 0.3, ledger: 0.4, inclusionProbability: 1 }, // agree at the edge, w 1
+      { human: null, ledger: 0.4, inclusionProbability: 1 }, // not reviewed: dropped
+    ])!;
+    expect(r.estimate).toBeCloseTo(3 / 7, 12);
+    expect(r.n).toBe(3);
+    expect(r.nEffective).toBeCloseTo(49 / 21, 12);
+  });
+
+  it("takes the tolerance", () => {
+    const items = [{ human: 0.5, ledger: 0.62, inclusionProbability: 0.5 }];
+    expect(weightedAgreementRate(items)!.estimate).toBe(0);
+    expect(weightedAgreementRate(items, { tolerance: 0.15 })!.estimate).toBe(1);
+    expect(() => weightedAgreementRate(items, { tolerance: -1 })).toThrow(RangeError);
+  });
+});
