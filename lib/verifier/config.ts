@@ -33,7 +33,7 @@ const weightsSchema = z
   .superRefine((w, ctx) => {
     const sum = DIMENSIONS.reduce((s, d) => s + w[d], 0);
     if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) {
-      ctx.addIssue({ code: "custom", message: `weights must sum to 1 (they sum to ${sum})` });
+      ctx.addIssue({ code: "custom", message: `weights must sum to 1 (they sum to ${Number(sum.toPrecision(12))})` });
     }
   });
 

@@ -22,15 +22,17 @@ const CURRENCY = String.raw`(?:EUR|USD|GBP|CNY|RMB|euros?|dollars?|€|\$|£|¥|
 const DAYS_EN = String.raw`\d+\s*(?:-|–|to|~)\s*\d+\s*(?:business\s+|working\s+)?days?|\d+\s*(?:business\s+|working\s+)?days?`;
 const DAYS_ZH = String.raw`\d+\s*(?:-|~|至|到)?\s*\d*\s*个?(?:工作日|天)`;
 const DATE = String.raw`\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?`;
+// "I have", "I've" (straight or curly apostrophe) or just "I".
+const HAVE = String.raw`(?:\s+have|['’]ve)?`;
 
 export const DEFAULT_RULE_PATTERNS: RulePatterns = {
   negations: [
-    String.raw`\b(?:not|cannot|can't|couldn't|unable|won't|didn't|haven't|hasn't|no longer|failed to)\b`,
+    String.raw`\b(?:not|cannot|can['’]t|couldn['’]t|unable|won['’]t|didn['’]t|haven['’]t|hasn['’]t|no longer|failed to)\b`,
     String.raw`(?:无法|不能|未能|没能|没有|尚未|暂未|不会|不可以)`,
   ],
   write_tools: {
     "finance.issue_refund": [
-      String.raw`\b(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?refunded\b`,
+      String.raw`\b(?:i|we)${HAVE}\s+(?:just\s+)?refunded\b`,
       String.raw`\b(?:issued|processed|initiated|arranged|sent|completed)\s+(?:a\s+|the\s+|your\s+)?(?:full\s+|partial\s+)?refund\b`,
       String.raw`\brefund\b${S}\b(?:has|have)\s+been\s+(?:issued|processed|initiated|arranged|sent|completed|approved)\b`,
       String.raw`\brefund\s+(?:is|was)\s+(?:on its way|complete|completed|processed)\b`,
@@ -52,17 +54,17 @@ export const DEFAULT_RULE_PATTERNS: RulePatterns = {
     ],
     "logistics.update_address": [
       String.raw`\baddress\b${S}\b(?:has been|have been|is now|was)\s+(?:updated|changed|corrected)\b`,
-      String.raw`\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:updated|changed|corrected)\s+(?:the\s+|your\s+)?(?:shipping\s+|delivery\s+)?address\b`,
+      String.raw`\b(?:i|we)${HAVE}\s+(?:updated|changed|corrected)\s+(?:the\s+|your\s+)?(?:shipping\s+|delivery\s+)?address\b`,
       String.raw`地址已(?:经)?(?:为您)?(?:更新|修改|更改)`,
       String.raw`已(?:为您|帮您)?(?:更新|修改|更改)(?:了)?(?:收货|配送|送货)?地址`,
     ],
     "order.cancel": [
       String.raw`\b(?:order|orders|it|they)\b${S}\b(?:is|are|has been|have been|was|were)\s+(?:now\s+|successfully\s+)?cancell?ed\b`,
-      String.raw`\b(?:i|we)\s+(?:have\s+|'ve\s+)?cancell?ed\b`,
+      String.raw`\b(?:i|we)${HAVE}\s+cancell?ed\b`,
       String.raw`(?:订单)?已(?:经)?(?:为您|帮您)?(?:成功)?取消`,
     ],
     "finance.charge_customer": [
-      String.raw`\b(?:i|we)\s+(?:have\s+|'ve\s+)?(?:charged|billed)\b`,
+      String.raw`\b(?:i|we)${HAVE}\s+(?:charged|billed)\b`,
       String.raw`\b(?:you|your card)\s+(?:have|has)\s+been\s+(?:charged|billed)\b`,
       String.raw`已(?:向您|从您的?账户)?(?:扣款|扣费|收取)`,
     ],
@@ -130,7 +132,7 @@ export const DEFAULT_RULE_PATTERNS: RulePatterns = {
   },
   forbidden: {
     blame_customer: [
-      String.raw`\b(?:your|you'?re)\s+(?:own\s+)?fault\b`,
+      String.raw`\b(?:your|you['’]?re)\s+(?:own\s+)?fault\b`,
       String.raw`\byou\s+should\s+have\b`,
       String.raw`\bat\s+your\s+own\s+(?:cost|expense|risk)\b`,
       String.raw`\byou\s+(?:must|will\s+have\s+to)\s+pay\s+for\s+(?:the\s+)?(?:return|shipping)\b`,
@@ -139,7 +141,7 @@ export const DEFAULT_RULE_PATTERNS: RulePatterns = {
       String.raw`(?:怪|怨)您`,
     ],
     promise_compensation: [
-      String.raw`\b(?:we|i)\s+(?:will|'ll)\s+(?:also\s+)?(?:compensate|give you (?:a |an )?(?:voucher|coupon|credit|bonus))\b`,
+      String.raw`\b(?:we|i)(?:\s+will|['’]ll)\s+(?:also\s+)?(?:compensate|give you (?:a |an )?(?:voucher|coupon|credit|bonus))\b`,
       String.raw`\b(?:guarantee|promise)\b${S}\b(?:compensation|voucher|coupon|credit)\b`,
       String.raw`(?:保证|承诺|一定)${S}(?:补偿|赔偿|优惠券|代金券)`,
     ],

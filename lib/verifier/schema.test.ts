@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { makeCase, makeRollout, tool } from "@/lib/verifier/fixture-builder.ts";
+import {
+  caseSchema,
+  claimsSchema,
+  externalScoreSchema,
+  reviewSchema,
+  rolloutSchema,
+  scoreRecordSchema,
+  zodIssues,
+} from "@/lib/verifier/schema.ts";
+import { scoreRollout } from "@/lib/verifier/score.ts";
+
+const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, v: unknown) => {
+  const r = schema.safeParse(v);
+  return r.success ? [] : zodIssues(r.error as never);
+};
+
+describe("rollout schema", () => {
+  it("accepts the fixture rollout, with and without an embedded case", () => {
+    expect(issues(rolloutSchema, makeRollout())).toEqual([]);
+    expect(issues(rolloutSchema, { ...makeRollout(), case: makeCase() })).toEqual([]);
+    expect(issues(rolloutSchema, { ...makeRollout(), claims: null })).toEqual([]);
+    const noClaims: Record<string, unknown> = makeRollout();
+    delete noClaims.claims;
+    expect(issues(rolloutSchema, noClaims)).toEqual([]);
+  });
+
+  it("parses tool inputs given as JSON strings and keeps other strings as text", () => {
+    const r = makeRollout({ steps: [tool("order.get", '{"order_id": "O-1"}'), tool("policy.search", "damaged item"), tool("ticket.close", "[1, 2]")], writes: [] });
+    const parsed = rolloutSchema.parse(r);
+    expect(parsed.trajectory.steps.map((s) => (s.type === "tool" ? s.input : null))).toEqual([{ order_id: "O-1" }, "damaged item", [1, 2]]);
+  });
+
+  it("defaults a missing tool input to {}", () => {
+    const r = makeRollout();
+    delete (r.trajectory.steps[0] as { input?: unknown }).input;
+    expect(rolloutSchema.parse(r).trajectory.steps[0]).toMatchObject({ input: {} });
+  });
+
+  it("reports problems with JSON-path-like paths", () => {
+    const r = makeRollout() as unknown as Record<string, unknown> & { trajectory: { steps: Record<string, unknown>[] } };
+    r.trajectory.steps[3].status = "ok";
+    r.trajectry = {};
+    expect(issues(rolloutSchema, r)).toEqual([
+      { path: "trajectory.steps.3.status", message: expect.stringContaining('"success"|"failed"') },
+      { path: "trajectry", message: 'unknown field "trajectry"' },
+    ]);
+  });
+
+  it("checks cross-field consistency", () => {
+    const r = { ...makeRollout(), case: makeCase({}, undefined, "T-2") };
+    expect(issues(rolloutSchema, r)).toEqual([{ path: "case.ticket.id", message: "embedded case is for ticket T-2, the rollout for T-1001" }]);
+    const w = makeRollout();
+    w.sandbox.writes[0].step = 9;
+    expect(issues(rolloutSchema, w)).toEqual([{ path: "sandbox.writes.0.step", message: "step 9 is outside the trajectory (4 steps)" }]);
+    const d = makeRollout();
+    d.tool_registry.push({ name: "order.get", kind: "write" });
+    expect(issues(rolloutSchema, d).map((i) => i.path)).toEqual(["tool_registry.13.name"]);
+  });
+
+  it("requires instants with a time zone for write times", () => {
+    const r = makeRollout();
+    r.sandbox.writes[0].at = "2026-11-02 09:00";
+    expect(issues(rolloutSchema, r).map((i) => i.path)).toEqual(["sandbox.writes.0.at"]);
+  });
+});
+
+describe("case schema", () => {
+  it("accepts the optional sections", () => {
+    const c = makeCase({
+      risk: { tools: ["finance.issue_refund"], arg: "amount", threshold: 100, check: "risk.check" },
+      approval: { tools: ["finance.issue_refund"] },
+      privacy: { customer: "$order.customer_id", customer_args: ["customer_id"] },
+      deadline: "2026-11-03T00:00:00Z",
+    });
+    expect(issues(caseSchema, c)).toEqual([]);
+  });
+
+  it("rejects typos anywhere in the spec and half-written harm rules", () => {
+    const c = makeCase();
+    (c.verifier_spec as Record<string, unknown>).required_write = [];
+    (c.verifier_spec.required_writes![0] as Record<string, unknown>).afer = ["x"];
+    c.verifier_spec.harm = [{ tool: "finance.issue_refund", arg: "amount" }];
+    expect(issues(caseSchema, c).map((i) => i.path).sort()).toEqual([
+      "verifier_spec.harm.0",
+      "verifier_spec.required_write",
+      "verifier_spec.required_writes.0.afer",
+    ]);
+  });
+});
+
+describe("claims, score and review schemas", () => {
+  it("defaults empty claim lists and rejects unknown fields", () => {
+    expect(claimsSchema.parse({})).toEqual({ claimed_writes: [], mentioned: [], forbidden_hits: [] });
+    expect(issues(claimsSchema, { claimed: [] })).toEqual([{ path: "claimed", message: 'unknown field "claimed"' }]);
+  });
+
+  it("accepts what the verifier writes, including the example without `source`", () => {
+    const record = scoreRollout(makeRollout(), makeCase());
+    expect(issues(scoreRecordSchema, record)).toEqual([]);
+    const formatsExample: Record<string, unknown> = { ...record };
+    for (const k of ["source", "group_id", "sample_index"]) delete formatsExample[k];
+    expect(scoreRecordSchema.parse(formatsExample).source).toBe("verifier");
+  });
+
+  it("accepts a minimal external record and rejects an incomplete one", () => {
+    const minimal = { source: "external", trajectory_id: "a", run_id: "r", step: 1, ticket_id: "T", reward: 0.7 };
+    expect(issues(externalScoreSchema, minimal)).toEqual([]);
+    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["empty_promise"], subscores: { outcome: 1 } })).toEqual([]);
+    expect(issues(scoreRecordSchema, { ...minimal, reward: undefined }).map((i) => i.path)).toEqual(["reward"]);
+    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["made_up"] }).map((i) => i.path)).toEqual(["guardrails.0"]);
+  });
+
+  it("validates a review", () => {
+    const review = {
+      trajectory_id: "t/1",
+      reviewer: "ann@example.com",
+      subscores: { outcome: 0, policy: 0.5, evidence: 0, efficiency: 1, communication: 0 },
+      guardrails: ["empty_promise"],
+      reward: 0.2,
+      claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
+      note: "claims a refund that never happened",
+      seconds_spent: 74,
+    };
+    expect(issues(reviewSchema, review)).toEqual([]);
+    expect(issues(reviewSchema, { ...review, reviewer: "ann" }).map((i) => i.path)).toEqual(["reviewer"]);
+    expect(issues(reviewSchema, { ...review, reward: 2 }).map((i) => i.path)).toEqual(["reward"]);
+  });
+});
