@@ -12,6 +12,9 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 
+// The e2e database gets the small demo (quick to load); set before lib/env.ts reads and caches the environment.
+process.env.VERITY_DEMO_SIZE ??= "small";
+
 const ROOT = process.cwd();
 const OUT = path.join(ROOT, ".data", "test-results");
 const parts = new Set(process.argv.slice(2).filter((a) => ["static", "unit", "int", "e2e"].includes(a)));
@@ -88,8 +91,6 @@ async function e2e(adminUrl: string) {
   let server: ReturnType<typeof spawn> | undefined;
   try {
     await migrate(url);
-    process.env.DATABASE_URL = url;
-    process.env.VERITY_DEMO = "1";
     await prepareFirstRun(url, (l) => process.stdout.write(`  ${l}\n`));
     if (!buildIsCurrent()) {
       say("production build (next build)");
