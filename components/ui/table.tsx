@@ -23,6 +23,10 @@ export function Th({ children, numeric, className }: { children?: ReactNode; num
     </th>
   );
 }
-export function Td({ children, numeric, className }: { children?: ReactNode; numeric?: boolean; className?: string }) {
-  return <td className={cn("border-b border-border px-2 py-1 align-top", numeric && "num text-right", className)}>{children}</td>;
+export function Td({ children, numeric, className, ...rest }: { children?: ReactNode; numeric?: boolean; className?: string; title?: string; "data-testid"?: string; colSpan?: number }) {
+  return (
+    <td {...rest} className={cn("border-b border-border px-2 py-1 align-top", numeric && "num text-right", className)}>
+      {children}
+    </td>
+  );
 }

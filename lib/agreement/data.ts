@@ -1,19 +1,51 @@
+import type { Db } from "@/lib/auth/audit-log.ts";
 import { db } from "@/lib/db/client.ts";
+import type { Prisma } from "@/lib/generated/prisma/client.ts";
+import type { AgreementFilter } from "@/lib/agreement/schema.ts";
+import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
+import { CURRENT_REVIEW, itemSelect, reviewSelect, toHumanSide, toItemHead, toLedgerSide, type HumanSide, type ItemHead, type LedgerSide } from "@/lib/review/data.ts";
 
-export type AgreementCounts = { reviewed: number; agreeing: number; tolerance: number };
+export type AgreementItem = {
+  item: ItemHead;
+  category: string | null;
+  ledger: LedgerSide;
+  /** Current reviews, oldest first (restricted to one annotator when the filter names one). */
+  reviews: HumanSide[];
+  adjudication: { cause: string; guardrail: string | null } | null;
+};
 
 /**
- * Reviewed items and how many of their latest reviews land within the tolerance of the ledger reward they were
- * compared with. The statistics (intervals, kappa, alpha) live in lib/stats.
+ * Every reviewed audit item under the filter, with the ledger entry it was compared with, its current reviews and
+ * its latest adjudication. Reviewed items are a 1% sample, so this is thousands of rows, not millions.
  */
-export async function countAgreement(tolerance = 0.1): Promise<AgreementCounts> {
-  const rows = await db().$queryRaw<{ reviewed: bigint; agreeing: bigint }[]>`
-    select count(*) as reviewed,
-           count(*) filter (where abs(r.reward - l.reward) <= ${tolerance} + 1e-9) as agreeing
-      from reviews r
-      join audit_items i on i.id = r.item_id
-      join ledger l on l.id = i.ledger_id
-     where not exists (select 1 from reviews s where s.supersedes_id = r.id)
-       and l.reward is not null`;
-  return { reviewed: Number(rows[0].reviewed), agreeing: Number(rows[0].agreeing), tolerance };
+export async function loadAgreementItems(f: AgreementFilter, client: Db = db()): Promise<AgreementItem[]> {
+  const reviewWhere: Prisma.ReviewWhereInput = {
+    ...CURRENT_REVIEW,
+    ...(f.annotator ? { reviewer: { email: f.annotator } } : {}),
+    ...(f.from || f.to
+      ? { createdAt: { ...(f.from ? { gte: new Date(`${f.from}T00:00:00Z`) } : {}), ...(f.to ? { lt: new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000) } : {}) } }
+      : {}),
+  };
+  const rows = await client.auditItem.findMany({
+    where: {
+      ...(f.batch !== undefined ? { batchId: f.batch } : {}),
+      ...(f.run ? { batch: { runId: f.run } } : {}),
+      ...(f.category ? { ledger: { category: f.category } } : {}),
+      reviews: { some: reviewWhere },
+    },
+    orderBy: { id: "asc" },
+    select: {
+      ...itemSelect,
+      ledger: { select: { ...itemSelect.ledger.select, category: true } },
+      reviews: { where: reviewWhere, orderBy: { id: "asc" }, select: reviewSelect },
+      adjudications: { where: CURRENT_ADJUDICATION, orderBy: { id: "desc" }, take: 1, select: { cause: true, guardrail: true } },
+    },
+  });
+  return rows.map((r) => ({
+    item: toItemHead(r),
+    category: r.ledger.category,
+    ledger: toLedgerSide(r.ledger),
+    reviews: r.reviews.map(toHumanSide),
+    adjudication: r.adjudications[0] ?? null,
+  }));
 }

@@ -1,0 +1,12 @@
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
+import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
+
+/** The agreement report as an HTTP response for a query string (shared by the console route and the token API). */
+export async function agreementResponse(url: string): Promise<Response> {
+  const params = Object.fromEntries(new URL(url).searchParams);
+  const parsed = parseAgreementFilter(params);
+  if (!parsed.ok) return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
+  const report = buildAgreementReport(await loadAgreementItems(parsed.filter), parsed.filter);
+  return Response.json(reportJson(report), { headers: { "cache-control": "no-store" } });
+}

@@ -1,0 +1,65 @@
+import { parseArgs } from "node:util";
+import { ensureDatabase } from "@/lib/db/embedded.ts";
+import { createClient } from "@/lib/db/client.ts";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
+import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
+
+const HELP = `usage: verity agreement [--run R] [--batch N] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                        [--category C] [--annotator EMAIL] [--guardrail CODE] [--tolerance 0.1] [--json]
+
+Prints the human/ledger agreement report: a summary, or with --json the same JSON as GET /api/v1/agreement.`;
+
+export async function run(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        run: { type: "string" }, batch: { type: "string" }, from: { type: "string" }, to: { type: "string" },
+        category: { type: "string" }, annotator: { type: "string" }, guardrail: { type: "string" }, tolerance: { type: "string" },
+        json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    process.stderr.write(`verity agreement: ${(err as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP + "\n");
+    return 0;
+  }
+  const { json, help: _help, ...filters } = values;
+  void _help;
+  const parsed = parseAgreementFilter(filters);
+  if (!parsed.ok) {
+    process.stderr.write(`verity agreement: ${parsed.errors.join("; ")}\n`);
+    return 2;
+  }
+  const database = await ensureDatabase();
+  const client = createClient(database.url);
+  try {
+    const report = buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter);
+    if (json) {
+      process.stdout.write(JSON.stringify(reportJson(report)) + "\n");
+      return 0;
+    }
+    const h = report.headline;
+    const lines = [
+      `reviewed items   ${report.items}`,
+      `agreement        ${h.label}  (${h.detail})`,
+      `kappa (success)  ${report.verdict ? report.verdict.kappa.toFixed(3) : "undefined"}`,
+      `alpha (reward)   ${report.interAnnotator.rewardAlpha?.toFixed(3) ?? "undefined"} over ${report.interAnnotator.items} overlap items`,
+      `extraction       ${report.extraction.overall ? `${(report.extraction.overall.accuracy.estimate * 100).toFixed(1)}%${report.extraction.belowThreshold ? "  BELOW 0.85" : ""}` : "no data"}`,
+      "",
+      "guardrail                 both  ledger-only  human-only  kappa",
+      ...report.guardrails.map((g) => `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.kappa?.toFixed(3) ?? "–"}`),
+    ];
+    process.stdout.write(lines.join("\n") + "\n");
+    return 0;
+  } finally {
+    await client.$disconnect();
+    await database.stop();
+  }
+}
