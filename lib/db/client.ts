@@ -17,3 +17,14 @@ export function db(): PrismaClient {
   }
   return globalForDb.verityDb;
 }
+
+/**
+ * Binds this process's shared client to a database chosen at run time (CLIs and benchmarks that start or pick the
+ * database themselves, after the environment was read). Replaces any client bound before.
+ */
+export async function bindDatabase(url: string): Promise<PrismaClient> {
+  const previous = globalForDb.verityDb;
+  globalForDb.verityDb = createClient(url);
+  await previous?.$disconnect();
+  return globalForDb.verityDb;
+}

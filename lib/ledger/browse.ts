@@ -74,11 +74,19 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   }
   if (p.capped) c.push(p.capped === "yes" ? Prisma.sql`l.capped` : Prisma.sql`not l.capped`);
   if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff is true` : Prisma.sql`l.handoff is not true`);
-  if (p.status?.length) c.push(Prisma.sql`l.status::text = any(${p.status})`);
-  if (p.reason) c.push(Prisma.sql`exists (select 1 from ledger_reasons r where r.ledger_id = l.id and r.code = ${p.reason})`);
+  // compared as the enum, not as text, so the (run_id, status, id) index applies
+  if (p.status?.length) c.push(Prisma.sql`l.status = any(${p.status}::"ScoreStatus"[])`);
+  // IN (not EXISTS) so the planner can start from the reasons index when a code is rare
+  if (p.reason)
+    c.push(
+      p.run
+        ? Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.run_id = ${p.run} and r.code = ${p.reason})`
+        : Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.code = ${p.reason})`,
+    );
   if (p.q) c.push(Prisma.sql`(l.trajectory_id = ${p.q} or l.ticket_id = ${p.q})`);
-  const sampled = Prisma.sql`exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id)`;
-  const reviewed = Prisma.sql`exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0)`;
+  // audit items are a 1% sample: start from them (IN lets the planner do so) rather than probe per ledger row
+  const sampled = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai)`;
+  const reviewed = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai where ai.reviews_done > 0)`;
   if (p.sampled) c.push(p.sampled === "yes" ? sampled : Prisma.sql`not ${sampled}`);
   if (p.reviewed) c.push(p.reviewed === "yes" ? reviewed : Prisma.sql`not ${reviewed}`);
   return c;
@@ -204,11 +212,13 @@ export function sortValueOf(p: BrowseParams, e: Record<string, unknown>): number
   return typeof v === "number" ? v : -1;
 }
 
-const COUNT_CAP = 10_000;
+const COUNT_CAP = 1_000;
 
 /**
- * How many entries match: exact up to 10,000; above that the planner's estimate, labelled as such (an exact
- * count over millions of rows would cost more than the page itself).
+ * How many entries match: exact up to 1,000; above that an estimate from a block sample of the ledger (about
+ * 10,000 rows, REPEATABLE so the figure does not jitter between reloads), labelled as such. An exact count over
+ * millions of rows would cost more than the page itself, and the planner's own estimate is no use for the
+ * guardrail bitmask predicates.
  */
 export async function countLedger(p: BrowseParams): Promise<{ count: number; exact: boolean }> {
   const where = Prisma.join(browseConditions(p), " and ");
@@ -216,9 +226,12 @@ export async function countLedger(p: BrowseParams): Promise<{ count: number; exa
     select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
-  const plan = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: { "Plan Rows": number } }] }[]>`
-    explain (format json) select 1 from ledger l where ${where}`;
-  return { count: Math.max(COUNT_CAP + 1, Math.round(plan[0]["QUERY PLAN"][0].Plan["Plan Rows"])), exact: false };
+  const [{ tuples }] = await db().$queryRaw<{ tuples: number }[]>`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
+  const percent = Math.min(100, Math.max(0.01, (10_000 / tuples) * 100));
+  const sampled = await db().$queryRaw<{ n: bigint }[]>`
+    select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;
+  const estimate = Math.round(Number(sampled[0].n) * (100 / percent));
+  return { count: Math.max(COUNT_CAP + 1, estimate), exact: false };
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */

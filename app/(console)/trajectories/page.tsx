@@ -31,9 +31,10 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
   }
   const p = parsed.params;
   const query = browseQuery(p);
-  let page;
+  // page, count and facets in parallel: the page costs what the slowest of them costs, not their sum
+  let page, count, facets;
   try {
-    page = await browseLedger(p, 100);
+    [page, count, facets] = await Promise.all([browseLedger(p, 100), countLedger(p), browseFacets()]);
   } catch (err) {
     if (!(err instanceof BrowseCursorError)) throw err;
     return (
@@ -48,7 +49,6 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       </>
     );
   }
-  const [count, facets] = await Promise.all([countLedger(p), browseFacets()]);
   const exportHref = (format: string) => `/api/ledger/export?${browseQuery(p, { format })}`;
   return (
     <>

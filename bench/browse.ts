@@ -1,0 +1,186 @@
+// bench/browse: the trajectory browser's first page under each filter, and the rollout detail query, at 1,000,000
+// current ledger entries. `npx tsx bench/browse.ts [--base 50000] [--n 1000000] [--iterations 20] [--keep]`.
+//
+// Data: a generated GRPO run (the demo generator, through the real ingest path, so rows are the verifier's own)
+// of --base rollouts, then copied with SQL (new ids and trajectory ids, same scores, reasons and guardrails) up
+// to --n ledger entries. Baseline: the unfiltered first page of the same run, measured in the same run.
+import { performance } from "node:perf_hooks";
+import os from "node:os";
+import pg from "pg";
+import { ensureDatabase, createDatabaseIfMissing } from "@/lib/db/embedded.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const BASE = arg("base", 50_000);
+const N = arg("n", 1_000_000);
+const ITER = arg("iterations", 20);
+const KEEP = process.argv.includes("--keep");
+const DB = "verity_bench_browse";
+const RUN = "bench-browse";
+
+function pct(xs: number[], p: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+}
+
+async function main() {
+  const database = await ensureDatabase("postgres");
+  const admin = new pg.Client({ connectionString: database.adminUrl });
+  await admin.connect();
+  const u = new URL(database.adminUrl);
+  u.pathname = `/${DB}`;
+  const url = u.toString();
+  const exists = (await admin.query("select 1 from pg_database where datname = $1", [DB])).rowCount;
+  const c = new pg.Client({ connectionString: url });
+  let fresh = !exists;
+  if (exists) {
+    await c.connect();
+    const n = Number((await c.query("select count(*) from ledger where run_id = $1 and is_current", [RUN]).catch(() => ({ rows: [{ count: 0 }] }))).rows[0].count);
+    await c.end();
+    if (n !== N) {
+      await admin.query(`drop database "${DB}" with (force)`);
+      fresh = true;
+    }
+  }
+  await admin.end();
+  if (fresh) await createDatabaseIfMissing(database.adminUrl, DB);
+  await migrate(url);
+  const { bindDatabase } = await import("@/lib/db/client.ts");
+  await bindDatabase(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+
+  if (fresh) {
+    const { ingestValues } = await import("@/lib/ingest/ingest.ts");
+    const { demoRunValues } = await import("@/lib/demo/generate.ts");
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    await pool.query("insert into runs (id) values ($1) on conflict do nothing", [RUN]);
+    const steps = Math.max(1, Math.round(BASE / (250 * 4)));
+    let t = performance.now();
+    const s = await ingestValues(demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }), { pool, batchLines: 4000 });
+    await pool.end();
+    const base = s.by_kind.rollout.accepted;
+    console.log(`ingested ${base.toLocaleString("en-US")} generated rollouts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    t = performance.now();
+    const copies = Math.ceil(N / base) - 1;
+    await client.query("begin");
+    await client.query("create temp table src as select * from ledger where run_id = $1 and is_current", [RUN]);
+    for (let k = 1; k <= copies; k++) {
+      const need = Math.min(base, N - base * k);
+      if (need <= 0) break;
+      await client.query(
+        `with ins as (
+           insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
+                               verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
+                               evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
+                               claims, handoff, tool_steps, content_hash)
+           select s.trajectory_id || '#' || $1, s.rollout_id, s.run_id, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
+                  s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
+                  s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
+                  s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
+             from (select * from src order by id limit $2) s
+           returning id, trajectory_id)
+         , pairs as (select i.id as new_id, s.id as old_id from ins i join src s on s.trajectory_id || '#' || $1 = i.trajectory_id)
+         , g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
+                 select p.new_id, lg.run_id, lg.step, lg.code, lg.cap, lg.deciding from pairs p join ledger_guardrails lg on lg.ledger_id = p.old_id)
+         insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
+         select p.new_id, lr.ord, lr.run_id, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
+           from pairs p join ledger_reasons lr on lr.ledger_id = p.old_id`,
+        [String(k), need],
+      );
+    }
+    await client.query("commit");
+    await client.query("vacuum analyze ledger");
+    await client.query("vacuum analyze ledger_reasons");
+    await client.query("vacuum analyze ledger_guardrails");
+    console.log(`copied up to ${N.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const total = Number((await client.query("select count(*) from ledger where run_id = $1 and is_current", [RUN])).rows[0].count);
+  const sample = (await client.query<{ trajectory_id: string; ticket_id: string; category: string }>(
+    "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60", [RUN])).rows;
+  const reason = (await client.query<{ code: string }>("select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1", [RUN])).rows[0]?.code ?? "over_step_budget";
+
+  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
+  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
+  const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
+
+  const cases: [string, Record<string, string>][] = [
+    ["baseline: run only, newest first", {}],
+    ["step range (last 10%)", { step_from: "27000" }],
+    ["category", { category: sample[0].category }],
+    ["reward ≤ 0.5", { reward_max: "0.5" }],
+    ["evidence ≤ 0.5", { evidence_max: "0.5" }],
+    ["guardrail any of missing_evidence", { any: "missing_evidence" }],
+    ["guardrail none of six", { none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence" }],
+    ["deciding = empty_promise", { deciding: "empty_promise" }],
+    ["capped", { capped: "yes" }],
+    ["hand-off", { handoff: "yes" }],
+    ["status spec_error", { status: "spec_error" }],
+    [`reason ${reason} (rarest)`, { reason }],
+    ["ticket id", { q: sample[1].ticket_id }],
+    ["trajectory id", { q: sample[2].trajectory_id }],
+    ["sampled (none are)", { sampled: "yes" }],
+    ["sort by reward ascending", { sort: "reward", dir: "asc" }],
+    ["combo: any + reward ≤ 0.5 + steps", { any: "missing_evidence", reward_max: "0.5", step_from: "0", step_to: "9000" }],
+    ["combo: category + hand-off + sort by step", { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" }],
+    ["combo: deciding + evidence ≤ 0.5, sort by reward", { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" }],
+  ];
+  console.log(`\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`);
+  const rows: string[] = [];
+  let baseP95 = 0;
+  for (const [name, q] of cases) {
+    const parsed = parseBrowseParams({ run: RUN, ...q });
+    if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+    const times: number[] = [];
+    const countTimes: number[] = [];
+    let got = 0;
+    let count = { count: 0, exact: true };
+    for (let i = 0; i < ITER + 2; i++) {
+      const t0 = performance.now();
+      const page = await browseLedger(parsed.params, 100);
+      const t1 = performance.now();
+      count = await countLedger(parsed.params);
+      const t2 = performance.now();
+      if (i >= 2) {
+        times.push(t1 - t0);
+        countTimes.push(t2 - t1);
+      }
+      got = page.rows.length;
+    }
+    const p95 = pct(times, 0.95);
+    if (!baseP95) baseP95 = p95;
+    rows.push(
+      `| ${name} | ${got} | ${count.exact ? count.count.toLocaleString("en-US") : `≈ ${count.count.toLocaleString("en-US")}`} | ${pct(times, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${(p95 / baseP95).toFixed(2)}× | ${pct(countTimes, 0.5).toFixed(1)} | ${pct(countTimes, 0.95).toFixed(1)} |`,
+    );
+    console.log(rows[rows.length - 1]);
+  }
+  const detail: number[] = [];
+  for (const s of sample.slice(0, 40)) {
+    const t0 = performance.now();
+    const d = await loadTrajectoryDetail(s.trajectory_id);
+    detail.push(performance.now() - t0);
+    if (!d) throw new Error(`no detail for ${s.trajectory_id}`);
+  }
+  const detailLine = `detail query (loadTrajectoryDetail, 40 random rollouts): p50 ${pct(detail, 0.5).toFixed(1)} ms, p95 ${pct(detail, 0.95).toFixed(1)} ms`;
+  console.log("\n| filter | rows | matching | page p50 ms | page p95 ms | p95 vs baseline | count p50 ms | count p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(rows.join("\n"));
+  console.log(`\n${detailLine}`);
+  await client.end();
+  if (!KEEP) {
+    const a = new pg.Client({ connectionString: database.adminUrl });
+    await a.connect();
+    await a.query(`drop database if exists "${DB}" with (force)`);
+    await a.end();
+  }
+  const { db } = await import("@/lib/db/client.ts");
+  await db().$disconnect();
+  await database.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

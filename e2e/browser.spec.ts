@@ -1,0 +1,109 @@
+import { expect, test } from "./fixtures/auth.ts";
+import fs from "node:fs";
+import type { Download, Page } from "@playwright/test";
+
+// The researcher's trajectory browser over the demo ledger. Run grpo-demo holds the ten spec examples, of which
+// exactly two (ex/06 and ex/10) trigger missing_evidence, both with reward 0.55.
+test.use({ role: "researcher" });
+
+const readDownload = async (d: Download) => fs.readFileSync((await d.path())!, "utf8");
+const rows = (page: Page) => page.getByTestId("browser-scroll").locator("tbody tr[data-index]");
+
+async function rewards(page: Page): Promise<number[]> {
+  const cells = await rows(page).locator("td:nth-child(6)").allInnerTexts();
+  return cells.map((t) => Number(t.trim())).filter((n) => !Number.isNaN(n));
+}
+
+test("filter by guardrail and reward through the form, then reproduce the view from its URL", async ({ page, context }) => {
+  await page.goto("/trajectories");
+  const form = page.getByRole("form", { name: "Filters" });
+  await form.getByLabel("Run").selectOption("grpo-demo");
+  await form.getByText("Guardrail any of").click();
+  await form.getByRole("checkbox", { name: "missing_evidence" }).first().check();
+  await form.getByLabel("Reward max").fill("0.6");
+  await form.getByRole("button", { name: "Apply" }).click();
+
+  await expect(page).toHaveURL(/any=missing_evidence/);
+  await expect(page).toHaveURL(/reward_max=0\.6/);
+  await expect(page.getByTestId("match-count")).toHaveText("2 matching");
+  await expect(rows(page)).toHaveCount(2);
+  const ids = (await rows(page).locator("td:first-child").allInnerTexts()).sort();
+  expect(ids).toEqual(["ex/06", "ex/10"]);
+  for (const r of await rewards(page)) expect(r).toBeLessThanOrEqual(0.6);
+  await expect(rows(page).first().getByText("missing_evidence").first()).toBeVisible();
+
+  // the URL alone reproduces the view
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("match-count")).toHaveText("2 matching");
+  expect((await rows(other).locator("td:first-child").allInnerTexts()).sort()).toEqual(["ex/06", "ex/10"]);
+});
+
+test("sort by reward both ways from the column header", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-demo&status=scored");
+  await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
+  await expect(page).toHaveURL(/sort=reward&dir=desc/);
+  let r = await rewards(page);
+  expect(r.length).toBe(9);
+  expect(r).toEqual([...r].sort((a, b) => b - a));
+  expect(r[0]).toBe(1);
+  await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
+  await expect(page).toHaveURL(/sort=reward&dir=asc/);
+  r = await rewards(page);
+  expect(r).toEqual([...r].sort((a, b) => a - b));
+  expect(r[0]).toBe(0.2);
+});
+
+test("keyboard j/k and Enter open a rollout; its waterfall explains the reward; previous/next stay in the filter", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-demo&deciding=missing_evidence&sort=id&dir=asc");
+  await expect(rows(page)).toHaveCount(2);
+  await page.keyboard.press("j");
+  await expect(rows(page).nth(1)).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("k");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/trajectories\/ex%2F06\?/);
+  const waterfall = page.getByTestId("waterfall");
+  await expect(waterfall).toContainText("raw reward");
+  await expect(waterfall).toContainText("0.867");
+  await expect(waterfall).toContainText("cap · missing_evidence");
+  await expect(waterfall).toContainText("0.550");
+  await expect(page.getByTestId("subscore-evidence")).toContainText("required_read_missing");
+  await page.getByRole("link", { name: "Next →" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ex/10");
+  await expect(page.getByText("← Previous")).toBeVisible();
+  await expect(page.getByText("Next →")).not.toHaveAttribute("href");
+});
+
+test("an empty promise is flagged in the claims-against-sandbox table", async ({ page }) => {
+  await page.goto("/trajectories/ex%2F02");
+  await expect(page.getByText("empty promise", { exact: true })).toBeVisible();
+});
+
+test("open a rollout's GRPO group and read each member's advantage", async ({ page }) => {
+  await page.goto("/trajectories/ex%2F01");
+  await page.getByRole("link", { name: /^group / }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("grpo-demo/s1200/g1");
+  await expect(page.getByTestId("advantage")).toHaveCount(10);
+  await expect(page.getByTestId("advantage").filter({ hasText: "no gradient" })).toHaveCount(1); // ex/08, no reward
+});
+
+test("export the filtered set as CSV and NDJSON", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-demo&any=missing_evidence");
+  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const text = await readDownload(csv);
+  const lines = text.trim().split("\n");
+  expect(lines[0]).toMatch(/^trajectory_id,run_id,step,/);
+  expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(["ex/06", "ex/10"]);
+  const [nd] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export NDJSON" }).click()]);
+  const ndText = await readDownload(nd);
+  const records = ndText.trim().split("\n").map((l) => JSON.parse(l));
+  expect(records).toHaveLength(2);
+  expect(records.every((r) => r.guardrails.includes("missing_evidence") && r.reward === 0.55)).toBe(true);
+});
+
+test("a bad filter in the URL is named, not ignored", async ({ page }) => {
+  await page.goto("/trajectories?reward_min=2&any=no_such_guardrail");
+  await expect(page.getByText("This link has a bad filter")).toBeVisible();
+  await expect(page.getByText(/reward_min: must be between 0 and 1/)).toBeVisible();
+  await expect(page.getByText(/any: must be guardrail codes/)).toBeVisible();
+});
