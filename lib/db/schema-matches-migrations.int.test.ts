@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/db/scratch.ts";
-import { loadDmmf, shapeFromDatabase, shapeFromDmmf, type Shape } from "@/lib/db/schema-shape.ts";
+import { loadDmmf, shapeFromDatabase, shapeFromDmmf, SQL_ONLY_INDEXES, type Shape } from "@/lib/db/schema-shape.ts";
 
 describe("the migrated database matches prisma/schema.prisma", () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -31,6 +31,9 @@ describe("the migrated database matches prisma/schema.prisma", () => {
   });
   it("has every primary key, unique constraint and index, with columns in order", () => {
     expect(actual.indexes).toEqual(expected.indexes);
+  });
+  it("has exactly the expression indexes Prisma cannot describe, and no others", () => {
+    expect(actual.expressionIndexes).toEqual([...SQL_ONLY_INDEXES].sort());
   });
   it("has every foreign key with its delete rule", () => {
     expect(actual.foreignKeys).toEqual(expected.foreignKeys);

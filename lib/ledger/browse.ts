@@ -53,7 +53,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (p.run) c.push(Prisma.sql`l.run_id = ${p.run}`);
   if (p.step_from !== undefined) c.push(Prisma.sql`l.step >= ${p.step_from}`);
   if (p.step_to !== undefined) c.push(Prisma.sql`l.step <= ${p.step_to}`);
-  if (p.category?.length) c.push(Prisma.sql`l.category = any(${p.category})`);
+  // one value is written as "=" (not "= any(array)") so that an index on the column can also deliver key order
+  const oneOf = (col: Prisma.Sql, values: string[]) => (values.length === 1 ? Prisma.sql`${col} = ${values[0]}` : Prisma.sql`${col} = any(${values})`);
+  if (p.category?.length) c.push(oneOf(Prisma.sql`l.category`, p.category));
   if (p.reward_min !== undefined) c.push(Prisma.sql`l.reward >= ${p.reward_min}`);
   if (p.reward_max !== undefined) c.push(Prisma.sql`l.reward <= ${p.reward_max}`);
   for (const d of DIMENSIONS) {
@@ -68,9 +70,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (p.deciding?.length) {
     const codes = p.deciding.filter((d) => d !== "none");
     const parts: Prisma.Sql[] = [];
-    if (codes.length) parts.push(Prisma.sql`l.deciding_guardrail = any(${codes})`);
+    if (codes.length) parts.push(oneOf(Prisma.sql`l.deciding_guardrail`, codes));
     if (p.deciding.includes("none")) parts.push(Prisma.sql`l.deciding_guardrail is null`);
-    c.push(Prisma.sql`(${Prisma.join(parts, " or ")})`);
+    c.push(parts.length === 1 ? parts[0] : Prisma.sql`(${Prisma.join(parts, " or ")})`);
   }
   if (p.capped) c.push(p.capped === "yes" ? Prisma.sql`l.capped` : Prisma.sql`not l.capped`);
   if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff is true` : Prisma.sql`l.handoff is not true`);
@@ -83,7 +85,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
         ? Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.run_id = ${p.run} and r.code = ${p.reason})`
         : Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.code = ${p.reason})`,
     );
-  if (p.q) c.push(Prisma.sql`(l.trajectory_id = ${p.q} or l.ticket_id = ${p.q})`);
+  // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match
+  if (p.q)
+    c.push(Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`);
   // audit items are a 1% sample: start from them (IN lets the planner do so) rather than probe per ledger row
   const sampled = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai)`;
   const reviewed = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai where ai.reviews_done > 0)`;

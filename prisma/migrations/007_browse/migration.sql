@@ -11,3 +11,7 @@ CREATE INDEX "ledger_run_id_id_idx" ON "ledger"("run_id", "id");
 CREATE INDEX "ledger_run_id_status_id_idx" ON "ledger"("run_id", "status", "id");
 CREATE INDEX "ledger_ticket_id_idx" ON "ledger"("ticket_id");
 CREATE INDEX "ledger_run_id_deciding_guardrail_id_idx" ON "ledger"("run_id", "deciding_guardrail", "id");
+-- Sorting by reward: the browser sorts error records (no reward) as -1, so the index is on that expression. Prisma's
+-- schema language cannot express expression indexes; lib/db/schema-shape.ts lists the SQL-only ones and the
+-- schema test checks that they exist.
+CREATE INDEX "ledger_run_id_reward_sort_id_idx" ON "ledger"("run_id", (coalesce("reward", -1)), "id");
