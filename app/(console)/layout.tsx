@@ -1,14 +1,19 @@
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
-import { NAV_ITEMS, Sidebar } from "@/components/layout/sidebar.tsx";
+import { HydrationMarker } from "@/components/layout/hydration-marker.tsx";
+import { navItemsFor, Sidebar } from "@/components/layout/sidebar.tsx";
+import { UserMenu } from "@/components/layout/user-menu.tsx";
+import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const user = await requirePageUser();
   const t = (await cookies()).get("verity-theme")?.value;
   const theme = t === "dark" || t === "light" ? t : "system";
   return (
     <div className="flex min-h-screen">
-      <Sidebar items={NAV_ITEMS} theme={theme} />
+      <Sidebar items={navItemsFor(user.role)} theme={theme} footer={<UserMenu email={user.email} role={user.role} />} />
       <main className="min-w-0 flex-1 px-6 py-5">{children}</main>
+      <HydrationMarker />
     </div>
   );
 }

@@ -4,9 +4,12 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn.ts";
 
-export function NavLink({ href, label }: { href: string; label: string }) {
+const matches = (path: string, href: string) => path === href || path.startsWith(href + "/");
+
+/** Active when its href is the longest of `hrefs` the path is under (/admin/configs is Configs, not Admin). */
+export function NavLink({ href, label, hrefs = [] }: { href: string; label: string; hrefs?: string[] }) {
   const path = usePathname();
-  const active = path === href || path.startsWith(href + "/");
+  const active = matches(path, href) && !hrefs.some((h) => h.length > href.length && matches(path, h));
   return (
     <Link
       href={href}

@@ -1,18 +1,27 @@
 import type { ReactNode } from "react";
 import { NavLink } from "@/components/layout/nav-link.tsx";
 import { ThemeToggle } from "@/components/layout/theme-toggle.tsx";
+import { can, type Action, type Role } from "@/lib/auth/policy.ts";
 
-export type NavItem = { href: string; label: string };
+/** `action` is what the page's guard asks the policy, so the sidebar shows exactly the pages a role may open. */
+export type NavItem = { href: string; label: string; action: Action };
 
 export const NAV_ITEMS: NavItem[] = [
-  { href: "/runs", label: "Runs" },
-  { href: "/trajectories", label: "Trajectories" },
-  { href: "/audit", label: "Audit" },
-  { href: "/agreement", label: "Agreement" },
-  { href: "/clusters", label: "Clusters" },
-  { href: "/monitors", label: "Monitors" },
-  { href: "/admin", label: "Admin" },
+  { href: "/queue", label: "Queue", action: "audit.review" },
+  { href: "/runs", label: "Runs", action: "runs.read" },
+  { href: "/trajectories", label: "Trajectories", action: "ledger.read" },
+  { href: "/audit", label: "Audit", action: "audit.read" },
+  { href: "/agreement", label: "Agreement", action: "ledger.read" },
+  { href: "/clusters", label: "Clusters", action: "ledger.read" },
+  { href: "/monitors", label: "Monitors", action: "runs.read" },
+  { href: "/admin/configs", label: "Configs", action: "configs.read" },
+  { href: "/admin/audit-log", label: "Audit log", action: "auditlog.read" },
+  { href: "/admin", label: "Admin", action: "users.manage" },
 ];
+
+export function navItemsFor(role: Role): NavItem[] {
+  return NAV_ITEMS.filter((i) => can(role, i.action));
+}
 
 export function Sidebar({ items, theme, footer }: { items: NavItem[]; theme: "system" | "light" | "dark"; footer?: ReactNode }) {
   return (
@@ -23,7 +32,7 @@ export function Sidebar({ items, theme, footer }: { items: NavItem[]; theme: "sy
       </div>
       <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
         {items.map((i) => (
-          <NavLink key={i.href} href={i.href} label={i.label} />
+          <NavLink key={i.href} href={i.href} label={i.label} hrefs={items.map((x) => x.href)} />
         ))}
       </nav>
       <div className="space-y-1 border-t border-border px-2 py-2">

@@ -1,4 +1,6 @@
+import type { AuditLogQuery } from "@/lib/admin/schema.ts";
 import { db } from "@/lib/db/client.ts";
+import type { Prisma } from "@/lib/generated/prisma/client.ts";
 
 export async function listUsers() {
   return db().user.findMany({
@@ -17,15 +19,41 @@ export async function listApiTokens() {
 export async function listVerifierConfigs() {
   return db().verifierConfig.findMany({
     orderBy: [{ name: "asc" }, { version: "desc" }],
-    select: { id: true, name: true, version: true, hash: true, isDefault: true, createdAt: true },
+    select: { id: true, name: true, version: true, hash: true, isDefault: true, createdAt: true, createdBy: { select: { email: true } } },
   });
 }
 
-/** The newest audit-log entries, paged by key (`before` = id of the last entry shown). */
-export async function listAuditLog(opts: { before?: bigint; limit?: number } = {}) {
-  return db().auditLogEntry.findMany({
-    where: opts.before ? { id: { lt: opts.before } } : {},
-    orderBy: { id: "desc" },
-    take: opts.limit ?? 50,
-  });
+export type AuditLogPage = {
+  entries: { id: bigint; at: Date; actorId: number | null; actorLabel: string; action: string; targetType: string; targetId: string; details: Prisma.JsonValue }[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  nextBefore: bigint | null;
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Audit-log entries, newest first, paged by id. `actor` is a user's email (matched by actor_id, indexed) or, when no
+ * user has it, an actor label such as "cli", "token:<name>" or the email of a failed sign-in.
+ */
+export async function listAuditLog(q: Partial<AuditLogQuery> & { limit?: number } = {}): Promise<AuditLogPage> {
+  const limit = q.limit ?? 50;
+  const where: Prisma.AuditLogEntryWhereInput = {};
+  if (q.before) where.id = { lt: q.before };
+  if (q.action) where.action = q.action;
+  if (q.actor) {
+    const u = await db().user.findUnique({ where: { email: q.actor }, select: { id: true } });
+    if (u) where.actorId = u.id;
+    else where.actorLabel = q.actor;
+  }
+  if (q.from || q.to) {
+    where.at = {
+      ...(q.from ? { gte: new Date(`${q.from}T00:00:00Z`) } : {}),
+      ...(q.to ? { lt: new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS) } : {}),
+    };
+  }
+  const rows = await db().auditLogEntry.findMany({ where, orderBy: { id: "desc" }, take: limit + 1 });
+  const more = rows.length > limit;
+  const entries = more ? rows.slice(0, limit) : rows;
+  return { entries, nextBefore: more ? entries[entries.length - 1].id : null };
 }
+

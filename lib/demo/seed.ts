@@ -1,5 +1,95 @@
-/** Loads demo data into an empty database; returns a one-line description of what was loaded, or null. */
-export async function seedDemoIfEmpty(url: string): Promise<string | null> {
-  void url;
-  return null;
+// Demo data for an empty database (`npm start`, the e2e test database): the ten verifier examples as run grpo-demo,
+// a generated GRPO run and its reward-hacking variant on the same tickets, all through the ingest path — so the
+// ledger is exactly what the verifier says, and the rollups are filled as they would be in production.
+import fs from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { Variant } from "@/lib/demo/curve.ts";
+import { describeDemoRun, demoRunValues, type DemoRunSpec } from "@/lib/demo/generate.ts";
+import { env } from "@/lib/env.ts";
+import { ingestValues } from "@/lib/ingest/ingest.ts";
+import { checkout } from "@/lib/ingest/pool.ts";
+import type { IngestSummary } from "@/lib/ingest/schema.ts";
+
+export const DEMO_SEED = "7";
+export const EXAMPLES_RUN = "grpo-demo";
+
+/** `small` keeps the test database quick to fill; `default` is what a first `npm start` loads. */
+export const DEMO_SIZES = {
+  small: { tickets: 60, steps: 40, k: 4 },
+  default: { tickets: 300, steps: 80, k: 4 },
+} as const;
+export type DemoSize = keyof typeof DEMO_SIZES;
+
+export const EXAMPLES_DIR = path.resolve(process.cwd(), "lib/demo/examples");
+
+/** The examples of shared/spec/examples (copied here): rollouts with their cases embedded, in run grpo-demo. */
+export function loadExamples(dir = EXAMPLES_DIR): unknown[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d\d-.+\.json$/.test(f))
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")));
+}
+
+export function demoRunSpecs(size: DemoSize, seed = DEMO_SEED): DemoRunSpec[] {
+  const s = DEMO_SIZES[size];
+  const variants: [string, Variant][] = [
+    ["grpo-main", "normal"],
+    ["grpo-hacking", "hacking"],
+  ];
+  return variants.map(([runId, variant]) => ({ runId, variant, seed, ...s }));
+}
+
+/** Creates (or re-describes) a run before its rows arrive, so it carries a description. */
+export async function describeRun(pool: pg.Pool, runId: string, description: string): Promise<void> {
+  await pool.query(
+    "insert into runs (id, description) values ($1, $2) on conflict (id) do update set description = excluded.description",
+    [runId, description],
+  );
+}
+
+function check(summary: IngestSummary, what: string): void {
+  if (!summary.ok || summary.rejected > 0) {
+    const first = summary.rejects[0];
+    throw new Error(`loading ${what} failed: ${summary.error ?? `line ${first?.line} ${first?.path}: ${first?.message}`}`);
+  }
+}
+
+/** Serialises concurrent first starts: the second one waits, then finds the runs and loads nothing. */
+const SEED_LOCK = 0x64656d6f;
+
+/**
+ * Loads demo data into an empty database; returns a one-line description of what was loaded, or null. The size is
+ * VERITY_DEMO_SIZE (`small` for test databases) unless given.
+ */
+export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {}): Promise<string | null> {
+  // A pool of its own: this runs in `npm start` and the test runner, and must not close a pool others share.
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  const lock = await checkout(pool);
+  try {
+    await lock.query("select pg_advisory_lock($1)", [SEED_LOCK]);
+    const any = await pool.query("select exists(select 1 from runs) as any");
+    if (any.rows[0].any) return null;
+    const started = Date.now();
+    const size = opts.size ?? env().VERITY_DEMO_SIZE;
+    await describeRun(pool, EXAMPLES_RUN, "The ten worked examples of the verifier spec, one per rule.");
+    const examples = await ingestValues(loadExamples(), { pool });
+    check(examples, "the verifier examples");
+    let rollouts = examples.by_kind.rollout.accepted;
+    const runs: string[] = [];
+    for (const spec of demoRunSpecs(size)) {
+      await describeRun(pool, spec.runId, describeDemoRun(spec));
+      const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+      check(summary, spec.runId);
+      rollouts += summary.by_kind.rollout.accepted;
+      runs.push(`${spec.runId} (${spec.tickets} tickets × ${spec.steps} steps × K=${spec.k}${spec.variant === "hacking" ? ", reward hacking" : ""})`);
+    }
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    return `${EXAMPLES_RUN} (the 10 verifier examples), ${runs.join(", ")}: ${rollouts.toLocaleString("en-US")} scored rollouts in ${secs} s`;
+  } finally {
+    await lock.query("select pg_advisory_unlock($1)", [SEED_LOCK]).catch(() => undefined);
+    lock.release();
+    await pool.end();
+  }
 }

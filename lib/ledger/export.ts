@@ -4,7 +4,8 @@
 import type pg from "pg";
 import { z } from "zod";
 import { checkout } from "@/lib/ingest/pool.ts";
-import { caseFromColumns, recordFromLedger, type LedgerValues } from "@/lib/ingest/rows.ts";
+import { recordFromLedger, type LedgerValues } from "@/lib/ingest/ledger-rows.ts";
+import { caseFromColumns } from "@/lib/ingest/rows.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 export const exportFilterSchema = z

@@ -5,8 +5,9 @@
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
-import { ledgerEntryRows, rolloutFromColumns, type LedgerEntryRows } from "@/lib/ingest/rows.ts";
-import { insertLedgerEntries, LEDGER_WRITE_LOCK, type NewEntry } from "@/lib/ingest/write-batch.ts";
+import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
+import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
+import { allocateIds, insertLedgerEntries, LEDGER_WRITE_LOCK, type NewEntry } from "@/lib/ingest/write-batch.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
@@ -105,8 +106,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
 
     const client = await checkout(pool);
     try {
-      await client.query("begin");
-      await client.query("select pg_advisory_xact_lock($1)", [LEDGER_WRITE_LOCK]);
+      await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
       const cur = await client.query<CurrentRow>(
         `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
                 source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail
@@ -157,7 +157,8 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         const flipped = await client.query("update ledger set is_current = false where id = any($1::bigint[]) and is_current", [superseded]);
         if (flipped.rowCount !== superseded.length) throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
       }
-      await insertLedgerEntries(client, entries, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
+      const ids = await allocateIds(client, 0, entries.length);
+      await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
       await client.query("commit");
     } catch (err) {
       await client.query("rollback").catch(() => undefined);

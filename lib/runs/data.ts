@@ -1,102 +1,125 @@
+// Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
+// per run), never from the ledger.
+import type { Db } from "@/lib/auth/audit-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+
+/** Health of one step: the latest step of a run on the runs list. */
+export type StepHealthSummary = {
+  step: number;
+  rollouts: number;
+  meanReward: number | null;
+  /** reward ≥ 0.9 among rollouts with a reward. */
+  successRate: number | null;
+  /** Among all current rollouts of the step. */
+  guardrailHitRate: number | null;
+  handoffRate: number | null;
+};
 
 export type RunSummary = {
   id: string;
   description: string;
   createdAt: Date;
+  /** Current ledger entries over all steps. */
   rollouts: number;
   firstStep: number | null;
   lastStep: number | null;
+  /** Entries with a reward (scored or external). */
   scored: number;
+  /** Over the whole run. */
   meanReward: number | null;
   successRate: number | null;
   guardrailHitRate: number | null;
   handoffRate: number | null;
+  /** The latest step with rollouts: what "current health" means on the runs list. */
+  latest: StepHealthSummary | null;
 };
 
-/** Every run with its ledger totals over current entries (success = reward >= 0.9). */
-export async function listRunSummaries(): Promise<RunSummary[]> {
-  const rows = await db().$queryRaw<
-    {
-      id: string;
-      description: string;
-      created_at: Date;
-      rollouts: bigint;
-      first_step: number | null;
-      last_step: number | null;
-      scored: bigint;
-      mean_reward: number | null;
-      success: bigint;
-      hit: bigint;
-      handoff: bigint;
-    }[]
-  >`
+type Row = {
+  id: string;
+  description: string;
+  created_at: Date;
+  rollouts: number | null;
+  rewarded: number | null;
+  reward_sum: number | null;
+  success: number | null;
+  handoffs: number | null;
+  hits: number | null;
+  first_step: number | null;
+  last_step: number | null;
+  l_step: number | null;
+  l_rollouts: number | null;
+  l_rewarded: number | null;
+  l_reward_sum: number | null;
+  l_success: number | null;
+  l_handoffs: number | null;
+  l_hits: number | null;
+};
+
+const share = (k: number | null, n: number | null) => (n ? (k ?? 0) / n : null);
+
+/**
+ * Every run, newest first, with totals over its rollups and the figures of its latest step (success = reward ≥
+ * SUCCESS_THRESHOLD, counted by the rollups). Totals sum O(steps) rows per run; the latest step is one index probe.
+ */
+export async function listRunSummaries(client: Db = db(), only?: string): Promise<RunSummary[]> {
+  const rows = await client.$queryRaw<Row[]>`
     select r.id, r.description, r.created_at,
-           coalesce(l.n, 0) as rollouts, l.first_step, l.last_step, coalesce(l.scored, 0) as scored,
-           l.mean_reward, coalesce(l.success, 0) as success, coalesce(l.hit, 0) as hit, coalesce(l.handoff, 0) as handoff
+           t.rollouts, t.rewarded, t.reward_sum, t.success, t.handoffs, t.hits, t.first_step, t.last_step,
+           l.step as l_step, l.rollouts as l_rollouts, l.rewarded as l_rewarded, l.reward_sum as l_reward_sum,
+           l.success as l_success, l.handoffs as l_handoffs, l.guardrail_hits as l_hits
       from runs r
       left join lateral (
-        select count(*) as n, min(step) as first_step, max(step) as last_step,
-               count(*) filter (where status = 'scored' or source = 'external') as scored,
-               avg(reward) as mean_reward,
-               count(*) filter (where reward >= 0.9) as success,
-               count(*) filter (where guardrail_mask <> 0) as hit,
-               count(*) filter (where handoff) as handoff
-          from ledger where run_id = r.id and is_current
+        select sum(rollouts)::int as rollouts, sum(rewarded)::int as rewarded, sum(reward_sum) as reward_sum,
+               sum(success)::int as success, sum(handoffs)::int as handoffs, sum(guardrail_hits)::int as hits,
+               min(step) filter (where rollouts > 0) as first_step, max(step) filter (where rollouts > 0) as last_step
+          from step_rollups where run_id = r.id
+      ) t on true
+      left join lateral (
+        select * from step_rollups s where s.run_id = r.id and s.rollouts > 0 order by s.step desc limit 1
       ) l on true
+     where ${only ?? null}::text is null or r.id = ${only ?? null}
      order by r.created_at desc, r.id`;
-  return rows.map((r) => {
-    const scored = Number(r.scored);
-    const share = (n: bigint) => (scored ? Number(n) / scored : null);
-    return {
-      id: r.id,
-      description: r.description,
-      createdAt: r.created_at,
-      rollouts: Number(r.rollouts),
-      firstStep: r.first_step,
-      lastStep: r.last_step,
-      scored,
-      meanReward: r.mean_reward,
-      successRate: share(r.success),
-      guardrailHitRate: share(r.hit),
-      handoffRate: share(r.handoff),
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    description: r.description,
+    createdAt: r.created_at,
+    rollouts: r.rollouts ?? 0,
+    firstStep: r.first_step,
+    lastStep: r.last_step,
+    scored: r.rewarded ?? 0,
+    meanReward: share(r.reward_sum, r.rewarded),
+    successRate: share(r.success, r.rewarded),
+    guardrailHitRate: share(r.hits, r.rollouts),
+    handoffRate: share(r.handoffs, r.rollouts),
+    latest:
+      r.l_step === null
+        ? null
+        : {
+            step: r.l_step,
+            rollouts: r.l_rollouts ?? 0,
+            meanReward: share(r.l_reward_sum, r.l_rewarded),
+            successRate: share(r.l_success, r.l_rewarded),
+            guardrailHitRate: share(r.l_hits, r.l_rollouts),
+            handoffRate: share(r.l_handoffs, r.l_rollouts),
+          },
+  }));
 }
 
-export type StepSummary = {
-  step: number;
-  n: number;
-  meanReward: number | null;
-  successRate: number;
-  guardrailHitRate: number;
-  handoffRate: number;
-};
-
-/** Per-step totals of one run's current ledger entries, in step order. */
-export async function listRunSteps(runId: string): Promise<StepSummary[]> {
-  const rows = await db().$queryRaw<
-    { step: number; n: bigint; mean_reward: number | null; success: bigint; hit: bigint; handoff: bigint }[]
-  >`
-    select step, count(*) as n, avg(reward) as mean_reward,
-           count(*) filter (where reward >= 0.9) as success,
-           count(*) filter (where guardrail_mask <> 0) as hit,
-           count(*) filter (where handoff) as handoff
-      from ledger where run_id = ${runId} and is_current
-     group by step order by step`;
-  return rows.map((r) => {
-    const n = Number(r.n);
-    return {
-      step: r.step,
-      n,
-      meanReward: r.mean_reward,
-      successRate: Number(r.success) / n,
-      guardrailHitRate: Number(r.hit) / n,
-      handoffRate: Number(r.handoff) / n,
-    };
-  });
+/** One run's summary (null for an unknown run). */
+export async function getRunSummary(runId: string, client: Db = db()): Promise<RunSummary | null> {
+  return (await listRunSummaries(client, runId))[0] ?? null;
 }
 
-export async function getRun(runId: string) {
-  return db().run.findUnique({ where: { id: runId } });
+/** The success threshold the rollups count with (for page hints). */
+export const RUN_SUCCESS_THRESHOLD = SUCCESS_THRESHOLD;
+
+export async function getRun(runId: string, client: Db = db()) {
+  return client.run.findUnique({ where: { id: runId } });
+}
+
+/** Run ids, for pickers (compare with…). */
+export async function listRunIds(client: Db = db()): Promise<string[]> {
+  const rows = await client.run.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+  return rows.map((r) => r.id);
 }

@@ -1,60 +1,90 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge.tsx";
+import { BlindSpotCard } from "@/components/clusters/blind-spot-card.tsx";
+import { ClusterDetail } from "@/components/clusters/cluster-detail.tsx";
+import { ClusterList } from "@/components/clusters/cluster-list.tsx";
+import { ClusterTreemap } from "@/components/clusters/cluster-treemap.tsx";
+import { CofiredTable, GuardrailPresence } from "@/components/clusters/guardrail-tables.tsx";
+import { WindowForm } from "@/components/clusters/window-form.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
-import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { fmtInt, fmtPct } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { clusterByDecidingGuardrail } from "@/lib/clusters/data.ts";
-import { listRunSummaries } from "@/lib/runs/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
+import { clustersHref } from "@/lib/clusters/keys.ts";
+import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
-export default async function ClustersPage({ searchParams }: { searchParams: Promise<{ run?: string }> }) {
-  const runs = await listRunSummaries();
-  const requested = (await searchParams).run;
-  const run = runs.find((r) => r.id === requested) ?? runs[0];
-  const clusters = run ? await clusterByDecidingGuardrail(run.id) : [];
+export default async function ClustersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requirePageUser("ledger.read");
+  const search = await searchParams;
+  const page = await loadClustersPage(search);
+  const view = search.view === "treemap" ? "treemap" : "bars";
+  const canEdit = can(user.role, "audit.manage");
+  const canExport = can(user.role, "export");
+  const { report, window: w } = page;
   return (
     <>
-      <PageHeader title="Clusters" description="Low-scoring rollouts (reward below 0.5) grouped by the guardrail that capped them." />
-      {runs.length > 1 && (
-        <nav className="mb-3 flex flex-wrap gap-2" aria-label="Runs">
-          {runs.map((r) => (
-            <Link key={r.id} href={`/clusters?run=${encodeURIComponent(r.id)}`} className={r.id === run?.id ? "font-semibold" : "text-accent"}>
-              {r.id}
-            </Link>
-          ))}
-        </nav>
+      <PageHeader
+        title="Clusters"
+        description="Low-scoring rollouts grouped by the guardrail that capped them (or their weakest sub-score), then by reason signature and ticket category; ranked by what to build data for first."
+      />
+      {page.errors.length > 0 && (
+        <p role="alert" className="mb-3 rounded border border-bad/40 bg-bad-bg px-3 py-2 text-[12px] text-bad">
+          {page.errors.join("; ")}
+        </p>
       )}
-      {!run ? (
+      {!w || !report ? (
         <EmptyState title="No runs yet">Clusters appear once a run has score records.</EmptyState>
-      ) : clusters.length === 0 ? (
-        <EmptyState title={`No low-scoring rollouts in run ${run.id}`} />
       ) : (
-        <Card title={`Run ${run.id}`}>
-          <Table>
-            <thead>
-              <tr>
-                <Th>Deciding guardrail</Th>
-                <Th numeric>Rollouts</Th>
-                <Th numeric>Tickets</Th>
-                <Th numeric>Mean reward</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {clusters.map((c) => (
-                <tr key={c.key}>
-                  <Td>{c.key === "none" ? <span className="text-fg-muted">no guardrail</span> : <Badge tone="bad">{c.key}</Badge>}</Td>
-                  <Td numeric>{fmtInt(c.size)}</Td>
-                  <Td numeric>{fmtInt(c.tickets)}</Td>
-                  <Td numeric>{fmtScore(c.meanReward)}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </Card>
+        <>
+          <WindowForm runs={page.runs} window={w} view={view} />
+          <p className="mb-3 text-[12px] text-fg-muted" data-testid="window-summary">
+            Run {report.runId}, steps {report.from ?? "–"}–{report.to ?? "–"}: {fmtInt(report.rollouts)} rollouts, {fmtInt(report.population)} with a reward below{" "}
+            {report.threshold} ({fmtPct(report.rollouts ? report.population / report.rollouts : null)}). Priority = share × (0.9 − mean reward) × (1 + growth over
+            1,000 steps).
+          </p>
+          {page.selected && <ClusterDetail page={page} canEdit={canEdit} canExport={canExport} />}
+          <BlindSpotCard report={report} extras={page.blindSpot} window={w} state={page.states.get(report.blindSpot.key)} canEdit={canEdit} canExport={canExport} />
+          <Card
+            title="Clusters by priority"
+            className="mb-4"
+            actions={
+              <nav aria-label="View" className="flex gap-2 text-[12px]">
+                {(["bars", "treemap"] as const).map((v) =>
+                  v === view ? (
+                    <span key={v} className="font-semibold">
+                      {v === "bars" ? "Bars" : "Treemap"}
+                    </span>
+                  ) : (
+                    <Link key={v} href={clustersHref(w, { c: page.selected?.key, view: v })} className="text-accent hover:underline">
+                      {v === "bars" ? "Bars" : "Treemap"}
+                    </Link>
+                  ),
+                )}
+              </nav>
+            }
+          >
+            {report.clusters.length === 0 ? (
+              <div className="p-3">
+                <EmptyState title={`No rollouts below ${report.threshold} in this window`} />
+              </div>
+            ) : (
+              <>
+                {view === "treemap" && (
+                  <div className="p-2">
+                    <ClusterTreemap items={report.clusters.map((c) => ({ key: c.key, name: c.label, size: c.size, share: c.share, href: clustersHref(w, { c: c.key, view }) }))} />
+                  </div>
+                )}
+                <ClusterList clusters={withPinsFirst(report.clusters, page.states)} states={page.states} window={w} selected={page.selected?.key} caption="Clusters by priority" />
+              </>
+            )}
+          </Card>
+          <CofiredTable report={report} window={w} />
+          <GuardrailPresence report={report} />
+        </>
       )}
     </>
   );

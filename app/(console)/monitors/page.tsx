@@ -1,61 +1,46 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { Badge } from "@/components/ui/badge.tsx";
-import { Card } from "@/components/ui/card.tsx";
+import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
+import { AlarmTable, sortAlarms } from "@/components/monitors/alarm-table.tsx";
+import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
-import { fmtPct } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { listRunSummaries } from "@/lib/runs/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { env } from "@/lib/env.ts";
+import { listAlarmEvents } from "@/lib/monitors/data.ts";
+import { refreshAlarms } from "@/lib/monitors/evaluate.ts";
 
 export const metadata: Metadata = { title: "Monitors" };
 
-// Thresholds from the domain brief: guardrail hit rate healthy between 10% and 30%; hand-off alarm above 10%.
-function hitTone(r: number | null) {
-  return r === null ? "neutral" : r < 0.1 || r > 0.3 ? "warn" : "good";
-}
-function handoffTone(r: number | null) {
-  return r === null ? "neutral" : r > 0.1 ? "bad" : "good";
-}
-
 export default async function MonitorsPage() {
-  const runs = await listRunSummaries();
+  await requirePageUser("runs.read");
+  const runs = await refreshAlarms();
+  const alarms = sortAlarms([...runs.values()].flatMap((r) => r.alarms));
+  const events = await listAlarmEvents({ limit: 25 });
+  const count = (s: string) => alarms.filter((a) => a.atStep !== null && a.state === s).length;
+  const webhook = !!env().VERITY_ALARM_WEBHOOK_URL;
   return (
     <>
-      <PageHeader title="Monitors" description="Training health per run against the healthy bands: guardrail hits 10–30%, hand-off under 10%." />
-      {runs.length === 0 ? (
+      <PageHeader
+        title="Monitors"
+        description="Every training alarm of every run, worst first: guardrail hit rate, hand-off rate, within-group reward std, extraction accuracy and reward hacking."
+      />
+      {runs.size === 0 ? (
         <EmptyState title="Nothing to monitor yet">Monitors evaluate as soon as a run has score records.</EmptyState>
       ) : (
-        <Card>
-          <Table>
-            <thead>
-              <tr>
-                <Th>Run</Th>
-                <Th numeric>Guardrail hits</Th>
-                <Th numeric>Hand-off</Th>
-                <Th numeric>Success</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.map((r) => (
-                <tr key={r.id}>
-                  <Td>
-                    <Link className="text-accent hover:underline" href={`/runs/${encodeURIComponent(r.id)}`}>
-                      {r.id}
-                    </Link>
-                  </Td>
-                  <Td numeric>
-                    <Badge tone={hitTone(r.guardrailHitRate)}>{fmtPct(r.guardrailHitRate)}</Badge>
-                  </Td>
-                  <Td numeric>
-                    <Badge tone={handoffTone(r.handoffRate)}>{fmtPct(r.handoffRate)}</Badge>
-                  </Td>
-                  <Td numeric>{fmtPct(r.successRate)}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </Card>
+        <div className="flex flex-col gap-3">
+          <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+            <Stat label="Red" value={count("red")} hint="past the alarm line for several steps" />
+            <Stat label="Amber" value={count("amber")} hint="near the line, or past it briefly" />
+            <Stat label="Green" value={count("green")} />
+            <Stat label="Webhook" value={webhook ? "on" : "off"} hint={webhook ? "state changes are posted" : "set VERITY_ALARM_WEBHOOK_URL"} />
+          </div>
+          <Card title="Alarms">
+            <AlarmTable alarms={alarms} />
+          </Card>
+          <Card title="Recent changes">
+            {events.length === 0 ? <p className="p-3 text-[12px] text-fg-muted">No alarm has changed state yet.</p> : <AlarmEvents events={events} />}
+          </Card>
+        </div>
       )}
     </>
   );

@@ -1,25 +1,34 @@
 import type { Metadata } from "next";
+import { CompareForm } from "@/components/runs/compare-form.tsx";
 import { RunsTable } from "@/components/runs/runs-table.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { listRunThresholds } from "@/lib/monitors/data.ts";
+import { refreshAlarms } from "@/lib/monitors/evaluate.ts";
 import { listRunSummaries } from "@/lib/runs/data.ts";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
-  const runs = await listRunSummaries();
+  await requirePageUser("runs.read");
+  const [runs, thresholds, alarms] = await Promise.all([listRunSummaries(), listRunThresholds(), refreshAlarms()]);
+  const byRun = new Map([...alarms].map(([id, r]) => [id, r.alarms]));
   return (
     <>
-      <PageHeader title="Runs" description="Training runs in the reward ledger, with totals over their current score records." />
+      <PageHeader
+        title="Runs"
+        description="Training runs in the reward ledger with the health of their latest step and their raised alarms."
+        actions={<CompareForm runIds={runs.map((r) => r.id)} />}
+      />
       {runs.length === 0 ? (
         <EmptyState title="No runs yet">
-          Push rollouts or score records to <code>POST /api/v1/ingest</code>, or load a file with{" "}
-          <code>npm run -s verity -- ingest FILE</code>.
+          Push rollouts or score records to <code>POST /api/v1/ingest</code>, or load a file with <code>npm run -s verity -- ingest FILE</code>.
         </EmptyState>
       ) : (
         <Card>
-          <RunsTable runs={runs} />
+          <RunsTable runs={runs} alarms={byRun} thresholds={thresholds} />
         </Card>
       )}
     </>

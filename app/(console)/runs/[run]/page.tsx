@@ -1,67 +1,141 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
+import { AlarmTable } from "@/components/monitors/alarm-table.tsx";
+import { RunMonitors } from "@/components/monitors/run-monitors.tsx";
+import { ThresholdsForm } from "@/components/monitors/thresholds-form.tsx";
+import { RescoreButton } from "@/components/runs/rescore-button.tsx";
+import { StepsTable } from "@/components/runs/steps-table.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { getRun, listRunSteps } from "@/lib/runs/data.ts";
+import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
+import { listAlarmEvents } from "@/lib/monitors/data.ts";
+import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
+import { loadRunCharts } from "@/lib/monitors/loaders.ts";
+import { chartQuerySchema, queryRecord } from "@/lib/monitors/schema.ts";
+import { getRunSummary, listRunIds } from "@/lib/runs/data.ts";
 
-export default async function RunPage({ params }: { params: Promise<{ run: string }> }) {
+type Props = { params: Promise<{ run: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Run ${decodeURIComponent((await params).run)}` };
+}
+
+export default async function RunPage({ params, searchParams }: Props) {
+  const user = await requirePageUser("runs.read");
   const runId = decodeURIComponent((await params).run);
-  const run = await getRun(runId);
-  if (!run) notFound();
-  const steps = await listRunSteps(runId);
-  const last = steps[steps.length - 1];
+  const query = chartQuerySchema.parse(queryRecord(await searchParams));
+  const loaded = await loadRunCharts(runId, query);
+  if (loaded.state === "not_found") notFound();
+  const compareId = loaded.state === "ok" ? (loaded.data.runs[1]?.id ?? null) : null;
+  const [summary, alarms, compareAlarms, events, runIds] = await Promise.all([
+    getRunSummary(runId),
+    evaluateRunAlarms(runId, { webhook: "background" }),
+    compareId ? evaluateRunAlarms(compareId, { webhook: "background" }) : null,
+    listAlarmEvents({ runId, limit: 10 }),
+    listRunIds(),
+  ]);
+  // Re-scoring a run is an admin's verifier-configuration task.
+  const configs = can(user.role, "configs.manage")
+    ? (await listVerifierConfigs()).map((c) => ({ id: c.id, label: `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}` }))
+    : null;
+  const mayEditThresholds = can(user.role, "audit.manage");
+  const others = runIds.filter((id) => id !== runId);
+  const latest = summary?.latest ?? null;
+
   return (
     <>
       <PageHeader
-        title={`Run ${run.id}`}
-        description={run.description || "Per-step health of this run's current ledger entries."}
+        title={`Run ${loaded.run.id}`}
+        description={loaded.run.description || "Training health of this run's current ledger entries, per step."}
         actions={
-          <Link className="text-accent hover:underline" href={`/trajectories?run=${encodeURIComponent(run.id)}`}>
-            Browse its rollouts →
-          </Link>
+          <div className="flex flex-col items-end gap-2">
+            <Link className="text-accent hover:underline" href={`/trajectories?run=${encodeURIComponent(runId)}`}>
+              Browse its rollouts →
+            </Link>
+            {others.length > 0 && (
+              <form method="get" className="flex items-center gap-1 text-[12px]" aria-label="Overlay another run">
+                <label className="flex items-center gap-1">
+                  <span className="text-fg-muted">Compare with</span>
+                  <select name="compare" defaultValue={compareId ?? others[0]} className="rounded border border-border bg-bg px-1 py-0.5">
+                    {others.map((id) => (
+                      <option key={id} value={id}>
+                        {id}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" className="rounded border border-border px-2 py-0.5 hover:bg-bg-muted">
+                  Overlay
+                </button>
+                {compareId && (
+                  <Link href={`/runs/${encodeURIComponent(runId)}`} className="text-accent hover:underline">
+                    Stop comparing
+                  </Link>
+                )}
+              </form>
+            )}
+            {configs && <RescoreButton runId={runId} configs={configs} />}
+          </div>
         }
       />
-      {steps.length === 0 ? (
-        <EmptyState title="This run has no score records yet" />
+      {loaded.state === "empty" ? (
+        <EmptyState title="This run has no score records yet">Charts and alarms appear once rollouts or score records of the run are ingested.</EmptyState>
       ) : (
-        <>
-          <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-5">
-            <Stat label="Latest step" value={last.step} />
-            <Stat label="Rollouts there" value={fmtInt(last.n)} />
-            <Stat label="Success" value={fmtPct(last.successRate)} hint="reward ≥ 0.9" />
-            <Stat label="Guardrail hits" value={fmtPct(last.guardrailHitRate)} hint="healthy 10–30%" />
-            <Stat label="Hand-off" value={fmtPct(last.handoffRate)} hint="alarm above 10%" />
-          </div>
-          <Card title="Steps">
-            <Table>
-              <thead>
-                <tr>
-                  <Th numeric>Step</Th>
-                  <Th numeric>Rollouts</Th>
-                  <Th numeric>Mean reward</Th>
-                  <Th numeric>Success</Th>
-                  <Th numeric>Guardrail hits</Th>
-                  <Th numeric>Hand-off</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {steps.map((s) => (
-                  <tr key={s.step}>
-                    <Td numeric>{s.step}</Td>
-                    <Td numeric>{fmtInt(s.n)}</Td>
-                    <Td numeric>{fmtScore(s.meanReward)}</Td>
-                    <Td numeric>{fmtPct(s.successRate)}</Td>
-                    <Td numeric>{fmtPct(s.guardrailHitRate)}</Td>
-                    <Td numeric>{fmtPct(s.handoffRate)}</Td>
-                  </tr>
-                ))}
-              </tbody>
-            </Table>
+        <div className="flex flex-col gap-3">
+          {latest && (
+            <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
+              <Stat label="Latest step" value={fmtInt(latest.step)} hint={`${fmtInt(latest.rollouts)} rollouts`} />
+              <Stat label="Guardrail hits" value={fmtPct(latest.guardrailHitRate)} hint={`healthy ${fmtPct(loaded.data.thresholds.hitRateLow, 0)}–${fmtPct(loaded.data.thresholds.hitRateHigh, 0)}`} />
+              <Stat label="Hand-off" value={fmtPct(latest.handoffRate)} hint={`alarm above ${fmtPct(loaded.data.thresholds.handoffCeiling, 0)}`} />
+              <Stat label="Success" value={fmtPct(latest.successRate)} hint="reward ≥ 0.9" />
+              <Stat label="Mean reward" value={fmtScore(latest.meanReward)} />
+            </div>
+          )}
+          {loaded.data.missingCompare && (
+            <p role="alert" className="rounded border border-warn bg-warn-bg px-3 py-1.5 text-[12px] text-warn">
+              There is no run {loaded.data.missingCompare} to compare with.
+            </p>
+          )}
+          {loaded.data.thresholdsInvalid && (
+            <p role="alert" className="rounded border border-warn bg-warn-bg px-3 py-1.5 text-[12px] text-warn">
+              The stored thresholds of this run are not valid; the defaults are in force until they are saved again.
+            </p>
+          )}
+          <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
+            <AlarmTable alarms={[...alarms.alarms, ...(compareAlarms?.alarms ?? [])]} showRun={!!compareId} />
           </Card>
-        </>
+          <RunMonitors
+            data={loaded.data}
+            alarms={Object.fromEntries(alarms.alarms.map((a) => [a.alarm, { state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, message: a.message }]))}
+            keep={compareId ? { compare: compareId } : {}}
+            csvBase={`/api/runs/${encodeURIComponent(runId)}/charts`}
+          />
+          {events.length > 0 && (
+            <Card title="Alarm changes">
+              <AlarmEvents events={events} showRun={false} />
+            </Card>
+          )}
+          <Card title="Alarm thresholds">
+            {mayEditThresholds ? (
+              <ThresholdsForm runId={runId} thresholds={loaded.data.thresholds} />
+            ) : (
+              <p className="p-3 text-[12px] text-fg-muted">
+                Hit rate healthy {fmtPct(loaded.data.thresholds.hitRateLow, 0)}–{fmtPct(loaded.data.thresholds.hitRateHigh, 0)}, hand-off alarm above{" "}
+                {fmtPct(loaded.data.thresholds.handoffCeiling, 0)}, within-group std floor {loaded.data.thresholds.groupStdFloor}, extraction accuracy floor{" "}
+                {loaded.data.thresholds.extractionFloor}. Leads and admins can change them.
+              </p>
+            )}
+          </Card>
+          <Card title="Steps">
+            <StepsTable rows={loaded.data.runs[0].rows} bucket={loaded.data.bucket} />
+          </Card>
+        </div>
       )}
     </>
   );

@@ -1,0 +1,104 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { EmptyState } from "@/components/ui/empty-state.tsx";
+import { inputClass } from "@/components/ui/field.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { listAuditLog } from "@/lib/admin/data.ts";
+import { auditLogQuery, type AuditLogQuery } from "@/lib/admin/schema.ts";
+import { AUDIT_ACTIONS } from "@/lib/auth/audit-log.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  const me = await requirePageUser("auditlog.read");
+  const parsed = auditLogQuery.safeParse(await searchParams);
+  const q: Partial<AuditLogQuery> = parsed.success ? parsed.data : {};
+  const page = parsed.success ? await listAuditLog(q) : { entries: [], nextBefore: null };
+  const filters = Object.fromEntries(Object.entries({ action: q.action, actor: q.actor, from: q.from, to: q.to }).filter(([, v]) => v)) as Record<string, string>;
+  const olderHref = page.nextBefore ? `/admin/audit-log?${new URLSearchParams({ ...filters, before: page.nextBefore.toString() })}` : null;
+  const field = (id: string, label: string, input: ReactNode) => (
+    <div>
+      <label htmlFor={id} className="mb-1 block text-[12px] font-medium">
+        {label}
+      </label>
+      {input}
+    </div>
+  );
+  return (
+    <>
+      <PageHeader title="Audit log" description="Who did what and when: sign-ins, user, role, token and config changes. Append-only." />
+      <AdminNav role={me.role} current="/admin/audit-log" />
+      <form method="get" action="/admin/audit-log" className="mb-4 grid items-end gap-2 md:grid-cols-5" aria-label="Filter the audit log">
+        {field("f-action", "Action", <input id="f-action" name="action" list="audit-actions" defaultValue={q.action} className={inputClass} />)}
+        <datalist id="audit-actions">
+          {AUDIT_ACTIONS.map((a) => (
+            <option key={a} value={a} />
+          ))}
+        </datalist>
+        {field("f-actor", "Actor", <input id="f-actor" name="actor" placeholder="email, cli, token:name" defaultValue={q.actor} className={inputClass} />)}
+        {field("f-from", "From", <input id="f-from" name="from" type="date" defaultValue={q.from} className={inputClass} />)}
+        {field("f-to", "To", <input id="f-to" name="to" type="date" defaultValue={q.to} className={inputClass} />)}
+        <div className="flex gap-2">
+          <button type="submit" className="rounded bg-accent px-3 py-1 font-medium text-accent-fg">
+            Filter
+          </button>
+          <Link href="/admin/audit-log" className="px-2 py-1 text-accent hover:underline">
+            Clear
+          </Link>
+        </div>
+      </form>
+      {!parsed.success ? (
+        <EmptyState title="This link has a bad filter">
+          {parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}.
+        </EmptyState>
+      ) : page.entries.length === 0 ? (
+        <EmptyState title={q.before ? "No older entries" : "No entries match"} />
+      ) : (
+        <Card
+          title={`${page.entries.length} entries`}
+          actions={
+            olderHref && (
+              <Link className="text-accent hover:underline" href={olderHref}>
+                Older →
+              </Link>
+            )
+          }
+        >
+          <Table>
+            <thead>
+              <tr>
+                <Th>When</Th>
+                <Th>Actor</Th>
+                <Th>Action</Th>
+                <Th>Target</Th>
+                <Th>Details</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.entries.map((e) => (
+                <tr key={e.id.toString()}>
+                  <Td>
+                    <DateTime value={e.at} />
+                  </Td>
+                  <Td>{e.actorLabel}</Td>
+                  <Td>
+                    <Badge tone={e.action.endsWith("failed") ? "bad" : "neutral"}>{e.action}</Badge>
+                  </Td>
+                  <Td>{e.targetType && `${e.targetType} ${e.targetId}`}</Td>
+                  <Td className="font-mono text-[12px]">{JSON.stringify(e.details)}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Card>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { SetDefaultConfigForm } from "@/components/admin/set-default-config-form.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { EmptyState } from "@/components/ui/empty-state.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
+
+export const metadata: Metadata = { title: "Verifier configs" };
+
+export default async function ConfigsPage() {
+  const me = await requirePageUser("configs.read");
+  const configs = await listVerifierConfigs();
+  const manage = can(me.role, "configs.manage");
+  return (
+    <>
+      <PageHeader title="Verifier configs" description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used." />
+      <AdminNav role={me.role} current="/admin/configs" />
+      {configs.length === 0 ? (
+        <EmptyState title="No stored configs">The built-in default config is used.</EmptyState>
+      ) : (
+        <Card>
+          <Table>
+            <thead>
+              <tr>
+                <Th>Config</Th>
+                <Th>Hash</Th>
+                <Th>Created</Th>
+                <Th>Default</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {configs.map((c) => (
+                <tr key={c.id}>
+                  <Td>
+                    {c.name} v{c.version}
+                  </Td>
+                  <Td className="font-mono text-[12px]">{c.hash.slice(0, 19)}</Td>
+                  <Td>
+                    <DateTime value={c.createdAt} /> {c.createdBy && <span className="text-fg-subtle">by {c.createdBy.email}</span>}
+                  </Td>
+                  <Td>{c.isDefault ? <Badge tone="accent">default</Badge> : manage && <SetDefaultConfigForm configId={c.id} />}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </Card>
+      )}
+    </>
+  );
+}

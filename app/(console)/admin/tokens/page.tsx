@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { CreateTokenForm, RevokeTokenForm } from "@/components/admin/token-forms.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { listApiTokens } from "@/lib/admin/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+
+export const metadata: Metadata = { title: "API tokens" };
+
+export default async function TokensPage() {
+  const me = await requirePageUser("tokens.manage");
+  const tokens = await listApiTokens();
+  return (
+    <>
+      <PageHeader title="API tokens" description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored." />
+      <AdminNav role={me.role} current="/admin/tokens" />
+      <Card title="Create a token" className="mb-4">
+        <CreateTokenForm />
+      </Card>
+      <Card title={`Tokens (${tokens.length})`}>
+        {tokens.length === 0 ? (
+          <p className="px-3 py-2 text-fg-muted">No API tokens yet. The training pipeline needs one with the ingest scope.</p>
+        ) : (
+          <Table>
+            <thead>
+              <tr>
+                <Th>Name</Th>
+                <Th>Token</Th>
+                <Th>Scopes</Th>
+                <Th>Created</Th>
+                <Th>Last used</Th>
+                <Th>State</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <Td>{t.name}</Td>
+                  <Td className="font-mono text-[12px]">vty_{t.prefix}_…</Td>
+                  <Td>{t.scopes.join(", ")}</Td>
+                  <Td>
+                    <DateTime value={t.createdAt} /> <span className="text-fg-subtle">by {t.createdBy.email}</span>
+                  </Td>
+                  <Td>
+                    <DateTime value={t.lastUsedAt} />
+                  </Td>
+                  <Td>
+                    {t.revokedAt ? (
+                      <Badge tone="bad" title={t.revokedAt.toISOString()}>revoked</Badge>
+                    ) : (
+                      <div className="flex items-center gap-2">
+                        <Badge tone="good">active</Badge>
+                        <RevokeTokenForm tokenId={t.id} name={t.name} />
+                      </div>
+                    )}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { CreateUserForm } from "@/components/admin/create-user-form.tsx";
+import { DisableForm, ResetPasswordForm, RoleForm } from "@/components/admin/user-row-actions.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { listUsers } from "@/lib/admin/data.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+
+export const metadata: Metadata = { title: "Users" };
+
+export default async function UsersPage() {
+  const me = await requirePageUser("users.manage");
+  const users = await listUsers();
+  return (
+    <>
+      <PageHeader title="Users" description="Who can sign in, with which role. Disabling a user ends their sessions at once." />
+      <AdminNav role={me.role} current="/admin/users" />
+      <Card title="Create a user" className="mb-4">
+        <CreateUserForm />
+      </Card>
+      <Card title={`Users (${users.length})`}>
+        <Table>
+          <thead>
+            <tr>
+              <Th>Email</Th>
+              <Th>Name</Th>
+              <Th>Role</Th>
+              <Th>State</Th>
+              <Th>Created</Th>
+              <Th>Password</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <Td>
+                  {u.email}
+                  {u.id === me.id && <span className="ml-1 text-fg-subtle">(you)</span>}
+                </Td>
+                <Td>{u.name}</Td>
+                <Td>
+                  <RoleForm userId={u.id} email={u.email} role={u.role} />
+                </Td>
+                <Td>
+                  <div className="flex items-center gap-2">
+                    {u.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}
+                    {u.id !== me.id && <DisableForm userId={u.id} disabled={!!u.disabledAt} />}
+                  </div>
+                </Td>
+                <Td>
+                  <DateTime value={u.createdAt} />
+                </Td>
+                <Td>
+                  <ResetPasswordForm userId={u.id} email={u.email} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Metadata } from "next";
+import { z } from "zod";
+import { BatchParamsForm, type ParamValues } from "@/components/audit/batch-params-form.tsx";
+import { CreateBatchForm } from "@/components/audit/create-batch-form.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card, Stat } from "@/components/ui/card.tsx";
+import { fmtInt } from "@/components/ui/format.ts";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
+import { newSalt } from "@/lib/audit/mutations.ts";
+import { batchParamsSchema, DEFAULT_OVERLAP, DEFAULT_RATE, DEFAULT_TOLERANCE } from "@/lib/audit/schema.ts";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+
+export const metadata: Metadata = { title: "New audit batch" };
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+// Define, preview, create. The preview is a GET (the URL reproduces it) that draws the very sample "Create" stores:
+// the sampler is deterministic and the salt is fixed by the preview.
+export default async function NewBatchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser("audit.manage");
+  const [runs, sp] = await Promise.all([listRunWindows(), searchParams]);
+  const raw: ParamValues = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, first(v) ?? ""]));
+  const submitted = "runId" in raw;
+  const run = runs.find((r) => r.id === raw.runId) ?? runs[0];
+  const values: ParamValues = submitted
+    ? { ...raw, salt: raw.salt?.trim() ? raw.salt : newSalt() }
+    : {
+        runId: run?.id ?? "",
+        stepFrom: String(run?.firstStep ?? 0),
+        stepTo: String(run?.lastStep ?? 0),
+        rate: String(DEFAULT_RATE),
+        salt: newSalt(),
+        pick: "one",
+        minPerStratum: "",
+        overlapRate: String(DEFAULT_OVERLAP),
+        tolerance: String(DEFAULT_TOLERANCE),
+        name: "",
+      };
+  const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
+  const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
+  const preview = parsed?.success ? await previewBatch({ ...parsed.data, salt: values.salt }) : null;
+
+  return (
+    <>
+      <PageHeader title="New audit batch" description="A reproducible sample of a run's tickets over a step window, for blind human shadow scoring." />
+      <Card title="Parameters">
+        {runs.length === 0 ? <p className="px-3 py-2 text-fg-muted">No runs yet: ingest a run first.</p> : <BatchParamsForm runs={runs} values={values} errors={errors} />}
+      </Card>
+      {preview && (
+        <Card title="Preview" className="mt-4">
+          <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5" data-testid="preview">
+            <Stat label="Tickets in window" value={fmtInt(preview.population.tickets)} hint={preview.population.excluded ? `${fmtInt(preview.population.excluded)} rollouts without a reward left out` : undefined} />
+            <Stat label="Rollouts in window" value={fmtInt(preview.population.rollouts)} />
+            <Stat label="Expected sample" value={`${preview.sample.expected.tickets.toFixed(1)} tickets`} hint={`${preview.sample.expected.items.toFixed(1)} items`} />
+            <Stat label="Drawn" value={`${fmtInt(preview.sample.items.length)} items`} hint={`${fmtInt(preview.sample.strata.reduce((s, x) => s + x.sampledTickets, 0))} tickets`} />
+            <Stat label="Two reviewers" value={fmtInt(preview.sample.overlapItems)} hint="overlap items" />
+          </div>
+          <Table>
+            <thead>
+              <tr>
+                <Th>Stratum (deciding guardrail)</Th>
+                <Th numeric>Tickets</Th>
+                <Th numeric>Rollouts</Th>
+                <Th numeric>Under the rate</Th>
+                <Th numeric>Sampled tickets</Th>
+                <Th numeric>Items</Th>
+                <Th numeric>Inclusion probability (ticket)</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.sample.strata.map((s) => (
+                <tr key={s.stratum}>
+                  <Td className="font-mono text-[12px]">{s.stratum}</Td>
+                  <Td numeric>{fmtInt(s.tickets)}</Td>
+                  <Td numeric>{fmtInt(s.rollouts)}</Td>
+                  <Td numeric>{fmtInt(s.baseTickets)}</Td>
+                  <Td numeric>{fmtInt(s.sampledTickets)}</Td>
+                  <Td numeric>{fmtInt(s.items)}</Td>
+                  <Td numeric>
+                    {s.ticketInclusionProb.toPrecision(3)} {s.toppedUp && <Badge tone="warn">topped up</Badge>}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          <p className="px-3 pt-2 font-mono text-[11px] text-fg-muted">items hash {preview.sample.itemsHash}</p>
+          <CreateBatchForm values={values} items={preview.sample.items.length} />
+        </Card>
+      )}
+    </>
+  );
+}

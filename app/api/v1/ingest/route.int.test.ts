@@ -1,0 +1,112 @@
+// The ingest and export routes as a pipeline calls them: bearer tokens with scopes, a streamed body, JSON answers.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST } from "@/app/api/v1/ingest/route.ts";
+import { GET } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
+import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/ingest/fixtures.ts";
+import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+
+const id = randomBytes(4).toString("hex");
+const RUN = `api-${id}`;
+let ingestToken: string;
+let readToken: string;
+
+beforeAll(async () => {
+  const email = `ingest-admin-${id}@test.local`;
+  const u = await createUser({ email, name: "", role: "admin", password: "a long enough password" }, { label: "test" });
+  if (!u.ok) throw new Error(u.error);
+  ingestToken = (await createApiToken({ name: "pipeline", scopes: ["ingest"] }, { userId: u.id, email })).token;
+  readToken = (await createApiToken({ name: "reader", scopes: ["read"] }, { userId: u.id, email })).token;
+});
+afterAll(async () => closeBulkPool(process.env.DATABASE_URL!));
+
+const line = (v: unknown) => JSON.stringify(v) + "\n";
+
+function post(body: BodyInit | null, token: string | null, query = ""): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/x-ndjson" };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return POST(new Request(`http://verity.test/api/v1/ingest${query}`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+}
+
+describe("POST /api/v1/ingest", () => {
+  it("needs a token with the ingest scope", async () => {
+    expect((await post(line(caseLine(`T-${id}`)), null)).status).toBe(401);
+    const wrongScope = await post(line(caseLine(`T-${id}`)), readToken);
+    expect(wrongScope.status).toBe(403);
+    expect((await wrongScope.json()).error.code).toBe("insufficient_scope");
+  });
+
+  it("streams the body: the first batch is committed before the client has sent the rest", async () => {
+    const ticket = `T-${id}`;
+    const head = [caseLine(ticket), rolloutLine(`${RUN}/1`, ticket, { run: RUN })].map(line).join("");
+    const tail = [rolloutLine(`${RUN}/2`, ticket, { run: RUN }), externalScore(`${RUN}/3`, ticket, 0.5, { run: RUN })].map(line).join("") + "{broken\n";
+    const pool = bulkPool();
+    let sentHead = false;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!sentHead) {
+          sentHead = true;
+          controller.enqueue(new TextEncoder().encode(head));
+          return;
+        }
+        // Hold the rest back until the server has committed the first batch (2 lines): a handler that buffered the
+        // whole body would never get there, and this test would time out.
+        for (let i = 0; ; i++) {
+          const { rows } = await pool.query("select count(*)::int as n from rollouts where run_id = $1", [RUN]);
+          if (rows[0].n === 1) break;
+          if (i > 400) throw new Error("nothing was committed before the end of the body");
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        controller.enqueue(new TextEncoder().encode(tail));
+        controller.close();
+      },
+    });
+    const res = await post(body, ingestToken, "?batch=2");
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s).toMatchObject({ ok: true, lines: 5, accepted: 4, rejected: 1, scored: 2, last_committed_line: 5 });
+    expect(s.rejects).toEqual([{ line: 5, path: "", message: expect.stringMatching(/^invalid JSON/) }]);
+  });
+
+  it("maps platform payloads with identity from the query, and refuses bad query parameters", async () => {
+    const payload = { input: "Router broken", reference_output: "fault_report", trajectory: { root: { output: "Fault opened." }, steps: [] }, reward: 0.8 };
+    const res = await post(line(payload), ingestToken, `?format=platform&run=${RUN}-p&step=7`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ accepted: 1, by_kind: { case: { accepted: 1 }, rollout: { accepted: 1 }, score: { accepted: 1 } } });
+    const bad = await post(line(payload), ingestToken, "?format=csv");
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toMatch(/^format:/);
+    expect((await post(null, ingestToken)).status).toBe(400);
+  });
+
+  it("reports a body cut short of its Content-Length", async () => {
+    const text = line(caseLine(`T-${id}-cut`));
+    const req = new Request("http://verity.test/api/v1/ingest", {
+      method: "POST",
+      headers: { authorization: `Bearer ${ingestToken}`, "content-length": String(text.length + 100) },
+      body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) }),
+      duplex: "half",
+    } as RequestInit);
+    const res = await POST(req);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ ok: false, failed_at: "body", accepted: 1, error: expect.stringMatching(/ended after \d+ of \d+ bytes/) });
+  });
+});
+
+describe("GET /api/v1/runs/{run}/ledger.ndjson", () => {
+  const get = (run: string, token: string | null, query = "") =>
+    GET(new Request(`http://verity.test/api/v1/runs/${encodeURIComponent(run)}/ledger.ndjson${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
+      params: Promise.resolve({ run: encodeURIComponent(run) }),
+    });
+
+  it("exports the run with a read token, and only with one", async () => {
+    expect((await get(RUN, null)).status).toBe(401);
+    expect((await get(RUN, ingestToken)).status).toBe(403);
+    const res = await get(RUN, readToken, "?cases=0");
+    expect(res.status).toBe(200);
+    const records = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => r.trajectory_id).sort()).toEqual([`${RUN}/1`, `${RUN}/2`, `${RUN}/3`]);
+    expect((await get(`${RUN}-missing`, readToken)).status).toBe(404);
+  });
+});

@@ -1,0 +1,154 @@
+// Ingest benchmark: `npx tsx bench/ingest.ts [--n 200000] [--batch 2000]`.
+// N pre-scored rollouts (each rollout line followed by its verifier score record) go into three fresh databases:
+//   raw COPY  the baseline — parse each line, COPY the same columns into scratch tables with no index/constraint
+//   CLI       `verity ingest FILE` as its own process (validation, hashing, dedupe lookups, COPY, rollups)
+//   API       POST /api/v1/ingest's handler on a node:http server in its own process, the file streamed to it
+// and prints rollouts/s, the ratios to raw COPY, and the peak RSS of the ingesting process (CLI and API server).
+// Uses DATABASE_URL's server, else the embedded one; the scratch databases are dropped afterwards.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
+import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
+import { rawCopy } from "@/bench/lib/raw-copy.ts";
+
+const { values } = parseArgs({ options: { n: { type: "string", default: "200000" }, batch: { type: "string", default: "2000" }, keep: { type: "boolean" } } });
+const N = Number(values.n);
+const BATCH = Number(values.batch);
+const say = (s: string) => process.stdout.write(s + "\n");
+
+function withDb(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Runs a command under /usr/bin/time to get its peak RSS; resolves with wall seconds, output and max RSS (MB). */
+function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv, onStdout?: (s: string) => void) {
+  return new Promise<{ code: number; seconds: number; stdout: string; stderr: string; rssMb: number; cpu: number }>((resolve) => {
+    const started = process.hrtime.bigint();
+    const child = spawn("/usr/bin/time", ["-f", "MAXRSS_KB %M CPU_S %U %S", cmd, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+      onStdout?.(String(c));
+    });
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => {
+      const kb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 0);
+      const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(stderr);
+      resolve({ code: code ?? -1, seconds: Number(process.hrtime.bigint() - started) / 1e9, stdout, stderr, rssMb: kb / 1024, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN });
+    });
+  });
+}
+
+async function counts(url: string): Promise<{ rollouts: number; ledger: number }> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const r = await c.query("select (select count(*) from rollouts)::int as rollouts, (select count(*) from ledger)::int as ledger");
+  await c.end();
+  return r.rows[0];
+}
+
+async function main() {
+  const database = await ensureDatabase("postgres");
+  const admin = database.adminUrl;
+  const tag = `${process.pid}`;
+  const names = { raw: `verity_bench_raw_${tag}`, cli: `verity_bench_cli_${tag}`, api: `verity_bench_api_${tag}` };
+  const dir = path.resolve("bench/out");
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `ingest-${N}.ndjson`);
+  try {
+    say(`generating ${N.toLocaleString("en-US")} pre-scored rollouts -> ${path.relative(process.cwd(), file)}`);
+    const fx = await writePrescoredFile(file, N);
+    say(`  ${fx.lines.toLocaleString("en-US")} lines (${fx.cases} cases, ${fx.rollouts} rollouts + their score records), ${(fx.bytes / 1e6).toFixed(1)} MB`);
+    for (const n of Object.values(names)) await createDatabaseIfMissing(admin, n);
+    await migrate(withDb(admin, names.cli));
+    await migrate(withDb(admin, names.api));
+
+    say("raw COPY …");
+    const rawPg = watchBackendCpu(admin, names.raw);
+    const rawCpu0 = process.cpuUsage();
+    const raw = await rawCopy(withDb(admin, names.raw), file, BATCH);
+    const rawCpu = process.cpuUsage(rawCpu0);
+    const rawPgCpu = await rawPg.stop();
+
+    say("CLI (verity ingest) …");
+    const env = { ...process.env, DATABASE_URL: withDb(admin, names.cli) };
+    const cliPg = watchBackendCpu(admin, names.cli);
+    const cli = await timed(process.execPath, ["--import", "tsx", "bin/verity.ts", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
+    if (cli.code !== 0) throw new Error(`the CLI failed: ${cli.stderr}`);
+    const cliSummary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
+    const cliPgCpu = await cliPg.stop();
+
+    say("API (POST /api/v1/ingest handler on node:http) …");
+    let resolvePort: (p: number) => void;
+    const port = new Promise<number>((r) => (resolvePort = r));
+    const server = timed(process.execPath, ["--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
+      const m = /PORT (\d+)/.exec(s);
+      if (m) resolvePort(Number(m[1]));
+    });
+    const apiPg = watchBackendCpu(admin, names.api);
+    const apiStarted = process.hrtime.bigint();
+    const apiBody = await new Promise<string>(async (resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port: await port, method: "POST", path: `/api/v1/ingest?batch=${BATCH}`, headers: { "content-type": "application/x-ndjson", "content-length": fx.bytes } }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve(body));
+      });
+      req.on("error", reject);
+      fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+    });
+    const apiSeconds = Number(process.hrtime.bigint() - apiStarted) / 1e9;
+    const apiServer = await server;
+    const apiPgCpu = await apiPg.stop();
+    const apiSummary = JSON.parse(apiBody);
+
+    const cliCounts = await counts(withDb(admin, names.cli));
+    const apiCounts = await counts(withDb(admin, names.api));
+    for (const [what, s, c] of [["CLI", cliSummary, cliCounts], ["API", apiSummary, apiCounts]] as const) {
+      if (!s.ok || s.rejected || c.rollouts !== fx.rollouts || c.ledger !== fx.rollouts) throw new Error(`${what} did not store everything: ${JSON.stringify({ ...s, rejects: undefined })} ${JSON.stringify(c)}`);
+    }
+
+    const rate = (secs: number) => fx.rollouts / secs;
+    const rawNode = (rawCpu.user + rawCpu.system) / 1e6;
+    const total = (node: number, pgCpu: number | null) => node + (pgCpu ?? NaN);
+    const rawTotal = total(rawNode, rawPgCpu);
+    const rows = [
+      ["raw COPY (baseline)", raw.seconds, 1, rawNode, rawPgCpu, 1, null],
+      ["CLI: verity ingest", cli.seconds, raw.seconds / cli.seconds, cli.cpu, cliPgCpu, rawTotal / total(cli.cpu, cliPgCpu), cli.rssMb],
+      ["API: POST /api/v1/ingest", apiSeconds, raw.seconds / apiSeconds, apiServer.cpu, apiPgCpu, rawTotal / total(apiServer.cpu, apiPgCpu), apiServer.rssMb],
+    ] as const;
+    const f1 = (x: number | null) => (x === null || Number.isNaN(x) ? "–" : x.toFixed(1));
+    say("");
+    say(`${N.toLocaleString("en-US")} pre-scored rollouts (${fx.lines.toLocaleString("en-US")} lines, ${(fx.bytes / 1e6).toFixed(0)} MB), batch ${BATCH}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    say("| path | wall s | rollouts/s | vs raw COPY (wall) | CPU s: Node | CPU s: PostgreSQL | vs raw COPY (CPU) | peak RSS |");
+    say("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for (const [name, secs, ratio, node, pgCpu, cpuRatio, rss] of rows) {
+      say(`| ${name} | ${secs.toFixed(1)} | ${Math.round(rate(secs)).toLocaleString("en-US")} | ${ratio.toFixed(2)}x | ${f1(node)} | ${f1(pgCpu)} | ${Number.isNaN(cpuRatio) ? "–" : `${cpuRatio.toFixed(2)}x`} | ${rss === null ? "–" : `${Math.round(rss)} MB`} |`);
+    }
+    say("");
+    say(`targets: CLI >= 0.50x raw COPY (${(raw.seconds / cli.seconds).toFixed(2)}x), API >= 0.40x (${(raw.seconds / apiSeconds).toFixed(2)}x), peak RSS < 300 MB (${Math.round(Math.max(cli.rssMb, apiServer.rssMb))} MB)`);
+  } finally {
+    for (const n of Object.values(names)) {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`drop database if exists "${n}" with (force)`).catch(() => undefined);
+      await c.end();
+    }
+    if (!values.keep) fs.rmSync(file, { force: true });
+    await database.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench/ingest: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

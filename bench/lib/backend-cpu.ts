@@ -1,0 +1,59 @@
+// CPU time used by the PostgreSQL backends serving one database, read from /proc/<pid>/stat of each backend (the
+// server runs on this machine in the benchmark). Sampled while the work runs, because a backend's counters vanish
+// with its connection. Wall-clock rates swing with whatever else the machine is doing; CPU seconds do not.
+import fs from "node:fs";
+import pg from "pg";
+
+const TICK_MS = 10; // USER_HZ = 100 on Linux
+
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts sampling; `stop()` resolves to the CPU seconds the database's backends used since, or null if unreadable. */
+export function watchBackendCpu(adminUrl: string, database: string): { stop: () => Promise<number | null> } {
+  const client = new pg.Client({ connectionString: adminUrl });
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  let readable = true;
+  let busy = false;
+  const sample = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [database]);
+      for (const { pid } of rows) {
+        const ms = cpuMs(pid);
+        if (ms === null) {
+          readable = false;
+          continue;
+        }
+        if (!first.has(pid)) first.set(pid, ms);
+        last.set(pid, ms);
+      }
+    } catch {
+      /* the next sample will do */
+    } finally {
+      busy = false;
+    }
+  };
+  const started = client.connect().then(sample);
+  const timer = setInterval(() => void sample(), 50);
+  return {
+    stop: async () => {
+      await started;
+      await sample();
+      clearInterval(timer);
+      await client.end().catch(() => undefined);
+      if (!readable || first.size === 0) return null;
+      let ms = 0;
+      for (const [pid, end] of last) ms += end - first.get(pid)!;
+      return ms / 1000;
+    },
+  };
+}

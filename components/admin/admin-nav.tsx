@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { can, type Action, type Role } from "@/lib/auth/policy.ts";
+import { cn } from "@/components/ui/cn.ts";
+
+const SECTIONS: { href: string; label: string; action: Action }[] = [
+  { href: "/admin", label: "Overview", action: "users.manage" },
+  { href: "/admin/users", label: "Users", action: "users.manage" },
+  { href: "/admin/tokens", label: "API tokens", action: "tokens.manage" },
+  { href: "/admin/configs", label: "Verifier configs", action: "configs.read" },
+  { href: "/admin/audit-log", label: "Audit log", action: "auditlog.read" },
+];
+
+/** Tabs of the admin area, only those the role may open. */
+export function AdminNav({ role, current }: { role: Role; current: string }) {
+  const items = SECTIONS.filter((s) => can(role, s.action));
+  if (items.length < 2) return null;
+  return (
+    <nav aria-label="Admin sections" className="mb-4 flex gap-1 border-b border-border">
+      {items.map((s) => (
+        <Link
+          key={s.href}
+          href={s.href}
+          aria-current={s.href === current ? "page" : undefined}
+          className={cn("-mb-px border-b-2 px-2 py-1 text-[13px]", s.href === current ? "border-accent font-medium" : "border-transparent text-fg-muted hover:text-fg")}
+        >
+          {s.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

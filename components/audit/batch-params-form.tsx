@@ -1,0 +1,77 @@
+import type { ReactNode } from "react";
+import { FieldError, inputClass } from "@/components/ui/field.tsx";
+import type { RunWindow } from "@/lib/audit/data.ts";
+
+export type ParamValues = Record<string, string>;
+
+function Field({ name, label, hint, errors, children }: { name: string; label: string; hint?: string; errors?: string[]; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <label htmlFor={`bp-${name}`} className="text-[12px] font-medium">
+        {label}
+      </label>
+      {children}
+      {hint && <span className="text-[11px] text-fg-muted">{hint}</span>}
+      <FieldError id={`bp-${name}-error`} errors={errors} />
+    </div>
+  );
+}
+
+/**
+ * The batch parameters as a GET form: "Preview" puts them in the URL, the page draws the sample from them (the
+ * same schema as the create action and the CLI), and the URL reproduces the preview.
+ */
+export function BatchParamsForm({ runs, values, errors }: { runs: RunWindow[]; values: ParamValues; errors: Record<string, string[] | undefined> }) {
+  const input = (name: string, extra: Record<string, unknown> = {}) => (
+    <input id={`bp-${name}`} name={name} defaultValue={values[name] ?? ""} aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `bp-${name}-error` : undefined} className={inputClass} {...extra} />
+  );
+  return (
+    <form method="get" action="/audit/new" aria-label="Batch parameters" className="grid gap-3 p-3 md:grid-cols-3">
+      <Field name="runId" label="Run" errors={errors.runId}>
+        <select id="bp-runId" name="runId" defaultValue={values.runId ?? ""} className={inputClass}>
+          {runs.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.id}
+              {r.firstStep !== null ? ` (steps ${r.firstStep}–${r.lastStep})` : " (no ledger entries)"}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field name="stepFrom" label="From step" errors={errors.stepFrom}>
+        {input("stepFrom", { inputMode: "numeric" })}
+      </Field>
+      <Field name="stepTo" label="To step" errors={errors.stepTo}>
+        {input("stepTo", { inputMode: "numeric" })}
+      </Field>
+      <Field name="rate" label="Rate" hint="fraction of tickets: 0.01 = 1%" errors={errors.rate}>
+        {input("rate", { inputMode: "decimal" })}
+      </Field>
+      <Field name="salt" label="Salt" hint="the same salt draws the same sample" errors={errors.salt}>
+        {input("salt")}
+      </Field>
+      <Field name="pick" label="Pick" errors={errors.pick}>
+        <select id="bp-pick" name="pick" defaultValue={values.pick ?? "one"} className={inputClass}>
+          <option value="one">one rollout per ticket (by hash)</option>
+          <option value="all">all rollouts of the ticket</option>
+        </select>
+      </Field>
+      <Field name="minPerStratum" label="Minimum per stratum" hint="stratify by deciding guardrail; blank = no" errors={errors.minPerStratum}>
+        {input("minPerStratum", { inputMode: "numeric" })}
+      </Field>
+      <Field name="overlapRate" label="Overlap" hint="fraction of items for two reviewers" errors={errors.overlapRate}>
+        {input("overlapRate", { inputMode: "decimal" })}
+      </Field>
+      <Field name="tolerance" label="Tolerance" hint="reward difference that sends an item to adjudication" errors={errors.tolerance}>
+        {input("tolerance", { inputMode: "decimal" })}
+      </Field>
+      <Field name="name" label="Name" hint="blank = run, window and rate" errors={errors.name}>
+        {input("name")}
+      </Field>
+      <div className="flex items-end md:col-span-2">
+        <button type="submit" className="rounded border border-border px-3 py-1 text-[13px] font-medium hover:bg-bg-muted">
+          Preview
+        </button>
+      </div>
+    </form>
+  );
+}

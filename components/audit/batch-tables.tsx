@@ -1,0 +1,78 @@
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { fmtInt, fmtPct } from "@/components/ui/format.ts";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import type { AnnotatorProgress, BatchSummary } from "@/lib/audit/data.ts";
+
+/** Every batch with its progress: items done, reviews against reviews needed, leases held now, disputes. */
+export function BatchTable({ batches }: { batches: BatchSummary[] }) {
+  return (
+    <Table>
+      <thead>
+        <tr>
+          <Th>Batch</Th>
+          <Th>Run</Th>
+          <Th numeric>Steps</Th>
+          <Th numeric>Rate</Th>
+          <Th>Pick</Th>
+          <Th numeric>Items</Th>
+          <Th numeric>Done</Th>
+          <Th numeric>Reviews</Th>
+          <Th numeric>Overlap items</Th>
+          <Th numeric>Leased now</Th>
+          <Th numeric>Disputed</Th>
+          <Th numeric>Adjudicated</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {batches.map((b) => (
+          <tr key={b.id} data-testid={`batch-${b.id}`}>
+            <Td>{b.name}</Td>
+            <Td>{b.runId}</Td>
+            <Td numeric>{`${b.stepFrom}–${b.stepTo}`}</Td>
+            <Td numeric>{fmtPct(b.rate, b.rate < 0.01 ? 2 : 1)}</Td>
+            <Td>{b.pick}</Td>
+            <Td numeric>{fmtInt(b.items)}</Td>
+            <Td numeric>{b.items ? fmtPct(b.done / b.items, 0) : "–"}</Td>
+            <Td numeric>{`${fmtInt(b.reviews)} / ${fmtInt(b.reviewsNeeded)}`}</Td>
+            <Td numeric>{fmtInt(b.overlapItems)}</Td>
+            <Td numeric>{fmtInt(b.leasedNow)}</Td>
+            <Td numeric>{fmtInt(b.disputed)}</Td>
+            <Td numeric>{fmtInt(b.adjudicated)}</Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** Per batch and annotator: reviews submitted, items held right now, median time per review, last review. */
+export function AnnotatorTable({ rows, batchNames }: { rows: AnnotatorProgress[]; batchNames: Map<number, string> }) {
+  return (
+    <Table>
+      <thead>
+        <tr>
+          <Th>Batch</Th>
+          <Th>Annotator</Th>
+          <Th numeric>Reviews</Th>
+          <Th numeric>Leased now</Th>
+          <Th numeric>Median time</Th>
+          <Th>Last review</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={`${r.batchId}-${r.userId}`}>
+            <Td>{batchNames.get(r.batchId) ?? r.batchId}</Td>
+            <Td>{r.email}</Td>
+            <Td numeric>{fmtInt(r.reviews)}</Td>
+            <Td numeric>{fmtInt(r.leasedNow)}</Td>
+            <Td numeric>{r.medianSeconds === null ? "–" : `${Math.round(r.medianSeconds)} s`}</Td>
+            <Td>
+              <DateTime value={r.lastAt} empty="–" />
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+// Shared pieces of the step charts: the shared step axis, value formats, colours, and the tooltip that lists every
+// column of the hovered row with its exact value (the chart draws rounded lines; the tooltip is where numbers are
+// read). Presentational.
+import type { ReactNode } from "react";
+import type { Column, ColumnFormat, Row } from "@/lib/monitors/series.ts";
+
+export const CHART_HEIGHT = 230;
+export const MARGIN = { top: 8, right: 16, bottom: 4, left: 0 };
+
+/** Colours by role; the second run of a comparison is drawn dashed in the same colour. */
+export const COLORS = {
+  main: "var(--accent)",
+  good: "var(--good)",
+  warn: "var(--warn)",
+  bad: "var(--bad)",
+  muted: "var(--fg-muted)",
+};
+
+/** One colour per guardrail, in verifier.md table order (distinct in light and dark themes). */
+const GUARDRAIL_COLORS: Record<string, string> = {
+  customer_harm: "#d1495b",
+  unauthorized_write: "#e07a1f",
+  duplicate_side_effect: "#8f6bd6",
+  empty_promise: "#c2a100",
+  policy_error: "#2a9d8f",
+  missing_evidence: "#3d7be0",
+  high_risk_unchecked: "#b5179e",
+  approval_bypass: "#6a994e",
+  privacy_overreach: "#9c6644",
+  stale_submission: "#577590",
+  tool_missing: "#7f7f7f",
+};
+export function guardrailColor(code: string): string {
+  return GUARDRAIL_COLORS[code] ?? "#7f7f7f";
+}
+
+/** Second-run lines: dashed. */
+export const DASH_B = "6 3";
+
+export function formatValue(format: ColumnFormat, v: number | null | undefined, precise = false): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return "–";
+  if (format === "percent") return `${(v * 100).toFixed(precise ? 2 : 0)}%`;
+  if (format === "count") return Math.round(v).toLocaleString("en-US");
+  return v.toFixed(precise ? 4 : 2);
+}
+
+export const pctTick = (v: number) => `${Math.round(v * 100)}%`;
+export const numTick = (v: number) => (Math.abs(v) < 1 ? v.toFixed(2) : String(v));
+/** 12000 → "12k", 22500 → "22.5k"; steps stay readable on a narrow axis without being rounded to a wrong step. */
+export const stepTick = (v: number) => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toFixed(Math.abs(v) % 1000 === 0 ? 0 : 1))}k` : String(v));
+
+/** Props of the shared step axis: numeric, fixed to the zoomed range (points outside are clipped). */
+export function stepAxisProps(range: { from: number; to: number }) {
+  return {
+    dataKey: "step",
+    type: "number" as const,
+    domain: [range.from, range.to] as [number, number],
+    allowDataOverflow: true,
+    tickFormatter: stepTick,
+    tick: { fontSize: 11, fill: "var(--fg-muted)" },
+    stroke: "var(--border)",
+  };
+}
+
+export const yTick = { fontSize: 11, fill: "var(--fg-muted)" };
+
+type TooltipArgs = { active?: boolean; payload?: readonly { payload?: unknown }[] };
+
+/**
+ * Tooltip body: the step (or step range of a bucket) and every column of the table for that point, exact. Columns
+ * are grouped by run when two runs are overlaid.
+ */
+export function StepTooltip({ active, payload, columns, bucket }: TooltipArgs & { columns: readonly Column[]; bucket: number }): ReactNode {
+  const row = payload?.[0]?.payload as Row | undefined;
+  if (!active || !row) return null;
+  return (
+    <div className="rounded border border-border bg-bg px-2 py-1.5 text-[12px] shadow-sm" role="status">
+      <div className="mb-1 font-semibold">{bucket > 1 ? `steps ${row.step}–${row.step + bucket - 1}` : `step ${row.step}`}</div>
+      <table>
+        <tbody>
+          {columns.map((c) => (
+            <tr key={c.key}>
+              <td className="pr-3 text-fg-muted">{c.label}</td>
+              <td className="num text-right">{formatValue(c.format, row[c.key], true)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A line under a chart explaining what is shaded or drawn as a reference (the legend lists only data series). */
+export function ChartNote({ children }: { children: ReactNode }) {
+  return <p className="px-3 pb-2 text-[11px] text-fg-muted">{children}</p>;
+}

@@ -1,0 +1,53 @@
+"use client";
+import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, DASH_B, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+
+/** Mean within-group reward std (GRPO's learning signal) with the no-gradient floor. */
+export function GroupStdChart({
+  table,
+  runIds,
+  range,
+  bucket,
+  floor,
+}: {
+  table: ChartTable;
+  runIds: readonly string[];
+  range: { from: number; to: number };
+  bucket: number;
+  floor: number;
+}) {
+  return (
+    <div style={{ height: CHART_HEIGHT }} data-chart="group-std">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={table.rows} margin={MARGIN}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis {...stepAxisProps(range)} />
+          <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, (max: number) => Math.max(max, floor * 2)]} />
+          <ReferenceLine
+            y={floor}
+            stroke="var(--bad)"
+            strokeDasharray="4 3"
+            ifOverflow="extendDomain"
+            label={{ value: `floor ${floor}`, position: "insideBottomLeft", fontSize: 11, fill: "var(--bad)" }}
+          />
+          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {runIds.map((id, i) => (
+            <Line
+              key={id}
+              dataKey={runKey("meanGroupStd", i)}
+              name={runIds.length > 1 ? `${id}: within-group std` : "mean within-group reward std"}
+              stroke={COLORS.main}
+              strokeWidth={2}
+              strokeDasharray={i === 1 ? DASH_B : undefined}
+              dot={false}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

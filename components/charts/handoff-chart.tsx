@@ -1,0 +1,60 @@
+"use client";
+import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, DASH_B, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+
+/**
+ * Hand-off rate with its alarm line. When the (first run's) alarm is red, the steps since it turned red are shaded.
+ */
+export function HandoffChart({
+  table,
+  runIds,
+  range,
+  bucket,
+  ceiling,
+  redSince,
+}: {
+  table: ChartTable;
+  runIds: readonly string[];
+  range: { from: number; to: number };
+  bucket: number;
+  ceiling: number;
+  redSince: number | null;
+}) {
+  return (
+    <div style={{ height: CHART_HEIGHT }} data-chart="handoff">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={table.rows} margin={MARGIN}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis {...stepAxisProps(range)} />
+          <YAxis tickFormatter={pctTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, (max: number) => Math.min(1, Math.max(max, ceiling * 1.5))]} />
+          {redSince !== null && redSince <= range.to && (
+            <ReferenceArea x1={Math.max(redSince, range.from)} x2={range.to} fill="var(--bad)" fillOpacity={0.08} stroke="none" />
+          )}
+          <ReferenceLine
+            y={ceiling}
+            stroke="var(--bad)"
+            strokeDasharray="4 3"
+            ifOverflow="extendDomain"
+            label={{ value: `alarm ${Math.round(ceiling * 1000) / 10}%`, position: "insideTopLeft", fontSize: 11, fill: "var(--bad)" }}
+          />
+          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {runIds.map((id, i) => (
+            <Line
+              key={id}
+              dataKey={runKey("handoffRate", i)}
+              name={runIds.length > 1 ? `${id}: hand-off rate` : "hand-off rate"}
+              stroke={COLORS.warn}
+              strokeWidth={2}
+              strokeDasharray={i === 1 ? DASH_B : undefined}
+              dot={false}
+              connectNulls
+              isAnimationActive={false}
+            />
+          ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

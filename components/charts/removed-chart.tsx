@@ -1,0 +1,51 @@
+"use client";
+import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, DASH_B, guardrailColor, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+
+/**
+ * Reward removed by caps per rollout, stacked by the guardrail that decided the cap (the stack's top is the total).
+ * Two overlaid runs are drawn as their totals instead: two stacks on one axis cannot be read.
+ */
+export function RemovedChart({ table, runIds, range, bucket }: { table: ChartTable; runIds: readonly string[]; range: { from: number; to: number }; bucket: number }) {
+  const codes = table.columns.filter((c) => c.key.startsWith("removed_") && !c.key.endsWith("__b")).map((c) => c.key.slice("removed_".length));
+  return (
+    <div style={{ height: CHART_HEIGHT }} data-chart="removed">
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={table.rows} margin={MARGIN}>
+          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
+          <XAxis {...stepAxisProps(range)} />
+          <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, "auto"]} />
+          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Legend wrapperStyle={{ fontSize: 11 }} />
+          {runIds.length === 1
+            ? codes.map((code) => (
+                <Area
+                  key={code}
+                  dataKey={`removed_${code}`}
+                  name={code}
+                  stackId="removed"
+                  stroke={guardrailColor(code)}
+                  fill={guardrailColor(code)}
+                  fillOpacity={0.55}
+                  isAnimationActive={false}
+                />
+              ))
+            : runIds.map((id, i) => (
+                <Line
+                  key={id}
+                  dataKey={runKey("removed", i)}
+                  name={`${id}: removed per rollout`}
+                  stroke={COLORS.bad}
+                  strokeWidth={2}
+                  strokeDasharray={i === 1 ? DASH_B : undefined}
+                  dot={false}
+                  connectNulls
+                  isAnimationActive={false}
+                />
+              ))}
+        </ComposedChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+import { ClusterLinks, ClusterTriage } from "@/components/clusters/cluster-actions.tsx";
+import { Examples, Phrasings } from "@/components/clusters/cluster-extras.tsx";
+import { EarlyLate, fmtPriority, fmtSlope } from "@/components/clusters/cluster-format.tsx";
+import { Sparkline } from "@/components/clusters/sparkline.tsx";
+import { Card, Stat } from "@/components/ui/card.tsx";
+import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
+import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
+import type { LinkWindow } from "@/lib/clusters/keys.ts";
+import type { ClusterExtras } from "@/lib/clusters/loaders.ts";
+import type { ClusterReport } from "@/lib/clusters/report.ts";
+
+/**
+ * The standing cluster the guardrails cannot see: hand-offs that wrote nothing and triggered nothing, whatever
+ * their reward (a legal hand-off scores ~0.6, so it is never below the threshold).
+ */
+export function BlindSpotCard({
+  report,
+  extras,
+  window,
+  state,
+  canEdit,
+  canExport,
+}: {
+  report: ClusterReport;
+  extras: ClusterExtras | null;
+  window: LinkWindow;
+  state: ClusterStateView | undefined;
+  canEdit: boolean;
+  canExport: boolean;
+}) {
+  const b = report.blindSpot;
+  return (
+    <div data-testid="blind-spot">
+      <Card title="Blind spot: hand-off without a write, no guardrail" className="mb-4" actions={<ClusterLinks window={window} clusterKey={b.key} canExport={canExport} />}>
+        <div className="grid gap-4 p-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+          <div className="space-y-3">
+            <p className="text-[12px] text-fg-muted">
+              Legal but useless: the rollout handed the ticket to a human without any sandbox write and no guardrail fired, so the ledger cannot tell it from a
+              justified hand-off. Counted whatever the reward.
+            </p>
+            <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
+              <Stat label="Rollouts" value={fmtInt(b.size)} hint={`${fmtPct(b.share)} of the window`} />
+              <Stat label="Tickets" value={fmtInt(b.tickets)} />
+              <Stat label="Mean reward" value={fmtScore(b.meanReward)} />
+              <Stat label="Priority" value={fmtPriority(b.priority?.score)} />
+            </div>
+            <div className="flex flex-wrap items-center gap-3 text-[12px]">
+              <Sparkline shares={b.trend.shares} label="blind-spot share per step bin" width={160} height={28} />
+              <span>
+                share <EarlyLate trend={b.trend} />
+              </span>
+              <span className="text-fg-muted">slope {fmtSlope(b.trend.slope)}</span>
+            </div>
+            {extras && <Examples extras={extras} />}
+          </div>
+          <div className="space-y-3">
+            {extras && <Phrasings extras={extras} />}
+            <ClusterTriage runId={report.runId} clusterKey={b.key} state={state} canEdit={canEdit} />
+          </div>
+        </div>
+      </Card>
+    </div>
+  );
+}

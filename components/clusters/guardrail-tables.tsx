@@ -1,0 +1,90 @@
+import Link from "next/link";
+import { EarlyLate } from "@/components/clusters/cluster-format.tsx";
+import { Sparkline } from "@/components/clusters/sparkline.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
+import type { ClusterReport } from "@/lib/clusters/report.ts";
+
+/** Sets of two or more guardrails that fired together on low-scoring rollouts, largest first. */
+export function CofiredTable({ report, window }: { report: ClusterReport; window: LinkWindow }) {
+  if (!report.cofired.length) return null;
+  return (
+    <Card title="Co-fired guardrail sets" className="mb-4">
+      <Table>
+        <thead>
+          <tr>
+            <Th>Guardrails that fired together</Th>
+            <Th numeric>Rollouts</Th>
+            <Th numeric>Share</Th>
+            <Th numeric>Tickets</Th>
+            <Th numeric>Mean reward</Th>
+            <Th>Trend (early → late)</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.cofired.slice(0, 12).map((c) => (
+            <tr key={c.key} data-cluster={c.key}>
+              <Td>
+                <Link href={clustersHref(window, { c: c.key })} className="text-accent hover:underline">
+                  {c.codes.join(" + ")}
+                </Link>
+              </Td>
+              <Td numeric>{fmtInt(c.size)}</Td>
+              <Td numeric>{fmtPct(c.share)}</Td>
+              <Td numeric>{fmtInt(c.tickets)}</Td>
+              <Td numeric>{fmtScore(c.meanReward)}</Td>
+              <Td>
+                <div className="flex items-center gap-2">
+                  <Sparkline shares={c.trend.shares} label={`share per step bin of ${c.label}`} />
+                  <EarlyLate trend={c.trend} />
+                </div>
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}
+
+/**
+ * Every guardrail present in the population, deciding or not. A guardrail with a higher cap (missing_evidence,
+ * 0.55) rarely decides — a cheaper cap usually does, or alone it stays above a 0.5 threshold — so this is where it
+ * shows.
+ */
+export function GuardrailPresence({ report }: { report: ClusterReport }) {
+  if (!report.guardrails.length) return null;
+  return (
+    <Card title="Guardrails triggered in the population (deciding or not)" className="mb-4">
+      <Table>
+        <thead>
+          <tr>
+            <Th>Guardrail</Th>
+            <Th numeric>Rollouts</Th>
+            <Th numeric>Share of window</Th>
+            <Th numeric>Deciding</Th>
+            <Th>Trend (early → late)</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.guardrails.map((g) => (
+            <tr key={g.code} data-guardrail={g.code}>
+              <Td>{g.code}</Td>
+              <Td numeric>{fmtInt(g.size)}</Td>
+              <Td numeric>{fmtPct(g.share)}</Td>
+              <Td numeric>{fmtInt(g.deciding)}</Td>
+              <Td>
+                <div className="flex items-center gap-2">
+                  <Sparkline shares={g.trend.shares} label={`share per step bin with ${g.code}`} />
+                  <EarlyLate trend={g.trend} />
+                </div>
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}

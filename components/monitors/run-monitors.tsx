@@ -1,0 +1,178 @@
+"use client";
+// The run page's charts on one shared step axis. The step range (zoom) lives in the URL, so the server reads only
+// the steps shown and a zoomed view can be linked; smoothing and the per-guardrail lines are view options kept in
+// the URL too, without a round trip. Every chart draws the table that its CSV download writes.
+import { usePathname, useRouter } from "next/navigation";
+import { useMemo, useState, useTransition } from "react";
+import { AuditChart } from "@/components/charts/audit-chart.tsx";
+import { ChartCard } from "@/components/charts/chart-card.tsx";
+import { GroupStdChart } from "@/components/charts/group-std-chart.tsx";
+import { HandoffChart } from "@/components/charts/handoff-chart.tsx";
+import { HitRateChart } from "@/components/charts/hit-rate-chart.tsx";
+import { OutcomesChart } from "@/components/charts/outcomes-chart.tsx";
+import { RemovedChart } from "@/components/charts/removed-chart.tsx";
+import { StepOverview } from "@/components/charts/step-overview.tsx";
+import { AlarmBadge, type AlarmView } from "@/components/monitors/alarm-badge.tsx";
+import { RangeControl } from "@/components/monitors/range-control.tsx";
+import type { ChartData } from "@/lib/monitors/loaders.ts";
+import type { AlarmKey } from "@/lib/monitors/rules.ts";
+import { SMOOTHING, type ChartName } from "@/lib/monitors/schema.ts";
+import { chartTable } from "@/lib/monitors/series.ts";
+
+export type RunMonitorsProps = {
+  data: ChartData;
+  /** The first run's alarms, for the badges on their charts. */
+  alarms: Partial<Record<AlarmKey, AlarmView>>;
+  /** Search params the page keeps while zooming (compare=…, or a=…&b=…). */
+  keep: Record<string, string>;
+  /** CSV route of the first run: `${csvBase}/${chart}?…`. */
+  csvBase: string;
+};
+
+const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
+
+export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, startTransition] = useTransition();
+  const [smooth, setSmooth] = useState(data.smooth);
+  const [perGuardrail, setPerGuardrail] = useState(false);
+  const { range, extent, thresholds: t, bucket } = data;
+  const runIds = data.runs.map((r) => r.id);
+  const zoomed = range.from !== extent.first || range.to !== extent.last;
+
+  const params = (over: Record<string, string | number | null>) => {
+    const p = new URLSearchParams(keep);
+    const all: Record<string, string | number | null> = { from: zoomed ? range.from : null, to: zoomed ? range.to : null, smooth: smooth > 1 ? smooth : null, ...over };
+    for (const [k, v] of Object.entries(all)) if (v !== null) p.set(k, String(v));
+    return p;
+  };
+  const zoom = (from: number, to: number) => {
+    const whole = from <= extent.first && to >= extent.last;
+    const p = params(whole ? { from: null, to: null } : { from, to });
+    startTransition(() => router.replace(`${pathname}?${p}`, { scroll: false }));
+  };
+  const setSmoothing = (w: number) => {
+    setSmooth(w);
+    // A view option: update the address without asking the server again.
+    window.history.replaceState(null, "", `${pathname}?${params({ smooth: w > 1 ? w : null })}`);
+  };
+  const csv = (chart: ChartName) => {
+    const p = params({});
+    if (chart === "audit") p.delete("smooth");
+    return `${csvBase}/${chart}?${p}`;
+  };
+
+  const tables = useMemo(() => {
+    const d = { runs: data.runs, smooth };
+    return {
+      hit: chartTable(d, "hit-rate"),
+      handoff: chartTable(d, "handoff"),
+      outcomes: chartTable(d, "outcomes"),
+      std: chartTable(d, "group-std"),
+      removed: chartTable(d, "removed"),
+      audit: chartTable(d, "audit"),
+    };
+  }, [data.runs, smooth]);
+  const handoffAlarm = alarms.handoff;
+  const hasAudit = data.runs.some((r) => r.audit.length > 0);
+  const common = { runIds, range, bucket };
+
+  return (
+    <div className="flex flex-col gap-3">
+      <section aria-label="Step range and view" className="rounded-md border border-border bg-bg px-3 py-2">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <RangeControl key={`${range.from}-${range.to}`} range={range} extent={extent} pending={pending} onApply={zoom} />
+          <label className="flex items-center gap-1.5 text-[12px]">
+            <span className="text-fg-muted">Smoothing</span>
+            <select className="rounded border border-border bg-bg px-1 py-0.5" value={smooth} onChange={(e) => setSmoothing(Number(e.target.value))}>
+              {SMOOTHING.map((w) => (
+                <option key={w} value={w}>
+                  {w === 1 ? "none" : `moving average, ${w} points`}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <StepOverview points={data.overview} range={range} onSelect={zoom} />
+        <p className="text-[11px] text-fg-muted">
+          Drag the brush or type a range to zoom every chart.{bucket > 1 && ` Each point pools ${bucket.toLocaleString("en-US")} steps (the range has more steps than a chart can draw).`}
+          {smooth > 1 && ` Smoothed: each point pools the counts of the last ${smooth} points.`}
+        </p>
+      </section>
+
+      <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
+        <ChartCard
+          id="chart-hit-rate"
+          title="Guardrail hit rate"
+          description={`Share of rollouts with any guardrail. Healthy between ${pct(t.hitRateLow)} and ${pct(t.hitRateHigh)}: below, guardrails are not working; above, caps flatten the group's rewards.`}
+          status={<AlarmBadge alarm={alarms.hit_rate} />}
+          csvHref={csv("hit-rate")}
+          controls={
+            <label className="flex items-center gap-1">
+              <input type="checkbox" checked={perGuardrail} onChange={(e) => setPerGuardrail(e.target.checked)} />
+              One line per guardrail
+            </label>
+          }
+        >
+          <HitRateChart table={tables.hit} {...common} band={{ low: t.hitRateLow, high: t.hitRateHigh }} perGuardrail={perGuardrail} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-handoff"
+          title="Hand-off rate"
+          description={`Hand-offs trigger no guardrail, so a policy can learn to hand off instead of resolving. Alarm above ${pct(t.handoffCeiling)}.`}
+          status={<AlarmBadge alarm={handoffAlarm} />}
+          csvHref={csv("handoff")}
+        >
+          <HandoffChart table={tables.handoff} {...common} ceiling={t.handoffCeiling} redSince={handoffAlarm?.state === "red" ? handoffAlarm.sinceStep : null} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-outcomes"
+          title="Success and reward"
+          description="Success (reward ≥ 0.9), mean reward with a ±1 std band, and the missing-evidence and unauthorized-write hit rates."
+          csvHref={csv("outcomes")}
+        >
+          <OutcomesChart table={tables.outcomes} {...common} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-group-std"
+          title="Within-group reward std"
+          description={`Mean reward standard deviation inside GRPO groups: near zero, the group has nothing to learn from. Alarm below ${t.groupStdFloor}.`}
+          status={<AlarmBadge alarm={alarms.group_std} />}
+          csvHref={csv("group-std")}
+        >
+          <GroupStdChart table={tables.std} {...common} floor={t.groupStdFloor} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-removed"
+          title="Reward removed by caps"
+          description="Mean of raw − final reward per rollout, stacked by the guardrail whose cap decided it."
+          csvHref={csv("removed")}
+        >
+          <RemovedChart table={tables.removed} {...common} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-audit"
+          title="Shadow audit over training"
+          description={`Blind human reviews per ${t.auditWindow.toLocaleString("en-US")}-step window: agreement with the ledger and claim-extraction accuracy, with 95% Wilson intervals.`}
+          status={<AlarmBadge alarm={alarms.extraction} label="extraction" />}
+          csvHref={csv("audit")}
+        >
+          {hasAudit ? (
+            <AuditChart table={tables.audit} runIds={runIds} range={range} window={t.auditWindow} floor={t.extractionFloor} />
+          ) : (
+            <p className="px-3 py-10 text-center text-[13px] text-fg-muted">
+              No shadow reviews {runIds.length > 1 ? "for these runs" : "for this run"} in these steps yet. Agreement and extraction accuracy appear here once an audit
+              batch of the run has reviewed items.
+            </p>
+          )}
+        </ChartCard>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import fs from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/auth.ts";
+
+// The clusters page over the demo data (run grpo-main: 60 tickets × 40 steps × K=4, a GRPO run that learns; and
+// grpo-hacking, whose hand-offs creep up). A lead drills into the empty-promise cluster down to a category, opens
+// its rollouts in the trajectory browser, triages it and exports it as a data backlog.
+
+const count = (text: string) => Number(text.replace(/[^\d]/g, ""));
+
+class ClustersPage {
+  constructor(readonly page: Page) {}
+  readonly ranked = () => this.page.getByRole("table", { name: "Clusters by priority" });
+  readonly detail = () => this.page.getByTestId("cluster-detail");
+  readonly blindSpot = () => this.page.getByTestId("blind-spot");
+  readonly triage = () => this.detail().getByRole("form", { name: "Cluster triage" });
+
+  async goto(query: string) {
+    await this.page.goto(`/clusters?${query}`);
+    await expect(this.page.getByRole("heading", { level: 1, name: "Clusters" })).toBeVisible();
+  }
+}
+
+test.describe("clusters as a lead", () => {
+  test.use({ role: "lead" });
+
+  test("drill into a cluster, open its rollouts, set its status and export it", async ({ page }) => {
+    // A long journey: a dozen server renders of the page, the browser and the export.
+    test.setTimeout(120_000);
+    const c = new ClustersPage(page);
+    await c.goto("run=grpo-main");
+    await expect(page.getByTestId("window-summary")).toContainText("Run grpo-main");
+
+    // Level 1 → level 2 (a reason signature) → level 3 (a ticket category), and back up through the breadcrumbs.
+    await c.ranked().getByRole("link", { name: "empty_promise", exact: true }).click();
+    await expect(page).toHaveURL(/[?&]c=empty_promise(&|$)/);
+    const size = count(await c.detail().getByTestId("cluster-size").innerText());
+    expect(size).toBeGreaterThan(0);
+    await c.detail().getByRole("table", { name: "Reason signatures" }).getByRole("link").first().click();
+    await expect(page).toHaveURL(/c=empty_promise%7C[a-z_]+/);
+    await expect(c.detail().getByRole("navigation", { name: "Drill-down" })).toContainText("empty_promise");
+    const level3 = c.detail().getByRole("heading", { name: "Ticket categories (level 3)" }).locator("..").getByRole("link").first();
+    const category = await level3.innerText();
+    await level3.click();
+    await expect(page).toHaveURL(/c=empty_promise%7C[^&]+%7C/);
+    await expect(c.detail().getByRole("navigation", { name: "Drill-down" })).toContainText(category);
+    await c.detail().getByRole("navigation", { name: "Drill-down" }).getByRole("link", { name: "empty_promise" }).click();
+    await expect(page).toHaveURL(/[?&]c=empty_promise(&|$)/);
+    await expect(c.detail().getByTestId("phrasings")).toBeVisible();
+
+    // Its rollouts in the trajectory browser: the same members, counted there by the browser's own query.
+    await c.detail().getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
+    await expect(page).toHaveURL(/\/trajectories\?run=grpo-main&reward_max=0\.499999&deciding=empty_promise/);
+    await expect(page.getByTestId("match-count")).toContainText("matching");
+    expect(count(await page.getByTestId("match-count").innerText())).toBe(size);
+    await page.goBack();
+
+    // Triage: data requested, pinned, with a note; it survives a reload and moves the cluster to the top.
+    await c.triage().getByLabel("Status").selectOption("data_requested");
+    await c.triage().getByLabel("Pin to the top").check();
+    await c.triage().getByLabel("Note").fill("Build 200 refund cases where the reply claims a refund.");
+    await c.triage().getByRole("button", { name: "Save" }).click();
+    await expect(c.triage().getByRole("status")).toHaveText("Saved.");
+    await page.reload();
+    await expect(c.triage().getByLabel("Status")).toHaveValue("data_requested");
+    await expect(c.triage().getByLabel("Note")).toHaveValue("Build 200 refund cases where the reply claims a refund.");
+    const first = c.ranked().locator("tbody tr").first();
+    await expect(first).toHaveAttribute("data-cluster", "empty_promise");
+    await expect(first).toContainText("data requested");
+    await expect(first.getByLabel("pinned")).toBeVisible();
+
+    // Export: the backlog file holds the cluster, its signatures, its tickets with their cases, and examples.
+    const [download] = await Promise.all([page.waitForEvent("download"), c.detail().getByRole("link", { name: "Export as data backlog (NDJSON)" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^verity-cluster-grpo-main-empty_promise\.ndjson$/);
+    const lines = fs.readFileSync((await download.path())!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ kind: "cluster", run_id: "grpo-main", key: "empty_promise", size });
+    const kinds = new Set(lines.map((l) => l.kind));
+    expect([...kinds].sort()).toEqual(["case", "cluster", "example", "signature", "ticket"]);
+    expect(lines.filter((l) => l.kind === "case").every((l) => l.ticket && l.verifier_spec)).toBe(true);
+
+    // Leave the demo as it was for the other specs.
+    await c.triage().getByLabel("Status").selectOption("open");
+    await c.triage().getByLabel("Pin to the top").uncheck();
+    await c.triage().getByLabel("Note").fill("");
+    await c.triage().getByRole("button", { name: "Save" }).click();
+    await expect(c.triage().getByRole("status")).toHaveText("Saved.");
+  });
+
+  test("the blind spot grows late in the reward-hacking run, as one repeated reply", async ({ page }) => {
+    const c = new ClustersPage(page);
+    await c.goto("run=grpo-hacking");
+    const card = c.blindSpot();
+    await expect(card).toContainText("Blind spot: hand-off without a write, no guardrail");
+    const [early, late] = (await card.getByTitle(/first third of the window/).innerText()).split("→").map((s) => Number(s.replace("%", "")));
+    expect(late).toBeGreaterThan(early);
+    await expect(card.getByTestId("phrasings").locator("li").first()).toContainText("100%");
+    await card.getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
+    await expect(page).toHaveURL(/\/trajectories\?run=grpo-hacking&handoff=yes&deciding=none/);
+  });
+
+  test("a treemap view drills down on click", async ({ page }) => {
+    const c = new ClustersPage(page);
+    await c.goto("run=grpo-main&view=treemap");
+    const map = page.locator('[data-chart="cluster-treemap"]');
+    await expect(map.locator("rect").first()).toBeVisible();
+    await map.locator("rect").first().click();
+    await expect(page).toHaveURL(/[?&]c=[a-z_:]+/);
+    await expect(c.detail()).toBeVisible();
+  });
+});
+
+test.describe("clusters as a researcher", () => {
+  test.use({ role: "researcher" });
+
+  test("reads the triage but cannot change it", async ({ page }) => {
+    await page.goto("/clusters?run=grpo-main&c=empty_promise");
+    const detail = page.getByTestId("cluster-detail");
+    await expect(detail.getByTestId("cluster-state")).toContainText("open");
+    await expect(detail.getByRole("form", { name: "Cluster triage" })).toHaveCount(0);
+    await expect(detail.getByRole("link", { name: "Export as data backlog (NDJSON)" })).toBeVisible();
+  });
+});

@@ -1,0 +1,177 @@
+import fs from "node:fs";
+import type { Download, Page } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures/auth.ts";
+
+// A lead watching training health on the demo data (small demo: grpo-main and grpo-hacking, 40 logged steps
+// 0–29,250, 240 rollouts each; the hacking variant's hand-off rate creeps past 10%).
+// Each test opens chart pages and round-trips server actions; on a shared CI machine that is slow, so the budget is
+// generous and the waits for the server's answers are long.
+const SLOW = { timeout: 20_000 };
+
+test.describe("training monitors", () => {
+  test.use({ role: "lead" });
+  test.describe.configure({ timeout: 90_000 });
+
+  class RunPage {
+    constructor(readonly page: Page) {}
+    chart = (id: string) => this.page.locator(`#chart-${id}`);
+    async open(run: string, query = "") {
+      await this.page.goto(`/runs/${run}${query}`);
+      await expect(this.page.getByRole("heading", { level: 1, name: `Run ${run}` })).toBeVisible(SLOW);
+      await hydrated(this.page);
+    }
+    /** Clicks a chart's CSV link and returns the downloaded file's rows. */
+    async downloadCsv(id: string): Promise<{ download: Download; rows: string[][] }> {
+      const [download] = await Promise.all([this.page.waitForEvent("download"), this.chart(id).getByRole("link", { name: /CSV/ }).click()]);
+      const text = fs.readFileSync((await download.path())!, "utf8");
+      return { download, rows: text.trimEnd().split("\r\n").map((l) => l.split(",")) };
+    }
+  }
+
+  test("the runs list shows each run's latest health and raised alarms", async ({ page }) => {
+    await page.goto("/runs");
+    const hacking = page.locator('tr[data-run="grpo-hacking"]');
+    await expect(hacking).toBeVisible();
+    await expect(hacking.getByText(/Hand-off rate: red since step/)).toBeVisible();
+    await expect(page.locator('tr[data-run="grpo-main"]').getByText(/Hand-off rate/)).toHaveCount(0);
+  });
+
+  test("a lead opens a run and sees the healthy band and the hand-off alarm", async ({ page }) => {
+    const run = new RunPage(page);
+    await page.goto("/runs");
+    await page.getByRole("link", { name: "grpo-hacking", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Run grpo-hacking" })).toBeVisible(SLOW);
+    await hydrated(page);
+
+    const hit = run.chart("hit-rate");
+    await expect(hit.getByRole("heading", { name: "Guardrail hit rate" })).toBeVisible();
+    await expect(hit.locator(".recharts-reference-area")).toHaveCount(1);
+    await expect(hit.getByText("healthy 10–30%")).toBeVisible();
+    await expect(hit.locator(".recharts-line")).toHaveCount(1);
+    await hit.getByLabel("One line per guardrail").check();
+    await expect(hit.locator(".recharts-legend-wrapper").getByText("missing_evidence")).toBeVisible();
+    expect(await hit.locator(".recharts-line").count()).toBeGreaterThan(3);
+
+    const handoff = run.chart("handoff");
+    await expect(handoff.getByText("alarm 10%")).toBeVisible();
+    await expect(handoff.getByText(/^red since step [\d,]+$/)).toBeVisible();
+    // the steps since the alarm turned red are shaded
+    await expect(handoff.locator(".recharts-reference-area")).toHaveCount(1);
+    await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red");
+
+    // the tooltip gives exact values (hover scrolls the chart into view first)
+    const plot = handoff.locator(".recharts-wrapper");
+    const box = (await plot.boundingBox())!;
+    await plot.hover({ position: { x: box.width * 0.8, y: box.height / 2 } });
+    const tip = handoff.locator(".recharts-tooltip-wrapper");
+    await expect(tip.getByText(/^step [\d]+$/)).toBeVisible();
+    await expect(tip.getByText(/^\d+\.\d\d%$/).first()).toBeVisible();
+
+    // the other charts are there, and the shadow audit says honestly that there is nothing yet
+    for (const id of ["outcomes", "group-std", "removed"]) await expect(run.chart(id).locator(".recharts-surface").first()).toBeVisible();
+    await expect(run.chart("outcomes").locator(".recharts-legend-wrapper").getByText("mean reward ± 1 std")).toBeVisible();
+    await expect(run.chart("audit").getByText(/No shadow reviews for this run/)).toBeVisible();
+  });
+
+  test("zooms every chart to a step range and downloads the data behind a chart as CSV", async ({ page }) => {
+    const run = new RunPage(page);
+    await run.open("grpo-hacking");
+    await page.getByLabel("From step").fill("7500");
+    await page.getByLabel("To step").fill("15000");
+    await page.getByRole("button", { name: "Zoom" }).click();
+    await expect(page).toHaveURL(/from=7500&to=15000/, SLOW);
+    await expect(page.getByText("Showing steps 7,500–15,000 of 0–29,250")).toBeVisible();
+
+    const { download, rows } = await run.downloadCsv("handoff");
+    expect(download.suggestedFilename()).toBe("grpo-hacking-handoff-7500-15000.csv");
+    expect(rows[0]).toEqual(["step", "rollouts", "hand-offs", "hand-off rate"]);
+    const steps = rows.slice(1).map((r) => Number(r[0]));
+    // the demo logs every 750 steps: 7,500 … 15,000 is 11 points
+    expect(steps).toEqual(Array.from({ length: 11 }, (_, i) => 7500 + 750 * i));
+    for (const [, n, k, rate] of rows.slice(1)) expect(Number(rate)).toBeCloseTo(Number(k) / Number(n), 12);
+    expect(Number(rows[rows.length - 1][3])).toBeGreaterThan(0.1);
+
+    // smoothing is a view option that the CSV follows
+    await page.getByLabel("Smoothing").selectOption("5");
+    await expect(page).toHaveURL(/smooth=5/);
+    await expect(run.chart("handoff").getByRole("link", { name: /CSV/ })).toHaveAttribute("href", /smooth=5/);
+
+    await page.getByRole("button", { name: "Whole run" }).click();
+    await expect(page).not.toHaveURL(/from=/, SLOW);
+    await expect(page.getByText("Whole run", { exact: true })).toBeVisible();
+  });
+
+  test("compares two runs on the same charts", async ({ page }) => {
+    await page.goto("/runs");
+    await hydrated(page);
+    const form = page.getByRole("form", { name: "Compare two runs" });
+    await form.getByLabel("First run").selectOption("grpo-main");
+    await form.getByLabel("Second run").selectOption("grpo-hacking");
+    await form.getByRole("button", { name: "Compare" }).click();
+    await expect(page).toHaveURL(/\/runs\/grpo-main\?compare=grpo-hacking/, SLOW);
+    await expect(page.getByRole("heading", { name: "Alarms: grpo-main and grpo-hacking" })).toBeVisible();
+    const handoff = page.locator("#chart-handoff");
+    const legend = handoff.locator(".recharts-legend-wrapper");
+    await expect(legend.getByText("grpo-main: hand-off rate")).toBeVisible();
+    await expect(legend.getByText("grpo-hacking: hand-off rate")).toBeVisible();
+    await expect(handoff.locator(".recharts-line")).toHaveCount(2);
+
+    const [download] = await Promise.all([page.waitForEvent("download"), handoff.getByRole("link", { name: /CSV/ }).click()]);
+    const head = fs.readFileSync((await download.path())!, "utf8").split("\r\n")[0];
+    expect(head).toBe("step,grpo-main: rollouts,grpo-main: hand-offs,grpo-main: hand-off rate,grpo-hacking: rollouts,grpo-hacking: hand-offs,grpo-hacking: hand-off rate");
+
+    // the other address of the same view
+    await page.goto("/runs/compare?a=grpo-hacking&b=grpo-main");
+    await expect(page).toHaveURL(/\/runs\/grpo-hacking\?compare=grpo-main/);
+  });
+
+  test("the Monitors page lists every alarm across runs, worst first", async ({ page }) => {
+    await page.goto("/monitors");
+    await expect(page.getByRole("heading", { level: 1, name: "Monitors" })).toBeVisible();
+    const first = page.locator("tbody tr[data-alarm]").first();
+    await expect(first).toHaveAttribute("data-state", "red");
+    const row = page.locator('tr[data-run="grpo-hacking"][data-alarm="handoff"]');
+    await expect(row).toHaveAttribute("data-state", "red");
+    await expect(row.getByText(/above the 10% ceiling/)).toBeVisible();
+    // every run is listed once, with a link to its page
+    await expect(page.getByRole("link", { name: "grpo-demo", exact: true })).toBeVisible();
+    await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(6);
+  });
+
+  test("a lead changes a run's thresholds (validated), the alarms follow, and resets them", async ({ page }) => {
+    const run = new RunPage(page);
+    await run.open("grpo-hacking");
+    const form = page.getByRole("form", { name: "Alarm thresholds" });
+    await form.getByLabel(/Hand-off alarm/).fill("150");
+    await form.getByRole("button", { name: "Save thresholds" }).click();
+    await expect(form.getByRole("alert")).toHaveText("Fix the fields marked below.", SLOW);
+    await expect(form.getByText("At most 1.")).toBeVisible();
+    await expect(form.getByLabel(/Hand-off alarm/)).toHaveValue("150");
+
+    await form.getByLabel(/Hand-off alarm/).fill("60");
+    await form.getByRole("button", { name: "Save thresholds" }).click();
+    await expect(form.getByRole("status")).toHaveText(/Thresholds saved/, SLOW);
+    await page.reload();
+    await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "green", SLOW);
+    await expect(run.chart("handoff").getByText("alarm 60%")).toBeVisible();
+
+    await hydrated(page);
+    await page.getByRole("form", { name: "Alarm thresholds" }).getByRole("button", { name: "Reset to defaults" }).click();
+    await expect(page.getByRole("form", { name: "Alarm thresholds" }).getByRole("status")).toHaveText(/reset to the defaults/, SLOW);
+    await expect(page.getByRole("form", { name: "Alarm thresholds" }).getByLabel(/Hand-off alarm/)).toHaveValue("10");
+    await page.reload();
+    await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red", SLOW);
+  });
+});
+
+test.describe("training monitors for a researcher", () => {
+  test.use({ role: "researcher" });
+  test.describe.configure({ timeout: 90_000 });
+
+  test("sees the charts and thresholds but cannot edit them", async ({ page }) => {
+    await page.goto("/runs/grpo-main");
+    await expect(page.locator("#chart-hit-rate")).toBeVisible();
+    await expect(page.getByRole("form", { name: "Alarm thresholds" })).toHaveCount(0);
+    await expect(page.getByText(/Leads and admins can change them/)).toBeVisible();
+  });
+});

@@ -1,0 +1,47 @@
+"use server";
+// Server actions of the shadow audit: lease the next item (annotators), create a batch (leads), record a verdict.
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
+import { listDisputes } from "@/lib/audit/adjudication-data.ts";
+import { claimNextItem } from "@/lib/audit/leases.ts";
+import { createBatch } from "@/lib/audit/mutations.ts";
+import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";
+import { requireActionUser } from "@/lib/auth/guards.ts";
+
+const invalid = (error: z.ZodError): FormState => ({ ok: false, fieldErrors: z.flattenError(error).fieldErrors, message: "Fix the fields marked below." });
+const formObject = (form: FormData) => Object.fromEntries([...form.keys()].map((k) => [k, form.get(k)]));
+
+/** Leases the next item of a batch (or of any batch) to the annotator and opens it. */
+export async function claimNextAction(form: FormData): Promise<void> {
+  const me = await requireActionUser("audit.review");
+  const parsed = batchRef.safeParse(formObject(form));
+  const next = await claimNextItem(me.id, { batchId: parsed.success ? (parsed.data.batchId ?? null) : null });
+  redirect(next ? `/review?item=${next.itemId}` : "/queue?empty=1");
+}
+
+/** Creates the previewed batch (the preview fixed the salt, so the same sample is drawn). */
+export async function createBatchAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const me = await requireActionUser("audit.manage");
+  const parsed = batchParamsSchema.safeParse(formObject(form));
+  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.data.salt) return { ok: false, message: "Preview the batch first (the preview fixes the salt)." };
+  const r = await createBatch({ ...parsed.data, salt: parsed.data.salt }, { userId: me.id, email: me.email });
+  if (!r.ok) return { ok: false, message: r.error, fieldErrors: r.field ? { [r.field]: [r.error] } : undefined };
+  revalidatePath("/audit");
+  redirect(`/audit?created=${r.batchId}`);
+}
+
+/** Records a lead's verdict and moves on to the next pending dispute. */
+export async function adjudicateAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const me = await requireActionUser("adjudicate");
+  const parsed = adjudicationInput.safeParse(formObject(form));
+  if (!parsed.success) return invalid(parsed.error);
+  const r = await recordAdjudication(parsed.data, { userId: me.id, email: me.email });
+  if (!r.ok) return { ok: false, message: r.error };
+  revalidatePath("/audit");
+  revalidatePath("/audit/adjudication");
+  const [next] = await listDisputes({ pending: true, limit: 1 });
+  redirect(next ? `/audit/adjudication?item=${next.itemId}&recorded=${parsed.data.itemId}` : `/audit/adjudication?recorded=${parsed.data.itemId}`);
+}

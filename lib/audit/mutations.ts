@@ -1,0 +1,139 @@
+// Creating a shadow-audit batch: draw the sample, store the batch with its manifest and its items, and log it —
+// one transaction, so a batch never exists half-filled.
+import { randomBytes } from "node:crypto";
+import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
+import type { BatchParams, ResolvedBatchParams } from "@/lib/audit/schema.ts";
+import { appendAuditLog, type AuditActor } from "@/lib/auth/audit-log.ts";
+import { db } from "@/lib/db/client.ts";
+import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
+
+/** Sampler version written on the manifest: a change of the draw is a new version, never a silent change. */
+export const SAMPLER_VERSION = "1";
+
+export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
+
+/** A fresh salt when none is given: 64 random bits, hex. Stored on the batch, so the draw stays reproducible. */
+export function newSalt(): string {
+  return randomBytes(8).toString("hex");
+}
+
+export function resolveParams(p: BatchParams): ResolvedBatchParams {
+  return { ...p, salt: p.salt ?? newSalt() };
+}
+
+/** What the batch stores as its manifest: everything needed to redraw and check the sample. */
+export function buildManifest(p: ResolvedBatchParams, preview: BatchPreview, configHash: string | null): Prisma.InputJsonObject {
+  const { sample } = preview;
+  return {
+    sampler_version: SAMPLER_VERSION,
+    params: {
+      run_id: p.runId,
+      step_from: p.stepFrom,
+      step_to: p.stepTo,
+      rate: p.rate,
+      salt: p.salt,
+      pick: p.pick,
+      min_per_stratum: p.minPerStratum ?? null,
+      overlap_rate: p.overlapRate,
+      tolerance: p.tolerance,
+    },
+    config_hash: configHash,
+    population: preview.population,
+    expected: sample.expected,
+    strata: sample.strata.map((s) => ({
+      stratum: s.stratum,
+      tickets: s.tickets,
+      rollouts: s.rollouts,
+      base_tickets: s.baseTickets,
+      sampled_tickets: s.sampledTickets,
+      items: s.items,
+      topped_up: s.toppedUp,
+      ticket_inclusion_prob: s.ticketInclusionProb,
+    })),
+    items: sample.items.length,
+    overlap_items: sample.overlapItems,
+    items_hash: sample.itemsHash,
+  };
+}
+
+/** The verifier config the batch's human rewards use: the default one stored in the database, if any. */
+async function defaultConfig(client: PrismaClient): Promise<{ id: number; hash: string } | null> {
+  return client.verifierConfig.findFirst({ where: { isDefault: true }, select: { id: true, hash: true }, orderBy: { id: "desc" } });
+}
+
+function defaultName(p: ResolvedBatchParams): string {
+  return `${p.runId} steps ${p.stepFrom}–${p.stepTo}`;
+}
+
+/**
+ * Draws the sample and stores the batch with its items (in hash order, so the queue hands them out in a random but
+ * reproducible order). Refuses an empty sample: a batch with nothing to review is a mistake in the window or rate.
+ */
+export async function createBatch(
+  params: ResolvedBatchParams,
+  actor: AuditActor,
+  client: PrismaClient = db(),
+): Promise<Result<{ batchId: number; items: number; overlapItems: number; manifest: Prisma.InputJsonObject; preview: BatchPreview }>> {
+  const run = await client.run.findUnique({ where: { id: params.runId }, select: { id: true } });
+  if (!run) return { ok: false, field: "runId", error: `No run ${params.runId}.` };
+  const preview = await previewBatch(params, client);
+  if (preview.sample.items.length === 0) {
+    return {
+      ok: false,
+      field: preview.population.rollouts === 0 ? "stepTo" : "rate",
+      error:
+        preview.population.rollouts === 0
+          ? `Run ${params.runId} has no scored rollouts in steps ${params.stepFrom}–${params.stepTo}.`
+          : "The sample is empty at this rate: raise the rate or set a minimum per stratum.",
+    };
+  }
+  const config = await defaultConfig(client);
+  const manifest = buildManifest(params, preview, config?.hash ?? null);
+  const createdById = "userId" in actor ? actor.userId : null;
+  const batchId = await client.$transaction(
+    async (tx) => {
+      const batch = await tx.auditBatch.create({
+        data: {
+          name: params.name ?? defaultName(params),
+          runId: params.runId,
+          stepFrom: params.stepFrom,
+          stepTo: params.stepTo,
+          rate: params.rate,
+          salt: params.salt,
+          pick: params.pick,
+          minPerStratum: params.minPerStratum ?? null,
+          overlapRate: params.overlapRate,
+          tolerance: params.tolerance,
+          configId: config?.id ?? null,
+          manifest,
+          createdById,
+        },
+        select: { id: true },
+      });
+      await tx.auditItem.createMany({
+        data: preview.sample.items.map((i) => ({
+          batchId: batch.id,
+          rolloutId: i.row.rolloutId,
+          ledgerId: i.row.ledgerId,
+          trajectoryId: i.row.trajectoryId,
+          ticketId: i.row.ticketId,
+          stratum: i.stratum,
+          inclusionProb: i.inclusionProb,
+          reviewsNeeded: i.reviewsNeeded,
+        })),
+      });
+      await appendAuditLog(
+        {
+          actor,
+          action: "audit.batch_create",
+          target: { type: "audit_batch", id: batch.id },
+          details: { run_id: params.runId, step_from: params.stepFrom, step_to: params.stepTo, rate: params.rate, salt: params.salt, pick: params.pick, items: preview.sample.items.length, items_hash: preview.sample.itemsHash },
+        },
+        tx,
+      );
+      return batch.id;
+    },
+    { timeout: 120_000 },
+  );
+  return { ok: true, batchId, items: preview.sample.items.length, overlapItems: preview.sample.overlapItems, manifest, preview };
+}

@@ -1,0 +1,96 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createApiToken, createUser, revokeApiToken } from "@/lib/admin/mutations.ts";
+import { authenticateApi, withApiAuth } from "@/lib/auth/api.ts";
+import { db } from "@/lib/db/client.ts";
+
+async function admin() {
+  const email = `admin-${randomBytes(5).toString("hex")}@test.local`;
+  const r = await createUser({ email, name: "", role: "admin", password: "a long enough password" }, { label: "test" });
+  if (!r.ok) throw new Error(r.error);
+  return { userId: r.id, email };
+}
+
+const req = (token?: string, path = "/api/v1/whoami") =>
+  new Request(`http://verity.test${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+describe("API tokens", () => {
+  it("live from creation to revocation: accepted, scoped, then refused", async () => {
+    const actor = await admin();
+    const t = await createApiToken({ name: "pipeline", scopes: ["ingest"] }, actor);
+    expect(t.token).toMatch(/^vty_[0-9a-f]{8}_/);
+    const row = await db().apiToken.findUniqueOrThrow({ where: { id: t.id } });
+    expect(row.hash).not.toContain(t.token.slice(13));
+    expect(row.lastUsedAt).toBeNull();
+
+    const ok = await authenticateApi(req(t.token), "ingest");
+    expect(ok.ok).toBe(true);
+    if (ok.ok) expect(ok.principal).toMatchObject({ tokenId: t.id, name: "pipeline", scopes: ["ingest"], createdById: actor.userId });
+    const used = await db().apiToken.findUniqueOrThrow({ where: { id: t.id } });
+    expect(used.lastUsedAt).not.toBeNull();
+
+    const missingScope = await authenticateApi(req(t.token), "read");
+    expect(missingScope.ok).toBe(false);
+    if (!missingScope.ok) {
+      expect(missingScope.response.status).toBe(403);
+      const body = await missingScope.response.json();
+      expect(body.error.code).toBe("insufficient_scope");
+      expect(body.error.message).toContain('"read" scope');
+    }
+
+    expect((await revokeApiToken(t.id, actor)).ok).toBe(true);
+    const revoked = await authenticateApi(req(t.token), "ingest");
+    expect(revoked.ok).toBe(false);
+    if (!revoked.ok) {
+      expect(revoked.response.status).toBe(401);
+      expect(await revoked.response.json()).toEqual({ error: { code: "invalid_token", message: "This API token has been revoked." } });
+    }
+
+    const log = await db().auditLogEntry.findMany({ where: { targetType: "api_token", targetId: String(t.id) }, orderBy: { id: "asc" } });
+    expect(log.map((e) => [e.action, e.actorId])).toEqual([
+      ["token.create", actor.userId],
+      ["token.revoke", actor.userId],
+    ]);
+    expect(JSON.stringify(log.map((e) => e.details))).not.toContain(t.token);
+  });
+
+  it("refuses a token without the ingest scope at an ingest-scoped check with 403", async () => {
+    const t = await createApiToken({ name: "reader", scopes: ["read"] }, await admin());
+    const handler = withApiAuth("ingest", () => Response.json({ ingested: true }));
+    const res = await handler(new Request("http://verity.test/api/v1/ingest", { method: "POST", headers: { authorization: `Bearer ${t.token}` } }), {});
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toEqual({
+      code: "insufficient_scope",
+      message: 'This API token lacks the "ingest" scope. Create a token with the "ingest" scope under Admin → API tokens.',
+    });
+    expect((await authenticateApi(req(t.token), "read")).ok).toBe(true);
+  });
+
+  it("answers missing, malformed and unknown tokens with 401 JSON", async () => {
+    for (const [token, code] of [
+      [undefined, "unauthenticated"],
+      ["vty_deadbeef_" + "A".repeat(43), "invalid_token"],
+      ["not-a-token", "invalid_token"],
+    ] as const) {
+      const r = await authenticateApi(req(token), null);
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.response.status).toBe(401);
+      expect(r.response.headers.get("www-authenticate")).toMatch(/^Bearer /);
+      expect((await r.response.json()).error.code).toBe(code);
+    }
+    const basic = await authenticateApi(new Request("http://verity.test/", { headers: { authorization: "Basic dTpw" } }), null);
+    expect(basic.ok).toBe(false);
+  });
+
+  it("touches last_used_at at most once a minute", async () => {
+    const t = await createApiToken({ name: "busy", scopes: ["ingest"] }, await admin());
+    const t0 = new Date();
+    await authenticateApi(req(t.token), null, t0);
+    await authenticateApi(req(t.token), null, new Date(t0.getTime() + 30_000));
+    expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(t0.getTime());
+    const later = new Date(t0.getTime() + 61_000);
+    await authenticateApi(req(t.token), null, later);
+    expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(later.getTime());
+  });
+});

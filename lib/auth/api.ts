@@ -1,0 +1,70 @@
+// Authentication of /api/v1/* route handlers: `Authorization: Bearer vty_…`. Errors are JSON
+// {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token, 403 for a missing scope.
+import type { AuditActor, Db } from "@/lib/auth/audit-log.ts";
+import { tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
+import { apiTokenHash } from "@/lib/auth/tokens.ts";
+import { db } from "@/lib/db/client.ts";
+
+export type ApiPrincipal = { tokenId: number; name: string; prefix: string; scopes: string[]; createdById: number };
+
+export type ApiAuthResult = { ok: true; principal: ApiPrincipal } | { ok: false; response: Response };
+
+export function apiError(status: number, code: string, message: string, headers?: HeadersInit): Response {
+  return Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store", ...headers } });
+}
+
+function unauthorized(code: string, message: string): Response {
+  return apiError(401, code, message, { "www-authenticate": `Bearer realm="verity", error="invalid_token"` });
+}
+
+/** last_used_at is written at most once a minute per token, so a busy ingest loop does not write on every call. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Checks the bearer token of a request; `scope` null accepts any valid token. On success the token's last use is
+ * recorded. Use directly (`const auth = await authenticateApi(req, "ingest"); if (!auth.ok) return auth.response;`)
+ * or through withApiAuth.
+ */
+export async function authenticateApi(req: Request, scope: TokenScope | null, now = new Date(), client: Db = db()): Promise<ApiAuthResult> {
+  const header = req.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    return { ok: false, response: unauthorized("unauthenticated", "Send an API token: Authorization: Bearer vty_…. An admin creates tokens under Admin → API tokens.") };
+  }
+  const hash = apiTokenHash(match[1]);
+  const token = hash
+    ? await client.apiToken.findUnique({ where: { hash }, select: { id: true, name: true, prefix: true, scopes: true, createdById: true, revokedAt: true, lastUsedAt: true } })
+    : null;
+  if (!token) return { ok: false, response: unauthorized("invalid_token", "This API token is not valid.") };
+  if (token.revokedAt) return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
+  if (scope && !tokenAllows(token.scopes, scope)) {
+    return {
+      ok: false,
+      response: apiError(403, "insufficient_scope", `This API token lacks the "${scope}" scope. Create a token with the "${scope}" scope under Admin → API tokens.`),
+    };
+  }
+  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
+    await client.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } });
+  }
+  return { ok: true, principal: { tokenId: token.id, name: token.name, prefix: token.prefix, scopes: token.scopes, createdById: token.createdById } };
+}
+
+/**
+ * Wraps a route handler: `export const POST = withApiAuth("ingest", async (req, ctx, principal) => …)`. The handler
+ * runs only for a valid token with the scope.
+ */
+export function withApiAuth<Ctx>(
+  scope: TokenScope | null,
+  handler: (req: Request, ctx: Ctx, principal: ApiPrincipal) => Response | Promise<Response>,
+): (req: Request, ctx: Ctx) => Promise<Response> {
+  return async (req, ctx) => {
+    const auth = await authenticateApi(req, scope);
+    if (!auth.ok) return auth.response;
+    return handler(req, ctx, auth.principal);
+  };
+}
+
+/** Audit-log actor for changes made through the API. */
+export function apiActor(p: ApiPrincipal): AuditActor {
+  return { tokenId: p.tokenId, name: p.name };
+}

@@ -1,0 +1,34 @@
+import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Role } from "@/lib/auth/policy.ts";
+import { SIGN_IN_LIMIT } from "@/lib/auth/schema.ts";
+import { db } from "@/lib/db/client.ts";
+
+/** The signed-in user as pages and actions see it. Never carries the password hash. */
+export type SessionUser = {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  sessionId: string;
+  lastSeenAt: Date;
+};
+
+/**
+ * The user behind a session id (the sha256 of the cookie), or null when the session is unknown, expired, or its user
+ * is disabled. Role and disabled state are read on every request, so a change takes effect at the next click.
+ */
+export async function findSessionUser(sessionId: string, now = new Date(), client: Db = db()): Promise<SessionUser | null> {
+  const s = await client.session.findUnique({
+    where: { id: sessionId },
+    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true, name: true, role: true, disabledAt: true } } },
+  });
+  if (!s || s.expiresAt <= now || s.user.disabledAt) return null;
+  return { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role, sessionId: s.id, lastSeenAt: s.lastSeenAt };
+}
+
+/** Failed sign-ins for an email inside the rate-limit window, and when the oldest of them leaves it. */
+export async function recentSignInFailures(email: string, now = new Date(), client: Db = db()): Promise<{ count: number; oldest: Date | null }> {
+  const since = new Date(now.getTime() - SIGN_IN_LIMIT.windowMinutes * 60_000);
+  const agg = await client.signInFailure.aggregate({ where: { email, at: { gt: since } }, _count: { _all: true }, _min: { at: true } });
+  return { count: agg._count._all, oldest: agg._min.at };
+}

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDemoUsersIfEmpty, DEMO_PASSWORD } from "@/lib/auth/demo-users.ts";
+import { verifyPassword } from "@/lib/auth/password.ts";
+import { createClient } from "@/lib/db/client.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+
+describe("demo users", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let client: PrismaClient;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase("demo_users");
+    await migrate(scratch.url);
+    client = createClient(scratch.url);
+  });
+  afterAll(async () => {
+    await client?.$disconnect();
+    await scratch?.drop();
+  });
+
+  it("are created once, one line each, on an empty users table", async () => {
+    const lines = await createDemoUsersIfEmpty(client);
+    expect(lines).toEqual([
+      'demo user admin@verity.local (admin), password "verity"',
+      'demo user lead@verity.local (lead), password "verity"',
+      'demo user researcher@verity.local (researcher), password "verity"',
+      'demo user annotator@verity.local (annotator), password "verity"',
+      'demo user annotator2@verity.local (annotator), password "verity"',
+    ]);
+    const users = await client.user.findMany({ orderBy: { id: "asc" } });
+    expect(users.map((u) => [u.email, u.role])).toEqual([
+      ["admin@verity.local", "admin"],
+      ["lead@verity.local", "lead"],
+      ["researcher@verity.local", "researcher"],
+      ["annotator@verity.local", "annotator"],
+      ["annotator2@verity.local", "annotator"],
+    ]);
+    expect(await verifyPassword(DEMO_PASSWORD, users[0].passwordHash)).toBe(true);
+    expect(new Set(users.map((u) => u.passwordHash)).size).toBe(5);
+    expect(await client.auditLogEntry.count({ where: { action: "user.create", actorLabel: "system" } })).toBe(5);
+    expect(await createDemoUsersIfEmpty(client)).toEqual([]);
+    expect(await client.user.count()).toBe(5);
+  });
+});

@@ -1,0 +1,35 @@
+// How pages and server actions ask the policy. Signed out → the sign-in page (coming back here afterwards);
+// signed in but not allowed → 403 via Next's forbidden() (the nearest forbidden.tsx renders).
+import { headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import type { SessionUser } from "@/lib/auth/data.ts";
+import { can, type Action } from "@/lib/auth/policy.ts";
+import { PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
+import { getCurrentUser } from "@/lib/auth/session.ts";
+
+export function signInHref(next?: string | null): string {
+  return next && next !== "/" ? `/sign-in?${new URLSearchParams({ next })}` : "/sign-in";
+}
+
+async function signInRedirect(): Promise<never> {
+  redirect(signInHref((await headers()).get(PATH_HEADER)));
+}
+
+/**
+ * First line of every console page: `const user = await requirePageUser("ledger.read")`. Without an action it only
+ * requires a signed-in user. Await it before anything streams, so the response carries 307 or 403.
+ */
+export async function requirePageUser(action?: Action): Promise<SessionUser> {
+  const user = await getCurrentUser();
+  if (!user) return signInRedirect();
+  if (action && !can(user.role, action)) forbidden();
+  return user;
+}
+
+/** First line of every server action that changes something: same rule as pages. */
+export async function requireActionUser(action: Action): Promise<SessionUser> {
+  const user = await getCurrentUser();
+  if (!user) redirect("/sign-in");
+  if (!can(user.role, action)) forbidden();
+  return user;
+}

@@ -1,0 +1,100 @@
+import { appendAuditLog, type Db } from "@/lib/auth/audit-log.ts";
+import { recentSignInFailures, type SessionUser } from "@/lib/auth/data.ts";
+import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/password.ts";
+import { SIGN_IN_LIMIT, WRONG_CREDENTIALS } from "@/lib/auth/schema.ts";
+import { newSessionToken } from "@/lib/auth/tokens.ts";
+import { db } from "@/lib/db/client.ts";
+import { env } from "@/lib/env.ts";
+
+export type NewSession = { token: string; sessionId: string; expiresAt: Date };
+
+/** Starts a session for a user; the caller puts `token` in the cookie. Expired sessions are swept on the way. */
+export async function createSession(userId: number, now = new Date(), client: Db = db()): Promise<NewSession> {
+  const { token, id } = newSessionToken();
+  const expiresAt = new Date(now.getTime() + env().VERITY_SESSION_HOURS * 3_600_000);
+  await client.session.deleteMany({ where: { expiresAt: { lte: now } } });
+  await client.session.create({ data: { id, userId, expiresAt, createdAt: now, lastSeenAt: now } });
+  return { token, sessionId: id, expiresAt };
+}
+
+/** How stale lastSeenAt may get before a request writes it again: one write per session per five minutes. */
+const TOUCH_EVERY_MS = 5 * 60_000;
+
+/** Records activity on a session (throttled). Expiry stays absolute: VERITY_SESSION_HOURS after sign-in. */
+export async function touchSession(user: SessionUser, now = new Date(), client: Db = db()): Promise<void> {
+  if (now.getTime() - user.lastSeenAt.getTime() < TOUCH_EVERY_MS) return;
+  await client.session.updateMany({ where: { id: user.sessionId }, data: { lastSeenAt: now } });
+}
+
+/** Ends a session (sign-out). Returns whose session it was, or null when it was already gone. */
+export async function endSession(sessionId: string, client: Db = db()): Promise<{ id: number; email: string } | null> {
+  const s = await client.session.findUnique({ where: { id: sessionId }, select: { user: { select: { id: true, email: true } } } });
+  if (!s) return null;
+  await client.session.deleteMany({ where: { id: sessionId } });
+  await appendAuditLog({ actor: { userId: s.user.id, email: s.user.email }, action: "auth.sign_out", target: { type: "user", id: s.user.id } }, client);
+  return s.user;
+}
+
+export type SignInResult =
+  | { ok: true; user: { id: number; email: string; role: SessionUser["role"] }; session: NewSession }
+  | { ok: false; code: "wrong_credentials" | "rate_limited" | "disabled"; message: string };
+
+/**
+ * Checks an email and password and starts a session. The answer to a wrong email and to a wrong password is the same
+ * message after the same amount of work; after SIGN_IN_LIMIT.failures failures in the window, even the right
+ * password is refused until the window moves on. Every outcome lands in the audit log.
+ */
+export async function signInWithPassword(
+  input: { email: string; password: string; ip?: string },
+  now = new Date(),
+  client: Db = db(),
+): Promise<SignInResult> {
+  const { email, password } = input;
+  const ip = input.ip ?? "";
+  const failed = (reason: string, userId?: number) =>
+    appendAuditLog(
+      { actor: { label: email }, action: "auth.sign_in_failed", target: userId ? { type: "user", id: userId } : undefined, details: { reason, ip } },
+      client,
+    );
+
+  const recent = await recentSignInFailures(email, now, client);
+  if (recent.count >= SIGN_IN_LIMIT.failures) {
+    await failed("rate_limited");
+    const freeAt = (recent.oldest?.getTime() ?? now.getTime()) + SIGN_IN_LIMIT.windowMinutes * 60_000;
+    const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+    return {
+      ok: false,
+      code: "rate_limited",
+      message: `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask an admin to reset the password.`,
+    };
+  }
+
+  const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, role: true, passwordHash: true, disabledAt: true } });
+  const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+  if (!user || !ok) {
+    await client.signInFailure.create({ data: { email, ip, at: now } });
+    await failed(user ? "wrong_password" : "unknown_email", user?.id);
+    return { ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS };
+  }
+  // Only someone who knows the password learns that the account is disabled.
+  if (user.disabledAt) {
+    await failed("disabled", user.id);
+    return { ok: false, code: "disabled", message: "This account is disabled. Ask an admin to enable it." };
+  }
+
+  const session = await createSession(user.id, now, client);
+  await appendAuditLog({ actor: { userId: user.id, email: user.email }, action: "auth.sign_in", target: { type: "user", id: user.id }, details: { method: "password", ip } }, client);
+  return { ok: true, user: { id: user.id, email: user.email, role: user.role }, session };
+}
+
+/** Starts a session for a user who proved their email elsewhere (OIDC). Null when no enabled user has that email. */
+export async function signInWithVerifiedEmail(email: string, method: string, ip = "", now = new Date(), client: Db = db()): Promise<NewSession | null> {
+  const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, disabledAt: true } });
+  if (!user || user.disabledAt) {
+    await appendAuditLog({ actor: { label: email }, action: "auth.sign_in_failed", details: { reason: user ? "disabled" : "unknown_email", method, ip } }, client);
+    return null;
+  }
+  const session = await createSession(user.id, now, client);
+  await appendAuditLog({ actor: { userId: user.id, email: user.email }, action: "auth.sign_in", target: { type: "user", id: user.id }, details: { method, ip } }, client);
+  return session;
+}

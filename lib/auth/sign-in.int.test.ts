@@ -1,0 +1,150 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createUser, setUserDisabled } from "@/lib/admin/mutations.ts";
+import { findSessionUser } from "@/lib/auth/data.ts";
+import { endSession, signInWithPassword, signInWithVerifiedEmail, touchSession } from "@/lib/auth/mutations.ts";
+import { SIGN_IN_LIMIT, WRONG_CREDENTIALS } from "@/lib/auth/schema.ts";
+import { sha256Hex } from "@/lib/auth/tokens.ts";
+import { db } from "@/lib/db/client.ts";
+
+const PASSWORD = "a long enough password";
+const admin = { label: "test" } as const;
+
+async function newUser(role: "admin" | "lead" | "researcher" | "annotator" = "researcher") {
+  const email = `u-${randomBytes(5).toString("hex")}@test.local`;
+  const r = await createUser({ email, name: "", role, password: PASSWORD }, admin);
+  if (!r.ok) throw new Error(r.error);
+  return { id: r.id, email };
+}
+
+const logFor = (targetId: number) => db().auditLogEntry.findMany({ where: { targetType: "user", targetId: String(targetId) }, orderBy: { id: "asc" } });
+
+describe("signing in with email and password", () => {
+  it("starts a session stored by the hash of its cookie and logs the sign-in", async () => {
+    const u = await newUser("lead");
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD, ip: "10.0.0.1" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.user).toEqual({ id: u.id, email: u.email, role: "lead" });
+    expect(r.session.sessionId).toBe(sha256Hex(r.session.token));
+    const row = await db().session.findUnique({ where: { id: r.session.sessionId } });
+    expect(row?.userId).toBe(u.id);
+    // nothing in the table equals the cookie value itself
+    expect(await db().session.count({ where: { id: r.session.token } })).toBe(0);
+    const hours = (row!.expiresAt.getTime() - row!.createdAt.getTime()) / 3_600_000;
+    expect(hours).toBeCloseTo(12, 5);
+    const me = await findSessionUser(r.session.sessionId);
+    expect(me).toMatchObject({ id: u.id, email: u.email, role: "lead" });
+    const log = await logFor(u.id);
+    expect(log.map((e) => e.action)).toEqual(["user.create", "auth.sign_in"]);
+    expect(log[1]).toMatchObject({ actorId: u.id, actorLabel: u.email, details: { method: "password", ip: "10.0.0.1" } });
+  });
+
+  it("answers a wrong password and an unknown email with the same message", async () => {
+    const u = await newUser();
+    const wrong = await signInWithPassword({ email: u.email, password: "nope" });
+    const unknown = await signInWithPassword({ email: `nobody-${randomBytes(4).toString("hex")}@test.local`, password: "nope" });
+    expect(wrong).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
+    expect(unknown).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
+    expect(WRONG_CREDENTIALS).toBe("Email or password is wrong.");
+    const failures = await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", actorLabel: u.email } });
+    expect(failures).toHaveLength(1);
+    expect(failures[0].details).toMatchObject({ reason: "wrong_password" });
+    expect(JSON.stringify(failures[0].details)).not.toContain("nope");
+  });
+
+  it("refuses a disabled user even with the right password, and signs them out everywhere", async () => {
+    const u = await newUser();
+    const first = await signInWithPassword({ email: u.email, password: PASSWORD });
+    expect(first.ok).toBe(true);
+    await setUserDisabled(u.id, true, admin);
+    if (first.ok) expect(await findSessionUser(first.session.sessionId)).toBeNull();
+    expect(await db().session.count({ where: { userId: u.id } })).toBe(0);
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD });
+    expect(r).toMatchObject({ ok: false, code: "disabled" });
+  });
+});
+
+describe("the failed sign-in rate limit", () => {
+  it(`refuses after ${SIGN_IN_LIMIT.failures} failures in ${SIGN_IN_LIMIT.windowMinutes} minutes, even the right password, and lifts afterwards`, async () => {
+    const u = await newUser();
+    const t0 = new Date();
+    for (let i = 0; i < SIGN_IN_LIMIT.failures; i++) {
+      const r = await signInWithPassword({ email: u.email, password: `wrong ${i}`, ip: "10.0.0.9" }, new Date(t0.getTime() + i * 1000));
+      expect(r).toMatchObject({ ok: false, code: "wrong_credentials" });
+    }
+    const rows = await db().signInFailure.findMany({ where: { email: u.email } });
+    expect(rows).toHaveLength(SIGN_IN_LIMIT.failures);
+    expect(rows.every((r) => r.ip === "10.0.0.9")).toBe(true);
+
+    const locked = await signInWithPassword({ email: u.email, password: PASSWORD }, new Date(t0.getTime() + 60_000));
+    expect(locked.ok).toBe(false);
+    if (!locked.ok) {
+      expect(locked.code).toBe("rate_limited");
+      expect(locked.message).toMatch(/^Too many failed sign-ins for this email\. Try again in 14 minutes/);
+    }
+    // a locked attempt does not extend the lock
+    expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(SIGN_IN_LIMIT.failures);
+    // another email is unaffected
+    const other = await newUser();
+    expect((await signInWithPassword({ email: other.email, password: PASSWORD }, new Date(t0.getTime() + 60_000))).ok).toBe(true);
+
+    const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
+    expect((await signInWithPassword({ email: u.email, password: PASSWORD }, later)).ok).toBe(true);
+    const reasons = (await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", actorLabel: u.email }, orderBy: { id: "asc" } })).map(
+      (e) => (e.details as { reason: string }).reason,
+    );
+    expect(reasons).toEqual([...Array(SIGN_IN_LIMIT.failures).fill("wrong_password"), "rate_limited"]);
+  });
+});
+
+describe("sessions", () => {
+  it("expire VERITY_SESSION_HOURS after sign-in", async () => {
+    const u = await newUser();
+    const t0 = new Date();
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD }, t0);
+    if (!r.ok) throw new Error(r.message);
+    expect(await findSessionUser(r.session.sessionId, new Date(t0.getTime() + 11.9 * 3_600_000))).not.toBeNull();
+    expect(await findSessionUser(r.session.sessionId, new Date(t0.getTime() + 12 * 3_600_000))).toBeNull();
+  });
+
+  it("record activity at most every five minutes", async () => {
+    const u = await newUser();
+    const t0 = new Date();
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD }, t0);
+    if (!r.ok) throw new Error(r.message);
+    const me = (await findSessionUser(r.session.sessionId, t0))!;
+    await touchSession(me, new Date(t0.getTime() + 60_000));
+    expect((await db().session.findUnique({ where: { id: me.sessionId } }))!.lastSeenAt.getTime()).toBe(t0.getTime());
+    const later = new Date(t0.getTime() + 6 * 60_000);
+    await touchSession(me, later);
+    expect((await db().session.findUnique({ where: { id: me.sessionId } }))!.lastSeenAt.getTime()).toBe(later.getTime());
+  });
+
+  it("end at sign-out, which is logged", async () => {
+    const u = await newUser();
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD });
+    if (!r.ok) throw new Error(r.message);
+    expect(await endSession(r.session.sessionId)).toEqual({ id: u.id, email: u.email });
+    expect(await findSessionUser(r.session.sessionId)).toBeNull();
+    expect(await endSession(r.session.sessionId)).toBeNull();
+    expect((await logFor(u.id)).map((e) => e.action)).toEqual(["user.create", "auth.sign_in", "auth.sign_out"]);
+  });
+
+  it("carry the current role: a role change applies at the next request", async () => {
+    const u = await newUser("researcher");
+    const r = await signInWithPassword({ email: u.email, password: PASSWORD });
+    if (!r.ok) throw new Error(r.message);
+    await db().user.update({ where: { id: u.id }, data: { role: "annotator" } });
+    expect((await findSessionUser(r.session.sessionId))?.role).toBe("annotator");
+  });
+
+  it("can start from a verified email (OIDC) only for an existing, enabled user", async () => {
+    const u = await newUser();
+    const s = await signInWithVerifiedEmail(u.email, "oidc");
+    expect(s).not.toBeNull();
+    expect(await signInWithVerifiedEmail(`x-${randomBytes(4).toString("hex")}@test.local`, "oidc")).toBeNull();
+    await setUserDisabled(u.id, true, admin);
+    expect(await signInWithVerifiedEmail(u.email, "oidc")).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+// `verity export --run R [--from S --to S] [--guardrail CODE] [--out FILE]`: the run's current ledger as NDJSON score
+// records, streamed (to stdout unless --out), each ticket's case first so the file re-ingests into an empty database.
+import fs from "node:fs";
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import { withBulkDatabase } from "@/lib/ingest/database.ts";
+import { exportFilterSchema, exportLedger, runExists } from "@/lib/ledger/export.ts";
+import { zodIssues } from "@/lib/verifier/schema.ts";
+
+const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--no-cases] [--out FILE]
+
+Writes the run's current ledger entries as NDJSON score records (formats.md §3), ordered by step. Each ticket's
+case comes before its first record, so the file can be ingested into an empty database (--no-cases leaves them out).`;
+
+type Io = { out: (s: string) => void; err: (s: string) => void; stdout: NodeJS.WritableStream };
+const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stdout: process.stdout };
+
+export async function run(argv: string[], out: Io = io): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        run: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        guardrail: { type: "string" },
+        out: { type: "string" },
+        "no-cases": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    out.err(`verity export: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    out.out(USAGE);
+    return 0;
+  }
+  const parsed = exportFilterSchema.safeParse({ run: values.run, from: values.from, to: values.to, guardrail: values.guardrail, cases: !values["no-cases"] });
+  if (!parsed.success) {
+    out.err(`verity export: ${zodIssues(parsed.error).map((i) => (i.path ? `--${i.path}: ` : "") + i.message).join("; ")}\n\n${USAGE}`);
+    return 2;
+  }
+  const filter = parsed.data;
+  return withBulkDatabase(async (pool) => {
+    if (!(await runExists(pool, filter.run))) {
+      out.err(`verity export: no run ${JSON.stringify(filter.run)}`);
+      return 1;
+    }
+    const sink: NodeJS.WritableStream = values.out ? fs.createWriteStream(values.out) : out.stdout;
+    let lines = 0;
+    for await (const line of exportLedger(pool, filter)) {
+      lines++;
+      if (!sink.write(line)) await once(sink, "drain");
+    }
+    if (values.out) await new Promise<void>((res) => (sink as fs.WriteStream).end(() => res()));
+    out.err(`verity export: ${lines} lines${values.out ? ` written to ${values.out}` : ""}`);
+    return 0;
+  });
+}

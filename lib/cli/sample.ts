@@ -1,0 +1,130 @@
+// `verity sample`: draw a shadow-audit batch (or, with --dry-run, only show what would be drawn) from the command
+// line. The same schema, sampler and writes as the console's batch form.
+import { parseArgs } from "node:util";
+import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
+import { createBatch, resolveParams } from "@/lib/audit/mutations.ts";
+import { batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
+import { createClient } from "@/lib/db/client.ts";
+import { withBulkDatabase } from "@/lib/ingest/database.ts";
+
+const USAGE = `usage: verity sample --run RUN --from STEP --to STEP [options]
+
+Samples tickets of a run's step window for blind human shadow review: a ticket is in when a hash of (salt, ticket id)
+falls under the rate, so the sample is reproducible and independent of arrival order.
+
+options:
+  --rate R               fraction of tickets to sample (default 0.01)
+  --salt X               salt of the hash (default: random, printed; the same salt draws the same sample)
+  --pick one|all         review one rollout per sampled ticket (chosen by hash) or all of them (default one)
+  --min-per-stratum N    stratify by deciding guardrail: top up every stratum to at least N tickets
+  --overlap R            fraction of items reviewed by two annotators (default 0.1)
+  --tolerance T          reward difference beyond which an item goes to adjudication (default 0.1)
+  --name NAME            batch name (default: run, window and rate)
+  --dry-run              show the population and the sample; create nothing
+  --json                 print the manifest as JSON instead of the table
+
+exit status: 0 done, 1 refused (unknown run, empty sample), 2 usage.`;
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n") };
+
+export function parseSampleArgs(argv: string[]): { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean } | { ok: false; message: string; help?: boolean } {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        run: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        rate: { type: "string" },
+        salt: { type: "string" },
+        pick: { type: "string" },
+        "min-per-stratum": { type: "string" },
+        overlap: { type: "string" },
+        tolerance: { type: "string" },
+        name: { type: "string" },
+        "dry-run": { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  if (values.help) return { ok: false, message: "", help: true };
+  const flag: Record<string, string> = { runId: "--run", stepFrom: "--from", stepTo: "--to", rate: "--rate", salt: "--salt", pick: "--pick", minPerStratum: "--min-per-stratum", overlapRate: "--overlap", tolerance: "--tolerance", name: "--name" };
+  const r = batchParamsSchema.safeParse({
+    runId: values.run ?? "",
+    stepFrom: values.from ?? "",
+    stepTo: values.to ?? "",
+    rate: values.rate,
+    salt: values.salt,
+    pick: values.pick,
+    minPerStratum: values["min-per-stratum"],
+    overlapRate: values.overlap,
+    tolerance: values.tolerance,
+    name: values.name,
+  });
+  if (!r.success) {
+    return { ok: false, message: r.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; ") };
+  }
+  return { ok: true, params: resolveParams(r.data), dryRun: !!values["dry-run"], json: !!values.json };
+}
+
+const pct = (x: number) => `${+(x * 100).toFixed(3)}%`;
+
+export function formatPreview(p: ResolvedBatchParams, preview: BatchPreview): string[] {
+  const s = preview.sample;
+  const lines = [
+    `run ${p.runId}, steps ${p.stepFrom}–${p.stepTo}: ${preview.population.tickets} tickets, ${preview.population.rollouts} rollouts` +
+      (preview.population.excluded ? ` (${preview.population.excluded} without a reward or rollout left out)` : ""),
+    `rate ${pct(p.rate)}, pick ${p.pick}, salt ${p.salt}${p.minPerStratum ? `, at least ${p.minPerStratum} tickets per stratum` : ""}`,
+    `expected ${s.expected.tickets.toFixed(1)} tickets / ${s.expected.items.toFixed(1)} items; drawn ${s.items.length} items (${s.overlapItems} for two reviewers)`,
+    "",
+    "stratum                 tickets  sampled  items  inclusion (ticket)",
+  ];
+  for (const x of s.strata) {
+    lines.push(`${x.stratum.padEnd(22)} ${String(x.tickets).padStart(8)} ${String(x.sampledTickets).padStart(8)} ${String(x.items).padStart(6)}  ${x.ticketInclusionProb.toPrecision(4)}${x.toppedUp ? " (topped up)" : ""}`);
+  }
+  lines.push("", `items hash ${s.itemsHash}`);
+  return lines;
+}
+
+export async function run(argv: string[], out: Io = io): Promise<number> {
+  const parsed = parseSampleArgs(argv);
+  if (!parsed.ok) {
+    if (parsed.help) {
+      out.out(USAGE);
+      return 0;
+    }
+    out.err(`verity sample: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { params, dryRun, json } = parsed;
+  return withBulkDatabase(async (_pool, url) => {
+    const client = createClient(url);
+    try {
+      if (dryRun) {
+        const preview = await previewBatch(params, client);
+        if (json) out.out(JSON.stringify({ dry_run: true, population: preview.population, expected: preview.sample.expected, strata: preview.sample.strata, items: preview.sample.items.length, overlap_items: preview.sample.overlapItems, items_hash: preview.sample.itemsHash, salt: params.salt }));
+        else for (const l of formatPreview(params, preview)) out.out(l);
+        return 0;
+      }
+      const r = await createBatch(params, { label: "cli" }, client);
+      if (!r.ok) {
+        out.err(`verity sample: ${r.error}`);
+        return 1;
+      }
+      if (json) out.out(JSON.stringify({ batch_id: r.batchId, manifest: r.manifest }));
+      else {
+        for (const l of formatPreview(params, r.preview)) out.out(l);
+        out.out(`created batch ${r.batchId} with ${r.items} items (${r.overlapItems} for two reviewers)`);
+      }
+      return 0;
+    } finally {
+      await client.$disconnect();
+    }
+  });
+}

@@ -1,0 +1,87 @@
+// A cluster as the data backlog: NDJSON, one object a line, in this order —
+//   {"kind":"cluster", …}    what was exported: run, window, threshold, key, label, exact size, tickets, mean reward
+//   {"kind":"signature", …}  every reason signature (code, tool, field) of the members, with how many carry it
+//   {"kind":"ticket", …}     each ticket with members (most members first), followed by
+//   {"kind":"case", …}       its case in the wire format of formats.md §1 (re-ingestible as is), when stored
+//   {"kind":"example", …}    the lowest-reward members with their final reply and structured reasons
+// Counts here are exact (members are selected with sql.ts memberWhere), even where the report samples level 2.
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { db } from "@/lib/db/client.ts";
+import { listCases, listClusterSignatures, listClusterTickets, listExportExamples } from "@/lib/clusters/detail-data.ts";
+import { browserHref, clusterLabel, formatKey, type ClusterKey } from "@/lib/clusters/keys.ts";
+import type { ClusterWindow } from "@/lib/clusters/schema.ts";
+
+const CASE_CHUNK = 200;
+export const EXPORT_EXAMPLES = 20;
+
+export async function* clusterBacklog(w: ClusterWindow, key: ClusterKey, client: PrismaClient = db()): AsyncGenerator<string> {
+  const line = (o: unknown) => JSON.stringify(o) + "\n";
+  const [tickets, signatures] = await Promise.all([listClusterTickets(w, key, client), listClusterSignatures(w, key, client)]);
+  const size = tickets.reduce((s, t) => s + t.rollouts, 0);
+  const rewarded = tickets.filter((t) => t.meanReward !== null);
+  const weight = rewarded.reduce((s, t) => s + t.rollouts, 0);
+  yield line({
+    kind: "cluster",
+    run_id: w.runId,
+    key: formatKey(key),
+    label: clusterLabel(key),
+    step_from: w.from ?? null,
+    step_to: w.to ?? null,
+    threshold: w.threshold,
+    size,
+    tickets: tickets.length,
+    mean_reward: weight ? Math.round((rewarded.reduce((s, t) => s + t.meanReward! * t.rollouts, 0) / weight) * 1e6) / 1e6 : null,
+    trajectories: browserHref(w, key),
+  });
+  for (const s of signatures) yield line({ kind: "signature", code: s.code, tool: s.tool, field: s.field, rollouts: s.rollouts });
+  for (let i = 0; i < tickets.length; i += CASE_CHUNK) {
+    const chunk = tickets.slice(i, i + CASE_CHUNK);
+    const cases = new Map((await listCases(chunk.map((t) => t.ticketId), client)).map((c) => [c.ticketId, c]));
+    for (const t of chunk) {
+      yield line({ kind: "ticket", ticket_id: t.ticketId, category: t.category, rollouts: t.rollouts, mean_reward: t.meanReward === null ? null : Math.round(t.meanReward * 1e6) / 1e6 });
+      const c = cases.get(t.ticketId);
+      if (c) yield line({ kind: "case", ticket: c.ticket, env_snapshot: c.envSnapshot, verifier_spec: c.verifierSpec });
+    }
+  }
+  for (const e of await listExportExamples(w, key, EXPORT_EXAMPLES, client)) {
+    yield line({
+      kind: "example",
+      trajectory_id: e.trajectoryId,
+      step: e.step,
+      ticket_id: e.ticketId,
+      reward: e.reward,
+      raw_reward: e.rawReward,
+      deciding_guardrail: e.decidingGuardrail,
+      final_reply: e.finalReply,
+      reasons: e.reasons,
+    });
+  }
+}
+
+/** A streamed NDJSON download of the backlog (console route and token API alike). */
+export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: PrismaClient = db()): Response {
+  const encoder = new TextEncoder();
+  const lines = clusterBacklog(w, key, client);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await lines.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+  const slug = formatKey(key).replace(/[^a-z0-9_.-]+/gi, "-").slice(0, 80);
+  return new Response(body, {
+    headers: {
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="verity-cluster-${w.runId.replace(/[^a-z0-9_.-]+/gi, "-")}-${slug}.ndjson"`,
+      "cache-control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,130 @@
+// Assembles what the page, the token API and the CLI show: the clustering report (data.ts → report.ts), the
+// leads' triage states, and per shown cluster its lowest-reward examples and most common reply phrasings.
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { db } from "@/lib/db/client.ts";
+import { binSteps } from "@/lib/clusters/bins.ts";
+import { readBlindSpotFacts, readLevelOneFacts, readSignatureSample, readWindowSteps } from "@/lib/clusters/data.ts";
+import {
+  type ClusterExample,
+  type ClusterRun,
+  type ClusterStateView,
+  listClusterExamples,
+  listClusterRuns,
+  listClusterStates,
+  sampleClusterReplies,
+} from "@/lib/clusters/detail-data.ts";
+import { BLIND_SPOT_KEY, type ClusterKey, parseKey } from "@/lib/clusters/keys.ts";
+import { topPhrasings, type PhrasingSummary } from "@/lib/clusters/phrasings.ts";
+import { buildReport, type CategoryPart, type ClusterReport, type ClusterStats, type LevelOne, type LevelTwo } from "@/lib/clusters/report.ts";
+import { clusterPageSchema, DEFAULT_THRESHOLD, issues, type ClusterWindow } from "@/lib/clusters/schema.ts";
+import { paramsRecord } from "@/lib/ledger/browse-schema.ts";
+
+/** Replies per cluster grouped into phrasings (the bound keeps MinHash at a few tens of ms per cluster). */
+export const REPLY_SAMPLE = 2000;
+export const EXAMPLES = 5;
+
+/** The clustering of a window: level 1, co-fired sets and blind spot exact, levels 2–3 on a bounded sample. */
+export async function computeClusterReport(w: ClusterWindow, client: PrismaClient = db()): Promise<ClusterReport> {
+  const { bins, edges } = binSteps(await readWindowSteps(w, client));
+  // Three independent aggregates on three pooled connections: the wall time is the slowest, not the sum.
+  const [levelOne, signatures, blindSpot] = await Promise.all([
+    readLevelOneFacts(w, edges, client),
+    readSignatureSample(w, edges, client),
+    readBlindSpotFacts(w, edges, client),
+  ]);
+  return buildReport({ runId: w.runId, threshold: w.threshold, bins, levelOne, signatures, blindSpot });
+}
+
+export type FoundCluster = {
+  key: ClusterKey;
+  stats: ClusterStats | null;
+  /** Level 3 rows carry no trend; they are found as a CategoryPart. */
+  part: CategoryPart | null;
+  levelOne: LevelOne | null;
+  levelTwo: LevelTwo | null;
+};
+
+/** A cluster of the report by key, with its level-1 and level-2 ancestors (null parts when it is empty here). */
+export function findCluster(report: ClusterReport, key: string): FoundCluster | null {
+  const k = parseKey(key);
+  if (!k) return null;
+  const found: FoundCluster = { key: k, stats: null, part: null, levelOne: null, levelTwo: null };
+  if (k.kind === "blind_spot") return { ...found, stats: report.blindSpot };
+  if (k.kind === "cofired") return { ...found, stats: report.cofired.find((c) => c.key === key) ?? null };
+  found.levelOne = report.clusters.find((c) => c.l1 === k.l1) ?? null;
+  if (k.kind === "level1") return { ...found, stats: found.levelOne };
+  const l2key = key.split("|").slice(0, 2).join("|");
+  found.levelTwo = found.levelOne?.signatures.find((s) => s.key === l2key) ?? null;
+  if (k.kind === "level2") return { ...found, stats: found.levelTwo };
+  return { ...found, part: found.levelTwo?.categories.find((c) => c.key === key) ?? null };
+}
+
+export type ClusterExtras = { examples: ClusterExample[]; phrasings: PhrasingSummary | null };
+
+/** Examples (lowest reward first) and, if asked, reply phrasings of the given clusters, concurrently. */
+export async function loadClusterExtras(
+  w: ClusterWindow,
+  report: ClusterReport,
+  keys: readonly string[],
+  opts: { phrasings: boolean; examples?: number },
+  client: PrismaClient = db(),
+): Promise<Map<string, ClusterExtras>> {
+  const entries = await Promise.all(
+    keys.map(async (key): Promise<[string, ClusterExtras]> => {
+      const found = findCluster(report, key);
+      if (!found) return [key, { examples: [], phrasings: null }];
+      const size = found.stats?.size ?? found.part?.size ?? null;
+      const [examples, replies] = await Promise.all([
+        listClusterExamples(w, found.key, opts.examples ?? EXAMPLES, client),
+        opts.phrasings ? sampleClusterReplies(w, found.key, size, REPLY_SAMPLE, client) : Promise.resolve(null),
+      ]);
+      return [key, { examples, phrasings: replies ? topPhrasings(replies) : null }];
+    }),
+  );
+  return new Map(entries);
+}
+
+export type FullReport = { report: ClusterReport; states: Map<string, ClusterStateView>; extras: Map<string, ClusterExtras> };
+
+/** What the API and the CLI print: the report, every level-1 cluster's and the blind spot's extras, the states. */
+export async function loadFullReport(w: ClusterWindow, opts: { phrasings: boolean }, client: PrismaClient = db()): Promise<FullReport> {
+  const [report, states] = await Promise.all([computeClusterReport(w, client), listClusterStates(w.runId, client)]);
+  const keys = [BLIND_SPOT_KEY, ...report.clusters.map((c) => c.key)];
+  const extras = await loadClusterExtras(w, report, keys, opts, client);
+  return { report, states, extras };
+}
+
+/** Pinned clusters first (in priority order), then the rest in priority order. */
+export function withPinsFirst<T extends { key: string }>(ranked: readonly T[], states: ReadonlyMap<string, ClusterStateView>): T[] {
+  const pinned = ranked.filter((c) => states.get(c.key)?.pinned);
+  return [...pinned, ...ranked.filter((c) => !states.get(c.key)?.pinned)];
+}
+
+export type ClustersPage = {
+  runs: ClusterRun[];
+  /** null when there is no run yet. */
+  window: ClusterWindow | null;
+  report: ClusterReport | null;
+  states: Map<string, ClusterStateView>;
+  /** The drilled-into cluster (URL param c), found in this window's report or not. */
+  selected: { key: string; found: FoundCluster | null; extras: ClusterExtras } | null;
+  blindSpot: ClusterExtras | null;
+  errors: string[];
+};
+
+/** Page data of /clusters from its URL params: run and window (default: the newest run, all steps, 0.5). */
+export async function loadClustersPage(search: Record<string, string | string[] | undefined>, client: PrismaClient = db()): Promise<ClustersPage> {
+  const parsed = clusterPageSchema.safeParse(paramsRecord(search));
+  const errors = parsed.success ? [] : issues(parsed.error);
+  const p = parsed.success ? parsed.data : { view: "bars" as const };
+  const runs = await listClusterRuns(client);
+  const run = runs.find((r) => r.id === p.run) ?? runs.find((r) => r.rollouts > 0) ?? runs[0];
+  if (p.run && run?.id !== p.run) errors.push(`run: there is no run ${JSON.stringify(p.run)}`);
+  if (!run) return { runs, window: null, report: null, states: new Map(), selected: null, blindSpot: null, errors };
+  const w: ClusterWindow = { runId: run.id, from: p.step_from, to: p.step_to, threshold: p.threshold ?? DEFAULT_THRESHOLD };
+  const [report, states] = await Promise.all([computeClusterReport(w, client), listClusterStates(run.id, client)]);
+  const keys = [BLIND_SPOT_KEY, ...(p.c && p.c !== BLIND_SPOT_KEY ? [p.c] : [])];
+  const extras = await loadClusterExtras(w, report, keys, { phrasings: true }, client);
+  const selected = p.c ? { key: p.c, found: findCluster(report, p.c), extras: extras.get(p.c)! } : null;
+  return { runs, window: w, report, states, selected, blindSpot: extras.get(BLIND_SPOT_KEY)!, errors };
+}

@@ -1,0 +1,101 @@
+// One demo rollout: the ticket's correct plan, bent by the drawn flaws into what a policy under training does —
+// skipped reads, extra writes, refunds promised but never executed or executed twice, hand-offs. The rollout
+// carries its claims (the reply's assertions), so the verifier scores it without an extractor. Pure.
+import type { Call, DemoTicket, Mention } from "@/lib/demo/catalog.ts";
+import { DEMO_TOOLS } from "@/lib/demo/catalog.ts";
+import type { Flaws } from "@/lib/demo/curve.ts";
+import type { Rng } from "@/lib/demo/rng.ts";
+
+export type Identity = { trajectory_id: string; run_id: string; step: number; group_id: string; sample_index: number };
+
+type Step = { type: "tool"; name: string; input: Record<string, unknown>; output: unknown; status: "success" | "failed" };
+
+const HANDOFF_REASONS = ["needs a specialist", "customer asked for a human", "unsure about the policy", "complex case"];
+
+export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng): Record<string, unknown> {
+  const plan = t.plan;
+  let reads: Call[] = plan.reads;
+  let writes: Call[] = plan.writes;
+  let mentions: Mention[] = plan.mentions;
+  let reply = plan.reply;
+  let claimed = [...new Set(plan.writes.map((w) => w.tool))];
+  const late: Call[] = [];
+  let failedWrite: Call | null = null;
+  const extra: Call[] = [];
+
+  if (flaws.handoff) {
+    reads = reads.slice(0, r.int(1, reads.length));
+    writes = [];
+    extra.push({ tool: "handoff.transfer_to_human", args: { ticket_id: t.ticketId, reason: r.pick(HANDOFF_REASONS) }, output: { queued: true } });
+    mentions = [{ key: "handoff_notice" }];
+    claimed = [];
+    reply = "I've passed your request to a specialist colleague, who will get back to you within 24 hours.";
+  } else if (flaws.incomplete) {
+    if (writes.length === 0) {
+      reads = [];
+      reply = "Thanks for reaching out! Your order is on its way.";
+      mentions = [];
+    } else {
+      writes = [];
+      claimed = [];
+      mentions = [];
+      reply = "Thanks for your patience, I'm looking into this and will update you soon.";
+    }
+  } else {
+    const before = { reads, writes, claimed };
+    if (flaws.harm) writes = plan.harm;
+    else if (flaws.policyError && plan.policyBreak) writes = plan.policyBreak;
+    if (flaws.duplicate && writes.length) writes = [writes[0], writes[0], ...writes.slice(1)];
+    if (flaws.unauthorized) writes = [...writes, plan.extraWrite];
+    if (flaws.emptyPromise) {
+      if (writes.length) {
+        failedWrite = writes[0];
+        writes = writes.filter((w) => w !== failedWrite);
+      } else {
+        claimed = [plan.extraWrite.tool];
+        reply += ` I've also issued a small goodwill refund.`;
+      }
+    }
+    if (flaws.missingEvidence && writes.length && reads.length) {
+      const skip = r.int(0, reads.length - 1);
+      if (r.chance(0.5)) late.push(reads[skip]);
+      reads = reads.filter((_, i) => i !== skip);
+    }
+    // A flaw this ticket cannot show (a policy error without a policy rule, a duplicate without a write) must not
+    // turn the rollout into a clean one: the agent gives up instead.
+    const flawed = flaws.harm || flaws.policyError || flaws.duplicate || flaws.unauthorized || flaws.emptyPromise || flaws.missingEvidence;
+    if (flawed && reads === before.reads && writes === before.writes && claimed === before.claimed && !failedWrite) {
+      writes = [];
+      claimed = [];
+      mentions = [];
+      if (before.writes.length === 0) reads = [];
+      reply = "Thanks for your patience, I'm looking into this and will update you soon.";
+    }
+  }
+  const forbidden = flaws.forbidden && !flaws.handoff ? ["blame_customer"] : [];
+  if (forbidden.length) reply += " Next time, please check the item more carefully before ordering.";
+
+  const steps: Step[] = [];
+  const sandboxWrites: { tool: string; args: Record<string, unknown>; step: number }[] = [];
+  const tool = (c: Call, status: "success" | "failed" = "success") =>
+    steps.push({ type: "tool", name: c.tool, input: c.args, output: status === "success" ? (c.output ?? { ok: true }) : { error: "upstream timeout" }, status });
+  for (const c of reads) tool(c);
+  if (failedWrite) tool(failedWrite, "failed");
+  for (const w of writes) {
+    sandboxWrites.push({ tool: w.tool, args: w.args, step: steps.length });
+    tool(w);
+  }
+  for (const c of late) tool(c);
+  for (const c of extra) tool(c);
+  tool({ tool: "ticket.close", args: { ticket_id: t.ticketId }, output: { closed: true } });
+
+  return {
+    kind: "rollout",
+    ...id,
+    ticket_id: t.ticketId,
+    trajectory: { steps, final_reply: reply },
+    sandbox: { writes: sandboxWrites, tables: {} },
+    tool_registry: DEMO_TOOLS,
+    claims: { claimed_writes: claimed, mentioned: mentions, forbidden_hits: forbidden },
+  };
+}

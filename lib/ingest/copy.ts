@@ -1,0 +1,54 @@
+// COPY ... FROM STDIN in PostgreSQL's text format: the fastest way to put many rows into a table. Rows are encoded
+// here in one string per batch (a batch is bounded, so is the string) and written in one go.
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+
+export type CopyValue = string | number | boolean | bigint | null | undefined;
+
+const SPECIAL_G = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/** One field in COPY text format: `\N` for null, backslash escapes for the four characters that need them. */
+export function copyField(v: CopyValue): string {
+  if (v === null || v === undefined) return "\\N";
+  if (typeof v === "string") {
+    // Four indexOf scans beat one character-class regex several times over on the long JSON texts of a row.
+    const plain = v.indexOf("\\") < 0 && v.indexOf("\n") < 0 && v.indexOf("\t") < 0 && v.indexOf("\r") < 0;
+    return plain ? v : v.replace(SPECIAL_G, (c) => ESCAPES[c]);
+  }
+  if (typeof v === "boolean") return v ? "t" : "f";
+  return String(v);
+}
+
+export function copyLine(values: CopyValue[]): string {
+  let out = copyField(values[0]);
+  for (let i = 1; i < values.length; i++) out += "\t" + copyField(values[i]);
+  return out + "\n";
+}
+
+/**
+ * Streams the rows into `table (columns)` with COPY; resolves when the server has them. Rows go out in chunks of a
+ * few hundred (with backpressure), so a batch never becomes one multi-megabyte string. No rows, no round trip.
+ */
+export async function copyRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: CopyValue[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = columns.map((c) => `"${c}"`).join(", ");
+  const stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on("error", reject);
+    stream.on("finish", resolve);
+  });
+  let chunk = "";
+  for (let i = 0; i < rows.length; i++) {
+    chunk += copyLine(rows[i]);
+    if (chunk.length >= CHUNK_CHARS || i === rows.length - 1) {
+      const ok = stream.write(chunk);
+      chunk = "";
+      if (!ok) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
+    }
+  }
+  stream.end();
+  await done;
+}
+
+const CHUNK_CHARS = 256 * 1024;

@@ -1,0 +1,51 @@
+// POST /api/v1/ingest without Next: a web Request in, a JSON Response out. The route handler adds authentication
+// and calls this; the benchmark serves it from a plain node:http server. The body is read as a stream, never
+// buffered whole.
+import type pg from "pg";
+import { ingestStream } from "@/lib/ingest/ingest.ts";
+import { ingestQuerySchema } from "@/lib/ingest/schema.ts";
+import { zodIssues } from "@/lib/verifier/schema.ts";
+
+function json(status: number, body: unknown): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+/** A web ReadableStream as an async iterable (works whether or not the runtime's streams are iterable). */
+export async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (value) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * 200 with the summary when the whole body was read (rejected lines are part of a normal answer); 400 for bad
+ * query parameters or no body; 503 with the summary when the database went away mid-way (its
+ * `last_committed_line` says how far it got; re-sending the body completes it); 400 with the summary when the body
+ * itself broke off.
+ */
+export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<Response> {
+  const url = new URL(req.url);
+  const query = ingestQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!query.success) {
+    const issue = zodIssues(query.error)[0];
+    return json(400, { error: { code: "bad_request", message: `${issue.path ? `${issue.path}: ` : ""}${issue.message}` } });
+  }
+  if (!req.body) return json(400, { error: { code: "bad_request", message: "send NDJSON lines in the request body" } });
+  const length = Number(req.headers.get("content-length"));
+  const summary = await ingestStream(readChunks(req.body), {
+    pool,
+    format: query.data.format,
+    defaults: { run: query.data.run, step: query.data.step },
+    batchLines: query.data.batch,
+    expectedBytes: Number.isFinite(length) && length > 0 ? length : undefined,
+  });
+  if (summary.ok) return json(200, summary);
+  return json(summary.failed_at === "database" ? 503 : 400, summary);
+}

@@ -1,0 +1,212 @@
+// The one ingest entry point behind the API, the CLI, the demo loader and the benchmark. A stream of NDJSON bytes
+// (or of values) goes through: split into lines -> batches of N lines -> prepare (parse, validate, hash, score;
+// CPU in Node) -> write (one transaction per batch; PostgreSQL). Batch n+1 is prepared while batch n is written,
+// and at most one batch is in flight, so memory is bounded by two batches whatever the body size.
+import type pg from "pg";
+import { HeapBound } from "@/lib/ingest/memory.ts";
+import { splitLines } from "@/lib/ingest/ndjson.ts";
+import { checkout } from "@/lib/ingest/pool.ts";
+import type { PlatformDefaults } from "@/lib/ingest/platform.ts";
+import { Preparer, type PreparedLine, type RawLine } from "@/lib/ingest/prepare.ts";
+import {
+  DEFAULT_BATCH_LINES,
+  emptySummary,
+  MAX_LISTED_REJECTS,
+  type IngestFormat,
+  type IngestSummary,
+  type RejectedLine,
+} from "@/lib/ingest/schema.ts";
+import { BatchDataError, newWriteContext, writeIngestBatch, type LineOutcome } from "@/lib/ingest/write-batch.ts";
+import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
+
+export type IngestProgress = {
+  lines: number;
+  bytes: number;
+  committedLine: number;
+  accepted: number;
+  unchanged: number;
+  rejected: number;
+};
+
+export type IngestOptions = {
+  pool: pg.Pool;
+  format?: IngestFormat;
+  /** Identity defaults for `format: "platform"` (--run, --step). */
+  defaults?: PlatformDefaults;
+  /** Config the verifier scores rollouts with on the way in (default: DEFAULT_CONFIG). */
+  config?: VerifierConfig;
+  batchLines?: number;
+  /** Called after each committed batch. */
+  onProgress?: (p: IngestProgress) => void;
+  /** Called for every rejected line, in order, with the line as received (for --rejects). */
+  onReject?: (r: RejectedLine & { text: string | null }) => void | Promise<void>;
+  /** Content-Length of the body when known: a body that ends short is reported, not taken as complete. */
+  expectedBytes?: number;
+  /** Heap growth (MB) tolerated before a full collection between batches (see memory.ts); 0 turns it off. */
+  heapHeadroomMb?: number;
+};
+
+type Line = RawLine;
+
+/** Ingests an NDJSON byte stream (a request body, a file, stdin). Never throws for bad input or a lost database:
+ * the summary says what was committed (`last_committed_line`) and, when it stopped early, why (`ok: false`). */
+export async function ingestStream(source: AsyncIterable<Uint8Array | string>, opts: IngestOptions): Promise<IngestSummary> {
+  let total = 0;
+  async function* counted(): AsyncGenerator<Uint8Array | string> {
+    for await (const chunk of source) {
+      total += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+      yield chunk;
+    }
+  }
+  async function* lines(): AsyncGenerator<Line> {
+    for await (const l of splitLines(counted())) yield { line: l.line, text: l.text, error: l.error };
+  }
+  const summary = await ingestLines(lines(), opts, () => total);
+  if (summary.ok && opts.expectedBytes !== undefined && total < opts.expectedBytes) {
+    summary.ok = false;
+    summary.failed_at = "body";
+    summary.error = `stopped: the body ended after ${total} of ${opts.expectedBytes} bytes (Content-Length): was it cut short by a proxy? Every line up to ${summary.last_committed_line} is committed.`;
+  }
+  return summary;
+}
+
+/** Ingests already-built wire objects (the demo generator): the same validation, scoring and writes. */
+export async function ingestValues(values: Iterable<unknown> | AsyncIterable<unknown>, opts: IngestOptions): Promise<IngestSummary> {
+  async function* lines(): AsyncGenerator<Line> {
+    let n = 0;
+    for await (const value of values as AsyncIterable<unknown>) yield { line: ++n, value };
+  }
+  return ingestLines(lines(), opts, () => 0);
+}
+
+async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, bytesRead: () => number): Promise<IngestSummary> {
+  const summary = emptySummary();
+  const size = opts.batchLines ?? DEFAULT_BATCH_LINES;
+  const preparer = new Preparer(opts.pool, {
+    format: opts.format ?? "ndjson",
+    defaults: opts.defaults ?? {},
+    config: opts.config ?? DEFAULT_CONFIG,
+  });
+  const context = newWriteContext();
+  const heap = opts.heapHeadroomMb === 0 ? null : new HeapBound((opts.heapHeadroomMb ?? 80) * 1024 * 1024);
+  let failure: Error | null = null;
+  let inflight: Promise<void> | null = null;
+  let writer: pg.PoolClient | null = null;
+
+  const record = async (prepared: PreparedLine[], outcomes: LineOutcome[]) => {
+    const texts = new Map(prepared.map((p) => [p.line, p.text]));
+    for (const o of outcomes) {
+      if (o.status === "rejected") {
+        summary.rejected++;
+        const r = { line: o.line, path: o.path ?? "", message: o.message ?? "rejected" };
+        if (summary.rejects.length < MAX_LISTED_REJECTS) summary.rejects.push(r);
+        else summary.truncated = true;
+        await opts.onReject?.({ ...r, text: texts.get(o.line) ?? null });
+        continue;
+      }
+      summary[o.status]++;
+      for (const kind of ["case", "rollout", "score"] as const) {
+        const p = o.parts[kind];
+        if (p) summary.by_kind[kind][p]++;
+      }
+      if (o.scored) summary.scored++;
+      if (o.unscored) summary.unscored++;
+    }
+  };
+
+  /** Writes a prepared batch; a batch refused for its data is split until the offending lines are isolated. */
+  const write = async (prepared: PreparedLine[]): Promise<void> => {
+    writer ??= await checkout(opts.pool);
+    let outcomes: LineOutcome[];
+    try {
+      outcomes = await writeIngestBatch(writer, prepared, context);
+    } catch (err) {
+      if (!(err instanceof BatchDataError)) throw err;
+      const live = prepared.filter((p) => !p.reject);
+      if (live.length <= 1) {
+        outcomes = prepared.map((p) => ({
+          line: p.line,
+          status: "rejected",
+          path: p.reject?.path ?? "",
+          message: p.reject?.message ?? `the database refused this line: ${err.message}`,
+          parts: {},
+          scored: false,
+          unscored: false,
+        }));
+      } else {
+        const mid = Math.ceil(prepared.length / 2);
+        await write(prepared.slice(0, mid));
+        await write(prepared.slice(mid));
+        return;
+      }
+    }
+    summary.last_committed_line = prepared[prepared.length - 1].line;
+    await record(prepared, outcomes);
+    heap?.check();
+    opts.onProgress?.({
+      lines: summary.lines,
+      bytes: bytesRead(),
+      committedLine: summary.last_committed_line,
+      accepted: summary.accepted,
+      unchanged: summary.unchanged,
+      rejected: summary.rejected,
+    });
+  };
+
+  const flush = async (batch: Line[]) => {
+    const prepared = await preparer.prepare(batch);
+    if (inflight) await inflight;
+    if (failure) return;
+    inflight = write(prepared).catch((err: Error) => {
+      failure = err;
+      summary.failed_at = "database";
+    });
+  };
+
+  try {
+    let batch: Line[] = [];
+    for await (const l of guarded(lines)) {
+      if (failure) break;
+      summary.lines++;
+      batch.push(l);
+      if (batch.length >= size) {
+        const full = batch;
+        batch = [];
+        await flush(full);
+      }
+    }
+    if (batch.length && !failure) await flush(batch);
+    if (inflight) await inflight;
+  } catch (err) {
+    // Either reading the body failed (BodyError), or preparing a batch could not reach the database (case lookups).
+    if (inflight) await inflight;
+    if (!failure) {
+      failure = err as Error;
+      summary.failed_at = err instanceof BodyError ? "body" : "database";
+    }
+  } finally {
+    (writer as pg.PoolClient | null)?.release(failure ? (failure as Error) : undefined);
+  }
+
+  if (failure) {
+    summary.ok = false;
+    summary.error = `stopped: ${(failure as Error).message}. Every line up to ${summary.last_committed_line} is committed; send the same lines again to complete the ingest (committed lines come back as unchanged).`;
+  }
+  return summary;
+}
+
+
+/** The input stream failed (client went away, file unreadable): not the database's fault. */
+class BodyError extends Error {
+  constructor(readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+async function* guarded(lines: AsyncIterable<Line>): AsyncGenerator<Line> {
+  try {
+    yield* lines;
+  } catch (err) {
+    throw new BodyError(err);
+  }
+}

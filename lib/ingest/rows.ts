@@ -1,0 +1,186 @@
+// Cases and rollouts (formats §1, §2) <-> database rows, and the content hashes that make ingest idempotent
+// (ledger entries: ledger-rows.ts). Pure. A case's hash is over its canonical JSON (key order does not matter);
+// a rollout's, for speed, over its validated form as serialised (see rolloutRow).
+import { createHash } from "node:crypto";
+import { canonicalJsonFast as canonicalJson } from "@/lib/ingest/canonical.ts";
+import { GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
+import type { Case, Rollout } from "@/lib/verifier/schema.ts";
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+// ---------- cases ----------
+
+export type CaseRow = {
+  ticket_id: string;
+  category: string;
+  customer_id: string | null;
+  ticket: string;
+  env_snapshot: string;
+  verifier_spec: string;
+  content_hash: string;
+};
+
+export function caseRow(c: Case): CaseRow {
+  const ticket = canonicalJson(c.ticket);
+  const env = canonicalJson(c.env_snapshot);
+  const spec = canonicalJson(c.verifier_spec);
+  return {
+    ticket_id: c.ticket.id,
+    category: c.ticket.category,
+    customer_id: c.ticket.customer_id ?? null,
+    ticket,
+    env_snapshot: env,
+    verifier_spec: spec,
+    content_hash: sha256(`{"env_snapshot":${env},"ticket":${ticket},"verifier_spec":${spec}}`),
+  };
+}
+
+/** The case as a wire object again (for scoring from the database, and for export). */
+export function caseFromColumns(cols: { ticket: unknown; env_snapshot: unknown; verifier_spec: unknown }): Case {
+  return {
+    kind: "case",
+    ticket: cols.ticket as Case["ticket"],
+    env_snapshot: cols.env_snapshot as Case["env_snapshot"],
+    verifier_spec: cols.verifier_spec as Case["verifier_spec"],
+  };
+}
+
+// ---------- rollouts ----------
+
+export type RolloutRow = {
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  group_id: string;
+  sample_index: number;
+  ticket_id: string;
+  steps: string;
+  final_reply: string;
+  sandbox: string;
+  registry: string;
+  registry_hash: string;
+  claims: string | null;
+  tool_steps: number;
+  content_hash: string;
+};
+
+/** A GRPO group is the K rollouts of one ticket at one step; a rollout that names no group gets that one. */
+export function defaultGroupId(runId: string, step: number, ticketId: string): string {
+  return `${runId}/s${step}/${ticketId}`;
+}
+
+/** Fills the identity defaults the rollouts table needs, so the verifier's record carries the stored group. */
+export function withIdentityDefaults(r: Rollout): Rollout {
+  if (r.group_id && r.sample_index !== undefined && r.sample_index !== null) return r;
+  return {
+    ...r,
+    group_id: r.group_id || defaultGroupId(r.run_id, r.step, r.ticket_id),
+    sample_index: r.sample_index ?? 0,
+  };
+}
+
+/**
+ * The row of a validated rollout. Its content hash covers the stored values serialised as validated (field order of
+ * the schema, extra fields in the order received): the same line sent again hashes the same. Unlike cases and ledger
+ * entries it is not key-order canonical — rollouts are the bulk of every ingest and never round-trip through jsonb
+ * before being compared, so the cost of canonical JSON is not worth paying here.
+ */
+export function rolloutRow(r: Rollout): RolloutRow {
+  const steps = JSON.stringify(r.trajectory.steps);
+  const sandbox = JSON.stringify(r.sandbox);
+  const registry = JSON.stringify(r.tool_registry);
+  const claims = r.claims ? JSON.stringify(r.claims) : null;
+  const groupId = r.group_id || defaultGroupId(r.run_id, r.step, r.ticket_id);
+  const sampleIndex = r.sample_index ?? 0;
+  let toolSteps = 0;
+  for (const s of r.trajectory.steps) if (s.type === "tool") toolSteps++;
+  const head = JSON.stringify({
+    trajectory_id: r.trajectory_id,
+    run_id: r.run_id,
+    step: r.step,
+    group_id: groupId,
+    sample_index: sampleIndex,
+    ticket_id: r.ticket_id,
+    final_reply: r.trajectory.final_reply,
+  });
+  return {
+    trajectory_id: r.trajectory_id,
+    run_id: r.run_id,
+    step: r.step,
+    group_id: groupId,
+    sample_index: sampleIndex,
+    ticket_id: r.ticket_id,
+    steps,
+    final_reply: r.trajectory.final_reply,
+    sandbox,
+    registry,
+    registry_hash: registryHash(registry, r.tool_registry),
+    claims,
+    tool_steps: toolSteps,
+    // Fed in parts: concatenating them first would copy the whole rollout once more.
+    content_hash: createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry).update("\n").update(claims ?? "null").digest("hex"),
+  };
+}
+
+// Registries repeat across nearly every rollout of a run: their canonical hash is computed once per distinct text.
+const registryHashes = new Map<string, string>();
+
+/** sha256 of the canonical JSON of a tool registry (so key order does not create duplicate registry rows). */
+function registryHash(text: string, registry: unknown): string {
+  let hash = registryHashes.get(text);
+  if (!hash) {
+    hash = sha256(canonicalJson(registry));
+    if (registryHashes.size >= 1000) registryHashes.clear();
+    registryHashes.set(text, hash);
+  }
+  return hash;
+}
+
+/** The rollout as the verifier reads it, rebuilt from its stored columns (re-score). */
+export function rolloutFromColumns(cols: {
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  group_id: string;
+  sample_index: number;
+  ticket_id: string;
+  steps: unknown;
+  final_reply: string;
+  sandbox: unknown;
+  tools: unknown;
+  claims: unknown;
+}): Rollout {
+  return {
+    kind: "rollout",
+    trajectory_id: cols.trajectory_id,
+    run_id: cols.run_id,
+    step: cols.step,
+    group_id: cols.group_id,
+    sample_index: cols.sample_index,
+    ticket_id: cols.ticket_id,
+    trajectory: { steps: cols.steps as Rollout["trajectory"]["steps"], final_reply: cols.final_reply },
+    sandbox: cols.sandbox as Rollout["sandbox"],
+    tool_registry: cols.tools as Rollout["tool_registry"],
+    claims: (cols.claims ?? null) as Rollout["claims"],
+  };
+}
+
+// ---------- guardrail masks ----------
+
+/** ledger.guardrail_mask: bit i set when GUARDRAIL_CODES[i] triggered (the verifier's table order). */
+const CODE_INDEX = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
+
+export function guardrailMask(codes: Iterable<string>): number {
+  let mask = 0;
+  for (const c of codes) {
+    const i = CODE_INDEX.get(c);
+    if (i !== undefined) mask |= 1 << i;
+  }
+  return mask;
+}
+
+export function codesOfMask(mask: number): GuardrailCode[] {
+  return GUARDRAIL_CODES.filter((_, i) => (mask & (1 << i)) !== 0);
+}

@@ -1,0 +1,304 @@
+// The database half of ingest: one batch, one transaction. Under the ingest lock it reads what already exists
+// (by ticket, trajectory and current ledger entry), decides per line accepted / unchanged / conflict, and writes the
+// new rows with COPY, then the rollups. Any error rolls the whole batch back, so a failed batch leaves nothing.
+import type pg from "pg";
+import { copyRows, type CopyValue } from "@/lib/ingest/copy.ts";
+import type { PreparedLine } from "@/lib/ingest/prepare.ts";
+import type { LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
+import type { CaseRow, RolloutRow } from "@/lib/ingest/rows.ts";
+import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
+
+/**
+ * Transaction-scoped advisory lock held by every writer of the ledger (ingest batches, re-score batches). "Is there
+ * a current entry for this trajectory?" and the insert that follows must not interleave with another writer's.
+ */
+export const LEDGER_WRITE_LOCK = 0x76657269;
+
+export type PartOutcome = "accepted" | "unchanged";
+export type LineOutcome = {
+  line: number;
+  status: "accepted" | "unchanged" | "rejected";
+  path?: string;
+  message?: string;
+  parts: { case?: PartOutcome; rollout?: PartOutcome; score?: PartOutcome };
+  /** The verifier's entry for the line's rollout was written. */
+  scored: boolean;
+  /** The line's rollout was stored without a ledger entry (its case is unknown). */
+  unscored: boolean;
+};
+
+/** A batch that failed on its data (not on the connection): the caller splits it to find the offending line. */
+export class BatchDataError extends Error {
+  constructor(readonly cause: Error & { code?: string }) {
+    super(cause.message);
+  }
+}
+
+/**
+ * What the batches of one ingest learn about the database and reuse: registry ids by hash, runs known to exist.
+ * Entries are added only after their batch commits (a rolled-back batch must not leave a stale id behind).
+ */
+export type WriteContext = { registries: Map<string, number>; runs: Set<string> };
+
+export function newWriteContext(): WriteContext {
+  return { registries: new Map(), runs: new Set() };
+}
+
+export type NewEntry = { rows: LedgerEntryRows; trajectoryId: string; category: string | null };
+
+type StoredRollout = { id: string | null; hash: string; run_id: string; step: number; ticket_id: string };
+
+const LEDGER_COLUMNS = [
+  "id", "trajectory_id", "rollout_id", "run_id", "step", "ticket_id", "group_id", "category", "status", "source",
+  "verifier_version", "config_hash", "claims_source", "raw_reward", "reward", "capped", "outcome", "policy",
+  "evidence", "efficiency", "communication", "deciding_guardrail", "guardrail_mask", "guardrails", "reasons",
+  "claims", "handoff", "tool_steps", "supersedes_id", "content_hash",
+];
+
+export async function writeIngestBatch(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext): Promise<LineOutcome[]> {
+  // One round trip for both; the lock serialises the writers of the ledger (see LEDGER_WRITE_LOCK).
+  await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+  try {
+    const pending: WriteContext = newWriteContext();
+    const outcomes = await classifyAndWrite(client, lines, ctx, pending);
+    await client.query("commit");
+    for (const [h, id] of pending.registries) ctx.registries.set(h, id);
+    for (const r of pending.runs) ctx.runs.add(r);
+    return outcomes;
+  } catch (err) {
+    await client.query("rollback").catch(() => undefined);
+    const code = (err as { code?: string }).code;
+    if (code && (code.startsWith("22") || code.startsWith("23"))) throw new BatchDataError(err as Error);
+    throw err;
+  }
+}
+
+async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext, pending: WriteContext): Promise<LineOutcome[]> {
+  const tickets = new Set<string>();
+  const trajectories = new Set<string>();
+  for (const l of lines) {
+    if (l.reject) continue;
+    if (l.case) tickets.add(l.case.row.ticket_id);
+    if (l.rollout) trajectories.add(l.rollout.row.trajectory_id);
+    if (l.score) trajectories.add(l.score.values.trajectory_id);
+  }
+  const caseHash = new Map<string, string>();
+  const rollouts = new Map<string, StoredRollout>();
+  const current = new Map<string, string>();
+  if (tickets.size || trajectories.size) {
+    // What exists already, in one round trip: cases by ticket, rollouts and current ledger entries by trajectory.
+    const { rows } = await client.query<{ k: "c" | "r" | "l"; key: string; hash: string; id: string | null; run_id: string | null; step: number | null; ticket_id: string | null }>(
+      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id
+         from cases where ticket_id = any($1::text[])
+       union all
+       select 'r', trajectory_id, content_hash, id::text, run_id, step, ticket_id from rollouts where trajectory_id = any($2::text[])
+       union all
+       select 'l', trajectory_id, content_hash, null, null, null, null from ledger where trajectory_id = any($2::text[]) and is_current`,
+      [[...tickets], [...trajectories]],
+    );
+    for (const r of rows) {
+      if (r.k === "c") caseHash.set(r.key, r.hash);
+      else if (r.k === "r") rollouts.set(r.key, { id: r.id, hash: r.hash, run_id: r.run_id!, step: r.step!, ticket_id: r.ticket_id! });
+      else current.set(r.key, r.hash);
+    }
+  }
+
+  const newCases: CaseRow[] = [];
+  const newRollouts: RolloutRow[] = [];
+  const newEntries: NewEntry[] = [];
+  const outcomes: LineOutcome[] = [];
+  /** New rollouts without a case, by trajectory: a score line later in the batch gives them an entry after all. */
+  const waiting = new Map<string, LineOutcome>();
+
+  for (const l of lines) {
+    const o: LineOutcome = { line: l.line, status: "unchanged", parts: {}, scored: false, unscored: false };
+    outcomes.push(o);
+    if (l.reject) {
+      Object.assign(o, { status: "rejected", ...l.reject });
+      continue;
+    }
+    let conflict: { path: string; message: string } | null = null;
+    let addCase: CaseRow | null = null;
+    let addRollout: RolloutRow | null = null;
+    const addEntries: NewEntry[] = [];
+
+    if (l.case) {
+      const stored = caseHash.get(l.case.row.ticket_id);
+      if (stored === undefined) {
+        addCase = l.case.row;
+        o.parts.case = "accepted";
+      } else if (stored === l.case.row.content_hash || l.case.ifAbsent) {
+        o.parts.case = "unchanged";
+      } else {
+        conflict = { path: "ticket.id", message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten` };
+      }
+    }
+    if (!conflict && l.rollout) {
+      const r = l.rollout.row;
+      const stored = rollouts.get(r.trajectory_id);
+      if (!stored) {
+        addRollout = r;
+        o.parts.rollout = "accepted";
+      } else if (stored.hash === r.content_hash) {
+        o.parts.rollout = "unchanged";
+      } else {
+        conflict = { path: "trajectory_id", message: `conflict: trajectory ${r.trajectory_id} is already stored with different content; rollouts are never overwritten` };
+      }
+      // Only a rollout stored by this line is scored: re-sending a stored rollout stays a no-op even when its case
+      // has arrived since (`verity rescore` scores those).
+      if (!conflict && addRollout && l.rollout.score && !current.has(r.trajectory_id)) {
+        addEntries.push({ rows: l.rollout.score, trajectoryId: r.trajectory_id, category: l.category });
+        o.scored = true;
+      } else if (!conflict && addRollout && !l.rollout.caseKnown && !l.score) {
+        o.unscored = true;
+        waiting.set(r.trajectory_id, o);
+      }
+    }
+    if (!conflict && l.score) {
+      const v = l.score.values;
+      const r = rollouts.get(v.trajectory_id) ?? (addRollout && addRollout.trajectory_id === v.trajectory_id ? addRollout : undefined);
+      const mismatch = r && (["run_id", "step", "ticket_id"] as const).find((k) => r[k] !== v[k]);
+      const cur = current.get(v.trajectory_id);
+      if (mismatch) {
+        conflict = { path: mismatch, message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})` };
+      } else if (cur === undefined) {
+        addEntries.push({ rows: l.score, trajectoryId: v.trajectory_id, category: l.category });
+        o.parts.score = "accepted";
+      } else if (cur === l.score.content_hash) {
+        o.parts.score = "unchanged";
+      } else {
+        conflict = { path: "trajectory_id", message: `conflict: trajectory ${v.trajectory_id} already has a different current ledger entry; use \`verity rescore\` to re-score, entries are never overwritten` };
+      }
+    }
+
+    if (conflict) {
+      Object.assign(o, { status: "rejected", ...conflict, parts: {}, scored: false, unscored: false });
+      continue;
+    }
+    if (addCase) {
+      caseHash.set(addCase.ticket_id, addCase.content_hash);
+      newCases.push(addCase);
+    }
+    if (addRollout) {
+      const r = addRollout;
+      rollouts.set(r.trajectory_id, { id: null, hash: r.content_hash, run_id: r.run_id, step: r.step, ticket_id: r.ticket_id });
+      newRollouts.push(r);
+    }
+    for (const e of addEntries) {
+      current.set(e.trajectoryId, e.rows.content_hash);
+      newEntries.push(e);
+    }
+    if (addCase || addRollout || addEntries.length) o.status = "accepted";
+  }
+
+  for (const e of newEntries) {
+    const o = waiting.get(e.trajectoryId);
+    if (o) o.unscored = false;
+  }
+  await ensureRuns(client, [...newRollouts.map((r) => r.run_id), ...newEntries.map((e) => e.rows.values.run_id)], ctx, pending);
+  const ids = await allocateIds(client, newRollouts.length, newEntries.length);
+  await insertCases(client, newCases);
+  await insertRollouts(client, newRollouts, ids.rollouts, rollouts, ctx, pending);
+  await insertLedgerEntries(client, newEntries, ids.ledger, (t) => rollouts.get(t)?.id ?? null);
+  return outcomes;
+}
+
+/** Ensures the runs exist (a run is created by its first rollout or score record); runs seen before cost nothing. */
+export async function ensureRuns(client: pg.PoolClient, runIds: Iterable<string>, ctx?: WriteContext, pending?: WriteContext): Promise<void> {
+  const ids = [...new Set(runIds)].filter((r) => !ctx?.runs.has(r)).sort();
+  if (ids.length === 0) return;
+  await client.query("insert into runs (id) select unnest($1::text[]) on conflict (id) do nothing", [ids]);
+  for (const r of ids) pending?.runs.add(r);
+}
+
+async function insertCases(client: pg.PoolClient, rows: CaseRow[]): Promise<void> {
+  await copyRows(
+    client,
+    "cases",
+    ["ticket_id", "category", "customer_id", "ticket", "env_snapshot", "verifier_spec", "content_hash"],
+    rows.map((c) => [c.ticket_id, c.category, c.customer_id, c.ticket, c.env_snapshot, c.verifier_spec, c.content_hash]),
+  );
+}
+
+/** Ids for the new rollouts and ledger entries from their sequences in one round trip, so rows can be COPYed with
+ * their ids known up front (and entries can point at rollouts of the same batch). */
+export async function allocateIds(client: pg.PoolClient, rollouts: number, entries: number): Promise<{ rollouts: string[]; ledger: string[] }> {
+  if (rollouts === 0 && entries === 0) return { rollouts: [], ledger: [] };
+  const { rows } = await client.query<{ r: string[] | null; l: string[] | null }>(
+    `select (select array_agg(nextval(pg_get_serial_sequence('"rollouts"', 'id'))::text) from generate_series(1, $1::int)) as r,
+            (select array_agg(nextval(pg_get_serial_sequence('"ledger"', 'id'))::text) from generate_series(1, $2::int)) as l`,
+    [rollouts, entries],
+  );
+  return { rollouts: rows[0].r ?? [], ledger: rows[0].l ?? [] };
+}
+
+async function insertRollouts(
+  client: pg.PoolClient,
+  rows: RolloutRow[],
+  ids: string[],
+  stored: Map<string, StoredRollout>,
+  ctx: WriteContext,
+  pending: WriteContext,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const missing = new Map<string, string>();
+  for (const r of rows) if (!ctx.registries.has(r.registry_hash) && !pending.registries.has(r.registry_hash)) missing.set(r.registry_hash, r.registry);
+  if (missing.size) {
+    const hashes = [...missing.keys()].sort();
+    await client.query(
+      "insert into tool_registries (hash, tools) select * from unnest($1::text[], $2::jsonb[]) on conflict (hash) do nothing",
+      [hashes, hashes.map((h) => missing.get(h))],
+    );
+    const r = await client.query<{ id: number; hash: string }>("select id, hash from tool_registries where hash = any($1::text[])", [hashes]);
+    for (const row of r.rows) pending.registries.set(row.hash, row.id);
+  }
+  const data: CopyValue[][] = rows.map((r, i) => {
+    stored.get(r.trajectory_id)!.id = ids[i];
+    const registryId = ctx.registries.get(r.registry_hash) ?? pending.registries.get(r.registry_hash)!;
+    return [ids[i], r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps, r.final_reply, r.sandbox, registryId, r.claims, r.tool_steps, r.content_hash];
+  });
+  await copyRows(
+    client,
+    "rollouts",
+    ["id", "trajectory_id", "run_id", "step", "group_id", "sample_index", "ticket_id", "steps", "final_reply", "sandbox", "registry_id", "claims", "tool_steps", "content_hash"],
+    data,
+  );
+}
+
+/**
+ * Appends ledger entries (ids from allocateIds; their runs must exist) with their narrow guardrail and reason rows and
+ * the rollups, by COPY. `supersedes` (re-score) gives, per entry, the id of the entry it replaces; the caller flips
+ * that one's is_current and puts the superseded entries into `delta` with sign -1.
+ */
+export async function insertLedgerEntries(
+  client: pg.PoolClient,
+  entries: NewEntry[],
+  ids: string[],
+  rolloutIdOf: (trajectoryId: string) => string | null,
+  supersedes?: (string | null)[],
+  delta: RollupDelta = new RollupDelta(),
+): Promise<string[]> {
+  if (entries.length === 0 && delta.isEmpty) return [];
+  const ledger: CopyValue[][] = [];
+  const guardrails: CopyValue[][] = [];
+  const reasons: CopyValue[][] = [];
+  entries.forEach((e, i) => {
+    const v = e.rows.values;
+    const id = ids[i];
+    ledger.push([
+      id, v.trajectory_id, rolloutIdOf(v.trajectory_id), v.run_id, v.step, v.ticket_id, v.group_id, e.category, v.status, v.source,
+      v.verifier_version, v.config_hash, v.claims_source, v.raw_reward, v.reward, v.capped, v.outcome, v.policy,
+      v.evidence, v.efficiency, v.communication, v.deciding_guardrail, v.guardrail_mask, e.rows.json.guardrails,
+      e.rows.json.reasons, e.rows.json.claims, v.handoff, v.tool_steps,
+      supersedes?.[i] ?? null, e.rows.content_hash,
+    ]);
+    for (const g of e.rows.guardrails) guardrails.push([id, v.run_id, v.step, g.code, g.cap, g.deciding]);
+    e.rows.reasons.forEach((r, ord) => reasons.push([id, ord, v.run_id, v.step, r.dimension, r.guardrail, r.code, r.tool, r.field]));
+    delta.add(v, 1);
+  });
+  await copyRows(client, "ledger", LEDGER_COLUMNS, ledger);
+  await copyRows(client, "ledger_guardrails", ["ledger_id", "run_id", "step", "code", "cap", "deciding"], guardrails);
+  await copyRows(client, "ledger_reasons", ["ledger_id", "ord", "run_id", "step", "dimension", "guardrail", "code", "tool", "field"], reasons);
+  await applyRollupDelta(client, delta);
+  return ids;
+}

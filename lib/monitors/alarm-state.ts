@@ -1,0 +1,119 @@
+// Glue between a run's data and the alarm state machine (lib/stats/alarms.ts), and the rule for what to persist.
+// Every evaluation replays the whole series from green: the machine is deterministic, so the replay gives the same
+// state as resuming would, and it stays right when old steps change (a re-score, late rows) or thresholds change.
+// A state change is recorded — and posted — only when the replayed state differs from the persisted one, so
+// re-evaluating the same data never records anything, and the machine's hysteresis is what stops flapping. Pure.
+import { alarmTimeline, INITIAL_ALARM_STATUS, stepSeries, type AlarmState, type AlarmStatus } from "@/lib/stats/alarms.ts";
+import type { StepPoint } from "@/lib/stats/trend.ts";
+import { auditSeries, windowStart, type AuditPoint } from "@/lib/monitors/audit.ts";
+import { ALARMS, type AlarmKey, type AlarmRules } from "@/lib/monitors/rules.ts";
+
+/** The rollup counters the step alarms read. */
+export type AlarmStepRow = { step: number; rollouts: number; handoffs: number; guardrailHits: number; groups: number; groupStdSum: number; rewarded: number; rewardSum: number };
+
+export type AlarmInputs = { steps: readonly AlarmStepRow[]; audit: readonly AuditPoint[]; auditWindow: number };
+
+/** The ledger's mean reward pooled into the audit windows, so both series of a reward-hacking rule share a grid. */
+export function ledgerRewardByWindow(steps: readonly AlarmStepRow[], width: number): StepPoint[] {
+  const acc = new Map<number, { sum: number; n: number }>();
+  for (const s of steps) {
+    const w = windowStart(s.step, width);
+    const a = acc.get(w) ?? { sum: 0, n: 0 };
+    a.sum += s.rewardSum;
+    a.n += s.rewarded;
+    acc.set(w, a);
+  }
+  return [...acc.entries()].sort((a, b) => a[0] - b[0]).map(([step, { sum, n }]) => ({ step, value: n > 0 ? sum / n : null, n }));
+}
+
+/** The state each alarm ends in after replaying its series from the start. */
+export function computeAlarmStatuses(rules: AlarmRules, inputs: AlarmInputs): Record<AlarmKey, AlarmStatus> {
+  const { steps, audit } = inputs;
+  const human = auditSeries(audit);
+  const ledger = ledgerRewardByWindow(steps, inputs.auditWindow);
+  const last = (t: AlarmStatus[]) => t[t.length - 1] ?? INITIAL_ALARM_STATUS;
+  return {
+    hit_rate: last(alarmTimeline(rules.hit_rate, stepSeries(steps.map((s) => ({ step: s.step, k: s.guardrailHits, n: s.rollouts }))))),
+    handoff: last(alarmTimeline(rules.handoff, stepSeries(steps.map((s) => ({ step: s.step, k: s.handoffs, n: s.rollouts }))))),
+    group_std: last(alarmTimeline(rules.group_std, steps.map((s) => ({ step: s.step, value: s.groups > 0 ? s.groupStdSum / s.groups : null, n: s.groups })))),
+    extraction: last(alarmTimeline(rules.extraction, human.extraction)),
+    hacking_agreement: last(alarmTimeline(rules.hacking_agreement, { ledger, human: human.agreement })),
+    hacking_success: last(alarmTimeline(rules.hacking_success, { ledger, human: human.humanSuccess })),
+  };
+}
+
+/** What is stored per run and alarm (monitor_alarms). */
+export type PersistedAlarm = {
+  runId: string;
+  alarm: AlarmKey;
+  state: AlarmState;
+  sinceStep: number | null;
+  atStep: number | null;
+  value: number | null;
+  message: string;
+  ruleHash: string;
+  fingerprint: string;
+  changedAt: Date;
+  evaluatedAt: Date;
+};
+
+/** A state change to record (monitor_alarm_events) and post to the webhook. */
+export type AlarmTransition = {
+  runId: string;
+  alarm: AlarmKey;
+  from: AlarmState;
+  to: AlarmState;
+  /** Step at which the machine entered the new state. */
+  step: number | null;
+  value: number | null;
+  message: string;
+  at: Date;
+};
+
+/**
+ * The row to store after an evaluation and the transition it records, if any. A run seen for the first time starts
+ * from green, so finding it already amber or red is a change (and is posted); staying in the same state keeps
+ * changedAt (the "since when" of the Monitors page) and records nothing.
+ */
+export function planAlarmUpdate(
+  previous: PersistedAlarm | null,
+  computed: AlarmStatus,
+  meta: { runId: string; alarm: AlarmKey; ruleHash: string; fingerprint: string; now: Date },
+): { row: PersistedAlarm; transition: AlarmTransition | null } {
+  const from: AlarmState = previous?.state ?? "green";
+  const changed = from !== computed.state;
+  const row: PersistedAlarm = {
+    runId: meta.runId,
+    alarm: meta.alarm,
+    state: computed.state,
+    sinceStep: computed.since,
+    atStep: computed.at,
+    value: computed.value,
+    message: computed.message,
+    ruleHash: meta.ruleHash,
+    fingerprint: meta.fingerprint,
+    changedAt: changed || !previous ? meta.now : previous.changedAt,
+    evaluatedAt: meta.now,
+  };
+  const transition = changed
+    ? { runId: meta.runId, alarm: meta.alarm, from, to: computed.state, step: computed.since, value: computed.value, message: computed.message, at: meta.now }
+    : null;
+  return { row, transition };
+}
+
+/** Plans every alarm of a run at once (in ALARMS order). */
+export function planRunUpdate(
+  previous: readonly PersistedAlarm[],
+  computed: Record<AlarmKey, AlarmStatus>,
+  meta: { runId: string; ruleHashes: Record<AlarmKey, string>; fingerprint: string; now: Date },
+): { rows: PersistedAlarm[]; transitions: AlarmTransition[] } {
+  const rows: PersistedAlarm[] = [];
+  const transitions: AlarmTransition[] = [];
+  for (const alarm of ALARMS) {
+    const prev = previous.find((p) => p.alarm === alarm) ?? null;
+    const { row, transition } = planAlarmUpdate(prev, computed[alarm], { runId: meta.runId, alarm, ruleHash: meta.ruleHashes[alarm], fingerprint: meta.fingerprint, now: meta.now });
+    rows.push(row);
+    if (transition) transitions.push(transition);
+  }
+  return { rows, transitions };
+}

@@ -1,0 +1,98 @@
+// The shadow audit over training steps: current human reviews grouped into fixed step windows [k·w, (k+1)·w) —
+// fixed so that a window's figures do not move as the run grows — with agreement, extraction accuracy and
+// human-measured success per window, each with its Wilson interval. Pure.
+import { scoresAgree, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
+import { extractionAccuracy, type Claims } from "@/lib/stats/extraction-accuracy.ts";
+import { wilson, type IntervalEstimate } from "@/lib/stats/intervals.ts";
+import type { StepPoint } from "@/lib/stats/trend.ts";
+
+/** One current review next to the ledger entry it shadows, with the claim universe its annotator was shown. */
+export type AuditPair = {
+  step: number;
+  /** null: the ledger entry has no reward (spec or input error); not comparable. */
+  ledgerReward: number | null;
+  humanReward: number;
+  /** The batch's agreement tolerance. */
+  tolerance: number;
+  ledgerClaims: Claims | null;
+  humanClaims: Claims | null;
+  /** Write tools of the rollout's registry, the spec's must-mention keys and forbidden codes: the slots of the pair. */
+  writeTools: readonly string[];
+  mentionKeys: readonly string[];
+  forbiddenCodes: readonly string[];
+};
+
+export type AuditPoint = {
+  /** First step of the window. */
+  step: number;
+  /** Last step of the window. */
+  stepTo: number;
+  reviews: number;
+  /** Reviews whose ledger entry has a reward: the agreement denominator. */
+  compared: number;
+  agreeing: number;
+  agreement: IntervalEstimate | null;
+  /** Claim slots compared (pairs where both sides have claims) and how many agree. */
+  slots: number;
+  correctSlots: number;
+  extraction: IntervalEstimate | null;
+  /** Reviews whose human reward is ≥ 0.9. */
+  humanSuccesses: number;
+  humanSuccess: IntervalEstimate | null;
+};
+
+/** Window start of `step` on the fixed grid of width `width` from step 0. */
+export function windowStart(step: number, width: number): number {
+  return Math.floor(step / width) * width;
+}
+
+/** Correct and compared claim slots of one pair under its own universe; null when either side has no claims. */
+export function pairSlots(p: AuditPair): { correct: number; n: number } | null {
+  if (!p.ledgerClaims || !p.humanClaims) return null;
+  const r = extractionAccuracy([{ extracted: p.ledgerClaims, human: p.humanClaims }], {
+    writeTools: p.writeTools,
+    mentionKeys: p.mentionKeys,
+    forbiddenCodes: p.forbiddenCodes,
+  });
+  return r.overall ? { correct: r.overall.correct, n: r.overall.n } : { correct: 0, n: 0 };
+}
+
+/** Reviews pooled into windows of `width` steps, in step order; windows without reviews are absent. */
+export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPoint[] {
+  const byWindow = new Map<number, AuditPoint>();
+  for (const p of pairs) {
+    const start = windowStart(p.step, width);
+    let w = byWindow.get(start);
+    if (!w) {
+      w = { step: start, stepTo: start + width - 1, reviews: 0, compared: 0, agreeing: 0, agreement: null, slots: 0, correctSlots: 0, extraction: null, humanSuccesses: 0, humanSuccess: null };
+      byWindow.set(start, w);
+    }
+    w.reviews++;
+    if (p.humanReward >= SUCCESS_THRESHOLD) w.humanSuccesses++;
+    if (p.ledgerReward !== null) {
+      w.compared++;
+      if (scoresAgree(p.humanReward, p.ledgerReward, p.tolerance)) w.agreeing++;
+    }
+    const s = pairSlots(p);
+    if (s) {
+      w.slots += s.n;
+      w.correctSlots += s.correct;
+    }
+  }
+  const out = [...byWindow.values()].sort((a, b) => a.step - b.step);
+  for (const w of out) {
+    w.agreement = wilson(w.agreeing, w.compared);
+    w.extraction = wilson(w.correctSlots, w.slots);
+    w.humanSuccess = wilson(w.humanSuccesses, w.reviews);
+  }
+  return out;
+}
+
+/** Per-window series for the alarms: agreement, extraction accuracy and human success with their n. */
+export function auditSeries(points: readonly AuditPoint[]): { agreement: StepPoint[]; extraction: StepPoint[]; humanSuccess: StepPoint[] } {
+  return {
+    agreement: points.map((p) => ({ step: p.step, value: p.agreement?.estimate ?? null, n: p.compared })),
+    extraction: points.map((p) => ({ step: p.step, value: p.extraction?.estimate ?? null, n: p.slots })),
+    humanSuccess: points.map((p) => ({ step: p.step, value: p.humanSuccess?.estimate ?? null, n: p.reviews })),
+  };
+}

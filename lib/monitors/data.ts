@@ -1,0 +1,241 @@
+// Reads of the training monitors. Chart and alarm reads are O(steps) over the rollups (never the ledger); the shadow
+// audit read is O(reviews of the run), a ~1% sample. Typed raw SQL where Prisma cannot express the query.
+import type { Db } from "@/lib/auth/audit-log.ts";
+import { db } from "@/lib/db/client.ts";
+import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
+import type { AlarmState } from "@/lib/stats/alarms.ts";
+import type { StepRollupCounters } from "@/lib/rollups/data.ts";
+import type { AuditPair } from "@/lib/monitors/audit.ts";
+import { bucketWidthFor } from "@/lib/monitors/buckets.ts";
+import type { AlarmStepRow, PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
+import { ALARMS, type AlarmKey } from "@/lib/monitors/rules.ts";
+import { resolveThresholds, type Thresholds } from "@/lib/monitors/schema.ts";
+
+export type StepRange = { from?: number; to?: number };
+const MAX_STEP = 2147483647;
+
+/**
+ * The rollup counters the alarms read, for a whole run, in step order (one indexed range scan of step_rollups). The
+ * rows come back as one JSON array of arrays: per-row decoding in the driver costs more than the query itself once
+ * a run logs thousands of steps.
+ */
+export async function listAlarmStepRows(runId: string, client: Db = db()): Promise<AlarmStepRow[]> {
+  const [r] = await client.$queryRaw<{ rows: number[][] }[]>`
+    select coalesce(json_agg(json_build_array(step, rollouts, handoffs, guardrail_hits, groups, group_std_sum, rewarded, reward_sum) order by step), '[]') as rows
+      from step_rollups where run_id = ${runId}`;
+  return r.rows.map(([step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum]) => ({ step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum }));
+}
+
+type AuditRow = {
+  step: number;
+  ledger_reward: number | null;
+  human_reward: number;
+  tolerance: number;
+  ledger_claims: Claims | null;
+  human_claims: Claims | null;
+  write_tools: string[];
+  mention_keys: string[];
+  forbidden: string[];
+};
+
+/**
+ * Current shadow reviews of a run (no later review supersedes them) next to the ledger entry each was compared with,
+ * in step order, with the claim universe the annotator was shown: the write tools of the rollout's registry and the
+ * case spec's must-mention keys and forbidden codes. Starts from the run's batches, so it reads only the run's
+ * reviews.
+ */
+export async function listAuditPairs(runId: string, range: StepRange = {}, client: Db = db()): Promise<AuditPair[]> {
+  const rows = await client.$queryRaw<AuditRow[]>`
+    select l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
+           l.claims as ledger_claims, r.claims as human_claims,
+           coalesce((select array_agg(t->>'name') from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) t
+                      where t->>'kind' = 'write'), '{}') as write_tools,
+           coalesce((select array_agg(m->>'key') from jsonb_array_elements(case when jsonb_typeof(c.verifier_spec->'must_mention') = 'array' then c.verifier_spec->'must_mention' else '[]'::jsonb end) m),
+                    '{}') as mention_keys,
+           coalesce((select array_agg(f) from jsonb_array_elements_text(case when jsonb_typeof(c.verifier_spec->'forbidden') = 'array' then c.verifier_spec->'forbidden' else '[]'::jsonb end) f),
+                    '{}') as forbidden
+      from audit_batches b
+      join audit_items i on i.batch_id = b.id
+      join reviews r on r.item_id = i.id
+      join ledger l on l.id = i.ledger_id
+      join rollouts ro on ro.id = i.rollout_id
+      join tool_registries tr on tr.id = ro.registry_id
+      left join cases c on c.ticket_id = i.ticket_id
+     where b.run_id = ${runId} and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
+       and not exists (select 1 from reviews s where s.supersedes_id = r.id)
+     order by l.step, r.id`;
+  return rows.map((r) => ({
+    step: r.step,
+    ledgerReward: r.ledger_reward,
+    humanReward: r.human_reward,
+    tolerance: r.tolerance,
+    ledgerClaims: r.ledger_claims,
+    humanClaims: r.human_claims,
+    writeTools: r.write_tools,
+    mentionKeys: r.mention_keys,
+    forbiddenCodes: r.forbidden,
+  }));
+}
+
+/**
+ * A summary of what a run's alarms read: its rollups (row count, last step, and the sums that any ingest or
+ * re-score changes) and its current reviews (count, newest id), plus its stored thresholds. An unchanged summary
+ * means an evaluation would conclude the same, so reads can skip it. O(steps + reviews) inside Postgres, no rows
+ * transferred.
+ */
+export async function runFingerprints(runIds: readonly string[], client: Db = db()): Promise<Map<string, string>> {
+  if (runIds.length === 0) return new Map();
+  const rows = await client.$queryRaw<{ id: string; rollups: string | null; reviews: string | null; thresholds: string | null }[]>`
+    select r.id, r.thresholds::text as thresholds,
+           (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
+                             sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum))
+              from step_rollups s where s.run_id = r.id) as rollups,
+           (select concat_ws(':', count(*), max(v.id))
+              from audit_batches b join audit_items i on i.batch_id = b.id join reviews v on v.item_id = i.id
+             where b.run_id = r.id) as reviews
+      from runs r where r.id = any(${[...runIds]}::text[])`;
+  return new Map(rows.map((r) => [r.id, `${r.rollups ?? ""}|${r.reviews ?? ""}|${r.thresholds ?? ""}`]));
+}
+
+type AlarmRow = {
+  runId: string;
+  alarm: string;
+  state: AlarmState;
+  sinceStep: number | null;
+  atStep: number | null;
+  value: number | null;
+  message: string;
+  ruleHash: string;
+  fingerprint: string;
+  changedAt: Date;
+  evaluatedAt: Date;
+};
+
+const isAlarmKey = (a: string): a is AlarmKey => (ALARMS as readonly string[]).includes(a);
+
+/** Persisted alarm states of the given runs (all runs when omitted), by run then ALARMS order. */
+export async function listPersistedAlarms(runIds?: readonly string[], client: Db = db()): Promise<PersistedAlarm[]> {
+  const rows: AlarmRow[] = await client.monitorAlarm.findMany({ where: runIds ? { runId: { in: [...runIds] } } : {}, orderBy: [{ runId: "asc" }] });
+  return rows
+    .filter((r): r is AlarmRow & { alarm: AlarmKey } => isAlarmKey(r.alarm))
+    .sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : ALARMS.indexOf(a.alarm) - ALARMS.indexOf(b.alarm)));
+}
+
+export type AlarmEventRow = {
+  id: bigint;
+  runId: string;
+  alarm: AlarmKey;
+  fromState: AlarmState;
+  toState: AlarmState;
+  step: number | null;
+  value: number | null;
+  message: string;
+  at: Date;
+  webhook: string | null;
+};
+
+/** The latest alarm state changes, newest first (of one run, or of all), paged by id. */
+export async function listAlarmEvents(opts: { runId?: string; limit?: number; beforeId?: bigint } = {}, client: Db = db()): Promise<AlarmEventRow[]> {
+  const rows = await client.monitorAlarmEvent.findMany({
+    where: { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.beforeId ? { id: { lt: opts.beforeId } } : {}) },
+    orderBy: { id: "desc" },
+    take: opts.limit ?? 20,
+  });
+  return rows.filter((r): r is typeof r & { alarm: AlarmKey } => isAlarmKey(r.alarm));
+}
+
+/** A run's id, description and stored thresholds. */
+export async function getRunThresholds(runId: string, client: Db = db()): Promise<{ id: string; description: string; thresholds: unknown } | null> {
+  return client.run.findUnique({ where: { id: runId }, select: { id: true, description: true, thresholds: true } });
+}
+
+/** The thresholds in force for every run (stored overrides over the defaults), by run id. */
+export async function listRunThresholds(client: Db = db()): Promise<Map<string, Thresholds>> {
+  const rows = await client.run.findMany({ select: { id: true, thresholds: true } });
+  return new Map(rows.map((r) => [r.id, resolveThresholds(r.thresholds).thresholds]));
+}
+
+/**
+ * Distinct steps of the runs' rollups within [from, to] and the first and last of them: what decides the bucket
+ * width of a chart. One index range scan per run.
+ */
+export async function countSteps(runIds: readonly string[], range: { from: number; to: number }, client: Db = db()): Promise<{ count: number; first: number | null; last: number | null }> {
+  const [r] = await client.$queryRaw<{ count: number; first: number | null; last: number | null }[]>`
+    select count(distinct step)::int as count, min(step) as first, max(step) as last
+      from step_rollups where run_id = any(${[...runIds]}::text[]) and step between ${range.from} and ${range.to}`;
+  return r;
+}
+
+/**
+ * A run's rollup counters within [from, to], pooled in Postgres into buckets [origin + k·width, origin + (k+1)·width)
+ * labelled by their start (width 1: one row per step), with the per-guardrail counters of each bucket. Every counter
+ * is a count or a sum, so the buckets are exact. Returns at most (to − from + 1) / width points however many steps
+ * the run logged — a run that logs every one of 30,000 steps costs 400 points, not 30,000 — as one JSON value (see
+ * listAlarmStepRows). lib/rollups' listStepRollups returns the same counters unbucketed; this is the charts' read.
+ */
+export async function listBucketedRollups(
+  runId: string,
+  range: { from: number; to: number },
+  width: number,
+  origin: number,
+  client: Db = db(),
+): Promise<StepRollupCounters[]> {
+  const w = Math.max(1, Math.floor(width));
+  // Steps and guardrails as two JSON arrays in one row; grouping the guardrails per bucket is left to Node (a second
+  // aggregate in Postgres cost more than the loop below).
+  const [r] = await client.$queryRaw<{ steps: number[][] | null; guardrails: [number, string, number, number, number][] | null }[]>`
+    with s as (
+      select ${origin}::int + ((step - ${origin}::int) / ${w}::int) * ${w}::int as b,
+             sum(rollouts) as rollouts, sum(rewarded) as rewarded, sum(reward_sum) as reward_sum, sum(reward_sumsq) as reward_sumsq,
+             sum(success) as success, sum(handoffs) as handoffs, sum(guardrail_hits) as guardrail_hits, sum(capped) as capped,
+             sum(removed_sum) as removed_sum, sum(spec_errors) as spec_errors, sum(input_errors) as input_errors,
+             sum(external) as external, sum(groups) as groups, sum(flat_groups) as flat_groups, sum(group_std_sum) as group_std_sum
+        from step_rollups where run_id = ${runId} and step between ${range.from} and ${range.to} group by 1),
+    g as (
+      select ${origin}::int + ((step - ${origin}::int) / ${w}::int) * ${w}::int as b, code,
+             sum(hits) as hits, sum(deciding) as deciding, sum(removed_sum) as removed_sum
+        from step_guardrail_rollups where run_id = ${runId} and step between ${range.from} and ${range.to}
+       group by 1, 2 having sum(hits) > 0 or sum(deciding) > 0)
+    select (select json_agg(json_build_array(b, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits, capped,
+                                             removed_sum, spec_errors, input_errors, external, groups, flat_groups, group_std_sum) order by b)
+              from s) as steps,
+           (select json_agg(json_build_array(b, code, hits, deciding, removed_sum)) from g) as guardrails`;
+  const byBucket = new Map<number, StepRollupCounters["guardrails"]>();
+  for (const [bucket, code, hits, deciding, removedSum] of r.guardrails ?? []) {
+    let m = byBucket.get(bucket);
+    if (!m) byBucket.set(bucket, (m = {}));
+    m[code] = { hits, deciding, removedSum };
+  }
+  return (r.steps ?? []).map((n) => ({
+    step: n[0], rollouts: n[1], rewarded: n[2], rewardSum: n[3], rewardSumsq: n[4], success: n[5], handoffs: n[6], guardrailHits: n[7],
+    capped: n[8], removedSum: n[9], specErrors: n[10], inputErrors: n[11], external: n[12], groups: n[13], flatGroups: n[14], groupStdSum: n[15],
+    guardrails: byBucket.get(n[0]) ?? {},
+  }));
+}
+
+/** Hit rate and hand-off rate of a whole run, pooled in Postgres into at most `maxPoints` buckets: the zoom brush. */
+export async function listOverview(runId: string, maxPoints: number, client: Db = db()): Promise<{ step: number; stepTo: number; hitRate: number | null; handoffRate: number | null }[]> {
+  const { count, first, last } = await countSteps([runId], { from: 0, to: MAX_STEP }, client);
+  if (first === null || last === null) return [];
+  const w = bucketWidthFor(count, first, last, maxPoints);
+  const [r] = await client.$queryRaw<{ rows: [number, number, number, number][] }[]>`
+    select coalesce(json_agg(json_build_array(b, n, hits, handoffs) order by b), '[]') as rows
+      from (select ${first}::int + ((step - ${first}::int) / ${w}::int) * ${w}::int as b,
+                   sum(rollouts) as n, sum(guardrail_hits) as hits, sum(handoffs) as handoffs
+              from step_rollups where run_id = ${runId} group by 1) o`;
+  return r.rows.map(([step, n, hits, handoffs]) => ({
+    step,
+    stepTo: Math.min(last, step + w - 1),
+    hitRate: n > 0 ? hits / n : null,
+    handoffRate: n > 0 ? handoffs / n : null,
+  }));
+}
+
+/** Count and newest id of a run's reviews: reviews are append-only, so these two change whenever the audit data does. */
+export async function reviewFingerprint(runId: string, client: Db = db()): Promise<string> {
+  const [r] = await client.$queryRaw<{ n: number; max: bigint | null }[]>`
+    select count(*)::int as n, max(v.id) as max
+      from audit_batches b join audit_items i on i.batch_id = b.id join reviews v on v.item_id = i.id
+     where b.run_id = ${runId}`;
+  return `${r.n}:${r.max ?? ""}`;
+}

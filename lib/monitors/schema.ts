@@ -1,0 +1,137 @@
+// Inputs of the training monitors: a run's alarm thresholds (stored in runs.thresholds, edited by leads), the run
+// page's URL (step range, comparison, smoothing) and the chart names of the CSV downloads. Rates are fractions in
+// storage and percent in the form.
+import { z } from "zod";
+
+/** The reference figures of domain.md; a run without thresholds uses these. */
+export const DEFAULT_THRESHOLDS = {
+  /** Guardrail hit rate healthy band: below, guardrails are not working; above, caps flatten the group. */
+  hitRateLow: 0.1,
+  hitRateHigh: 0.3,
+  /** Hand-off rate alarm line (the blind spot: 8% → 41% in 30k steps). */
+  handoffCeiling: 0.1,
+  /** Mean within-group reward std below this: GRPO has (almost) no gradient. */
+  groupStdFloor: 0.05,
+  /** Claim-extraction pairwise accuracy against human labels. */
+  extractionFloor: 0.85,
+  /** Steps per shadow-audit point (a 1% sample is too thin to judge step by step). */
+  auditWindow: 500,
+  /** Reward hacking: the window over which the ledger and human trends are fitted, in steps. */
+  hackingWindow: 2000,
+  /** Reward hacking: the ledger's mean reward must rise faster than this, in reward per 1,000 steps. */
+  hackingRise: 0.01,
+  /** Reward hacking: while the human measure falls faster than this, in share per 1,000 steps. */
+  hackingFall: 0.01,
+} as const;
+
+const fraction = z.number({ error: "Enter a number." }).min(0, { error: "At least 0." }).max(1, { error: "At most 1." });
+const steps = z.number({ error: "Enter a number." }).int({ error: "Whole steps only." }).min(1, { error: "At least 1 step." }).max(10_000_000);
+const slope = z.number({ error: "Enter a number." }).min(0, { error: "At least 0." }).max(1, { error: "At most 1 per 1,000 steps." });
+
+const shape = {
+  hitRateLow: fraction,
+  hitRateHigh: fraction,
+  handoffCeiling: fraction.gt(0, { error: "Above 0." }),
+  groupStdFloor: z.number({ error: "Enter a number." }).gt(0, { error: "Above 0." }).max(0.5, { error: "A reward std is at most 0.5." }),
+  extractionFloor: fraction.gt(0, { error: "Above 0." }),
+  auditWindow: steps,
+  hackingWindow: steps,
+  hackingRise: slope,
+  hackingFall: slope,
+};
+
+const bandOrdered = (t: { hitRateLow: number; hitRateHigh: number }) => t.hitRateLow < t.hitRateHigh;
+const bandError = { path: ["hitRateHigh"], error: "The healthy band's upper edge must be above its lower edge." };
+
+/** A run's thresholds, complete. */
+export const thresholdsSchema = z.strictObject(shape).refine(bandOrdered, bandError);
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+
+/**
+ * What runs.thresholds may hold: any subset (missing fields take the defaults, so a default changed in code reaches
+ * runs that never overrode it). Unknown keys are refused so a typo does not silently do nothing.
+ */
+export const storedThresholdsSchema = z.strictObject(shape).partial();
+
+/** The thresholds in force for a run: its stored overrides over the defaults. Invalid stored JSON falls back. */
+export function resolveThresholds(stored: unknown): { thresholds: Thresholds; invalid: boolean } {
+  if (stored === null || stored === undefined) return { thresholds: { ...DEFAULT_THRESHOLDS }, invalid: false };
+  const parsed = storedThresholdsSchema.safeParse(stored);
+  const merged = parsed.success ? { ...DEFAULT_THRESHOLDS, ...parsed.data } : null;
+  if (!merged || !bandOrdered(merged)) return { thresholds: { ...DEFAULT_THRESHOLDS }, invalid: true };
+  return { thresholds: merged, invalid: false };
+}
+
+/** The fields that differ from the defaults: what is stored (null when none). */
+export function thresholdOverrides(t: Thresholds): Partial<Thresholds> | null {
+  const out: Partial<Record<keyof Thresholds, number>> = {};
+  for (const k of Object.keys(DEFAULT_THRESHOLDS) as (keyof Thresholds)[]) if (t[k] !== DEFAULT_THRESHOLDS[k]) out[k] = t[k];
+  return Object.keys(out).length ? (out as Partial<Thresholds>) : null;
+}
+
+/** "" (an empty form field or URL parameter) is "not given". */
+const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const percent = (key: keyof Thresholds) =>
+  z.preprocess(blank, z.coerce.number({ error: "Enter a number." }).transform((v) => Math.round(v * 1e6) / 1e8).optional()).transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
+const plain = (key: keyof Thresholds) =>
+  z.preprocess(blank, z.coerce.number({ error: "Enter a number." }).optional()).transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
+
+/**
+ * The thresholds form: rates in percent (10 → 0.1), the std, windows and slopes as they are. A blank field takes
+ * the default. Parses to complete Thresholds, validated by thresholdsSchema.
+ */
+export const thresholdsFormSchema = z
+  .object({
+    runId: z.string({ error: "Missing run." }).trim().min(1, { error: "Missing run." }),
+    hitRateLow: percent("hitRateLow"),
+    hitRateHigh: percent("hitRateHigh"),
+    handoffCeiling: percent("handoffCeiling"),
+    groupStdFloor: plain("groupStdFloor"),
+    extractionFloor: percent("extractionFloor"),
+    auditWindow: plain("auditWindow"),
+    hackingWindow: plain("hackingWindow"),
+    hackingRise: plain("hackingRise"),
+    hackingFall: plain("hackingFall"),
+  })
+  .transform(({ runId, ...t }) => ({ runId, thresholds: t }))
+  .pipe(z.object({ runId: z.string(), thresholds: thresholdsSchema }));
+
+/** Form state returned by the thresholds action. */
+export type ThresholdsFormState = {
+  ok?: boolean;
+  message?: string;
+  fieldErrors?: Record<string, string[] | undefined>;
+  /** Saved thresholds (the fields show them). */
+  thresholds?: Thresholds;
+  /** The values as typed, returned with errors: React resets a form after its action, so the fields show these. */
+  values?: Record<string, string>;
+};
+
+/** The charts of the run page; each has a CSV download under /api/runs/<run>/charts/<chart>. */
+export const CHARTS = ["hit-rate", "handoff", "outcomes", "group-std", "removed", "audit"] as const;
+export type ChartName = (typeof CHARTS)[number];
+
+/** Smoothing choices: a trailing window of this many points (1 = none). */
+export const SMOOTHING = [1, 3, 5, 10] as const;
+
+const stepParam = z.preprocess(blank, z.coerce.number().int().min(0).max(2147483647).optional()).catch(undefined);
+
+/**
+ * The run page's and the CSV routes' search params: step range (zoom), second run to overlay, smoothing window.
+ * A bad value is dropped (the page shows the whole run) rather than failing the page.
+ */
+export const chartQuerySchema = z
+  .object({
+    from: stepParam,
+    to: stepParam,
+    compare: z.preprocess(blank, z.string().trim().min(1).max(200).optional()).catch(undefined),
+    smooth: z.preprocess(blank, z.coerce.number().int().min(1).max(50).optional()).catch(undefined),
+  })
+  .transform((q) => (q.from !== undefined && q.to !== undefined && q.from > q.to ? { ...q, from: q.to, to: q.from } : q));
+export type ChartQuery = z.infer<typeof chartQuerySchema>;
+
+/** URLSearchParams or Next's searchParams object → a plain record for the schema (first value of repeated keys). */
+export function queryRecord(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
+  if (params instanceof URLSearchParams) return Object.fromEntries([...params.keys()].map((k) => [k, params.get(k) ?? undefined]));
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+}

@@ -1,0 +1,39 @@
+"use server";
+// The annotation form's server actions. None of them returns a ledger value: the draft autosave answers with the
+// lease expiry, submit and skip answer with a redirect (submit to the reveal, skip to the next item).
+import { redirect } from "next/navigation";
+import { claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
+import { requireActionUser } from "@/lib/auth/guards.ts";
+import { saveDraft, submitReview } from "@/lib/review/mutations.ts";
+import { firstIssue, saveDraftInput, skipInput, submitReviewInput } from "@/lib/review/schema.ts";
+
+export type ActionAnswer = { ok: true; leaseExpiresAt?: string } | { ok: false; error: string; code?: string };
+
+/** Debounced autosave from the form; renews the lease. */
+export async function saveDraftAction(input: unknown): Promise<ActionAnswer> {
+  const me = await requireActionUser("audit.review");
+  const parsed = saveDraftInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
+  const r = await saveDraft(parsed.data.itemId, me.id, parsed.data.body, parsed.data.secondsSpent);
+  return r.ok ? { ok: true, leaseExpiresAt: r.leaseExpiresAt.toISOString() } : { ok: false, error: r.error, code: r.code };
+}
+
+/** Submits the review; on success the same URL now renders the reveal. */
+export async function submitReviewAction(input: unknown): Promise<ActionAnswer> {
+  const me = await requireActionUser("audit.review");
+  const parsed = submitReviewInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
+  const r = await submitReview(parsed.data.itemId, { userId: me.id, email: me.email }, parsed.data.body, parsed.data.secondsSpent);
+  if (!r.ok) return { ok: false, error: r.error, code: r.code };
+  redirect(`/review?item=${parsed.data.itemId}`);
+}
+
+/** Gives the item back (offered to this user again only when nothing else is left) and leases the next one. */
+export async function skipItemAction(input: unknown): Promise<ActionAnswer> {
+  const me = await requireActionUser("audit.review");
+  const parsed = skipInput.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "Missing item." };
+  await releaseLease(parsed.data.itemId, me.id, { skip: true });
+  const next = await claimNextItem(me.id, { batchId: parsed.data.batchId ?? null });
+  redirect(next ? `/review?item=${next.itemId}` : "/queue?empty=1");
+}

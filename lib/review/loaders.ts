@@ -1,0 +1,116 @@
+// Page data of the annotation page. BLIND BY CONSTRUCTION: loadAnnotation selects rollout and case fields only —
+// never the ledger row, never rollout.claims (a bundle's claims are what the ledger scored), never the item's
+// stratum or inclusion probability (both derive from the ledger's deciding guardrail). Whatever this returns may
+// reach the annotator's browser before they submit; keep it that way.
+import { renewLease } from "@/lib/audit/leases.ts";
+import type { Db } from "@/lib/auth/audit-log.ts";
+import { db } from "@/lib/db/client.ts";
+import { listSpecPointers, type PointerRow } from "@/lib/ledger/spec-pointers.ts";
+import type { ScoringConfig } from "@/lib/review/human-reward.ts";
+import { parseDraft, type DraftBody } from "@/lib/review/schema.ts";
+import { DEFAULT_CONFIG, parseVerifierConfig } from "@/lib/verifier/config.ts";
+import { isPointer, resolvePointer, UNRESOLVED } from "@/lib/verifier/pointers.ts";
+
+type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
+type Write = { tool: string; args?: unknown; step?: number; at?: string };
+type Spec = { must_mention?: { key: string; value?: unknown }[]; forbidden?: string[] };
+
+export type MentionOption = { key: string; expected: unknown; hasExpected: boolean };
+
+export type AnnotationView = {
+  itemId: string;
+  batchId: number;
+  batchName: string;
+  trajectoryId: string;
+  ticketId: string;
+  leaseExpiresAt: string;
+  steps: Step[];
+  finalReply: string;
+  writes: Write[];
+  kinds: Record<string, string>;
+  ticket: unknown;
+  snapshot: unknown;
+  spec: unknown;
+  pointers: PointerRow[];
+  writeTools: string[];
+  mentions: MentionOption[];
+  forbidden: string[];
+  config: ScoringConfig;
+  draft: DraftBody;
+  secondsSpent: number;
+};
+
+export type AnnotationPage =
+  | { state: "annotate"; view: AnnotationView }
+  | { state: "reviewed" }
+  | { state: "not_leased" }
+  | { state: "done" }
+  | { state: "not_found" };
+
+/** The scoring part of a batch's verifier config (the stored one, else the default of verifier.md). */
+export function scoringConfigOf(body: unknown | null): ScoringConfig {
+  const parsed = body ? parseVerifierConfig(body) : null;
+  const c = parsed?.ok ? parsed.config : DEFAULT_CONFIG;
+  return { weights: { ...c.weights }, guardrails: structuredClone(c.guardrails) };
+}
+
+/**
+ * What the annotator needs to score one item blind, after (re-)taking its lease. The state tells the page what to
+ * show instead when the user already reviewed it (the reveal), it is not leased to them (released, expired and taken by someone else), or it is complete.
+ */
+export async function loadAnnotation(itemId: bigint, userId: number, now = new Date(), client: Db = db()): Promise<AnnotationPage> {
+  const item = await client.auditItem.findUnique({
+    where: { id: itemId },
+    select: {
+      id: true,
+      status: true,
+      trajectoryId: true,
+      ticketId: true,
+      batch: { select: { id: true, name: true, config: { select: { body: true } } } },
+      rollout: { select: { steps: true, finalReply: true, sandbox: true, registry: { select: { tools: true } } } },
+      reviews: { where: { reviewerId: userId }, select: { id: true }, take: 1 },
+      drafts: { where: { userId }, select: { body: true, secondsSpent: true } },
+    },
+  });
+  if (!item) return { state: "not_found" };
+  if (item.reviews.length > 0) return { state: "reviewed" };
+  if (item.status === "done") return { state: "done" };
+  const expires = await renewLease(itemId, userId, now, client);
+  if (!expires) return { state: "not_leased" };
+
+  const caseDoc = await client.case.findUnique({ where: { ticketId: item.ticketId }, select: { ticket: true, envSnapshot: true, verifierSpec: true } });
+  const tools = (item.rollout.registry.tools ?? []) as { name: string; kind: string }[];
+  const sandbox = (item.rollout.sandbox ?? {}) as { writes?: Write[] };
+  const spec = (caseDoc?.verifierSpec ?? {}) as Spec;
+  const snapshot = caseDoc?.envSnapshot ?? {};
+  const draft = item.drafts[0];
+  return {
+    state: "annotate",
+    view: {
+      itemId: item.id.toString(),
+      batchId: item.batch.id,
+      batchName: item.batch.name,
+      trajectoryId: item.trajectoryId,
+      ticketId: item.ticketId,
+      leaseExpiresAt: expires.toISOString(),
+      steps: (item.rollout.steps ?? []) as Step[],
+      finalReply: item.rollout.finalReply,
+      writes: sandbox.writes ?? [],
+      kinds: Object.fromEntries(tools.map((t) => [t.name, t.kind])),
+      ticket: caseDoc?.ticket ?? { id: item.ticketId },
+      snapshot,
+      spec: caseDoc?.verifierSpec ?? null,
+      pointers: caseDoc ? listSpecPointers(caseDoc.verifierSpec, snapshot) : [],
+      writeTools: tools.filter((t) => t.kind === "write").map((t) => t.name),
+      mentions: (spec.must_mention ?? []).map((m) => {
+        const hasExpected = m.value !== undefined;
+        const v = hasExpected && isPointer(m.value) ? resolvePointer(m.value, snapshot) : m.value;
+        return { key: m.key, hasExpected, expected: v === UNRESOLVED ? null : (v ?? null) };
+      }),
+      forbidden: spec.forbidden ?? [],
+      config: scoringConfigOf(item.batch.config?.body ?? null),
+      draft: draft ? parseDraft(draft.body) : parseDraft(null),
+      secondsSpent: draft?.secondsSpent ?? 0,
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// Writes of the annotation flow: the draft autosave (which renews the lease) and the submission of a review.
+// Reviews are append-only (a database trigger refuses UPDATE and DELETE) and every submission is in the audit log.
+import { renewLease } from "@/lib/audit/leases.ts";
+import { appendAuditLog, type Db } from "@/lib/auth/audit-log.ts";
+import { db } from "@/lib/db/client.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { compareWithLedger } from "@/lib/review/compare.ts";
+import { humanReward } from "@/lib/review/human-reward.ts";
+import { scoringConfigOf } from "@/lib/review/loaders.ts";
+import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
+import type { Claims } from "@/lib/verifier/schema.ts";
+
+export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" };
+
+const LEASE_LOST = "This item is no longer leased to you (the lease expired and it went back to the queue). Your draft was not saved.";
+
+/** Saves the form as it is and renews the lease: typing is activity. Refused once the item is not the user's. */
+export async function saveDraft(
+  itemId: bigint,
+  userId: number,
+  body: DraftBody,
+  secondsSpent: number,
+  now = new Date(),
+  client: Db = db(),
+): Promise<Result<{ leaseExpiresAt: Date }>> {
+  const expires = await renewLease(itemId, userId, now, client);
+  if (!expires) return { ok: false, code: "lease_lost", error: LEASE_LOST };
+  await client.reviewDraft.upsert({
+    where: { itemId_userId: { itemId, userId } },
+    create: { itemId, userId, body, secondsSpent, updatedAt: now },
+    update: { body, secondsSpent, updatedAt: now },
+  });
+  return { ok: true, leaseExpiresAt: expires };
+}
+
+type LockedItem = { id: bigint; status: string; lease_user_id: number | null; lease_expires_at: Date | null; reviews_done: number; reviews_needed: number; disputed_at: Date | null };
+
+/**
+ * Stores a review. In one transaction, with the item row locked (so two submissions on one item serialise, and the
+ * queue's SKIP LOCKED claims pass it by): the user must hold the item (a live lease, or their own expired one that
+ * nobody has taken since) and must not have reviewed it already. The reward is recomputed here from the sub-scores
+ * and flags with the batch's config; the client's live number is never trusted. A review that disagrees with the
+ * ledger entry (see compareWithLedger) marks the item disputed, which puts it in the adjudication queue.
+ */
+export async function submitReview(
+  itemId: bigint,
+  actor: { userId: number; email: string },
+  body: ReviewBody,
+  secondsSpent: number,
+  now = new Date(),
+  client: PrismaClient = db(),
+): Promise<Result<{ reviewId: bigint; reward: number; disagrees: boolean }>> {
+  return client.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<LockedItem[]>`
+      select id, status::text as status, lease_user_id, lease_expires_at, reviews_done, reviews_needed, disputed_at
+        from audit_items where id = ${itemId} for update`;
+    if (!locked) return { ok: false, code: "not_found", error: "No such item." };
+    const mine = await tx.review.findFirst({ where: { itemId, reviewerId: actor.userId }, select: { id: true } });
+    if (mine) return { ok: false, code: "reviewed", error: "You have already reviewed this item." };
+    if (locked.status !== "open") return { ok: false, code: "done", error: "This item already has all its reviews." };
+    if (locked.lease_user_id !== actor.userId) return { ok: false, code: "lease_lost", error: LEASE_LOST.replace(" Your draft was not saved.", "") };
+
+    const item = await tx.auditItem.findUniqueOrThrow({
+      where: { id: itemId },
+      select: {
+        trajectoryId: true,
+        batch: { select: { id: true, tolerance: true, config: { select: { body: true } } } },
+        ledger: {
+          select: { reward: true, guardrailMask: true, claims: true, outcome: true, policy: true, evidence: true, efficiency: true, communication: true },
+        },
+      },
+    });
+    const config = scoringConfigOf(item.batch.config?.body ?? null);
+    const human = humanReward(body.subscores, body.guardrails, config);
+    const l = item.ledger;
+    const comparison = compareWithLedger(
+      { reward: human.reward, subscores: body.subscores, guardrails: body.guardrails, claims: body.claims },
+      {
+        reward: l.reward,
+        subscores: { outcome: l.outcome, policy: l.policy, evidence: l.evidence, efficiency: l.efficiency, communication: l.communication },
+        guardrails: codesOfMask(l.guardrailMask),
+        claims: (l.claims as Claims | null) ?? null,
+      },
+      item.batch.tolerance,
+    );
+
+    const review = await tx.review.create({
+      data: {
+        itemId,
+        reviewerId: actor.userId,
+        ...body.subscores,
+        guardrails: body.guardrails,
+        reward: human.reward,
+        claims: body.claims,
+        note: body.note,
+        secondsSpent,
+        createdAt: now,
+      },
+      select: { id: true },
+    });
+    const reviewsDone = locked.reviews_done + 1;
+    await tx.auditItem.update({
+      where: { id: itemId },
+      data: {
+        reviewsDone,
+        status: reviewsDone >= locked.reviews_needed ? "done" : "open",
+        leaseUserId: null,
+        leaseExpiresAt: null,
+        // The first dispute time stays: a second disagreeing review must not move the item down the queue.
+        ...(comparison.disagrees && !locked.disputed_at ? { disputedAt: now } : {}),
+      },
+    });
+    await tx.reviewDraft.deleteMany({ where: { itemId, userId: actor.userId } });
+    await appendAuditLog(
+      {
+        actor,
+        action: "review.submit",
+        target: { type: "audit_item", id: itemId },
+        details: {
+          review_id: review.id.toString(),
+          batch_id: item.batch.id,
+          trajectory_id: item.trajectoryId,
+          reward: human.reward,
+          guardrails: body.guardrails,
+          seconds_spent: secondsSpent,
+          disagrees: comparison.disagrees,
+        },
+      },
+      tx,
+    );
+    return { ok: true, reviewId: review.id, reward: human.reward, disagrees: comparison.disagrees };
+  });
+}

@@ -1,0 +1,31 @@
+// Runs before every page, route handler and server action (Next 16 "proxy", Node runtime). It does not decide
+// access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce and
+// tells the guards which path was asked for (to come back to it after sign-in).
+import { randomBytes } from "node:crypto";
+import { NextResponse, type NextRequest } from "next/server";
+import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
+import { PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
+
+export function proxy(req: NextRequest) {
+  const nonce = randomBytes(16).toString("base64");
+  const https = req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
+  const requestHeaders = new Headers(req.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  // Client-side navigations carry a cache-busting _rsc parameter that is no part of the page's address.
+  const params = new URLSearchParams(req.nextUrl.search);
+  params.delete("_rsc");
+  const query = params.toString();
+  requestHeaders.set(PATH_HEADER, req.nextUrl.pathname + (query ? `?${query}` : ""));
+  const res = NextResponse.next({ request: { headers: requestHeaders } });
+  res.headers.set("content-security-policy", csp);
+  if (https) res.headers.set("strict-transport-security", "max-age=31536000");
+  return res;
+}
+
+export const config = {
+  // Next internals (static chunks, images, the dev server's HMR socket) get their headers from next.config.ts;
+  // pages, server actions and route handlers pass through here.
+  matcher: ["/((?!_next/|favicon.ico).*)"],
+};
