@@ -4,6 +4,7 @@
 // Data: a generated GRPO run (the demo generator, through the real ingest path, so rows are the verifier's own)
 // of --base rollouts, then copied with SQL (new ids and trajectory ids, same scores, reasons and guardrails) up
 // to --n ledger entries. Baseline: the unfiltered first page of the same run, measured in the same run.
+// `--only TEXT` runs the baseline and the cases whose name contains TEXT.
 import { performance } from "node:perf_hooks";
 import os from "node:os";
 import pg from "pg";
@@ -18,6 +19,7 @@ const BASE = arg("base", 50_000);
 const N = arg("n", 1_000_000);
 const ITER = arg("iterations", 20);
 const KEEP = process.argv.includes("--keep");
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 const DB = "verity_bench_browse";
 const RUN = "bench-browse";
 
@@ -132,6 +134,7 @@ async function main() {
   const rows: string[] = [];
   let baseP95 = 0;
   for (const [name, q] of cases) {
+    if (ONLY && !name.includes(ONLY) && !name.startsWith("baseline")) continue;
     const parsed = parseBrowseParams({ run: RUN, ...q });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
     const times: number[] = [];

@@ -3,14 +3,10 @@
 import Link from "next/link";
 import type { ColumnDef } from "@tanstack/react-table";
 import { Badge } from "@/components/ui/badge.tsx";
-import { fmtScore } from "@/components/ui/format.ts";
+import { fmtScore, rewardTone } from "@/components/ui/format.ts";
 import type { BrowseRow } from "@/lib/ledger/browse.ts";
 import type { SortKey } from "@/lib/ledger/browse-schema.ts";
 
-export function rewardTone(r: number | null): "good" | "warn" | "bad" | "neutral" {
-  if (r === null) return "neutral";
-  return r >= 0.9 ? "good" : r >= 0.5 ? "warn" : "bad";
-}
 
 export type ColumnMeta = { sortKey?: SortKey; numeric?: boolean; label: string };
 

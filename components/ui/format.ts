@@ -8,3 +8,9 @@ export function fmtPct(v: number | null | undefined, digits = 1): string {
 export function fmtInt(v: number | bigint | null | undefined): string {
   return v === null || v === undefined ? "–" : Number(v).toLocaleString("en-US");
 }
+
+/** Badge tone of a reward: success (≥ 0.9) good, ≥ 0.5 warn, below bad; no reward neutral. */
+export function rewardTone(r: number | null): "good" | "warn" | "bad" | "neutral" {
+  if (r === null) return "neutral";
+  return r >= 0.9 ? "good" : r >= 0.5 ? "warn" : "bad";
+}

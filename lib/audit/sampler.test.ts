@@ -141,7 +141,7 @@ describe("sampleBatch", () => {
     expect(r.overlapItems).toBe(r.items.filter((i) => i.reviewsNeeded === 2).length);
     expect(Math.abs(r.overlapItems - 2_000)).toBeLessThan(4 * Math.sqrt(20_000 * 0.1 * 0.9));
     expect(sampleBatch(population(20_000), { rate: 1, salt: "o", pick: "one", overlapRate: 0 }).overlapItems).toBe(0);
-  });
+  }, 60_000);
 
   it("handles an empty population, rate 0 and rate 1", () => {
     const empty = sampleBatch([], { rate: 0.01, salt: "s", pick: "one", minPerStratum: 5, overlapRate: 0.1 });
@@ -153,7 +153,7 @@ describe("sampleBatch", () => {
     expect(() => sampleBatch(rows, { rate: Number.NaN, salt: "s", pick: "one", overlapRate: 0 })).toThrow(RangeError);
   });
 
-  it("inclusion probabilities are in (0, 1] and every sampled ticket's rollouts share one stratum (property)", () => {
+  it("inclusion probabilities are in (0, 1], every stratum reaches its minimum, a ticket's rollouts share one stratum (property)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 300 }), fc.double({ min: 0.001, max: 1, noNaN: true }), fc.integer({ min: 0, max: 10 }), fc.string(), (n, rate, m, salt) => {
         const r = sampleBatch(population(n, 3, (i) => (i % 5 === 0 ? "policy_error" : null)), { rate, salt, pick: "all", minPerStratum: m, overlapRate: 0.5 });
@@ -162,10 +162,13 @@ describe("sampleBatch", () => {
           expect(i.inclusionProb).toBeLessThanOrEqual(1);
         }
         for (const s of r.strata) expect(s.sampledTickets).toBeGreaterThanOrEqual(Math.min(m, s.tickets));
+        const strata = new Map<string, Set<string>>();
+        for (const i of r.items) strata.set(i.row.ticketId, (strata.get(i.row.ticketId) ?? new Set()).add(i.stratum));
+        for (const set of strata.values()) expect(set.size).toBe(1);
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 });
 
 describe("expectedToppedUp", () => {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { rewardTone } from "@/components/browser/columns.tsx";
+import { rewardTone } from "@/components/ui/format.ts";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { ClaimsPanel } from "@/components/trajectory/claims-panel.tsx";
 import { GuardrailsPanel, type GuardrailHit } from "@/components/trajectory/guardrails-panel.tsx";
