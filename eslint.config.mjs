@@ -1,7 +1,7 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-export default [
+const config = [
   { ignores: ["node_modules/**", ".next/**", ".data/**", "lib/generated/**", "next-env.d.ts", "test-results/**"] },
   ...nextVitals,
   ...nextTs,
@@ -31,3 +31,5 @@ export default [
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*"], message: "components must not import app/." }] }] },
   },
 ];
+
+export default config;

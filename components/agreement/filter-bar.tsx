@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
@@ -42,9 +43,9 @@ export function AgreementFilterBar({ f, runs, batches, categories, annotators }:
       <button type="submit" className="h-7 rounded bg-accent px-3 text-[12px] font-medium text-accent-fg">
         Apply
       </button>
-      <a href="/agreement" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
+      <Link href="/agreement" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
         Clear
-      </a>
+      </Link>
     </form>
   );
 }

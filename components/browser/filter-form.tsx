@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { FormEvent, ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
@@ -146,9 +147,9 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
         <button type="submit" className="h-7 rounded bg-accent px-3 text-[12px] font-medium text-accent-fg">
           Apply
         </button>
-        <a href="/trajectories" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
+        <Link href="/trajectories" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
           Clear
-        </a>
+        </Link>
       </div>
     </form>
   );

@@ -58,6 +58,8 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const columns = useMemo(() => browserColumns(query), [query]);
+  // TanStack Table's instance is not memoisable; this component does not rely on the React Compiler memoising it
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: rows,
     columns,
