@@ -11,6 +11,8 @@
 // same queries with the 005 indexes hidden (DROP INDEX inside a rolled-back transaction); examples + reply phrasings
 // of every level-1 cluster and the blind spot; the backlog export of the largest cluster. Wall-clock, plus the CPU
 // time the PostgreSQL server spent (from /proc, when the server is local) — the steadier figure on a shared machine.
+// `--ingest-ab N` instead ingests N generated rollouts into fresh databases with and without the 005 indexes,
+// alternating (A B A B), and prints what the indexes cost the ingest path.
 import fs from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -22,7 +24,7 @@ import { binSteps } from "@/lib/clusters/bins.ts";
 import { blindSpotQuery, levelOneQuery, readWindowSteps, signatureSampleQuery } from "@/lib/clusters/data.ts";
 import { clusterBacklog } from "@/lib/clusters/export.ts";
 import { parseKey } from "@/lib/clusters/keys.ts";
-import { computeClusterReport, loadClusterExtras } from "@/lib/clusters/loaders.ts";
+import { clusterReport, computeClusterReport, loadClusterExtras } from "@/lib/clusters/loaders.ts";
 import { describeDemoRun, demoRunValues, strideOf } from "@/lib/demo/generate.ts";
 import { describeRun } from "@/lib/demo/seed.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     db: { type: "string" },
     run: { type: "string", default: "bench-clusters" },
     keep: { type: "boolean" },
+    "ingest-ab": { type: "string" },
   },
 });
 const say = (s: string) => process.stdout.write(s + "\n");
@@ -174,6 +177,7 @@ async function build(admin: string): Promise<string> {
 async function withoutIndexes(c: pg.Client, q: Prisma.Sql): Promise<void> {
   await c.query("begin");
   try {
+    // Parallel workers stay allowed here: without the indexes they are what the planner would lean on.
     await c.query("set local work_mem = '32MB'");
     for (const i of INDEXES) await c.query(`drop index ${i}`);
     await c.query(q.text, q.values);
@@ -186,6 +190,7 @@ async function plan(c: pg.Client, q: Prisma.Sql): Promise<string> {
   await c.query("begin");
   try {
     await c.query("set local work_mem = '32MB'");
+    await c.query("set local max_parallel_workers_per_gather = 0");
     const r = await c.query(`explain (format json) ${q.text}`, q.values);
     const names = new Set<string>();
     const walk = (n: Record<string, unknown>) => {
@@ -200,7 +205,49 @@ async function plan(c: pg.Client, q: Prisma.Sql): Promise<string> {
   }
 }
 
+/** Ingest rate with and without the 005 indexes, alternating so that a change of machine load hits both. */
+async function ingestAb(admin: string, n: number): Promise<void> {
+  const spec = { runId: RUN, variant: "hacking" as const, seed: "7", k: 4, steps: 100, tickets: Math.max(1, Math.round(n / 400)) };
+  const rates: Record<string, number[]> = { with: [], without: [] };
+  for (const round of [0, 1]) {
+    for (const variant of round === 0 ? ["with", "without"] : ["without", "with"]) {
+      const name = `verity_bench_ingest_ab_${Date.now().toString(36)}`;
+      await createDatabaseIfMissing(admin, name);
+      const url = withDb(admin, name);
+      await migrate(url);
+      const pool = new pg.Pool({ connectionString: url, max: 4 });
+      try {
+        if (variant === "without") for (const i of INDEXES) await pool.query(`drop index ${i}`);
+        await describeRun(pool, RUN, describeDemoRun(spec));
+        const t = performance.now();
+        const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+        rates[variant].push(s.by_kind.rollout.accepted / ((performance.now() - t) / 1000));
+      } finally {
+        await pool.end();
+        const c = new pg.Client({ connectionString: admin });
+        await c.connect();
+        await c.query(`drop database if exists "${name}" with (force)`);
+        await c.end();
+      }
+    }
+  }
+  const med = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  say(`ingest of ${n.toLocaleString("en-US")} generated rollouts (verifier on), mean of 2 runs each, load average ${os.loadavg()[0].toFixed(1)}:`);
+  say(`  without the 005 indexes ${Math.round(med(rates.without)).toLocaleString("en-US")}/s (${rates.without.map(Math.round).join(", ")})`);
+  say(`  with the 005 indexes    ${Math.round(med(rates.with)).toLocaleString("en-US")}/s (${rates.with.map(Math.round).join(", ")})`);
+  say(`  ratio ${(med(rates.with) / med(rates.without)).toFixed(2)}`);
+}
+
 async function main() {
+  if (values["ingest-ab"]) {
+    const database = await ensureDatabase("postgres");
+    try {
+      await ingestAb(database.adminUrl, Number(values["ingest-ab"]));
+    } finally {
+      await database.stop();
+    }
+    return;
+  }
   const database = values.db ? null : await ensureDatabase("postgres");
   const url = values.db ?? (await build(database!.adminUrl));
   const client = createClient(url);
@@ -223,10 +270,13 @@ async function main() {
     const rows: string[] = ["| what | wall (median) | wall (min) | server CPU (median) | without the 005 indexes | plan |", "|---|---:|---:|---:|---:|---|"];
     const total = await time(cpu, () => computeClusterReport(w, client));
     rows.push(`| **whole clustering report** (3 queries concurrently) | **${fmt(median(total.wall))}** | ${fmt(Math.min(...total.wall))} | ${total.cpu.length ? fmt(median(total.cpu)) : "n/a"} | | |`);
+    const again = await time(cpu, () => clusterReport(w, client));
+    rows.push(`| the same report again, rollups unchanged (cache.ts: fingerprint query only) | ${fmt(median(again.wall))} | ${fmt(Math.min(...again.wall))} | ${again.cpu.length ? fmt(median(again.cpu)) : "n/a"} | | |`);
     for (const [name, q] of queries) {
       const run = async () => {
         await c.query("begin");
         await c.query("set local work_mem = '32MB'");
+        await c.query("set local max_parallel_workers_per_gather = 0");
         await c.query(q.text, q.values);
         await c.query("commit");
       };

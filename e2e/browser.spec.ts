@@ -18,7 +18,7 @@ test("filter by guardrail and reward through the form, then reproduce the view f
   await page.goto("/trajectories");
   const form = page.getByRole("form", { name: "Filters" });
   await form.getByLabel("Run").selectOption("grpo-demo");
-  await form.getByText("Guardrail any of").click();
+  await form.locator("summary", { hasText: "Guardrail any of" }).click();
   await form.getByRole("checkbox", { name: "missing_evidence" }).first().check();
   await form.getByLabel("Reward max").fill("0.6");
   await form.getByRole("button", { name: "Apply" }).click();

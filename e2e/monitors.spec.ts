@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
+import pg from "pg";
 import { expect, hydrated, test } from "./fixtures/auth.ts";
 
 // A lead watching training health on the demo data (small demo: grpo-main and grpo-hacking, 40 logged steps
@@ -7,6 +8,18 @@ import { expect, hydrated, test } from "./fixtures/auth.ts";
 // Each test opens chart pages and round-trips server actions; on a shared CI machine that is slow, so the budget is
 // generous and the waits for the server's answers are long.
 const SLOW = { timeout: 20_000 };
+
+/** Puts a run back on the default thresholds directly in the e2e database, whatever a failed test left behind. */
+async function clearThresholds(runId: string) {
+  if (!process.env.DATABASE_URL) return;
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query("update runs set thresholds = null where id = $1", [runId]);
+  } finally {
+    await c.end();
+  }
+}
 
 test.describe("training monitors", () => {
   test.use({ role: "lead" });
@@ -139,6 +152,8 @@ test.describe("training monitors", () => {
   });
 
   test("a lead changes a run's thresholds (validated), the alarms follow, and resets them", async ({ page }) => {
+    // The thresholds are shared state of the e2e database: leave the defaults behind even if this test fails.
+    await clearThresholds("grpo-hacking");
     const run = new RunPage(page);
     await run.open("grpo-hacking");
     const form = page.getByRole("form", { name: "Alarm thresholds" });
@@ -162,6 +177,7 @@ test.describe("training monitors", () => {
     await page.reload();
     await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red", SLOW);
   });
+  test.afterAll(async () => clearThresholds("grpo-hacking"));
 });
 
 test.describe("training monitors for a researcher", () => {

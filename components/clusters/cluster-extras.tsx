@@ -13,7 +13,7 @@ export function Phrasings({ extras }: { extras: ClusterExtras }) {
         {p.phrasings.map((x) => (
           <li key={x.exampleTrajectoryId} className="flex gap-2">
             <span className="num w-12 shrink-0 text-right text-fg-muted">{fmtPct(x.share, 0)}</span>
-            <span className="min-w-0">
+            <span className="line-clamp-3 min-w-0" title={x.text}>
               “{x.text}” <span className="text-fg-subtle">× {x.count.toLocaleString("en-US")}</span>
             </span>
           </li>

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@/lib/db/client.ts";
 import { binSteps } from "@/lib/clusters/bins.ts";
+import { rollupFingerprint } from "@/lib/clusters/cache.ts";
 import { readBlindSpotFacts, readLevelOneFacts, readSignatureSample, readWindowSteps } from "@/lib/clusters/data.ts";
 import { listClusterExamples, listClusterSignatures, listClusterTickets, sampleClusterReplies } from "@/lib/clusters/detail-data.ts";
 import { BLIND_SPOT_KEY, parseKey } from "@/lib/clusters/keys.ts";
-import { computeClusterReport, findCluster, loadFullReport } from "@/lib/clusters/loaders.ts";
+import { computeClusterReport, findCluster, loadClustersPage, loadFullReport } from "@/lib/clusters/loaders.ts";
 import { BLIND, EMPTY_PROMISE, ingestKnownLedger, PROMISES, RUN, STEPS, TOTALS } from "@/lib/clusters/test-data.ts";
 import { freshDatabase, type TestDatabase } from "@/lib/ingest/testing.ts";
 import { priorityScore } from "@/lib/stats/priority.ts";
@@ -32,6 +33,9 @@ describe("the clustering reads return small aggregates of the known ledger", () 
       { step: 1000, rollouts: TOTALS[1] },
       { step: 2000, rollouts: TOTALS[2] },
     ]);
+    // The report cache's key: rollup rows, rollouts, … (cache.ts); a run without rollups has none.
+    expect(await rollupFingerprint(client, RUN)).toMatch(new RegExp(`^4/${N}/`));
+    expect(await rollupFingerprint(client, "no-such-run")).toBeNull();
   });
 
   it("readLevelOneFacts: cells by key, mask, category and bin, with tickets per key and per mask", async () => {
@@ -169,5 +173,26 @@ describe("one cluster's members", () => {
     expect(ph.phrasings[0]).toMatchObject({ count: 4, share: 4 / 6 });
     expect(ph.phrasings[0].text.toLowerCase()).toContain("your refund has been arranged");
     expect(full.extras.get(BLIND_SPOT_KEY)!.phrasings!.phrasings[0]).toMatchObject({ text: "A colleague will take over your case.", count: 6 });
+  });
+});
+
+describe("the page loader", () => {
+  it("reads the window and the drilled-into cluster from the URL", async () => {
+    const page = await loadClustersPage({ run: RUN, step_from: "1000", c: "empty_promise|empty_promise@finance.issue_refund" }, client);
+    expect(page.errors).toEqual([]);
+    expect(page.window).toEqual({ runId: RUN, from: 1000, to: undefined, threshold: 0.5 });
+    expect(page.selected?.found?.stats).toMatchObject({ size: 3 });
+    expect(page.selected?.extras.examples).toHaveLength(3);
+    expect(page.blindSpot?.phrasings?.sampled).toBe(6);
+  });
+
+  it("explains a bad window and shows the whole run that was asked for", async () => {
+    const page = await loadClustersPage({ run: RUN, step_from: "9", step_to: "1" }, client);
+    expect(page.errors).toEqual(["step_from: must not be after step_to"]);
+    expect(page.window).toEqual({ runId: RUN, from: undefined, to: undefined, threshold: 0.5 });
+    const bad = await loadClustersPage({ run: RUN, c: "nonsense" }, client);
+    expect(bad.errors).toEqual(["c: is not a cluster key"]);
+    expect(bad.selected).toBeNull();
+    expect((await loadClustersPage({ run: "no-such-run" }, client)).errors).toEqual(['run: there is no run "no-such-run"']);
   });
 });

@@ -3,6 +3,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { binSteps } from "@/lib/clusters/bins.ts";
+import { cachedReport } from "@/lib/clusters/cache.ts";
 import { readBlindSpotFacts, readLevelOneFacts, readSignatureSample, readWindowSteps } from "@/lib/clusters/data.ts";
 import {
   type ClusterExample,
@@ -33,6 +34,11 @@ export async function computeClusterReport(w: ClusterWindow, client: PrismaClien
     readBlindSpotFacts(w, edges, client),
   ]);
   return buildReport({ runId: w.runId, threshold: w.threshold, bins, levelOne, signatures, blindSpot });
+}
+
+/** computeClusterReport, reused while the run's rollups have not changed (cache.ts). */
+export function clusterReport(w: ClusterWindow, client: PrismaClient = db()): Promise<ClusterReport> {
+  return cachedReport(client, w, () => computeClusterReport(w, client));
 }
 
 export type FoundCluster = {
@@ -88,7 +94,7 @@ export type FullReport = { report: ClusterReport; states: Map<string, ClusterSta
 
 /** What the API and the CLI print: the report, every level-1 cluster's and the blind spot's extras, the states. */
 export async function loadFullReport(w: ClusterWindow, opts: { phrasings: boolean }, client: PrismaClient = db()): Promise<FullReport> {
-  const [report, states] = await Promise.all([computeClusterReport(w, client), listClusterStates(w.runId, client)]);
+  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(w.runId, client)]);
   const keys = [BLIND_SPOT_KEY, ...report.clusters.map((c) => c.key)];
   const extras = await loadClusterExtras(w, report, keys, opts, client);
   return { report, states, extras };
@@ -114,15 +120,17 @@ export type ClustersPage = {
 
 /** Page data of /clusters from its URL params: run and window (default: the newest run, all steps, 0.5). */
 export async function loadClustersPage(search: Record<string, string | string[] | undefined>, client: PrismaClient = db()): Promise<ClustersPage> {
-  const parsed = clusterPageSchema.safeParse(paramsRecord(search));
+  const record = paramsRecord(search);
+  const parsed = clusterPageSchema.safeParse(record);
   const errors = parsed.success ? [] : issues(parsed.error);
-  const p = parsed.success ? parsed.data : { view: "bars" as const };
+  // A bad window is reported and the whole run shown instead, but on the run that was asked for.
+  const p = parsed.success ? parsed.data : { view: "bars" as const, run: record.run };
   const runs = await listClusterRuns(client);
   const run = runs.find((r) => r.id === p.run) ?? runs.find((r) => r.rollouts > 0) ?? runs[0];
   if (p.run && run?.id !== p.run) errors.push(`run: there is no run ${JSON.stringify(p.run)}`);
   if (!run) return { runs, window: null, report: null, states: new Map(), selected: null, blindSpot: null, errors };
   const w: ClusterWindow = { runId: run.id, from: p.step_from, to: p.step_to, threshold: p.threshold ?? DEFAULT_THRESHOLD };
-  const [report, states] = await Promise.all([computeClusterReport(w, client), listClusterStates(run.id, client)]);
+  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(run.id, client)]);
   const keys = [BLIND_SPOT_KEY, ...(p.c && p.c !== BLIND_SPOT_KEY ? [p.c] : [])];
   const extras = await loadClusterExtras(w, report, keys, { phrasings: true }, client);
   const selected = p.c ? { key: p.c, found: findCluster(report, p.c), extras: extras.get(p.c)! } : null;

@@ -37,14 +37,19 @@ export function toWindow(p: ClusterWindowParams): ClusterWindow {
 const keySchema = z.string().max(1000).refine(isClusterKey, "is not a cluster key");
 
 /** The page: the window (run optional: the first run is shown), the selected cluster and the overview's view. */
-export const clusterPageSchema = z.object({
-  run: z.string().trim().min(1).max(200).optional(),
-  step_from: int.optional(),
-  step_to: int.optional(),
-  threshold: z.coerce.number().gt(0, "must be above 0").max(1, "must be at most 1").optional(),
-  c: keySchema.optional(),
-  view: z.enum(["bars", "treemap"]).default("bars"),
-});
+export const clusterPageSchema = z
+  .object({
+    run: z.string().trim().min(1).max(200).optional(),
+    step_from: int.optional(),
+    step_to: int.optional(),
+    threshold: z.coerce.number().gt(0, "must be above 0").max(1, "must be at most 1").optional(),
+    c: keySchema.optional(),
+    view: z.enum(["bars", "treemap"]).default("bars"),
+  })
+  .refine((w) => w.step_from === undefined || w.step_to === undefined || w.step_from <= w.step_to, {
+    message: "must not be after step_to",
+    path: ["step_from"],
+  });
 export type ClusterPageParams = z.infer<typeof clusterPageSchema>;
 
 /** The token API and the console export route: a window, and for an export the cluster to export. */

@@ -86,6 +86,7 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
     format: opts.format ?? "ndjson",
     defaults: opts.defaults ?? {},
     config: opts.config ?? DEFAULT_CONFIG,
+    keepText: !!opts.onReject,
   });
   const context = newWriteContext();
   const heap = opts.heapHeadroomMb === 0 ? null : new HeapBound((opts.heapHeadroomMb ?? 80) * 1024 * 1024);

@@ -18,7 +18,7 @@ export type RawLine = { line: number; text?: string | null; value?: unknown; err
 
 export type PreparedLine = {
   line: number;
-  /** The line as received, for --rejects (kept only while its batch is in flight). */
+  /** The line as received, for --rejects (kept, while its batch is in flight, only when asked for). */
   text: string | null;
   reject?: { path: string; message: string };
   case?: { row: CaseRow; ifAbsent: boolean };
@@ -32,6 +32,8 @@ export type PrepareOptions = {
   format: IngestFormat;
   defaults: PlatformDefaults;
   config: VerifierConfig;
+  /** Keep each line's text until its batch is written (only --rejects needs it; it doubles what a batch holds). */
+  keepText?: boolean;
 };
 
 type Parsed = { raw: RawLine; parts: ParsedLine[]; platformCase?: ParsedLine } | { raw: RawLine; reject: { path: string; message: string } };
@@ -121,7 +123,7 @@ export class Preparer {
   }
 
   private resolve(p: Parsed, scoredInBatch: Set<string>): PreparedLine {
-    const out: PreparedLine = { line: p.raw.line, text: p.raw.text ?? null, category: null };
+    const out: PreparedLine = { line: p.raw.line, text: this.opts.keepText ? (p.raw.text ?? null) : null, category: null };
     if ("reject" in p) return { ...out, reject: p.reject };
 
     if (p.platformCase?.ok && p.platformCase.kind === "case" && !this.cases.has(p.platformCase.value.ticket.id)) {
@@ -145,13 +147,13 @@ export class Preparer {
         const rolloutPart: PreparedLine["rollout"] = { row: rolloutRow(rollout), caseKnown: !!known };
         if (known && !scoredInBatch.has(rollout.trajectory_id)) {
           const entry = ledgerEntryRows(safeScore(rollout, known.doc, this.opts.config));
-          if (entry.ok) rolloutPart.score = entry.rows;
+          if (entry.ok) rolloutPart.score = lighten(entry.rows);
         }
         out.rollout = rolloutPart;
       } else {
         const entry = ledgerEntryRows(part.value);
         if (!entry.ok) return { ...out, reject: { path: entry.path, message: entry.message } };
-        out.score = entry.rows;
+        out.score = lighten(entry.rows);
         out.category = out.category ?? this.cases.get(entry.rows.values.ticket_id)?.category ?? null;
       }
     }
@@ -172,6 +174,15 @@ export class Preparer {
     out.case = { row, ifAbsent: false };
     return null;
   }
+}
+
+/**
+ * Drops the parsed guardrails, reasons and claims from a prepared entry: the write needs only their JSON text and the
+ * narrow rows, both already computed. A batch waits about a second before it is written, long enough for V8 to
+ * promote whatever it still references to the old generation, where collecting it is expensive.
+ */
+function lighten(rows: LedgerEntryRows): LedgerEntryRows {
+  return { ...rows, values: { ...rows.values, guardrails: [], reasons: [], claims: null } };
 }
 
 /** The verifier never throws on valid input; if it ever does, the rollout still gets a record that says why. */

@@ -90,7 +90,7 @@ export function withIdentityDefaults(r: Rollout): Rollout {
 export function rolloutRow(r: Rollout): RolloutRow {
   const steps = JSON.stringify(r.trajectory.steps);
   const sandbox = JSON.stringify(r.sandbox);
-  const registry = JSON.stringify(r.tool_registry);
+  const registry = internRegistry(JSON.stringify(r.tool_registry), r.tool_registry);
   const claims = r.claims ? JSON.stringify(r.claims) : null;
   const groupId = r.group_id || defaultGroupId(r.run_id, r.step, r.ticket_id);
   const sampleIndex = r.sample_index ?? 0;
@@ -115,27 +115,27 @@ export function rolloutRow(r: Rollout): RolloutRow {
     steps,
     final_reply: r.trajectory.final_reply,
     sandbox,
-    registry,
-    registry_hash: registryHash(registry, r.tool_registry),
+    registry: registry.text,
+    registry_hash: registry.hash,
     claims,
     tool_steps: toolSteps,
     // Fed in parts: concatenating them first would copy the whole rollout once more.
-    content_hash: createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry).update("\n").update(claims ?? "null").digest("hex"),
+    content_hash: createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry.text).update("\n").update(claims ?? "null").digest("hex"),
   };
 }
 
-// Registries repeat across nearly every rollout of a run: their canonical hash is computed once per distinct text.
-const registryHashes = new Map<string, string>();
+// Registries repeat across nearly every rollout of a run: each distinct text is hashed once (canonically, so key
+// order does not create duplicate registry rows) and kept once — every row of a batch shares that one string.
+const registries = new Map<string, { text: string; hash: string }>();
 
-/** sha256 of the canonical JSON of a tool registry (so key order does not create duplicate registry rows). */
-function registryHash(text: string, registry: unknown): string {
-  let hash = registryHashes.get(text);
-  if (!hash) {
-    hash = sha256(canonicalJson(registry));
-    if (registryHashes.size >= 1000) registryHashes.clear();
-    registryHashes.set(text, hash);
+function internRegistry(text: string, registry: unknown): { text: string; hash: string } {
+  let known = registries.get(text);
+  if (!known) {
+    known = { text, hash: sha256(canonicalJson(registry)) };
+    if (registries.size >= 1000) registries.clear();
+    registries.set(text, known);
   }
-  return hash;
+  return known;
 }
 
 /** The rollout as the verifier reads it, rebuilt from its stored columns (re-score). */

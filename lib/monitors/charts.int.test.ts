@@ -20,6 +20,8 @@ import { extractionAccuracy, type Claims } from "@/lib/stats/extraction-accuracy
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { loadChartCsv, loadRunCharts, type ChartData } from "@/lib/monitors/loaders.ts";
 import { CHARTS } from "@/lib/monitors/schema.ts";
+import { countSteps, listOverview } from "@/lib/monitors/data.ts";
+import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
 import { chartTable, type Row } from "@/lib/monitors/series.ts";
 
 const url = process.env.DATABASE_URL!;
@@ -184,6 +186,23 @@ describe("zoom, buckets, comparison and CSV", () => {
     expectColumn(t.rows, "handoffRate", new Map(rows.map((r) => [r.b, r.rate])));
   });
 
+  it("the zoom brush's overview: hit rate and hand-off rate of the whole run, bucketed like the charts", async () => {
+    const d = await load(RUN, { from: 5000, to: 10000 });
+    const rows = await q<{ step: number; hit: number; handoff: number }>(
+      `select step, avg((guardrail_mask <> 0)::int)::float8 as hit, avg(coalesce(handoff, false)::int)::float8 as handoff ${current} group by step order by step`,
+      [RUN],
+    );
+    // the overview covers the whole run whatever the zoom
+    expect(d.overview.map((p) => [p.step, p.stepTo])).toEqual(rows.map((r) => [r.step, r.step]));
+    d.overview.forEach((p, i) => {
+      expect(p.hitRate).toBeCloseTo(rows[i].hit, CLOSE);
+      expect(p.handoffRate).toBeCloseTo(rows[i].handoff, CLOSE);
+    });
+    const small = await listOverview(RUN, 3, db());
+    expect(small.map((p) => [p.step, p.stepTo])).toEqual([[0, 8333], [8334, 16667], [16668, 25000]]);
+    expect(await countSteps([RUN, OTHER], { from: 0, to: 30000 }, db())).toEqual({ count: 9, first: 0, last: 25000 });
+  });
+
   it("two runs overlaid share the step axis; each run's columns equal its own chart", async () => {
     const both = await load(RUN, { compare: OTHER });
     expect(both.runs.map((r) => r.id)).toEqual([RUN, OTHER]);
@@ -291,6 +310,18 @@ describe("shadow-audit chart equals a direct computation from the reviews", () =
     }
     expectColumn(t.rows, "extraction", new Map([...pooled].map(([w, p]) => [w, p.n ? p.correct / p.n : null])));
     expectColumn(t.rows, "slots", new Map([...pooled].map(([w, p]) => [w, p.n])));
+  });
+
+  it("a new review shows at once (the memoised audit points are keyed by the run's reviews)", async () => {
+    const before = (await listAuditPoints(RUN, 500, db())).reduce((n, p) => n + p.reviews, 0);
+    const batch = await createBatch({ runId: RUN, stepFrom: 0, stepTo: 30000, rate: 0.5, salt: "charts-2", pick: "one", overlapRate: 0, tolerance: 0.1 }, { label: "test" });
+    if (!batch.ok) throw new Error(batch.error);
+    const [b] = await makeUsers(db(), 1);
+    const lease = await claimNextItem(b.userId, { batchId: batch.batchId });
+    const r = await submitReview(lease!.itemId, b, { subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 }, guardrails: [], claims: claims([]), note: "" }, 10);
+    expect(r.ok).toBe(true);
+    const after = (await listAuditPoints(RUN, 500, db())).reduce((n, p) => n + p.reviews, 0);
+    expect(after).toBe(before + 1);
   });
 
   it("a run without reviews has no audit points", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bucketCounters, bucketWidth, emptyCounters, poolCounters, smoothCounters, unionSteps } from "@/lib/monitors/buckets.ts";
+import { bucketCounters, bucketWidth, bucketWidthFor, emptyCounters, poolCounters, smoothCounters, unionSteps } from "@/lib/monitors/buckets.ts";
 import { chartTable, codesIn, handoffTable, hitRateTable, mergeTables, outcomesTable, removedTable, groupStdTable } from "@/lib/monitors/series.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 
@@ -34,6 +34,9 @@ describe("pooling counters", () => {
     expect(bucketWidth([0, 1, 2], 3)).toBe(1);
     expect(bucketWidth([0, 1, 2, 3], 3)).toBe(2);
     expect(bucketWidth(Array.from({ length: 1001 }, (_, i) => i * 10), 400)).toBe(26); // span 10001 / 400
+    expect(bucketWidth([], 3)).toBe(1);
+    expect(bucketWidthFor(401, 0, 399_999, 400)).toBe(1000);
+    expect(bucketWidthFor(400, 0, 399_999, 400)).toBe(1);
   });
 
   it("buckets on a grid from the origin, labelled by bucket start; width 1 is the identity", () => {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
 import { AlarmTable } from "@/components/monitors/alarm-table.tsx";
-import { RunMonitors } from "@/components/monitors/run-monitors.tsx";
+import { RunMonitorsLazy } from "@/components/monitors/run-monitors-lazy.tsx";
 import { ThresholdsForm } from "@/components/monitors/thresholds-form.tsx";
 import { RescoreButton } from "@/components/runs/rescore-button.tsx";
 import { StepsTable } from "@/components/runs/steps-table.tsx";
@@ -110,7 +110,7 @@ export default async function RunPage({ params, searchParams }: Props) {
           <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
             <AlarmTable alarms={[...alarms.alarms, ...(compareAlarms?.alarms ?? [])]} showRun={!!compareId} />
           </Card>
-          <RunMonitors
+          <RunMonitorsLazy
             data={loaded.data}
             alarms={Object.fromEntries(alarms.alarms.map((a) => [a.alarm, { state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, message: a.message }]))}
             keep={compareId ? { compare: compareId } : {}}
