@@ -9,7 +9,10 @@ const SECURITY_HEADERS = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
 
-/** For what the proxy skips (Next's static chunks and images): never documents, so nothing may run in or frame them. */
+/**
+ * For what the proxy skips (Next's static chunks and images, the token API's JSON and NDJSON): never documents, so
+ * nothing may run in or frame them.
+ */
 const ASSET_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const config: NextConfig = {
@@ -24,6 +27,7 @@ const config: NextConfig = {
       { source: "/:path*", headers: SECURITY_HEADERS },
       { source: "/_next/:path*", headers: [{ key: "Content-Security-Policy", value: ASSET_CSP }] },
       { source: "/favicon.ico", headers: [{ key: "Content-Security-Policy", value: ASSET_CSP }] },
+      { source: "/api/v1/:path*", headers: [{ key: "Content-Security-Policy", value: ASSET_CSP }] },
     ];
   },
 };

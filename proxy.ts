@@ -26,6 +26,9 @@ export function proxy(req: NextRequest) {
 
 export const config = {
   // Next internals (static chunks, images, the dev server's HMR socket) get their headers from next.config.ts;
-  // pages, server actions and route handlers pass through here.
-  matcher: ["/((?!_next/|favicon.ico).*)"],
+  // pages, server actions and the console's route handlers pass through here. The token API (/api/v1/) does not:
+  // Next buffers the body of every request it proxies and cuts it at 10 MB (proxyClientMaxBodySize), which would
+  // break the streamed ingest. Those handlers authenticate each request themselves (lib/auth/api.ts), set no
+  // cookies and render no documents; next.config.ts gives them their headers.
+  matcher: ["/((?!_next/|favicon.ico|api/v1/).*)"],
 };
