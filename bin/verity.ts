@@ -10,6 +10,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   demo: () => import("@/lib/cli/demo.ts"),
   agreement: () => import("@/lib/cli/agreement.ts"),
   clusters: () => import("@/lib/cli/clusters.ts"),
+  config: () => import("@/lib/cli/config.ts"),
 };
 
 const usage = `usage: verity <command> [options]

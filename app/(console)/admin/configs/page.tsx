@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AddConfigForm } from "@/components/admin/add-config-form.tsx";
 import { AdminNav } from "@/components/admin/admin-nav.tsx";
 import { SetDefaultConfigForm } from "@/components/admin/set-default-config-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
@@ -21,6 +22,11 @@ export default async function ConfigsPage() {
     <>
       <PageHeader title="Verifier configs" description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used." />
       <AdminNav role={me.role} current="/admin/configs" />
+      {manage && (
+        <Card title="Add a config" className="mb-4">
+          <AddConfigForm />
+        </Card>
+      )}
       {configs.length === 0 ? (
         <EmptyState title="No stored configs">The built-in default config is used.</EmptyState>
       ) : (
