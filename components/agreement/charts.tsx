@@ -34,11 +34,14 @@ export function AgreementScatter({ points, tolerance }: { points: Point[]; toler
   );
 }
 
-type TrendPoint = { day: string; rate: number | null; lower: number | null; upper: number | null; n: number };
+type TrendPoint = { day: string; rate: number | null; lower: number | null; upper: number | null; n: number; tooFew: boolean; label: string; detail: string };
 
-/** Agreement rate per review day with its 95% Wilson band. */
+/**
+ * Agreement rate per review day with its 95% Wilson band. A day with too few items shows its band only: the line
+ * joins the days with enough items, and the tooltip says "too few to say" with n and the interval.
+ */
 export function AgreementTrend({ points }: { points: TrendPoint[] }) {
-  const data = points.map((p) => ({ ...p, band: p.lower === null || p.upper === null ? null : [p.lower, p.upper] }));
+  const data = points.map((p) => ({ ...p, shown: p.tooFew ? null : p.rate, band: p.lower === null || p.upper === null ? null : [p.lower, p.upper] }));
   return (
     <div className="h-56" data-testid="agreement-trend">
       <ResponsiveContainer width="100%" height="100%">
@@ -46,9 +49,19 @@ export function AgreementTrend({ points }: { points: TrendPoint[] }) {
           <CartesianGrid stroke="var(--border)" />
           <XAxis dataKey="day" tick={{ fontSize: 11 }} />
           <YAxis domain={[0, 1]} tick={{ fontSize: 11 }} />
-          <Tooltip formatter={(v) => (Array.isArray(v) ? v.map((x) => Number(x).toFixed(3)).join("–") : Number(v).toFixed(3))} />
+          <Tooltip
+            content={({ payload }) => {
+              const p = payload?.[0]?.payload as TrendPoint | undefined;
+              return p ? (
+                <div className="rounded border border-border bg-bg px-2 py-1 text-[12px] shadow">
+                  <div className="font-mono">{p.day}</div>
+                  agreement {p.label} · {p.detail}
+                </div>
+              ) : null;
+            }}
+          />
           <Area dataKey="band" stroke="none" fill="var(--accent)" fillOpacity={0.15} name="95% interval" />
-          <Line dataKey="rate" stroke="var(--accent)" dot name="agreement" />
+          <Line dataKey="shown" stroke="var(--accent)" dot name="agreement" connectNulls />
           <ReferenceLine y={0.85} stroke="var(--warn)" strokeDasharray="4 4" />
         </ComposedChart>
       </ResponsiveContainer>

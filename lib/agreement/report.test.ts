@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AgreementItem } from "@/lib/agreement/data.ts";
-import { applyGuardrailFilter, buildAgreementReport, itemsForCell } from "@/lib/agreement/report.ts";
-import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import { itemsForCell } from "@/lib/agreement/cells.ts";
+import { applyGuardrailFilter } from "@/lib/agreement/pairs.ts";
+import { buildAgreementReport } from "@/lib/agreement/report.ts";
+import { agreementFilterSchema, filterQuery, parseAgreementCellQuery } from "@/lib/agreement/schema.ts";
 
 const f = agreementFilterSchema.parse({});
 const subs = (v: number) => ({ outcome: v, policy: v, evidence: v, efficiency: v, communication: v });
@@ -94,11 +96,145 @@ describe("items behind a figure", () => {
   const items = [item(0.3, [0.9], { lg: ["unauthorized_write"], hg: [[]] }), item(0.55, [0.55], { lg: ["missing_evidence"], hg: [["missing_evidence"]] })];
   it("selects ledger-only firings of one guardrail", () => {
     const g = agreementFilterSchema.parse({ guardrail: "unauthorized_write" });
-    expect(itemsForCell(items, g, "guardrail_ledger_only").map((i) => i.item.trajectoryId)).toEqual([items[0].item.trajectoryId]);
-    expect(itemsForCell(items, g, "guardrail_both")).toEqual([]);
+    expect(itemsForCell(items, g, { cell: "guardrail_ledger_only", code: "unauthorized_write" }).map((i) => i.item.trajectoryId)).toEqual([items[0].item.trajectoryId]);
+    expect(itemsForCell(items, g, { cell: "guardrail_both", code: "unauthorized_write" })).toEqual([]);
   });
   it("narrows the population to items where either side flagged the guardrail", () => {
     expect(applyGuardrailFilter(items, "missing_evidence")).toEqual([items[1]]);
-    expect(itemsForCell(items, f, "disagree")).toEqual([items[0]]);
+    expect(itemsForCell(items, f, { cell: "disagree" })).toEqual([items[0]]);
+  });
+});
+
+describe("every figure's link lists exactly its items", () => {
+  const items = [
+    item(1, [1], { who: ["a@x"] }),
+    item(0.55, [0.6], { lg: ["missing_evidence"], hg: [["missing_evidence", "empty_promise"]], who: ["b@x"] }),
+    item(0.3, [0.9, 0.8], { lg: ["unauthorized_write"], hg: [[], ["unauthorized_write"]], cause: "verifier_rule_wrong", who: ["a@x", "b@x"] }),
+    item(0.95, [0.2], { hg: [["empty_promise"]], cause: "annotator_wrong", who: ["a@x"] }),
+    item(0.2, [0.1], { lg: ["empty_promise"], hg: [["empty_promise"]], who: ["b@x"] }),
+    item(0.5, [0.5], { lg: ["missing_evidence"], who: ["c@x"] }),
+  ];
+  // the extractor missed the refund claim the annotator labelled on the last item
+  items[4].ledger.claims = { claimed_writes: [], mentioned: [], forbidden_hits: [] };
+  const r = buildAgreementReport(items, f);
+  const count = (sel: Parameters<typeof itemsForCell>[2], filter = f) => itemsForCell(items, filter, sel).length;
+
+  it("matrix cells, the diagonal included", () => {
+    const m = r.verdict!.matrix;
+    expect([count({ cell: "verdict_both" }), count({ cell: "verdict_ledger_only" }), count({ cell: "verdict_human_only" }), count({ cell: "verdict_neither" })]).toEqual([m[0][0], m[0][1], m[1][0], m[1][1]]);
+    expect(m).toEqual([
+      [1, 1],
+      [1, 3],
+    ]);
+  });
+  it("guardrail rows, dimensions, causes, slots, annotators, overlap and days", () => {
+    for (const g of r.guardrails) {
+      expect([count({ cell: "guardrail_both", code: g.code }), count({ cell: "guardrail_ledger_only", code: g.code }), count({ cell: "guardrail_human_only", code: g.code })]).toEqual([g.tp, g.fp, g.fn]);
+    }
+    for (const d of r.dimensions) expect(count({ cell: "dimension", dimension: d.dimension })).toBe(d.n);
+    for (const c of r.causes) expect(count({ cell: "cause", cause: c.cause })).toBe(c.count);
+    expect(r.extraction.slots.length).toBeGreaterThan(0);
+    for (const s of r.extraction.slots) {
+      expect(count({ cell: "extraction_slot", slot: s.slot })).toBe(s.n);
+      expect(count({ cell: "extraction_slot_wrong", slot: s.slot })).toBe(s.n - s.correct);
+    }
+    expect(r.extraction.slots.find((s) => s.slot === "write:finance.issue_refund")).toMatchObject({ n: 6, correct: 5 });
+    expect(itemsForCell(items, f, { cell: "extraction_slot_wrong", slot: "write:finance.issue_refund" })).toEqual([items[4]]);
+    for (const a of r.annotators) {
+      expect(count({ cell: "annotator", reviewer: a.email })).toBe(a.n);
+      expect(count({ cell: "annotator_adjudicated", reviewer: a.email })).toBe(a.adjudicatedDisagreements);
+    }
+    expect(r.annotators.map((a) => [a.email, a.n, a.adjudicatedDisagreements])).toEqual([
+      ["a@x", 3, 2],
+      ["b@x", 3, 1],
+      ["c@x", 1, 0],
+    ]);
+    expect(count({ cell: "overlap" })).toBe(r.interAnnotator.items);
+    for (const t of r.trend) expect(count({ cell: "day", day: t.day })).toBe(t.n);
+  });
+  it("keeps the guardrail filter: a row within guardrail=X lists only items of the X subset", () => {
+    const x = agreementFilterSchema.parse({ guardrail: "empty_promise" });
+    const rx = buildAgreementReport(items, x);
+    const me = rx.guardrails.find((g) => g.code === "missing_evidence")!;
+    expect([me.tp, me.fp]).toEqual([1, 0]);
+    expect(count({ cell: "guardrail_ledger_only", code: "missing_evidence" }, x)).toBe(me.fp);
+    // the last item fires missing_evidence outside the empty_promise subset: it counts only without the filter
+    expect(count({ cell: "guardrail_ledger_only", code: "missing_evidence" })).toBe(1);
+    const q = filterQuery(x, { cell: "guardrail_both", code: "missing_evidence" });
+    expect(new URLSearchParams(q).get("guardrail")).toBe("empty_promise");
+    expect(new URLSearchParams(q).get("code")).toBe("missing_evidence");
+    const back = parseAgreementCellQuery(Object.fromEntries(new URLSearchParams(q)));
+    expect(back).toEqual({ ok: true, filter: x, cell: { cell: "guardrail_both", code: "missing_evidence" } });
+  });
+});
+
+describe("cell links are parsed with precise errors", () => {
+  it("names the missing or stray parameter and a bad value", () => {
+    expect(parseAgreementCellQuery({ cell: "dimension" })).toEqual({ ok: false, errors: ["dimension: required by cell dimension"] });
+    expect(parseAgreementCellQuery({ cell: "agree", code: "empty_promise" })).toEqual({ ok: false, errors: ["code: not a parameter of cell agree"] });
+    expect(parseAgreementCellQuery({ cell: "cause", cause: "bad" })).toMatchObject({ ok: false, errors: ["cause: must be a disagreement cause"] });
+    expect(parseAgreementCellQuery({ cell: "nope", colour: "red" })).toEqual({ ok: false, errors: ["cell: not a figure of the agreement page", 'unknown filter "colour"'] });
+    expect(parseAgreementCellQuery({})).toMatchObject({ ok: true, cell: { cell: "all" } });
+  });
+});
+
+describe("small-sample guard on every figure", () => {
+  const few = buildAgreementReport([item(1, [1]), item(0.55, [0.6], { lg: ["missing_evidence"], hg: [["missing_evidence"]] }), item(0.3, [0.9], { lg: ["unauthorized_write"] })], f);
+  it("reads too few to say below 30 items, with n and the interval in the detail", () => {
+    const figs = [
+      few.headline,
+      few.verdict?.figure,
+      ...few.guardrails.flatMap((g) => Object.values(g.figures)),
+      ...few.dimensions.flatMap((d) => Object.values(d.figures)),
+      ...few.annotators.flatMap((a) => [a.agreement, a.maeFigure]),
+      few.extraction.overallFigure,
+      ...few.extraction.slots.map((s) => s.figure),
+      ...few.trend,
+    ].filter((x) => x !== undefined && x !== null);
+    expect(figs.length).toBeGreaterThan(10);
+    for (const x of figs) {
+      expect(x.tooFew).toBe(true);
+      expect(x.label).toMatch(/^(too few to say|undefined)$/);
+      expect(x.label).not.toMatch(/%|\d/);
+    }
+    expect(few.dimensions[0].figures.mae.detail).toMatch(/^n = 3 · 95% CI /);
+    expect(few.guardrails.find((g) => g.code === "missing_evidence")!.figures.precision.detail).toMatch(/^1 of 1 · 95% CI/);
+  });
+  it("prints the figure at 30 items and more", () => {
+    const many = buildAgreementReport(Array.from({ length: 30 }, (_, j) => item(j % 3 ? 1 : 0.2, [j % 5 ? 1 : 0.2])), f);
+    expect(many.headline.tooFew).toBe(false);
+    expect(many.headline.label).toMatch(/^\d+%$/);
+    expect(many.verdict!.figure.label).toBe(many.verdict!.kappa.toFixed(3));
+    expect(many.dimensions[0].figures.spearman.label).toBe(many.dimensions[0].spearman!.toFixed(3));
+  });
+});
+
+describe("weighted figures on a stratified sample", () => {
+  const items = [
+    ...Array.from({ length: 20 }, () => item(1, [1], { p: 0.5 })),
+    ...Array.from({ length: 10 }, () => item(0.3, [0.3], { p: 0.05, lg: ["unauthorized_write"], hg: [["unauthorized_write"]] })),
+    ...Array.from({ length: 10 }, () => item(0.3, [0.9], { p: 0.05, lg: ["unauthorized_write"], hg: [[]] })),
+  ];
+  const r = buildAgreementReport(items, f);
+  it("weights the headline, the verdict κ and each guardrail's agreement and κ by 1/π", () => {
+    expect(r.stratified).toBe(true);
+    // agree: 20 items × 2 + 10 × 20 = 240 of 40 + 400 = 440
+    expect(r.weighted!.estimate).toBeCloseTo(240 / 440, 12);
+    const g = r.guardrails.find((x) => x.code === "unauthorized_write")!;
+    expect(g.weighted!.agreement.value).toBeCloseTo(240 / 440, 12);
+    // weighted table: tp 200, fp 200, fn 0, tn 40 → κ = 2(200·40 − 0) / (400·240 + 200·40)
+    expect(g.weighted!.kappa.value).toBeCloseTo((2 * 200 * 40) / (400 * 240 + 200 * 40), 12);
+    expect(g.figures.agreement.value).toBeCloseTo(30 / 40, 12);
+    // n_eff = 440² / (20·4 + 20·400) = 23.96: below 30, so the weighted figure is guarded
+    expect(r.weighted!.figure.tooFew).toBe(true);
+    expect(r.weighted!.figure.detail).toContain("effective n ≈ 24.0");
+    expect(r.verdict!.weightedKappa!.value).not.toBeNull();
+  });
+  it("shows no weighted figures when every π is the same", () => {
+    const eq = buildAgreementReport(items.map((i) => ({ ...i, item: { ...i.item, inclusionProb: 0.2 } })), f);
+    expect(eq.stratified).toBe(false);
+    expect(eq.weighted).toBeNull();
+    expect(eq.guardrails.every((g) => g.weighted === null)).toBe(true);
+    expect(eq.verdict!.weightedKappa).toBeNull();
   });
 });

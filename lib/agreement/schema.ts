@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 /** Filters of the agreement report: URL params of /agreement, the API's query and the CLI's flags. */
 export const agreementFilterSchema = z
@@ -17,18 +18,89 @@ export const agreementFilterSchema = z
 export type AgreementFilter = z.infer<typeof agreementFilterSchema>;
 
 /** Which items a figure stands for (the /agreement/items list). */
-export const agreementCellSchema = z.enum([
-  "all",
-  "agree",
-  "disagree",
-  "verdict_ledger_only", // ledger says success, human does not
-  "verdict_human_only",
-  "guardrail_ledger_only", // with `guardrail`: ledger fired, human did not
-  "guardrail_human_only",
-  "guardrail_both",
-  "adjudicated",
-]);
+export const agreementCellSchema = z.enum(
+  [
+    "all",
+    "agree",
+    "disagree",
+    "verdict_both", // both say success (matrix diagonal)
+    "verdict_neither", // both say not success (matrix diagonal)
+    "verdict_ledger_only", // ledger says success, human does not
+    "verdict_human_only",
+    "guardrail_ledger_only", // with `code`: ledger fired, human did not
+    "guardrail_human_only",
+    "guardrail_both",
+    "dimension", // with `dimension`: items where both sides scored it
+    "adjudicated",
+    "overlap", // items reviewed by two or more annotators (the α population)
+    "cause", // with `cause`: adjudicated with that cause
+    "extraction_slot", // with `slot`: items whose claims were compared on it
+    "extraction_slot_wrong", // with `slot`: … and the extractor got it wrong
+    "annotator", // with `reviewer`: items that annotator reviewed (against a ledger reward)
+    "annotator_adjudicated", // with `reviewer`: their disagreements with the ledger that a lead adjudicated
+    "day", // with `day`: items whose primary review was submitted that day (a trend point)
+  ],
+  { message: "not a figure of the agreement page" },
+);
 export type AgreementCell = z.infer<typeof agreementCellSchema>;
+
+/** The parameter each cell needs besides the filters; cells not listed need none. */
+const CELL_PARAM: Partial<Record<AgreementCell, keyof Omit<AgreementCellSelection, "cell">>> = {
+  guardrail_ledger_only: "code",
+  guardrail_human_only: "code",
+  guardrail_both: "code",
+  dimension: "dimension",
+  cause: "cause",
+  extraction_slot: "slot",
+  extraction_slot_wrong: "slot",
+  annotator: "reviewer",
+  annotator_adjudicated: "reviewer",
+  day: "day",
+};
+const CELL_KEYS = ["cell", "code", "dimension", "cause", "slot", "reviewer", "day"] as const;
+
+/**
+ * A figure's cell and its parameter. Kept apart from the filters, so following a figure keeps every active filter
+ * (a guardrail row under `guardrail=X` is `code=Y` within the X subset, not a switch to Y).
+ */
+export const agreementCellSelectionSchema = z
+  .object({
+    cell: agreementCellSchema.default("all"),
+    code: z.enum(GUARDRAIL_CODES, { message: "must be a guardrail code" }).optional(),
+    dimension: z.enum(DIMENSIONS, { message: "must be a sub-score dimension" }).optional(),
+    cause: z.enum(DISAGREEMENT_CAUSES, { message: "must be a disagreement cause" }).optional(),
+    slot: z.string().regex(/^(write|mention|forbidden):.+$/, "must be write:…, mention:… or forbidden:…").max(300).optional(),
+    reviewer: z.string().email("must be an annotator's email").optional(),
+    day: z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional(),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    const need = CELL_PARAM[s.cell];
+    for (const key of CELL_KEYS) {
+      if (key === "cell") continue;
+      if (key === need && s[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: `required by cell ${s.cell}` });
+      if (key !== need && s[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `not a parameter of cell ${s.cell}` });
+    }
+  });
+export type AgreementCellSelection = z.infer<typeof agreementCellSelectionSchema>;
+
+/** Splits URL params into the cell selection and the filters, and parses both; errors name the field. */
+export function parseAgreementCellQuery(input: Record<string, string | undefined>):
+  | { ok: true; cell: AgreementCellSelection; filter: AgreementFilter }
+  | { ok: false; errors: string[] } {
+  const cellPart: Record<string, string> = {};
+  const filterPart: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if ((CELL_KEYS as readonly string[]).includes(k)) {
+      if (v !== undefined && v !== "") cellPart[k] = v;
+    } else filterPart[k] = v;
+  }
+  const c = agreementCellSelectionSchema.safeParse(cellPart);
+  const f = parseAgreementFilter(filterPart);
+  const errors = [...(c.success ? [] : c.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...(f.ok ? [] : f.errors)];
+  if (!c.success || !f.ok) return { ok: false, errors };
+  return { ok: true, cell: c.data, filter: f.filter };
+}
 
 export function parseAgreementFilter(input: Record<string, string | undefined>):
   | { ok: true; filter: AgreementFilter }
@@ -44,9 +116,10 @@ export function parseAgreementFilter(input: Record<string, string | undefined>):
   };
 }
 
-export function filterQuery(f: Partial<AgreementFilter>, extra: Record<string, string> = {}): string {
+/** The query string of the filters, plus `extra` (a cell and its parameter) — every active filter is kept. */
+export function filterQuery(f: Partial<AgreementFilter>, extra: Partial<Record<string, string>> = {}): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(f)) if (v !== undefined && !(k === "tolerance" && v === 0.1)) q.set(k, String(v));
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) q.set(k, v);
   return q.toString();
 }

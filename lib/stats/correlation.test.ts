@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { averageRanks, completePairs, meanAbsoluteError, pearson, spearman } from "@/lib/stats/correlation.ts";
+import { averageRanks, completePairs, meanAbsoluteError, meanAbsoluteErrorInterval, pearson, spearman, spearmanInterval } from "@/lib/stats/correlation.ts";
 
 describe("averageRanks", () => {
   it("gives ties the mean of their ranks", () => {
@@ -81,5 +81,47 @@ describe("meanAbsoluteError and completePairs", () => {
     expect(meanAbsoluteError([], [])).toBeNull();
     expect(meanAbsoluteError([NaN], [1])).toBeNull();
     expect(completePairs([1, NaN, 3], [4, 5, null])).toEqual({ xs: [1], ys: [4] });
+  });
+});
+
+describe("spearmanInterval (Fisher z, Bonett–Wright standard error)", () => {
+  it("by hand: ρ = 0.8 on 5 pairs", () => {
+    // ranks (1..5) against (2,1,4,3,5): Σd² = 4, ρ = 1 − 6·4/(5·24) = 0.8; se = sqrt((1 + 0.32)/2) = 0.8124
+    const r = spearmanInterval([1, 2, 3, 4, 5], [2, 1, 4, 3, 5])!;
+    expect(r.estimate).toBeCloseTo(0.8, 12);
+    expect(r.lower).toBeCloseTo(-0.4571243888, 8);
+    expect(r.upper).toBeCloseTo(0.9908429479, 8);
+  });
+  it("is null below 4 pairs or on a constant side, and a point at |ρ| = 1", () => {
+    expect(spearmanInterval([1, 2, 3], [1, 2, 3])).toBeNull();
+    expect(spearmanInterval([1, 1, 1, 1], [1, 2, 3, 4])).toBeNull();
+    expect(spearmanInterval([], [])).toBeNull();
+    expect(spearmanInterval([1, 2, 3, 4], [4, 3, 2, 1])).toEqual({ estimate: -1, lower: -1, upper: -1 });
+  });
+  it("property: contains ρ and stays in [−1, 1]", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 4, maxLength: 40 }), (pairs) => {
+        const r = spearmanInterval(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+        if (r === null) return;
+        expect(r.lower).toBeGreaterThanOrEqual(-1);
+        expect(r.upper).toBeLessThanOrEqual(1);
+        expect(r.lower).toBeLessThanOrEqual(r.estimate + 1e-12);
+        expect(r.upper).toBeGreaterThanOrEqual(r.estimate - 1e-12);
+      }),
+    );
+  });
+});
+
+describe("meanAbsoluteErrorInterval", () => {
+  it("by hand: |d| = 0.1, 0.3, 0 → 0.1333 ± 1.96 · 0.0882, clamped at 0", () => {
+    const r = meanAbsoluteErrorInterval([0.9, 0.2, 1, null], [0.8, 0.5, 1, 0.3])!;
+    expect(r.estimate).toBeCloseTo(0.4 / 3, 12);
+    expect(r.lower).toBe(0);
+    expect(r.upper).toBeCloseTo(0.3061859094, 8);
+  });
+  it("is a point when every error is the same, and null below 2 pairs", () => {
+    expect(meanAbsoluteErrorInterval([0.5, 0.7], [0.4, 0.6])).toEqual({ estimate: expect.closeTo(0.1, 12), lower: expect.closeTo(0.1, 12), upper: expect.closeTo(0.1, 12) });
+    expect(meanAbsoluteErrorInterval([0.5], [0.4])).toBeNull();
+    expect(meanAbsoluteErrorInterval([], [])).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 // side (null, undefined, NaN, ±Infinity) is ignored; n in the results counts only complete pairs.
 
 import { isFiniteNumber, mean } from "@/lib/stats/descriptive.ts";
+import { Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
 
 /**
  * Ranks 1..n in ascending order; tied values share the average of the ranks they span ("fractional" or
@@ -80,4 +81,44 @@ export function spearman(xs: readonly (number | null | undefined)[], ys: readonl
 export function meanAbsoluteError(xs: readonly (number | null | undefined)[], ys: readonly (number | null | undefined)[]): number | null {
   const p = completePairs(xs, ys);
   return mean(p.xs.map((x, i) => Math.abs(x - p.ys[i])));
+}
+
+/**
+ * 95% (z default 1.96) interval for Spearman's ρ by Fisher's z with the Bonett–Wright (2000) standard error:
+ *   tanh(atanh(ρ) ± z · sqrt((1 + ρ²/2) / (n − 3))).
+ * Range [−1, 1]. null when ρ is undefined (see spearman) or n < 4 (the standard error needs n − 3 > 0). At |ρ| = 1
+ * the interval collapses to the point: the approximation has nothing to say there, which is why small n is guarded.
+ */
+export function spearmanInterval(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+  z: number = Z_95,
+): IntervalEstimate | null {
+  const rho = spearman(xs, ys);
+  const n = completePairs(xs, ys).xs.length;
+  if (rho === null || n < 4) return null;
+  if (Math.abs(rho) === 1) return { estimate: rho, lower: rho, upper: rho };
+  const se = Math.sqrt((1 + (rho * rho) / 2) / (n - 3));
+  const centre = Math.atanh(rho);
+  return { estimate: rho, lower: Math.tanh(centre - z * se), upper: Math.tanh(centre + z * se) };
+}
+
+/**
+ * Normal-approximation interval for the mean absolute error: MAE ± z · s / √n, where s is the sample standard
+ * deviation (n − 1) of |x − y|, clamped below at 0. Range [0, ∞). null when n < 2 (no spread to estimate).
+ */
+export function meanAbsoluteErrorInterval(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+  z: number = Z_95,
+): IntervalEstimate | null {
+  const p = completePairs(xs, ys);
+  const n = p.xs.length;
+  if (n < 2) return null;
+  const d = p.xs.map((x, i) => Math.abs(x - p.ys[i]));
+  const m = mean(d)!;
+  let ss = 0;
+  for (const v of d) ss += (v - m) * (v - m);
+  const half = z * Math.sqrt(ss / (n - 1) / n);
+  return { estimate: m, lower: Math.max(0, m - half), upper: m + half };
 }

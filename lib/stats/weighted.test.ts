@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { kishEffectiveSize, weightedAgreementRate, weightedProportion } from "@/lib/stats/weighted.ts";
+import { kishEffectiveSize, weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval, weightedProportion } from "@/lib/stats/weighted.ts";
+import { binaryAgreement } from "@/lib/stats/agreement.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
 describe("kishEffectiveSize", () => {
@@ -113,5 +114,47 @@ describe("weightedAgreementRate", () => {
     expect(weightedAgreementRate(items)!.estimate).toBe(0);
     expect(weightedAgreementRate(items, { tolerance: 0.15 })!.estimate).toBe(1);
     expect(() => weightedAgreementRate(items, { tolerance: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("weightedBinaryAgreement", () => {
+  it("by hand: each item counts 1/π in the 2×2 table", () => {
+    const r = weightedBinaryAgreement([
+      { ledger: true, human: true, inclusionProbability: 0.5 }, // tp 2
+      { ledger: true, human: false, inclusionProbability: 0.25 }, // fp 4
+      { ledger: false, human: false, inclusionProbability: 1 }, // tn 1
+      { ledger: false, human: true, inclusionProbability: 0.5 }, // fn 2
+    ])!;
+    expect([r.tp, r.fp, r.fn, r.tn]).toEqual([2, 4, 2, 1]);
+    // κ = 2(2·1 − 4·2) / ((2 + 4)(4 + 1) + (2 + 2)(2 + 1)) = −12/42
+    expect(r.kappa).toBeCloseTo(-2 / 7, 12);
+    expect(r.agreement.estimate).toBeCloseTo(3 / 9, 12);
+    expect(r.agreement.n).toBe(4);
+  });
+  it("equals the unweighted figures when every π is the same", () => {
+    const pairs = [
+      { ledger: true, human: true },
+      { ledger: true, human: false },
+      { ledger: false, human: false },
+      { ledger: false, human: false },
+      { ledger: false, human: true },
+    ];
+    const w = weightedBinaryAgreement(pairs.map((p) => ({ ...p, inclusionProbability: 0.1 })))!;
+    const u = binaryAgreement(pairs);
+    expect(w.kappa).toBeCloseTo(u.kappa!, 12);
+    expect(w.agreement.estimate).toBeCloseTo(u.agreement!.estimate, 12);
+  });
+  it("is null with no items or an invalid π; κ null when one class only", () => {
+    expect(weightedBinaryAgreement([])).toBeNull();
+    expect(weightedBinaryAgreement([{ ledger: true, human: true, inclusionProbability: 0 }])).toBeNull();
+    expect(weightedBinaryAgreement([{ ledger: false, human: false, inclusionProbability: 0.5 }])!.kappa).toBeNull();
+  });
+  it("has a seeded bootstrap interval around the weighted κ", () => {
+    const items = Array.from({ length: 40 }, (_, i) => ({ ledger: i % 3 === 0, human: i % 3 === 0 || i % 7 === 0, inclusionProbability: i % 2 ? 0.5 : 0.1 }));
+    const a = weightedBinaryKappaInterval(items, { seed: 3, iterations: 300 })!;
+    expect(a).toEqual(weightedBinaryKappaInterval(items, { seed: 3, iterations: 300 }));
+    expect(a.estimate).toBeCloseTo(weightedBinaryAgreement(items)!.kappa!, 12);
+    expect(a.lower).toBeLessThan(a.estimate);
+    expect(a.upper).toBeGreaterThanOrEqual(a.estimate);
   });
 });

@@ -4,9 +4,9 @@
 // but not reviewed — while an invalid π (not in (0, 1]) makes the estimate null: a weight cannot be invented, and
 // dropping the item would bias the estimate without anyone seeing it.
 
-import { scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@/lib/stats/agreement.ts";
+import { binaryKappa, scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@/lib/stats/agreement.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
-import { wilson, Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
+import { bootstrapCI, wilson, Z_95, type BootstrapInterval, type BootstrapOptions, type IntervalEstimate } from "@/lib/stats/intervals.ts";
 
 export type WeightedObservation = {
   /** The indicator (true/1 = the item has the property) or a share in [0, 1]. */
@@ -104,4 +104,57 @@ export function weightedAgreementRate(
     })),
     rest,
   );
+}
+
+export type WeightedBinaryAgreement = {
+  /** Σ 1/π over items where both fired, ledger only, human only, neither: estimates of the population table. */
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+  /** Cohen's κ of the weighted table (binaryKappa on weighted counts); null when it is undefined. */
+  kappa: number | null;
+  /** Hájek share of items where ledger and human say the same, with its Wilson interval at the Kish n. */
+  agreement: WeightedProportion;
+};
+
+/**
+ * Ledger-vs-human agreement on one binary signal with each item counted 1/π_i times. κ is computed on the weighted
+ * 2×2 table, κ = 2(tp·tn − fp·fn) / ((tp + fp)(fp + tn) + (tp + fn)(fn + tn)), i.e. Cohen's κ of the population
+ * table the sample estimates. With equal π it equals the unweighted κ. Range [−1, 1].
+ * null when there are no items or a π is outside (0, 1].
+ */
+export function weightedBinaryAgreement(
+  items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[],
+  z: number = Z_95,
+): WeightedBinaryAgreement | null {
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  let tn = 0;
+  for (const { ledger, human, inclusionProbability: pi } of items) {
+    if (!(pi > 0 && pi <= 1)) return null;
+    const w = 1 / pi;
+    if (ledger && human) tp += w;
+    else if (ledger) fp += w;
+    else if (human) fn += w;
+    else tn += w;
+  }
+  const agreement = weightedProportion(
+    items.map((i) => ({ value: i.ledger === i.human, inclusionProbability: i.inclusionProbability })),
+    { z },
+  );
+  if (!agreement) return null;
+  return { tp, fp, fn, tn, kappa: binaryKappa(tp, fp, fn, tn), agreement };
+}
+
+/**
+ * Seeded percentile bootstrap (see bootstrapCI) of the weighted κ of weightedBinaryAgreement, resampling items with
+ * their π. null as for bootstrapCI.
+ */
+export function weightedBinaryKappaInterval(
+  items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[],
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  return bootstrapCI(items, (sample) => weightedBinaryAgreement(sample)?.kappa ?? null, options);
 }

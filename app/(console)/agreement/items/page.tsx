@@ -7,37 +7,47 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
-import { itemsForCell } from "@/lib/agreement/report.ts";
-import { agreementCellSchema, filterQuery, parseAgreementFilter } from "@/lib/agreement/schema.ts";
+import { itemsForCell } from "@/lib/agreement/cells.ts";
+import { filterQuery, parseAgreementCellQuery, type AgreementCell } from "@/lib/agreement/schema.ts";
+import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Agreement items" };
 
-const CELL_TITLES: Record<string, string> = {
+const CELL_TITLES: Record<AgreementCell, string> = {
   all: "All reviewed items",
   agree: "Items where human and ledger agree",
   disagree: "Items where human and ledger disagree",
+  verdict_both: "Both say success",
+  verdict_neither: "Neither says success",
   verdict_ledger_only: "Ledger says success, the human does not",
   verdict_human_only: "The human says success, the ledger does not",
   guardrail_ledger_only: "The ledger fired the guardrail, the human did not",
   guardrail_human_only: "The human flagged the guardrail, the ledger did not",
   guardrail_both: "Both flagged the guardrail",
+  dimension: "Items where both scored the sub-score",
   adjudicated: "Adjudicated disagreements",
+  overlap: "Items reviewed by two or more annotators",
+  cause: "Adjudicated disagreements by cause",
+  extraction_slot: "Items compared on the claims slot",
+  extraction_slot_wrong: "Items where the extractor got the claims slot wrong",
+  annotator: "Items reviewed by the annotator",
+  annotator_adjudicated: "The annotator's adjudicated disagreements with the ledger",
+  day: "Items reviewed on the day",
 };
 
 /** The items behind one figure of the agreement page. */
 export default async function AgreementItemsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
   await requirePageUser("ledger.read");
-  const { cell: rawCell, ...rest } = await searchParams;
-  const cell = agreementCellSchema.safeParse(rawCell ?? "all");
-  const parsed = parseAgreementFilter(rest);
-  if (!cell.success || !parsed.ok) {
-    const errors = [...(cell.success ? [] : ["cell: not a figure of the agreement page"]), ...(parsed.ok ? [] : parsed.errors)];
-    return <EmptyState title="This link has a bad filter">{errors.join("; ")}.</EmptyState>;
+  const parsed = parseAgreementCellQuery(await searchParams);
+  if (!parsed.ok) {
+    return <EmptyState title="This link has a bad filter">{parsed.errors.join("; ")}.</EmptyState>;
   }
-  const f = parsed.filter;
-  const items = itemsForCell(await loadAgreementItems(f), f, cell.data);
-  const title = `${CELL_TITLES[cell.data]}${f.guardrail ? ` · ${f.guardrail}` : ""}`;
+  const { filter: f, cell } = parsed;
+  const items = itemsForCell(await loadAgreementItems(f), f, cell);
+  const param = cell.code ?? cell.dimension ?? (cell.cause && CAUSE_LABELS[cell.cause]) ?? cell.slot ?? cell.reviewer ?? cell.day;
+  const within = [f.guardrail && `within ${f.guardrail}`].filter(Boolean).join(" ");
+  const title = [CELL_TITLES[cell.cell], param, within].filter(Boolean).join(" · ");
   return (
     <>
       <PageHeader

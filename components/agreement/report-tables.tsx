@@ -1,0 +1,174 @@
+import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import type { AgreementReport } from "@/lib/agreement/report.ts";
+import type { AgreementFilter } from "@/lib/agreement/schema.ts";
+
+type Props = { r: AgreementReport; f: AgreementFilter };
+
+/** The success-verdict confusion matrix; every cell, the diagonal included, links to its items. */
+export function VerdictMatrix({ r, f }: Props) {
+  if (!r.verdict) return <p className="px-3 py-2 text-fg-muted">κ is undefined: both sides gave one verdict only.</p>;
+  const m = r.verdict.matrix;
+  return (
+    <Table>
+      <thead>
+        <tr>
+          <Th />
+          <Th numeric>human: success</Th>
+          <Th numeric>human: not</Th>
+        </tr>
+      </thead>
+      <tbody data-testid="verdict-matrix">
+        <tr>
+          <Td>ledger: success</Td>
+          <Td numeric>
+            <ItemsLink f={f} cell={{ cell: "verdict_both" }}>{m[0][0]}</ItemsLink>
+          </Td>
+          <Td numeric>
+            <ItemsLink f={f} cell={{ cell: "verdict_ledger_only" }}>{m[0][1]}</ItemsLink>
+          </Td>
+        </tr>
+        <tr>
+          <Td>ledger: not</Td>
+          <Td numeric>
+            <ItemsLink f={f} cell={{ cell: "verdict_human_only" }}>{m[1][0]}</ItemsLink>
+          </Td>
+          <Td numeric>
+            <ItemsLink f={f} cell={{ cell: "verdict_neither" }}>{m[1][1]}</ItemsLink>
+          </Td>
+        </tr>
+      </tbody>
+    </Table>
+  );
+}
+
+/** Mean absolute error and Spearman's ρ per sub-score; n links to the items compared. */
+export function DimensionTable({ r, f }: Props) {
+  return (
+    <Table>
+      <thead>
+        <tr>
+          <Th>Sub-score</Th>
+          <Th numeric>n</Th>
+          <Th numeric>Mean |human − ledger|</Th>
+          <Th numeric>Spearman ρ</Th>
+        </tr>
+      </thead>
+      <tbody>
+        {r.dimensions.map((d) => (
+          <tr key={d.dimension} data-testid={`dimension-row-${d.dimension}`}>
+            <Td>{d.dimension}</Td>
+            <Td numeric>
+              <ItemsLink f={f} cell={{ cell: "dimension", dimension: d.dimension }}>{d.n}</ItemsLink>
+            </Td>
+            <Td numeric>
+              <Shown fig={d.figures.mae} />
+            </Td>
+            <Td numeric>
+              <Shown fig={d.figures.spearman} />
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/**
+ * Per guardrail: where the ledger fires and humans do not, and the reverse. Counts link to their items within the
+ * active filters. On a stratified sample the agreement and κ are also given weighted by 1/π.
+ */
+export function GuardrailTable({ r, f }: Props) {
+  return (
+    <Table>
+      <thead>
+        <tr>
+          <Th>Guardrail</Th>
+          <Th numeric>Both</Th>
+          <Th numeric>Ledger only</Th>
+          <Th numeric>Human only</Th>
+          <Th numeric>Precision</Th>
+          <Th numeric>Recall</Th>
+          <Th numeric>κ</Th>
+          <Th numeric>Agreement</Th>
+          {r.stratified && <Th numeric>Agreement (weighted 1/π)</Th>}
+          {r.stratified && <Th numeric>κ (weighted 1/π)</Th>}
+        </tr>
+      </thead>
+      <tbody>
+        {r.guardrails.map((g) => (
+          <tr key={g.code} data-testid={`guardrail-row-${g.code}`}>
+            <Td>
+              <Badge tone="warn">{g.code}</Badge>
+            </Td>
+            <Td numeric>
+              <ItemsLink f={f} cell={{ cell: "guardrail_both", code: g.code }}>{g.tp}</ItemsLink>
+            </Td>
+            <Td numeric>
+              <ItemsLink f={f} cell={{ cell: "guardrail_ledger_only", code: g.code }}>{g.fp}</ItemsLink>
+            </Td>
+            <Td numeric>
+              <ItemsLink f={f} cell={{ cell: "guardrail_human_only", code: g.code }}>{g.fn}</ItemsLink>
+            </Td>
+            <Td numeric>
+              <Shown fig={g.figures.precision} />
+            </Td>
+            <Td numeric>
+              <Shown fig={g.figures.recall} />
+            </Td>
+            <Td numeric>
+              <Shown fig={g.figures.kappa} />
+            </Td>
+            <Td numeric>
+              <Shown fig={g.figures.agreement} />
+            </Td>
+            {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.agreement} /> : "–"}</Td>}
+            {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.kappa} /> : "–"}</Td>}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** Krippendorff's α between annotators on overlap items: interval for the reward, nominal for each guardrail flag. */
+export function InterAnnotatorTable({ r, f }: Props) {
+  const ia = r.interAnnotator;
+  return (
+    <>
+      <p className="px-3 py-2">
+        Reward (interval α): <b><Shown fig={ia.rewardAlphaFigure} /></b> over{" "}
+        <ItemsLink f={f} cell={{ cell: "overlap" }}>
+          {ia.items} overlap item{ia.items === 1 ? "" : "s"}
+        </ItemsLink>
+      </p>
+      {ia.guardrails.length > 0 ? (
+        <Table>
+          <thead>
+            <tr>
+              <Th>Guardrail flag</Th>
+              <Th numeric>Overlap items</Th>
+              <Th numeric>Nominal α</Th>
+            </tr>
+          </thead>
+          <tbody data-testid="guardrail-alpha">
+            {ia.guardrails.map((g) => (
+              <tr key={g.code}>
+                <Td>
+                  <Badge tone="warn">{g.code}</Badge>
+                </Td>
+                <Td numeric>{g.units}</Td>
+                <Td numeric>
+                  <Shown fig={g.figure} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : (
+        <p className="px-3 pb-2 text-[12px] text-fg-muted">No annotator flagged a guardrail on an overlap item.</p>
+      )}
+    </>
+  );
+}
