@@ -84,7 +84,8 @@ test("open a rollout's GRPO group and read each member's advantage", async ({ pa
   await page.getByRole("link", { name: /^group / }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("grpo-demo/s1200/g1");
   await expect(page.getByTestId("advantage")).toHaveCount(10);
-  await expect(page.getByTestId("advantage").filter({ hasText: "no gradient" })).toHaveCount(1); // ex/08, no reward
+  await expect(page.getByTestId("advantage").filter({ hasText: "no reward" })).toHaveCount(1); // ex/08, an error record
+  await expect(page.getByTestId("advantage").filter({ hasText: "no gradient" })).toHaveCount(0);
 });
 
 test("export the filtered set as CSV and NDJSON", async ({ page }) => {

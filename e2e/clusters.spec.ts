@@ -54,7 +54,7 @@ test.describe("clusters as a lead", () => {
 
     // Its rollouts in the trajectory browser: the same members, counted there by the browser's own query.
     await c.detail().getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
-    await expect(page).toHaveURL(/\/trajectories\?run=grpo-main&reward_max=0\.499999&deciding=empty_promise/);
+    await expect(page).toHaveURL(/\/trajectories\?run=grpo-main&reward_below=0\.5&deciding=empty_promise/);
     await expect(page.getByTestId("match-count")).toContainText("matching");
     expect(count(await page.getByTestId("match-count").innerText())).toBe(size);
     await page.goBack();
@@ -99,7 +99,7 @@ test.describe("clusters as a lead", () => {
     expect(late).toBeGreaterThan(early);
     await expect(card.getByTestId("phrasings").locator("li").first()).toContainText("100%");
     await card.getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
-    await expect(page).toHaveURL(/\/trajectories\?run=grpo-hacking&handoff=yes&deciding=none/);
+    await expect(page).toHaveURL(/\/trajectories\?run=grpo-hacking&handoff=yes&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/);
   });
 
   test("a treemap view drills down on click", async ({ page }) => {

@@ -17,6 +17,12 @@ const REASONS = [
   ...GUARDRAILS,
 ];
 
+// filters kept under "More filters", which opens by itself when one of them is set
+const MORE = [
+  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
+  "reward_below", "weakest", "status", "reason", "sig", "sandbox_write", "sampled", "reviewed",
+] as const satisfies readonly (keyof BrowseParams)[];
+
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -110,6 +116,7 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
         <input name="reward_max" type="number" step="0.01" min={0} max={1} defaultValue={params.reward_max} className={`${input} w-20`} />
       </Field>
       <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
+      <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
       <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
       <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
       <YesNo name="capped" label="Capped" value={params.capped} />
@@ -117,7 +124,7 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
       <Field label="Ticket or trajectory id">
         <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
       </Field>
-      <details className="basis-full">
+      <details className="basis-full" open={MORE.some((k) => params[k] !== undefined)}>
         <summary className="cursor-pointer text-[12px] text-fg-muted">More filters</summary>
         <div className="mt-2 flex flex-wrap items-end gap-2">
           {DIMS.map((d) => (
@@ -128,6 +135,10 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
               </span>
             </Field>
           ))}
+          <Field label="Reward below">
+            <input name="reward_below" type="number" step="any" min={0} max={1} defaultValue={params.reward_below} className={`${input} w-20`} />
+          </Field>
+          <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
           <Checks name="status" legend="Status" values={["scored", "spec_error", "input_error"]} selected={params.status} />
           <Field label="Reason code">
             <select name="reason" defaultValue={params.reason ?? ""} className={input}>
@@ -139,6 +150,10 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
               ))}
             </select>
           </Field>
+          <Field label="Reason signature (code@tool#field)">
+            <input name="sig" defaultValue={params.sig} className={`${input} w-72`} placeholder="required_read_missing@order.get#required_reads.0" />
+          </Field>
+          <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
           <YesNo name="sampled" label="Sampled" value={params.sampled} />
           <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
         </div>

@@ -11,6 +11,7 @@ import type { SortKey } from "@/lib/ledger/browse-schema.ts";
 
 const VIS_KEY = "verity.browser.columns";
 const DENSITY_KEY = "verity.browser.density";
+const INTERACTIVE = "a[href], button, summary, input, select, textarea, label, [contenteditable], [role=button], [role=link], [role=checkbox], [role=menuitem], [tabindex]:not([tabindex='-1'])";
 
 type Props = {
   initialRows: BrowseRow[];
@@ -122,6 +123,8 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
           return n;
         });
       } else if (e.key === "Enter") {
+        // Enter on a button, link, summary or form control is that control's own action, not "open the row"
+        if (t?.closest(INTERACTIVE)) return;
         e.preventDefault();
         open(active);
       }

@@ -12,6 +12,8 @@ import {
   parseKey,
   type ClusterKey,
 } from "@/lib/clusters/keys.ts";
+import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 describe("cluster keys", () => {
   it("level one is the deciding guardrail, else the lowest sub-score with ties in table order", () => {
@@ -56,20 +58,35 @@ describe("cluster keys", () => {
 describe("links into the trajectory browser", () => {
   const w = { runId: "grpo-7", from: 1000, to: 9000, threshold: 0.5 };
 
-  it("applies the window, the threshold (as reward ≤ t − 1e-6) and the cluster's filters", () => {
+  it("applies the window, the threshold (reward strictly below it) and the cluster's exact filters", () => {
     expect(browserHref(w, parseKey("missing_evidence|required_read_missing@order.get#required_reads.0")!)).toBe(
-      "/trajectories?run=grpo-7&step_from=1000&step_to=9000&reward_max=0.499999&deciding=missing_evidence&reason=required_read_missing",
+      "/trajectories?run=grpo-7&step_from=1000&step_to=9000&reward_below=0.5&deciding=missing_evidence&sig=required_read_missing%40order.get%23required_reads.0",
     );
-    expect(browserFilters(w, parseKey("weakest:outcome")!)).toMatchObject({ deciding: ["none"], reward_max: 0.499999 });
-    expect(browserFilters(w, parseKey("empty_promise|empty_promise@finance.issue_refund|refund_damaged")!)).toMatchObject({ category: ["refund_damaged"], reason: "empty_promise" });
+    expect(browserFilters(w, parseKey("weakest:outcome")!)).toEqual({ run: "grpo-7", step_from: 1000, step_to: 9000, reward_below: 0.5, deciding: ["none"], weakest: ["outcome"] });
+    expect(browserFilters(w, parseKey("weakest:unknown")!)).toMatchObject({ deciding: ["none"], weakest: ["unknown"] });
+    expect(browserFilters(w, parseKey("empty_promise|empty_promise|refund_damaged")!)).toMatchObject({ category: ["refund_damaged"], sig: "empty_promise" });
+    // a tool with the key's separators in it travels escaped, and the browser reads it back as the same signature
+    const k = parseKey(formatKey({ kind: "level2", l1: "policy_error", sig: { code: "policy_rule_violated", tool: "a|b@c", field: "" } }))!;
+    expect(browserFilters(w, k).sig).toBe("policy_rule_violated@a%7Cb%40c#");
   });
 
-  it("shows the blind spot whatever the reward, and co-fired sets through any/none", () => {
+  it("shows the blind spot whatever the reward, and a co-fired set as all of it and none of the rest", () => {
     const b = browserFilters(w, { kind: "blind_spot" });
-    expect(b).toEqual({ run: "grpo-7", step_from: 1000, step_to: 9000, handoff: "yes", deciding: ["none"] });
+    expect(b).toEqual({ run: "grpo-7", step_from: 1000, step_to: 9000, handoff: "yes", none: [...GUARDRAIL_CODES], sandbox_write: "no" });
     const c = browserFilters(w, parseKey("cofired:unauthorized_write+missing_evidence")!);
-    expect(c.any).toEqual(["unauthorized_write", "missing_evidence"]);
+    expect(c.all).toEqual(["unauthorized_write", "missing_evidence"]);
+    expect(c.any).toBeUndefined();
     expect(c.none).toHaveLength(9);
+    expect(c.none).not.toContain("missing_evidence");
+  });
+
+  it("every link parses back through the browser's own schema", () => {
+    const keys = ["empty_promise", "weakest:communication", "weakest:unknown", "customer_harm|customer_harm@a%7Cb#x%23y|cat%7Cx", BLIND_SPOT_KEY, "cofired:customer_harm+tool_missing"];
+    for (const key of keys) {
+      const href = browserHref({ runId: "r", threshold: 0.35 }, parseKey(key)!);
+      const parsed = parseBrowseParams(new URLSearchParams(href.split("?")[1]));
+      expect(parsed.ok, key).toBe(true);
+    }
   });
 
   it("keeps the page's own URL short: default threshold and open window are left out", () => {

@@ -8,13 +8,13 @@
 //   co-fired  "cofired:<code>+<code>[+…]" guardrail codes in verifier.md table order
 //
 // Tools, fields and categories are free text: "%", "|", "@" and "#" inside them are percent-encoded.
-import { browseQuery, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { browseQuery, formatReasonSignature, parseReasonSignature, type BrowseParams, type ReasonSignature } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type Dimension, type GuardrailCode } from "@/lib/verifier/codes.ts";
 
 export const BLIND_SPOT_KEY = "blind_spot:handoff_no_write";
 export const WEAKEST_UNKNOWN = "weakest:unknown";
 
-export type Signature = { code: string; tool: string | null; field: string | null };
+export type Signature = ReasonSignature;
 
 export type ClusterKey =
   | { kind: "level1"; l1: string }
@@ -40,15 +40,12 @@ export function levelOneKey(deciding: string | null, subscores: Partial<Record<D
 const enc = (s: string) => s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 const dec = (s: string) => s.replace(/%(25|7C|40|23)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
+/** A signature as keys and the browser's `sig` filter spell it (one spelling, so a key's part is the filter). */
 export function signatureKey(sig: Signature): string {
-  return `${sig.code}${sig.tool !== null ? `@${enc(sig.tool)}` : ""}${sig.field !== null ? `#${enc(sig.field)}` : ""}`;
+  return formatReasonSignature(sig);
 }
 
-function parseSignature(s: string): Signature | null {
-  const m = /^([a-z][a-z0-9_]{0,79})(?:@([^@#|]*))?(?:#([^@#|]*))?$/.exec(s);
-  if (!m) return null;
-  return { code: m[1], tool: m[2] === undefined ? null : dec(m[2]), field: m[3] === undefined ? null : dec(m[3]) };
-}
+const parseSignature = parseReasonSignature;
 
 export function formatKey(k: ClusterKey): string {
   switch (k.kind) {
@@ -122,20 +119,24 @@ export function clusterLabel(k: ClusterKey): string {
 export type LinkWindow = { runId: string; from?: number; to?: number; threshold: number };
 
 /**
- * Trajectory-browser filters that show a cluster's members. Exact for guardrail clusters and categories; the
- * browser filters reasons by code only, so a level-2 link also shows the code's other tools and fields; it cannot
- * select "weakest sub-score" (weakest:* links show every below-threshold entry without a guardrail), "no sandbox
- * write" (blind-spot links show every guardrail-free hand-off) or "all of" a guardrail set (co-fired links show
- * entries whose guardrails are within the set, at least one of them).
+ * Trajectory-browser filters that show exactly a cluster's members (sql.ts memberWhere) in the link's window:
+ *   population  run, steps, reward_below = threshold (strictly below, as the population is)
+ *   level 1     deciding guardrail; or deciding none + weakest sub-score (weakest:unknown: no sub-scores)
+ *   level 2     + sig: one reason row with that code, tool and field (absent tool or field: the reason has none)
+ *   level 3     + category
+ *   co-fired    all of the set and none of the other guardrails (the mask equals the set)
+ *   blind spot  hand-off, no guardrail, the sandbox recorded no write — whatever the reward
  */
 export function browserFilters(w: LinkWindow, k: ClusterKey): Partial<BrowseParams> {
   const p: Partial<BrowseParams> = { run: w.runId, step_from: w.from, step_to: w.to };
-  if (k.kind === "blind_spot") return { ...p, handoff: "yes", deciding: ["none"] };
-  // reward < threshold; rewards are stored to 6 decimals, so "≤ threshold − 1e-6" is the same set.
-  p.reward_max = Number(Math.max(0, w.threshold - 1e-6).toFixed(6));
-  if (k.kind === "cofired") return { ...p, any: [...k.codes], none: GUARDRAIL_CODES.filter((c) => !k.codes.includes(c)) };
-  p.deciding = [k.l1.startsWith("weakest:") ? "none" : k.l1];
-  if (k.kind === "level2" || k.kind === "level3") p.reason = k.sig.code;
+  if (k.kind === "blind_spot") return { ...p, handoff: "yes", none: [...GUARDRAIL_CODES], sandbox_write: "no" };
+  p.reward_below = w.threshold;
+  if (k.kind === "cofired") return { ...p, all: [...k.codes], none: GUARDRAIL_CODES.filter((c) => !k.codes.includes(c)) };
+  if (k.l1.startsWith("weakest:")) {
+    p.deciding = ["none"];
+    p.weakest = [k.l1.slice(8) as NonNullable<BrowseParams["weakest"]>[number]];
+  } else p.deciding = [k.l1];
+  if (k.kind === "level2" || k.kind === "level3") p.sig = signatureKey(k.sig);
   if (k.kind === "level3") p.category = [k.category];
   return p;
 }

@@ -17,6 +17,28 @@ const list = <T extends string>(values: readonly [T, ...T[]], what: string) =>
     .pipe(z.array(z.enum(values, { message: `must be ${what}` })).min(1));
 const guardrailList = list(GUARDRAIL_CODES as unknown as [string, ...string[]], "guardrail codes");
 
+/** What `weakest` selects: the lowest of the five sub-scores (ties in table order), or "unknown" when none is set. */
+export const WEAKEST_VALUES = [...DIMENSIONS, "unknown"] as const;
+
+// A reason signature in the URL: the reason code, then "@tool" and "#field" when the reason has them — absent means
+// the reason has none, so "empty_promise" and "empty_promise@finance.issue_refund" are different signatures. Tools
+// and fields are free text: "%", "|", "@" and "#" inside them are percent-encoded. The clusters' level-2 keys use
+// the same spelling (lib/clusters/keys.ts).
+export type ReasonSignature = { code: string; tool: string | null; field: string | null };
+
+const encPart = (s: string) => s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+const decPart = (s: string) => s.replace(/%(25|7C|40|23)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+
+export function formatReasonSignature(sig: ReasonSignature): string {
+  return `${sig.code}${sig.tool !== null ? `@${encPart(sig.tool)}` : ""}${sig.field !== null ? `#${encPart(sig.field)}` : ""}`;
+}
+
+export function parseReasonSignature(s: string): ReasonSignature | null {
+  const m = /^([a-z][a-z0-9_]{0,79})(?:@([^@#|]*))?(?:#([^@#|]*))?$/.exec(s);
+  if (!m) return null;
+  return { code: m[1], tool: m[2] === undefined ? null : decPart(m[2]), field: m[3] === undefined ? null : decPart(m[3]) };
+}
+
 const dimRanges = Object.fromEntries(
   DIMENSIONS.flatMap((d) => [
     [`${d}_min`, score.optional()],
@@ -35,14 +57,24 @@ export const browseParamsSchema = z
       .optional(),
     reward_min: score.optional(),
     reward_max: score.optional(),
+    // strictly below (the clusters' "reward < threshold"); reward_max is "at most"
+    reward_below: score.optional(),
     ...dimRanges,
+    weakest: list(WEAKEST_VALUES, `${DIMENSIONS.join(", ")} or unknown`).optional(),
     any: guardrailList.optional(),
+    all: guardrailList.optional(),
     none: guardrailList.optional(),
     deciding: list([...GUARDRAIL_CODES, "none"] as unknown as [string, ...string[]], 'guardrail codes or "none"').optional(),
     capped: yesNo.optional(),
     handoff: yesNo.optional(),
     status: list(["scored", "spec_error", "input_error"], "scored, spec_error or input_error").optional(),
     reason: z.string().regex(/^[a-z_]{2,60}$/, "must be a reason code").optional(),
+    sig: z
+      .string()
+      .max(500, "must be at most 500 characters")
+      .refine((s) => parseReasonSignature(s) !== null, 'must be a reason signature: a reason code, then "@tool" and "#field" when the reason has them')
+      .optional(),
+    sandbox_write: yesNo.optional(),
     q: z.string().trim().min(1).max(300).optional(),
     sampled: yesNo.optional(),
     reviewed: yesNo.optional(),
@@ -58,6 +90,14 @@ export const browseParamsSchema = z
   .refine((p) => p.reward_min === undefined || p.reward_max === undefined || p.reward_min <= p.reward_max, {
     message: "must not be above reward_max",
     path: ["reward_min"],
+  })
+  .refine((p) => p.reward_min === undefined || p.reward_below === undefined || p.reward_min < p.reward_below, {
+    message: "must be below reward_below",
+    path: ["reward_min"],
+  })
+  .superRefine((p, ctx) => {
+    const both = (p.all ?? []).filter((c) => p.none?.includes(c));
+    if (both.length) ctx.addIssue({ code: "custom", path: ["all"], message: `${both.join(", ")} cannot be in both all and none` });
   });
 
 export type BrowseParams = z.infer<typeof browseParamsSchema>;

@@ -1,8 +1,15 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { codesOfMask, guardrailMask } from "@/lib/ingest/rows.ts";
-import { type BrowseParams, type Cursor, type SortKey, decodeCursor, encodeCursor } from "@/lib/ledger/browse-schema.ts";
-import { DIMENSIONS } from "@/lib/verifier/codes.ts";
+import {
+  type BrowseParams,
+  type Cursor,
+  type SortKey,
+  decodeCursor,
+  encodeCursor,
+  parseReasonSignature,
+} from "@/lib/ledger/browse-schema.ts";
+import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -47,6 +54,16 @@ const SORT_SQL: Record<SortKey, Prisma.Sql> = {
   tool_steps: Prisma.sql`coalesce(l.tool_steps, -1)`,
 };
 
+/**
+ * The lowest of the five sub-scores by name (ties in verifier.md order; least() skips nulls), "unknown" when none is
+ * set. The same expression as the clusters' level-1 key (lib/clusters/sql.ts KEY_SQL) when no guardrail decided.
+ */
+const WEAKEST_SQL = Prisma.sql`case least(l.outcome, l.policy, l.evidence, l.efficiency, l.communication)
+    when l.outcome then 'outcome' when l.policy then 'policy' when l.evidence then 'evidence'
+    when l.efficiency then 'efficiency' when l.communication then 'communication' else 'unknown' end`;
+
+const ALL_GUARDRAILS = guardrailMask(GUARDRAIL_CODES);
+
 /** The WHERE conditions of a browser state (without the cursor). */
 export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   const c: Prisma.Sql[] = [Prisma.sql`l.is_current`];
@@ -58,6 +75,8 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (p.category?.length) c.push(oneOf(Prisma.sql`l.category`, p.category));
   if (p.reward_min !== undefined) c.push(Prisma.sql`l.reward >= ${p.reward_min}`);
   if (p.reward_max !== undefined) c.push(Prisma.sql`l.reward <= ${p.reward_max}`);
+  // strict, as the clusters' population is: ledger_clusters_idx (reward < 0.9) applies when the bound is below 0.9
+  if (p.reward_below !== undefined) c.push(Prisma.sql`l.reward < ${p.reward_below}`);
   for (const d of DIMENSIONS) {
     const col = Prisma.raw(`l.${d}`);
     const min = p[`${d}_min`];
@@ -65,8 +84,18 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
     if (min !== undefined) c.push(Prisma.sql`${col} >= ${min}`);
     if (max !== undefined) c.push(Prisma.sql`${col} <= ${max}`);
   }
+  if (p.weakest?.length) c.push(Prisma.sql`${WEAKEST_SQL} = any(${p.weakest})`);
   if (p.any?.length) c.push(Prisma.sql`(l.guardrail_mask & ${guardrailMask(p.any)}) <> 0`);
-  if (p.none?.length) c.push(Prisma.sql`(l.guardrail_mask & ${guardrailMask(p.none)}) = 0`);
+  if (p.all?.length) {
+    const m = guardrailMask(p.all);
+    c.push(Prisma.sql`(l.guardrail_mask & ${m}) = ${m}`);
+  }
+  if (p.none?.length) {
+    const m = guardrailMask(p.none);
+    // "none of every guardrail" is written as the partial index ledger_handoffs_idx writes it (the mask holds only
+    // guardrail bits, so the two are the same set), which lets the blind-spot view read that index
+    c.push(m === ALL_GUARDRAILS ? Prisma.sql`l.guardrail_mask = 0` : Prisma.sql`(l.guardrail_mask & ${m}) = 0`);
+  }
   if (p.deciding?.length) {
     const codes = p.deciding.filter((d) => d !== "none");
     const parts: Prisma.Sql[] = [];
@@ -75,16 +104,34 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
     c.push(parts.length === 1 ? parts[0] : Prisma.sql`(${Prisma.join(parts, " or ")})`);
   }
   if (p.capped) c.push(p.capped === "yes" ? Prisma.sql`l.capped` : Prisma.sql`not l.capped`);
-  if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff is true` : Prisma.sql`l.handoff is not true`);
-  // compared as the enum, not as text, so the (run_id, status, id) index applies
-  if (p.status?.length) c.push(Prisma.sql`l.status = any(${p.status}::"ScoreStatus"[])`);
-  // IN (not EXISTS) so the planner can start from the reasons index when a code is rare
-  if (p.reason)
+  // "l.handoff" as ledger_handoffs_idx's predicate says it (same rows as "is true" in a WHERE)
+  if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff` : Prisma.sql`l.handoff is not true`);
+  // A stored rollout whose sandbox recorded no write (or at least one). Entries without a stored rollout (external
+  // records) match neither. With a run, "no" repeats rollouts_no_writes_idx's predicate so that index serves it.
+  if (p.sandbox_write) {
+    const wrote = p.sandbox_write === "yes" ? Prisma.sql`(r.sandbox -> 'writes') <> '[]'::jsonb` : Prisma.sql`(r.sandbox -> 'writes') = '[]'::jsonb`;
     c.push(
       p.run
-        ? Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.run_id = ${p.run} and r.code = ${p.reason})`
-        : Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where r.code = ${p.reason})`,
+        ? Prisma.sql`exists (select 1 from rollouts r where r.run_id = ${p.run} and r.id = l.rollout_id and ${wrote})`
+        : Prisma.sql`exists (select 1 from rollouts r where r.id = l.rollout_id and ${wrote})`,
     );
+  }
+  // compared as the enum, not as text, so the (run_id, status, id) index applies
+  if (p.status?.length) c.push(Prisma.sql`l.status = any(${p.status}::"ScoreStatus"[])`);
+  // Reasons as IN (not EXISTS) so the planner can start from the (run_id, code, step) reasons index when a code is
+  // rare; the step window is repeated inside for the same index. A signature also matches tool and field on the same
+  // reason row (null meaning "the reason has none").
+  const reasonsOf = (extra: Prisma.Sql) => {
+    const parts = [extra];
+    if (p.run) parts.unshift(Prisma.sql`r.run_id = ${p.run}`);
+    if (p.step_from !== undefined) parts.push(Prisma.sql`r.step >= ${p.step_from}`);
+    if (p.step_to !== undefined) parts.push(Prisma.sql`r.step <= ${p.step_to}`);
+    return Prisma.sql`l.id in (select r.ledger_id from ledger_reasons r where ${Prisma.join(parts, " and ")})`;
+  };
+  if (p.reason) c.push(reasonsOf(Prisma.sql`r.code = ${p.reason}`));
+  const sig = p.sig === undefined ? null : parseReasonSignature(p.sig);
+  if (sig)
+    c.push(reasonsOf(Prisma.sql`r.code = ${sig.code} and r.tool is not distinct from ${sig.tool}::text and r.field is not distinct from ${sig.field}::text`));
   // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match
   if (p.q)
     c.push(Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`);

@@ -70,7 +70,13 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
                   <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
                 </Td>
                 <Td numeric data-testid="advantage">
-                  {adv.advantages[i] === null ? <span className="text-fg-subtle">no gradient</span> : adv.advantages[i]!.toFixed(2)}
+                  {m.reward === null ? (
+                    <span className="text-fg-subtle">no reward</span>
+                  ) : adv.advantages[i] === null ? (
+                    <span className="text-fg-subtle">no gradient</span>
+                  ) : (
+                    adv.advantages[i]!.toFixed(2)
+                  )}
                 </Td>
                 <Td numeric>{fmtScore(m.rawReward)}</Td>
                 {DIMS.map((d) => (

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { FilterChips } from "@/components/browser/filter-chips.tsx";
 import { FilterForm } from "@/components/browser/filter-form.tsx";
 import { TrajectoryTable } from "@/components/browser/trajectory-table.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -76,6 +77,7 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         }
       >
         <FilterForm key={query} params={p} runs={facets.runs} categories={facets.categories} />
+        <FilterChips params={p} />
         {page.rows.length === 0 ? (
           <div className="p-3">
             <EmptyState title="Nothing matches these filters">

@@ -40,7 +40,7 @@ describe("GET /api/v1/runs/{run}/clusters", () => {
     expect(ep).toMatchObject({ rank: 1, size: 6, tickets: 1, mean_reward: 0.2, estimated: false, state: { status: "open", pinned: false } });
     expect(ep.trend.shares).toEqual([3 / 9, 2 / 9, 1 / 8, 0].map((x) => Math.round(x * 1e6) / 1e6));
     expect(ep.trend.slope_per_step).toBeLessThan(0);
-    expect(ep.trajectories).toBe(`/trajectories?run=${run}&reward_max=0.499999&deciding=empty_promise`);
+    expect(ep.trajectories).toBe(`/trajectories?run=${run}&reward_below=0.5&deciding=empty_promise`);
     expect(ep.examples).toHaveLength(5);
     expect(ep.phrasings.groups[0]).toMatchObject({ count: 4 });
     expect(ep.signatures.find((s: { code: string }) => s.code === "empty_promise")).toMatchObject({ size: 6, of_parent: 1 });
