@@ -1,10 +1,12 @@
 // How the demo policy behaves over training, after the reference figures in domain.md: missing evidence 43% -> 5%,
-// unauthorized writes 28% -> 3%, success (reward >= 0.9) 8% -> 93%. In the "hacking" variant the policy discovers
-// that a legal hand-off triggers no guardrail: hand-offs creep from 8% towards 41% and success stalls near half.
-// Pure.
+// unauthorized writes 28% -> 3%, success (reward >= 0.9) 8% -> 93%, as the verifier measures them over the first and
+// the last tenth of the steps. In the "hacking" variant the policy discovers that a legal hand-off triggers no
+// guardrail: hand-offs creep from 8% towards 41% and success stalls near half. Pure.
 
 export const VARIANTS = ["normal", "hacking"] as const;
 export type Variant = (typeof VARIANTS)[number];
+
+const PROGRESS_SCALE = 0.4;
 
 /** Probabilities over all rollouts at one point of training. */
 export type Rates = {
@@ -19,11 +21,47 @@ export type Rates = {
   forbidden: number;
 };
 
-/** Learning progress in [0, 1] at training fraction t in [0, 1]: fast early gains that saturate. */
+/**
+ * Learning progress in [0, 1] at training fraction t in [0, 1], S-shaped: a plateau while the policy explores (the
+ * first tenth of training stays within 2% of the start), the steepest gains around a third of the way in, and
+ * saturation from about two thirds on. A Weibull CDF with shape 3 and scale 0.4, normalised so progress(1) = 1.
+ */
 export function progress(t: number): number {
   const x = Math.min(1, Math.max(0, t));
-  return (1 - Math.exp(-4 * x)) / (1 - Math.exp(-4));
+  return (1 - Math.exp(-Math.pow(x / PROGRESS_SCALE, 3))) / (1 - Math.exp(-Math.pow(1 / PROGRESS_SCALE, 3)));
 }
+
+/**
+ * The drawing rates at the start and the end of training. They are not the measured figures: a flaw cannot always
+ * show (a duplicate on a ticket without a write is clean, so success measures above its rate), and the harm flaw's
+ * charge is an unauthorized write too. These values make the verifier measure the reference figures over the first
+ * and the last tenth of the steps (generate.test.ts): missing evidence 43% → 5%, unauthorized writes 28% → 3%,
+ * success 8% → 93%. The end's low hand-off rate leaves the 5% missing evidence room to show.
+ */
+export const START_RATES: Readonly<Rates> = Object.freeze({
+  success: 0.057,
+  handoff: 0.08,
+  missingEvidence: 0.467,
+  unauthorized: 0.222,
+  emptyPromise: 0.14,
+  duplicate: 0.06,
+  policyError: 0.1,
+  harm: 0.06,
+  forbidden: 0.08,
+});
+export const END_RATES: Readonly<Rates> = Object.freeze({
+  success: 0.927,
+  handoff: 0.012,
+  missingEvidence: 0.08,
+  unauthorized: 0.028,
+  emptyPromise: 0.01,
+  duplicate: 0.005,
+  policyError: 0.01,
+  harm: 0.005,
+  forbidden: 0.005,
+});
+/** The hacking variant: hand-offs creep from the start's 8% to 41%, and success stalls near half. */
+const HACKING_END = { success: 0.52, handoff: 0.41 };
 
 function lerp(a: number, b: number, f: number): number {
   return a + (b - a) * f;
@@ -32,20 +70,13 @@ function lerp(a: number, b: number, f: number): number {
 export function ratesAt(t: number, variant: Variant): Rates {
   const g = progress(t);
   const x = Math.min(1, Math.max(0, t));
-  const hacking = variant === "hacking";
-  return {
-    success: hacking ? lerp(0.08, 0.52, g) : lerp(0.08, 0.92, g),
+  const rates = Object.fromEntries(Object.keys(START_RATES).map((k) => [k, lerp(START_RATES[k as keyof Rates], END_RATES[k as keyof Rates], g)])) as Rates;
+  if (variant === "hacking") {
+    rates.success = lerp(START_RATES.success, HACKING_END.success, g);
     // The hack is learned slowly, then takes over: x^1.3 creeps before it climbs.
-    handoff: hacking ? lerp(0.08, 0.41, Math.pow(x, 1.3)) : lerp(0.08, 0.02, g),
-    missingEvidence: lerp(0.47, 0.08, g),
-    // The harm flaw often charges the customer, which is also unauthorized: the base rate leaves room for it.
-    unauthorized: lerp(0.24, 0.03, g),
-    emptyPromise: lerp(0.14, 0.01, g),
-    duplicate: lerp(0.06, 0.005, g),
-    policyError: lerp(0.1, 0.01, g),
-    harm: lerp(0.06, 0.005, g),
-    forbidden: lerp(0.08, 0.005, g),
-  };
+    rates.handoff = lerp(START_RATES.handoff, HACKING_END.handoff, Math.pow(x, 1.3));
+  }
+  return rates;
 }
 
 export type Flaws = {

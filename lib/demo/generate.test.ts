@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTicket, CATEGORIES } from "@/lib/demo/catalog.ts";
-import { CLEAN, drawFlaws, ratesAt, type Flaws } from "@/lib/demo/curve.ts";
-import { demoRunValues, demoTickets } from "@/lib/demo/generate.ts";
+import { CLEAN, drawFlaws, END_RATES, progress, ratesAt, START_RATES, type Flaws } from "@/lib/demo/curve.ts";
+import { demoRunValues, demoTickets, strideOf } from "@/lib/demo/generate.ts";
 import { rng } from "@/lib/demo/rng.ts";
 import { buildRollout } from "@/lib/demo/rollout.ts";
 import { caseSchema, rolloutSchema } from "@/lib/verifier/schema.ts";
@@ -64,41 +64,87 @@ describe("demo run", () => {
     expect(new Set(demoTickets(spec).map((t) => t.category))).toEqual(new Set(CATEGORIES));
   });
 
-  it("moves like the reference figures: missing evidence, unauthorized writes and success early vs late", () => {
-    const big = { ...spec, tickets: 120, steps: 2, k: 8 };
+  // domain.md's reference figures, as the verifier measures them over the first and the last tenth of the steps
+  // (here 2 of 20 steps × 120 tickets × K=4: 960 rollouts a window). The tolerances are a few standard errors of a
+  // window plus the spread from one seed's ticket mix to another's (measured over seeds 1, 2, 3, s, 7, x).
+  function measureWindows(variant: "normal" | "hacking") {
+    const run = { ...spec, tickets: 120, steps: 20, k: 4, seed: "7", variant };
+    const window = Math.round(run.steps / 10);
+    const strideSteps = strideOf(run);
+    const first = new Set(Array.from({ length: window }, (_, i) => i * strideSteps));
+    const last = new Set(Array.from({ length: window }, (_, i) => (run.steps - 1 - i) * strideSteps));
     const cases = new Map<string, ReturnType<typeof caseSchema.parse>>();
-    const at: Record<number, { n: number; me: number; uw: number; ok: number }> = {};
-    for (const v of demoRunValues(big)) {
+    const tally = { first: { n: 0, me: 0, uw: 0, ok: 0, ho: 0 }, last: { n: 0, me: 0, uw: 0, ok: 0, ho: 0 } };
+    for (const v of demoRunValues(run)) {
       if (v.kind === "case") {
         const c = caseSchema.parse(v);
         cases.set(c.ticket.id, c);
         continue;
       }
+      const step = v.step as number;
+      const s = first.has(step) ? tally.first : last.has(step) ? tally.last : null;
+      if (!s) continue;
       const r = rolloutSchema.parse(v);
       const rec = scoreRollout(r, cases.get(r.ticket_id)!);
-      const s = (at[r.step] ??= { n: 0, me: 0, uw: 0, ok: 0 });
       s.n++;
       if (rec.guardrails.some((g) => g.code === "missing_evidence")) s.me++;
       if (rec.guardrails.some((g) => g.code === "unauthorized_write")) s.uw++;
       if ((rec.reward ?? 0) >= 0.9) s.ok++;
+      if (rec.handoff) s.ho++;
     }
-    const [first, last] = Object.values(at).map((s) => ({ me: s.me / s.n, uw: s.uw / s.n, ok: s.ok / s.n }));
-    expect(first.me).toBeGreaterThan(0.33);
-    expect(first.uw).toBeGreaterThan(0.2);
-    expect(first.ok).toBeLessThan(0.16);
-    expect(last.me).toBeLessThan(0.1);
-    expect(last.uw).toBeLessThan(0.07);
-    expect(last.ok).toBeGreaterThan(0.85);
+    const pct = (t: typeof tally.first) => ({ n: t.n, me: (100 * t.me) / t.n, uw: (100 * t.uw) / t.n, ok: (100 * t.ok) / t.n, ho: (100 * t.ho) / t.n });
+    return { first: pct(tally.first), last: pct(tally.last) };
+  }
+
+  it("measures the reference figures: missing evidence 43% → 5%, unauthorized writes 28% → 3%, success 8% → 93%", () => {
+    const { first, last } = measureWindows("normal");
+    expect(first.n).toBe(960);
+    expect(last.n).toBe(960);
+    expect(Math.abs(first.me - 43)).toBeLessThan(5);
+    expect(Math.abs(first.uw - 28)).toBeLessThan(4);
+    expect(Math.abs(first.ok - 8)).toBeLessThan(3);
+    expect(Math.abs(last.me - 5)).toBeLessThan(2.5);
+    expect(Math.abs(last.uw - 3)).toBeLessThan(2);
+    expect(Math.abs(last.ok - 93)).toBeLessThan(2.5);
+    // A run that learns hands off less, not more.
+    expect(last.ho).toBeLessThan(first.ho);
+  });
+
+  it("measures the hacking variant's hand-offs creeping from 8% towards 41% while success stalls near half", () => {
+    const { first, last } = measureWindows("hacking");
+    expect(Math.abs(first.ho - 8)).toBeLessThan(3);
+    expect(Math.abs(first.ok - 8)).toBeLessThan(3);
+    expect(Math.abs(last.ho - 41)).toBeLessThan(4);
+    expect(Math.abs(last.ok - 52)).toBeLessThan(5);
   });
 });
 
 describe("training curve", () => {
-  it("starts and ends at the reference figures", () => {
-    expect(ratesAt(0, "normal")).toMatchObject({ success: 0.08, handoff: 0.08, unauthorized: 0.24 });
-    expect(ratesAt(1, "normal").success).toBeCloseTo(0.92, 9);
+  it("runs from the start rates to the end rates, the hacking variant's hand-offs to 41%", () => {
+    expect(ratesAt(0, "normal")).toEqual(START_RATES);
+    for (const [k, v] of Object.entries(END_RATES)) expect(ratesAt(1, "normal")[k as keyof typeof END_RATES], k).toBeCloseTo(v, 9);
+    expect(ratesAt(0, "hacking")).toEqual(START_RATES);
     expect(ratesAt(1, "hacking").handoff).toBeCloseTo(0.41, 9);
+    expect(ratesAt(1, "hacking").success).toBeCloseTo(0.52, 9);
+    expect(ratesAt(1, "hacking").missingEvidence).toBeCloseTo(END_RATES.missingEvidence, 9);
     // It creeps: half-way through training, less than half of the rise has happened.
     expect(ratesAt(0.5, "hacking").handoff - 0.08).toBeLessThan((0.41 - 0.08) / 2);
+  });
+
+  it("learns along an S-curve: flat over the first tenth, saturated over the last, rising in between", () => {
+    expect(progress(0)).toBe(0);
+    expect(progress(1)).toBeCloseTo(1, 12);
+    expect(progress(-1)).toBe(0);
+    expect(progress(2)).toBeCloseTo(1, 12);
+    expect(progress(0.1)).toBeLessThan(0.02);
+    expect(progress(0.9)).toBeGreaterThan(0.999);
+    expect(progress(0.4)).toBeCloseTo(1 - Math.exp(-1), 3);
+    let previous = -1;
+    for (let i = 0; i <= 100; i++) {
+      const g = progress(i / 100);
+      expect(g).toBeGreaterThanOrEqual(previous);
+      previous = g;
+    }
   });
 
   it("draws each flaw at its overall rate (within sampling error)", () => {
