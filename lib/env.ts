@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalidProxyEntries } from "@/lib/auth/client-address.ts";
 
 // Every environment variable the product reads, validated in one place. README.md lists the same set.
 const envSchema = z.object({
@@ -15,6 +16,13 @@ const envSchema = z.object({
   VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),
   VERITY_SESSION_HOURS: z.coerce.number().positive().default(12),
   VERITY_SECURE_COOKIES: z.enum(["0", "1", "true", "false"]).optional(),
+  /** Reverse proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For entries are believed. */
+  VERITY_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || invalidProxyEntries(v).length === 0, {
+      error: (i) => `must list IP addresses or CIDR ranges separated by commas (not ${invalidProxyEntries(String(i.input)).join(", ")})`,
+    }),
   // OIDC sign-in (authorization code + PKCE) is on only when issuer, client id and secret are all set.
   VERITY_OIDC_ISSUER: z.string().url().optional(),
   VERITY_OIDC_CLIENT_ID: z.string().min(1).optional(),

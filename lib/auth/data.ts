@@ -26,9 +26,16 @@ export async function findSessionUser(sessionId: string, now = new Date(), clien
   return { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role, sessionId: s.id, lastSeenAt: s.lastSeenAt };
 }
 
-/** Failed sign-ins for an email inside the rate-limit window, and when the oldest of them leaves it. */
-export async function recentSignInFailures(email: string, now = new Date(), client: Db = db()): Promise<{ count: number; oldest: Date | null }> {
+/**
+ * Failed sign-ins inside the rate-limit window for an email, or from a client address across every email, and when
+ * the oldest of them leaves the window.
+ */
+export async function recentSignInFailures(
+  by: { email: string } | { ip: string },
+  now = new Date(),
+  client: Db = db(),
+): Promise<{ count: number; oldest: Date | null }> {
   const since = new Date(now.getTime() - SIGN_IN_LIMIT.windowMinutes * 60_000);
-  const agg = await client.signInFailure.aggregate({ where: { email, at: { gt: since } }, _count: { _all: true }, _min: { at: true } });
+  const agg = await client.signInFailure.aggregate({ where: { ...by, at: { gt: since } }, _count: { _all: true }, _min: { at: true } });
   return { count: agg._count._all, oldest: agg._min.at };
 }

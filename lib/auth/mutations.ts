@@ -39,10 +39,19 @@ export type SignInResult =
   | { ok: true; user: { id: number; email: string; role: SessionUser["role"] }; session: NewSession }
   | { ok: false; code: "wrong_credentials" | "rate_limited" | "disabled"; message: string };
 
+/** "Try again in N minutes": when the oldest failure in the window leaves it. */
+function minutesUntilFree(oldest: Date | null, now: Date): string {
+  const freeAt = (oldest?.getTime() ?? now.getTime()) + SIGN_IN_LIMIT.windowMinutes * 60_000;
+  const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
 /**
  * Checks an email and password and starts a session. The answer to a wrong email and to a wrong password is the same
- * message after the same amount of work; after SIGN_IN_LIMIT.failures failures in the window, even the right
- * password is refused until the window moves on. Every outcome lands in the audit log.
+ * message after the same amount of work. After SIGN_IN_LIMIT.failures failures for the email, or
+ * SIGN_IN_LIMIT.failuresPerAddress failures from the client address across emails, within the window, even the right
+ * password is refused until the window moves on; an unknown address ("") is not limited by address. Every outcome
+ * lands in the audit log.
  */
 export async function signInWithPassword(
   input: { email: string; password: string; ip?: string },
@@ -57,15 +66,24 @@ export async function signInWithPassword(
       client,
     );
 
-  const recent = await recentSignInFailures(email, now, client);
-  if (recent.count >= SIGN_IN_LIMIT.failures) {
+  const [byEmail, byAddress] = await Promise.all([
+    recentSignInFailures({ email }, now, client),
+    ip ? recentSignInFailures({ ip }, now, client) : null,
+  ]);
+  if (byEmail.count >= SIGN_IN_LIMIT.failures) {
     await failed("rate_limited");
-    const freeAt = (recent.oldest?.getTime() ?? now.getTime()) + SIGN_IN_LIMIT.windowMinutes * 60_000;
-    const minutes = Math.max(1, Math.ceil((freeAt - now.getTime()) / 60_000));
     return {
       ok: false,
       code: "rate_limited",
-      message: `Too many failed sign-ins for this email. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or ask an admin to reset the password.`,
+      message: `Too many failed sign-ins for this email. Try again in ${minutesUntilFree(byEmail.oldest, now)}, or ask an admin to reset the password.`,
+    };
+  }
+  if (byAddress && byAddress.count >= SIGN_IN_LIMIT.failuresPerAddress) {
+    await failed("rate_limited_address");
+    return {
+      ok: false,
+      code: "rate_limited",
+      message: `Too many failed sign-ins from your network address. Try again in ${minutesUntilFree(byAddress.oldest, now)}.`,
     };
   }
 
@@ -87,14 +105,35 @@ export async function signInWithPassword(
   return { ok: true, user: { id: user.id, email: user.email, role: user.role }, session };
 }
 
-/** Starts a session for a user who proved their email elsewhere (OIDC). Null when no enabled user has that email. */
-export async function signInWithVerifiedEmail(email: string, method: string, ip = "", now = new Date(), client: Db = db()): Promise<NewSession | null> {
+export type VerifiedEmailSignIn = { ok: true; session: NewSession } | { ok: false; code: "sso_no_account" | "sso_disabled" };
+
+/**
+ * Starts a session for a user who proved their email elsewhere (OIDC). Refused when no user has that email or the
+ * user is disabled; the identity provider vouched for the email, so saying which is no leak. Logged either way.
+ */
+export async function signInWithVerifiedEmail(email: string, method: string, ip = "", now = new Date(), client: Db = db()): Promise<VerifiedEmailSignIn> {
   const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, disabledAt: true } });
   if (!user || user.disabledAt) {
-    await appendAuditLog({ actor: { label: email }, action: "auth.sign_in_failed", details: { reason: user ? "disabled" : "unknown_email", method, ip } }, client);
-    return null;
+    await appendAuditLog(
+      {
+        actor: { label: email },
+        action: "auth.sign_in_failed",
+        target: user ? { type: "user", id: user.id } : undefined,
+        details: { reason: user ? "disabled" : "unknown_email", method, ip },
+      },
+      client,
+    );
+    return { ok: false, code: user ? "sso_disabled" : "sso_no_account" };
   }
   const session = await createSession(user.id, now, client);
   await appendAuditLog({ actor: { userId: user.id, email: user.email }, action: "auth.sign_in", target: { type: "user", id: user.id }, details: { method, ip } }, client);
-  return session;
+  return { ok: true, session };
+}
+
+/**
+ * Logs a single sign-on attempt that failed before an email could be trusted (stale state, a token that fails its
+ * checks, an unreachable issuer). The actor is the method: nobody is known yet.
+ */
+export async function recordSsoFailure(method: string, reason: string, detail: string, ip = "", client: Db = db()): Promise<void> {
+  await appendAuditLog({ actor: { label: method }, action: "auth.sign_in_failed", details: { reason, detail, method, ip } }, client);
 }

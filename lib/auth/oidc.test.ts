@@ -1,10 +1,9 @@
+import { AuthorizationResponseError, ClientError, Configuration, ResponseBodyError } from "openid-client";
 import { describe, expect, it } from "vitest";
-import { buildAuthorizationUrl, discover, emailFromIdToken, exchangeCode, newOidcFlow, oidcSettings, pkceChallenge } from "@/lib/auth/oidc.ts";
+import { buildAuthorizationUrl, classifyOidcError, emailFromClaims, newOidcFlow, oidcErrorMessage, oidcSettings } from "@/lib/auth/oidc.ts";
 import type { Env } from "@/lib/env.ts";
 
 const baseEnv = { NODE_ENV: "test", PORT: 3000, VERITY_DATA_DIR: ".data", VERITY_PG_PORT: 54329, VERITY_SESSION_HOURS: 12, VERITY_CHROMIUM: "/usr/bin/chromium" } as Env;
-
-const jwt = (claims: object) => ["e30", Buffer.from(JSON.stringify(claims)).toString("base64url"), "sig"].join(".");
 
 describe("OIDC settings", () => {
   it("is off by default and needs issuer, client id and secret together", () => {
@@ -20,15 +19,10 @@ describe("OIDC settings", () => {
 });
 
 describe("OIDC authorization request", () => {
-  it("computes the PKCE S256 challenge of RFC 7636 appendix B", () => {
-    expect(pkceChallenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")).toBe("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
-  });
-
-  it("builds the authorization URL with code flow, PKCE, state and nonce", () => {
+  it("asks for a code with the PKCE S256 challenge (RFC 7636 appendix B), state and nonce, keeping the endpoint's own query", async () => {
+    const config = new Configuration({ issuer: "https://id.example", authorization_endpoint: "https://id.example/authorize?tenant=t1" }, "verity console", "s");
     const flow = { state: "s".repeat(20), nonce: "n".repeat(20), verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk" };
-    const url = new URL(
-      buildAuthorizationUrl({ authorization_endpoint: "https://id.example/authorize?tenant=t1" }, { clientId: "verity console", redirectUri: "https://verity.example/auth/oidc/callback" }, flow),
-    );
+    const url = new URL(await buildAuthorizationUrl(config, "https://verity.example/auth/oidc/callback", flow));
     expect(url.origin + url.pathname).toBe("https://id.example/authorize");
     expect(Object.fromEntries(url.searchParams)).toEqual({
       tenant: "t1",
@@ -47,60 +41,49 @@ describe("OIDC authorization request", () => {
     const a = newOidcFlow("/runs");
     const b = newOidcFlow();
     expect(a.state).not.toBe(b.state);
+    expect(a.nonce).not.toBe(b.nonce);
     expect(a.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(a.next).toBe("/runs");
   });
 });
 
-describe("OIDC ID token checks", () => {
-  const now = new Date("2025-06-01T12:00:00Z");
-  const good = { iss: "https://id.example/", aud: "verity", exp: now.getTime() / 1000 + 60, nonce: "N".repeat(20), email: "Lead@Example.com", email_verified: true };
-  const expect_ = { issuer: "https://id.example", clientId: "verity", nonce: "N".repeat(20), now };
-
-  it("returns the verified email, lower-cased", () => {
-    expect(emailFromIdToken(jwt(good), expect_)).toEqual({ ok: true, email: "lead@example.com" });
-    expect(emailFromIdToken(jwt({ ...good, aud: ["other", "verity"] }), expect_).ok).toBe(true);
+describe("the email of validated ID-token claims", () => {
+  it("is trimmed and lower-cased; an absent email_verified is accepted", () => {
+    expect(emailFromClaims({ email: " Lead@Example.com ", email_verified: true })).toEqual({ ok: true, email: "lead@example.com" });
+    expect(emailFromClaims({ email: "a@b.example" })).toEqual({ ok: true, email: "a@b.example" });
   });
 
   it.each([
-    ["another issuer", { iss: "https://evil.example" }],
-    ["another audience", { aud: "other" }],
-    ["an expired token", { exp: now.getTime() / 1000 - 1 }],
-    ["a replayed nonce", { nonce: "X".repeat(20) }],
-    ["an unverified email", { email_verified: false }],
-    ["no email", { email: undefined }],
-  ])("refuses %s", (_label, patch) => {
-    expect(emailFromIdToken(jwt({ ...good, ...patch }), expect_).ok).toBe(false);
-  });
-
-  it("refuses things that are not JWTs", () => {
-    expect(emailFromIdToken("abc", expect_).ok).toBe(false);
-    expect(emailFromIdToken("a.!!!.c", expect_).ok).toBe(false);
+    ["no email", {}],
+    ["an empty email", { email: "  " }],
+    ["an unverified email", { email: "a@b.example", email_verified: false }],
+    ["an unverified email as a string", { email: "a@b.example", email_verified: "false" }],
+    ["a non-string email", { email: 42 }],
+  ])("refuses %s", (_label, claims) => {
+    expect(emailFromClaims(claims).ok).toBe(false);
   });
 });
 
-describe("OIDC issuer calls", () => {
-  it("reads the discovery document and insists on the same issuer", async () => {
-    const doc = { issuer: "https://id.example", authorization_endpoint: "https://id.example/a", token_endpoint: "https://id.example/t" };
-    const calls: string[] = [];
-    const fake = (async (url: string) => {
-      calls.push(url);
-      return Response.json(doc);
-    }) as unknown as typeof fetch;
-    expect(await discover("https://id.example/", fake)).toEqual(doc);
-    expect(calls).toEqual(["https://id.example/.well-known/openid-configuration"]);
-    await expect(discover("https://other.example", fake)).rejects.toThrow(/names issuer/);
+const clientError = (message: string, code: string) => Object.assign(new ClientError(message), { code });
+
+describe("sorting OIDC failures", () => {
+  it("calls a token that fails its checks unverifiable, the issuer refusing the code a stale flow, the rest unreachable", () => {
+    expect(classifyOidcError(clientError("unexpected JWT claim value encountered", "OAUTH_JWT_CLAIM_COMPARISON_FAILED")).code).toBe("sso_token");
+    expect(classifyOidcError(clientError("invalid response encountered", "OAUTH_INVALID_RESPONSE")).code).toBe("sso_token");
+    expect(classifyOidcError(clientError("unexpected HTTP response status code", "OAUTH_RESPONSE_IS_NOT_CONFORM")).code).toBe("sso_unavailable");
+    expect(classifyOidcError(new TypeError("fetch failed")).code).toBe("sso_unavailable");
+    const refused = new ResponseBodyError("server responded with an error in the response body", {
+      cause: { error: "invalid_grant" },
+      response: Response.json({ error: "invalid_grant" }, { status: 400 }),
+    });
+    expect(classifyOidcError(refused)).toEqual({ code: "sso_state", detail: "the token endpoint answered invalid_grant" });
+    const denied = new AuthorizationResponseError("authorization response from the server is an error", { cause: new URLSearchParams({ error: "access_denied" }) });
+    expect(classifyOidcError(denied)).toEqual({ code: "sso_denied", detail: "the identity provider answered access_denied" });
   });
 
-  it("exchanges the code with the PKCE verifier and client_secret_basic", async () => {
-    let seen: { headers: Headers; body: URLSearchParams } | undefined;
-    const fake = (async (_url: string, init: RequestInit) => {
-      seen = { headers: new Headers(init.headers), body: new URLSearchParams(init.body as URLSearchParams) };
-      return Response.json({ id_token: "a.b.c", access_token: "x" });
-    }) as unknown as typeof fetch;
-    const r = await exchangeCode({ token_endpoint: "https://id.example/t" }, { clientId: "verity", clientSecret: "s3", redirectUri: "https://v/cb" }, "CODE", "VERIFIER", fake);
-    expect(r).toEqual({ idToken: "a.b.c" });
-    expect(seen!.headers.get("authorization")).toBe(`Basic ${Buffer.from("verity:s3").toString("base64")}`);
-    expect(Object.fromEntries(seen!.body)).toEqual({ grant_type: "authorization_code", code: "CODE", redirect_uri: "https://v/cb", code_verifier: "VERIFIER" });
+  it("has a message for every code the callback sends and none for anything else", () => {
+    for (const code of ["sso_state", "sso_denied", "sso_token", "sso_unavailable", "sso_no_account", "sso_disabled"]) expect(oidcErrorMessage(code)).toMatch(/\.$/);
+    expect(oidcErrorMessage("toString")).toBeUndefined();
+    expect(oidcErrorMessage("nope")).toBeUndefined();
   });
 });

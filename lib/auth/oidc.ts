@@ -1,7 +1,9 @@
-// OpenID Connect sign-in, authorization-code flow with PKCE (RFC 7636, S256), against any issuer with a discovery
-// document. Off unless VERITY_OIDC_ISSUER, VERITY_OIDC_CLIENT_ID and VERITY_OIDC_CLIENT_SECRET are set. Users are
-// matched by verified email to existing accounts; OIDC never creates users or changes roles.
-import { createHash, randomBytes } from "node:crypto";
+// OpenID Connect sign-in, authorization-code flow with PKCE (S256), state and nonce, through `openid-client`: it
+// reads the issuer's discovery document, trades the code at the token endpoint and validates the ID token — its
+// RS256/ES256… signature against the issuer's JWKS (non-repudiation checks on), iss, aud, exp, iat and nonce. Off
+// unless VERITY_OIDC_ISSUER, VERITY_OIDC_CLIENT_ID and VERITY_OIDC_CLIENT_SECRET are set. Users are matched by
+// verified email to existing accounts; OIDC never creates users or changes roles.
+import * as oidc from "openid-client";
 import { z } from "zod";
 import type { Env } from "@/lib/env.ts";
 
@@ -22,97 +24,126 @@ export const oidcFlowState = z.object({
 export type OidcFlowState = z.infer<typeof oidcFlowState>;
 
 export function newOidcFlow(next?: string): OidcFlowState {
-  const r = () => randomBytes(32).toString("base64url");
-  return { state: r(), nonce: r(), verifier: r(), next };
+  return { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), next };
 }
 
-export function pkceChallenge(verifier: string): string {
-  return createHash("sha256").update(verifier).digest("base64url");
+/** Why an OIDC sign-in was refused; the sign-in page shows OIDC_SIGN_IN_ERRORS[code]. */
+export type OidcErrorCode = "sso_state" | "sso_denied" | "sso_token" | "sso_unavailable" | "sso_no_account" | "sso_disabled";
+
+export const OIDC_SIGN_IN_ERRORS: Record<OidcErrorCode, string> = {
+  sso_state: "Single sign-on did not complete (the sign-in link expired or was used twice). Try again.",
+  sso_denied: "The identity provider did not sign you in. Try again, or sign in with your password.",
+  sso_token: "The identity provider's answer could not be verified. Try again or ask an admin.",
+  sso_unavailable: "The identity provider could not be reached. Try again later or sign in with your password.",
+  sso_no_account: "No Verity account has the email your identity provider gave. Ask an admin to create one.",
+  sso_disabled: "The Verity account with the email your identity provider gave is disabled. Ask an admin to enable it.",
+};
+
+/** The sign-in page's notice for an ?error= code; undefined for anything else. */
+export function oidcErrorMessage(code: string): string | undefined {
+  return Object.hasOwn(OIDC_SIGN_IN_ERRORS, code) ? OIDC_SIGN_IN_ERRORS[code as OidcErrorCode] : undefined;
 }
 
-export const discoveryDocument = z.object({
-  issuer: z.string().url(),
-  authorization_endpoint: z.string().url(),
-  token_endpoint: z.string().url(),
-});
-export type Discovery = z.infer<typeof discoveryDocument>;
-
-export function buildAuthorizationUrl(d: Pick<Discovery, "authorization_endpoint">, s: { clientId: string; redirectUri: string }, flow: OidcFlowState): string {
-  const url = new URL(d.authorization_endpoint);
-  url.searchParams.set("response_type", "code");
-  url.searchParams.set("client_id", s.clientId);
-  url.searchParams.set("redirect_uri", s.redirectUri);
-  url.searchParams.set("scope", "openid email profile");
-  url.searchParams.set("state", flow.state);
-  url.searchParams.set("nonce", flow.nonce);
-  url.searchParams.set("code_challenge", pkceChallenge(flow.verifier));
-  url.searchParams.set("code_challenge_method", "S256");
-  return url.toString();
+/** Plain http is allowed only for an issuer on this machine (a development or test provider), never over a network. */
+function isLoopback(url: URL): boolean {
+  return url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname);
 }
 
-const idTokenClaims = z.object({
-  iss: z.string(),
-  aud: z.union([z.string(), z.array(z.string())]),
-  exp: z.number(),
-  nonce: z.string().optional(),
+const DISCOVERY_TTL_MS = 60 * 60_000;
+const configurations = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+
+/**
+ * The issuer's client configuration (discovery document; the JWKS is fetched and cached by the library, and fetched
+ * again when a token names an unknown key), discovered once an hour per settings. A failed discovery is not kept.
+ */
+export function oidcConfiguration(s: OidcSettings, now = Date.now()): Promise<oidc.Configuration> {
+  const key = JSON.stringify([s.issuer, s.clientId, s.clientSecret]);
+  const cached = configurations.get(key);
+  if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
+  const issuer = new URL(s.issuer);
+  const execute = isLoopback(issuer) ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests] : [oidc.enableNonRepudiationChecks];
+  const config = oidc.discovery(issuer, s.clientId, s.clientSecret, oidc.ClientSecretBasic(s.clientSecret), { execute, timeout: 10 });
+  configurations.set(key, { at: now, config });
+  config.catch(() => {
+    if (configurations.get(key)?.config === config) configurations.delete(key);
+  });
+  return config;
+}
+
+/** The issuer's authorization endpoint with response_type=code, the PKCE S256 challenge, state and nonce. */
+export async function buildAuthorizationUrl(config: oidc.Configuration, redirectUri: string, flow: OidcFlowState): Promise<string> {
+  return oidc
+    .buildAuthorizationUrl(config, {
+      redirect_uri: redirectUri,
+      scope: "openid email profile",
+      state: flow.state,
+      nonce: flow.nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(flow.verifier),
+      code_challenge_method: "S256",
+    })
+    .toString();
+}
+
+const emailClaims = z.object({
   email: z.string().optional(),
   email_verified: z.union([z.boolean(), z.string()]).optional(),
 });
 
+/** The email of validated ID-token claims, lower-cased; refused when missing or when the issuer says it is unverified. */
+export function emailFromClaims(claims: unknown): { ok: true; email: string } | { ok: false; error: string } {
+  const c = emailClaims.safeParse(claims);
+  if (!c.success || !c.data.email?.trim()) return { ok: false, error: "the identity provider sent no email (request the email scope)" };
+  if (c.data.email_verified === false || c.data.email_verified === "false") return { ok: false, error: "the identity provider has not verified this email" };
+  return { ok: true, email: c.data.email.trim().toLowerCase() };
+}
+
+export type OidcCallbackResult = { ok: true; email: string } | { ok: false; code: OidcErrorCode; detail: string };
+
 /**
- * The verified email in an ID token received straight from the token endpoint. Its signature is not checked: OIDC
- * Core 3.1.3.7 lets a confidential client that got the token over TLS from the issuer's token endpoint rely on TLS
- * instead. Issuer, audience, expiry and nonce are checked.
+ * Sorts what openid-client throws: the issuer refusing the code (expired, used twice, wrong verifier) is a stale
+ * flow; a token that fails signature, claim or time checks is unverifiable; a network, HTTP or metadata failure is
+ * an unreachable issuer.
  */
-export function emailFromIdToken(idToken: string, expect: { issuer: string; clientId: string; nonce: string; now: Date }): { ok: true; email: string } | { ok: false; error: string } {
-  const parts = idToken.split(".");
-  if (parts.length !== 3) return { ok: false, error: "the ID token is not a JWT" };
-  let payload: unknown;
-  try {
-    payload = JSON.parse(Buffer.from(parts[1], "base64url").toString("utf8"));
-  } catch {
-    return { ok: false, error: "the ID token payload is not JSON" };
+export function classifyOidcError(err: unknown): { code: OidcErrorCode; detail: string } {
+  const message = err instanceof Error ? err.message : String(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
+  const detail = `${message}${cause}`.slice(0, 300);
+  if (err instanceof oidc.ResponseBodyError) return { code: "sso_state", detail: `the token endpoint answered ${err.error}` };
+  if (err instanceof oidc.AuthorizationResponseError) return { code: "sso_denied", detail: `the identity provider answered ${err.error}` };
+  if (err instanceof oidc.ClientError) {
+    const unverifiable = [
+      "OAUTH_INVALID_RESPONSE",
+      "OAUTH_JWT_CLAIM_COMPARISON_FAILED",
+      "OAUTH_JWT_TIMESTAMP_CHECK_FAILED",
+      "OAUTH_KEY_SELECTION_FAILED",
+      "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED",
+      "OAUTH_PARSE_ERROR",
+      "ERR_JOSE_NOT_SUPPORTED",
+    ];
+    if (err.code && unverifiable.includes(err.code)) return { code: "sso_token", detail };
   }
-  const c = idTokenClaims.safeParse(payload);
-  if (!c.success) return { ok: false, error: "the ID token lacks iss, aud or exp" };
-  const claims = c.data;
-  if (claims.iss.replace(/\/$/, "") !== expect.issuer.replace(/\/$/, "")) return { ok: false, error: "the ID token is from another issuer" };
-  const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-  if (!aud.includes(expect.clientId)) return { ok: false, error: "the ID token is for another client" };
-  if (claims.exp * 1000 <= expect.now.getTime()) return { ok: false, error: "the ID token has expired" };
-  if (claims.nonce !== expect.nonce) return { ok: false, error: "the ID token nonce does not match" };
-  if (!claims.email) return { ok: false, error: "the issuer did not send an email (request the email scope)" };
-  if (claims.email_verified === false || claims.email_verified === "false") return { ok: false, error: "the issuer has not verified this email" };
-  return { ok: true, email: claims.email.trim().toLowerCase() };
+  return { code: "sso_unavailable", detail };
 }
 
-/** GET <issuer>/.well-known/openid-configuration; the document must name the same issuer. */
-export async function discover(issuer: string, fetchImpl: typeof fetch = fetch): Promise<Discovery> {
-  const base = issuer.replace(/\/$/, "");
-  const res = await fetchImpl(`${base}/.well-known/openid-configuration`, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) });
-  if (!res.ok) throw new Error(`OIDC discovery at ${base} answered ${res.status}`);
-  const doc = discoveryDocument.parse(await res.json());
-  if (doc.issuer.replace(/\/$/, "") !== base) throw new Error(`OIDC discovery names issuer ${doc.issuer}, not ${base}`);
-  return doc;
-}
-
-/** Trades the authorization code (and the PKCE verifier) for tokens, authenticating with client_secret_basic. */
-export async function exchangeCode(
-  d: Pick<Discovery, "token_endpoint">,
-  s: { clientId: string; clientSecret: string; redirectUri: string },
-  code: string,
-  verifier: string,
-  fetchImpl: typeof fetch = fetch,
-): Promise<{ idToken: string }> {
-  const basic = Buffer.from(`${encodeURIComponent(s.clientId)}:${encodeURIComponent(s.clientSecret)}`).toString("base64");
-  const res = await fetchImpl(d.token_endpoint, {
-    method: "POST",
-    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: s.redirectUri, code_verifier: verifier }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!res.ok) throw new Error(`the OIDC token endpoint answered ${res.status}`);
-  const body = z.object({ id_token: z.string() }).safeParse(await res.json());
-  if (!body.success) throw new Error("the OIDC token response has no id_token");
-  return { idToken: body.data.id_token };
+/**
+ * Completes the flow at the callback: checks the authorization response against the flow's state, trades the code
+ * with the PKCE verifier (client_secret_basic) at the token endpoint, validates the ID token (signature, iss, aud,
+ * exp, nonce) and returns its verified email. `callbackUrl` is the URL the issuer redirected to; its query is read
+ * against `redirectUri`, the address the authorization request named.
+ */
+export async function completeOidcSignIn(config: oidc.Configuration, callbackUrl: URL, redirectUri: string, flow: OidcFlowState): Promise<OidcCallbackResult> {
+  const current = new URL(redirectUri);
+  current.search = callbackUrl.search;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: flow.verifier,
+      expectedState: flow.state,
+      expectedNonce: flow.nonce,
+      idTokenExpected: true,
+    });
+    const email = emailFromClaims(tokens.claims());
+    return email.ok ? email : { ok: false, code: "sso_token", detail: email.error };
+  } catch (err) {
+    return { ok: false, ...classifyOidcError(err) };
+  }
 }

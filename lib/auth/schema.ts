@@ -30,7 +30,10 @@ export type SignInState = {
   email?: string;
 };
 
-/** Bounds of the failed sign-in rate limit: this many failures per email within the window refuse further tries. */
-export const SIGN_IN_LIMIT = { failures: 5, windowMinutes: 15 } as const;
+/**
+ * Bounds of the failed sign-in rate limit: `failures` per email, or `failuresPerAddress` from one client address
+ * across emails (password spraying), within the window refuse further tries from that email or address.
+ */
+export const SIGN_IN_LIMIT = { failures: 5, failuresPerAddress: 20, windowMinutes: 15 } as const;
 
 export const WRONG_CREDENTIALS = "Email or password is wrong.";

@@ -1,10 +1,12 @@
 // The session cookie: read in server components, set and cleared in server actions and route handlers.
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
+import { clientAddress, trustedProxyList } from "@/lib/auth/client-address.ts";
 import { findSessionUser, type SessionUser } from "@/lib/auth/data.ts";
 import { touchSession } from "@/lib/auth/mutations.ts";
 import { sha256Hex } from "@/lib/auth/tokens.ts";
 import { isSecureRequest } from "@/lib/auth/secure-request.ts";
+import { env } from "@/lib/env.ts";
 
 export const SESSION_COOKIE = "verity_session";
 
@@ -44,8 +46,7 @@ export async function clearSessionCookie(): Promise<void> {
   (await cookies()).set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", secure: await requestIsSecure(), path: "/", maxAge: 0 });
 }
 
-/** The client address for the audit log and the failure table (first hop of X-Forwarded-For). */
+/** The client address for the audit log and the failure limits (lib/auth/client-address.ts). */
 export async function requestIp(): Promise<string> {
-  const h = await headers();
-  return (h.get("x-forwarded-for")?.split(",")[0] ?? h.get("x-real-ip") ?? "").trim().slice(0, 100);
+  return clientAddress(await headers(), trustedProxyList(env().VERITY_TRUSTED_PROXIES));
 }

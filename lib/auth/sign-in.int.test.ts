@@ -98,6 +98,50 @@ describe("the failed sign-in rate limit", () => {
   });
 });
 
+describe("the failed sign-in rate limit per client address", () => {
+  it(`refuses an address after ${SIGN_IN_LIMIT.failuresPerAddress} failures across emails in ${SIGN_IN_LIMIT.windowMinutes} minutes, and lifts afterwards`, async () => {
+    const ip = `10.${randomBytes(3).join(".")}`;
+    const u = await newUser();
+    const t0 = new Date();
+    // password spraying: one try per email, so no email reaches its own limit
+    for (let i = 0; i < SIGN_IN_LIMIT.failuresPerAddress; i++) {
+      const email = i === 0 ? u.email : `spray-${i}-${randomBytes(4).toString("hex")}@test.local`;
+      const r = await signInWithPassword({ email, password: "Summer2025!", ip }, new Date(t0.getTime() + i * 1000));
+      expect(r).toMatchObject({ ok: false, code: "wrong_credentials" });
+    }
+    expect(await db().signInFailure.count({ where: { ip } })).toBe(SIGN_IN_LIMIT.failuresPerAddress);
+
+    const at = new Date(t0.getTime() + 60_000);
+    const locked = await signInWithPassword({ email: u.email, password: PASSWORD, ip }, at);
+    expect(locked).toEqual({ ok: false, code: "rate_limited", message: "Too many failed sign-ins from your network address. Try again in 14 minutes." });
+    // a refused attempt does not extend the lock
+    expect(await db().signInFailure.count({ where: { ip } })).toBe(SIGN_IN_LIMIT.failuresPerAddress);
+    // the same user from another address, and an address with no failures, are unaffected
+    expect((await signInWithPassword({ email: u.email, password: PASSWORD, ip: `${ip}1` }, at)).ok).toBe(true);
+    // one failure short of the limit still lets the right password in
+    const other = await newUser();
+    const ip2 = `10.${randomBytes(3).join(".")}`;
+    await db().signInFailure.createMany({
+      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress - 1 }, (_, i) => ({ email: `x${i}@test.local`, ip: ip2, at: new Date(t0.getTime() + i) })),
+    });
+    expect((await signInWithPassword({ email: other.email, password: PASSWORD, ip: ip2 }, at)).ok).toBe(true);
+
+    const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
+    expect((await signInWithPassword({ email: u.email, password: PASSWORD, ip }, later)).ok).toBe(true);
+    const refusal = await db().auditLogEntry.findFirst({ where: { action: "auth.sign_in_failed", actorLabel: u.email, details: { path: ["reason"], equals: "rate_limited_address" } } });
+    expect(refusal?.details).toEqual({ reason: "rate_limited_address", ip });
+  });
+
+  it("does not limit an unknown address (\"\") by address, so requests without one do not lock each other out", async () => {
+    const u = await newUser();
+    const at = new Date();
+    await db().signInFailure.createMany({
+      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress }, (_, i) => ({ email: `y${i}@test.local`, ip: "", at: new Date(at.getTime() - 1000 - i) })),
+    });
+    expect((await signInWithPassword({ email: u.email, password: PASSWORD }, at)).ok).toBe(true);
+  });
+});
+
 describe("sessions", () => {
   it("expire VERITY_SESSION_HOURS after sign-in", async () => {
     const u = await newUser();
@@ -142,9 +186,9 @@ describe("sessions", () => {
   it("can start from a verified email (OIDC) only for an existing, enabled user", async () => {
     const u = await newUser();
     const s = await signInWithVerifiedEmail(u.email, "oidc");
-    expect(s).not.toBeNull();
-    expect(await signInWithVerifiedEmail(`x-${randomBytes(4).toString("hex")}@test.local`, "oidc")).toBeNull();
+    expect(s.ok).toBe(true);
+    expect(await signInWithVerifiedEmail(`x-${randomBytes(4).toString("hex")}@test.local`, "oidc")).toEqual({ ok: false, code: "sso_no_account" });
     await setUserDisabled(u.id, true, admin);
-    expect(await signInWithVerifiedEmail(u.email, "oidc")).toBeNull();
+    expect(await signInWithVerifiedEmail(u.email, "oidc")).toEqual({ ok: false, code: "sso_disabled" });
   });
 });

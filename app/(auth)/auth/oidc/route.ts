@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { buildAuthorizationUrl, discover, newOidcFlow, oidcSettings } from "@/lib/auth/oidc.ts";
+import { buildAuthorizationUrl, newOidcFlow, oidcConfiguration, oidcSettings } from "@/lib/auth/oidc.ts";
 import { OIDC_COOKIE, oidcRedirectUri } from "@/lib/auth/oidc-cookie.ts";
 import { nextPath } from "@/lib/auth/schema.ts";
 import { isSecureRequest } from "@/lib/auth/secure-request.ts";
@@ -14,8 +14,7 @@ export async function GET(req: NextRequest) {
   let authorize: string;
   const flow = newOidcFlow(nextPath.parse(req.nextUrl.searchParams.get("next") ?? undefined));
   try {
-    const d = await discover(settings.issuer);
-    authorize = buildAuthorizationUrl(d, { clientId: settings.clientId, redirectUri: oidcRedirectUri(req, settings) }, flow);
+    authorize = await buildAuthorizationUrl(await oidcConfiguration(settings), oidcRedirectUri(req, settings), flow);
   } catch {
     return NextResponse.redirect(new URL("/sign-in?error=sso_unavailable", req.url), 303);
   }

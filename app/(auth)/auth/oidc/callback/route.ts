@@ -1,7 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
-import { signInWithVerifiedEmail } from "@/lib/auth/mutations.ts";
-import { discover, emailFromIdToken, exchangeCode, oidcSettings } from "@/lib/auth/oidc.ts";
+import { clientAddress, trustedProxyList } from "@/lib/auth/client-address.ts";
+import { recordSsoFailure, signInWithVerifiedEmail } from "@/lib/auth/mutations.ts";
+import { completeOidcSignIn, oidcConfiguration, oidcSettings, type OidcErrorCode } from "@/lib/auth/oidc.ts";
 import { OIDC_COOKIE, oidcRedirectUri, readOidcCookie } from "@/lib/auth/oidc-cookie.ts";
 import { isSecureRequest } from "@/lib/auth/secure-request.ts";
 import { SESSION_COOKIE } from "@/lib/auth/session.ts";
@@ -15,40 +16,46 @@ function sameString(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The issuer sends the browser back here with ?code&state: check state, trade the code, match the email, sign in. */
+/**
+ * The issuer sends the browser back here with ?code&state: check state against the flow cookie, trade the code,
+ * validate the ID token, match the email to an enabled user, sign in. Every refusal is logged and sends the browser
+ * to the sign-in page with a reason it explains.
+ */
 export async function GET(req: NextRequest) {
-  const settings = oidcSettings(env());
+  const e = env();
+  const settings = oidcSettings(e);
   if (!settings) return new NextResponse("Single sign-on is not configured.", { status: 404 });
-  const fail = (error: string) => {
-    const res = NextResponse.redirect(new URL(`/sign-in?error=${error}`, req.url), 303);
+  const ip = clientAddress(req.headers, trustedProxyList(e.VERITY_TRUSTED_PROXIES));
+  const fail = async (code: OidcErrorCode, detail?: string) => {
+    if (detail !== undefined) await recordSsoFailure("oidc", code, detail, ip);
+    const res = NextResponse.redirect(new URL(`/sign-in?error=${code}`, req.url), 303);
     res.cookies.delete({ name: OIDC_COOKIE, path: "/auth/oidc" });
     return res;
   };
   const flow = readOidcCookie(req);
-  const code = req.nextUrl.searchParams.get("code");
-  const state = req.nextUrl.searchParams.get("state") ?? "";
-  if (!flow || !code || !sameString(state, flow.state)) return fail("sso_state");
-  let email: string;
+  const params = req.nextUrl.searchParams;
+  if (!flow) return fail("sso_state", "no sign-in flow cookie (expired, or another browser)");
+  if (!sameString(params.get("state") ?? "", flow.state)) return fail("sso_state", "the state does not match the sign-in flow");
+  if (params.has("error")) return fail("sso_denied", `the identity provider answered ${(params.get("error") ?? "").slice(0, 100)}`);
+  let config;
   try {
-    const d = await discover(settings.issuer);
-    const { idToken } = await exchangeCode(d, { ...settings, redirectUri: oidcRedirectUri(req, settings) }, code, flow.verifier);
-    const checked = emailFromIdToken(idToken, { issuer: settings.issuer, clientId: settings.clientId, nonce: flow.nonce, now: new Date() });
-    if (!checked.ok) return fail("sso_token");
-    email = checked.email;
-  } catch {
-    return fail("sso_unavailable");
+    config = await oidcConfiguration(settings);
+  } catch (err) {
+    return fail("sso_unavailable", `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
   }
-  const ip = (req.headers.get("x-forwarded-for")?.split(",")[0] ?? "").trim();
-  const session = await signInWithVerifiedEmail(email, "oidc", ip);
-  if (!session) return fail("sso_no_account");
+  const checked = await completeOidcSignIn(config, req.nextUrl, oidcRedirectUri(req, settings), flow);
+  if (!checked.ok) return fail(checked.code, checked.detail);
+  // signInWithVerifiedEmail logs its own refusals, with the email.
+  const signedIn = await signInWithVerifiedEmail(checked.email, "oidc", ip);
+  if (!signedIn.ok) return fail(signedIn.code);
   const res = NextResponse.redirect(new URL(flow.next ?? "/", req.url), 303);
   res.cookies.delete({ name: OIDC_COOKIE, path: "/auth/oidc" });
-  res.cookies.set(SESSION_COOKIE, session.token, {
+  res.cookies.set(SESSION_COOKIE, signedIn.session.token, {
     httpOnly: true,
     sameSite: "lax",
     secure: isSecureRequest(req.headers, req.nextUrl),
     path: "/",
-    expires: session.expiresAt,
+    expires: signedIn.session.expiresAt,
   });
   return res;
 }

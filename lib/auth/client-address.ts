@@ -1,0 +1,80 @@
+// The client's network address, for the failed sign-in limit per address and the audit log.
+//
+// Next.js hands the application no socket: it writes the connection's address into X-Forwarded-For, and only when the
+// request arrived without that header. So the rightmost entry is the connection's address when the client talks to
+// the console directly (unless it sent its own header), or the address the nearest reverse proxy saw when one
+// appends to the header. Entries further left were written by whoever sent the request and are believed only when
+// the entry to their right is a configured trusted proxy (VERITY_TRUSTED_PROXIES): walking from the right, trusted
+// proxies are skipped and the first other address is the client's.
+import { BlockList, isIP } from "node:net";
+
+/** One VERITY_TRUSTED_PROXIES entry: an IPv4/IPv6 address or a CIDR range. Null when it is neither. */
+function parseEntry(entry: string): { address: string; prefix?: number; family: "ipv4" | "ipv6" } | null {
+  const [address, prefixText, ...rest] = entry.split("/");
+  const v = isIP(address);
+  if (v === 0 || rest.length > 0) return null;
+  const family = v === 4 ? "ipv4" : "ipv6";
+  if (prefixText === undefined) return { address, family };
+  if (!/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (prefix > (v === 4 ? 32 : 128)) return null;
+  return { address, prefix, family };
+}
+
+/** The entries of a comma-separated VERITY_TRUSTED_PROXIES value that are not addresses or CIDR ranges. */
+export function invalidProxyEntries(spec: string): string[] {
+  return splitList(spec).filter((e) => parseEntry(e) === null);
+}
+
+function splitList(spec: string): string[] {
+  return spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+const lists = new Map<string, BlockList>();
+
+/** The trusted proxies as a matcher (built once per distinct value). Invalid entries are refused by lib/env.ts. */
+export function trustedProxyList(spec: string | undefined): BlockList {
+  const key = spec ?? "";
+  let list = lists.get(key);
+  if (!list) {
+    list = new BlockList();
+    for (const e of splitList(key)) {
+      const p = parseEntry(e);
+      if (!p) continue;
+      if (p.prefix === undefined) list.addAddress(p.address, p.family);
+      else list.addSubnet(p.address, p.prefix, p.family);
+    }
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/**
+ * One X-Forwarded-For entry as an address: trimmed, lower-cased, without brackets or a port ("[::1]:443",
+ * "10.0.0.1:5000"), and IPv4-mapped IPv6 ("::ffff:10.0.0.1") as plain IPv4.
+ */
+export function normalizeAddress(raw: string): string {
+  let a = raw.trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
+  if (bracketed) a = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(a)) a = a.slice(0, a.indexOf(":"));
+  if (a.startsWith("::ffff:") && isIP(a.slice(7)) === 4) a = a.slice(7);
+  return a.slice(0, 100);
+}
+
+function isTrusted(address: string, trusted: BlockList): boolean {
+  const v = isIP(address);
+  return v !== 0 && trusted.check(address, v === 4 ? "ipv4" : "ipv6");
+}
+
+/** The client's address as described above; "" when the request carries none (e.g. outside a server). */
+export function clientAddress(headers: Headers, trusted: BlockList): string {
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(normalizeAddress).filter(Boolean);
+  for (let i = hops.length - 1; i > 0; i--) {
+    if (!isTrusted(hops[i], trusted)) return hops[i];
+  }
+  return hops[0] ?? "";
+}
