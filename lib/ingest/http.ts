@@ -45,6 +45,8 @@ export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<
     defaults: { run: query.data.run, step: query.data.step },
     batchLines: query.data.batch,
     expectedBytes: Number.isFinite(length) && length > 0 ? length : undefined,
+    // The server lives on: alarm state changes are posted after the answer, never holding the client up.
+    alarms: { webhook: "background" },
   });
   if (summary.ok) return json(200, summary);
   return json(summary.failed_at === "database" ? 503 : 400, summary);

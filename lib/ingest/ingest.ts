@@ -17,6 +17,7 @@ import {
   type RejectedLine,
 } from "@/lib/ingest/schema.ts";
 import { BatchDataError, newWriteContext, writeIngestBatch, type LineOutcome } from "@/lib/ingest/write-batch.ts";
+import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 
 export type IngestProgress = {
@@ -44,6 +45,8 @@ export type IngestOptions = {
   expectedBytes?: number;
   /** Heap growth (MB) tolerated before a full collection between batches (see memory.ts); 0 turns it off. */
   heapHeadroomMb?: number;
+  /** Alarm evaluation of the runs the ingest changed, after each commit (see lib/monitors/after-write.ts); false: none. */
+  alarms?: AlarmHookOptions | false;
 };
 
 type Line = RawLine;
@@ -93,6 +96,7 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
   let failure: Error | null = null;
   let inflight: Promise<void> | null = null;
   let writer: pg.PoolClient | null = null;
+  const alarms = opts.alarms === false ? null : alarmHook(opts.pool, opts.alarms);
 
   const record = async (prepared: PreparedLine[], outcomes: LineOutcome[]) => {
     const texts = new Map(prepared.map((p) => [p.line, p.text]));
@@ -143,6 +147,7 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
     }
     summary.last_committed_line = prepared[prepared.length - 1].line;
     await record(prepared, outcomes);
+    alarms?.committed(changedRuns(prepared, outcomes));
     heap?.check();
     opts.onProgress?.({
       lines: summary.lines,
@@ -189,6 +194,8 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
     (writer as pg.PoolClient | null)?.release(failure ? (failure as Error) : undefined);
   }
 
+  // Also after a failure: the batches before it are committed.
+  await alarms?.settle();
   if (failure) {
     summary.ok = false;
     summary.error = `stopped: ${(failure as Error).message}. Every line up to ${summary.last_committed_line} is committed; send the same lines again to complete the ingest (committed lines come back as unchanged).`;
@@ -196,6 +203,17 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
   return summary;
 }
 
+/** Runs with a line accepted in this batch (unchanged lines change nothing an alarm reads). */
+function changedRuns(prepared: readonly PreparedLine[], outcomes: readonly LineOutcome[]): Set<string> {
+  const accepted = new Set(outcomes.filter((o) => o.status === "accepted").map((o) => o.line));
+  const runs = new Set<string>();
+  for (const p of prepared) {
+    if (!accepted.has(p.line)) continue;
+    const run = p.rollout?.row.run_id ?? p.score?.values.run_id;
+    if (run) runs.add(run);
+  }
+  return runs;
+}
 
 /** The input stream failed (client went away, file unreadable): not the database's fault. */
 class BodyError extends Error {

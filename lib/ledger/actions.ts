@@ -34,7 +34,7 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
     configName = `${row.name} v${row.version}`;
   }
   if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } }))) return { ok: false, message: `No run ${runId}.` };
-  const summary = await rescoreRun(bulkPool(), { runId, config });
+  const summary = await rescoreRun(bulkPool(), { runId, config, alarms: { webhook: "background" } });
   await appendAuditLog({
     actor: { userId: me.id, email: me.email },
     action: "run.rescore",

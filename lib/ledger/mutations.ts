@@ -8,6 +8,7 @@ import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { allocateIds, insertLedgerEntries, LEDGER_WRITE_LOCK, type NewEntry } from "@/lib/ingest/write-batch.ts";
+import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
@@ -55,7 +56,14 @@ type RolloutRowDb = {
 };
 type CurrentRow = RollupEntry & { id: string; trajectory_id: string; content_hash: string };
 
-export type RescoreOptions = { runId: string; config: VerifierConfig; batchSize?: number; onProgress?: (done: number) => void };
+export type RescoreOptions = {
+  runId: string;
+  config: VerifierConfig;
+  batchSize?: number;
+  onProgress?: (done: number) => void;
+  /** Alarm evaluation of the run after each committed batch (see lib/monitors/after-write.ts); false: none. */
+  alarms?: AlarmHookOptions | false;
+};
 
 export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<RescoreSummary> {
   const { runId, config } = opts;
@@ -80,93 +88,100 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
   const before = { sum: 0, n: 0 };
   const after = { sum: 0, n: 0 };
   let cursor = { step: -1, id: "0" };
-  for (;;) {
-    const { rows } = await pool.query<RolloutRowDb>(
-      `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
-              r.final_reply, r.sandbox, r.claims, t.tools
-         from rollouts r join tool_registries t on t.id = r.registry_id
-        where r.run_id = $1 and (r.step, r.id) > ($2, $3::bigint)
-        order by r.step, r.id limit $4`,
-      [runId, cursor.step, cursor.id, opts.batchSize ?? 1000],
-    );
-    if (rows.length === 0) break;
-    cursor = { step: rows[rows.length - 1].step, id: rows[rows.length - 1].id };
-    await cases.load(pool, rows.map((r) => r.ticket_id));
-    const fresh = new Map<string, { rolloutId: string; rows: LedgerEntryRows; category: string }>();
-    for (const r of rows) {
-      const known = cases.get(r.ticket_id);
-      if (!known) {
-        summary.skipped_no_case++;
-        continue;
-      }
-      const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
-      if (entry.ok) fresh.set(r.trajectory_id, { rolloutId: r.id, rows: entry.rows, category: known.category });
-    }
-    summary.rollouts += rows.length;
-
-    const client = await checkout(pool);
-    try {
-      await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
-      const cur = await client.query<CurrentRow>(
-        `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
-                source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail
-           from ledger where trajectory_id = any($1::text[]) and is_current`,
-        [[...fresh.keys()]],
+  const alarms = opts.alarms === false ? null : alarmHook(pool, opts.alarms);
+  try {
+    for (;;) {
+      const { rows } = await pool.query<RolloutRowDb>(
+        `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
+                r.final_reply, r.sandbox, r.claims, t.tools
+           from rollouts r join tool_registries t on t.id = r.registry_id
+          where r.run_id = $1 and (r.step, r.id) > ($2, $3::bigint)
+          order by r.step, r.id limit $4`,
+        [runId, cursor.step, cursor.id, opts.batchSize ?? 1000],
       );
-      const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
-      const delta = new RollupDelta();
-      const entries: NewEntry[] = [];
-      const supersedes: (string | null)[] = [];
-      const rolloutIds = new Map<string, string>();
-      for (const [trajectoryId, f] of fresh) {
-        const old = currentOf.get(trajectoryId);
-        if (old?.source === "external") {
-          summary.skipped_external++;
+      if (rows.length === 0) break;
+      cursor = { step: rows[rows.length - 1].step, id: rows[rows.length - 1].id };
+      await cases.load(pool, rows.map((r) => r.ticket_id));
+      const fresh = new Map<string, { rolloutId: string; rows: LedgerEntryRows; category: string }>();
+      for (const r of rows) {
+        const known = cases.get(r.ticket_id);
+        if (!known) {
+          summary.skipped_no_case++;
           continue;
         }
-        if (old && old.content_hash === f.rows.content_hash) {
-          summary.unchanged++;
-          continue;
-        }
-        entries.push({ rows: f.rows, trajectoryId, category: f.category });
-        supersedes.push(old?.id ?? null);
-        rolloutIds.set(trajectoryId, f.rolloutId);
-        const next = f.rows.values;
-        if (!old) {
-          summary.added++;
-          continue;
-        }
-        summary.rescored++;
-        if (old.reward !== next.reward) summary.reward_changed++;
-        delta.add(old, -1);
-        if (old.reward !== null) Object.assign(before, { sum: before.sum + old.reward, n: before.n + 1 });
-        if (next.reward !== null) Object.assign(after, { sum: after.sum + next.reward, n: after.n + 1 });
-        const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
-        const isOk = next.reward !== null && next.reward >= SUCCESS_THRESHOLD;
-        if (!wasOk && isOk) summary.crossed_up++;
-        if (wasOk && !isOk) summary.crossed_down++;
-        if (old.deciding_guardrail !== next.deciding_guardrail) {
-          const key = `${old.deciding_guardrail}>${next.deciding_guardrail}`;
-          const m = moves.get(key) ?? { from: old.deciding_guardrail, to: next.deciding_guardrail, n: 0 };
-          m.n++;
-          moves.set(key, m);
-        }
+        const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
+        if (entry.ok) fresh.set(r.trajectory_id, { rolloutId: r.id, rows: entry.rows, category: known.category });
       }
-      const superseded = supersedes.filter((s): s is string => s !== null);
-      if (superseded.length) {
-        const flipped = await client.query("update ledger set is_current = false where id = any($1::bigint[]) and is_current", [superseded]);
-        if (flipped.rowCount !== superseded.length) throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
+      summary.rollouts += rows.length;
+
+      const client = await checkout(pool);
+      try {
+        await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+        const cur = await client.query<CurrentRow>(
+          `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
+                  source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail
+             from ledger where trajectory_id = any($1::text[]) and is_current`,
+          [[...fresh.keys()]],
+        );
+        const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
+        const delta = new RollupDelta();
+        const entries: NewEntry[] = [];
+        const supersedes: (string | null)[] = [];
+        const rolloutIds = new Map<string, string>();
+        for (const [trajectoryId, f] of fresh) {
+          const old = currentOf.get(trajectoryId);
+          if (old?.source === "external") {
+            summary.skipped_external++;
+            continue;
+          }
+          if (old && old.content_hash === f.rows.content_hash) {
+            summary.unchanged++;
+            continue;
+          }
+          entries.push({ rows: f.rows, trajectoryId, category: f.category });
+          supersedes.push(old?.id ?? null);
+          rolloutIds.set(trajectoryId, f.rolloutId);
+          const next = f.rows.values;
+          if (!old) {
+            summary.added++;
+            continue;
+          }
+          summary.rescored++;
+          if (old.reward !== next.reward) summary.reward_changed++;
+          delta.add(old, -1);
+          if (old.reward !== null) Object.assign(before, { sum: before.sum + old.reward, n: before.n + 1 });
+          if (next.reward !== null) Object.assign(after, { sum: after.sum + next.reward, n: after.n + 1 });
+          const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
+          const isOk = next.reward !== null && next.reward >= SUCCESS_THRESHOLD;
+          if (!wasOk && isOk) summary.crossed_up++;
+          if (wasOk && !isOk) summary.crossed_down++;
+          if (old.deciding_guardrail !== next.deciding_guardrail) {
+            const key = `${old.deciding_guardrail}>${next.deciding_guardrail}`;
+            const m = moves.get(key) ?? { from: old.deciding_guardrail, to: next.deciding_guardrail, n: 0 };
+            m.n++;
+            moves.set(key, m);
+          }
+        }
+        const superseded = supersedes.filter((s): s is string => s !== null);
+        if (superseded.length) {
+          const flipped = await client.query("update ledger set is_current = false where id = any($1::bigint[]) and is_current", [superseded]);
+          if (flipped.rowCount !== superseded.length) throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
+        }
+        const ids = await allocateIds(client, 0, entries.length);
+        await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
+        await client.query("commit");
+        if (entries.length > 0) alarms?.committed([runId]);
+      } catch (err) {
+        await client.query("rollback").catch(() => undefined);
+        client.release(err as Error);
+        throw err;
       }
-      const ids = await allocateIds(client, 0, entries.length);
-      await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
-      await client.query("commit");
-    } catch (err) {
-      await client.query("rollback").catch(() => undefined);
-      client.release(err as Error);
-      throw err;
+      client.release();
+      opts.onProgress?.(summary.rollouts);
     }
-    client.release();
-    opts.onProgress?.(summary.rollouts);
+  } finally {
+    // Also when a batch failed: the batches before it are committed.
+    await alarms?.settle();
   }
   summary.mean_before = before.n ? before.sum / before.n : null;
   summary.mean_after = after.n ? after.sum / after.n : null;

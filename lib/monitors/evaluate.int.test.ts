@@ -41,7 +41,8 @@ afterAll(async () => {
 });
 
 async function ingest(values: Iterable<unknown>) {
-  const s = await ingestValues(values, { pool: bulkPool(url), batchLines: 500 });
+  // No evaluation by the ingest itself: these tests drive evaluateRunAlarms (after-write.int.test.ts covers the hook).
+  const s = await ingestValues(values, { pool: bulkPool(url), batchLines: 500, alarms: false });
   if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 400));
 }
 

@@ -2,8 +2,10 @@
 // The annotation form's server actions. None of them returns a ledger value: the draft autosave answers with the
 // lease expiry, submit and skip answer with a redirect (submit to the reveal, skip to the next item).
 import { redirect } from "next/navigation";
+import { after } from "next/server";
 import { claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
+import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
 import { saveDraft, submitReview } from "@/lib/review/mutations.ts";
 import { firstIssue, saveDraftInput, skipInput, submitReviewInput } from "@/lib/review/schema.ts";
 
@@ -25,6 +27,8 @@ export async function submitReviewAction(input: unknown): Promise<ActionAnswer> 
   if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
   const r = await submitReview(parsed.data.itemId, { userId: me.id, email: me.email }, parsed.data.body, parsed.data.secondsSpent);
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
+  // The run's shadow-audit alarms read this review; evaluated once the annotator has their answer.
+  after(() => evaluateAlarmsAfterReview(parsed.data.itemId));
   redirect(`/review?item=${parsed.data.itemId}`);
 }
 

@@ -1,0 +1,15 @@
+// Alarm evaluation after a shadow review is submitted: the run's extraction and reward-hacking alarms read the
+// current reviews, so a review is data arriving like an ingest batch. (A lead's verdict changes nothing these alarms
+// read.) Never throws: a failed evaluation is logged, and the next page read evaluates again.
+import { db } from "@/lib/db/client.ts";
+import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
+
+/** Evaluates the alarms of the run whose audit batch holds `itemId`; webhook posts go on in the background. */
+export async function evaluateAlarmsAfterReview(itemId: bigint): Promise<void> {
+  try {
+    const item = await db().auditItem.findUnique({ where: { id: itemId }, select: { batch: { select: { runId: true } } } });
+    if (item) await evaluateRunAlarms(item.batch.runId, { webhook: "background" });
+  } catch (err) {
+    console.error(`alarms not evaluated after the review of item ${itemId} (the next page read will):`, err instanceof Error ? err.message : err);
+  }
+}

@@ -1,0 +1,119 @@
+// Alarms evaluated as data arrives, with no page read and no explicit evaluation: the ingest path shared by the API
+// and the CLI, the API handler itself and the re-score each evaluate the runs they changed after committing, and
+// post each state change to a local receiver. A receiver that is down never fails the write.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoRunValues } from "@/lib/demo/generate.ts";
+import { handleIngestRequest } from "@/lib/ingest/http.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import { ingestText, ndjson } from "@/lib/ingest/testing.ts";
+import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
+import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";
+import { alarmRules, ALARMS } from "@/lib/monitors/rules.ts";
+import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
+import { parseVerifierConfig } from "@/lib/verifier/config.ts";
+
+const url = process.env.DATABASE_URL!;
+const received: { run: string; alarm: string; from: string; to: string; step: number | null }[] = [];
+let hook: string;
+let server: http.Server;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push(JSON.parse(body));
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alarms`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+/** The hacking variant: 30 tickets × 12 logged steps × K=4; hand-offs cross 10% late, so the alarm changes mid-run. */
+const body = (runId: string) => ndjson([...demoRunValues({ runId, tickets: 30, steps: 12, k: 4, seed: "after-write", variant: "hacking" })]);
+
+/** The run's alarms replayed from its rollups at once (what the stored states must equal). */
+async function replay(runId: string) {
+  const once = computeAlarmStatuses(alarmRules({ ...DEFAULT_THRESHOLDS }), { steps: await listAlarmStepRows(runId), audit: [], auditWindow: DEFAULT_THRESHOLDS.auditWindow });
+  return ALARMS.map((alarm) => ({ alarm, state: once[alarm].state, sinceStep: once[alarm].since, atStep: once[alarm].at, value: once[alarm].value }));
+}
+const stored = async (runId: string) =>
+  (await listPersistedAlarms([runId])).map((a) => ({ alarm: a.alarm, state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, value: a.value }));
+
+describe("alarms after a write", () => {
+  const RUN = "after-write-stream";
+
+  it("an ingest alone stores the alarm states while the rows arrive and posts every change", async () => {
+    expect(await listPersistedAlarms([RUN])).toEqual([]);
+    // one batch per logged step, and no pause between evaluations: the alarms move while the stream goes on
+    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 120, alarms: { webhookUrl: hook, intervalMs: 0 } });
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+
+    const states = await stored(RUN);
+    expect(states).toEqual(await replay(RUN));
+    expect(states.find((a) => a.alarm === "handoff")?.state).toBe("red");
+
+    const events = await listAlarmEvents({ runId: RUN, limit: 100 });
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.webhook === "sent")).toBe(true);
+    const posted = received.filter((r) => r.run === RUN);
+    expect(posted.map((p) => `${p.alarm}:${p.from}→${p.to}@${p.step}`).sort()).toEqual(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}@${e.step}`).sort());
+    // evaluated more than once during the ingest: the changes were recorded at different times
+    expect(new Set(events.map((e) => e.at.getTime())).size).toBeGreaterThan(1);
+    expect(events.some((e) => e.alarm === "handoff" && e.toState === "red")).toBe(true);
+  });
+
+  it("sending the same rows again changes nothing: no event, no post", async () => {
+    const events = (await listAlarmEvents({ runId: RUN, limit: 100 })).length;
+    const posts = received.length;
+    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 500, alarms: { webhookUrl: hook, intervalMs: 0 } });
+    expect(s).toMatchObject({ ok: true, accepted: 0 });
+    expect((await listAlarmEvents({ runId: RUN, limit: 100 })).length).toBe(events);
+    expect(received.length).toBe(posts);
+  });
+
+  it("the API handler evaluates the runs of the body before it answers", async () => {
+    const run = "after-write-api";
+    const res = await handleIngestRequest(new Request("http://verity.local/api/v1/ingest", { method: "POST", body: body(run) }), bulkPool(url));
+    expect(res.status).toBe(200);
+    expect(await stored(run)).toEqual(await replay(run));
+    expect((await stored(run)).find((a) => a.alarm === "handoff")?.state).toBe("red");
+  });
+
+  it("a re-score evaluates the run it changed", async () => {
+    // Without the missing-evidence guardrail fewer rollouts hit one: the hit-rate series moves.
+    const config = parseVerifierConfig({ guardrails: { missing_evidence: { on: false } } });
+    if (!config.ok) throw new Error(JSON.stringify(config.issues));
+    const before = await stored(RUN);
+    const summary = await rescoreRun(bulkPool(url), { runId: RUN, config: config.config, alarms: { webhookUrl: hook } });
+    expect(summary.rescored).toBeGreaterThan(0);
+    const after = await stored(RUN);
+    expect(after).toEqual(await replay(RUN));
+    // the stored hit-rate reading is the re-scored one, not the one from the ingest
+    expect(after.find((a) => a.alarm === "hit_rate")?.value).not.toBe(before.find((a) => a.alarm === "hit_rate")?.value);
+    const events = await listAlarmEvents({ runId: RUN, limit: 100 });
+    expect(received.filter((r) => r.run === RUN)).toHaveLength(events.length);
+  });
+
+  it("a receiver that is down never fails the ingest; the event says the post failed", async () => {
+    const run = "after-write-down";
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/alarms`;
+    await new Promise((r) => closed.close(r));
+    const s = await ingestText(bulkPool(url), body(run), { batchLines: 2000, alarms: { webhookUrl: dead } });
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+    const events = await listAlarmEvents({ runId: run, limit: 100 });
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((e) => e.webhook?.startsWith("failed: "))).toBe(true);
+    expect((await stored(run)).find((a) => a.alarm === "handoff")?.state).toBe("red");
+  });
+});

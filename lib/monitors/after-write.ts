@@ -1,0 +1,81 @@
+// Alarm evaluation as data arrives, for the bulk writers (ingest through the API and the CLI, re-score): each
+// committed batch reports the runs it changed; their alarms are evaluated in the background at most once per
+// interval while the write goes on, and once more when it ends, so a long ingest turns an alarm red while it is
+// still streaming and a short one evaluates exactly once. The evaluation reads through a Prisma client over the
+// writer's own pool, so the states land in the database the rows went to (the CLI's database is not the console's
+// DATABASE_URL). Never throws: a failed evaluation is logged, and the next write or page read evaluates again.
+import { PrismaPg } from "@prisma/adapter-pg";
+import type pg from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
+
+export type AlarmHookOptions = {
+  /**
+   * "background" (servers): the webhook posts go on after the write has answered. "await" (default; short-lived
+   * processes such as the CLI): settle() also waits for the posts, which are bounded by the webhook timeout.
+   */
+  webhook?: "await" | "background";
+  /** Webhook URL; default VERITY_ALARM_WEBHOOK_URL, null for none. */
+  webhookUrl?: string | null;
+  /** Least time between two evaluations while the write goes on (default 2 s); the final one is not held back. */
+  intervalMs?: number;
+};
+
+/** What a bulk writer needs: report the runs each committed batch changed, and settle when the write is over. */
+export type AlarmHook = {
+  committed(runIds: Iterable<string>): void;
+  settle(): Promise<void>;
+};
+
+const DEFAULT_INTERVAL_MS = 2000;
+
+// One client per pool: the pool outlives many writes (bulkPool is per process), a client per write would not.
+const clients = new WeakMap<pg.Pool, PrismaClient>();
+
+function clientFor(pool: pg.Pool): PrismaClient {
+  let client = clients.get(pool);
+  if (!client) {
+    client = new PrismaClient({ adapter: new PrismaPg(pool) });
+    clients.set(pool, client);
+  }
+  return client;
+}
+
+export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook {
+  const pending = new Set<string>();
+  const deliveries: Promise<void>[] = [];
+  const interval = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
+  let running: Promise<void> | null = null;
+  let last = Number.NEGATIVE_INFINITY;
+
+  // One evaluation pass at a time, over the runs reported since the last pass, in a stable order.
+  const drain = async () => {
+    const runs = [...pending].sort();
+    pending.clear();
+    last = Date.now();
+    for (const runId of runs) {
+      try {
+        const r = await evaluateRunAlarms(runId, { client: clientFor(pool), webhook: "background", webhookUrl: opts.webhookUrl });
+        deliveries.push(r.delivered);
+      } catch (err) {
+        console.error(`alarms of run ${runId} were not evaluated after the write (the next write or page read will):`, err instanceof Error ? err.message : err);
+      }
+    }
+  };
+
+  return {
+    committed(runIds) {
+      for (const r of runIds) pending.add(r);
+      if (pending.size === 0 || running || Date.now() - last < interval) return;
+      running = drain().finally(() => {
+        running = null;
+      });
+    },
+    async settle() {
+      if (running) await running;
+      if (pending.size > 0) await drain();
+      // `delivered` never rejects (evaluate.ts logs a failed post), so this cannot fail the write.
+      if ((opts.webhook ?? "await") === "await") await Promise.all(deliveries);
+    },
+  };
+}
