@@ -4,18 +4,22 @@ import pg from "pg";
 import { expect, hydrated, test } from "./fixtures/auth.ts";
 
 // A lead watching training health on the demo data (small demo: grpo-main and grpo-hacking, 40 logged steps
-// 0–29,250, 240 rollouts each; the hacking variant's hand-off rate creeps past 10%).
+// 0–29,250, 240 rollouts each; the hacking variant's hand-off rate creeps past 10%, and its shadow audit — pooled in
+// 3,000-step windows, trends fitted over the whole run — disagrees more and more with a rising ledger reward).
 // Each test opens chart pages and round-trips server actions; on a shared CI machine that is slow, so the budget is
 // generous and the waits for the server's answers are long.
 const SLOW = { timeout: 20_000 };
 
-/** Puts a run back on the default thresholds directly in the e2e database, whatever a failed test left behind. */
-async function clearThresholds(runId: string) {
+/** The thresholds the demo gives grpo-hacking (HACKING_THRESHOLDS in lib/audit/demo.ts). */
+const DEMO_HACKING_THRESHOLDS = { auditWindow: 3000, hackingWindow: 30_000, hackingRise: 0.005 };
+
+/** Puts grpo-hacking back on the demo's thresholds directly in the e2e database, whatever a failed test left behind. */
+async function restoreThresholds() {
   if (!process.env.DATABASE_URL) return;
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
   try {
-    await c.query("update runs set thresholds = null where id = $1", [runId]);
+    await c.query("update runs set thresholds = $2::jsonb where id = $1", ["grpo-hacking", JSON.stringify(DEMO_HACKING_THRESHOLDS)]);
   } finally {
     await c.end();
   }
@@ -80,10 +84,11 @@ test.describe("training monitors", () => {
     await expect(tip.getByText(/^step [\d]+$/)).toBeVisible();
     await expect(tip.getByText(/^\d+\.\d\d%$/).first()).toBeVisible();
 
-    // the other charts are there, and the shadow audit says honestly that there is nothing yet
-    for (const id of ["outcomes", "group-std", "removed"]) await expect(run.chart(id).locator(".recharts-surface").first()).toBeVisible();
+    // the other charts are there, the shadow audit of the run among them, and the reward-hacking alarm is red
+    for (const id of ["outcomes", "group-std", "removed", "audit"]) await expect(run.chart(id).locator(".recharts-surface").first()).toBeVisible();
     await expect(run.chart("outcomes").locator(".recharts-legend-wrapper").getByText("mean reward ± 1 std")).toBeVisible();
-    await expect(run.chart("audit").getByText(/No shadow reviews for this run/)).toBeVisible();
+    await expect(run.chart("audit").getByText(/per 3,000-step window/)).toBeVisible();
+    await expect(page.locator('tr[data-alarm="hacking_agreement"]')).toHaveAttribute("data-state", "red");
   });
 
   test("zooms every chart to a step range and downloads the data behind a chart as CSV", async ({ page }) => {
@@ -146,14 +151,19 @@ test.describe("training monitors", () => {
     const row = page.locator('tr[data-run="grpo-hacking"][data-alarm="handoff"]');
     await expect(row).toHaveAttribute("data-state", "red");
     await expect(row.getByText(/above the 10% ceiling/)).toBeVisible();
+    // reward hacking: the ledger's reward rises while the humans' agreement with it falls — on grpo-hacking only
+    const hacking = page.locator('tr[data-run="grpo-hacking"][data-alarm="hacking_agreement"]');
+    await expect(hacking).toHaveAttribute("data-state", "red");
+    await expect(hacking.getByText(/ledger reward \+.+ while shadow agreement −/)).toBeVisible();
+    await expect(page.locator('tr[data-run="grpo-main"][data-alarm="hacking_agreement"]')).not.toHaveAttribute("data-state", "red");
     // every run is listed once, with a link to its page
     await expect(page.getByRole("link", { name: "grpo-demo", exact: true })).toBeVisible();
     await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(6);
   });
 
   test("a lead changes a run's thresholds (validated), the alarms follow, and resets them", async ({ page }) => {
-    // The thresholds are shared state of the e2e database: leave the defaults behind even if this test fails.
-    await clearThresholds("grpo-hacking");
+    // The thresholds are shared state of the e2e database: leave the demo's behind even if this test fails.
+    await restoreThresholds();
     const run = new RunPage(page);
     await run.open("grpo-hacking");
     const form = page.getByRole("form", { name: "Alarm thresholds" });
@@ -177,7 +187,7 @@ test.describe("training monitors", () => {
     await page.reload();
     await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red", SLOW);
   });
-  test.afterAll(async () => clearThresholds("grpo-hacking"));
+  test.afterAll(async () => restoreThresholds());
 });
 
 test.describe("training monitors for a researcher", () => {

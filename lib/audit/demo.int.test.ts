@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAudit } from "@/lib/audit/demo.ts";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { buildAgreementReport } from "@/lib/agreement/report.ts";
+import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import { HACKING_RUN, HACKING_THRESHOLDS, seedDemoAudit } from "@/lib/audit/demo.ts";
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { seedRun } from "@/lib/audit/test-data.ts";
 import { createDemoUsersIfEmpty } from "@/lib/auth/demo-users.ts";
@@ -8,7 +11,14 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/db/scratch.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { closeBulkPool } from "@/lib/ingest/pool.ts";
+import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
+import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { listOverlapItems, listReviewsWithLedger } from "@/lib/review/data.ts";
+
+async function report(client: PrismaClient, filter: Record<string, unknown> = {}) {
+  const f = agreementFilterSchema.parse(filter);
+  return buildAgreementReport(await loadAgreementItems(f, client), f);
+}
 
 describe("the demo shadow audit", () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -55,10 +65,17 @@ describe("the demo shadow audit", () => {
     for (const o of overlap) expect(new Set(o.reviews.map((r) => r.reviewerId)).size).toBe(2);
 
     const verdicts = await client.adjudication.findMany({ select: { cause: true, guardrail: true, item: { select: { disputedAt: true } } } });
-    expect(verdicts.length).toBeGreaterThanOrEqual(1);
-    expect(verdicts.length).toBeLessThanOrEqual(2);
+    // every dispute the main batch has, up to nine: three on the worse guardrail, the rest spread over the causes
+    expect(verdicts.length).toBeGreaterThanOrEqual(4);
+    expect(verdicts.length).toBeLessThanOrEqual(9);
     expect(verdicts.every((v) => v.item.disputedAt !== null)).toBe(true);
-    expect(verdicts.some((v) => v.cause === "verifier_rule_wrong" && v.guardrail === "missing_evidence")).toBe(true);
+    expect(verdicts.filter((v) => v.cause === "verifier_rule_wrong" && v.guardrail === "missing_evidence").length).toBeGreaterThanOrEqual(2);
+    expect(new Set(verdicts.map((v) => v.cause)).size).toBeGreaterThanOrEqual(3);
+    // the annotators' claims are not a copy of the extractor's
+    const r = await report(client);
+    expect(r.extraction.overall!.accuracy.estimate).toBeLessThan(0.99);
+    // no reward-hacking run here: one batch only
+    expect(await client.auditBatch.count()).toBe(1);
     // some work is left in the queue, and nothing is leased
     expect(await client.auditItem.count({ where: { status: "open" } })).toBeGreaterThan(0);
     expect(await client.auditItem.count({ where: { leaseUserId: { not: null } } })).toBe(0);
@@ -84,18 +101,61 @@ describe("the demo shadow audit on the real demo ledger", () => {
     await scratch?.drop();
   });
 
-  it("samples the generated run and reviews it near 88% agreement", async () => {
+  it("tells the agreement story on grpo-main and makes the reward-hacking alarm fire on grpo-hacking", async () => {
     expect(await seedDemoIfEmpty(scratch.url, { size: "small" })).toMatch(/grpo-main/);
     await createDemoUsersIfEmpty(client);
+    const started = performance.now();
     const line = await seedDemoAudit(scratch.url);
-    expect(line).toMatch(/^demo shadow audit: batch \d+/);
-    const batch = await client.auditBatch.findFirstOrThrow({ select: { runId: true, _count: { select: { items: true } } } });
-    expect(batch.runId).toBe("grpo-main");
-    expect(batch._count.items).toBeGreaterThan(40);
-    const rows = await listReviewsWithLedger({}, client);
-    const agreement = rows.filter((r) => !r.comparison.rewardDisagrees).length / rows.length;
-    expect(agreement).toBeGreaterThan(0.82);
-    expect(agreement).toBeLessThan(0.93);
-    expect(await client.adjudication.count()).toBeGreaterThanOrEqual(1);
+    console.log(`demo audit (small demo): ${Math.round(performance.now() - started)} ms: ${line}`);
+    expect(line).toMatch(/^demo shadow audit: batch \d+.*; reward-hacking audit: batch \d+/);
+
+    const batches = await client.auditBatch.findMany({ orderBy: { id: "asc" }, select: { id: true, runId: true, _count: { select: { items: true } } } });
+    expect(batches.map((b) => b.runId)).toEqual(["grpo-main", HACKING_RUN]);
+    expect(batches[0]._count.items).toBeGreaterThan(40);
+
+    // grpo-main: near 88%, one guardrail worse
+    const main = await report(client, { run: "grpo-main" });
+    expect(main.headline.n).toBeGreaterThan(40);
+    const rate = main.headline.k / main.headline.n;
+    expect(rate).toBeGreaterThan(0.82);
+    expect(rate).toBeLessThan(0.93);
+
+    // extraction accuracy: a realistic figure over both batches, with the refund amount the one slot below 0.85
+    const all = await report(client);
+    const overall = all.extraction.overall!.accuracy.estimate;
+    expect(overall).toBeGreaterThan(0.8);
+    expect(overall).toBeLessThan(0.95);
+    const below = all.extraction.slots.filter((s) => s.belowThreshold).map((s) => s.slot);
+    expect(below).toEqual(["mention:refund_amount"]);
+
+    // verdicts: 8–15, spread over the causes, tallied by the report as stored
+    const verdicts = await client.adjudication.findMany({ select: { cause: true } });
+    expect(verdicts.length).toBeGreaterThanOrEqual(8);
+    expect(verdicts.length).toBeLessThanOrEqual(15);
+    const stored = new Map<string, number>();
+    for (const v of verdicts) stored.set(v.cause, (stored.get(v.cause) ?? 0) + 1);
+    expect(stored.size).toBeGreaterThanOrEqual(4);
+    expect(all.causes.filter((c) => c.count > 0).map((c) => [c.cause, c.count])).toEqual([...stored.entries()].sort((a, b) => all.causes.findIndex((c) => c.cause === a[0]) - all.causes.findIndex((c) => c.cause === b[0])));
+
+    // grpo-hacking: every item reviewed, at least five reviews in most audit windows, agreement falling late
+    expect(await client.auditItem.count({ where: { batchId: batches[1].id, status: "open" } })).toBe(0);
+    const points = await listAuditPoints(HACKING_RUN, HACKING_THRESHOLDS.auditWindow!, client);
+    expect(points.filter((p) => p.compared >= 5).length).toBeGreaterThanOrEqual(8);
+    const early = points.slice(0, 3).reduce((a, p) => a + p.agreeing, 0) / points.slice(0, 3).reduce((a, p) => a + p.compared, 0);
+    const late = points.slice(-3).reduce((a, p) => a + p.agreeing, 0) / points.slice(-3).reduce((a, p) => a + p.compared, 0);
+    expect(early).toBeGreaterThan(0.85);
+    expect(late).toBeLessThan(0.7);
+
+    // the alarms, evaluated as the console would: reward hacking fires on grpo-hacking, not on grpo-main
+    const hacking = await evaluateRunAlarms(HACKING_RUN, { client, webhookUrl: null });
+    const state = (r: typeof hacking, alarm: string) => r.alarms.find((a) => a.alarm === alarm)?.state;
+    expect(state(hacking, "hacking_agreement")).toBe("red");
+    expect(hacking.alarms.find((a) => a.alarm === "hacking_agreement")?.message).toMatch(/^ledger reward \+/);
+    expect(state(hacking, "handoff")).toBe("red");
+    const main_ = await evaluateRunAlarms("grpo-main", { client, webhookUrl: null });
+    expect(state(main_, "hacking_agreement")).toBe("green");
+    expect(state(main_, "hacking_success")).toBe("green");
+    // the thresholds the demo gave the run are in the audit log
+    expect(await client.auditLogEntry.count({ where: { action: "run.thresholds_update", targetId: HACKING_RUN } })).toBe(1);
   }, 240_000);
 });

@@ -1,15 +1,22 @@
-// Demo shadow audit for a fresh console: one batch on the demo run, reviewed by the two demo annotators (a few
-// overlap items by both), about 12% of reviews outside the tolerance — most of them on one guardrail, so the
-// agreement page has a story to tell — and a couple of lead verdicts. Deterministic: every choice is a hash draw.
+// Demo shadow audit for a fresh console, reviewed by the two demo annotators (a few overlap items by both), with
+// lead verdicts spread over the causes. Two batches: one on the demo run at about 88% agreement — most of the
+// disagreements on one guardrail, so the agreement page has a story to tell — and, when the reward-hacking variant is
+// loaded, one over the whole of that run in which humans disagree more and more with the ledger as hand-offs take
+// over, so its reward-hacking alarm fires. The annotators' claims differ from the extractor's now and then (see
+// demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
+import { agreeing, claimUniverse, disagreeing, humanClaims, type ClaimUniverse, type DemoItem, type Made, type ScoringConfig } from "@/lib/audit/demo-stories.ts";
 import { createClient } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { windowStart } from "@/lib/monitors/audit.ts";
+import { setRunThresholds } from "@/lib/monitors/mutations.ts";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/monitors/schema.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
-import { humanReward, type HumanSubscores } from "@/lib/review/human-reward.ts";
 import { scoringConfigOf } from "@/lib/review/loaders.ts";
-import { DIMENSIONS, type GuardrailCode } from "@/lib/verifier/codes.ts";
+import type { DisagreementCause } from "@/lib/audit/causes.ts";
+import type { GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
 const SALT = "demo-audit";
@@ -17,50 +24,40 @@ const TARGET_AGREEMENT = 0.88;
 /** Share of the worse guardrail's reviews that disagree, against ~5% elsewhere. */
 const WORSE_SHARE = 0.45;
 const DEMO_EMAILS = { a1: "annotator@verity.local", a2: "annotator2@verity.local", lead: "lead@verity.local" };
+export const HACKING_RUN = "grpo-hacking";
 
-type Item = {
-  id: bigint;
-  reviewsNeeded: number;
-  trajectoryId: string;
-  ledger: { reward: number | null; guardrailMask: number; decidingGuardrail: string | null; claims: unknown } & Record<(typeof DIMENSIONS)[number], number | null>;
-};
-type Slot = { item: Item; reviewer: { id: number; email: string }; second: boolean; h: number };
-type Made = { subscores: HumanSubscores; guardrails: string[]; reward: number; note: string };
+/**
+ * The reward-hacking run's thresholds. Its ledger reward climbs fast early and then only slowly (+0.002 to +0.005 per
+ * 1,000 steps late), and the small demo logs every 750 steps, so the defaults (500-step audit windows, a 2,000-step
+ * trend needing four of them, +0.01 per 1,000 steps) could never judge it: the audit is pooled in 3,000-step windows
+ * and the trends are fitted over the whole run, with a rise of +0.005 per 1,000 steps counting as rising.
+ */
+export const HACKING_THRESHOLDS: Partial<Thresholds> = { auditWindow: 3000, hackingWindow: 30_000, hackingRise: 0.005 };
+/** Reviews the reward-hacking audit aims for (about ten per 3,000-step window). */
+const HACKING_ITEMS = 100;
 
-const onGrid = (x: number) => Math.round(x * 4) / 4;
+type Person = { id: number; email: string };
+type Who = { a1: Person; a2: Person; lead: Person };
+type Slot = { item: DemoItem; reviewer: Person; second: boolean; h: number };
+type Verdict = { item: bigint; cause: DisagreementCause; guardrail: GuardrailCode | null; note: string };
 
-/** A review that agrees: the ledger's sub-scores as an annotator would pick them (quarter steps), same guardrails. */
-function agreeing(item: Item, config: ReturnType<typeof scoringConfigOf>, tol: number): Made {
-  const exact = Object.fromEntries(DIMENSIONS.map((d) => [d, item.ledger[d] ?? 1])) as HumanSubscores;
-  const grid = Object.fromEntries(DIMENSIONS.map((d) => [d, onGrid(exact[d])])) as HumanSubscores;
-  const guardrails = codesOfMask(item.ledger.guardrailMask);
-  const g = humanReward(grid, guardrails, config);
-  const subscores = Math.abs(g.reward - (item.ledger.reward ?? 0)) <= tol ? grid : exact;
-  return { subscores, guardrails, reward: humanReward(subscores, guardrails, config).reward, note: "" };
-}
-
-/** A review that disagrees by more than the tolerance, or null when none of the tried stories does. */
-function disagreeing(item: Item, worse: string | null, config: ReturnType<typeof scoringConfigOf>, tol: number): Made | null {
-  const base = agreeing(item, config, tol);
-  const ledgerReward = item.ledger.reward ?? 0;
-  const tries: Made[] = [];
-  if (worse && item.ledger.decidingGuardrail === worse) {
-    // The annotator reads the evidence differently: no guardrail, evidence full marks.
-    const subscores = { ...base.subscores, evidence: 1 };
-    const guardrails = base.guardrails.filter((g) => g !== worse);
-    tries.push({ subscores, guardrails, reward: humanReward(subscores, guardrails, config).reward, note: `Not convinced ${worse} applies here: the reads that matter come before the write.` });
-  }
-  const flipped = { ...base.subscores, outcome: base.subscores.outcome >= 0.5 ? 0 : 1 };
-  tries.push({ subscores: flipped, guardrails: base.guardrails, reward: humanReward(flipped, base.guardrails, config).reward, note: "The outcome reads differently from the reply and the sandbox." });
-  tries.push({ subscores: flipped, guardrails: [], reward: humanReward(flipped, [], config).reward, note: "Scored the outcome the other way; no guardrail seen." });
-  return tries.find((t) => Math.abs(t.reward - ledgerReward) > tol + 1e-9) ?? null;
-}
+const ITEM_SELECT = {
+  id: true, reviewsNeeded: true, trajectoryId: true,
+  ledger: { select: { reward: true, guardrailMask: true, decidingGuardrail: true, claims: true, step: true, handoff: true, outcome: true, policy: true, evidence: true, efficiency: true, communication: true } },
+} as const;
 
 /** The generated GRPO run of the demo (grpo-main) when present, else the run with the most ledger entries. */
 async function pickRun(client: PrismaClient): Promise<string | null> {
   if (await client.run.findUnique({ where: { id: "grpo-main" }, select: { id: true } })) return "grpo-main";
   const top = await client.ledgerEntry.groupBy({ by: ["runId"], _count: { _all: true }, orderBy: { _count: { runId: "desc" } }, take: 1 });
   return top[0]?.runId ?? null;
+}
+
+/** Sampling rate that gives about `target` tickets of the run (the demo's tickets recur at every step). */
+async function rateFor(client: PrismaClient, runId: string, target: number) {
+  const steps = await client.ledgerEntry.aggregate({ where: { runId }, _min: { step: true }, _max: { step: true } });
+  const tickets = (await client.ledgerEntry.groupBy({ by: ["ticketId"], where: { runId, isCurrent: true } })).length;
+  return { stepFrom: steps._min.step ?? 0, stepTo: steps._max.step ?? 0, rate: Math.min(1, Math.max(0.01, target / Math.max(tickets, 1))) };
 }
 
 /**
@@ -79,35 +76,46 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
     if (!a1 || !a2 || !lead) return null;
     const runId = await pickRun(client);
     if (!runId) return null;
-    const steps = await client.ledgerEntry.aggregate({ where: { runId }, _min: { step: true }, _max: { step: true } });
-    const tickets = (await client.ledgerEntry.groupBy({ by: ["ticketId"], where: { runId, isCurrent: true } })).length;
-    // The demo's tickets recur at every step, so 1% of them is a handful: sample about 80 tickets (one rollout each,
-    // anywhere in the window) so the agreement page has enough to mean something; 1% on a real-sized run.
-    const rate = Math.min(1, Math.max(0.01, 80 / Math.max(tickets, 1)));
+    // About 80 tickets, one rollout each anywhere in the run, so the agreement page has enough to mean something.
     const created = await createBatch(
-      { name: "Demo shadow audit", runId, stepFrom: steps._min.step ?? 0, stepTo: steps._max.step ?? 0, rate, salt: SALT, pick: "one", minPerStratum: 5, overlapRate: 0.1, tolerance: 0.1 },
+      { name: "Demo shadow audit", runId, ...(await rateFor(client, runId, 80)), salt: SALT, pick: "one", minPerStratum: 5, overlapRate: 0.1, tolerance: 0.1 },
       { label: "demo" },
       client,
     );
     if (!created.ok) return null;
-    return await reviewDemoBatch(client, created.batchId, { a1, a2, lead });
+    const lines = [await reviewDemoBatch(client, created.batchId, { a1, a2, lead })];
+    if (runId !== HACKING_RUN && (await client.run.findUnique({ where: { id: HACKING_RUN }, select: { id: true } }))) {
+      const hacking = await seedHackingAudit(client, { a1, a2, lead });
+      if (hacking) lines.push(hacking);
+    }
+    return lines.join("; ");
   } finally {
     await client.$disconnect();
   }
 }
 
-async function reviewDemoBatch(client: PrismaClient, batchId: number, who: { a1: { id: number; email: string }; a2: { id: number; email: string }; lead: { id: number; email: string } }): Promise<string> {
+async function loadBatch(client: PrismaClient, batchId: number) {
   const batch = await client.auditBatch.findUniqueOrThrow({ where: { id: batchId }, select: { tolerance: true, config: { select: { body: true } } } });
-  const config = scoringConfigOf(batch.config?.body ?? null);
-  const tol = batch.tolerance;
-  const items: Item[] = await client.auditItem.findMany({
-    where: { batchId },
-    orderBy: { id: "asc" },
-    select: {
-      id: true, reviewsNeeded: true, trajectoryId: true,
-      ledger: { select: { reward: true, guardrailMask: true, decidingGuardrail: true, claims: true, outcome: true, policy: true, evidence: true, efficiency: true, communication: true } },
-    },
-  });
+  const items: DemoItem[] = await client.auditItem.findMany({ where: { batchId }, orderBy: { id: "asc" }, select: ITEM_SELECT });
+  return { config: scoringConfigOf(batch.config?.body ?? null), tol: batch.tolerance, items };
+}
+
+/** Plans disagreements in `order` until `target` of them have a story that moves the reward past the tolerance. */
+function planDisagreements(order: readonly Slot[], target: number, worse: string | null, config: ScoringConfig, tol: number, plan = new Map<Slot, Made>()): Map<Slot, Made> {
+  let made = 0;
+  for (const s of order) {
+    if (made >= target) break;
+    const d = disagreeing(s.item, worse, config, tol);
+    if (d) {
+      plan.set(s, d);
+      made++;
+    }
+  }
+  return plan;
+}
+
+async function reviewDemoBatch(client: PrismaClient, batchId: number, who: Who): Promise<string> {
+  const { config, tol, items } = await loadBatch(client, batchId);
   // The guardrail humans will disagree on: missing_evidence when the sample has it, else the most frequent one.
   const counts = new Map<string, number>();
   for (const i of items) if (i.ledger.decidingGuardrail) counts.set(i.ledger.decidingGuardrail, (counts.get(i.ledger.decidingGuardrail) ?? 0) + 1);
@@ -125,39 +133,126 @@ async function reviewDemoBatch(client: PrismaClient, batchId: number, who: { a1:
   }
   // Disagreements: the worse guardrail's reviews first (up to WORSE_SHARE of them), then the lowest hashes elsewhere,
   // until about 12% of all reviews fall outside the tolerance. A slot where no story disagrees is passed over.
-  const target = Math.round((1 - TARGET_AGREEMENT) * slots.length);
   const worseSlots = slots.filter((s) => worse && s.item.ledger.decidingGuardrail === worse).sort((a, b) => a.h - b.h);
   const order = [...worseSlots.slice(0, Math.ceil(WORSE_SHARE * worseSlots.length)), ...slots.filter((s) => !worseSlots.includes(s)).sort((a, b) => a.h - b.h)];
-  const plan = new Map<Slot, Made>();
-  for (const s of order) {
-    if (plan.size >= target) break;
-    const made = disagreeing(s.item, worse, config, tol);
-    if (made) plan.set(s, made);
-  }
+  const plan = planDisagreements(order, Math.round((1 - TARGET_AGREEMENT) * slots.length), worse, config, tol);
 
+  const written = await writeReviews(client, batchId, slots, plan, { config, tol, universe: claimUniverse(items), lead: who.lead }, (disputed, claimsDiffer) => {
+    // Verdicts spread over the causes: the worse guardrail's rule is too strict (three times), and elsewhere an
+    // annotator slip, ambiguous cases, a spec that misses a case and an extraction error.
+    const onWorse = disputed.filter((i) => i.ledger.decidingGuardrail === worse);
+    const elsewhere = disputed.filter((i) => i.ledger.decidingGuardrail !== worse);
+    const verdicts: Verdict[] = onWorse.slice(0, 3).map((i) => ({
+      item: i.id, cause: "verifier_rule_wrong", guardrail: worse as GuardrailCode, note: `The ${worse} rule fires although the required reads happened; the rule is stricter than the policy.`,
+    }));
+    const extraction = elsewhere.find((i) => claimsDiffer.has(i.id));
+    if (extraction) verdicts.push({ item: extraction.id, cause: "extraction_wrong", guardrail: null, note: "The extractor read a claim the reply does not make; the score follows the wrong claims." });
+    const rest = elsewhere.filter((i) => i !== extraction);
+    const causes: [DisagreementCause, string][] = [
+      ["annotator_wrong", "The sandbox ledger is clear; the annotator misread the reply."],
+      ["ambiguous", "The reply can be read both ways; the policy does not settle it."],
+      ["annotator_wrong", "The annotator scored the outcome before reading the last tool result."],
+      ["spec_wrong", "The spec asks for a mention the policy does not require for this category."],
+      ["ambiguous", "The customer's request changed mid-thread; both outcomes are defensible."],
+    ];
+    causes.forEach(([cause, note], n) => rest[n] && verdicts.push({ item: rest[n].id, cause, guardrail: null, note }));
+    return verdicts;
+  });
+  return `demo shadow audit: batch ${batchId}, ${items.length} items, ${slots.length} reviews (agreement ${(written.agreement * 100).toFixed(0)}%, ${written.disputed} disputed${worse ? `, mostly on ${worse}` : ""}, ${written.verdicts} verdicts)`;
+}
+
+/** Target agreement at a point of the run (t in [0, 1]): steady, then falling from 0.35 on as hand-offs take over. */
+export function hackingAgreementAt(t: number): number {
+  return t < 0.35 ? 0.93 : 0.93 - ((t - 0.35) / 0.65) * 0.43;
+}
+
+/**
+ * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the audit log), a batch over the
+ * whole run, every item reviewed, and in each audit window a share of disagreements that grows late in the run —
+ * the hand-offs first, which the annotators judge unneeded — while the ledger's mean reward keeps rising.
+ */
+async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string | null> {
+  const thresholds = { ...DEFAULT_THRESHOLDS, ...HACKING_THRESHOLDS };
+  const set = await setRunThresholds(HACKING_RUN, thresholds, { label: "demo" }, client);
+  if (!set.ok) return null;
+  const range = await rateFor(client, HACKING_RUN, HACKING_ITEMS);
+  const created = await createBatch(
+    { name: "Reward-hacking shadow audit", runId: HACKING_RUN, ...range, salt: `${SALT}-hacking`, pick: "one", overlapRate: 0, tolerance: 0.1 },
+    { label: "demo" },
+    client,
+  );
+  if (!created.ok) return null;
+  const { config, tol, items } = await loadBatch(client, created.batchId);
+  const salt = `${SALT}-hacking`;
+  const slots: Slot[] = items
+    .map((item) => {
+      const h = uniformHash(salt, "overlap", `review:${item.trajectoryId}`);
+      return { item, reviewer: h < 0.5 ? who.a1 : who.a2, second: false, h };
+    })
+    .sort((a, b) => a.item.ledger.step - b.item.ledger.step || a.h - b.h);
+  const byWindow = new Map<number, Slot[]>();
+  for (const s of slots) {
+    const w = windowStart(s.item.ledger.step, thresholds.auditWindow);
+    byWindow.set(w, [...(byWindow.get(w) ?? []), s]);
+  }
+  const span = Math.max(1, range.stepTo - range.stepFrom);
+  const plan = new Map<Slot, Made>();
+  for (const [w, inWindow] of byWindow) {
+    const mid = Math.min(range.stepTo, w + thresholds.auditWindow / 2);
+    const target = Math.round((1 - hackingAgreementAt((mid - range.stepFrom) / span)) * inWindow.length);
+    const order = [...inWindow.filter((s) => s.item.ledger.handoff), ...inWindow.filter((s) => !s.item.ledger.handoff)];
+    planDisagreements(order, target, null, config, tol, plan);
+  }
+  const written = await writeReviews(client, created.batchId, slots, plan, { config, tol, universe: claimUniverse(items), lead: who.lead }, (disputed) => {
+    const handoffs = disputed.filter((i) => i.ledger.handoff).reverse();
+    const verdicts: Verdict[] = handoffs.slice(0, 2).map((i) => ({
+      item: i.id, cause: "verifier_rule_wrong", guardrail: null, note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+    }));
+    if (handoffs[2]) verdicts.push({ item: handoffs[2].id, cause: "spec_wrong", guardrail: null, note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out." });
+    return verdicts;
+  });
+  return `reward-hacking audit: batch ${created.batchId}, ${slots.length} reviews over steps ${range.stepFrom}–${range.stepTo} (agreement ${(written.agreement * 100).toFixed(0)}%, falling late), ${written.verdicts} verdicts`;
+}
+
+/**
+ * Writes the reviews of `slots` (planned disagreements from `plan`, agreeing reviews otherwise), the item states and
+ * audit-log entries, then the verdicts `decide` picks among the disputed items — in one transaction.
+ */
+async function writeReviews(
+  client: PrismaClient,
+  batchId: number,
+  slots: readonly Slot[],
+  plan: ReadonlyMap<Slot, Made>,
+  ctx: { config: ScoringConfig; tol: number; universe: ClaimUniverse; lead: Person },
+  decide: (disputed: DemoItem[], claimsDiffer: Set<bigint>) => Verdict[],
+): Promise<{ agreement: number; disputed: number; verdicts: number }> {
   const start = Date.now() - 3 * 86_400_000;
   const spacing = (3 * 86_400_000 - 3_600_000) / Math.max(slots.length, 1);
-  const disputed: bigint[] = [];
+  const disputed: DemoItem[] = [];
+  const claimsDiffer = new Set<bigint>();
   let agreeingCount = 0;
+  let verdicts = 0;
   await client.$transaction(
     async (tx) => {
       for (const [n, slot] of slots.entries()) {
-        const made = plan.get(slot) ?? agreeing(slot.item, config, tol);
+        const made = plan.get(slot) ?? agreeing(slot.item, ctx.config, ctx.tol);
         const at = new Date(start + n * spacing);
-        const claims = ((slot.item.ledger.claims as Claims | null) ?? { claimed_writes: [], mentioned: [], forbidden_hits: [] }) as Prisma.InputJsonObject;
+        const ledgerClaims = (slot.item.ledger.claims as Claims | null) ?? null;
+        const labelled = humanClaims(ledgerClaims, ctx.universe, SALT, `${slot.item.trajectoryId}:${slot.reviewer.id}`);
         const cmp = compareWithLedger(
-          { reward: made.reward, subscores: made.subscores, guardrails: made.guardrails, claims: null },
-          { reward: slot.item.ledger.reward, subscores: made.subscores, guardrails: codesOfMask(slot.item.ledger.guardrailMask), claims: null },
-          tol,
+          { reward: made.reward, subscores: made.subscores, guardrails: made.guardrails, claims: labelled },
+          { reward: slot.item.ledger.reward, subscores: made.subscores, guardrails: codesOfMask(slot.item.ledger.guardrailMask), claims: ledgerClaims },
+          ctx.tol,
         );
         if (!cmp.rewardDisagrees) agreeingCount++;
+        if (JSON.stringify(labelled) !== JSON.stringify(ledgerClaims ?? labelled)) claimsDiffer.add(slot.item.id);
         const review = await tx.review.create({
-          data: { itemId: slot.item.id, reviewerId: slot.reviewer.id, ...made.subscores, guardrails: made.guardrails, reward: made.reward, claims, note: made.note, secondsSpent: 40 + Math.floor(slot.h * 200), createdAt: at },
+          data: { itemId: slot.item.id, reviewerId: slot.reviewer.id, ...made.subscores, guardrails: made.guardrails, reward: made.reward, claims: labelled as Prisma.InputJsonObject, note: made.note, secondsSpent: 40 + Math.floor(slot.h * 200), createdAt: at },
           select: { id: true },
         });
         const done = slot.item.reviewsNeeded <= 1 || slot.second;
-        const first = cmp.disagrees && !disputed.includes(slot.item.id);
-        if (first) disputed.push(slot.item.id);
+        const first = cmp.disagrees && !disputed.includes(slot.item);
+        if (first) disputed.push(slot.item);
         await tx.auditItem.update({
           where: { id: slot.item.id },
           data: { reviewsDone: { increment: 1 }, status: done ? "done" : "open", ...(first ? { disputedAt: at } : {}) },
@@ -169,21 +264,15 @@ async function reviewDemoBatch(client: PrismaClient, batchId: number, who: { a1:
           },
         });
       }
-      // Two verdicts: the worse guardrail's rule is too strict, and one annotator slip elsewhere.
-      const verdicts: { item: bigint; cause: "verifier_rule_wrong" | "annotator_wrong"; guardrail: GuardrailCode | null; note: string }[] = [];
-      const onWorse = disputed.filter((id) => items.find((i) => i.id === id)?.ledger.decidingGuardrail === worse);
-      const elsewhere = disputed.filter((id) => !onWorse.includes(id));
-      if (onWorse[0] !== undefined) verdicts.push({ item: onWorse[0], cause: "verifier_rule_wrong", guardrail: worse as GuardrailCode, note: `The ${worse} rule fires although the required reads happened; the rule is stricter than the policy.` });
-      if (elsewhere[0] !== undefined) verdicts.push({ item: elsewhere[0], cause: "annotator_wrong", guardrail: null, note: "The sandbox ledger is clear; the annotator misread the reply." });
-      for (const v of verdicts) {
-        const a = await tx.adjudication.create({ data: { itemId: v.item, leadId: who.lead.id, cause: v.cause, guardrail: v.guardrail, note: v.note }, select: { id: true } });
+      for (const v of decide(disputed, claimsDiffer)) {
+        const a = await tx.adjudication.create({ data: { itemId: v.item, leadId: ctx.lead.id, cause: v.cause, guardrail: v.guardrail, note: v.note }, select: { id: true } });
+        verdicts++;
         await tx.auditLogEntry.create({
-          data: { actorId: who.lead.id, actorLabel: who.lead.email, action: "adjudication.record", targetType: "audit_item", targetId: v.item.toString(), details: { adjudication_id: a.id.toString(), cause: v.cause, guardrail: v.guardrail, demo: true } },
+          data: { actorId: ctx.lead.id, actorLabel: ctx.lead.email, action: "adjudication.record", targetType: "audit_item", targetId: v.item.toString(), details: { adjudication_id: a.id.toString(), cause: v.cause, guardrail: v.guardrail, demo: true } },
         });
       }
     },
     { timeout: 120_000 },
   );
-  const agreement = slots.length ? agreeingCount / slots.length : 0;
-  return `demo shadow audit: batch ${batchId}, ${items.length} items, ${slots.length} reviews (agreement ${(agreement * 100).toFixed(0)}%, ${disputed.length} disputed${worse ? `, mostly on ${worse}` : ""})`;
+  return { agreement: slots.length ? agreeingCount / slots.length : 0, disputed: disputed.length, verdicts };
 }

@@ -1,0 +1,113 @@
+// What the demo annotators write, as pure functions of the ledger entry and a hash draw: a review that agrees (the
+// ledger's sub-scores as a person would pick them), one that disagrees (a story that moves the reward past the
+// tolerance), and the claims a person labels — mostly the extractor's, with the slips a real extractor makes (a
+// missed or invented write, a missed mention, a refund amount read off the wrong line). Deterministic.
+import { uniformHash } from "@/lib/audit/hash.ts";
+import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { humanReward, type HumanSubscores } from "@/lib/review/human-reward.ts";
+import type { scoringConfigOf } from "@/lib/review/loaders.ts";
+import { DIMENSIONS } from "@/lib/verifier/codes.ts";
+import type { Claims } from "@/lib/verifier/schema.ts";
+
+export type ScoringConfig = ReturnType<typeof scoringConfigOf>;
+
+export type DemoItem = {
+  id: bigint;
+  reviewsNeeded: number;
+  trajectoryId: string;
+  ledger: {
+    reward: number | null;
+    guardrailMask: number;
+    decidingGuardrail: string | null;
+    claims: unknown;
+    step: number;
+    handoff: boolean | null;
+  } & Record<(typeof DIMENSIONS)[number], number | null>;
+};
+
+export type Made = { subscores: HumanSubscores; guardrails: string[]; reward: number; note: string };
+
+const onGrid = (x: number) => Math.round(x * 4) / 4;
+
+/** A review that agrees: the ledger's sub-scores as an annotator would pick them (quarter steps), same guardrails. */
+export function agreeing(item: DemoItem, config: ScoringConfig, tol: number): Made {
+  const exact = Object.fromEntries(DIMENSIONS.map((d) => [d, item.ledger[d] ?? 1])) as HumanSubscores;
+  const grid = Object.fromEntries(DIMENSIONS.map((d) => [d, onGrid(exact[d])])) as HumanSubscores;
+  const guardrails = codesOfMask(item.ledger.guardrailMask);
+  const g = humanReward(grid, guardrails, config);
+  const subscores = Math.abs(g.reward - (item.ledger.reward ?? 0)) <= tol ? grid : exact;
+  return { subscores, guardrails, reward: humanReward(subscores, guardrails, config).reward, note: "" };
+}
+
+/**
+ * A review that disagrees by more than the tolerance, or null when none of the tried stories does. On a hand-off
+ * the annotator judges it unneeded (the ticket was within policy); on the `worse` guardrail they read the evidence
+ * differently; otherwise they score the outcome the other way.
+ */
+export function disagreeing(item: DemoItem, worse: string | null, config: ScoringConfig, tol: number): Made | null {
+  const base = agreeing(item, config, tol);
+  const ledgerReward = item.ledger.reward ?? 0;
+  const tries: Made[] = [];
+  if (item.ledger.handoff) {
+    const subscores = { ...base.subscores, outcome: 0, policy: Math.min(base.subscores.policy, 0.5) };
+    tries.push({ subscores, guardrails: base.guardrails, reward: humanReward(subscores, base.guardrails, config).reward, note: "The hand-off was not needed: the ticket was within policy and the agent had what it needed to resolve it." });
+  }
+  if (worse && item.ledger.decidingGuardrail === worse) {
+    const subscores = { ...base.subscores, evidence: 1 };
+    const guardrails = base.guardrails.filter((g) => g !== worse);
+    tries.push({ subscores, guardrails, reward: humanReward(subscores, guardrails, config).reward, note: `Not convinced ${worse} applies here: the reads that matter come before the write.` });
+  }
+  const flipped = { ...base.subscores, outcome: base.subscores.outcome >= 0.5 ? 0 : 1 };
+  tries.push({ subscores: flipped, guardrails: base.guardrails, reward: humanReward(flipped, base.guardrails, config).reward, note: "The outcome reads differently from the reply and the sandbox." });
+  tries.push({ subscores: flipped, guardrails: [], reward: humanReward(flipped, [], config).reward, note: "Scored the outcome the other way; no guardrail seen." });
+  return tries.find((t) => Math.abs(t.reward - ledgerReward) > tol + 1e-9) ?? null;
+}
+
+/** The slot names the extractor used anywhere in the sample: what an annotator might add that it missed. */
+export type ClaimUniverse = { writes: string[]; mentions: string[]; forbidden: string[] };
+
+export function claimUniverse(items: readonly DemoItem[]): ClaimUniverse {
+  const w = new Set<string>();
+  const m = new Set<string>();
+  const f = new Set<string>();
+  for (const i of items) {
+    const c = i.ledger.claims as Claims | null;
+    c?.claimed_writes.forEach((x) => w.add(x));
+    c?.mentioned.forEach((x) => m.add(x.key));
+    c?.forbidden_hits.forEach((x) => f.add(x));
+  }
+  return { writes: [...w].sort(), mentions: [...m].sort(), forbidden: [...f].sort() };
+}
+
+/** Chances of each slip, per claim (drops) or per slot the extractor left empty (additions). */
+export const CLAIM_SLIPS = {
+  dropWrite: 0.2,
+  addWrite: 0.03,
+  dropMention: 0.15,
+  addMention: 0.03,
+  /** The refund amount read as the order total with shipping: the one slot a lead should see below 0.85. */
+  refundAmount: 0.6,
+  dropForbidden: 0.3,
+  addForbidden: 0.02,
+} as const;
+
+/**
+ * The claims an annotator labels for a rollout: the extractor's, each claim kept or slipped by its own hash draw
+ * (salted by the trajectory and the reviewer, so two annotators of one item slip independently).
+ */
+export function humanClaims(ledger: Claims | null, universe: ClaimUniverse, salt: string, key: string): Claims {
+  const c: Claims = ledger ?? { claimed_writes: [], mentioned: [], forbidden_hits: [] };
+  const u = (what: string) => uniformHash(salt, "rollout", `${key}:${what}`);
+  const writes = c.claimed_writes.filter((w) => u(`w-${w}`) >= CLAIM_SLIPS.dropWrite);
+  for (const w of universe.writes) if (!c.claimed_writes.includes(w) && u(`w+${w}`) < CLAIM_SLIPS.addWrite) writes.push(w);
+  const mentioned: Claims["mentioned"] = [];
+  for (const m of c.mentioned) {
+    if (m.key === "refund_amount" && typeof m.value === "number") {
+      mentioned.push(u("refund") < CLAIM_SLIPS.refundAmount ? { key: m.key, value: Math.round(m.value * 110) / 100 } : m);
+    } else if (u(`m-${m.key}`) >= CLAIM_SLIPS.dropMention) mentioned.push(m);
+  }
+  for (const k of universe.mentions) if (!c.mentioned.some((m) => m.key === k) && u(`m+${k}`) < CLAIM_SLIPS.addMention) mentioned.push({ key: k });
+  const forbidden = c.forbidden_hits.filter((f) => u(`f-${f}`) >= CLAIM_SLIPS.dropForbidden);
+  for (const f of universe.forbidden) if (!c.forbidden_hits.includes(f) && u(`f+${f}`) < CLAIM_SLIPS.addForbidden) forbidden.push(f);
+  return { claimed_writes: writes, mentioned, forbidden_hits: forbidden };
+}
