@@ -31,6 +31,9 @@ test("filter by batch and guardrail, then follow a figure to the items behind it
     if (n > 0) {
       await cells.nth(i).click();
       await expect(page).toHaveURL(/\/agreement\/items\?/);
+      // the link keeps the active guardrail filter and names its row's guardrail separately
+      const q = new URL(page.url()).searchParams;
+      expect([q.get("guardrail"), q.get("code"), q.get("batch")]).toEqual([code, code, firstBatch]);
       await expect(page.getByTestId("agreement-items").locator("tr")).toHaveCount(n);
       followed = true;
       break;

@@ -46,15 +46,22 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     const h = report.headline;
+    const ex = report.extraction;
     const lines = [
       `reviewed items   ${report.items}`,
       `agreement        ${h.label}  (${h.detail})`,
-      `kappa (success)  ${report.verdict ? report.verdict.kappa.toFixed(3) : "undefined"}`,
-      `alpha (reward)   ${report.interAnnotator.rewardAlpha?.toFixed(3) ?? "undefined"} over ${report.interAnnotator.items} overlap items`,
-      `extraction       ${report.extraction.overall ? `${(report.extraction.overall.accuracy.estimate * 100).toFixed(1)}%${report.extraction.belowThreshold ? "  BELOW 0.85" : ""}` : "no data"}`,
+      ...(report.weighted ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`] : []),
+      `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "undefined"}`,
+      `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
+      `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
       "",
-      "guardrail                 both  ledger-only  human-only  kappa",
-      ...report.guardrails.map((g) => `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.kappa?.toFixed(3) ?? "–"}`),
+      `guardrail                 both  ledger-only  human-only  kappa${report.stratified ? "  (weighted 1/π)" : ""}`,
+      ...report.guardrails.map(
+        (g) =>
+          `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}`,
+      ),
+      "",
+      `Below ${report.minItems} items a figure reads "too few to say"; --json gives every figure with its n and interval.`,
     ];
     process.stdout.write(lines.join("\n") + "\n");
     return 0;
