@@ -47,6 +47,9 @@ function quantile(sorted: number[], q: number): number {
  * Wall-clock p50/p95/max of `fn`, and the median CPU time this Node process spent in it (the steadier figure on a
  * shared machine: it leaves out waiting for Postgres and for other processes).
  */
+/** The first measurement of a run (one trivial round trip): every later p95 is also printed as a multiple of it. */
+let baselineP95: number | undefined;
+
 async function measure(name: string, fn: () => Promise<unknown>, iterations = ITER): Promise<{ name: string; p50: number; p95: number; max: number }> {
   for (let i = 0; i < 3; i++) await fn();
   const times: number[] = [];
@@ -62,7 +65,8 @@ async function measure(name: string, fn: () => Promise<unknown>, iterations = IT
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
   const r = { name, p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1] };
-  say(`| ${name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${quantile(cpu, 0.5).toFixed(1)} |`);
+  baselineP95 ??= r.p95;
+  say(`| ${name} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${(r.p95 / baselineP95).toFixed(1)}× | ${r.max.toFixed(1)} | ${quantile(cpu, 0.5).toFixed(1)} |`);
   return r;
 }
 
@@ -125,7 +129,8 @@ async function main() {
     const zoom = { from: 12_000, to: 18_000 };
     await evaluateRunAlarms("bench-main", { client, webhookUrl: null });
 
-    say("\n| query (bench-main: 250 steps × 4,000 rollouts) | p50 ms | p95 ms | max ms | Node CPU ms (p50) |\n|---|---:|---:|---:|---:|");
+    say("\n| query (bench-main: 250 steps × 4,000 rollouts) | p50 ms | p95 ms | p95 vs baseline | max ms | Node CPU ms (p50) |\n|---|---:|---:|---:|---:|---:|");
+    await measure("baseline: one round trip (`select 1` through the same client)", () => client.$queryRaw`select 1`);
     const pageReads = [
       await measure("run page: every read of /runs/[run], in parallel as the page does", () =>
         Promise.all([
@@ -155,7 +160,7 @@ async function main() {
         }),
       );
     }
-    say("\n| query (bench-fine: 10,000 steps × 100 rollouts) | p50 ms | p95 ms | max ms | Node CPU ms (p50) |\n|---|---:|---:|---:|---:|");
+    say("\n| query (bench-fine: 10,000 steps × 100 rollouts) | p50 ms | p95 ms | p95 vs baseline | max ms | Node CPU ms (p50) |\n|---|---:|---:|---:|---:|---:|");
     await evaluateRunAlarms("bench-fine", { client, webhookUrl: null });
     stress.push(
       await measure("charts data, whole run (bucketed to 400 points)", () => loadRunCharts("bench-fine", q, client)),
