@@ -48,6 +48,7 @@ export default async function AgreementItemsPage({ searchParams }: { searchParam
   const param = cell.code ?? cell.dimension ?? (cell.cause && CAUSE_LABELS[cell.cause]) ?? cell.slot ?? cell.reviewer ?? cell.day;
   const within = [f.guardrail && `within ${f.guardrail}`].filter(Boolean).join(" ");
   const title = [CELL_TITLES[cell.cell], param, within].filter(Boolean).join(" · ");
+  const dim = cell.dimension;
   return (
     <>
       <PageHeader
@@ -72,12 +73,16 @@ export default async function AgreementItemsPage({ searchParams }: { searchParam
                 <Th numeric>Human</Th>
                 <Th>Ledger guardrails</Th>
                 <Th>Human guardrails</Th>
+                {dim && <Th numeric>Ledger {dim}</Th>}
+                {dim && <Th numeric>Human {dim}</Th>}
                 <Th>Reviewer</Th>
                 <Th>Adjudication</Th>
               </tr>
             </thead>
             <tbody data-testid="agreement-items">
-              {items.map((i) => (
+              {items.map((i) => {
+                const review = i.reviews.find((r) => r.reviewerEmail === cell.reviewer) ?? i.reviews[0];
+                return (
                 <tr key={i.item.itemId.toString()}>
                   <Td>
                     <Link className="font-mono text-[12px] text-accent hover:underline" href={`/trajectories/${encodeURIComponent(i.item.trajectoryId)}`}>
@@ -89,14 +94,17 @@ export default async function AgreementItemsPage({ searchParams }: { searchParam
                     <Badge tone={rewardTone(i.ledger.reward)}>{i.ledger.reward?.toFixed(3) ?? "–"}</Badge>
                   </Td>
                   <Td numeric>
-                    <Badge tone={rewardTone(i.reviews[0].reward)}>{i.reviews[0].reward.toFixed(3)}</Badge>
+                    <Badge tone={rewardTone(review.reward)}>{review.reward.toFixed(3)}</Badge>
                   </Td>
                   <Td>{i.ledger.guardrails.join(", ") || "–"}</Td>
-                  <Td>{i.reviews[0].guardrails.join(", ") || "–"}</Td>
+                  <Td>{review.guardrails.join(", ") || "–"}</Td>
+                  {dim && <Td numeric>{i.ledger.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
+                  {dim && <Td numeric>{review.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
                   <Td>{i.reviews.map((r) => r.reviewerEmail).join(", ")}</Td>
                   <Td>{i.adjudication ? `${i.adjudication.cause}${i.adjudication.guardrail ? ` (${i.adjudication.guardrail})` : ""}` : "–"}</Td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </Table>
         </Card>
