@@ -1,7 +1,8 @@
 // The one ingest entry point behind the API, the CLI, the demo loader and the benchmark. A stream of NDJSON bytes
-// (or of values) goes through: split into lines -> batches of N lines -> prepare (parse, validate, hash, score;
-// CPU in Node) -> write (one transaction per batch; PostgreSQL). Batch n+1 is prepared while batch n is written,
-// and at most one batch is in flight, so memory is bounded by two batches whatever the body size.
+// (or of values) goes through: split into lines -> prepare each line as it arrives (parse, validate, hash; CPU in
+// Node) -> batches of N lines (score, cases) -> write (one transaction per batch; PostgreSQL). Batch n+1 is read and
+// prepared while batch n is written, and at most one batch is in flight, so memory is bounded by two batches
+// whatever the body size.
 import type pg from "pg";
 import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLines } from "@/lib/ingest/ndjson.ts";
@@ -50,6 +51,9 @@ export type IngestOptions = {
 };
 
 type Line = RawLine;
+
+const YIELD_EVERY = 16;
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Ingests an NDJSON byte stream (a request body, a file, stdin). Never throws for bad input or a lost database:
  * the summary says what was committed (`last_committed_line`) and, when it stopped early, why (`ok: false`). */
@@ -159,8 +163,8 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
     });
   };
 
-  const flush = async (batch: Line[]) => {
-    const prepared = await preparer.prepare(batch);
+  const flush = async () => {
+    const prepared = await preparer.take();
     if (inflight) await inflight;
     if (failure) return;
     inflight = write(prepared).catch((err: Error) => {
@@ -170,18 +174,16 @@ async function ingestLines(lines: AsyncIterable<Line>, opts: IngestOptions, byte
   };
 
   try {
-    let batch: Line[] = [];
     for await (const l of guarded(lines)) {
       if (failure) break;
       summary.lines++;
-      batch.push(l);
-      if (batch.length >= size) {
-        const full = batch;
-        batch = [];
-        await flush(full);
-      }
+      // Each line is prepared as it arrives (see Preparer), while the previous batch is being written; yielding now
+      // and then lets that write's round trips proceed instead of waiting for a whole chunk of lines.
+      preparer.add(l);
+      if (summary.lines % YIELD_EVERY === 0) await yieldToEventLoop();
+      if (preparer.size >= size) await flush();
     }
-    if (batch.length && !failure) await flush(batch);
+    if (preparer.size && !failure) await flush();
     if (inflight) await inflight;
   } catch (err) {
     // Either reading the body failed (BodyError), or preparing a batch could not reach the database (case lookups).

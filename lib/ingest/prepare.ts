@@ -36,7 +36,22 @@ export type PrepareOptions = {
   keepText?: boolean;
 };
 
-type Parsed = { raw: RawLine; parts: ParsedLine[]; platformCase?: ParsedLine } | { raw: RawLine; reject: { path: string; message: string } };
+/** A validated part of a line with what can be derived from it alone (rows, hashes), computed as the line arrives. */
+type Part =
+  | { kind: "case"; value: Case }
+  | {
+      kind: "rollout";
+      row: RolloutRow;
+      /** The rollout with its identity defaults, kept only while the verifier may still have to score it (no score
+       * record for it in the batch so far). */
+      value: Rollout | null;
+      embeddedCase?: Case;
+      ticketId: string;
+      trajectoryId: string;
+    }
+  | { kind: "score"; entry: ReturnType<typeof ledgerEntryRows>; ticketId: string | null };
+
+type Parsed = { line: number; text: string | null; parts: Part[]; platformCase?: Case } | { line: number; text: string | null; reject: { path: string; message: string } };
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb rejects unpaired surrogates. Checked up front so one such
 // line is rejected instead of failing its whole batch.
@@ -55,106 +70,157 @@ function unstorable(text: string, value: unknown): string | null {
   return null;
 }
 
-// Preparing a batch takes long enough (tens of ms per thousand lines) that the batch being written meanwhile would
-// stall between its queries; yielding now and then lets its round trips proceed, so Node and PostgreSQL overlap.
+// Resolving a batch that holds rollouts to score takes long enough (the verifier: tens of ms per thousand) that the
+// batch being written meanwhile would stall between its queries; yielding now and then lets its round trips proceed.
 const YIELD_EVERY = 16;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Prepares the lines of one batch after another. Each line is parsed, validated and turned into its rows as it
+ * arrives (`add`), so what a batch holds until it is written is its rows, not the parsed documents: those die young,
+ * which keeps V8's garbage collection cheap. What needs the whole batch or the database — the cases of its tickets,
+ * whether the verifier scores a rollout (not when the batch brings its score record), conflicts between cases — is
+ * settled in `take`.
+ */
 export class Preparer {
   readonly cases = new CaseCache();
+  private parsed: Parsed[] = [];
+  private tickets = new Set<string>();
+  /** Trajectories with a score record in this batch: the verifier does not score their rollouts. */
+  private scored = new Set<string>();
+  /** Rollouts of this batch the verifier may still have to score, by trajectory. */
+  private unscored = new Map<string, Extract<Part, { kind: "rollout" }>[]>();
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly opts: PrepareOptions = { format: "ndjson", defaults: {}, config: DEFAULT_CONFIG },
   ) {}
 
-  async prepare(batch: RawLine[]): Promise<PreparedLine[]> {
-    const parsed: Parsed[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      parsed.push(this.parse(batch[i]));
-      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
-    }
-    const tickets = new Set<string>();
-    const scored = new Set<string>();
-    for (const p of parsed) {
-      if ("reject" in p) continue;
-      for (const part of p.parts) {
-        if (!part.ok) continue;
-        if (part.kind === "case") tickets.add(part.value.ticket.id);
-        else if (part.kind === "rollout") tickets.add(part.value.ticket_id);
+  /** Lines added since the last `take`. */
+  get size(): number {
+    return this.parsed.length;
+  }
+
+  /** Parses, validates and derives the rows of one line of the current batch. */
+  add(raw: RawLine): void {
+    const p = this.parse(raw);
+    this.parsed.push(p);
+    if ("reject" in p) return;
+    for (const part of p.parts) {
+      if (part.kind === "case") this.tickets.add(part.value.ticket.id);
+      else if (part.kind === "rollout") {
+        this.tickets.add(part.ticketId);
+        if (this.scored.has(part.trajectoryId)) part.value = null;
         else {
-          if (part.value.ticket_id) tickets.add(part.value.ticket_id);
-          if (part.value.trajectory_id) scored.add(part.value.trajectory_id);
+          const list = this.unscored.get(part.trajectoryId);
+          if (list) list.push(part);
+          else this.unscored.set(part.trajectoryId, [part]);
         }
-      }
+      } else if (part.ticketId) this.tickets.add(part.ticketId);
     }
+  }
+
+  /** Completes the current batch (reads the cases it needs, scores what has no score record) and starts the next. */
+  async take(): Promise<PreparedLine[]> {
+    const parsed = this.parsed;
+    const tickets = this.tickets;
+    this.parsed = [];
+    this.tickets = new Set();
+    this.scored = new Set();
+    this.unscored = new Map();
     await this.cases.load(this.pool, tickets);
     const out: PreparedLine[] = [];
     for (let i = 0; i < parsed.length; i++) {
-      out.push(this.resolve(parsed[i], scored));
+      out.push(this.resolve(parsed[i]));
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
     }
     return out;
   }
 
+  /** One whole batch at once (`add` for each line, then `take`). */
+  async prepare(batch: RawLine[]): Promise<PreparedLine[]> {
+    for (const raw of batch) this.add(raw);
+    return this.take();
+  }
+
   private parse(raw: RawLine): Parsed {
-    if (raw.error) return { raw, reject: { path: "", message: raw.error } };
+    const head = { line: raw.line, text: this.opts.keepText ? (raw.text ?? null) : null };
+    if (raw.error) return { ...head, reject: { path: "", message: raw.error } };
     let value = raw.value;
     if (raw.text !== undefined && raw.text !== null) {
       try {
         value = JSON.parse(raw.text);
       } catch (err) {
-        return { raw, reject: { path: "", message: `invalid JSON: ${(err as Error).message}` } };
+        return { ...head, reject: { path: "", message: `invalid JSON: ${(err as Error).message}` } };
       }
       const bad = unstorable(raw.text, value);
-      if (bad) return { raw, reject: { path: "", message: bad } };
+      if (bad) return { ...head, reject: { path: "", message: bad } };
     }
     if (this.opts.format === "platform") {
       const m = mapPlatformPayload(value, raw.line, this.opts.defaults);
-      if (!m.ok) return { raw, reject: m.issue };
-      const parts = [parseLineValue(m.mapped.rollout), parseLineValue(m.mapped.score)];
-      for (const part of parts) if (!part.ok) return { raw, reject: { path: payloadPath(part.issue.path), message: part.issue.message } };
+      if (!m.ok) return { ...head, reject: m.issue };
+      const valid: Extract<ParsedLine, { ok: true }>[] = [];
+      for (const l of [parseLineValue(m.mapped.rollout), parseLineValue(m.mapped.score)]) {
+        if (!l.ok) return { ...head, reject: { path: payloadPath(l.issue.path), message: l.issue.message } };
+        valid.push(l);
+      }
       const platformCase = parseLineValue(m.mapped.case);
-      if (!platformCase.ok) return { raw, reject: { path: "input", message: platformCase.issue.message } };
-      return { raw, parts, platformCase };
+      if (!platformCase.ok) return { ...head, reject: { path: "input", message: platformCase.issue.message } };
+      return { ...head, parts: valid.map((l) => this.derive(l)), platformCase: platformCase.kind === "case" ? platformCase.value : undefined };
     }
-    const part = parseLineValue(value);
-    if (!part.ok) return { raw, reject: part.issue };
-    return { raw, parts: [part] };
+    const l = parseLineValue(value);
+    if (!l.ok) return { ...head, reject: l.issue };
+    return { ...head, parts: [this.derive(l)] };
   }
 
-  private resolve(p: Parsed, scoredInBatch: Set<string>): PreparedLine {
-    const out: PreparedLine = { line: p.raw.line, text: this.opts.keepText ? (p.raw.text ?? null) : null, category: null };
+  /** What a validated part gives by itself: a rollout's row, a score record's ledger rows. */
+  private derive(l: Extract<ParsedLine, { ok: true }>): Part {
+    if (l.kind === "case") return { kind: "case", value: l.value };
+    if (l.kind === "rollout") {
+      const rollout = withIdentityDefaults(l.value);
+      return { kind: "rollout", row: rolloutRow(rollout), value: rollout, embeddedCase: l.value.case, ticketId: rollout.ticket_id, trajectoryId: rollout.trajectory_id };
+    }
+    const trajectory = l.value.trajectory_id;
+    if (trajectory) {
+      this.scored.add(trajectory);
+      // Rollouts earlier in the batch: their record is here, the verifier will not score them.
+      for (const part of this.unscored.get(trajectory) ?? []) part.value = null;
+      this.unscored.delete(trajectory);
+    }
+    const entry = ledgerEntryRows(l.value);
+    return { kind: "score", entry: entry.ok ? { ok: true, rows: lighten(entry.rows) } : entry, ticketId: l.value.ticket_id ?? null };
+  }
+
+  private resolve(p: Parsed): PreparedLine {
+    const out: PreparedLine = { line: p.line, text: p.text, category: null };
     if ("reject" in p) return { ...out, reject: p.reject };
 
-    if (p.platformCase?.ok && p.platformCase.kind === "case" && !this.cases.has(p.platformCase.value.ticket.id)) {
-      const row = caseRow(p.platformCase.value);
-      this.cases.remember(p.platformCase.value, row);
+    if (p.platformCase && !this.cases.has(p.platformCase.ticket.id)) {
+      const row = caseRow(p.platformCase);
+      this.cases.remember(p.platformCase, row);
       out.case = { row, ifAbsent: true };
     }
     for (const part of p.parts) {
-      if (!part.ok) continue;
       if (part.kind === "case") {
         const conflict = this.takeCase(part.value, out);
         if (conflict) return { ...out, case: undefined, reject: conflict };
       } else if (part.kind === "rollout") {
-        if (part.value.case) {
-          const conflict = this.takeCase(part.value.case, out);
+        if (part.embeddedCase) {
+          const conflict = this.takeCase(part.embeddedCase, out);
           if (conflict) return { ...out, case: undefined, reject: { path: "case", message: conflict.message } };
         }
-        const rollout = withIdentityDefaults(part.value);
-        const known = this.cases.get(rollout.ticket_id);
+        const known = this.cases.get(part.ticketId);
         out.category = known?.category ?? null;
-        const rolloutPart: PreparedLine["rollout"] = { row: rolloutRow(rollout), caseKnown: !!known };
-        if (known && !scoredInBatch.has(rollout.trajectory_id)) {
-          const entry = ledgerEntryRows(safeScore(rollout, known.doc, this.opts.config));
+        const rolloutPart: PreparedLine["rollout"] = { row: part.row, caseKnown: !!known };
+        if (known && part.value) {
+          const entry = ledgerEntryRows(safeScore(part.value, known.doc, this.opts.config));
           if (entry.ok) rolloutPart.score = lighten(entry.rows);
         }
         out.rollout = rolloutPart;
       } else {
-        const entry = ledgerEntryRows(part.value);
-        if (!entry.ok) return { ...out, reject: { path: entry.path, message: entry.message } };
-        out.score = lighten(entry.rows);
-        out.category = out.category ?? this.cases.get(entry.rows.values.ticket_id)?.category ?? null;
+        if (!part.entry.ok) return { ...out, reject: { path: part.entry.path, message: part.entry.message } };
+        out.score = part.entry.rows;
+        out.category = out.category ?? this.cases.get(part.entry.rows.values.ticket_id)?.category ?? null;
       }
     }
     return out;
