@@ -104,10 +104,14 @@ async function main() {
   const sample = (await client.query<{ trajectory_id: string; ticket_id: string; category: string }>(
     "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60", [RUN])).rows;
   const reason = (await client.query<{ code: string }>("select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1", [RUN])).rows[0]?.code ?? "over_step_budget";
+  // The most common reason signature (code + tool + field), as a cluster's level-2 link selects it.
+  const signature = (await client.query<{ code: string; tool: string | null; field: string | null }>(
+    "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1", [RUN])).rows[0];
 
   const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
   const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
   const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
+  const { formatReasonSignature } = await import("@/lib/ledger/browse-schema.ts");
 
   const cases: [string, Record<string, string>][] = [
     ["baseline: run only, newest first", {}],
@@ -125,10 +129,17 @@ async function main() {
     ["ticket id", { q: sample[1].ticket_id }],
     ["trajectory id", { q: sample[2].trajectory_id }],
     ["sampled (none are)", { sampled: "yes" }],
+    [`reason signature ${formatReasonSignature(signature)}`, { sig: formatReasonSignature(signature) }],
+    ["weakest sub-score = evidence", { weakest: "evidence" }],
+    ["all of missing_evidence + unauthorized_write", { all: "missing_evidence,unauthorized_write" }],
+    ["no sandbox write", { sandbox_write: "no" }],
+    ["reward below 0.5 (strict)", { reward_below: "0.5" }],
     ["sort by reward ascending", { sort: "reward", dir: "asc" }],
     ["combo: any + reward ≤ 0.5 + steps", { any: "missing_evidence", reward_max: "0.5", step_from: "0", step_to: "9000" }],
     ["combo: category + hand-off + sort by step", { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" }],
     ["combo: deciding + evidence ≤ 0.5, sort by reward", { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" }],
+    ["combo: a level-2 cluster link (deciding + signature + reward below 0.5)", { deciding: signature.code === "required_read_missing" ? "missing_evidence" : "none", sig: formatReasonSignature(signature), reward_below: "0.5" }],
+    ["combo: the blind-spot link (hand-off + no guardrail + no sandbox write)", { handoff: "yes", deciding: "none", none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence", sandbox_write: "no" }],
   ];
   console.log(`\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`);
   const rows: string[] = [];

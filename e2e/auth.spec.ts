@@ -72,6 +72,9 @@ test.describe("sign-in", () => {
     for (let i = 0; i < 5; i++) {
       await form.submitWith(email, `guess ${i}`);
       await expect(form.alert()).toHaveText("Email or password is wrong.");
+      // The answer re-renders the form and clears the password: wait for that before typing the next one, or the
+      // re-render can land after the next fill and submit an empty field.
+      await expect(form.password()).toHaveValue("");
     }
     await form.submitWith(email, "guess 6");
     await expect(form.alert()).toContainText("Too many failed sign-ins for this email. Try again in 15 minutes");

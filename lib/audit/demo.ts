@@ -177,7 +177,7 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
   if (!set.ok) return null;
   const range = await rateFor(client, HACKING_RUN, HACKING_ITEMS);
   const created = await createBatch(
-    { name: "Reward-hacking shadow audit", runId: HACKING_RUN, ...range, salt: `${SALT}-hacking`, pick: "one", overlapRate: 0, tolerance: 0.1 },
+    { name: "grpo-hacking shadow audit, whole run", runId: HACKING_RUN, ...range, salt: `${SALT}-hacking`, pick: "one", overlapRate: 0, tolerance: 0.1 },
     { label: "demo" },
     client,
   );
