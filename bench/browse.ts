@@ -111,7 +111,16 @@ async function main() {
   const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
   const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
   const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
-  const { formatReasonSignature } = await import("@/lib/ledger/browse-schema.ts");
+  const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
+  const { BLIND_SPOT_KEY, browserFilters, formatKey, parseKey } = await import("@/lib/clusters/keys.ts");
+  // The largest level-2 cluster at the default threshold: a deciding guardrail and its commonest reason signature.
+  const top = (await client.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
+    `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.ledger_id = l.id
+      where l.run_id = $1 and l.is_current and l.reward < 0.5 and l.deciding_guardrail is not null
+      group by 1, 2, 3, 4 order by count(*) desc limit 1`, [RUN])).rows[0];
+  const level2 = parseKey(`${top.deciding}|${formatReasonSignature(top)}`)!;
+  const linkParams = (k: NonNullable<ReturnType<typeof parseKey>>) =>
+    Object.fromEntries(new URLSearchParams(browseQuery(browserFilters({ runId: RUN, threshold: 0.5 }, k))));
 
   const cases: [string, Record<string, string>][] = [
     ["baseline: run only, newest first", {}],
@@ -138,8 +147,9 @@ async function main() {
     ["combo: any + reward ≤ 0.5 + steps", { any: "missing_evidence", reward_max: "0.5", step_from: "0", step_to: "9000" }],
     ["combo: category + hand-off + sort by step", { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" }],
     ["combo: deciding + evidence ≤ 0.5, sort by reward", { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" }],
-    ["combo: a level-2 cluster link (deciding + signature + reward below 0.5)", { deciding: signature.code === "required_read_missing" ? "missing_evidence" : "none", sig: formatReasonSignature(signature), reward_below: "0.5" }],
-    ["combo: the blind-spot link (hand-off + no guardrail + no sandbox write)", { handoff: "yes", deciding: "none", none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence", sandbox_write: "no" }],
+    // the clusters page's links into the browser, exactly as browserFilters writes them
+    [`combo: level-2 cluster link ${formatKey(level2)}`, linkParams(level2)],
+    ["combo: blind-spot cluster link", linkParams(parseKey(BLIND_SPOT_KEY)!)],
   ];
   console.log(`\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`);
   const rows: string[] = [];

@@ -64,6 +64,9 @@ const WEAKEST_SQL = Prisma.sql`case least(l.outcome, l.policy, l.evidence, l.eff
 
 const ALL_GUARDRAILS = guardrailMask(GUARDRAIL_CODES);
 
+/** `col = value`, or `col is null` when the value is null. */
+const nullOr = (col: Prisma.Sql, value: string | null) => (value === null ? Prisma.sql`${col} is null` : Prisma.sql`${col} = ${value}`);
+
 /** The WHERE conditions of a browser state (without the cursor). */
 export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   const c: Prisma.Sql[] = [Prisma.sql`l.is_current`];
@@ -131,7 +134,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (p.reason) c.push(reasonsOf(Prisma.sql`r.code = ${p.reason}`));
   const sig = p.sig === undefined ? null : parseReasonSignature(p.sig);
   if (sig)
-    c.push(reasonsOf(Prisma.sql`r.code = ${sig.code} and r.tool is not distinct from ${sig.tool}::text and r.field is not distinct from ${sig.field}::text`));
+    // "= x" / "is null" rather than "is not distinct from": the planner estimates those from the column statistics
+    // (it guessed 1 row for 66,580 with the latter and chose a plan 250× slower at a million entries)
+    c.push(reasonsOf(Prisma.sql`r.code = ${sig.code} and ${nullOr(Prisma.sql`r.tool`, sig.tool)} and ${nullOr(Prisma.sql`r.field`, sig.field)}`));
   // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match
   if (p.q)
     c.push(Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`);
