@@ -148,7 +148,7 @@ async function main() {
     ["combo: category + hand-off + sort by step", { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" }],
     ["combo: deciding + evidence ≤ 0.5, sort by reward", { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" }],
     // the clusters page's links into the browser, exactly as browserFilters writes them
-    [`combo: level-2 cluster link ${formatKey(level2)}`, linkParams(level2)],
+    [`combo: level-2 cluster link ${formatKey(level2).replaceAll("|", " › ")}`, linkParams(level2)],
     ["combo: blind-spot cluster link", linkParams(parseKey(BLIND_SPOT_KEY)!)],
   ];
   console.log(`\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`);
