@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures/auth.ts";
+import { expect, hydrated, test } from "./fixtures/auth.ts";
 import fs from "node:fs";
 import type { Download, Page } from "@playwright/test";
 
@@ -107,4 +107,37 @@ test("a bad filter in the URL is named, not ignored", async ({ page }) => {
   await expect(page.getByText("This link has a bad filter")).toBeVisible();
   await expect(page.getByText(/reward_min: must be between 0 and 1/)).toBeVisible();
   await expect(page.getByText(/any(\.0)?: must be guardrail codes/)).toBeVisible();
+});
+
+test("hidden columns and the density are remembered across visits", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-demo");
+  await hydrated(page);
+  const header = page.getByTestId("browser-scroll").getByRole("columnheader", { name: "Category" });
+  await expect(header).toBeVisible();
+  await page.locator("summary", { hasText: "Columns" }).click();
+  await page.getByRole("checkbox", { name: "Category" }).uncheck();
+  await expect(header).toHaveCount(0);
+  await page.getByRole("button", { name: "Density: compact" }).click();
+  await expect(page.getByRole("button", { name: "Density: comfortable" })).toBeVisible();
+  const comfortable = await rows(page).first().boundingBox();
+
+  await page.goto("/trajectories?run=grpo-demo&sort=id&dir=asc");
+  await hydrated(page);
+  await expect(page.getByRole("button", { name: "Density: comfortable" })).toBeVisible();
+  await expect(page.getByTestId("browser-scroll").getByRole("columnheader", { name: "Category" })).toHaveCount(0);
+  expect((await rows(page).first().boundingBox())?.height).toBe(comfortable?.height);
+  expect(comfortable!.height).toBeGreaterThan(30); // comfortable rows, not the 28 px compact ones
+});
+
+test("a large run shows an estimated count, labelled, and loads past the first page as it scrolls", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-main");
+  await hydrated(page);
+  await expect(page.getByTestId("match-count")).toHaveText(/^≈ [\d,]+ matching \(estimated\)$/);
+  await expect(page.getByText("100 loaded · scroll for more")).toBeVisible();
+  const scroller = page.getByTestId("browser-scroll");
+  await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  // each page is 100 rows: scrolling to the end fetches the next ones by cursor (possibly more than one page)
+  const loaded = async () => Number((await page.getByText(/^[\d,]+ loaded/).innerText()).split(" ")[0].replaceAll(",", ""));
+  await expect.poll(loaded).toBeGreaterThanOrEqual(200);
+  expect((await loaded()) % 100).toBe(0);
 });
