@@ -12,7 +12,7 @@ export type Figure = {
   /** Items the figure is derived from (for weighted figures, Kish's effective n). */
   n: number;
   tooFew: boolean;
-  /** What the page prints: "88%", "0.712", "too few to say" or "undefined". */
+  /** What the page prints: "88%", "0.712", "too few to say" or "not defined" (0/0, or one side without spread). */
   label: string;
   interval: Interval | null;
   /** n and the interval: "12 of 14 · 95% CI 60–96%", "n = 12 · 95% CI 0.101 to 0.800". */
@@ -44,7 +44,7 @@ export function statFigure(value: number | null, n: number, interval: Interval |
     value,
     n,
     tooFew,
-    label: value === null ? "undefined" : tooFew ? "too few to say" : `${value.toFixed(3)}${unit}`,
+    label: value === null ? "not defined" : tooFew ? "too few to say" : `${value.toFixed(3)}${unit}`,
     interval: interval && { lower: interval.lower, upper: interval.upper },
     detail: iv ? `${count} · ${iv}` : count,
   };

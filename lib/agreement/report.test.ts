@@ -194,7 +194,7 @@ describe("small-sample guard on every figure", () => {
     expect(figs.length).toBeGreaterThan(10);
     for (const x of figs) {
       expect(x.tooFew).toBe(true);
-      expect(x.label).toMatch(/^(too few to say|undefined)$/);
+      expect(x.label).toMatch(/^(too few to say|not defined)$/);
       expect(x.label).not.toMatch(/%|\d/);
     }
     expect(few.dimensions[0].figures.mae.detail).toMatch(/^n = 3 · 95% CI /);

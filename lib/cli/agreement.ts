@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       `reviewed items   ${report.items}`,
       `agreement        ${h.label}  (${h.detail})`,
       ...(report.weighted ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`] : []),
-      `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "undefined"}`,
+      `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
       `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
       `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
       "",

@@ -69,7 +69,7 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             />
             <Stat
               label="κ success verdict"
-              value={r.verdict ? <Shown fig={r.verdict.figure} detail={false} /> : "undefined"}
+              value={r.verdict ? <Shown fig={r.verdict.figure} detail={false} /> : "not defined"}
               hint={
                 r.verdict
                   ? `${r.verdict.figure.detail} (bootstrap)${r.verdict.weightedKappa ? ` · weighted 1/π: ${r.verdict.weightedKappa.label} (${r.verdict.weightedKappa.detail})` : ""}`
