@@ -141,7 +141,7 @@ test("the audit log filters by action, actor and date and pages by key", async (
   await page.getByLabel("Actor").fill("admin@verity.local");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/actor=admin%40verity.local/);
-  await expect(rows.first()).toBeVisible();
+  await expect(rows.first()).toContainText("admin@verity.local");
   for (const text of await rows.allInnerTexts()) expect(text).toMatch(/admin@verity\.local.*auth\.sign_in/s);
 
   await page.goto("/admin/audit-log?to=2000-01-01");

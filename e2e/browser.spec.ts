@@ -36,6 +36,8 @@ test("filter by guardrail and reward through the form, then reproduce the view f
   const other = await context.newPage();
   await other.goto(page.url());
   await expect(other.getByTestId("match-count")).toHaveText("2 matching");
+  // the rows are drawn by the client's virtualizer after hydration: wait for them before reading
+  await expect(rows(other)).toHaveCount(2);
   expect((await rows(other).locator("td:first-child").allInnerTexts()).sort()).toEqual(["ex/06", "ex/10"]);
 });
 
@@ -43,12 +45,15 @@ test("sort by reward both ways from the column header", async ({ page }) => {
   await page.goto("/trajectories?run=grpo-demo&status=scored");
   await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
   await expect(page).toHaveURL(/sort=reward&dir=desc/);
+  await expect(rows(page)).toHaveCount(9);
+  await expect(rows(page).first().locator("td:nth-child(6)")).toHaveText("1.000");
   let r = await rewards(page);
   expect(r.length).toBe(9);
   expect(r).toEqual([...r].sort((a, b) => b - a));
   expect(r[0]).toBe(1);
   await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
   await expect(page).toHaveURL(/sort=reward&dir=asc/);
+  await expect(rows(page).first().locator("td:nth-child(6)")).toHaveText("0.200");
   r = await rewards(page);
   expect(r).toEqual([...r].sort((a, b) => a - b));
   expect(r[0]).toBe(0.2);
