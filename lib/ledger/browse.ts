@@ -272,22 +272,23 @@ const COUNT_CAP = 1_000;
 
 /**
  * How many entries match: exact up to 1,000; above that an estimate from a block sample of the ledger (about
- * 10,000 rows, REPEATABLE so the figure does not jitter between reloads), labelled as such. An exact count over
+ * `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such. An exact count over
  * millions of rows would cost more than the page itself, and the planner's own estimate is no use for the
- * guardrail bitmask predicates.
+ * guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare filter in
+ * a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate of it.
  */
-export async function countLedger(p: BrowseParams): Promise<{ count: number; exact: boolean }> {
+export async function countLedger(p: BrowseParams, opts: { sampleRows?: number } = {}): Promise<{ count: number; exact: boolean; atLeast?: true }> {
   const where = Prisma.join(browseConditions(p), " and ");
   const rows = await db().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
   const [{ tuples }] = await db().$queryRaw<{ tuples: number }[]>`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
-  const percent = Math.min(100, Math.max(0.01, (10_000 / tuples) * 100));
+  const percent = Math.min(100, Math.max(0.0001, ((opts.sampleRows ?? 10_000) / tuples) * 100));
   const sampled = await db().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;
   const estimate = Math.round(Number(sampled[0].n) * (100 / percent));
-  return { count: Math.max(COUNT_CAP + 1, estimate), exact: false };
+  return estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */

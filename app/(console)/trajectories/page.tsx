@@ -72,7 +72,11 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
       <Card
         title={
           <span data-testid="match-count">
-            {count.exact ? `${count.count.toLocaleString("en-US")} matching` : `≈ ${count.count.toLocaleString("en-US")} matching (estimated)`}
+            {count.exact
+              ? `${count.count.toLocaleString("en-US")} matching`
+              : count.atLeast
+                ? `more than ${count.count.toLocaleString("en-US")} matching`
+                : `≈ ${count.count.toLocaleString("en-US")} matching (estimated)`}
           </span>
         }
       >
