@@ -1,8 +1,8 @@
 // `verity clusters --run R [--from S --to S] [--threshold 0.5] [--json]`: the ranked clusters of low-scoring rollouts
 // as a table (or the token API's JSON); `--export KEY [--out FILE]` writes one cluster's data backlog as NDJSON.
+import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
-import { parseArgs } from "node:util";
 import { createClient } from "@/lib/db/client.ts";
 import { runExists } from "@/lib/clusters/detail-data.ts";
 import { clusterBacklog } from "@/lib/clusters/export.ts";
@@ -25,8 +25,6 @@ signatures and example rollouts.
 
 exit status: 0 done, 1 unknown run, 2 usage.`;
 
-type Io = { out: (s: string) => void; err: (s: string) => void; stdout: NodeJS.WritableStream };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stdout: process.stdout };
 
 const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? "–" : x.toFixed(3));
@@ -71,32 +69,19 @@ export function formatReport(full: FullReport): string[] {
   return lines;
 }
 
-export async function run(argv: string[], out: Io = io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        run: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        threshold: { type: "string" },
-        json: { type: "boolean" },
-        "no-phrasings": { type: "boolean" },
-        export: { type: "string" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    out.err(`verity clusters: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+export async function run(argv: string[], out: Io = stdio): Promise<number> {
+  const flags = parseFlags("clusters", USAGE, argv, {
+    run: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    threshold: { type: "string" },
+    json: { type: "boolean" },
+    "no-phrasings": { type: "boolean" },
+    export: { type: "string" },
+    out: { type: "string" },
+  }, out);
+  if ("exit" in flags) return flags.exit;
+  const { values } = flags;
   const flag: Record<string, string> = { run: "--run", step_from: "--from", step_to: "--to", threshold: "--threshold" };
   const parsed = clusterWindowSchema.safeParse({ run: values.run ?? "", step_from: values.from, step_to: values.to, threshold: values.threshold });
   const key = values.export === undefined ? null : parseKey(values.export);

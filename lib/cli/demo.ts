@@ -1,8 +1,8 @@
 // `verity demo --tickets N --steps S --k 4 --seed X [--variant hacking]`: generates a synthetic GRPO run and loads it
 // through the ingest path (every rollout scored by the verifier), or writes it as NDJSON with --out.
+import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import { VARIANTS } from "@/lib/demo/curve.ts";
 import { describeDemoRun, demoRunValues } from "@/lib/demo/generate.ts";
@@ -28,34 +28,19 @@ export const demoCliSchema = z.strictObject({
   out: z.string().min(1).optional(),
 });
 
-type Io = { out: (s: string) => void; err: (s: string) => void; stdout: NodeJS.WritableStream };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stdout: process.stdout };
 
-export async function run(argv: string[], out: Io = io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        tickets: { type: "string" },
-        steps: { type: "string" },
-        k: { type: "string" },
-        seed: { type: "string" },
-        variant: { type: "string" },
-        run: { type: "string" },
-        out: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    out.err(`verity demo: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+export async function run(argv: string[], out: Io = stdio): Promise<number> {
+  const flags = parseFlags("demo", USAGE, argv, {
+    tickets: { type: "string" },
+    steps: { type: "string" },
+    k: { type: "string" },
+    seed: { type: "string" },
+    variant: { type: "string" },
+    run: { type: "string" },
+    out: { type: "string" },
+  }, out);
+  if ("exit" in flags) return flags.exit;
+  const { values } = flags;
   const parsed = demoCliSchema.safeParse({
     tickets: values.tickets,
     steps: values.steps,

@@ -1,8 +1,8 @@
 // `verity export --run R [--from S --to S] [--guardrail CODE] [--out FILE]`: the run's current ledger as NDJSON score
 // records, streamed (to stdout unless --out), each ticket's case first so the file re-ingests into an empty database.
+import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
-import { parseArgs } from "node:util";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { exportFilterSchema, exportLedger, runExists } from "@/lib/ledger/export.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
@@ -12,33 +12,18 @@ const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guard
 Writes the run's current ledger entries as NDJSON score records (formats.md §3), ordered by step. Each ticket's
 case comes before its first record, so the file can be ingested into an empty database (--no-cases leaves them out).`;
 
-type Io = { out: (s: string) => void; err: (s: string) => void; stdout: NodeJS.WritableStream };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stdout: process.stdout };
 
-export async function run(argv: string[], out: Io = io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        run: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        guardrail: { type: "string" },
-        out: { type: "string" },
-        "no-cases": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    out.err(`verity export: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+export async function run(argv: string[], out: Io = stdio): Promise<number> {
+  const flags = parseFlags("export", USAGE, argv, {
+    run: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    guardrail: { type: "string" },
+    out: { type: "string" },
+    "no-cases": { type: "boolean" },
+  }, out);
+  if ("exit" in flags) return flags.exit;
+  const { values } = flags;
   const parsed = exportFilterSchema.safeParse({ run: values.run, from: values.from, to: values.to, guardrail: values.guardrail, cases: !values["no-cases"] });
   if (!parsed.success) {
     out.err(`verity export: ${zodIssues(parsed.error).map((i) => (i.path ? `--${i.path}: ` : "") + i.message).join("; ")}\n\n${USAGE}`);

@@ -1,7 +1,7 @@
 // `verity rescore --run R [--config FILE]`: scores every rollout of the run again under another verifier config,
 // appending superseding ledger entries, and prints what changed. The last stdout line is the JSON summary.
+import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
@@ -14,8 +14,6 @@ default, e.g. {"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}; witho
 Changed scores become new ledger entries that supersede the old ones; entries from outside (source external)
 are kept. Prints how many rollouts crossed the 0.9 success line and how the deciding guardrails moved.`;
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n") };
 
 export function loadConfigFile(file: string | undefined): { ok: true; config: VerifierConfig } | { ok: false; message: string } {
   if (!file) return { ok: true, config: DEFAULT_CONFIG };
@@ -30,18 +28,10 @@ export function loadConfigFile(file: string | undefined): { ok: true; config: Ve
   return r;
 }
 
-export async function run(argv: string[], out: Io = io): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { run: { type: "string" }, config: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }));
-  } catch (err) {
-    out.err(`verity rescore: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+export async function run(argv: string[], out: Io = stdio): Promise<number> {
+  const flags = parseFlags("rescore", USAGE, argv, { run: { type: "string" }, config: { type: "string" } }, out);
+  if ("exit" in flags) return flags.exit;
+  const { values } = flags;
   if (!values.run) {
     out.err(`verity rescore: --run is required\n\n${USAGE}`);
     return 2;
