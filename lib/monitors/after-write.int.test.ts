@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PostedAlarm, startAlarmReceiver } from "@/lib/monitors/test-receiver.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -16,26 +17,15 @@ import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 
 const url = process.env.DATABASE_URL!;
-const received: { run: string; alarm: string; from: string; to: string; step: number | null }[] = [];
+let receiver: Awaited<ReturnType<typeof startAlarmReceiver>>;
 let hook: string;
-let server: http.Server;
+let received: PostedAlarm[];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      received.push(JSON.parse(body));
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alarms`;
+  receiver = await startAlarmReceiver();
+  ({ url: hook, received } = receiver);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => receiver.close());
 
 /** The hacking variant: 30 tickets × 12 logged steps × K=4; hand-offs cross 10% late, so the alarm changes mid-run. */
 const body = (runId: string) => ndjson([...demoRunValues({ runId, tickets: 30, steps: 12, k: 4, seed: "after-write", variant: "hacking" })]);

@@ -1,9 +1,8 @@
 // Alarm evaluation against a real database: states persisted from the rollups, one event per state change (never
 // two for the same change, even with two evaluations at once), the webhook posted to a local receiver, thresholds
 // edited through the audited mutation, and evaluation as data arrives giving the same end state as all at once.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type PostedAlarm, startAlarmReceiver } from "@/lib/monitors/test-receiver.ts";
 import { uniqueName } from "@/lib/audit/test-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
@@ -19,26 +18,15 @@ import { alarmRules, ALARMS } from "@/lib/monitors/rules.ts";
 import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
 
 const url = process.env.DATABASE_URL!;
-const received: { run: string; alarm: string; from: string; to: string; step: number | null }[] = [];
+let receiver: Awaited<ReturnType<typeof startAlarmReceiver>>;
 let hook: string;
-let server: http.Server;
+let received: PostedAlarm[];
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      received.push(JSON.parse(body));
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  hook = `http://127.0.0.1:${(server.address() as AddressInfo).port}/alarms`;
+  receiver = await startAlarmReceiver();
+  ({ url: hook, received } = receiver);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+afterAll(() => receiver.close());
 
 async function ingest(values: Iterable<unknown>) {
   // No evaluation by the ingest itself: these tests drive evaluateRunAlarms (after-write.int.test.ts covers the hook).

@@ -1,0 +1,26 @@
+// A local webhook receiver for the alarm tests: records every posted JSON body and answers 200.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type PostedAlarm = { run: string; alarm: string; from: string; to: string; step: number | null };
+
+export async function startAlarmReceiver(): Promise<{ url: string; received: PostedAlarm[]; close: () => Promise<void> }> {
+  const received: PostedAlarm[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push(JSON.parse(body));
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/alarms`,
+    received,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
