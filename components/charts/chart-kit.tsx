@@ -3,7 +3,8 @@
 // column of the hovered row with its exact value (the chart draws rounded lines; the tooltip is where numbers are
 // read). Presentational.
 import type { ReactNode } from "react";
-import type { Column, ColumnFormat, Row } from "@/lib/monitors/series.ts";
+import { Line } from "recharts";
+import { runKey, type Column, type ColumnFormat, type Row } from "@/lib/monitors/series.ts";
 
 export const CHART_HEIGHT = 230;
 export const MARGIN = { top: 8, right: 16, bottom: 4, left: 0 };
@@ -37,6 +38,23 @@ export function guardrailColor(code: string): string {
 
 /** Second-run lines: dashed. */
 export const DASH_B = "6 3";
+
+/** One series drawn once per run of a comparison: the first run solid, the second dashed in the same colour. */
+export function runLines(runIds: readonly string[], key: string, name: (id: string) => string, stroke: string): ReactNode[] {
+  return runIds.map((id, i) => (
+    <Line
+      key={id}
+      dataKey={runKey(key, i)}
+      name={name(id)}
+      stroke={stroke}
+      strokeWidth={2}
+      strokeDasharray={i === 1 ? DASH_B : undefined}
+      dot={false}
+      connectNulls
+      isAnimationActive={false}
+    />
+  ));
+}
 
 export function formatValue(format: ColumnFormat, v: number | null | undefined, precise = false): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return "–";

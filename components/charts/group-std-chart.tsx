@@ -1,7 +1,7 @@
 "use client";
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
-import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+import { CartesianGrid, ComposedChart, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, runLines, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /** Mean within-group reward std (GRPO's learning signal) with the no-gradient floor. */
 export function GroupStdChart({
@@ -33,19 +33,7 @@ export function GroupStdChart({
           />
           <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runIds.map((id, i) => (
-            <Line
-              key={id}
-              dataKey={runKey("meanGroupStd", i)}
-              name={runIds.length > 1 ? `${id}: within-group std` : "mean within-group reward std"}
-              stroke={COLORS.main}
-              strokeWidth={2}
-              strokeDasharray={i === 1 ? DASH_B : undefined}
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-          ))}
+          {runLines(runIds, "meanGroupStd", (id) => (runIds.length > 1 ? `${id}: within-group std` : "mean within-group reward std"), COLORS.main)}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

@@ -1,7 +1,7 @@
 "use client";
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
-import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+import { CartesianGrid, ComposedChart, Legend, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, runLines, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
  * Hand-off rate with its alarm line. When the (first run's) alarm is red, the steps since it turned red are shaded.
@@ -40,19 +40,7 @@ export function HandoffChart({
           />
           <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runIds.map((id, i) => (
-            <Line
-              key={id}
-              dataKey={runKey("handoffRate", i)}
-              name={runIds.length > 1 ? `${id}: hand-off rate` : "hand-off rate"}
-              stroke={COLORS.warn}
-              strokeWidth={2}
-              strokeDasharray={i === 1 ? DASH_B : undefined}
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-          ))}
+          {runLines(runIds, "handoffRate", (id) => (runIds.length > 1 ? `${id}: hand-off rate` : "hand-off rate"), COLORS.warn)}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

@@ -1,6 +1,6 @@
 "use client";
 import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, guardrailColor, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import { CHART_HEIGHT, COLORS, runLines, guardrailColor, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
 import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -42,19 +42,7 @@ export function HitRateChart({
           />
           <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runIds.map((id, i) => (
-            <Line
-              key={id}
-              dataKey={runKey("hitRate", i)}
-              name={runIds.length > 1 ? `${id}: hit rate` : "guardrail hit rate"}
-              stroke={COLORS.main}
-              strokeWidth={2}
-              strokeDasharray={i === 1 ? DASH_B : undefined}
-              dot={false}
-              connectNulls
-              isAnimationActive={false}
-            />
-          ))}
+          {runLines(runIds, "hitRate", (id) => (runIds.length > 1 ? `${id}: hit rate` : "guardrail hit rate"), COLORS.main)}
           {perGuardrail &&
             codes.map((code) => (
               <Line

@@ -1,7 +1,7 @@
 "use client";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, guardrailColor, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
-import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
+import { Area, CartesianGrid, ComposedChart, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CHART_HEIGHT, COLORS, runLines, guardrailColor, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
  * Reward removed by caps per rollout, stacked by the guardrail that decided the cap (the stack's top is the total).
@@ -31,19 +31,7 @@ export function RemovedChart({ table, runIds, range, bucket }: { table: ChartTab
                   isAnimationActive={false}
                 />
               ))
-            : runIds.map((id, i) => (
-                <Line
-                  key={id}
-                  dataKey={runKey("removed", i)}
-                  name={`${id}: removed per rollout`}
-                  stroke={COLORS.bad}
-                  strokeWidth={2}
-                  strokeDasharray={i === 1 ? DASH_B : undefined}
-                  dot={false}
-                  connectNulls
-                  isAnimationActive={false}
-                />
-              ))}
+            : runLines(runIds, "removed", (id) => (`${id}: removed per rollout`), COLORS.bad)}
         </ComposedChart>
       </ResponsiveContainer>
     </div>
