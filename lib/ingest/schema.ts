@@ -1,6 +1,7 @@
 // What the ingest path accepts from outside — NDJSON lines, API query parameters, CLI flags — and what it answers.
 // Line contents are validated by the verifier's wire schemas (lib/verifier/schema.ts), the single source of truth.
 import { z } from "zod";
+import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import {
   caseSchema,
   rolloutSchema,
@@ -115,10 +116,14 @@ export function parseLineValue(value: unknown): ParsedLine {
     return r.success ? { ok: true, kind, value: r.data } : { ok: false, issue: firstIssue(r.error) };
   }
   if (kind === "rollout") {
+    const fast = fastRollout(value);
+    if (fast) return { ok: true, kind, value: fast };
     const r = rolloutSchema.safeParse(value);
     return r.success ? { ok: true, kind, value: r.data } : { ok: false, issue: firstIssue(r.error) };
   }
   if (kind === "score" || (kind === undefined && source === "external")) {
+    const fast = fastScoredRecord(value);
+    if (fast) return { ok: true, kind: "score", value: fast };
     const r = scoreRecordSchema.safeParse(value);
     return r.success ? { ok: true, kind: "score", value: r.data } : { ok: false, issue: firstIssue(r.error) };
   }

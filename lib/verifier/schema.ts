@@ -15,6 +15,8 @@ const id = z.string().min(1);
 const unit = z.number().min(0).max(1);
 const nonNegInt = z.number().int().nonnegative();
 const instant = z.iso.datetime({ offset: true, error: "expected an ISO-8601 instant with a time zone" });
+/** An ISO-8601 instant with a time zone (for validators that check single fields, e.g. lib/ingest/fast-validate.ts). */
+export const instantSchema = instant;
 const args = z.record(z.string(), z.unknown());
 /** Any JSON value (undefined is not one). */
 const jsonValue = z.union(
@@ -219,7 +221,7 @@ const verifierCommon = {
 };
 const noGuardrails = z.array(guardrailHitSchema).max(0);
 
-const scoredRecordSchema = z.strictObject({
+export const scoredRecordSchema = z.strictObject({
   ...recordIdentity,
   ...verifierCommon,
   status: z.literal("scored"),
