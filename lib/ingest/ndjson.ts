@@ -33,6 +33,17 @@ export async function* splitLines(
   source: AsyncIterable<Uint8Array | string>,
   opts: { maxLineBytes?: number } = {},
 ): AsyncGenerator<SplitLine> {
+  for await (const lines of splitLineChunks(source, opts)) yield* lines;
+}
+
+/**
+ * splitLines, one array per chunk of the source: the lines that chunk completes. An ingest reads a few hundred
+ * thousand lines; stepping an async generator per line costs more than splitting them.
+ */
+export async function* splitLineChunks(
+  source: AsyncIterable<Uint8Array | string>,
+  opts: { maxLineBytes?: number } = {},
+): AsyncGenerator<SplitLine[]> {
   const max = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let parts: Buffer[] = [];
   let partBytes = 0;
@@ -62,15 +73,17 @@ export async function* splitLines(
 
   for await (const raw of source) {
     const chunk = toBuffer(raw);
+    const lines: SplitLine[] = [];
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(LF, start);
       if (nl < 0) break;
       consumed += nl + 1 - start;
       const out = finish(chunk.subarray(start, nl));
-      if (out) yield out;
+      if (out) lines.push(out);
       start = nl + 1;
     }
+    if (lines.length) yield lines;
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
       consumed += rest.length;
@@ -89,6 +102,6 @@ export async function* splitLines(
   }
   if (overflow || partBytes > 0) {
     const out = finish(Buffer.alloc(0));
-    if (out) yield out;
+    if (out) yield [out];
   }
 }
