@@ -248,7 +248,11 @@ export class Preparer {
  * promote whatever it still references to the old generation, where collecting it is expensive.
  */
 function lighten(rows: LedgerEntryRows): LedgerEntryRows {
-  return { ...rows, values: { ...rows.values, guardrails: [], reasons: [], claims: null } };
+  // In place: the rows were built for this line alone (ledgerEntryRows), nothing else holds them.
+  rows.values.guardrails = [];
+  rows.values.reasons = [];
+  rows.values.claims = null;
+  return rows;
 }
 
 /** The verifier never throws on valid input; if it ever does, the rollout still gets a record that says why. */
