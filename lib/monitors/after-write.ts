@@ -4,10 +4,8 @@
 // still streaming and a short one evaluates exactly once. The evaluation reads through a Prisma client over the
 // writer's own pool, so the states land in the database the rows went to (the CLI's database is not the console's
 // DATABASE_URL). Never throws: a failed evaluation is logged, and the next write or page read evaluates again.
-import { PrismaPg } from "@prisma/adapter-pg";
 import type pg from "pg";
-import { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 export type AlarmHookOptions = {
   /**
@@ -17,7 +15,8 @@ export type AlarmHookOptions = {
   webhook?: "await" | "background";
   /** Webhook URL; default VERITY_ALARM_WEBHOOK_URL, null for none. */
   webhookUrl?: string | null;
-  /** Least time between two evaluations while the write goes on (default 2 s); the final one is not held back. */
+  /** Least time from the start of the write to its first evaluation, and between two, while the write goes on
+   * (default 2 s); the final one is not held back. */
   intervalMs?: number;
 };
 
@@ -32,21 +31,31 @@ const DEFAULT_INTERVAL_MS = 2000;
 // One client per pool: the pool outlives many writes (bulkPool is per process), a client per write would not.
 const clients = new WeakMap<pg.Pool, PrismaClient>();
 
-function clientFor(pool: pg.Pool): PrismaClient {
-  let client = clients.get(pool);
-  if (!client) {
-    client = new PrismaClient({ adapter: new PrismaPg(pool) });
-    clients.set(pool, client);
-  }
-  return client;
-}
+// The evaluation and its Prisma client are loaded when the first evaluation runs, not with the writer: loading them
+// costs about half a second of CPU and 30–80 MB, which a CLI ingest should not pay before its first line.
+const evaluator = () =>
+  Promise.all([import("@prisma/adapter-pg"), import("@/lib/generated/prisma/client.ts"), import("@/lib/monitors/evaluate.ts")]).then(
+    ([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }]) => ({
+      evaluateRunAlarms,
+      clientFor(pool: pg.Pool): PrismaClient {
+        let client = clients.get(pool);
+        if (!client) {
+          client = new PrismaClient({ adapter: new PrismaPg(pool) });
+          clients.set(pool, client);
+        }
+        return client;
+      },
+    }),
+  );
 
 export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook {
   const pending = new Set<string>();
   const deliveries: Promise<void>[] = [];
   const interval = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
   let running: Promise<void> | null = null;
-  let last = Number.NEGATIVE_INFINITY;
+  // The first evaluation while the write goes on comes one interval after it started: a write shorter than that is
+  // evaluated once, when it ends (settle).
+  let last = Date.now();
 
   // One evaluation pass at a time, over the runs reported since the last pass, in a stable order.
   const drain = async () => {
@@ -55,6 +64,7 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
     last = Date.now();
     for (const runId of runs) {
       try {
+        const { evaluateRunAlarms, clientFor } = await evaluator();
         const r = await evaluateRunAlarms(runId, { client: clientFor(pool), webhook: "background", webhookUrl: opts.webhookUrl });
         deliveries.push(r.delivered);
       } catch (err) {
