@@ -52,3 +52,44 @@ export async function copyRows(client: pg.PoolClient | pg.Client, table: string,
 }
 
 const CHUNK_CHARS = 256 * 1024;
+
+/**
+ * One row's trailing fields in COPY text format, encoded once when the row is prepared, terminated by a newline.
+ * Kept as bytes (outside the JavaScript heap) until the row is written: a batch waits a while before its write, and
+ * strings held that long are what makes V8's young-generation collections expensive.
+ */
+export function encodeCopyTail(values: CopyValue[]): Buffer {
+  return Buffer.from(copyLine(values), "utf8");
+}
+
+/** A row to COPY: the fields known only at write time (ids), then its tail from encodeCopyTail. */
+export type EncodedRow = { head: CopyValue[]; tail: Buffer };
+
+/** copyRows for rows whose trailing fields are already encoded; `columns` names the head's fields, then the tail's. */
+export async function copyEncodedRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: EncodedRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = columns.map((c) => `"${c}"`).join(", ");
+  const stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on("error", reject);
+    stream.on("finish", resolve);
+  });
+  let parts: Buffer[] = [];
+  let bytes = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const { head, tail } = rows[i];
+    let h = "";
+    for (const v of head) h += copyField(v) + "\t";
+    const hb = Buffer.from(h, "utf8");
+    parts.push(hb, tail);
+    bytes += hb.length + tail.length;
+    if (bytes >= CHUNK_CHARS || i === rows.length - 1) {
+      const ok = stream.write(Buffer.concat(parts, bytes));
+      parts = [];
+      bytes = 0;
+      if (!ok) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
+    }
+  }
+  stream.end();
+  await done;
+}

@@ -1,5 +1,5 @@
 // The fast path may only say "zod would accept this unchanged" when that is true. Checked on every kind of rollout
-// and scored record the demo generator and the spec examples produce, and on thousands of random mutations of them:
+// and scored record the demo generator and the spec examples produce, and on 4,000 random mutations of them:
 // whenever the fast path accepts, zod accepts too and the stored rows (with their content hashes) are identical.
 import { describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
@@ -127,14 +127,14 @@ describe("fast-path validation of rollouts and scored records", () => {
     expect(scoreRecordSchema.safeParse(noSource).success).toBe(true);
   });
 
-  it("never accepts a mutation zod rejects, nor stores one differently (6,000 random mutations)", () => {
+  it("never accepts a mutation zod rejects, nor stores one differently (4,000 random mutations)", { timeout: 60_000 }, () => {
     const rand = rng(20261130);
     let fastTook = 0;
     let zodOnly = 0;
     let rejected = 0;
     const scored = records.filter((r) => r.status === "scored");
     const bases = [...rollouts, ...examples];
-    for (let i = 0; i < 6000; i++) {
+    for (let i = 0; i < 4000; i++) {
       const isRollout = i % 2 === 0;
       const base = isRollout ? bases[(i / 2) % bases.length | 0] : scored[i % scored.length];
       const m = mutate(base, rand);
@@ -149,8 +149,8 @@ describe("fast-path validation of rollouts and scored records", () => {
       else rejected++;
     }
     // The mutations exercise all three outcomes, so the assertions above are not vacuous.
-    expect(fastTook).toBeGreaterThan(300);
+    expect(fastTook).toBeGreaterThan(200);
     expect(zodOnly).toBeGreaterThan(50);
-    expect(rejected).toBeGreaterThan(1000);
+    expect(rejected).toBeGreaterThan(700);
   });
 });

@@ -4,6 +4,7 @@
 // writes is what the hash covers, so export -> ingest reproduces hash and row exactly, whatever key order jsonb
 // hands back.
 import { canonicalJsonFast as canonicalJson, CanonicalText } from "@/lib/ingest/canonical.ts";
+import { encodeCopyTail } from "@/lib/ingest/copy.ts";
 import { guardrailMask, sha256 } from "@/lib/ingest/rows.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
@@ -49,7 +50,17 @@ export type LedgerEntryRows = {
   guardrails: { code: string; cap: number; deciding: boolean }[];
   /** ledger_reasons rows, in record order. */
   reasons: { dimension: string | null; guardrail: string | null; code: string; tool: string | null; field: string | null }[];
+  /** The row's LEDGER_TAIL_COLUMNS in COPY format. */
+  copy: Buffer;
 };
+
+/** The columns of a ledger row that its score record determines, in LedgerEntryRows.copy; the others (id, rollout,
+ * category, supersedes) are known only when it is written. */
+export const LEDGER_TAIL_COLUMNS = [
+  "trajectory_id", "run_id", "step", "ticket_id", "group_id", "status", "source", "verifier_version", "config_hash",
+  "claims_source", "raw_reward", "reward", "capped", "outcome", "policy", "evidence", "efficiency", "communication",
+  "deciding_guardrail", "guardrail_mask", "guardrails", "reasons", "claims", "handoff", "tool_steps", "content_hash",
+];
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
@@ -152,10 +163,17 @@ function finish(values: LedgerValues, capOf: (g: Record<string, unknown>) => num
   if ("guardrails" in record) record.guardrails = new CanonicalText(json.guardrails);
   if ("reasons" in record) record.reasons = new CanonicalText(json.reasons);
   if (json.claims !== null && "claims" in record) record.claims = new CanonicalText(json.claims);
+  const v = values;
+  const contentHash = sha256(canonicalJson(record));
   return {
     values,
-    content_hash: sha256(canonicalJson(record)),
+    content_hash: contentHash,
     json,
+    copy: encodeCopyTail([
+      v.trajectory_id, v.run_id, v.step, v.ticket_id, v.group_id, v.status, v.source, v.verifier_version, v.config_hash,
+      v.claims_source, v.raw_reward, v.reward, v.capped, v.outcome, v.policy, v.evidence, v.efficiency, v.communication,
+      v.deciding_guardrail, v.guardrail_mask, json.guardrails, json.reasons, json.claims, v.handoff, v.tool_steps, contentHash,
+    ]),
     // One narrow row per code (its primary key), even if an external record lists a code twice.
     guardrails: [...new Map(values.guardrails.map((g) => [String(g.code), g])).values()].map((g) => ({
       code: String(g.code),

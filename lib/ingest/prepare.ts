@@ -243,15 +243,16 @@ export class Preparer {
 }
 
 /**
- * Drops the parsed guardrails, reasons and claims from a prepared entry: the write needs only their JSON text and the
- * narrow rows, both already computed. A batch waits about a second before it is written, long enough for V8 to
- * promote whatever it still references to the old generation, where collecting it is expensive.
+ * Drops the parsed guardrails, reasons and claims and their JSON text from a prepared entry: the write needs only its
+ * encoded COPY row and the narrow rows, both already computed. A batch waits about a second before it is written,
+ * long enough for V8 to promote whatever it still references to the old generation, where collecting it is expensive.
  */
 function lighten(rows: LedgerEntryRows): LedgerEntryRows {
   // In place: the rows were built for this line alone (ledgerEntryRows), nothing else holds them.
   rows.values.guardrails = [];
   rows.values.reasons = [];
   rows.values.claims = null;
+  rows.json = { guardrails: "", reasons: "", claims: null };
   return rows;
 }
 

@@ -3,6 +3,7 @@
 // a rollout's, for speed, over its validated form as serialised (see rolloutRow).
 import crypto, { createHash } from "node:crypto";
 import { canonicalJsonFast as canonicalJson } from "@/lib/ingest/canonical.ts";
+import { encodeCopyTail } from "@/lib/ingest/copy.ts";
 import { GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Case, Rollout } from "@/lib/verifier/schema.ts";
 
@@ -59,15 +60,16 @@ export type RolloutRow = {
   group_id: string;
   sample_index: number;
   ticket_id: string;
-  steps: string;
-  final_reply: string;
-  sandbox: string;
   registry: string;
   registry_hash: string;
-  claims: string | null;
   tool_steps: number;
   content_hash: string;
+  /** The row's ROLLOUT_TAIL_COLUMNS in COPY format (the JSON documents are only ever needed as text, for COPY). */
+  copy: Buffer;
 };
+
+/** The columns of a rollouts row after the two known only when it is written (id, registry_id), in RolloutRow.copy. */
+export const ROLLOUT_TAIL_COLUMNS = ["trajectory_id", "run_id", "step", "group_id", "sample_index", "ticket_id", "steps", "final_reply", "sandbox", "claims", "tool_steps", "content_hash"];
 
 /** A GRPO group is the K rollouts of one ticket at one step; a rollout that names no group gets that one. */
 export function defaultGroupId(runId: string, step: number, ticketId: string): string {
@@ -108,6 +110,8 @@ export function rolloutRow(r: Rollout): RolloutRow {
     ticket_id: r.ticket_id,
     final_reply: r.trajectory.final_reply,
   });
+  // Fed in parts: concatenating them first would copy the whole rollout once more.
+  const contentHash = createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry.text).update("\n").update(claims ?? "null").digest("hex");
   return {
     trajectory_id: r.trajectory_id,
     run_id: r.run_id,
@@ -115,15 +119,11 @@ export function rolloutRow(r: Rollout): RolloutRow {
     group_id: groupId,
     sample_index: sampleIndex,
     ticket_id: r.ticket_id,
-    steps,
-    final_reply: r.trajectory.final_reply,
-    sandbox,
     registry: registry.text,
     registry_hash: registry.hash,
-    claims,
     tool_steps: toolSteps,
-    // Fed in parts: concatenating them first would copy the whole rollout once more.
-    content_hash: createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry.text).update("\n").update(claims ?? "null").digest("hex"),
+    content_hash: contentHash,
+    copy: encodeCopyTail([r.trajectory_id, r.run_id, r.step, groupId, sampleIndex, r.ticket_id, steps, r.trajectory.final_reply, sandbox, claims, toolSteps, contentHash]),
   };
 }
 

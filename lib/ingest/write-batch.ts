@@ -2,10 +2,10 @@
 // (by ticket, trajectory and current ledger entry), decides per line accepted / unchanged / conflict, and writes the
 // new rows with COPY, then the rollups. Any error rolls the whole batch back, so a failed batch leaves nothing.
 import type pg from "pg";
-import { copyRows, type CopyValue } from "@/lib/ingest/copy.ts";
+import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/ingest/copy.ts";
 import type { PreparedLine } from "@/lib/ingest/prepare.ts";
-import type { LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
-import type { CaseRow, RolloutRow } from "@/lib/ingest/rows.ts";
+import { LEDGER_TAIL_COLUMNS, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
+import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
 
 /**
@@ -48,12 +48,8 @@ export type NewEntry = { rows: LedgerEntryRows; trajectoryId: string; category: 
 
 type StoredRollout = { id: string | null; hash: string; run_id: string; step: number; ticket_id: string };
 
-const LEDGER_COLUMNS = [
-  "id", "trajectory_id", "rollout_id", "run_id", "step", "ticket_id", "group_id", "category", "status", "source",
-  "verifier_version", "config_hash", "claims_source", "raw_reward", "reward", "capped", "outcome", "policy",
-  "evidence", "efficiency", "communication", "deciding_guardrail", "guardrail_mask", "guardrails", "reasons",
-  "claims", "handoff", "tool_steps", "supersedes_id", "content_hash",
-];
+/** COPY columns of a ledger row: those known only when it is written, then its encoded tail (LedgerEntryRows.copy). */
+const LEDGER_COLUMNS = ["id", "rollout_id", "category", "supersedes_id", ...LEDGER_TAIL_COLUMNS];
 
 export async function writeIngestBatch(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext): Promise<LineOutcome[]> {
   // One round trip for both; the lock serialises the writers of the ledger (see LEDGER_WRITE_LOCK).
@@ -271,17 +267,12 @@ async function insertRollouts(
     const r = await client.query<{ id: number; hash: string }>("select id, hash from tool_registries where hash = any($1::text[])", [hashes]);
     for (const row of r.rows) pending.registries.set(row.hash, row.id);
   }
-  const data: CopyValue[][] = rows.map((r, i) => {
+  const data: EncodedRow[] = rows.map((r, i) => {
     stored.get(r.trajectory_id)!.id = ids[i];
     const registryId = ctx.registries.get(r.registry_hash) ?? pending.registries.get(r.registry_hash)!;
-    return [ids[i], r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps, r.final_reply, r.sandbox, registryId, r.claims, r.tool_steps, r.content_hash];
+    return { head: [ids[i], registryId], tail: r.copy };
   });
-  await copyRows(
-    client,
-    "rollouts",
-    ["id", "trajectory_id", "run_id", "step", "group_id", "sample_index", "ticket_id", "steps", "final_reply", "sandbox", "registry_id", "claims", "tool_steps", "content_hash"],
-    data,
-  );
+  await copyEncodedRows(client, "rollouts", ["id", "registry_id", ...ROLLOUT_TAIL_COLUMNS], data);
 }
 
 /**
@@ -298,24 +289,18 @@ export async function insertLedgerEntries(
   delta: RollupDelta = new RollupDelta(),
 ): Promise<string[]> {
   if (entries.length === 0 && delta.isEmpty) return [];
-  const ledger: CopyValue[][] = [];
+  const ledger: EncodedRow[] = [];
   const guardrails: CopyValue[][] = [];
   const reasons: CopyValue[][] = [];
   entries.forEach((e, i) => {
     const v = e.rows.values;
     const id = ids[i];
-    ledger.push([
-      id, v.trajectory_id, rolloutIdOf(v.trajectory_id), v.run_id, v.step, v.ticket_id, v.group_id, e.category, v.status, v.source,
-      v.verifier_version, v.config_hash, v.claims_source, v.raw_reward, v.reward, v.capped, v.outcome, v.policy,
-      v.evidence, v.efficiency, v.communication, v.deciding_guardrail, v.guardrail_mask, e.rows.json.guardrails,
-      e.rows.json.reasons, e.rows.json.claims, v.handoff, v.tool_steps,
-      supersedes?.[i] ?? null, e.rows.content_hash,
-    ]);
+    ledger.push({ head: [id, rolloutIdOf(v.trajectory_id), e.category, supersedes?.[i] ?? null], tail: e.rows.copy });
     for (const g of e.rows.guardrails) guardrails.push([id, v.run_id, v.step, g.code, g.cap, g.deciding]);
     e.rows.reasons.forEach((r, ord) => reasons.push([id, ord, v.run_id, v.step, r.dimension, r.guardrail, r.code, r.tool, r.field]));
     delta.add(v, 1);
   });
-  await copyRows(client, "ledger", LEDGER_COLUMNS, ledger);
+  await copyEncodedRows(client, "ledger", LEDGER_COLUMNS, ledger);
   await copyRows(client, "ledger_guardrails", ["ledger_id", "run_id", "step", "code", "cap", "deciding"], guardrails);
   await copyRows(client, "ledger_reasons", ["ledger_id", "ord", "run_id", "step", "dimension", "guardrail", "code", "tool", "field"], reasons);
   await applyRollupDelta(client, delta);
