@@ -7,6 +7,14 @@ import { env } from "@/lib/env.ts";
 const EMBEDDED_USER = "postgres";
 const EMBEDDED_PASSWORD = "verity";
 
+/**
+ * Server settings of the embedded PostgreSQL (an external one is configured by its owner). PostgreSQL's stock
+ * defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints) are sized for a small shared host; the ledger
+ * of one run at a few hundred thousand rollouts, with its indexes, is several times that, and writing it then mostly
+ * means evicting and re-reading index pages. Memory is reserved as it is used, not up front.
+ */
+export const EMBEDDED_SETTINGS = ["shared_buffers=1GB", "max_wal_size=4GB", "checkpoint_timeout=15min"];
+
 export type DatabaseHandle = {
   /** Connection string of the server's `postgres` maintenance database (for creating databases). */
   adminUrl: string;
@@ -76,6 +84,7 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       user: EMBEDDED_USER,
       password: EMBEDDED_PASSWORD,
       persistent: true,
+      postgresFlags: EMBEDDED_SETTINGS.flatMap((s) => ["-c", s]),
       // As root, initdb and postgres run as the `postgres` system user, which must own the data directory.
       createPostgresUser: process.getuid?.() === 0,
       onLog: () => undefined,
