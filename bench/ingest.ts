@@ -17,6 +17,7 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
 import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { rawCopy } from "@/bench/lib/raw-copy.ts";
+import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "200000" }, batch: { type: "string", default: "2000" }, keep: { type: "boolean" } } });
 const N = Number(values.n);
@@ -83,7 +84,8 @@ async function main() {
     say("CLI (verity ingest) …");
     const env = { ...process.env, DATABASE_URL: withDb(admin, names.cli) };
     const cliPg = watchBackendCpu(admin, names.cli);
-    const cli = await timed(process.execPath, ["--import", "tsx", "bin/verity.ts", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
+    // As a user runs it (the npm script sets the process's memory flags).
+    const cli = await timed("npm", ["run", "-s", "verity", "--", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
     if (cli.code !== 0) throw new Error(`the CLI failed: ${cli.stderr}`);
     const cliSummary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
     const cliPgCpu = await cliPg.stop();
@@ -91,7 +93,8 @@ async function main() {
     say("API (POST /api/v1/ingest handler on node:http) …");
     let resolvePort: (p: number) => void;
     const port = new Promise<number>((r) => (resolvePort = r));
-    const server = timed(process.execPath, ["--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
+    // With the console server's memory flags (bin/start.ts).
+    const server = timed(process.execPath, [...INGEST_NODE_FLAGS, "--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
       const m = /PORT (\d+)/.exec(s);
       if (m) resolvePort(Number(m[1]));
     });

@@ -1,6 +1,7 @@
 // `npm start` (production server) and `npm run dev` (dev server): database up, migrations applied, demo data on an
 // empty database, a production build when the sources changed, then the console on http://localhost:$PORT.
 import { spawn, spawnSync } from "node:child_process";
+import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
@@ -18,7 +19,13 @@ async function main(): Promise<void> {
   if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
   await prepareFirstRun(database.url, say);
 
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    // The console serves POST /api/v1/ingest: its memory flags are the CLI's (see lib/ingest/memory.ts).
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
+  };
   if (!dev && !buildIsCurrent()) {
     say("building the console (first start or changed sources)…");
     const b = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: { ...childEnv, NODE_ENV: "production" } });

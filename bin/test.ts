@@ -2,6 +2,7 @@
 // (Playwright in Debian's Chromium against the built console on its own fresh database with demo data).
 // Ends with one line "N passed, N failed". `npm test -- unit|int|e2e|static` runs one part.
 import { spawn, type SpawnOptions } from "node:child_process";
+import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -99,7 +100,9 @@ async function e2e(adminUrl: string) {
       recordBuild();
     }
     const port = await freePort();
-    server = spawn("npx", ["next", "start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"], detached: true });
+    // With the memory flags `npm start` gives the console (bin/start.ts).
+    const serverEnv = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" ") };
+    server = spawn("npx", ["next", "start", "-p", String(port)], { env: serverEnv, stdio: ["ignore", "ignore", "inherit"], detached: true });
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
