@@ -52,7 +52,9 @@ export type IngestOptions = {
 
 type Line = RawLine;
 
-const YIELD_EVERY = 16;
+// Every 4 lines (about 0.25 ms of work): each statement of the batch being written waits for the next yield before
+// its successor is sent, and at 16 lines that wait added about 5% to a large ingest.
+const YIELD_EVERY = 4;
 const VALUES_PER_CHUNK = 64;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -209,6 +211,8 @@ async function ingestLines(lines: AsyncIterable<Line[]>, opts: IngestOptions, by
     (writer as pg.PoolClient | null)?.release(failure ? (failure as Error) : undefined);
   }
 
+  // The batches are gone: collect them before the final alarm evaluation, which may load its database client now.
+  heap?.release();
   // Also after a failure: the batches before it are committed.
   await alarms?.settle();
   if (failure) {

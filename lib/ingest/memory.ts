@@ -42,4 +42,9 @@ export class HeapBound {
   check(): void {
     if (used() > this.limit) gcFunction()?.();
   }
+
+  /** A full collection now (the work is done; what it allocated need not stay in the process's footprint). */
+  release(): void {
+    gcFunction()?.();
+  }
 }
