@@ -1,4 +1,4 @@
-// Ingest benchmark: `npx tsx bench/ingest.ts [--n 200000] [--batch 2000]`.
+// Ingest benchmark: `npx tsx bench/ingest.ts [--n 200000] [--batch 2000] [--api-first]`.
 // N pre-scored rollouts (each rollout line followed by its verifier score record) go into three fresh databases:
 //   raw COPY  the baseline — parse each line, COPY the same columns into scratch tables with no index/constraint
 //   CLI       `verity ingest FILE` as its own process (validation, hashing, dedupe lookups, COPY, rollups)
@@ -19,7 +19,7 @@ import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { rawCopy } from "@/bench/lib/raw-copy.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "200000" }, batch: { type: "string", default: "2000" }, keep: { type: "boolean" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "200000" }, batch: { type: "string", default: "2000" }, keep: { type: "boolean" }, "api-first": { type: "boolean" } } });
 const N = Number(values.n);
 const BATCH = Number(values.batch);
 const say = (s: string) => process.stdout.write(s + "\n");
@@ -50,6 +50,24 @@ function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv, onStdout?: (
   });
 }
 
+/**
+ * Each path starts on a quiet server: the database the previous path wrote is vacuumed and analysed (else autovacuum
+ * does it during the next path), and a checkpoint writes out its dirty pages (else the next path's writes pay for
+ * evicting them). Not timed.
+ */
+async function quiesce(url: string, written?: string): Promise<void> {
+  if (written) {
+    const w = new pg.Client({ connectionString: withDb(url, written) });
+    await w.connect();
+    await w.query("vacuum (analyze)");
+    await w.end();
+  }
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("checkpoint");
+  await c.end();
+}
+
 async function counts(url: string): Promise<{ rollouts: number; ledger: number }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -75,47 +93,69 @@ async function main() {
     await migrate(withDb(admin, names.api));
 
     say("raw COPY …");
+    await quiesce(admin);
     const rawPg = watchBackendCpu(admin, names.raw);
     const rawCpu0 = process.cpuUsage();
     const raw = await rawCopy(withDb(admin, names.raw), file, BATCH);
     const rawCpu = process.cpuUsage(rawCpu0);
     const rawPgCpu = await rawPg.stop();
 
-    say("CLI (verity ingest) …");
-    const env = { ...process.env, DATABASE_URL: withDb(admin, names.cli) };
-    const cliPg = watchBackendCpu(admin, names.cli);
-    // As a user runs it (the npm script sets the process's memory flags).
-    const cli = await timed("npm", ["run", "-s", "verity", "--", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
-    if (cli.code !== 0) throw new Error(`the CLI failed: ${cli.stderr}`);
-    const cliSummary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
-    const cliPgCpu = await cliPg.stop();
-
-    say("API (POST /api/v1/ingest handler on node:http) …");
-    let resolvePort: (p: number) => void;
-    const port = new Promise<number>((r) => (resolvePort = r));
-    // With the console server's memory flags (bin/start.ts).
-    const server = timed(process.execPath, [...INGEST_NODE_FLAGS, "--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
-      const m = /PORT (\d+)/.exec(s);
-      if (m) resolvePort(Number(m[1]));
-    });
-    const apiPg = watchBackendCpu(admin, names.api);
-    const apiStarted = process.hrtime.bigint();
-    const apiBody = await new Promise<string>(async (resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port: await port, method: "POST", path: `/api/v1/ingest?batch=${BATCH}`, headers: { "content-type": "application/x-ndjson", "content-length": fx.bytes } }, (res) => {
-        let body = "";
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve(body));
+    // CLI and API take turns going first (--api-first): the first ingest after the baseline may run on a server
+    // still settling from it, so a single order could favour one path.
+    const runCli = async (previous: string) => {
+      say("CLI (verity ingest) …");
+      await quiesce(admin, previous);
+      const env = { ...process.env, DATABASE_URL: withDb(admin, names.cli) };
+      const cliPg = watchBackendCpu(admin, names.cli);
+      // As a user runs it (the npm script sets the process's memory flags).
+      const cli = await timed("npm", ["run", "-s", "verity", "--", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
+      if (cli.code !== 0) throw new Error(`the CLI failed: ${cli.stderr}`);
+      const cliSummary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
+      const cliPgCpu = await cliPg.stop();
+      return { cli, cliSummary, cliPgCpu };
+    };
+    const runApi = async (previous: string) => {
+      say("API (POST /api/v1/ingest handler on node:http) …");
+      await quiesce(admin, previous);
+      let resolvePort: (p: number) => void;
+      const port = new Promise<number>((r) => (resolvePort = r));
+      // With the console server's memory flags (bin/start.ts).
+      const server = timed(process.execPath, [...INGEST_NODE_FLAGS, "--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
+        const m = /PORT (\d+)/.exec(s);
+        if (m) resolvePort(Number(m[1]));
       });
-      req.on("error", reject);
-      fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
-    });
-    const apiSeconds = Number(process.hrtime.bigint() - apiStarted) / 1e9;
-    const apiServer = await server;
-    const apiPgCpu = await apiPg.stop();
-    const apiSummary = JSON.parse(apiBody);
+      const apiPg = watchBackendCpu(admin, names.api);
+      const apiStarted = process.hrtime.bigint();
+      const apiBody = await new Promise<string>(async (resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port: await port, method: "POST", path: `/api/v1/ingest?batch=${BATCH}`, headers: { "content-type": "application/x-ndjson", "content-length": fx.bytes } }, (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve(body));
+        });
+        req.on("error", reject);
+        fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+      });
+      const apiSeconds = Number(process.hrtime.bigint() - apiStarted) / 1e9;
+      const apiServer = await server;
+      const apiPgCpu = await apiPg.stop();
+      const apiSummary = JSON.parse(apiBody);
+      return { apiSeconds, apiServer, apiPgCpu, apiSummary };
+    };
+    let c: Awaited<ReturnType<typeof runCli>>;
+    let a: Awaited<ReturnType<typeof runApi>>;
+    if (values["api-first"]) {
+      a = await runApi(names.raw);
+      c = await runCli(names.api);
+    } else {
+      c = await runCli(names.raw);
+      a = await runApi(names.cli);
+    }
+    const { cli, cliSummary, cliPgCpu } = c;
+    const { apiSeconds, apiServer, apiPgCpu, apiSummary } = a;
 
     // The baseline again, last: the machine's load drifts during a run, so the ratios use the mean of both.
     say("raw COPY again …");
+    await quiesce(admin, values["api-first"] ? names.cli : names.api);
     const raw2Pg = watchBackendCpu(admin, names.raw2);
     const raw2Cpu0 = process.cpuUsage();
     const raw2 = await rawCopy(withDb(admin, names.raw2), file, BATCH);
