@@ -32,26 +32,17 @@ export function copyLine(values: CopyValue[]): string {
  */
 export async function copyRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: CopyValue[][]): Promise<void> {
   if (rows.length === 0) return;
-  const cols = columns.map((c) => `"${c}"`).join(", ");
-  const stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
-  const done = new Promise<void>((resolve, reject) => {
-    stream.on("error", reject);
-    stream.on("finish", resolve);
-  });
+  const copy = openCopy(client, table, columns);
   let chunk = "";
   for (let i = 0; i < rows.length; i++) {
     chunk += copyLine(rows[i]);
-    if (chunk.length >= CHUNK_CHARS || i === rows.length - 1) {
-      const ok = stream.write(chunk);
+    if (chunk.length >= CHUNK_BYTES || i === rows.length - 1) {
+      await copy.write(chunk);
       chunk = "";
-      if (!ok) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
     }
   }
-  stream.end();
-  await done;
+  await copy.end();
 }
-
-const CHUNK_CHARS = 256 * 1024;
 
 /**
  * One row's trailing fields in COPY text format, encoded once when the row is prepared, terminated by a newline.
@@ -68,12 +59,7 @@ export type EncodedRow = { head: CopyValue[]; tail: Buffer };
 /** copyRows for rows whose trailing fields are already encoded; `columns` names the head's fields, then the tail's. */
 export async function copyEncodedRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: EncodedRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const cols = columns.map((c) => `"${c}"`).join(", ");
-  const stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
-  const done = new Promise<void>((resolve, reject) => {
-    stream.on("error", reject);
-    stream.on("finish", resolve);
-  });
+  const copy = openCopy(client, table, columns);
   let parts: Buffer[] = [];
   let bytes = 0;
   for (let i = 0; i < rows.length; i++) {
@@ -83,13 +69,32 @@ export async function copyEncodedRows(client: pg.PoolClient | pg.Client, table: 
     const hb = Buffer.from(h, "utf8");
     parts.push(hb, tail);
     bytes += hb.length + tail.length;
-    if (bytes >= CHUNK_CHARS || i === rows.length - 1) {
-      const ok = stream.write(Buffer.concat(parts, bytes));
+    if (bytes >= CHUNK_BYTES || i === rows.length - 1) {
+      await copy.write(Buffer.concat(parts, bytes));
       parts = [];
       bytes = 0;
-      if (!ok) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
     }
   }
-  stream.end();
-  await done;
+  await copy.end();
+}
+
+const CHUNK_BYTES = 256 * 1024;
+
+/** A COPY ... FROM STDIN in progress: `write` waits while the socket is backed up, `end` until the server has it all. */
+function openCopy(client: pg.PoolClient | pg.Client, table: string, columns: string[]) {
+  const cols = columns.map((c) => `"${c}"`).join(", ");
+  const stream = client.query(copyFrom(`COPY "${table}" (${cols}) FROM STDIN`));
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on("error", reject);
+    stream.on("finish", resolve);
+  });
+  return {
+    async write(chunk: string | Buffer): Promise<void> {
+      if (!stream.write(chunk)) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
+    },
+    async end(): Promise<void> {
+      stream.end();
+      await done;
+    },
+  };
 }
