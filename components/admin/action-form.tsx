@@ -3,6 +3,7 @@
 import { useActionState, type ReactNode } from "react";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { cn } from "@/components/ui/cn.ts";
+import { FormMessage } from "@/components/ui/field.tsx";
 
 type Action = (state: FormState, form: FormData) => Promise<FormState>;
 
@@ -12,11 +13,7 @@ export function ActionForm({ action, children, className, label }: { action: Act
   return (
     <form action={formAction} className={cn("inline-flex items-center gap-1", className)} aria-label={label} aria-busy={pending}>
       {children}
-      {state.message && (
-        <span role={state.ok ? "status" : "alert"} className={cn("text-[12px]", state.ok ? "text-good" : "text-bad")}>
-          {state.message}
-        </span>
-      )}
+      <FormMessage state={state} className="text-[12px]" />
     </form>
   );
 }

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { addConfigAction } from "@/lib/verifier-configs/actions.ts";
-import { FieldError, inputClass } from "@/components/ui/field.tsx";
+import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
 
 const EXAMPLE = '{"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}';
 
@@ -50,11 +50,7 @@ export function AddConfigForm() {
         <button type="submit" disabled={pending} className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60">
           Add config
         </button>
-        {state.message && (
-          <span role={state.ok ? "status" : "alert"} className={state.ok ? "text-good" : "text-bad"}>
-            {state.message}
-          </span>
-        )}
+        <FormMessage state={state} />
       </div>
     </form>
   );

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { createUserAction } from "@/lib/admin/user-actions.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
-import { FieldError, inputClass } from "@/components/ui/field.tsx";
+import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
 
 export function CreateUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
@@ -41,11 +41,7 @@ export function CreateUserForm() {
         <button type="submit" disabled={pending} className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60">
           Create user
         </button>
-        {state.message && (
-          <span role={state.ok ? "status" : "alert"} className={state.ok ? "text-good" : "text-bad"}>
-            {state.message}
-          </span>
-        )}
+        <FormMessage state={state} />
       </div>
     </form>
   );

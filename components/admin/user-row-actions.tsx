@@ -5,7 +5,7 @@ import { changeRoleAction, resetPasswordAction, setDisabledAction } from "@/lib/
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";
-import { FieldError, inputClass } from "@/components/ui/field.tsx";
+import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
 
 export function RoleForm({ userId, email, role }: { userId: number; email: string; role: string }) {
   return (
@@ -43,11 +43,7 @@ export function ResetPasswordForm({ userId, email }: { userId: number; email: st
         <input id={id} name="password" type="password" autoComplete="new-password" className={inputClass} aria-invalid={!!state.fieldErrors?.password} aria-describedby={`${id}-error`} />
         <FieldError id={`${id}-error`} errors={state.fieldErrors?.password} />
         <SmallButton>Set password</SmallButton>
-        {state.message && (
-          <span role={state.ok ? "status" : "alert"} className={state.ok ? "ml-1 text-[12px] text-good" : "ml-1 text-[12px] text-bad"}>
-            {state.message}
-          </span>
-        )}
+        <FormMessage state={state} className="ml-1 text-[12px]" />
       </form>
     </details>
   );

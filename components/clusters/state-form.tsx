@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { cn } from "@/components/ui/cn.ts";
-import { inputClass } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass } from "@/components/ui/field.tsx";
 import { saveClusterStateAction } from "@/lib/clusters/actions.ts";
 import { CLUSTER_STATUSES, STATUS_LABELS, type ClusterStatus } from "@/lib/clusters/schema.ts";
 
@@ -37,11 +37,7 @@ export function ClusterStateForm({ runId, clusterKey, status, pinned, note }: { 
         <button type="submit" disabled={pending} className="rounded border border-border px-2 py-0.5 hover:bg-bg-muted">
           Save
         </button>
-        {state.message && (
-          <span role={state.ok ? "status" : "alert"} className={state.ok ? "text-good" : "text-bad"}>
-            {state.message}
-          </span>
-        )}
+        <FormMessage state={state} />
       </div>
     </form>
   );

@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { inputClass, FieldError } from "@/components/ui/field.tsx";
+import { inputClass, FieldError, FormMessage } from "@/components/ui/field.tsx";
 import { saveThresholdsAction } from "@/lib/monitors/actions.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds, type ThresholdsFormState } from "@/lib/monitors/schema.ts";
 
@@ -61,11 +61,7 @@ export function ThresholdsForm({ runId, thresholds }: { runId: string; threshold
         <button type="submit" name="intent" value="reset" disabled={pending} className="rounded border border-border px-3 py-1 text-[12px] hover:bg-bg-muted">
           Reset to defaults
         </button>
-        {state.message && (
-          <p role={state.ok ? "status" : "alert"} className={state.ok ? "text-[12px] text-good" : "text-[12px] text-bad"}>
-            {state.message}
-          </p>
-        )}
+        <FormMessage state={state} className="text-[12px]" block />
       </div>
     </form>
   );

@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { rescoreRunAction, type RescoreState } from "@/lib/ledger/actions.ts";
+import { FormMessage } from "@/components/ui/field.tsx";
 
 export type RescoreConfigOption = { id: number; label: string };
 
@@ -30,11 +31,7 @@ export function RescoreButton({ runId, configs }: { runId: string; configs: Resc
           {pending ? "Re-scoring…" : "Re-score run"}
         </button>
       </div>
-      {state.message && (
-        <p role={state.ok ? "status" : "alert"} className={state.ok ? "text-[12px] text-good" : "text-[12px] text-bad"}>
-          {state.message}
-        </p>
-      )}
+      <FormMessage state={state} className="text-[12px]" block />
       {state.report && (
         <pre className="max-w-[40rem] overflow-x-auto rounded border border-border bg-bg-muted p-2 text-left text-[11px]">{state.report.join("\n")}</pre>
       )}

@@ -1,4 +1,6 @@
-/** Shared look of form inputs, and the error line under a field (linked to it by aria-describedby). */
+/** Shared look of form inputs, the error line under a field (linked to it by aria-describedby), and a form's answer. */
+import { cn } from "@/components/ui/cn.ts";
+
 export const inputClass =
   "w-full rounded border border-border bg-bg px-2 py-1 text-[13px] outline-none focus:border-accent aria-[invalid=true]:border-bad";
 
@@ -8,5 +10,16 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
     <p id={id} className="mt-1 text-[12px] text-bad">
       {errors.join(" ")}
     </p>
+  );
+}
+
+/** What a form's action answered: announced politely when it worked, as an alert when it did not. */
+export function FormMessage({ state, className, block }: { state: { ok?: boolean; message?: string }; className?: string; block?: boolean }) {
+  if (!state.message) return null;
+  const Tag = block ? "p" : "span";
+  return (
+    <Tag role={state.ok ? "status" : "alert"} className={cn(className, state.ok ? "text-good" : "text-bad")}>
+      {state.message}
+    </Tag>
   );
 }
