@@ -1,6 +1,5 @@
 import { parseArgs } from "node:util";
-import { ensureDatabase } from "@/lib/db/embedded.ts";
-import { createClient } from "@/lib/db/client.ts";
+import { withClient } from "@/lib/cli/client.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
@@ -37,36 +36,29 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`verity agreement: ${parsed.errors.join("; ")}\n`);
     return 2;
   }
-  const database = await ensureDatabase();
-  const client = createClient(database.url);
-  try {
-    const report = buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter);
-    if (json) {
-      process.stdout.write(JSON.stringify(reportJson(report)) + "\n");
-      return 0;
-    }
-    const h = report.headline;
-    const ex = report.extraction;
-    const lines = [
-      `reviewed items   ${report.items}`,
-      `agreement        ${h.label}  (${h.detail})`,
-      ...(report.weighted ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`] : []),
-      `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
-      `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
-      `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
-      "",
-      `guardrail                 both  ledger-only  human-only  kappa${report.stratified ? "  (weighted 1/π)" : ""}`,
-      ...report.guardrails.map(
-        (g) =>
-          `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}`,
-      ),
-      "",
-      `Below ${report.minItems} items a figure reads "too few to say"; --json gives every figure with its n and interval.`,
-    ];
-    process.stdout.write(lines.join("\n") + "\n");
+  const report = await withClient(async (client) => buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter));
+  if (json) {
+    process.stdout.write(JSON.stringify(reportJson(report)) + "\n");
     return 0;
-  } finally {
-    await client.$disconnect();
-    await database.stop();
   }
+  const h = report.headline;
+  const ex = report.extraction;
+  const lines = [
+    `reviewed items   ${report.items}`,
+    `agreement        ${h.label}  (${h.detail})`,
+    ...(report.weighted ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`] : []),
+    `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
+    `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
+    `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
+    "",
+    `guardrail                 both  ledger-only  human-only  kappa${report.stratified ? "  (weighted 1/π)" : ""}`,
+    ...report.guardrails.map(
+      (g) =>
+        `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}`,
+    ),
+    "",
+    `Below ${report.minItems} items a figure reads "too few to say"; --json gives every figure with its n and interval.`,
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  return 0;
 }

@@ -2,12 +2,11 @@
 // name, identified by their canonical hash) so re-scoring and the console can pick them.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { ensureDatabase } from "@/lib/db/embedded.ts";
-import { createClient } from "@/lib/db/client.ts";
-import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { withClient } from "@/lib/cli/client.ts";
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { addVerifierConfig } from "@/lib/verifier-configs/mutations.ts";
 import { configNameField, formatConfigIssues, MAX_CONFIG_BYTES, nameFromFileName, parseConfigDocument } from "@/lib/verifier-configs/schema.ts";
+import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity config <subcommand> [options]
 
@@ -23,19 +22,8 @@ claims. Example: {"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}`;
 
 const CLI_ACTOR = { label: "cli" } as const;
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n") };
-
-async function withClient<T>(fn: (client: PrismaClient) => Promise<T>): Promise<T> {
-  const database = await ensureDatabase();
-  const client = createClient(database.url);
-  try {
-    return await fn(client);
-  } finally {
-    await client.$disconnect();
-    await database.stop();
-  }
-}
+type Io = Pick<CommandIo, "out" | "err">;
+const io: Io = stdio;
 
 function readConfigFile(file: string): { ok: true; text: string } | { ok: false; message: string } {
   try {

@@ -6,6 +6,7 @@ import { createBatch, resolveParams } from "@/lib/audit/mutations.ts";
 import { batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
+import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity sample --run RUN --from STEP --to STEP [options]
 
@@ -25,8 +26,8 @@ options:
 
 exit status: 0 done, 1 refused (unknown run, empty sample), 2 usage.`;
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n") };
+type Io = Pick<CommandIo, "out" | "err">;
+const io: Io = stdio;
 
 export function parseSampleArgs(argv: string[]): { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean } | { ok: false; message: string; help?: boolean } {
   let values: Record<string, string | boolean | undefined>;

@@ -5,9 +5,9 @@ import { z } from "zod";
 import { changeRole, createUser, resetPassword, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { createUserInput, passwordField, roleField } from "@/lib/admin/schema.ts";
 import { emailField } from "@/lib/auth/schema.ts";
-import { ensureDatabase } from "@/lib/db/embedded.ts";
-import { createClient } from "@/lib/db/client.ts";
+import { withClient } from "@/lib/cli/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity user <subcommand> [options]
 
@@ -27,8 +27,8 @@ Example (first admin of a production deployment):
 
 const CLI_ACTOR = { label: "cli" } as const;
 
-type Io = { out: (s: string) => void; err: (s: string) => void };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n") };
+type Io = Pick<CommandIo, "out" | "err">;
+const io: Io = stdio;
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -85,17 +85,6 @@ async function userIdByEmail(client: PrismaClient, email: string): Promise<numbe
   const u = await client.user.findUnique({ where: { email }, select: { id: true } });
   if (!u) throw new Error(`no user with email ${email}`);
   return u.id;
-}
-
-async function withClient<T>(fn: (client: PrismaClient) => Promise<T>): Promise<T> {
-  const database = await ensureDatabase();
-  const client = createClient(database.url);
-  try {
-    return await fn(client);
-  } finally {
-    await client.$disconnect();
-    await database.stop();
-  }
 }
 
 export async function run(argv: string[], out: Io = io): Promise<number> {
