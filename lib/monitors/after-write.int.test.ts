@@ -3,8 +3,8 @@
 // post each state change to a local receiver. A receiver that is down never fails the write.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PostedAlarm, startAlarmReceiver } from "@/lib/monitors/test-receiver.ts";
+import { describe, expect, it } from "vitest";
+import { alarmReceiverForFile } from "@/lib/monitors/test-receiver.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -17,15 +17,7 @@ import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 
 const url = process.env.DATABASE_URL!;
-let receiver: Awaited<ReturnType<typeof startAlarmReceiver>>;
-let hook: string;
-let received: PostedAlarm[];
-
-beforeAll(async () => {
-  receiver = await startAlarmReceiver();
-  ({ url: hook, received } = receiver);
-});
-afterAll(() => receiver.close());
+const receiver = alarmReceiverForFile();
 
 /** The hacking variant: 30 tickets × 12 logged steps × K=4; hand-offs cross 10% late, so the alarm changes mid-run. */
 const body = (runId: string) => ndjson([...demoRunValues({ runId, tickets: 30, steps: 12, k: 4, seed: "after-write", variant: "hacking" })]);
@@ -44,7 +36,7 @@ describe("alarms after a write", () => {
   it("an ingest alone stores the alarm states while the rows arrive and posts every change", async () => {
     expect(await listPersistedAlarms([RUN])).toEqual([]);
     // one batch per logged step, and no pause between evaluations: the alarms move while the stream goes on
-    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 120, alarms: { webhookUrl: hook, intervalMs: 0 } });
+    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 120, alarms: { webhookUrl: receiver.url, intervalMs: 0 } });
     expect(s).toMatchObject({ ok: true, rejected: 0 });
 
     const states = await stored(RUN);
@@ -54,7 +46,7 @@ describe("alarms after a write", () => {
     const events = await listAlarmEvents({ runId: RUN, limit: 100 });
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.webhook === "sent")).toBe(true);
-    const posted = received.filter((r) => r.run === RUN);
+    const posted = receiver.received.filter((r) => r.run === RUN);
     expect(posted.map((p) => `${p.alarm}:${p.from}→${p.to}@${p.step}`).sort()).toEqual(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}@${e.step}`).sort());
     // evaluated more than once during the ingest: the changes were recorded at different times
     expect(new Set(events.map((e) => e.at.getTime())).size).toBeGreaterThan(1);
@@ -63,11 +55,11 @@ describe("alarms after a write", () => {
 
   it("sending the same rows again changes nothing: no event, no post", async () => {
     const events = (await listAlarmEvents({ runId: RUN, limit: 100 })).length;
-    const posts = received.length;
-    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 500, alarms: { webhookUrl: hook, intervalMs: 0 } });
+    const posts = receiver.received.length;
+    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 500, alarms: { webhookUrl: receiver.url, intervalMs: 0 } });
     expect(s).toMatchObject({ ok: true, accepted: 0 });
     expect((await listAlarmEvents({ runId: RUN, limit: 100 })).length).toBe(events);
-    expect(received.length).toBe(posts);
+    expect(receiver.received.length).toBe(posts);
   });
 
   it("the API handler evaluates the runs of the body before it answers", async () => {
@@ -83,14 +75,14 @@ describe("alarms after a write", () => {
     const config = parseVerifierConfig({ guardrails: { missing_evidence: { on: false } } });
     if (!config.ok) throw new Error(JSON.stringify(config.issues));
     const before = await stored(RUN);
-    const summary = await rescoreRun(bulkPool(url), { runId: RUN, config: config.config, alarms: { webhookUrl: hook } });
+    const summary = await rescoreRun(bulkPool(url), { runId: RUN, config: config.config, alarms: { webhookUrl: receiver.url } });
     expect(summary.rescored).toBeGreaterThan(0);
     const after = await stored(RUN);
     expect(after).toEqual(await replay(RUN));
     // the stored hit-rate reading is the re-scored one, not the one from the ingest
     expect(after.find((a) => a.alarm === "hit_rate")?.value).not.toBe(before.find((a) => a.alarm === "hit_rate")?.value);
     const events = await listAlarmEvents({ runId: RUN, limit: 100 });
-    expect(received.filter((r) => r.run === RUN)).toHaveLength(events.length);
+    expect(receiver.received.filter((r) => r.run === RUN)).toHaveLength(events.length);
   });
 
   it("a receiver that is down never fails the ingest; the event says the post failed", async () => {

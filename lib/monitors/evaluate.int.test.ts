@@ -1,8 +1,8 @@
 // Alarm evaluation against a real database: states persisted from the rollups, one event per state change (never
 // two for the same change, even with two evaluations at once), the webhook posted to a local receiver, thresholds
 // edited through the audited mutation, and evaluation as data arrives giving the same end state as all at once.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PostedAlarm, startAlarmReceiver } from "@/lib/monitors/test-receiver.ts";
+import { describe, expect, it } from "vitest";
+import { alarmReceiverForFile } from "@/lib/monitors/test-receiver.ts";
 import { uniqueName } from "@/lib/audit/test-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
@@ -18,15 +18,7 @@ import { alarmRules, ALARMS } from "@/lib/monitors/rules.ts";
 import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
 
 const url = process.env.DATABASE_URL!;
-let receiver: Awaited<ReturnType<typeof startAlarmReceiver>>;
-let hook: string;
-let received: PostedAlarm[];
-
-beforeAll(async () => {
-  receiver = await startAlarmReceiver();
-  ({ url: hook, received } = receiver);
-});
-afterAll(() => receiver.close());
+const receiver = alarmReceiverForFile();
 
 async function ingest(values: Iterable<unknown>) {
   // No evaluation by the ingest itself: these tests drive evaluateRunAlarms (after-write.int.test.ts covers the hook).
@@ -53,7 +45,7 @@ describe("evaluateRunAlarms", () => {
 
   it("persists every alarm's state; the hand-off alarm matches a replay over the ledger; each change is posted once", async () => {
     await ingest(demoRunValues(spec(RUN)));
-    const r = await evaluateRunAlarms(RUN, { webhookUrl: hook });
+    const r = await evaluateRunAlarms(RUN, { webhookUrl: receiver.url });
     expect(r.evaluated).toBe(true);
     expect(r.alarms.map((a) => a.alarm)).toEqual([...ALARMS]);
     const handoff = r.alarms.find((a) => a.alarm === "handoff")!;
@@ -66,20 +58,20 @@ describe("evaluateRunAlarms", () => {
     const events = await listAlarmEvents({ runId: RUN, limit: 50 });
     expect(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}`).sort()).toEqual(r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`).sort());
     expect(events.find((e) => e.alarm === "handoff")).toMatchObject({ fromState: "green", toState: "red", step: direct.since, webhook: "sent" });
-    const mine = received.filter((x) => x.run === RUN);
+    const mine = receiver.received.filter((x) => x.run === RUN);
     expect(mine).toHaveLength(r.transitions.length);
     expect(mine.find((x) => x.alarm === "handoff")).toMatchObject({ from: "green", to: "red", step: direct.since });
   });
 
   it("skips the work when nothing changed, and records nothing when forced on the same data", async () => {
-    const posted = received.length;
+    const posted = receiver.received.length;
     const events = (await listAlarmEvents({ runId: RUN, limit: 50 })).length;
-    const again = await evaluateRunAlarms(RUN, { webhookUrl: hook });
+    const again = await evaluateRunAlarms(RUN, { webhookUrl: receiver.url });
     expect(again.evaluated).toBe(false);
-    const forced = await evaluateRunAlarms(RUN, { webhookUrl: hook, force: true });
+    const forced = await evaluateRunAlarms(RUN, { webhookUrl: receiver.url, force: true });
     expect(forced).toMatchObject({ evaluated: true, transitions: [] });
     expect((await listAlarmEvents({ runId: RUN, limit: 50 })).length).toBe(events);
-    expect(received.length).toBe(posted);
+    expect(receiver.received.length).toBe(posted);
   });
 
   it("new thresholds (audited) re-evaluate: a 90% hand-off ceiling turns the alarm green; two concurrent evaluations record the change back once", async () => {
@@ -89,12 +81,12 @@ describe("evaluateRunAlarms", () => {
     const log = await db().auditLogEntry.findFirstOrThrow({ where: { action: "run.thresholds_update", targetId: RUN } });
     expect(log.details).toMatchObject({ changed: { handoffCeiling: { from: 0.1, to: 0.9 } }, stored: { handoffCeiling: 0.9 } });
 
-    const r = await evaluateRunAlarms(RUN, { webhookUrl: hook });
+    const r = await evaluateRunAlarms(RUN, { webhookUrl: receiver.url });
     expect(r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual(["handoff:red→green"]);
 
     await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS }, lead);
     expect((await db().run.findUniqueOrThrow({ where: { id: RUN } })).thresholds).toBeNull();
-    const both = await Promise.all([evaluateRunAlarms(RUN, { webhookUrl: hook }), evaluateRunAlarms(RUN, { webhookUrl: hook })]);
+    const both = await Promise.all([evaluateRunAlarms(RUN, { webhookUrl: receiver.url }), evaluateRunAlarms(RUN, { webhookUrl: receiver.url })]);
     expect(both.flatMap((b) => b.transitions).map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual(["handoff:green→red"]);
     const changes = (await listAlarmEvents({ runId: RUN, limit: 50 })).filter((e) => e.alarm === "handoff").map((e) => `${e.fromState}→${e.toState}`);
     expect(changes).toEqual(["green→red", "red→green", "green→red"]);

@@ -1,6 +1,7 @@
 // A local webhook receiver for the alarm tests: records every posted JSON body and answers 200.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 export type PostedAlarm = { run: string; alarm: string; from: string; to: string; step: number | null };
 
@@ -21,6 +22,27 @@ export async function startAlarmReceiver(): Promise<{ url: string; received: Pos
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** A receiver for the whole test file: started before its tests, closed after them. */
+export function alarmReceiverForFile(): { readonly url: string; readonly received: PostedAlarm[] } {
+  let receiver: Awaited<ReturnType<typeof startAlarmReceiver>> | undefined;
+  beforeAll(async () => {
+    receiver = await startAlarmReceiver();
+  });
+  afterAll(() => receiver?.close());
+  const started = () => {
+    if (!receiver) throw new Error("the alarm receiver starts in beforeAll");
+    return receiver;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get received() {
+      return started().received;
     },
   };
 }
