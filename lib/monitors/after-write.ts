@@ -32,12 +32,16 @@ const DEFAULT_INTERVAL_MS = 2000;
 const clients = new WeakMap<pg.Pool, PrismaClient>();
 
 // The evaluation and its Prisma client are loaded when the first evaluation runs, not with the writer: loading them
-// costs about half a second of CPU and 30–80 MB, which a CLI ingest should not pay before its first line.
-const evaluator = () =>
-  Promise.all([import("@prisma/adapter-pg"), import("@/lib/generated/prisma/client.ts"), import("@/lib/monitors/evaluate.ts")]).then(
+// costs about a second of CPU and 90 MB in a fresh process, which a CLI ingest should not pay before its first line.
+type Evaluator = { evaluateRunAlarms: typeof import("@/lib/monitors/evaluate.ts").evaluateRunAlarms; clientFor: (pool: pg.Pool) => PrismaClient };
+let evaluator: Promise<Evaluator> | undefined;
+
+function loadEvaluator(): Promise<Evaluator> {
+  if (evaluator) return evaluator;
+  evaluator = Promise.all([import("@prisma/adapter-pg"), import("@/lib/generated/prisma/client.ts"), import("@/lib/monitors/evaluate.ts")]).then(
     ([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }]) => ({
       evaluateRunAlarms,
-      clientFor(pool: pg.Pool): PrismaClient {
+      clientFor(pool) {
         let client = clients.get(pool);
         if (!client) {
           client = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -47,6 +51,10 @@ const evaluator = () =>
       },
     }),
   );
+  // A failed load (never expected) is tried again by the next evaluation rather than remembered.
+  evaluator.catch(() => (evaluator = undefined));
+  return evaluator;
+}
 
 export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook {
   const pending = new Set<string>();
@@ -64,7 +72,7 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
     last = Date.now();
     for (const runId of runs) {
       try {
-        const { evaluateRunAlarms, clientFor } = await evaluator();
+        const { evaluateRunAlarms, clientFor } = await loadEvaluator();
         const r = await evaluateRunAlarms(runId, { client: clientFor(pool), webhook: "background", webhookUrl: opts.webhookUrl });
         deliveries.push(r.delivered);
       } catch (err) {
