@@ -14,6 +14,17 @@ import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
  */
 export const LEDGER_WRITE_LOCK = 0x76657269;
 
+/**
+ * Starts a transaction of a ledger writer (an ingest batch, a re-score batch) and takes LEDGER_WRITE_LOCK, in one round
+ * trip. Every read such a transaction makes is a lookup by key (trajectory, ticket, id). While a large write runs the
+ * tables grow faster than autovacuum re-analyses them, and with statistics from when a table was small the planner
+ * scanned it for the existence check (89 ms instead of 2 per batch at 200,000 rows; 12 s of a 34 s ingest): index
+ * lookups are made the only sensible plan for the transaction.
+ */
+export async function beginLedgerWrite(client: pg.PoolClient): Promise<void> {
+  await client.query(`begin; set local enable_seqscan = off; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+}
+
 export type PartOutcome = "accepted" | "unchanged";
 export type LineOutcome = {
   line: number;
@@ -52,12 +63,7 @@ type StoredRollout = { id: string | null; hash: string; run_id: string; step: nu
 const LEDGER_COLUMNS = ["id", "rollout_id", "category", "supersedes_id", ...LEDGER_TAIL_COLUMNS];
 
 export async function writeIngestBatch(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext): Promise<LineOutcome[]> {
-  // One round trip for all three; the lock serialises the writers of the ledger (see LEDGER_WRITE_LOCK). Every
-  // read of the batch is a lookup by key. While a large ingest runs, the tables grow faster than autovacuum
-  // re-analyses them, and with statistics from when a table was small the planner picked a sequential scan for the
-  // existence check (89 ms instead of 2 at 200,000 rows; 12 s of a 34 s ingest): index lookups are made the only
-  // sensible plan for this transaction.
-  await client.query(`begin; set local enable_seqscan = off; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+  await beginLedgerWrite(client);
   try {
     const pending: WriteContext = newWriteContext();
     const outcomes = await classifyAndWrite(client, lines, ctx, pending);

@@ -7,7 +7,7 @@ import { CaseCache } from "@/lib/ingest/cases.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
-import { allocateIds, insertLedgerEntries, LEDGER_WRITE_LOCK, type NewEntry } from "@/lib/ingest/write-batch.ts";
+import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ingest/write-batch.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
@@ -116,7 +116,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
 
       const client = await checkout(pool);
       try {
-        await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+        await beginLedgerWrite(client);
         const cur = await client.query<CurrentRow>(
           `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
                   source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail
