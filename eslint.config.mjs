@@ -9,7 +9,10 @@ const config = [
     // Import direction: app -> components -> lib. lib never imports UI; pure folders import nothing with effects.
     files: ["lib/**/*.ts", "lib/**/*.tsx"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/components/*"], message: "lib must not import app/ or components/." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*", "@/components/*"], message: "lib must not import app/ or components/." }] },
+      ],
     },
   },
   {
@@ -20,7 +23,19 @@ const config = [
         {
           patterns: [
             { group: ["@/app/*", "@/components/*"], message: "lib must not import app/ or components/." },
-            { group: ["@/lib/db/*", "@/lib/env*", "pg", "node:fs", "node:http", "node:https", "node:net", "node:child_process"], message: "pure modules do no I/O." },
+            {
+              group: [
+                "@/lib/db/*",
+                "@/lib/env*",
+                "pg",
+                "node:fs",
+                "node:http",
+                "node:https",
+                "node:net",
+                "node:child_process",
+              ],
+              message: "pure modules do no I/O.",
+            },
           ],
         },
       ],
@@ -28,7 +43,12 @@ const config = [
   },
   {
     files: ["components/**/*.tsx", "components/**/*.ts"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*"], message: "components must not import app/." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*"], message: "components must not import app/." }] },
+      ],
+    },
   },
 ];
 

@@ -8,7 +8,8 @@ import { PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 
 export function proxy(req: NextRequest) {
   const nonce = randomBytes(16).toString("base64");
-  const https = req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  const https =
+    req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === "development", https });
   const requestHeaders = new Headers(req.headers);
   requestHeaders.set("x-nonce", nonce);

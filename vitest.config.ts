@@ -9,7 +9,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts"], exclude: ["**/*.int.test.ts", "node_modules/**"] },
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "node_modules/**"],
+        },
       },
       {
         extends: true,

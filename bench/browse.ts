@@ -40,7 +40,13 @@ async function main() {
   let fresh = !exists;
   if (exists) {
     await c.connect();
-    const n = Number((await c.query("select count(*) from ledger where run_id = $1 and is_current", [RUN]).catch(() => ({ rows: [{ count: 0 }] }))).rows[0].count);
+    const n = Number(
+      (
+        await c
+          .query("select count(*) from ledger where run_id = $1 and is_current", [RUN])
+          .catch(() => ({ rows: [{ count: 0 }] }))
+      ).rows[0].count,
+    );
     await c.end();
     if (n !== N) {
       await admin.query(`drop database "${DB}" with (force)`);
@@ -62,10 +68,15 @@ async function main() {
     await pool.query("insert into runs (id) values ($1) on conflict do nothing", [RUN]);
     const steps = Math.max(1, Math.round(BASE / (250 * 4)));
     let t = performance.now();
-    const s = await ingestValues(demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }), { pool, batchLines: 4000 });
+    const s = await ingestValues(
+      demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }),
+      { pool, batchLines: 4000 },
+    );
     await pool.end();
     const base = s.by_kind.rollout.accepted;
-    console.log(`ingested ${base.toLocaleString("en-US")} generated rollouts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `ingested ${base.toLocaleString("en-US")} generated rollouts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     t = performance.now();
     const copies = Math.ceil(N / base) - 1;
     await client.query("begin");
@@ -98,15 +109,33 @@ async function main() {
     await client.query("vacuum analyze ledger");
     await client.query("vacuum analyze ledger_reasons");
     await client.query("vacuum analyze ledger_guardrails");
-    console.log(`copied up to ${N.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `copied up to ${N.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
   }
-  const total = Number((await client.query("select count(*) from ledger where run_id = $1 and is_current", [RUN])).rows[0].count);
-  const sample = (await client.query<{ trajectory_id: string; ticket_id: string; category: string }>(
-    "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60", [RUN])).rows;
-  const reason = (await client.query<{ code: string }>("select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1", [RUN])).rows[0]?.code ?? "over_step_budget";
+  const total = Number(
+    (await client.query("select count(*) from ledger where run_id = $1 and is_current", [RUN])).rows[0].count,
+  );
+  const sample = (
+    await client.query<{ trajectory_id: string; ticket_id: string; category: string }>(
+      "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60",
+      [RUN],
+    )
+  ).rows;
+  const reason =
+    (
+      await client.query<{ code: string }>(
+        "select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1",
+        [RUN],
+      )
+    ).rows[0]?.code ?? "over_step_budget";
   // The most common reason signature (code + tool + field), as a cluster's level-2 link selects it.
-  const signature = (await client.query<{ code: string; tool: string | null; field: string | null }>(
-    "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1", [RUN])).rows[0];
+  const signature = (
+    await client.query<{ code: string; tool: string | null; field: string | null }>(
+      "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1",
+      [RUN],
+    )
+  ).rows[0];
 
   const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
   const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
@@ -114,10 +143,14 @@ async function main() {
   const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
   const { BLIND_SPOT_KEY, browserFilters, formatKey, parseKey } = await import("@/lib/clusters/keys.ts");
   // The largest level-2 cluster at the default threshold: a deciding guardrail and its commonest reason signature.
-  const top = (await client.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
-    `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.ledger_id = l.id
+  const top = (
+    await client.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
+      `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.ledger_id = l.id
       where l.run_id = $1 and l.is_current and l.reward < 0.5 and l.deciding_guardrail is not null
-      group by 1, 2, 3, 4 order by count(*) desc limit 1`, [RUN])).rows[0];
+      group by 1, 2, 3, 4 order by count(*) desc limit 1`,
+      [RUN],
+    )
+  ).rows[0];
   const level2 = parseKey(`${top.deciding}|${formatReasonSignature(top)}`)!;
   const linkParams = (k: NonNullable<ReturnType<typeof parseKey>>) =>
     Object.fromEntries(new URLSearchParams(browseQuery(browserFilters({ runId: RUN, threshold: 0.5 }, k))));
@@ -129,7 +162,10 @@ async function main() {
     ["reward ≤ 0.5", { reward_max: "0.5" }],
     ["evidence ≤ 0.5", { evidence_max: "0.5" }],
     ["guardrail any of missing_evidence", { any: "missing_evidence" }],
-    ["guardrail none of six", { none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence" }],
+    [
+      "guardrail none of six",
+      { none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence" },
+    ],
     ["deciding = empty_promise", { deciding: "empty_promise" }],
     ["capped", { capped: "yes" }],
     ["hand-off", { handoff: "yes" }],
@@ -144,14 +180,25 @@ async function main() {
     ["no sandbox write", { sandbox_write: "no" }],
     ["reward below 0.5 (strict)", { reward_below: "0.5" }],
     ["sort by reward ascending", { sort: "reward", dir: "asc" }],
-    ["combo: any + reward ≤ 0.5 + steps", { any: "missing_evidence", reward_max: "0.5", step_from: "0", step_to: "9000" }],
-    ["combo: category + hand-off + sort by step", { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" }],
-    ["combo: deciding + evidence ≤ 0.5, sort by reward", { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" }],
+    [
+      "combo: any + reward ≤ 0.5 + steps",
+      { any: "missing_evidence", reward_max: "0.5", step_from: "0", step_to: "9000" },
+    ],
+    [
+      "combo: category + hand-off + sort by step",
+      { category: sample[3].category, handoff: "yes", sort: "step", dir: "asc" },
+    ],
+    [
+      "combo: deciding + evidence ≤ 0.5, sort by reward",
+      { deciding: "missing_evidence", evidence_max: "0.5", sort: "reward" },
+    ],
     // the clusters page's links into the browser, exactly as browserFilters writes them
     [`combo: level-2 cluster link ${formatKey(level2).replaceAll("|", " › ")}`, linkParams(level2)],
     ["combo: blind-spot cluster link", linkParams(parseKey(BLIND_SPOT_KEY)!)],
   ];
-  console.log(`\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`);
+  console.log(
+    `\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`,
+  );
   const rows: string[] = [];
   let baseP95 = 0;
   for (const [name, q] of cases) {
@@ -189,7 +236,9 @@ async function main() {
     if (!d) throw new Error(`no detail for ${s.trajectory_id}`);
   }
   const detailLine = `detail query (loadTrajectoryDetail, 40 random rollouts): p50 ${pct(detail, 0.5).toFixed(1)} ms, p95 ${pct(detail, 0.95).toFixed(1)} ms`;
-  console.log("\n| filter | rows | matching | page p50 ms | page p95 ms | p95 vs baseline | count p50 ms | count p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "\n| filter | rows | matching | page p50 ms | page p95 ms | p95 vs baseline | count p50 ms | count p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|",
+  );
   console.log(rows.join("\n"));
   console.log(`\n${detailLine}`);
   await client.end();

@@ -44,7 +44,12 @@ const { values } = parseArgs({
 const say = (s: string) => process.stdout.write(s + "\n");
 const RUN = values.run!;
 const RUNS = Number(values.runs);
-const INDEXES = ["ledger_clusters_idx", "ledger_handoffs_idx", "ledger_reasons_signature_idx", "rollouts_no_writes_idx"];
+const INDEXES = [
+  "ledger_clusters_idx",
+  "ledger_handoffs_idx",
+  "ledger_reasons_signature_idx",
+  "rollouts_no_writes_idx",
+];
 
 function withDb(url: string, name: string): string {
   const u = new URL(url);
@@ -56,7 +61,11 @@ function withDb(url: string, name: string): string {
 async function serverCpu(c: pg.Client): Promise<() => number | null> {
   try {
     const pid = (await c.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0].pid;
-    const stat = (p: number | string) => fs.readFileSync(`/proc/${p}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    const stat = (p: number | string) =>
+      fs
+        .readFileSync(`/proc/${p}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
     const postmaster = Number(stat(pid)[1]);
     const tick = 100;
     return () => {
@@ -107,20 +116,30 @@ async function build(admin: string): Promise<string> {
   await migrate(url);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   const seedN = Number(values["seed-rollouts"]);
-  const spec = { runId: RUN, variant: "hacking" as const, seed: "7", k: 4, steps: 100, tickets: Math.max(1, Math.round(seedN / 400)) };
+  const spec = {
+    runId: RUN,
+    variant: "hacking" as const,
+    seed: "7",
+    k: 4,
+    steps: 100,
+    tickets: Math.max(1, Math.round(seedN / 400)),
+  };
   await describeRun(pool, RUN, describeDemoRun(spec));
   let t = performance.now();
   const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
   const secs = (performance.now() - t) / 1000;
   const seeded = s.by_kind.rollout.accepted;
-  say(`seed: ${seeded.toLocaleString("en-US")} rollouts through the ingest path (verifier, 005 indexes) in ${secs.toFixed(1)} s (${Math.round(seeded / secs).toLocaleString("en-US")}/s)`);
+  say(
+    `seed: ${seeded.toLocaleString("en-US")} rollouts through the ingest path (verifier, 005 indexes) in ${secs.toFixed(1)} s (${Math.round(seeded / secs).toLocaleString("en-US")}/s)`,
+  );
   const copies = Math.max(1, Math.ceil(Number(values.n) / seeded));
   const delta = Math.floor(strideOf(spec) / copies);
   if (delta < 1) throw new Error(`too many copies (${copies}) for the step stride ${strideOf(spec)}`);
   t = performance.now();
   const c = await pool.connect();
   try {
-    const [{ r, l }] = (await c.query("select (select max(id) from rollouts) as r, (select max(id) from ledger) as l")).rows;
+    const [{ r, l }] = (await c.query("select (select max(id) from rollouts) as r, (select max(id) from ledger) as l"))
+      .rows;
     const params = [RUN, copies - 1, delta, r, l];
     await c.query(
       `insert into rollouts (id, trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox, registry_id, claims, tool_steps, content_hash)
@@ -152,7 +171,9 @@ async function build(admin: string): Promise<string> {
          from ledger_reasons x cross join generate_series(1, $2::int) c where x.run_id = $1`,
       [RUN, copies - 1, delta, l],
     );
-    await c.query("select setval('rollouts_id_seq', (select max(id) from rollouts)), setval('ledger_id_seq', (select max(id) from ledger))");
+    await c.query(
+      "select setval('rollouts_id_seq', (select max(id) from rollouts)), setval('ledger_id_seq', (select max(id) from ledger))",
+    );
     // The copies bypass ingest, so their per-step rollups (the denominators of every share) are recounted.
     await c.query("delete from step_rollups where run_id = $1", [RUN]);
     await c.query(
@@ -164,12 +185,15 @@ async function build(admin: string): Promise<string> {
       [RUN],
     );
     // What autovacuum does after a bulk load; index-only scans need the visibility map.
-    for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups"]) await c.query(`vacuum analyze ${table}`);
+    for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups"])
+      await c.query(`vacuum analyze ${table}`);
   } finally {
     c.release();
     await pool.end();
   }
-  say(`copies: ${copies - 1} × (steps + c·${delta}) with INSERT … SELECT generate_series, rollups recounted, VACUUM ANALYZE: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  say(
+    `copies: ${copies - 1} × (steps + c·${delta}) with INSERT … SELECT generate_series, rollups recounted, VACUUM ANALYZE: ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   return url;
 }
 
@@ -207,7 +231,14 @@ async function plan(c: pg.Client, q: Prisma.Sql): Promise<string> {
 
 /** Ingest rate with and without the 005 indexes, alternating so that a change of machine load hits both. */
 async function ingestAb(admin: string, n: number): Promise<void> {
-  const spec = { runId: RUN, variant: "hacking" as const, seed: "7", k: 4, steps: 100, tickets: Math.max(1, Math.round(n / 400)) };
+  const spec = {
+    runId: RUN,
+    variant: "hacking" as const,
+    seed: "7",
+    k: 4,
+    steps: 100,
+    tickets: Math.max(1, Math.round(n / 400)),
+  };
   const rates: Record<string, number[]> = { with: [], without: [] };
   for (const round of [0, 1]) {
     for (const variant of round === 0 ? ["with", "without"] : ["without", "with"]) {
@@ -232,9 +263,15 @@ async function ingestAb(admin: string, n: number): Promise<void> {
     }
   }
   const med = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  say(`ingest of ${n.toLocaleString("en-US")} generated rollouts (verifier on), mean of 2 runs each, load average ${os.loadavg()[0].toFixed(1)}:`);
-  say(`  without the 005 indexes ${Math.round(med(rates.without)).toLocaleString("en-US")}/s (${rates.without.map(Math.round).join(", ")})`);
-  say(`  with the 005 indexes    ${Math.round(med(rates.with)).toLocaleString("en-US")}/s (${rates.with.map(Math.round).join(", ")})`);
+  say(
+    `ingest of ${n.toLocaleString("en-US")} generated rollouts (verifier on), mean of 2 runs each, load average ${os.loadavg()[0].toFixed(1)}:`,
+  );
+  say(
+    `  without the 005 indexes ${Math.round(med(rates.without)).toLocaleString("en-US")}/s (${rates.without.map(Math.round).join(", ")})`,
+  );
+  say(
+    `  with the 005 indexes    ${Math.round(med(rates.with)).toLocaleString("en-US")}/s (${rates.with.map(Math.round).join(", ")})`,
+  );
   say(`  ratio ${(med(rates.with) / med(rates.without)).toFixed(2)}`);
 }
 
@@ -258,20 +295,38 @@ async function main() {
     const w = { runId: RUN, threshold: 0.5 };
     const { edges } = binSteps(await readWindowSteps(w, client));
     const report = await computeClusterReport(w, client);
-    const sizes = (await c.query("select pg_size_pretty(pg_relation_size('ledger')) as ledger, pg_size_pretty(pg_relation_size('ledger_clusters_idx')) as idx")).rows[0];
-    say(`\nrun ${RUN}: ${report.rollouts.toLocaleString("en-US")} rollouts (ledger heap ${sizes.ledger}, ledger_clusters_idx ${sizes.idx}), ${report.population.toLocaleString("en-US")} below 0.5, ${report.clusters.length} level-1 clusters, blind spot ${report.blindSpot.size.toLocaleString("en-US")}`);
-    say(`machine: ${os.cpus()[0].model} (${os.cpus().length} logical CPUs), load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}\n`);
+    const sizes = (
+      await c.query(
+        "select pg_size_pretty(pg_relation_size('ledger')) as ledger, pg_size_pretty(pg_relation_size('ledger_clusters_idx')) as idx",
+      )
+    ).rows[0];
+    say(
+      `\nrun ${RUN}: ${report.rollouts.toLocaleString("en-US")} rollouts (ledger heap ${sizes.ledger}, ledger_clusters_idx ${sizes.idx}), ${report.population.toLocaleString("en-US")} below 0.5, ${report.clusters.length} level-1 clusters, blind spot ${report.blindSpot.size.toLocaleString("en-US")}`,
+    );
+    say(
+      `machine: ${os.cpus()[0].model} (${os.cpus().length} logical CPUs), load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}\n`,
+    );
 
     const queries: [string, Prisma.Sql][] = [
       ["level 1 + co-fired (exact)", levelOneQuery(w, edges)],
       ["levels 2–3 (reason sample)", signatureSampleQuery(w, edges)],
       ["blind spot (exact)", blindSpotQuery(w, edges)],
     ];
-    const rows: string[] = ["| what | wall (median) | wall (min) | server CPU (median) | without the 005 indexes | plan |", "|---|---:|---:|---:|---:|---|"];
+    const rows: string[] = [
+      "| what | wall (median) | wall (min) | server CPU (median) | without the 005 indexes | plan |",
+      "|---|---:|---:|---:|---:|---|",
+    ];
     const total = await time(cpu, () => computeClusterReport(w, client));
-    rows.push(`| **whole clustering report** (3 queries concurrently) | **${fmt(median(total.wall))}** | ${fmt(Math.min(...total.wall))} | ${total.cpu.length ? fmt(median(total.cpu)) : "n/a"} | | |`);
+    rows.push(
+      `| **whole clustering report** (3 queries concurrently) | **${fmt(median(total.wall))}** | ${fmt(Math.min(...total.wall))} | ${total.cpu.length ? fmt(median(total.cpu)) : "n/a"} | | |`,
+    );
     const again = await time(cpu, () => clusterReport(w, client));
-    rows.push(`| the same report again, rollups unchanged (cache.ts: fingerprint query only) | ${fmt(median(again.wall))} | ${fmt(Math.min(...again.wall))} | ${again.cpu.length ? fmt(median(again.cpu)) : "n/a"} | | |`);
+    rows.push(
+      `| the same report again, rollups unchanged (cache.ts: fingerprint query only) | ${fmt(median(again.wall))} | ${fmt(Math.min(...again.wall))} | ${again.cpu.length ? fmt(median(again.cpu)) : "n/a"} | | |`,
+    );
     for (const [name, q] of queries) {
       const run = async () => {
         await c.query("begin");
@@ -282,11 +337,15 @@ async function main() {
       };
       const t = await time(cpu, run);
       const base = await time(cpu, () => withoutIndexes(c, q), 1);
-      rows.push(`| ${name} | ${fmt(median(t.wall))} | ${fmt(Math.min(...t.wall))} | ${t.cpu.length ? fmt(median(t.cpu)) : "n/a"} | ${fmt(base.wall[0])} | ${await plan(c, q)} |`);
+      rows.push(
+        `| ${name} | ${fmt(median(t.wall))} | ${fmt(Math.min(...t.wall))} | ${t.cpu.length ? fmt(median(t.cpu)) : "n/a"} | ${fmt(base.wall[0])} | ${await plan(c, q)} |`,
+      );
     }
     const keys = ["blind_spot:handoff_no_write", ...report.clusters.map((x) => x.key)];
     const extras = await time(cpu, () => loadClusterExtras(w, report, keys, { phrasings: true }, client), 3);
-    rows.push(`| examples + phrasings of ${keys.length} clusters (≤ 2,000 replies each, MinHash) | ${fmt(median(extras.wall))} | ${fmt(Math.min(...extras.wall))} | ${extras.cpu.length ? fmt(median(extras.cpu)) : "n/a"} | | |`);
+    rows.push(
+      `| examples + phrasings of ${keys.length} clusters (≤ 2,000 replies each, MinHash) | ${fmt(median(extras.wall))} | ${fmt(Math.min(...extras.wall))} | ${extras.cpu.length ? fmt(median(extras.cpu)) : "n/a"} | | |`,
+    );
     const biggest = report.clusters.reduce((a, b) => (b.size > a.size ? b : a));
     let lines = 0;
     const exp = await time(
@@ -297,9 +356,13 @@ async function main() {
       },
       1,
     );
-    rows.push(`| backlog export of ${biggest.key} (${biggest.size.toLocaleString("en-US")} rollouts, ${lines} lines) | ${fmt(exp.wall[0])} | | ${exp.cpu.length ? fmt(exp.cpu[0]) : "n/a"} | | |`);
+    rows.push(
+      `| backlog export of ${biggest.key} (${biggest.size.toLocaleString("en-US")} rollouts, ${lines} lines) | ${fmt(exp.wall[0])} | | ${exp.cpu.length ? fmt(exp.cpu[0]) : "n/a"} | | |`,
+    );
     for (const r of rows) say(r);
-    say(`\ntarget: clustering ≤ 1 s at 1M rollouts — ${median(total.wall) <= 1 ? "met" : "NOT met"} (median ${fmt(median(total.wall))}, load average ${os.loadavg()[0].toFixed(1)})`);
+    say(
+      `\ntarget: clustering ≤ 1 s at 1M rollouts — ${median(total.wall) <= 1 ? "met" : "NOT met"} (median ${fmt(median(total.wall))}, load average ${os.loadavg()[0].toFixed(1)})`,
+    );
   } finally {
     await c.end();
     await client.$disconnect();

@@ -19,7 +19,14 @@ import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { rawCopy } from "@/bench/lib/raw-copy.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "200000" }, batch: { type: "string", default: "2000" }, keep: { type: "boolean" }, "api-first": { type: "boolean" } } });
+const { values } = parseArgs({
+  options: {
+    n: { type: "string", default: "200000" },
+    batch: { type: "string", default: "2000" },
+    keep: { type: "boolean" },
+    "api-first": { type: "boolean" },
+  },
+});
 const N = Number(values.n);
 const BATCH = Number(values.batch);
 const say = (s: string) => process.stdout.write(s + "\n");
@@ -32,22 +39,34 @@ function withDb(url: string, name: string): string {
 
 /** Runs a command under /usr/bin/time to get its peak RSS; resolves with wall seconds, output and max RSS (MB). */
 function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv, onStdout?: (s: string) => void) {
-  return new Promise<{ code: number; seconds: number; stdout: string; stderr: string; rssMb: number; cpu: number }>((resolve) => {
-    const started = process.hrtime.bigint();
-    const child = spawn("/usr/bin/time", ["-f", "MAXRSS_KB %M CPU_S %U %S", cmd, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-      onStdout?.(String(c));
-    });
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => {
-      const kb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 0);
-      const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(stderr);
-      resolve({ code: code ?? -1, seconds: Number(process.hrtime.bigint() - started) / 1e9, stdout, stderr, rssMb: kb / 1024, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN });
-    });
-  });
+  return new Promise<{ code: number; seconds: number; stdout: string; stderr: string; rssMb: number; cpu: number }>(
+    (resolve) => {
+      const started = process.hrtime.bigint();
+      const child = spawn("/usr/bin/time", ["-f", "MAXRSS_KB %M CPU_S %U %S", cmd, ...args], {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (c) => {
+        stdout += c;
+        onStdout?.(String(c));
+      });
+      child.stderr.on("data", (c) => (stderr += c));
+      child.on("close", (code) => {
+        const kb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 0);
+        const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(stderr);
+        resolve({
+          code: code ?? -1,
+          seconds: Number(process.hrtime.bigint() - started) / 1e9,
+          stdout,
+          stderr,
+          rssMb: kb / 1024,
+          cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN,
+        });
+      });
+    },
+  );
 }
 
 /**
@@ -71,7 +90,9 @@ async function quiesce(url: string, written?: string): Promise<void> {
 async function counts(url: string): Promise<{ rollouts: number; ledger: number }> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const r = await c.query("select (select count(*) from rollouts)::int as rollouts, (select count(*) from ledger)::int as ledger");
+  const r = await c.query(
+    "select (select count(*) from rollouts)::int as rollouts, (select count(*) from ledger)::int as ledger",
+  );
   await c.end();
   return r.rows[0];
 }
@@ -80,14 +101,21 @@ async function main() {
   const database = await ensureDatabase("postgres");
   const admin = database.adminUrl;
   const tag = `${process.pid}`;
-  const names = { raw: `verity_bench_raw_${tag}`, cli: `verity_bench_cli_${tag}`, api: `verity_bench_api_${tag}`, raw2: `verity_bench_raw2_${tag}` };
+  const names = {
+    raw: `verity_bench_raw_${tag}`,
+    cli: `verity_bench_cli_${tag}`,
+    api: `verity_bench_api_${tag}`,
+    raw2: `verity_bench_raw2_${tag}`,
+  };
   const dir = path.resolve("bench/out");
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `ingest-${N}.ndjson`);
   try {
     say(`generating ${N.toLocaleString("en-US")} pre-scored rollouts -> ${path.relative(process.cwd(), file)}`);
     const fx = await writePrescoredFile(file, N);
-    say(`  ${fx.lines.toLocaleString("en-US")} lines (${fx.cases} cases, ${fx.rollouts} rollouts + their score records), ${(fx.bytes / 1e6).toFixed(1)} MB`);
+    say(
+      `  ${fx.lines.toLocaleString("en-US")} lines (${fx.cases} cases, ${fx.rollouts} rollouts + their score records), ${(fx.bytes / 1e6).toFixed(1)} MB`,
+    );
     for (const n of Object.values(names)) await createDatabaseIfMissing(admin, n);
     await migrate(withDb(admin, names.cli));
     await migrate(withDb(admin, names.api));
@@ -108,7 +136,11 @@ async function main() {
       const env = { ...process.env, DATABASE_URL: withDb(admin, names.cli) };
       const cliPg = watchBackendCpu(admin, names.cli);
       // As a user runs it (the npm script sets the process's memory flags).
-      const cli = await timed("npm", ["run", "-s", "verity", "--", "ingest", file, "--batch", String(BATCH), "--no-progress"], env);
+      const cli = await timed(
+        "npm",
+        ["run", "-s", "verity", "--", "ingest", file, "--batch", String(BATCH), "--no-progress"],
+        env,
+      );
       if (cli.code !== 0) throw new Error(`the CLI failed: ${cli.stderr}`);
       const cliSummary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
       const cliPgCpu = await cliPg.stop();
@@ -120,18 +152,32 @@ async function main() {
       let resolvePort: (p: number) => void;
       const port = new Promise<number>((r) => (resolvePort = r));
       // With the console server's memory flags (bin/start.ts).
-      const server = timed(process.execPath, [...INGEST_NODE_FLAGS, "--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)], process.env, (s) => {
-        const m = /PORT (\d+)/.exec(s);
-        if (m) resolvePort(Number(m[1]));
-      });
+      const server = timed(
+        process.execPath,
+        [...INGEST_NODE_FLAGS, "--import", "tsx", "bench/lib/api-server.ts", withDb(admin, names.api)],
+        process.env,
+        (s) => {
+          const m = /PORT (\d+)/.exec(s);
+          if (m) resolvePort(Number(m[1]));
+        },
+      );
       const apiPg = watchBackendCpu(admin, names.api);
       const apiStarted = process.hrtime.bigint();
       const apiBody = await new Promise<string>(async (resolve, reject) => {
-        const req = http.request({ host: "127.0.0.1", port: await port, method: "POST", path: `/api/v1/ingest?batch=${BATCH}`, headers: { "content-type": "application/x-ndjson", "content-length": fx.bytes } }, (res) => {
-          let body = "";
-          res.on("data", (c) => (body += c));
-          res.on("end", () => resolve(body));
-        });
+        const req = http.request(
+          {
+            host: "127.0.0.1",
+            port: await port,
+            method: "POST",
+            path: `/api/v1/ingest?batch=${BATCH}`,
+            headers: { "content-type": "application/x-ndjson", "content-length": fx.bytes },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (c) => (body += c));
+            res.on("end", () => resolve(body));
+          },
+        );
         req.on("error", reject);
         fs.createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
       });
@@ -164,8 +210,14 @@ async function main() {
 
     const cliCounts = await counts(withDb(admin, names.cli));
     const apiCounts = await counts(withDb(admin, names.api));
-    for (const [what, s, c] of [["CLI", cliSummary, cliCounts], ["API", apiSummary, apiCounts]] as const) {
-      if (!s.ok || s.rejected || c.rollouts !== fx.rollouts || c.ledger !== fx.rollouts) throw new Error(`${what} did not store everything: ${JSON.stringify({ ...s, rejects: undefined })} ${JSON.stringify(c)}`);
+    for (const [what, s, c] of [
+      ["CLI", cliSummary, cliCounts],
+      ["API", apiSummary, apiCounts],
+    ] as const) {
+      if (!s.ok || s.rejected || c.rollouts !== fx.rollouts || c.ledger !== fx.rollouts)
+        throw new Error(
+          `${what} did not store everything: ${JSON.stringify({ ...s, rejects: undefined })} ${JSON.stringify(c)}`,
+        );
     }
 
     const rate = (secs: number) => fx.rollouts / secs;
@@ -175,21 +227,64 @@ async function main() {
     const rawSeconds = (raw.seconds + raw2.seconds) / 2;
     const rawTotal = (total(rawNode, rawPgCpu) + total(raw2Node, raw2PgCpu)) / 2;
     const rows = [
-      ["raw COPY (baseline), first", raw.seconds, rawSeconds / raw.seconds, rawNode, rawPgCpu, rawTotal / total(rawNode, rawPgCpu), null],
-      ["raw COPY (baseline), last", raw2.seconds, rawSeconds / raw2.seconds, raw2Node, raw2PgCpu, rawTotal / total(raw2Node, raw2PgCpu), null],
-      ["CLI: verity ingest", cli.seconds, rawSeconds / cli.seconds, cli.cpu, cliPgCpu, rawTotal / total(cli.cpu, cliPgCpu), cli.rssMb],
-      ["API: POST /api/v1/ingest", apiSeconds, rawSeconds / apiSeconds, apiServer.cpu, apiPgCpu, rawTotal / total(apiServer.cpu, apiPgCpu), apiServer.rssMb],
+      [
+        "raw COPY (baseline), first",
+        raw.seconds,
+        rawSeconds / raw.seconds,
+        rawNode,
+        rawPgCpu,
+        rawTotal / total(rawNode, rawPgCpu),
+        null,
+      ],
+      [
+        "raw COPY (baseline), last",
+        raw2.seconds,
+        rawSeconds / raw2.seconds,
+        raw2Node,
+        raw2PgCpu,
+        rawTotal / total(raw2Node, raw2PgCpu),
+        null,
+      ],
+      [
+        "CLI: verity ingest",
+        cli.seconds,
+        rawSeconds / cli.seconds,
+        cli.cpu,
+        cliPgCpu,
+        rawTotal / total(cli.cpu, cliPgCpu),
+        cli.rssMb,
+      ],
+      [
+        "API: POST /api/v1/ingest",
+        apiSeconds,
+        rawSeconds / apiSeconds,
+        apiServer.cpu,
+        apiPgCpu,
+        rawTotal / total(apiServer.cpu, apiPgCpu),
+        apiServer.rssMb,
+      ],
     ] as const;
     const f1 = (x: number | null) => (x === null || Number.isNaN(x) ? "–" : x.toFixed(1));
     say("");
-    say(`${N.toLocaleString("en-US")} pre-scored rollouts (${fx.lines.toLocaleString("en-US")} lines, ${(fx.bytes / 1e6).toFixed(0)} MB), batch ${BATCH}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
-    say("| path | wall s | rollouts/s | vs raw COPY (wall, mean of both) | CPU s: Node | CPU s: PostgreSQL | vs raw COPY (CPU) | peak RSS |");
+    say(
+      `${N.toLocaleString("en-US")} pre-scored rollouts (${fx.lines.toLocaleString("en-US")} lines, ${(fx.bytes / 1e6).toFixed(0)} MB), batch ${BATCH}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), load ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}`,
+    );
+    say(
+      "| path | wall s | rollouts/s | vs raw COPY (wall, mean of both) | CPU s: Node | CPU s: PostgreSQL | vs raw COPY (CPU) | peak RSS |",
+    );
     say("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (const [name, secs, ratio, node, pgCpu, cpuRatio, rss] of rows) {
-      say(`| ${name} | ${secs.toFixed(1)} | ${Math.round(rate(secs)).toLocaleString("en-US")} | ${ratio.toFixed(2)}x | ${f1(node)} | ${f1(pgCpu)} | ${Number.isNaN(cpuRatio) ? "–" : `${cpuRatio.toFixed(2)}x`} | ${rss === null ? "–" : `${Math.round(rss)} MB`} |`);
+      say(
+        `| ${name} | ${secs.toFixed(1)} | ${Math.round(rate(secs)).toLocaleString("en-US")} | ${ratio.toFixed(2)}x | ${f1(node)} | ${f1(pgCpu)} | ${Number.isNaN(cpuRatio) ? "–" : `${cpuRatio.toFixed(2)}x`} | ${rss === null ? "–" : `${Math.round(rss)} MB`} |`,
+      );
     }
     say("");
-    say(`targets: CLI >= 0.50x raw COPY (${(rawSeconds / cli.seconds).toFixed(2)}x), API >= 0.40x (${(rawSeconds / apiSeconds).toFixed(2)}x), peak RSS < 300 MB (${Math.round(Math.max(cli.rssMb, apiServer.rssMb))} MB)`);
+    say(
+      `targets: CLI >= 0.50x raw COPY (${(rawSeconds / cli.seconds).toFixed(2)}x), API >= 0.40x (${(rawSeconds / apiSeconds).toFixed(2)}x), peak RSS < 300 MB (${Math.round(Math.max(cli.rssMb, apiServer.rssMb))} MB)`,
+    );
   } finally {
     for (const n of Object.values(names)) {
       const c = new pg.Client({ connectionString: admin });

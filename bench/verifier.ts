@@ -31,7 +31,13 @@ const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
 type Plan = { reads: Step[]; write: SandboxWrite; mention: Claims["mentioned"]; reply: string };
 type Category = { name: string; makeCase(id: string, orderId: string, amount: number): Case; plan(c: Case): Plan };
 
-const step = (name: string, input: Record<string, unknown>, ok = true): Step => ({ type: "tool", name, input, output: "ok", status: ok ? "success" : "failed" });
+const step = (name: string, input: Record<string, unknown>, ok = true): Step => ({
+  type: "tool",
+  name,
+  input,
+  output: "ok",
+  status: ok ? "success" : "failed",
+});
 const snapshotOf = (orderId: string, amount: number) => ({
   order: { id: orderId, paid_amount: amount, currency: "EUR", status: "delivered", customer_id: "C-1" },
   customer: { id: "C-1", new_address: `${Math.floor(amount)} Main Street` },
@@ -39,9 +45,14 @@ const snapshotOf = (orderId: string, amount: number) => ({
   policy: { damaged_item: { refund: "full", return_shipping_paid_by: "merchant" } },
 });
 function caseOf(id: string, category: string, orderId: string, amount: number, spec: Case["verifier_spec"]): Case {
-  return { kind: "case", ticket: { id, category, customer_id: "C-1", message: "help" }, env_snapshot: snapshotOf(orderId, amount), verifier_spec: spec };
+  return {
+    kind: "case",
+    ticket: { id, category, customer_id: "C-1", message: "help" },
+    env_snapshot: snapshotOf(orderId, amount),
+    verifier_spec: spec,
+  };
 }
-const orderOf = (c: Case) => (c.env_snapshot.order as { id: string; paid_amount: number });
+const orderOf = (c: Case) => c.env_snapshot.order as { id: string; paid_amount: number };
 
 const CATEGORIES: Category[] = [
   {
@@ -49,10 +60,27 @@ const CATEGORIES: Category[] = [
     makeCase: (id, o, amt) =>
       caseOf(id, "refund_damaged", o, amt, {
         required_reads: ["order.get", "attachment.get", "policy.search"],
-        policy: { query: { tool: "policy.search", args: { topic: "damaged_item" } }, rules: [{ tool: "logistics.create_return", arg: "label_paid_by", equals: "$policy.damaged_item.return_shipping_paid_by" }] },
+        policy: {
+          query: { tool: "policy.search", args: { topic: "damaged_item" } },
+          rules: [
+            {
+              tool: "logistics.create_return",
+              arg: "label_paid_by",
+              equals: "$policy.damaged_item.return_shipping_paid_by",
+            },
+          ],
+        },
         allowed_writes: ["finance.issue_refund", "logistics.create_return"],
-        required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } }],
-        harm: [{ tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" }, { tool: "finance.charge_customer" }],
+        required_writes: [
+          {
+            tool: "finance.issue_refund",
+            args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+          },
+        ],
+        harm: [
+          { tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" },
+          { tool: "finance.charge_customer" },
+        ],
         must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }, { key: "refund_eta" }],
         forbidden: ["blame_customer"],
         step_budget: 8,
@@ -60,9 +88,16 @@ const CATEGORIES: Category[] = [
     plan: (c) => {
       const o = orderOf(c);
       return {
-        reads: [step("order.get", { order_id: o.id }), step("attachment.get", { attachment_id: `A-${o.id}` }), step("policy.search", { topic: "damaged_item" })],
+        reads: [
+          step("order.get", { order_id: o.id }),
+          step("attachment.get", { attachment_id: `A-${o.id}` }),
+          step("policy.search", { topic: "damaged_item" }),
+        ],
         write: { tool: "finance.issue_refund", args: { order_id: o.id, amount: o.paid_amount, currency: "EUR" } },
-        mention: [{ key: "refund_amount", value: o.paid_amount }, { key: "refund_eta", value: "3-5 business days" }],
+        mention: [
+          { key: "refund_amount", value: o.paid_amount },
+          { key: "refund_eta", value: "3-5 business days" },
+        ],
         reply: `I have refunded ${o.paid_amount} EUR to your card; it arrives in 3-5 business days.`,
       };
     },
@@ -89,7 +124,13 @@ const CATEGORIES: Category[] = [
       caseOf(id, "address_change", o, amt, {
         required_reads: [{ any_of: ["customer.get", "order.get"] }],
         allowed_writes: [],
-        required_writes: [{ tool: "logistics.update_address", args: { order_id: "$order.id", address: "$customer.new_address" }, after: ["order.get"] }],
+        required_writes: [
+          {
+            tool: "logistics.update_address",
+            args: { order_id: "$order.id", address: "$customer.new_address" },
+            after: ["order.get"],
+          },
+        ],
         must_mention: [{ key: "new_address", value: "$customer.new_address" }],
         forbidden: ["share_internal_policy"],
       }),
@@ -128,7 +169,9 @@ const CATEGORIES: Category[] = [
         required_reads: ["order.get", "policy.search"],
         policy: { query: { tool: "policy.search", args: { topic: "damaged_item" } } },
         allowed_writes: [],
-        required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount" } }],
+        required_writes: [
+          { tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount" } },
+        ],
         harm: [{ tool: "finance.charge_customer" }],
         must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }],
         handoff: pick(["allowed", "not_allowed", "required"]),
@@ -154,7 +197,10 @@ function makeRolloutFor(c: Case, cat: Category, tid: string, k: number): Rollout
   const r = rand();
   if (r < 0.1) {
     // Wrong arguments: an under-refund where there is an amount, another order otherwise.
-    const args = "amount" in p.write.args ? { ...p.write.args, amount: Number(p.write.args.amount) / 2 } : { ...p.write.args, order_id: "O-other" };
+    const args =
+      "amount" in p.write.args
+        ? { ...p.write.args, amount: Number(p.write.args.amount) / 2 }
+        : { ...p.write.args, order_id: "O-other" };
     steps = [...p.reads, step(p.write.tool, args)];
     writes = [{ tool: p.write.tool, args, step: p.reads.length }];
   } else if (r < 0.2) {
@@ -171,12 +217,18 @@ function makeRolloutFor(c: Case, cat: Category, tid: string, k: number): Rollout
     writes = [];
     claims = { claimed_writes: [], mentioned: [{ key: "handoff_notice" }], forbidden_hits: [] };
   } else if (r < 0.45) {
-    const extra = { tool: "logistics.create_return", args: { order_id: p.write.args.order_id, label_paid_by: "customer" } };
+    const extra = {
+      tool: "logistics.create_return",
+      args: { order_id: p.write.args.order_id, label_paid_by: "customer" },
+    };
     steps = [...steps, step(extra.tool, extra.args)];
     writes = [...writes, { ...extra, step: steps.length - 1 }];
     claims = { ...claims, forbidden_hits: ["blame_customer"] };
   } else if (r < 0.55) {
-    steps = [...steps, ...Array.from({ length: 1 + Math.floor(rand() * 8) }, () => step("order.get", {}, rand() < 0.8))];
+    steps = [
+      ...steps,
+      ...Array.from({ length: 1 + Math.floor(rand() * 8) }, () => step("order.get", {}, rand() < 0.8)),
+    ];
   }
   return {
     kind: "rollout",
@@ -186,7 +238,10 @@ function makeRolloutFor(c: Case, cat: Category, tid: string, k: number): Rollout
     group_id: tid,
     sample_index: k,
     ticket_id: c.ticket.id,
-    trajectory: { steps: [{ type: "llm", name: "assistant", output: "Let me check." }, ...steps], final_reply: p.reply },
+    trajectory: {
+      steps: [{ type: "llm", name: "assistant", output: "Let me check." }, ...steps],
+      final_reply: p.reply,
+    },
     sandbox: { writes: writes.map((w) => ({ ...w, step: w.step === undefined ? undefined : w.step + 1 })), tables: {} },
     tool_registry: REGISTRY,
     claims,
@@ -276,7 +331,8 @@ function main() {
       label: "scoreRollout, bundle claims, case compiled once per group",
       prepare: () => cases.map((c) => JSON.parse(JSON.stringify(c)) as Case),
       run: (fresh) => {
-        for (let i = 0; i < n; i++) sink += scoreRollout(rollouts[i], (fresh as Case[])[Math.floor(i / K)], DEFAULT_CONFIG).tool_steps ?? 0;
+        for (let i = 0; i < n; i++)
+          sink += scoreRollout(rollouts[i], (fresh as Case[])[Math.floor(i / K)], DEFAULT_CONFIG).tool_steps ?? 0;
       },
     },
     {
@@ -296,13 +352,26 @@ function main() {
   const results = measure(n, variants);
 
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US").padStart(10);
-  console.log(`machine: ${os.cpus()[0]?.model ?? "unknown"} (${os.cpus().length} logical CPUs), node ${process.version}, ${os.platform()} ${os.arch()}`);
-  console.log(`load average: ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before, ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} after`);
-  console.log(`data: ${GROUPS} tickets x K=${K} = ${n} rollouts, ${CATEGORIES.length} categories; median of ${PASSES} round-robin passes, one core`);
-  console.log(`mix: mean reward ${(rewardSum / n).toFixed(3)}; guardrail hits ${[...hits].map(([c, h]) => `${c} ${((100 * h) / n).toFixed(1)}%`).join(", ")}`);
+  console.log(
+    `machine: ${os.cpus()[0]?.model ?? "unknown"} (${os.cpus().length} logical CPUs), node ${process.version}, ${os.platform()} ${os.arch()}`,
+  );
+  console.log(
+    `load average: ${loadBefore.map((l) => l.toFixed(2)).join(" ")} before, ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} after`,
+  );
+  console.log(
+    `data: ${GROUPS} tickets x K=${K} = ${n} rollouts, ${CATEGORIES.length} categories; median of ${PASSES} round-robin passes, one core`,
+  );
+  console.log(
+    `mix: mean reward ${(rewardSum / n).toFixed(3)}; guardrail hits ${[...hits].map(([c, h]) => `${c} ${((100 * h) / n).toFixed(1)}%`).join(", ")}`,
+  );
   console.log(`${"".padEnd(58)}${"wall /s".padStart(10)}${"CPU /s".padStart(11)}   vs floor`);
   variants.forEach((v, k) =>
-    console.log(`${v.label.padEnd(58)}${fmt(results[k].wall)} ${fmt(results[k].cpu)}   ${results[k].ratio.toFixed(2)}x`),
+    console.log(
+      `${v.label.padEnd(58)}${fmt(results[k].wall)} ${fmt(results[k].cpu)}   ${results[k].ratio.toFixed(2)}x`,
+    ),
   );
   if (sink === -1) console.log(sink);
 }

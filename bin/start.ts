@@ -14,7 +14,13 @@ const say = (line: string) => process.stdout.write(`verity: ${line}\n`);
 async function main(): Promise<void> {
   const e = env();
   const database = await ensureDatabase();
-  say(database.startedHere ? `started the embedded PostgreSQL (${e.VERITY_DATA_DIR}/pg)` : e.DATABASE_URL ? "using DATABASE_URL" : "reusing the running embedded PostgreSQL");
+  say(
+    database.startedHere
+      ? `started the embedded PostgreSQL (${e.VERITY_DATA_DIR}/pg)`
+      : e.DATABASE_URL
+        ? "using DATABASE_URL"
+        : "reusing the running embedded PostgreSQL",
+  );
   const applied = await migrate(database.url);
   if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
   await prepareFirstRun(database.url, say);

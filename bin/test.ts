@@ -68,6 +68,9 @@ async function staticChecks() {
   say("typecheck (tsc --noEmit)");
   const tsc = await run("npx", ["tsc", "--noEmit"]);
   tally("typecheck", tsc === 0 ? 1 : 0, tsc === 0 ? 0 : 1);
+  say("format (prettier --check)");
+  const fmt = await run("npx", ["prettier", "--check", ".", "--log-level=warn"]);
+  tally("format", fmt === 0 ? 1 : 0, fmt === 0 ? 0 : 1);
   say("lint (eslint)");
   const lint = await run("npx", ["eslint", ".", "--max-warnings=0"]);
   tally("lint", lint === 0 ? 1 : 0, lint === 0 ? 0 : 1);
@@ -77,9 +80,27 @@ async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {
   say(`${project} tests (vitest)`);
   const out = path.join(OUT, `vitest-${project}.json`);
   fs.rmSync(out, { force: true });
-  const code = await run("npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${out}`, ...extra], { env });
+  const code = await run(
+    "npx",
+    [
+      "vitest",
+      "run",
+      "--project",
+      project,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${out}`,
+      ...extra,
+    ],
+    { env },
+  );
   if (!fs.existsSync(out)) return tally(`${project} tests`, 0, 1);
-  const r = JSON.parse(fs.readFileSync(out, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; success: boolean };
+  const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numTotalTestSuites: number;
+    success: boolean;
+  };
   // a suite that fails to load has no failed tests but fails the run: count it
   tally(`${project} tests`, r.numPassedTests, r.numFailedTests || (code !== 0 ? 1 : 0));
 }
@@ -88,7 +109,13 @@ async function e2e(adminUrl: string) {
   const name = `verity_e2e_${crypto.randomBytes(3).toString("hex")}`;
   await createDatabaseIfMissing(adminUrl, name);
   const url = withDb(adminUrl, name);
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", VERITY_DEMO: "1" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    VERITY_DEMO: "1",
+  };
   let server: ReturnType<typeof spawn> | undefined;
   try {
     await migrate(url);
@@ -101,12 +128,22 @@ async function e2e(adminUrl: string) {
     }
     const port = await freePort();
     // With the memory flags `npm start` gives the console (bin/start.ts).
-    const serverEnv = { ...env, NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" ") };
-    server = spawn("npx", ["next", "start", "-p", String(port)], { env: serverEnv, stdio: ["ignore", "ignore", "inherit"], detached: true });
+    const serverEnv = {
+      ...env,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
+    };
+    server = spawn("npx", ["next", "start", "-p", String(port)], {
+      env: serverEnv,
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    });
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (Date.now() > deadline) throw new Error("the console did not become healthy within 60 s");
       await new Promise((r) => setTimeout(r, 300));
@@ -118,7 +155,9 @@ async function e2e(adminUrl: string) {
       env: { ...process.env, VERITY_E2E_BASE_URL: base, DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
     });
     if (!fs.existsSync(out)) return tally("e2e", 0, 1);
-    const r = JSON.parse(fs.readFileSync(out, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+    const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
+      stats: { expected: number; unexpected: number; flaky: number };
+    };
     tally("e2e", r.stats.expected + r.stats.flaky, r.stats.unexpected);
   } finally {
     if (server?.pid) {

@@ -10,13 +10,23 @@ import path from "node:path";
 import pg from "pg";
 
 export type Kind = "honest" | "empty_promise";
-export type Markers = { reasonMessage: string; claimsSource: string; evidence: string; reward: string; rewardShown: string; subscore: string };
+export type Markers = {
+  reasonMessage: string;
+  claimsSource: string;
+  evidence: string;
+  reward: string;
+  rewardShown: string;
+  subscore: string;
+};
 export type SetupItem = { itemId: string; trajectoryId: string; ticketId: string; kind: Kind; markers?: Markers };
 export type Setup = { runId: string; batchId: number; batchName: string; items: SetupItem[] };
 
 const REGISTRY = [
   ...["order.get", "attachment.get", "policy.search"].map((name) => ({ name, kind: "read" })),
-  ...["finance.issue_refund", "logistics.create_return", "finance.charge_customer"].map((name) => ({ name, kind: "write" })),
+  ...["finance.issue_refund", "logistics.create_return", "finance.charge_customer"].map((name) => ({
+    name,
+    kind: "write",
+  })),
   { name: "handoff.transfer_to_human", kind: "handoff" },
   { name: "ticket.close", kind: "other" },
 ];
@@ -25,12 +35,25 @@ const REFUND = { order_id: "O-1", amount: 59.99, currency: "EUR" };
 function caseLine(ticketId: string) {
   return {
     kind: "case",
-    ticket: { id: ticketId, category: "refund_damaged", customer_id: "C-77", message: "My air fryer arrived broken, I want a refund." },
-    env_snapshot: { order: { id: "O-1", paid_amount: 59.99, currency: "EUR", status: "delivered" }, policy: { damaged_item: { refund: "full" } } },
+    ticket: {
+      id: ticketId,
+      category: "refund_damaged",
+      customer_id: "C-77",
+      message: "My air fryer arrived broken, I want a refund.",
+    },
+    env_snapshot: {
+      order: { id: "O-1", paid_amount: 59.99, currency: "EUR", status: "delivered" },
+      policy: { damaged_item: { refund: "full" } },
+    },
     verifier_spec: {
       required_reads: ["order.get", "policy.search"],
       allowed_writes: ["finance.issue_refund"],
-      required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } }],
+      required_writes: [
+        {
+          tool: "finance.issue_refund",
+          args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+        },
+      ],
       must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }],
       forbidden: ["blame_customer"],
       step_budget: 8,
@@ -41,7 +64,13 @@ function caseLine(ticketId: string) {
 function rolloutLine(runId: string, ticketId: string, trajectoryId: string, kind: Kind) {
   const reads = [
     { type: "tool", name: "order.get", input: { order_id: "O-1" }, output: { status: "delivered" }, status: "success" },
-    { type: "tool", name: "policy.search", input: { topic: "damaged_item" }, output: { refund: "full" }, status: "success" },
+    {
+      type: "tool",
+      name: "policy.search",
+      input: { topic: "damaged_item" },
+      output: { refund: "full" },
+      status: "success",
+    },
   ];
   const honest = kind === "honest";
   return {
@@ -51,7 +80,9 @@ function rolloutLine(runId: string, ticketId: string, trajectoryId: string, kind
     step: 10,
     ticket_id: ticketId,
     trajectory: {
-      steps: honest ? [...reads, { type: "tool", name: "finance.issue_refund", input: REFUND, output: "ok", status: "success" }] : [...reads, { type: "tool", name: "ticket.close", input: {}, output: "ok", status: "success" }],
+      steps: honest
+        ? [...reads, { type: "tool", name: "finance.issue_refund", input: REFUND, output: "ok", status: "success" }]
+        : [...reads, { type: "tool", name: "ticket.close", input: {}, output: "ok", status: "success" }],
       final_reply: "I have refunded 59.99 EUR; it reaches your card in 3-5 business days.",
     },
     sandbox: { writes: honest ? [{ tool: "finance.issue_refund", args: REFUND, step: 2 }] : [], tables: {} },
@@ -78,7 +109,11 @@ function markedScore(runId: string, ticketId: string, trajectoryId: string, m: M
     guardrails: [{ code: "empty_promise", cap: reward, evidence: { note: m.evidence } }],
     deciding_guardrail: "empty_promise",
     reasons: [{ guardrail: "empty_promise", code: "empty_promise", message: m.reasonMessage }],
-    claims: { claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_amount", value: 59.99 }], forbidden_hits: [] },
+    claims: {
+      claimed_writes: ["finance.issue_refund"],
+      mentioned: [{ key: "refund_amount", value: 59.99 }],
+      forbidden_hits: [],
+    },
     handoff: false,
     tool_steps: 3,
   };
@@ -89,7 +124,11 @@ const MARKED_REWARDS = [0.617283, 0.271828, 0.141593, 0.577216];
 
 function verity(args: string[]): string {
   // node --import tsx rather than npx: one process less to start on a busy machine.
-  const r = spawnSync(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], { encoding: "utf8", env: process.env, timeout: 150_000 });
+  const r = spawnSync(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], {
+    encoding: "utf8",
+    env: process.env,
+    timeout: 150_000,
+  });
   if (r.status !== 0) throw new Error(`verity ${args.join(" ")} failed (${r.status}): ${r.stderr}\n${r.stdout}`);
   return r.stdout;
 }
@@ -98,7 +137,11 @@ function verity(args: string[]): string {
 export const SETUP_TIMEOUT = 180_000;
 
 /** Ingests `kinds.length` tickets (one rollout each) and samples all of them into a batch named `${prefix}-<nonce>`. */
-export async function setupBatch(prefix: string, kinds: Kind[], opts: { marked?: boolean; sample?: boolean } = {}): Promise<Setup> {
+export async function setupBatch(
+  prefix: string,
+  kinds: Kind[],
+  opts: { marked?: boolean; sample?: boolean } = {},
+): Promise<Setup> {
   const nonce = randomBytes(4).toString("hex");
   const runId = `${prefix}-run-${nonce}`;
   const lines: unknown[] = [];
@@ -131,9 +174,29 @@ export async function setupBatch(prefix: string, kinds: Kind[], opts: { marked?:
   }
   const batchName = `${prefix}-${nonce}`;
   if (opts.sample === false) return { runId, batchId: 0, batchName, items: planned.map((p) => ({ ...p, itemId: "" })) };
-  const out = verity(["sample", "--run", runId, "--from", "0", "--to", "100", "--rate", "1", "--salt", nonce, "--overlap", "0", "--name", batchName, "--json"]);
+  const out = verity([
+    "sample",
+    "--run",
+    runId,
+    "--from",
+    "0",
+    "--to",
+    "100",
+    "--rate",
+    "1",
+    "--salt",
+    nonce,
+    "--overlap",
+    "0",
+    "--name",
+    batchName,
+    "--json",
+  ]);
   const batchId = Number(JSON.parse(out.trim().split("\n").at(-1)!).batch_id);
-  const items = await query<{ id: string; trajectory_id: string }>("select id::text, trajectory_id from audit_items where batch_id = $1", [batchId]);
+  const items = await query<{ id: string; trajectory_id: string }>(
+    "select id::text, trajectory_id from audit_items where batch_id = $1",
+    [batchId],
+  );
   return {
     runId,
     batchId,

@@ -9,7 +9,24 @@ test.describe.configure({ timeout: SETUP_TIMEOUT });
 let run: Setup;
 test.beforeAll(async () => {
   // 12 tickets, one rollout each, no batch yet: four empty promises, eight honest refunds.
-  run = await setupBatch("audit", ["empty_promise", "honest", "honest", "honest", "empty_promise", "honest", "honest", "honest", "empty_promise", "honest", "honest", "empty_promise"], { sample: false });
+  run = await setupBatch(
+    "audit",
+    [
+      "empty_promise",
+      "honest",
+      "honest",
+      "honest",
+      "empty_promise",
+      "honest",
+      "honest",
+      "honest",
+      "empty_promise",
+      "honest",
+      "honest",
+      "empty_promise",
+    ],
+    { sample: false },
+  );
 });
 
 test.describe("the lead", () => {
@@ -35,7 +52,10 @@ test.describe("the lead", () => {
     await expect(preview).toContainText("Tickets in window12");
     await expect(preview).toContainText("Rollouts in window12");
     // E[tickets] with a top-up to 3 in the empty-promise stratum: more than 0.25 · 12 = 3
-    const drawnText = await preview.getByText(/^\d+ items$/).first().innerText();
+    const drawnText = await preview
+      .getByText(/^\d+ items$/)
+      .first()
+      .innerText();
     const drawn = Number(drawnText.split(" ")[0]);
     expect(drawn).toBeGreaterThanOrEqual(3);
     await expect(page.getByRole("row", { name: /empty_promise/ })).toContainText("4");
@@ -56,16 +76,23 @@ test.describe("the lead", () => {
     await expect(row).toContainText(`${run.batchName} lead batch`);
     await expect(row.locator("td").nth(5)).toHaveText(String(drawn));
 
-    const [batch] = await query<{ salt: string; rate: number; min_per_stratum: number; manifest: { items_hash: string; population: { tickets: number } } }>(
-      "select salt, rate, min_per_stratum, manifest from audit_batches where id = $1",
-      [batchId],
-    );
+    const [batch] = await query<{
+      salt: string;
+      rate: number;
+      min_per_stratum: number;
+      manifest: { items_hash: string; population: { tickets: number } };
+    }>("select salt, rate, min_per_stratum, manifest from audit_batches where id = $1", [batchId]);
     expect(batch).toMatchObject({ salt: "e2e-salt", rate: 0.25, min_per_stratum: 3 });
     expect(`items hash ${batch.manifest.items_hash}`).toBe(hash);
     expect(batch.manifest.population.tickets).toBe(12);
-    const strata = await query<{ stratum: string; n: string }>("select stratum, count(*)::text as n from audit_items where batch_id = $1 group by stratum", [batchId]);
+    const strata = await query<{ stratum: string; n: string }>(
+      "select stratum, count(*)::text as n from audit_items where batch_id = $1 group by stratum",
+      [batchId],
+    );
     expect(Number(strata.find((s) => s.stratum === "empty_promise")?.n)).toBeGreaterThanOrEqual(3);
-    const log = await query("select 1 from audit_log where action = 'audit.batch_create' and target_id = $1", [String(batchId)]);
+    const log = await query("select 1 from audit_log where action = 'audit.batch_create' and target_id = $1", [
+      String(batchId),
+    ]);
     expect(log).toHaveLength(1);
   });
 

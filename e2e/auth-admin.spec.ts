@@ -20,7 +20,11 @@ async function createUser(page: Page, email: string, role: string, password: str
   await expect(page.getByRole("row", { name: new RegExp(email) })).toBeVisible();
 }
 
-test("creating a user explains bad fields, then the new user signs in with their role", async ({ page, browser, baseURL }) => {
+test("creating a user explains bad fields, then the new user signs in with their role", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await page.goto("/admin/users");
   await hydrated(page);
   const form = page.getByRole("form", { name: "Create user" });
@@ -52,7 +56,9 @@ test("re-roling, disabling and resetting a password take effect at once", async 
   const ctx = await browser.newContext({ baseURL, ...SIGNED_OUT });
   const them = await ctx.newPage();
   await signIn(them, email, "first password 1");
-  await expect(them.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trajectories" })).toBeVisible();
+  await expect(
+    them.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Trajectories" }),
+  ).toBeVisible();
 
   const row = page.getByRole("row", { name: new RegExp(email) });
   await row.getByLabel(`Role of ${email}`, { exact: true }).selectOption("annotator");
@@ -89,7 +95,10 @@ test("re-roling, disabling and resetting a password take effect at once", async 
   }
 });
 
-test("an API token is shown once, works with whoami, records its last use, and is refused once revoked", async ({ page, request }) => {
+test("an API token is shown once, works with whoami, records its last use, and is refused once revoked", async ({
+  page,
+  request,
+}) => {
   const name = `pipeline ${randomBytes(3).toString("hex")}`;
   await page.goto("/admin/tokens");
   await hydrated(page);
@@ -123,7 +132,9 @@ test("an API token is shown once, works with whoami, records its last use, and i
   await expect(row.getByText("revoked")).toBeVisible();
   const refused = await request.get("/api/v1/whoami", { headers: { authorization: `Bearer ${token}` } });
   expect(refused.status()).toBe(401);
-  expect(await refused.json()).toEqual({ error: { code: "invalid_token", message: "This API token has been revoked." } });
+  expect(await refused.json()).toEqual({
+    error: { code: "invalid_token", message: "This API token has been revoked." },
+  });
   const missing = await request.get("/api/v1/whoami");
   expect(missing.status()).toBe(401);
   expect((await missing.json()).error.code).toBe("unauthenticated");

@@ -35,7 +35,10 @@ test.describe("sign-in", () => {
     await expect(form.email()).toHaveAttribute("aria-invalid", "true");
   });
 
-  test("signing in sets an HTTP-only SameSite=Lax session cookie and returns to the page asked for", async ({ page, context }) => {
+  test("signing in sets an HTTP-only SameSite=Lax session cookie and returns to the page asked for", async ({
+    page,
+    context,
+  }) => {
     const res = await page.goto("/monitors");
     expect(new URL(res!.url()).pathname).toBe("/sign-in");
     expect(new URL(page.url()).searchParams.get("next")).toBe("/monitors");
@@ -82,7 +85,10 @@ test.describe("sign-in", () => {
 });
 
 test.describe("security headers", () => {
-  test("pages, route handlers and static files carry them; scripts need this response's nonce", async ({ page, request }) => {
+  test("pages, route handlers and static files carry them; scripts need this response's nonce", async ({
+    page,
+    request,
+  }) => {
     const res = await page.goto("/sign-in");
     const h = res!.headers();
     expect(h["x-content-type-options"]).toBe("nosniff");

@@ -49,7 +49,9 @@ function leaks(bodies: { url: string; body: string }[], m: Markers): string[] {
   return out;
 }
 
-test("no response carries the item's ledger values before submission; the reveal shows them after", async ({ page }) => {
+test("no response carries the item's ledger values before submission; the reveal shows them after", async ({
+  page,
+}) => {
   const seen = capture(page);
   await page.goto("/queue");
   await expect(page.getByTestId("queue-batches")).toHaveAttribute("data-ready", "true");
@@ -86,7 +88,10 @@ test("no response carries the item's ledger values before submission; the reveal
 
   await seen.settle();
   expect(seen.bodies.length).toBeGreaterThan(3);
-  expect(seen.bodies.some((b) => b.body.includes(item.trajectoryId)), "the captured responses are the annotation flow").toBe(true);
+  expect(
+    seen.bodies.some((b) => b.body.includes(item.trajectoryId)),
+    "the captured responses are the annotation flow",
+  ).toBe(true);
   expect(leaks(seen.bodies, m), "ledger values sent before submission").toEqual([]);
   expect(leaks(seen.bodies, other.markers!), "the other item's ledger values").toEqual([]);
 
@@ -98,7 +103,10 @@ test("no response carries the item's ledger values before submission; the reveal
   const reveal = await page.request.get(`/review?item=${itemId}`);
   after.push({ url: "reveal html", body: await reveal.text() });
   for (const n of [m.reasonMessage, m.claimsSource, m.rewardShown]) {
-    expect(after.some((b) => b.body.includes(n)), `${n} on the reveal`).toBe(true);
+    expect(
+      after.some((b) => b.body.includes(n)),
+      `${n} on the reveal`,
+    ).toBe(true);
   }
   await expect(page.getByTestId("ledger-reward")).toHaveText(m.rewardShown);
   await expect(page.getByText(m.reasonMessage)).toBeVisible();

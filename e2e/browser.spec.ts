@@ -14,7 +14,10 @@ async function rewards(page: Page): Promise<number[]> {
   return cells.map((t) => Number(t.trim())).filter((n) => !Number.isNaN(n));
 }
 
-test("filter by guardrail and reward through the form, then reproduce the view from its URL", async ({ page, context }) => {
+test("filter by guardrail and reward through the form, then reproduce the view from its URL", async ({
+  page,
+  context,
+}) => {
   await page.goto("/trajectories");
   const form = page.getByRole("form", { name: "Filters" });
   await form.getByLabel("Run").selectOption("grpo-demo");
@@ -43,7 +46,10 @@ test("filter by guardrail and reward through the form, then reproduce the view f
 
 test("sort by reward both ways from the column header", async ({ page }) => {
   await page.goto("/trajectories?run=grpo-demo&status=scored");
-  await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
+  await page
+    .getByRole("columnheader", { name: /Reward/ })
+    .getByRole("link")
+    .click();
   await expect(page).toHaveURL(/sort=reward&dir=desc/);
   await expect(rows(page)).toHaveCount(9);
   await expect(rows(page).first().locator("td:nth-child(6)")).toHaveText("1.000");
@@ -51,7 +57,10 @@ test("sort by reward both ways from the column header", async ({ page }) => {
   expect(r.length).toBe(9);
   expect(r).toEqual([...r].sort((a, b) => b - a));
   expect(r[0]).toBe(1);
-  await page.getByRole("columnheader", { name: /Reward/ }).getByRole("link").click();
+  await page
+    .getByRole("columnheader", { name: /Reward/ })
+    .getByRole("link")
+    .click();
   await expect(page).toHaveURL(/sort=reward&dir=asc/);
   await expect(rows(page).first().locator("td:nth-child(6)")).toHaveText("0.200");
   r = await rewards(page);
@@ -59,7 +68,9 @@ test("sort by reward both ways from the column header", async ({ page }) => {
   expect(r[0]).toBe(0.2);
 });
 
-test("keyboard j/k and Enter open a rollout; its waterfall explains the reward; previous/next stay in the filter", async ({ page }) => {
+test("keyboard j/k and Enter open a rollout; its waterfall explains the reward; previous/next stay in the filter", async ({
+  page,
+}) => {
   await page.goto("/trajectories?run=grpo-demo&deciding=missing_evidence&sort=id&dir=asc");
   await expect(rows(page)).toHaveCount(2);
   await page.keyboard.press("j");
@@ -95,14 +106,28 @@ test("open a rollout's GRPO group and read each member's advantage", async ({ pa
 
 test("export the filtered set as CSV and NDJSON", async ({ page }) => {
   await page.goto("/trajectories?run=grpo-demo&any=missing_evidence");
-  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export CSV" }).click(),
+  ]);
   const text = await readDownload(csv);
   const lines = text.trim().split("\n");
   expect(lines[0]).toMatch(/^trajectory_id,run_id,step,/);
-  expect(lines.slice(1).map((l) => l.split(",")[0]).sort()).toEqual(["ex/06", "ex/10"]);
-  const [nd] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export NDJSON" }).click()]);
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(",")[0])
+      .sort(),
+  ).toEqual(["ex/06", "ex/10"]);
+  const [nd] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Export NDJSON" }).click(),
+  ]);
   const ndText = await readDownload(nd);
-  const records = ndText.trim().split("\n").map((l) => JSON.parse(l));
+  const records = ndText
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(records).toHaveLength(2);
   expect(records.every((r) => r.guardrails.includes("missing_evidence") && r.reward === 0.55)).toBe(true);
 });
@@ -134,7 +159,9 @@ test("hidden columns and the density are remembered across visits", async ({ pag
   expect(comfortable!.height).toBeGreaterThan(30); // comfortable rows, not the 28 px compact ones
 });
 
-test("a large run shows an estimated count, labelled, and loads past the first page as it scrolls", async ({ page }) => {
+test("a large run shows an estimated count, labelled, and loads past the first page as it scrolls", async ({
+  page,
+}) => {
   await page.goto("/trajectories?run=grpo-main");
   await hydrated(page);
   await expect(page.getByTestId("match-count")).toHaveText(/^≈ [\d,]+ matching \(estimated\)$/);
@@ -142,7 +169,8 @@ test("a large run shows an estimated count, labelled, and loads past the first p
   const scroller = page.getByTestId("browser-scroll");
   await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
   // each page is 100 rows: scrolling to the end fetches the next ones by cursor (possibly more than one page)
-  const loaded = async () => Number((await page.getByText(/^[\d,]+ loaded/).innerText()).split(" ")[0].replaceAll(",", ""));
+  const loaded = async () =>
+    Number((await page.getByText(/^[\d,]+ loaded/).innerText()).split(" ")[0].replaceAll(",", ""));
   await expect.poll(loaded).toBeGreaterThanOrEqual(200);
   expect((await loaded()) % 100).toBe(0);
 });

@@ -43,17 +43,29 @@ test.describe("clusters as a lead", () => {
     await c.detail().getByRole("table", { name: "Reason signatures" }).getByRole("link").first().click();
     await expect(page).toHaveURL(/c=empty_promise%7C[a-z_]+/);
     await expect(c.detail().getByRole("navigation", { name: "Drill-down" })).toContainText("empty_promise");
-    const level3 = c.detail().getByRole("heading", { name: "Ticket categories (level 3)" }).locator("..").getByRole("link").first();
+    const level3 = c
+      .detail()
+      .getByRole("heading", { name: "Ticket categories (level 3)" })
+      .locator("..")
+      .getByRole("link")
+      .first();
     const category = await level3.innerText();
     await level3.click();
     await expect(page).toHaveURL(/c=empty_promise%7C[^&]+%7C/);
     await expect(c.detail().getByRole("navigation", { name: "Drill-down" })).toContainText(category);
-    await c.detail().getByRole("navigation", { name: "Drill-down" }).getByRole("link", { name: "empty_promise", exact: true }).click();
+    await c
+      .detail()
+      .getByRole("navigation", { name: "Drill-down" })
+      .getByRole("link", { name: "empty_promise", exact: true })
+      .click();
     await expect(page).toHaveURL(/[?&]c=empty_promise(&|$)/);
     await expect(c.detail().getByTestId("phrasings")).toBeVisible();
 
     // Its rollouts in the trajectory browser: the same members, counted there by the browser's own query.
-    await c.detail().getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
+    await c
+      .detail()
+      .getByRole("link", { name: /Open its rollouts in the trajectory browser/ })
+      .click();
     await expect(page).toHaveURL(/\/trajectories\?run=grpo-main&reward_below=0\.5&deciding=empty_promise/);
     await expect(page.getByTestId("match-count")).toContainText("matching");
     expect(count(await page.getByTestId("match-count").innerText())).toBe(size);
@@ -74,9 +86,16 @@ test.describe("clusters as a lead", () => {
     await expect(first.getByLabel("pinned")).toBeVisible();
 
     // Export: the backlog file holds the cluster, its signatures, its tickets with their cases, and examples.
-    const [download] = await Promise.all([page.waitForEvent("download"), c.detail().getByRole("link", { name: "Export as data backlog (NDJSON)" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      c.detail().getByRole("link", { name: "Export as data backlog (NDJSON)" }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^verity-cluster-grpo-main-empty_promise\.ndjson$/);
-    const lines = fs.readFileSync((await download.path())!, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ kind: "cluster", run_id: "grpo-main", key: "empty_promise", size });
     const kinds = new Set(lines.map((l) => l.kind));
     expect([...kinds].sort()).toEqual(["case", "cluster", "example", "signature", "ticket"]);
@@ -95,11 +114,15 @@ test.describe("clusters as a lead", () => {
     await c.goto("run=grpo-hacking");
     const card = c.blindSpot();
     await expect(card).toContainText("Blind spot: hand-off without a write, no guardrail");
-    const [early, late] = (await card.getByTitle(/first third of the window/).innerText()).split("→").map((s) => Number(s.replace("%", "")));
+    const [early, late] = (await card.getByTitle(/first third of the window/).innerText())
+      .split("→")
+      .map((s) => Number(s.replace("%", "")));
     expect(late).toBeGreaterThan(early);
     await expect(card.getByTestId("phrasings").locator("li").first()).toContainText("100%");
     await card.getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
-    await expect(page).toHaveURL(/\/trajectories\?run=grpo-hacking&handoff=yes&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/);
+    await expect(page).toHaveURL(
+      /\/trajectories\?run=grpo-hacking&handoff=yes&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/,
+    );
   });
 
   test("a treemap view drills down on click", async ({ page }) => {

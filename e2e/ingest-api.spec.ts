@@ -38,7 +38,10 @@ async function storedCases(ticketIds: string[]): Promise<string[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const r = await c.query<{ ticket_id: string }>("select ticket_id from cases where ticket_id = any($1) order by ticket_id", [ticketIds]);
+    const r = await c.query<{ ticket_id: string }>(
+      "select ticket_id from cases where ticket_id = any($1) order by ticket_id",
+      [ticketIds],
+    );
     return r.rows.map((row) => row.ticket_id);
   } finally {
     await c.end();
@@ -62,7 +65,13 @@ test("a body over 12 MB is read to its last line and every line is counted", asy
   const first = `T-E2E-${tag}-first`;
   const last = `T-E2E-${tag}-last`;
   const reps = Math.ceil(MIN_BODY_BYTES / Buffer.byteLength(block)) + 1;
-  const body = [JSON.stringify(freshCase(rollouts[0], first)), "\n", block.repeat(reps), JSON.stringify(freshCase(rollouts[0], last)), "\n"].join("");
+  const body = [
+    JSON.stringify(freshCase(rollouts[0], first)),
+    "\n",
+    block.repeat(reps),
+    JSON.stringify(freshCase(rollouts[0], last)),
+    "\n",
+  ].join("");
   expect(Buffer.byteLength(body)).toBeGreaterThan(MIN_BODY_BYTES);
   const repeated = reps * 10;
 
@@ -89,7 +98,13 @@ test("a body over 12 MB is read to its last line and every line is counted", asy
   // The same body again is a no-op, the two new cases included.
   const again = await request.post("/api/v1/ingest", { headers, data: body, timeout: 220_000 });
   expect(again.status()).toBe(200);
-  expect(await again.json()).toMatchObject({ ok: true, lines: repeated + 2, accepted: 0, unchanged: repeated + 2, rejected: 0 });
+  expect(await again.json()).toMatchObject({
+    ok: true,
+    lines: repeated + 2,
+    accepted: 0,
+    unchanged: repeated + 2,
+    rejected: 0,
+  });
 });
 
 test("the token API answers without the console's page headers, the pages keep their nonce", async ({ request }) => {

@@ -19,7 +19,10 @@ async function restoreThresholds() {
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
   try {
-    await c.query("update runs set thresholds = $2::jsonb where id = $1", ["grpo-hacking", JSON.stringify(DEMO_HACKING_THRESHOLDS)]);
+    await c.query("update runs set thresholds = $2::jsonb where id = $1", [
+      "grpo-hacking",
+      JSON.stringify(DEMO_HACKING_THRESHOLDS),
+    ]);
   } finally {
     await c.end();
   }
@@ -39,9 +42,18 @@ test.describe("training monitors", () => {
     }
     /** Clicks a chart's CSV link and returns the downloaded file's rows. */
     async downloadCsv(id: string): Promise<{ download: Download; rows: string[][] }> {
-      const [download] = await Promise.all([this.page.waitForEvent("download"), this.chart(id).getByRole("link", { name: /CSV/ }).click()]);
+      const [download] = await Promise.all([
+        this.page.waitForEvent("download"),
+        this.chart(id).getByRole("link", { name: /CSV/ }).click(),
+      ]);
       const text = fs.readFileSync((await download.path())!, "utf8");
-      return { download, rows: text.trimEnd().split("\r\n").map((l) => l.split(",")) };
+      return {
+        download,
+        rows: text
+          .trimEnd()
+          .split("\r\n")
+          .map((l) => l.split(",")),
+      };
     }
   }
 
@@ -85,8 +97,11 @@ test.describe("training monitors", () => {
     await expect(tip.getByText(/^\d+\.\d\d%$/).first()).toBeVisible();
 
     // the other charts are there, the shadow audit of the run among them, and the reward-hacking alarm is red
-    for (const id of ["outcomes", "group-std", "removed", "audit"]) await expect(run.chart(id).locator(".recharts-surface").first()).toBeVisible();
-    await expect(run.chart("outcomes").locator(".recharts-legend-wrapper").getByText("mean reward ± 1 std")).toBeVisible();
+    for (const id of ["outcomes", "group-std", "removed", "audit"])
+      await expect(run.chart(id).locator(".recharts-surface").first()).toBeVisible();
+    await expect(
+      run.chart("outcomes").locator(".recharts-legend-wrapper").getByText("mean reward ± 1 std"),
+    ).toBeVisible();
     await expect(run.chart("audit").getByText(/per 3,000-step window/)).toBeVisible();
     await expect(page.locator('tr[data-alarm="hacking_agreement"]')).toHaveAttribute("data-state", "red");
   });
@@ -134,9 +149,14 @@ test.describe("training monitors", () => {
     await expect(legend.getByText("grpo-hacking: hand-off rate")).toBeVisible();
     await expect(handoff.locator(".recharts-line")).toHaveCount(2);
 
-    const [download] = await Promise.all([page.waitForEvent("download"), handoff.getByRole("link", { name: /CSV/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      handoff.getByRole("link", { name: /CSV/ }).click(),
+    ]);
     const head = fs.readFileSync((await download.path())!, "utf8").split("\r\n")[0];
-    expect(head).toBe("step,grpo-main: rollouts,grpo-main: hand-offs,grpo-main: hand-off rate,grpo-hacking: rollouts,grpo-hacking: hand-offs,grpo-hacking: hand-off rate");
+    expect(head).toBe(
+      "step,grpo-main: rollouts,grpo-main: hand-offs,grpo-main: hand-off rate,grpo-hacking: rollouts,grpo-hacking: hand-offs,grpo-hacking: hand-off rate",
+    );
 
     // the other address of the same view
     await page.goto("/runs/compare?a=grpo-hacking&b=grpo-main");
@@ -155,7 +175,10 @@ test.describe("training monitors", () => {
     const hacking = page.locator('tr[data-run="grpo-hacking"][data-alarm="hacking_agreement"]');
     await expect(hacking).toHaveAttribute("data-state", "red");
     await expect(hacking.getByText(/ledger reward \+.+ while shadow agreement −/)).toBeVisible();
-    await expect(page.locator('tr[data-run="grpo-main"][data-alarm="hacking_agreement"]')).not.toHaveAttribute("data-state", "red");
+    await expect(page.locator('tr[data-run="grpo-main"][data-alarm="hacking_agreement"]')).not.toHaveAttribute(
+      "data-state",
+      "red",
+    );
     // every run is listed once, with a link to its page
     await expect(page.getByRole("link", { name: "grpo-demo", exact: true })).toBeVisible();
     await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(6);
@@ -181,8 +204,14 @@ test.describe("training monitors", () => {
     await expect(run.chart("handoff").getByText("alarm 60%")).toBeVisible();
 
     await hydrated(page);
-    await page.getByRole("form", { name: "Alarm thresholds" }).getByRole("button", { name: "Reset to defaults" }).click();
-    await expect(page.getByRole("form", { name: "Alarm thresholds" }).getByRole("status")).toHaveText(/reset to the defaults/, SLOW);
+    await page
+      .getByRole("form", { name: "Alarm thresholds" })
+      .getByRole("button", { name: "Reset to defaults" })
+      .click();
+    await expect(page.getByRole("form", { name: "Alarm thresholds" }).getByRole("status")).toHaveText(
+      /reset to the defaults/,
+      SLOW,
+    );
     await expect(page.getByRole("form", { name: "Alarm thresholds" }).getByLabel(/Hand-off alarm/)).toHaveValue("10");
     await page.reload();
     await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red", SLOW);

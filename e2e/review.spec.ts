@@ -79,10 +79,15 @@ test.describe("the annotator", () => {
 test.describe("the lead", () => {
   test.use({ role: "lead" });
 
-  test("adjudicates the disagreement and sees it tallied by cause and guardrail, and the batch's progress", async ({ page }) => {
+  test("adjudicates the disagreement and sees it tallied by cause and guardrail, and the batch's progress", async ({
+    page,
+  }) => {
     const disputed = setup.items.find((i) => i.kind === "empty_promise")!;
     await page.goto("/audit/adjudication");
-    await page.getByRole("link", { name: `#${disputed.itemId}`, exact: true }).first().click();
+    await page
+      .getByRole("link", { name: `#${disputed.itemId}`, exact: true })
+      .first()
+      .click();
     await expect(page.getByTestId("dispute")).toContainText(disputed.trajectoryId);
     await expect(page.getByTestId("dispute")).toContainText("annotator@verity.local");
     const before = Number(await page.getByTestId("cause-verifier_rule_wrong").innerText());
@@ -91,15 +96,22 @@ test.describe("the lead", () => {
     await page.keyboard.press("3"); // verifier rule wrong
     await expect(page.getByRole("radio", { name: /Verifier rule wrong/ })).toBeChecked();
     await expect(page.getByLabel("Guardrail concerned")).toHaveValue("empty_promise");
-    await page.getByLabel("Note").fill("The reply's claim was read as a promise; the rule should ask for an explicit refund statement.");
+    await page
+      .getByLabel("Note")
+      .fill("The reply's claim was read as a promise; the rule should ask for an explicit refund statement.");
     await page.keyboard.press("Control+Enter");
 
     await expect(page.getByRole("status")).toContainText(`Verdict recorded for item #${disputed.itemId}`);
     await expect(page.getByTestId("cause-verifier_rule_wrong")).toHaveText(String(before + 1));
     await expect(page.getByTestId("tally-empty_promise")).toBeVisible();
-    const verdicts = await query<{ cause: string; guardrail: string }>("select cause::text, guardrail from adjudications where item_id = $1", [disputed.itemId]);
+    const verdicts = await query<{ cause: string; guardrail: string }>(
+      "select cause::text, guardrail from adjudications where item_id = $1",
+      [disputed.itemId],
+    );
     expect(verdicts).toEqual([{ cause: "verifier_rule_wrong", guardrail: "empty_promise" }]);
-    const log = await query("select 1 from audit_log where action = 'adjudication.record' and target_id = $1", [disputed.itemId]);
+    const log = await query("select 1 from audit_log where action = 'adjudication.record' and target_id = $1", [
+      disputed.itemId,
+    ]);
     expect(log).toHaveLength(1);
 
     await page.goto("/audit");

@@ -24,18 +24,27 @@ type Outcome = 200 | 401 | 403 | 404 | "sign-in" | "found" | "authorized" | { re
 
 /** A console page: no session → sign in; the listed roles → 200 (or "found"); other roles → 403. */
 function page(allowed: DemoRole[], ok: Outcome = 200): Record<Who, Outcome> {
-  return Object.fromEntries(WHO.map((w) => [w, !isUser(w) ? "sign-in" : allowed.includes(w) ? ok : 403])) as Record<Who, Outcome>;
+  return Object.fromEntries(WHO.map((w) => [w, !isUser(w) ? "sign-in" : allowed.includes(w) ? ok : 403])) as Record<
+    Who,
+    Outcome
+  >;
 }
 /** A session-authenticated route handler: no session → 401, the listed roles → 200 (or `ok`), other roles → 403. */
 function session(allowed: DemoRole[], ok: Outcome = 200): Record<Who, Outcome> {
-  return Object.fromEntries(WHO.map((w) => [w, !isUser(w) ? 401 : allowed.includes(w) ? ok : 403])) as Record<Who, Outcome>;
+  return Object.fromEntries(WHO.map((w) => [w, !isUser(w) ? 401 : allowed.includes(w) ? ok : 403])) as Record<
+    Who,
+    Outcome
+  >;
 }
 /** A token-authenticated route handler: no token → 401 (a session does not count), the scope → past auth, else 403. */
 function api(scope: "read" | "ingest" | null): Record<Who, Outcome> {
-  return Object.fromEntries(WHO.map((w) => [w, !w.startsWith("token:") ? 401 : scope === null || w === `token:${scope}` ? "authorized" : 403])) as Record<Who, Outcome>;
+  return Object.fromEntries(
+    WHO.map((w) => [w, !w.startsWith("token:") ? 401 : scope === null || w === `token:${scope}` ? "authorized" : 403]),
+  ) as Record<Who, Outcome>;
 }
 const same = (o: Outcome) => Object.fromEntries(WHO.map((w) => [w, o])) as Record<Who, Outcome>;
-const signedIn = (o: (r: DemoRole) => Outcome) => Object.fromEntries(WHO.map((w) => [w, isUser(w) ? o(w) : "sign-in"])) as Record<Who, Outcome>;
+const signedIn = (o: (r: DemoRole) => Outcome) =>
+  Object.fromEntries(WHO.map((w) => [w, isUser(w) ? o(w) : "sign-in"])) as Record<Who, Outcome>;
 
 const READERS: DemoRole[] = ["admin", "lead", "researcher"];
 const HOME: Record<DemoRole, string> = { admin: "/runs", lead: "/runs", researcher: "/runs", annotator: "/queue" };
@@ -102,7 +111,11 @@ function discoverRoutes(dir = path.resolve("app"), segments: string[] = []): Rou
     } else if (/^page\.tsx?$/.test(entry.name)) {
       out.push({ path: "/" + segments.join("/"), method: "GET" });
     } else if (/^route\.ts$/.test(entry.name)) {
-      const methods = [...fs.readFileSync(file, "utf8").matchAll(/export\s+(?:async\s+function|const|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1] as Route["method"]);
+      const methods = [
+        ...fs
+          .readFileSync(file, "utf8")
+          .matchAll(/export\s+(?:async\s+function|const|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g),
+      ].map((m) => m[1] as Route["method"]);
       if (!methods.length) throw new Error(`${file} exports no HTTP method handler`);
       out.push({ path: "/" + segments.join("/"), method: methods.includes("GET") ? "GET" : methods[0] });
     }
@@ -122,7 +135,9 @@ function concrete(route: string, s: Samples): { url: string; exists: boolean } {
       exists &&= s.trajectoryExists;
       return encodeURIComponent(s.trajectory);
     }
-    throw new Error(`no sample value for the dynamic segment [${name}] of ${route}: add one in e2e/roles-access.spec.ts`);
+    throw new Error(
+      `no sample value for the dynamic segment [${name}] of ${route}: add one in e2e/roles-access.spec.ts`,
+    );
   });
   return { url: url + (SAMPLE_QUERY[route] ?? ""), exists };
 }
@@ -140,20 +155,28 @@ const REDIRECTS = [302, 303, 307, 308];
 
 function matches(want: Outcome, status: number, target: string): boolean {
   if (want === "sign-in") return REDIRECTS.includes(status) && target === "/sign-in";
-  if (want === "authorized") return status < 500 && status !== 401 && status !== 403 && !(REDIRECTS.includes(status) && target === "/sign-in");
+  if (want === "authorized")
+    return status < 500 && status !== 401 && status !== 403 && !(REDIRECTS.includes(status) && target === "/sign-in");
   if (typeof want === "object") return REDIRECTS.includes(status) && target === want.redirect;
   return status === want;
 }
 
 for (const who of WHO) {
-  const label = who === "anonymous" ? "a signed-out visitor" : isUser(who) ? `the ${who}` : `an API token with only the ${who.slice(6)} scope`;
+  const label =
+    who === "anonymous"
+      ? "a signed-out visitor"
+      : isUser(who)
+        ? `the ${who}`
+        : `an API token with only the ${who.slice(6)} scope`;
   test(`access for ${label}`, async ({ signedInState, baseURL }) => {
     const samples = await loadSamples();
     const tokens = isUser(who) || who === "anonymous" ? null : await createApiTokens();
     const ctx = await playwrightRequest.newContext({
       baseURL,
       storageState: isUser(who) ? await signedInState(who) : undefined,
-      extraHTTPHeaders: tokens ? { authorization: `Bearer ${who === "token:read" ? tokens.read : tokens.ingest}` } : undefined,
+      extraHTTPHeaders: tokens
+        ? { authorization: `Bearer ${who === "token:read" ? tokens.read : tokens.ingest}` }
+        : undefined,
     });
     const failures: string[] = [];
     try {
@@ -166,11 +189,18 @@ for (const who of WHO) {
         let want = EXPECTED[route.path][who];
         if (want === "found") want = exists ? 200 : 404;
         // An empty body: enough to pass or fail authentication, never enough to change anything.
-        const res = await ctx.fetch(url, { method: route.method, maxRedirects: 0, ...(route.method === "GET" ? {} : { data: "", headers: { "content-type": "application/x-ndjson" } }) });
+        const res = await ctx.fetch(url, {
+          method: route.method,
+          maxRedirects: 0,
+          ...(route.method === "GET" ? {} : { data: "", headers: { "content-type": "application/x-ndjson" } }),
+        });
         const status = res.status();
         const location = res.headers()["location"] ?? "";
         const target = location ? new URL(location, baseURL).pathname : "";
-        if (!matches(want, status, target)) failures.push(`${route.method} ${url}: expected ${JSON.stringify(want)}, got ${status}${location ? ` → ${location}` : ""}`);
+        if (!matches(want, status, target))
+          failures.push(
+            `${route.method} ${url}: expected ${JSON.stringify(want)}, got ${status}${location ? ` → ${location}` : ""}`,
+          );
       }
     } finally {
       await ctx.dispose();

@@ -6,12 +6,28 @@ import { expect, test, type DemoRole } from "./fixtures/auth.ts";
 test.describe.configure({ timeout: 120_000 });
 
 const NAV: Record<DemoRole, string[]> = {
-  admin: ["Queue", "Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs", "Audit log", "Admin"],
+  admin: [
+    "Queue",
+    "Runs",
+    "Trajectories",
+    "Audit",
+    "Agreement",
+    "Clusters",
+    "Monitors",
+    "Configs",
+    "Audit log",
+    "Admin",
+  ],
   lead: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs", "Audit log"],
   researcher: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs"],
   annotator: ["Queue"],
 };
-const DENIED: Record<DemoRole, string | null> = { admin: null, lead: "/admin/users", researcher: "/admin/audit-log", annotator: "/trajectories" };
+const DENIED: Record<DemoRole, string | null> = {
+  admin: null,
+  lead: "/admin/users",
+  researcher: "/admin/audit-log",
+  annotator: "/trajectories",
+};
 
 for (const role of Object.keys(NAV) as DemoRole[]) {
   test.describe(`as the ${role}`, () => {
@@ -49,14 +65,18 @@ test.describe("the annotator", () => {
     await expect(page).toHaveURL(/\/queue$/);
     await expect(page.getByRole("heading", { level: 1, name: "My queue" })).toBeVisible();
     const nav = page.getByRole("navigation", { name: "Main" });
-    const hrefs = await nav.getByRole("link").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
+    const hrefs = await nav
+      .getByRole("link")
+      .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).getAttribute("href")!));
     for (const href of hrefs) {
       await page.goto(href);
       const text = await page.locator("main").innerText();
       // Rewards and sub-scores render as 0.000–1.000, rates as percentages: none may appear.
       expect(text, `ledger numbers on ${href}`).not.toMatch(/\b[01]\.\d{3}\b/);
       expect(text, `rates on ${href}`).not.toMatch(/\d%/);
-      expect(text.toLowerCase(), `ledger words on ${href}`).not.toMatch(/\b(reward|raw reward|guardrail hits|success)\b/);
+      expect(text.toLowerCase(), `ledger words on ${href}`).not.toMatch(
+        /\b(reward|raw reward|guardrail hits|success)\b/,
+      );
     }
   });
 

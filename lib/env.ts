@@ -21,7 +21,8 @@ const envSchema = z.object({
     .string()
     .optional()
     .refine((v) => v === undefined || invalidProxyEntries(v).length === 0, {
-      error: (i) => `must list IP addresses or CIDR ranges separated by commas (not ${invalidProxyEntries(String(i.input)).join(", ")})`,
+      error: (i) =>
+        `must list IP addresses or CIDR ranges separated by commas (not ${invalidProxyEntries(String(i.input)).join(", ")})`,
     }),
   // OIDC sign-in (authorization code + PKCE) is on only when issuer, client id and secret are all set.
   VERITY_OIDC_ISSUER: z.string().url().optional(),

@@ -25,7 +25,9 @@ export function watchBackendCpu(adminUrl: string, database: string): { stop: () 
     if (busy) return;
     busy = true;
     try {
-      const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [database]);
+      const { rows } = await client.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1", [
+        database,
+      ]);
       for (const { pid } of rows) {
         // A backend that exits between the query and the read is simply skipped.
         const ms = cpuMs(pid);

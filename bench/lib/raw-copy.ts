@@ -7,10 +7,55 @@ import readline from "node:readline";
 import pg from "pg";
 import { copyRows, type CopyValue } from "@/lib/ingest/copy.ts";
 
-const ROLLOUT_COLS = ["trajectory_id", "run_id", "step", "group_id", "sample_index", "ticket_id", "steps", "final_reply", "sandbox", "registry_id", "claims", "tool_steps", "content_hash"];
-const LEDGER_COLS = ["trajectory_id", "run_id", "step", "ticket_id", "group_id", "status", "source", "verifier_version", "config_hash", "claims_source", "raw_reward", "reward", "capped", "outcome", "policy", "evidence", "efficiency", "communication", "deciding_guardrail", "guardrail_mask", "guardrails", "reasons", "claims", "handoff", "tool_steps", "content_hash"];
+const ROLLOUT_COLS = [
+  "trajectory_id",
+  "run_id",
+  "step",
+  "group_id",
+  "sample_index",
+  "ticket_id",
+  "steps",
+  "final_reply",
+  "sandbox",
+  "registry_id",
+  "claims",
+  "tool_steps",
+  "content_hash",
+];
+const LEDGER_COLS = [
+  "trajectory_id",
+  "run_id",
+  "step",
+  "ticket_id",
+  "group_id",
+  "status",
+  "source",
+  "verifier_version",
+  "config_hash",
+  "claims_source",
+  "raw_reward",
+  "reward",
+  "capped",
+  "outcome",
+  "policy",
+  "evidence",
+  "efficiency",
+  "communication",
+  "deciding_guardrail",
+  "guardrail_mask",
+  "guardrails",
+  "reasons",
+  "claims",
+  "handoff",
+  "tool_steps",
+  "content_hash",
+];
 
-export async function rawCopy(url: string, file: string, batch: number): Promise<{ seconds: number; rollouts: number; records: number }> {
+export async function rawCopy(
+  url: string,
+  file: string,
+  batch: number,
+): Promise<{ seconds: number; rollouts: number; records: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`create table raw_rollouts (trajectory_id text, run_id text, step int, group_id text, sample_index int, ticket_id text,
@@ -36,15 +81,59 @@ export async function rawCopy(url: string, file: string, batch: number): Promise
     records = [];
     inBatch = 0;
   };
-  const rl = readline.createInterface({ input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+  const rl = readline.createInterface({
+    input: fs.createReadStream(file, { highWaterMark: 1 << 20 }),
+    crlfDelay: Infinity,
+  });
   for await (const line of rl) {
     const v = JSON.parse(line);
     if (v.kind === "rollout") {
       const tools = v.trajectory.steps.filter((s: { type: string }) => s.type === "tool").length;
-      rollouts.push([v.trajectory_id, v.run_id, v.step, v.group_id, v.sample_index, v.ticket_id, JSON.stringify(v.trajectory.steps), v.trajectory.final_reply, JSON.stringify(v.sandbox), 1, JSON.stringify(v.claims), tools, ""]);
+      rollouts.push([
+        v.trajectory_id,
+        v.run_id,
+        v.step,
+        v.group_id,
+        v.sample_index,
+        v.ticket_id,
+        JSON.stringify(v.trajectory.steps),
+        v.trajectory.final_reply,
+        JSON.stringify(v.sandbox),
+        1,
+        JSON.stringify(v.claims),
+        tools,
+        "",
+      ]);
     } else if (v.kind === "score") {
       const s = v.subscores ?? {};
-      records.push([v.trajectory_id, v.run_id, v.step, v.ticket_id, v.group_id, v.status, "verifier", v.verifier_version, v.config_hash, v.claims_source, v.raw_reward, v.reward, v.capped, s.outcome, s.policy, s.evidence, s.efficiency, s.communication, v.deciding_guardrail, 0, JSON.stringify(v.guardrails), JSON.stringify(v.reasons), JSON.stringify(v.claims), v.handoff, v.tool_steps, ""]);
+      records.push([
+        v.trajectory_id,
+        v.run_id,
+        v.step,
+        v.ticket_id,
+        v.group_id,
+        v.status,
+        "verifier",
+        v.verifier_version,
+        v.config_hash,
+        v.claims_source,
+        v.raw_reward,
+        v.reward,
+        v.capped,
+        s.outcome,
+        s.policy,
+        s.evidence,
+        s.efficiency,
+        s.communication,
+        v.deciding_guardrail,
+        0,
+        JSON.stringify(v.guardrails),
+        JSON.stringify(v.reasons),
+        JSON.stringify(v.claims),
+        v.handoff,
+        v.tool_steps,
+        "",
+      ]);
     }
     if (++inBatch >= batch) await flush();
   }

@@ -17,7 +17,15 @@ const CAPS: [keyof Flaws, string, number][] = [
   ["missingEvidence", "missing_evidence", 0.55],
 ];
 
-export type SimulatedRun = { runId: string; steps: number; perStep: number; k: number; stride: number; variant: Variant; seed: string };
+export type SimulatedRun = {
+  runId: string;
+  steps: number;
+  perStep: number;
+  k: number;
+  stride: number;
+  variant: Variant;
+  seed: string;
+};
 
 /** One simulated rollout as the rollups see it. */
 function entry(run: SimulatedRun, step: number, group: number, u: () => number, t: number): RollupEntry {
@@ -29,7 +37,10 @@ function entry(run: SimulatedRun, step: number, group: number, u: () => number, 
   else if (f.incomplete && triggered.length === 0) raw = 0.2 + 0.3 * u();
   else raw = 0.6 + 0.3 * u();
   raw = Math.round(raw * 1e6) / 1e6;
-  const lowest = triggered.reduce<[string, number] | null>((m, [, code, cap]) => (m === null || cap < m[1] ? [code, cap] : m), null);
+  const lowest = triggered.reduce<[string, number] | null>(
+    (m, [, code, cap]) => (m === null || cap < m[1] ? [code, cap] : m),
+    null,
+  );
   const reward = lowest && lowest[1] < raw ? lowest[1] : raw;
   return {
     run_id: run.runId,
@@ -47,7 +58,11 @@ function entry(run: SimulatedRun, step: number, group: number, u: () => number, 
 }
 
 /** Writes the run's rollups step by step (one transaction per `stepsPerTx` steps); returns the rollouts simulated. */
-export async function writeSimulatedRollups(client: pg.PoolClient, run: SimulatedRun, stepsPerTx = 10): Promise<number> {
+export async function writeSimulatedRollups(
+  client: pg.PoolClient,
+  run: SimulatedRun,
+  stepsPerTx = 10,
+): Promise<number> {
   let n = 0;
   for (let s0 = 0; s0 < run.steps; s0 += stepsPerTx) {
     const delta = new RollupDelta();

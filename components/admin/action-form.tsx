@@ -8,10 +8,25 @@ import { FormMessage } from "@/components/ui/field.tsx";
 type Action = (state: FormState, form: FormData) => Promise<FormState>;
 
 /** A one-button (or one-field) form around a server action, with the action's answer shown beside it. */
-export function ActionForm({ action, children, className, label }: { action: Action; children: ReactNode; className?: string; label?: string }) {
+export function ActionForm({
+  action,
+  children,
+  className,
+  label,
+}: {
+  action: Action;
+  children: ReactNode;
+  className?: string;
+  label?: string;
+}) {
   const [state, formAction, pending] = useActionState(action, {});
   return (
-    <form action={formAction} className={cn("inline-flex items-center gap-1", className)} aria-label={label} aria-busy={pending}>
+    <form
+      action={formAction}
+      className={cn("inline-flex items-center gap-1", className)}
+      aria-label={label}
+      aria-busy={pending}
+    >
       {children}
       <FormMessage state={state} className="text-[12px]" />
     </form>

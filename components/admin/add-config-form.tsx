@@ -14,19 +14,47 @@ export function AddConfigForm() {
   const v = state.values ?? {};
   return (
     // The key remounts the fields with what was typed when a submission is refused (React resets forms after actions).
-    <form key={JSON.stringify(v)} action={action} className="grid gap-2 p-3 md:grid-cols-2" aria-label="Add a verifier config" noValidate>
+    <form
+      key={JSON.stringify(v)}
+      action={action}
+      className="grid gap-2 p-3 md:grid-cols-2"
+      aria-label="Add a verifier config"
+      noValidate
+    >
       <div>
-        <label htmlFor="config-name" className="mb-1 block text-[12px] font-medium">Name</label>
-        <input id="config-name" name="name" defaultValue={v.name} placeholder="the file name when left empty" className={inputClass} aria-invalid={!!err.name} aria-describedby="config-name-error" />
+        <label htmlFor="config-name" className="mb-1 block text-[12px] font-medium">
+          Name
+        </label>
+        <input
+          id="config-name"
+          name="name"
+          defaultValue={v.name}
+          placeholder="the file name when left empty"
+          className={inputClass}
+          aria-invalid={!!err.name}
+          aria-describedby="config-name-error"
+        />
         <FieldError id="config-name-error" errors={err.name} />
       </div>
       <div>
-        <label htmlFor="config-file" className="mb-1 block text-[12px] font-medium">JSON file</label>
-        <input id="config-file" name="file" type="file" accept=".json,application/json" className="text-[13px]" aria-invalid={!!err.file} aria-describedby="config-file-error" />
+        <label htmlFor="config-file" className="mb-1 block text-[12px] font-medium">
+          JSON file
+        </label>
+        <input
+          id="config-file"
+          name="file"
+          type="file"
+          accept=".json,application/json"
+          className="text-[13px]"
+          aria-invalid={!!err.file}
+          aria-describedby="config-file-error"
+        />
         <FieldError id="config-file-error" errors={err.file} />
       </div>
       <div className="md:col-span-2">
-        <label htmlFor="config-json" className="mb-1 block text-[12px] font-medium">Or paste the config</label>
+        <label htmlFor="config-json" className="mb-1 block text-[12px] font-medium">
+          Or paste the config
+        </label>
         <textarea
           id="config-json"
           name="config"
@@ -39,7 +67,8 @@ export function AddConfigForm() {
           aria-describedby="config-json-help config-json-error"
         />
         <p id="config-json-help" className="mt-1 text-[12px] text-fg-subtle">
-          Merged onto the default config: weights (five sub-scores summing to 1), guardrails (per code on and cap), handoff_outcome, claims.
+          Merged onto the default config: weights (five sub-scores summing to 1), guardrails (per code on and cap),
+          handoff_outcome, claims.
         </p>
         <FieldError id="config-json-error" errors={err.config} />
       </div>
@@ -47,7 +76,11 @@ export function AddConfigForm() {
         <label className="inline-flex items-center gap-1 text-[13px]">
           <input type="checkbox" name="makeDefault" /> Make it the default
         </label>
-        <button type="submit" disabled={pending} className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60"
+        >
           Add config
         </button>
         <FormMessage state={state} />

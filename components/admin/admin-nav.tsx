@@ -21,7 +21,10 @@ export function AdminNav({ role, current }: { role: Role; current: string }) {
           key={s.href}
           href={s.href}
           aria-current={s.href === current ? "page" : undefined}
-          className={cn("-mb-px border-b-2 px-2 py-1 text-[13px]", s.href === current ? "border-accent font-medium" : "border-transparent text-fg-muted hover:text-fg")}
+          className={cn(
+            "-mb-px border-b-2 px-2 py-1 text-[13px]",
+            s.href === current ? "border-accent font-medium" : "border-transparent text-fg-muted hover:text-fg",
+          )}
         >
           {s.label}
         </Link>

@@ -18,23 +18,48 @@ export function CreateTokenForm() {
   return (
     <div className="p-3">
       {/* The key remounts the fields with what was typed when a submission is refused (React resets forms after actions). */}
-      <form key={JSON.stringify(state.values ?? {})} action={action} className="space-y-2" aria-label="Create API token" noValidate>
+      <form
+        key={JSON.stringify(state.values ?? {})}
+        action={action}
+        className="space-y-2"
+        aria-label="Create API token"
+        noValidate
+      >
         <div>
-          <label htmlFor="token-name" className="mb-1 block text-[12px] font-medium">Token name</label>
-          <input id="token-name" name="name" defaultValue={state.values?.name} className={inputClass} aria-invalid={!!err.name} aria-describedby="token-name-error" />
+          <label htmlFor="token-name" className="mb-1 block text-[12px] font-medium">
+            Token name
+          </label>
+          <input
+            id="token-name"
+            name="name"
+            defaultValue={state.values?.name}
+            className={inputClass}
+            aria-invalid={!!err.name}
+            aria-describedby="token-name-error"
+          />
           <FieldError id="token-name-error" errors={err.name} />
         </div>
         <fieldset aria-describedby="token-scopes-error">
           <legend className="mb-1 text-[12px] font-medium">Scopes</legend>
           {TOKEN_SCOPES.map((s) => (
             <label key={s} className="mr-4 inline-flex items-center gap-1">
-              <input type="checkbox" name="scopes" value={s} defaultChecked={state.values ? state.values.scopes.split(",").includes(s) : s === "ingest"} /> {s}
+              <input
+                type="checkbox"
+                name="scopes"
+                value={s}
+                defaultChecked={state.values ? state.values.scopes.split(",").includes(s) : s === "ingest"}
+              />{" "}
+              {s}
               <span className="text-[11px] text-fg-subtle">({SCOPE_HELP[s]})</span>
             </label>
           ))}
           <FieldError id="token-scopes-error" errors={err.scopes} />
         </fieldset>
-        <button type="submit" disabled={pending} className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-accent px-3 py-1 font-medium text-accent-fg disabled:opacity-60"
+        >
           Create token
         </button>
         {state.message && !state.token && (
@@ -46,8 +71,16 @@ export function CreateTokenForm() {
       {state.token && (
         <div role="status" className="mt-3 rounded border border-good/40 bg-good-bg p-2">
           <p className="text-good">{state.message}</p>
-          <label htmlFor="new-token" className="mt-1 block text-[12px] font-medium">New token</label>
-          <input id="new-token" readOnly value={state.token} className={`${inputClass} font-mono`} onFocus={(e) => e.currentTarget.select()} />
+          <label htmlFor="new-token" className="mt-1 block text-[12px] font-medium">
+            New token
+          </label>
+          <input
+            id="new-token"
+            readOnly
+            value={state.token}
+            className={`${inputClass} font-mono`}
+            onFocus={(e) => e.currentTarget.select()}
+          />
         </div>
       )}
     </div>

@@ -11,9 +11,16 @@ export function RoleForm({ userId, email, role }: { userId: number; email: strin
   return (
     <ActionForm action={changeRoleAction} label={`Change the role of ${email}`}>
       <input type="hidden" name="userId" value={userId} />
-      <select name="role" defaultValue={role} aria-label={`Role of ${email}`} className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]">
+      <select
+        name="role"
+        defaultValue={role}
+        aria-label={`Role of ${email}`}
+        className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]"
+      >
         {ROLES.map((r) => (
-          <option key={r} value={r}>{r}</option>
+          <option key={r} value={r}>
+            {r}
+          </option>
         ))}
       </select>
       <SmallButton>Save role</SmallButton>
@@ -39,8 +46,18 @@ export function ResetPasswordForm({ userId, email }: { userId: number; email: st
       <summary className="cursor-pointer text-[12px] text-accent">Reset password</summary>
       <form action={action} className="mt-1 space-y-1" aria-busy={pending}>
         <input type="hidden" name="userId" value={userId} />
-        <label htmlFor={id} className="block text-[12px]">New password for {email}</label>
-        <input id={id} name="password" type="password" autoComplete="new-password" className={inputClass} aria-invalid={!!state.fieldErrors?.password} aria-describedby={`${id}-error`} />
+        <label htmlFor={id} className="block text-[12px]">
+          New password for {email}
+        </label>
+        <input
+          id={id}
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          className={inputClass}
+          aria-invalid={!!state.fieldErrors?.password}
+          aria-describedby={`${id}-error`}
+        />
         <FieldError id={`${id}-error`} errors={state.fieldErrors?.password} />
         <SmallButton>Set password</SmallButton>
         <FormMessage state={state} className="ml-1 text-[12px]" />

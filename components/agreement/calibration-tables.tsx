@@ -26,12 +26,18 @@ export function AnnotatorTable({ r, f }: Props) {
         {r.annotators.map((a) => (
           <tr key={a.email} data-testid="annotator-row">
             <Td>
-              <Link className="text-accent hover:underline" href={`/agreement?${filterQuery({ ...f, annotator: a.email })}`} title="Filter the report by this annotator">
+              <Link
+                className="text-accent hover:underline"
+                href={`/agreement?${filterQuery({ ...f, annotator: a.email })}`}
+                title="Filter the report by this annotator"
+              >
                 {a.email}
               </Link>
             </Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "annotator", reviewer: a.email }}>{a.n}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "annotator", reviewer: a.email }}>
+                {a.n}
+              </ItemsLink>
             </Td>
             <Td numeric>
               <Shown fig={a.agreement} />
@@ -40,7 +46,9 @@ export function AnnotatorTable({ r, f }: Props) {
               <Shown fig={a.maeFigure} />
             </Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "annotator_adjudicated", reviewer: a.email }}>{a.adjudicatedDisagreements}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "annotator_adjudicated", reviewer: a.email }}>
+                {a.adjudicatedDisagreements}
+              </ItemsLink>
             </Td>
             <Td numeric>
               <span title="share of adjudicated disagreements not blamed on the annotator">
@@ -64,14 +72,18 @@ export function CauseTable({ r, f }: Props) {
             <tr key={c.cause}>
               <Td>{CAUSE_LABELS[c.cause]}</Td>
               <Td numeric>
-                <ItemsLink f={f} cell={{ cell: "cause", cause: c.cause }}>{c.count}</ItemsLink>
+                <ItemsLink f={f} cell={{ cell: "cause", cause: c.cause }}>
+                  {c.count}
+                </ItemsLink>
               </Td>
             </tr>
           ))}
         </tbody>
       </Table>
       {r.causesByGuardrail.length > 0 && (
-        <p className="px-3 py-2 text-[12px] text-fg-muted">By guardrail: {r.causesByGuardrail.map((c) => `${c.guardrail} ${c.count}`).join(" · ")}</p>
+        <p className="px-3 py-2 text-[12px] text-fg-muted">
+          By guardrail: {r.causesByGuardrail.map((c) => `${c.guardrail} ${c.count}`).join(" · ")}
+        </p>
       )}
     </>
   );
@@ -84,8 +96,16 @@ export function ExtractionTable({ r, f }: Props) {
   return (
     <>
       <p className="px-3 py-2">
-        Overall pairwise accuracy <b><Shown fig={ex.overallFigure} detail={false} /></b> ({ex.overallFigure.detail}){" "}
-        {ex.overallFigure.tooFew ? null : ex.belowThreshold ? <Badge tone="bad">below 0.85</Badge> : <Badge tone="good">at or above 0.85</Badge>}
+        Overall pairwise accuracy{" "}
+        <b>
+          <Shown fig={ex.overallFigure} detail={false} />
+        </b>{" "}
+        ({ex.overallFigure.detail}){" "}
+        {ex.overallFigure.tooFew ? null : ex.belowThreshold ? (
+          <Badge tone="bad">below 0.85</Badge>
+        ) : (
+          <Badge tone="good">at or above 0.85</Badge>
+        )}
       </p>
       <Table>
         <thead>
@@ -102,12 +122,22 @@ export function ExtractionTable({ r, f }: Props) {
             <tr key={s.slot} data-testid="extraction-slot">
               <Td className="font-mono text-[12px]">{s.slot}</Td>
               <Td numeric>
-                <ItemsLink f={f} cell={{ cell: "extraction_slot", slot: s.slot }}>{s.n}</ItemsLink>
+                <ItemsLink f={f} cell={{ cell: "extraction_slot", slot: s.slot }}>
+                  {s.n}
+                </ItemsLink>
               </Td>
               <Td numeric>
-                <ItemsLink f={f} cell={{ cell: "extraction_slot_wrong", slot: s.slot }}>{s.n - s.correct}</ItemsLink>
+                <ItemsLink f={f} cell={{ cell: "extraction_slot_wrong", slot: s.slot }}>
+                  {s.n - s.correct}
+                </ItemsLink>
               </Td>
-              <Td numeric>{s.belowThreshold && !s.figure.tooFew ? <Badge tone="bad">{s.figure.label}</Badge> : <Shown fig={s.figure} detail={false} />}</Td>
+              <Td numeric>
+                {s.belowThreshold && !s.figure.tooFew ? (
+                  <Badge tone="bad">{s.figure.label}</Badge>
+                ) : (
+                  <Shown fig={s.figure} detail={false} />
+                )}
+              </Td>
               <Td numeric>{pctRange(s.accuracy)}</Td>
             </tr>
           ))}

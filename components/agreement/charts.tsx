@@ -1,6 +1,18 @@
 "use client";
 
-import { Area, CartesianGrid, ComposedChart, Line, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
 
 type Point = { trajectoryId: string; human: number; ledger: number };
 
@@ -11,10 +23,38 @@ export function AgreementScatter({ points, tolerance }: { points: Point[]; toler
       <ResponsiveContainer width="100%" height="100%">
         <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 0 }}>
           <CartesianGrid stroke="var(--border)" />
-          <XAxis type="number" dataKey="ledger" name="ledger reward" domain={[0, 1]} tick={{ fontSize: 11 }} label={{ value: "ledger reward", position: "insideBottom", offset: -12, fontSize: 11 }} />
-          <YAxis type="number" dataKey="human" name="human reward" domain={[0, 1]} tick={{ fontSize: 11 }} label={{ value: "human", angle: -90, position: "insideLeft", fontSize: 11 }} />
-          <ReferenceLine segment={[{ x: 0, y: tolerance }, { x: 1 - tolerance, y: 1 }]} stroke="var(--good)" strokeDasharray="4 4" />
-          <ReferenceLine segment={[{ x: tolerance, y: 0 }, { x: 1, y: 1 - tolerance }]} stroke="var(--good)" strokeDasharray="4 4" />
+          <XAxis
+            type="number"
+            dataKey="ledger"
+            name="ledger reward"
+            domain={[0, 1]}
+            tick={{ fontSize: 11 }}
+            label={{ value: "ledger reward", position: "insideBottom", offset: -12, fontSize: 11 }}
+          />
+          <YAxis
+            type="number"
+            dataKey="human"
+            name="human reward"
+            domain={[0, 1]}
+            tick={{ fontSize: 11 }}
+            label={{ value: "human", angle: -90, position: "insideLeft", fontSize: 11 }}
+          />
+          <ReferenceLine
+            segment={[
+              { x: 0, y: tolerance },
+              { x: 1 - tolerance, y: 1 },
+            ]}
+            stroke="var(--good)"
+            strokeDasharray="4 4"
+          />
+          <ReferenceLine
+            segment={[
+              { x: tolerance, y: 0 },
+              { x: 1, y: 1 - tolerance },
+            ]}
+            stroke="var(--good)"
+            strokeDasharray="4 4"
+          />
           <Tooltip
             cursor={{ strokeDasharray: "3 3" }}
             content={({ payload }) => {
@@ -34,14 +74,27 @@ export function AgreementScatter({ points, tolerance }: { points: Point[]; toler
   );
 }
 
-type TrendPoint = { day: string; rate: number | null; lower: number | null; upper: number | null; n: number; tooFew: boolean; label: string; detail: string };
+type TrendPoint = {
+  day: string;
+  rate: number | null;
+  lower: number | null;
+  upper: number | null;
+  n: number;
+  tooFew: boolean;
+  label: string;
+  detail: string;
+};
 
 /**
  * Agreement rate per review day with its 95% Wilson band. A day with too few items shows its band only: the line
  * joins the days with enough items, and the tooltip says "too few to say" with n and the interval.
  */
 export function AgreementTrend({ points }: { points: TrendPoint[] }) {
-  const data = points.map((p) => ({ ...p, shown: p.tooFew ? null : p.rate, band: p.lower === null || p.upper === null ? null : [p.lower, p.upper] }));
+  const data = points.map((p) => ({
+    ...p,
+    shown: p.tooFew ? null : p.rate,
+    band: p.lower === null || p.upper === null ? null : [p.lower, p.upper],
+  }));
   return (
     <div className="h-56" data-testid="agreement-trend">
       <ResponsiveContainer width="100%" height="100%">

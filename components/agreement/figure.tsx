@@ -17,7 +17,15 @@ export function Shown({ fig, testId, detail = true }: { fig: Figure; testId?: st
 }
 
 /** A link to the items behind a figure: every active filter is kept and the cell is added. */
-export function ItemsLink({ f, cell, children }: { f: AgreementFilter; cell: AgreementCellSelection; children: ReactNode }) {
+export function ItemsLink({
+  f,
+  cell,
+  children,
+}: {
+  f: AgreementFilter;
+  cell: AgreementCellSelection;
+  children: ReactNode;
+}) {
   return (
     <Link className="text-accent hover:underline" href={`/agreement/items?${filterQuery(f, cell)}`}>
       {children}

@@ -2,10 +2,28 @@ import Link from "next/link";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
-const GUARDRAILS = ["customer_harm", "unauthorized_write", "duplicate_side_effect", "empty_promise", "policy_error", "missing_evidence", "high_risk_unchecked", "approval_bypass", "privacy_overreach", "stale_submission", "tool_missing"];
+const GUARDRAILS = [
+  "customer_harm",
+  "unauthorized_write",
+  "duplicate_side_effect",
+  "empty_promise",
+  "policy_error",
+  "missing_evidence",
+  "high_risk_unchecked",
+  "approval_bypass",
+  "privacy_overreach",
+  "stale_submission",
+  "tool_missing",
+];
 
 /** A plain GET form: the URL holds the filters, so every view of the report can be linked. */
-export function AgreementFilterBar({ f, runs, batches, categories, annotators }: {
+export function AgreementFilterBar({
+  f,
+  runs,
+  batches,
+  categories,
+  annotators,
+}: {
   f: AgreementFilter;
   runs: string[];
   batches: { id: number; name: string }[];
@@ -26,12 +44,42 @@ export function AgreementFilterBar({ f, runs, batches, categories, annotators }:
     </label>
   );
   return (
-    <form method="get" action="/agreement" className="mb-4 flex flex-wrap items-end gap-2" aria-label="Agreement filters">
-      {sel("run", "Run", f.run, runs.map((r) => ({ value: r, label: r })))}
-      {sel("batch", "Batch", f.batch?.toString(), batches.map((b) => ({ value: String(b.id), label: b.name })))}
-      {sel("category", "Category", f.category, categories.map((c) => ({ value: c, label: c })))}
-      {sel("annotator", "Annotator", f.annotator, annotators.map((a) => ({ value: a, label: a })))}
-      {sel("guardrail", "Guardrail", f.guardrail, GUARDRAILS.map((g) => ({ value: g, label: g })))}
+    <form
+      method="get"
+      action="/agreement"
+      className="mb-4 flex flex-wrap items-end gap-2"
+      aria-label="Agreement filters"
+    >
+      {sel(
+        "run",
+        "Run",
+        f.run,
+        runs.map((r) => ({ value: r, label: r })),
+      )}
+      {sel(
+        "batch",
+        "Batch",
+        f.batch?.toString(),
+        batches.map((b) => ({ value: String(b.id), label: b.name })),
+      )}
+      {sel(
+        "category",
+        "Category",
+        f.category,
+        categories.map((c) => ({ value: c, label: c })),
+      )}
+      {sel(
+        "annotator",
+        "Annotator",
+        f.annotator,
+        annotators.map((a) => ({ value: a, label: a })),
+      )}
+      {sel(
+        "guardrail",
+        "Guardrail",
+        f.guardrail,
+        GUARDRAILS.map((g) => ({ value: g, label: g })),
+      )}
       <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
         Reviewed from
         <input type="date" name="from" defaultValue={f.from} className={input} />

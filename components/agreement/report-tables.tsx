@@ -23,19 +23,27 @@ export function VerdictMatrix({ r, f }: Props) {
         <tr>
           <Td>ledger: success</Td>
           <Td numeric>
-            <ItemsLink f={f} cell={{ cell: "verdict_both" }}>{m[0][0]}</ItemsLink>
+            <ItemsLink f={f} cell={{ cell: "verdict_both" }}>
+              {m[0][0]}
+            </ItemsLink>
           </Td>
           <Td numeric>
-            <ItemsLink f={f} cell={{ cell: "verdict_ledger_only" }}>{m[0][1]}</ItemsLink>
+            <ItemsLink f={f} cell={{ cell: "verdict_ledger_only" }}>
+              {m[0][1]}
+            </ItemsLink>
           </Td>
         </tr>
         <tr>
           <Td>ledger: not</Td>
           <Td numeric>
-            <ItemsLink f={f} cell={{ cell: "verdict_human_only" }}>{m[1][0]}</ItemsLink>
+            <ItemsLink f={f} cell={{ cell: "verdict_human_only" }}>
+              {m[1][0]}
+            </ItemsLink>
           </Td>
           <Td numeric>
-            <ItemsLink f={f} cell={{ cell: "verdict_neither" }}>{m[1][1]}</ItemsLink>
+            <ItemsLink f={f} cell={{ cell: "verdict_neither" }}>
+              {m[1][1]}
+            </ItemsLink>
           </Td>
         </tr>
       </tbody>
@@ -60,7 +68,9 @@ export function DimensionTable({ r, f }: Props) {
           <tr key={d.dimension} data-testid={`dimension-row-${d.dimension}`}>
             <Td>{d.dimension}</Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "dimension", dimension: d.dimension }}>{d.n}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "dimension", dimension: d.dimension }}>
+                {d.n}
+              </ItemsLink>
             </Td>
             <Td numeric>
               <Shown fig={d.figures.mae} />
@@ -103,13 +113,19 @@ export function GuardrailTable({ r, f }: Props) {
               <Badge tone="warn">{g.code}</Badge>
             </Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_both", code: g.code }}>{g.tp}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "guardrail_both", code: g.code }}>
+                {g.tp}
+              </ItemsLink>
             </Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_ledger_only", code: g.code }}>{g.fp}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "guardrail_ledger_only", code: g.code }}>
+                {g.fp}
+              </ItemsLink>
             </Td>
             <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_human_only", code: g.code }}>{g.fn}</ItemsLink>
+              <ItemsLink f={f} cell={{ cell: "guardrail_human_only", code: g.code }}>
+                {g.fn}
+              </ItemsLink>
             </Td>
             <Td numeric>
               <Shown fig={g.figures.precision} />
@@ -138,7 +154,11 @@ export function InterAnnotatorTable({ r, f }: Props) {
   return (
     <>
       <p className="px-3 py-2">
-        Reward (interval α): <b><Shown fig={ia.rewardAlphaFigure} /></b> over{" "}
+        Reward (interval α):{" "}
+        <b>
+          <Shown fig={ia.rewardAlphaFigure} />
+        </b>{" "}
+        over{" "}
         <ItemsLink f={f} cell={{ cell: "overlap" }}>
           {ia.items} overlap item{ia.items === 1 ? "" : "s"}
         </ItemsLink>

@@ -12,7 +12,15 @@ import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
  * The lead's verdict: cause (keys 1–5), the guardrail concerned (optional) and a note; ctrl+enter records it.
  * A verdict on an item that already has one supersedes it (both stay on record).
  */
-export function AdjudicationForm({ itemId, guardrail, revising }: { itemId: string; guardrail: string | null; revising: boolean }) {
+export function AdjudicationForm({
+  itemId,
+  guardrail,
+  revising,
+}: {
+  itemId: string;
+  guardrail: string | null;
+  revising: boolean;
+}) {
   const [state, action, pending] = useActionState<FormState, FormData>(adjudicateAction, {});
   const [cause, setCause] = useState<string>("");
   const form = useRef<HTMLFormElement>(null);
@@ -43,8 +51,21 @@ export function AdjudicationForm({ itemId, guardrail, revising }: { itemId: stri
         <legend className="mb-1 text-[12px] font-medium">Cause</legend>
         <div className="flex flex-wrap gap-1">
           {DISAGREEMENT_CAUSES.map((c, i) => (
-            <label key={c} className={cn("flex cursor-pointer items-center gap-1 rounded border px-2 py-1 text-[12px]", cause === c ? "border-accent bg-accent/10" : "border-border")}>
-              <input type="radio" name="cause" value={c} checked={cause === c} onChange={() => setCause(c)} className="sr-only" />
+            <label
+              key={c}
+              className={cn(
+                "flex cursor-pointer items-center gap-1 rounded border px-2 py-1 text-[12px]",
+                cause === c ? "border-accent bg-accent/10" : "border-border",
+              )}
+            >
+              <input
+                type="radio"
+                name="cause"
+                value={c}
+                checked={cause === c}
+                onChange={() => setCause(c)}
+                className="sr-only"
+              />
               <kbd className="rounded border border-border px-1 font-mono text-[10px] text-fg-muted">{i + 1}</kbd>
               {CAUSE_LABELS[c]}
             </label>
@@ -70,8 +91,13 @@ export function AdjudicationForm({ itemId, guardrail, revising }: { itemId: stri
         </label>
       </div>
       <div className="flex items-center gap-2">
-        <button type="submit" disabled={pending} className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60">
-          {revising ? "Record a revised verdict" : "Record verdict"} <kbd className="ml-1 text-[11px] opacity-80">ctrl+enter</kbd>
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60"
+        >
+          {revising ? "Record a revised verdict" : "Record verdict"}{" "}
+          <kbd className="ml-1 text-[11px] opacity-80">ctrl+enter</kbd>
         </button>
         {state.message && (
           <span role="alert" className="text-[12px] text-bad">

@@ -4,7 +4,19 @@ import type { RunWindow } from "@/lib/audit/data.ts";
 
 export type ParamValues = Record<string, string>;
 
-function Field({ name, label, hint, errors, children }: { name: string; label: string; hint?: string; errors?: string[]; children: ReactNode }) {
+function Field({
+  name,
+  label,
+  hint,
+  errors,
+  children,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  errors?: string[];
+  children: ReactNode;
+}) {
   return (
     <div className="flex flex-col gap-0.5">
       <label htmlFor={`bp-${name}`} className="text-[12px] font-medium">
@@ -21,9 +33,25 @@ function Field({ name, label, hint, errors, children }: { name: string; label: s
  * The batch parameters as a GET form: "Preview" puts them in the URL, the page draws the sample from them (the
  * same schema as the create action and the CLI), and the URL reproduces the preview.
  */
-export function BatchParamsForm({ runs, values, errors }: { runs: RunWindow[]; values: ParamValues; errors: Record<string, string[] | undefined> }) {
+export function BatchParamsForm({
+  runs,
+  values,
+  errors,
+}: {
+  runs: RunWindow[];
+  values: ParamValues;
+  errors: Record<string, string[] | undefined>;
+}) {
   const input = (name: string, extra: Record<string, unknown> = {}) => (
-    <input id={`bp-${name}`} name={name} defaultValue={values[name] ?? ""} aria-invalid={errors[name] ? true : undefined} aria-describedby={errors[name] ? `bp-${name}-error` : undefined} className={inputClass} {...extra} />
+    <input
+      id={`bp-${name}`}
+      name={name}
+      defaultValue={values[name] ?? ""}
+      aria-invalid={errors[name] ? true : undefined}
+      aria-describedby={errors[name] ? `bp-${name}-error` : undefined}
+      className={inputClass}
+      {...extra}
+    />
   );
   return (
     <form method="get" action="/audit/new" aria-label="Batch parameters" className="grid gap-3 p-3 md:grid-cols-3">
@@ -55,20 +83,33 @@ export function BatchParamsForm({ runs, values, errors }: { runs: RunWindow[]; v
           <option value="all">all rollouts of the ticket</option>
         </select>
       </Field>
-      <Field name="minPerStratum" label="Minimum per stratum" hint="stratify by deciding guardrail; blank = no" errors={errors.minPerStratum}>
+      <Field
+        name="minPerStratum"
+        label="Minimum per stratum"
+        hint="stratify by deciding guardrail; blank = no"
+        errors={errors.minPerStratum}
+      >
         {input("minPerStratum", { inputMode: "numeric" })}
       </Field>
       <Field name="overlapRate" label="Overlap" hint="fraction of items for two reviewers" errors={errors.overlapRate}>
         {input("overlapRate", { inputMode: "decimal" })}
       </Field>
-      <Field name="tolerance" label="Tolerance" hint="reward difference that sends an item to adjudication" errors={errors.tolerance}>
+      <Field
+        name="tolerance"
+        label="Tolerance"
+        hint="reward difference that sends an item to adjudication"
+        errors={errors.tolerance}
+      >
         {input("tolerance", { inputMode: "decimal" })}
       </Field>
       <Field name="name" label="Name" hint="blank = run, window and rate" errors={errors.name}>
         {input("name")}
       </Field>
       <div className="flex items-end md:col-span-2">
-        <button type="submit" className="rounded border border-border px-3 py-1 text-[13px] font-medium hover:bg-bg-muted">
+        <button
+          type="submit"
+          className="rounded border border-border px-3 py-1 text-[13px] font-medium hover:bg-bg-muted"
+        >
           Preview
         </button>
       </div>

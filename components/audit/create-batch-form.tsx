@@ -12,7 +12,11 @@ export function CreateBatchForm({ values, items }: { values: Record<string, stri
       {Object.entries(values).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
       ))}
-      <button type="submit" disabled={pending || items === 0} className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending || items === 0}
+        className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60"
+      >
         Create batch ({items} items)
       </button>
       {state.message && (

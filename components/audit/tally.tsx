@@ -11,7 +11,11 @@ export function Tally({ tally }: { tally: AdjudicationTally }) {
       <div className="grid grid-cols-2 gap-2 md:grid-cols-6">
         <Stat label="Waiting" value={fmtInt(tally.pending)} hint={`${fmtInt(tally.total)} settled`} />
         {DISAGREEMENT_CAUSES.map((c) => (
-          <Stat key={c} label={CAUSE_LABELS[c]} value={<span data-testid={`cause-${c}`}>{fmtInt(tally.byCause[c])}</span>} />
+          <Stat
+            key={c}
+            label={CAUSE_LABELS[c]}
+            value={<span data-testid={`cause-${c}`}>{fmtInt(tally.byCause[c])}</span>}
+          />
         ))}
       </div>
       {tally.byGuardrail.length > 0 && (

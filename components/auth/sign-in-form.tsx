@@ -49,7 +49,11 @@ export function SignInForm({ next, notice }: { next?: string; notice?: string })
         />
         <FieldError id="password-error" errors={state.fieldErrors?.password} />
       </div>
-      <button type="submit" disabled={pending} className="w-full rounded bg-accent px-3 py-1.5 font-medium text-accent-fg disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded bg-accent px-3 py-1.5 font-medium text-accent-fg disabled:opacity-60"
+      >
         Sign in
       </button>
     </form>

@@ -7,7 +7,6 @@ import { fmtScore, rewardTone } from "@/components/ui/format.ts";
 import type { BrowseRow } from "@/lib/ledger/browse.ts";
 import type { SortKey } from "@/lib/ledger/browse-schema.ts";
 
-
 export type ColumnMeta = { sortKey?: SortKey; numeric?: boolean; label: string };
 
 const score = (key: keyof BrowseRow, label: string, sortKey: SortKey): ColumnDef<BrowseRow> => ({
@@ -34,9 +33,24 @@ export function browserColumns(detailQuery: string): ColumnDef<BrowseRow>[] {
       ),
     },
     { id: "run", header: "Run", meta: { label: "Run" } satisfies ColumnMeta, cell: ({ row }) => row.original.runId },
-    { id: "step", header: "Step", meta: { sortKey: "step", numeric: true, label: "Step" } satisfies ColumnMeta, cell: ({ row }) => row.original.step },
-    { id: "ticket", header: "Ticket", meta: { label: "Ticket" } satisfies ColumnMeta, cell: ({ row }) => <span className="font-mono text-[12px]">{row.original.ticketId}</span> },
-    { id: "category", header: "Category", meta: { label: "Category" } satisfies ColumnMeta, cell: ({ row }) => row.original.category ?? "–" },
+    {
+      id: "step",
+      header: "Step",
+      meta: { sortKey: "step", numeric: true, label: "Step" } satisfies ColumnMeta,
+      cell: ({ row }) => row.original.step,
+    },
+    {
+      id: "ticket",
+      header: "Ticket",
+      meta: { label: "Ticket" } satisfies ColumnMeta,
+      cell: ({ row }) => <span className="font-mono text-[12px]">{row.original.ticketId}</span>,
+    },
+    {
+      id: "category",
+      header: "Category",
+      meta: { label: "Category" } satisfies ColumnMeta,
+      cell: ({ row }) => row.original.category ?? "–",
+    },
     {
       id: "reward",
       header: "Reward",
@@ -58,7 +72,12 @@ export function browserColumns(detailQuery: string): ColumnDef<BrowseRow>[] {
       id: "deciding",
       header: "Deciding",
       meta: { label: "Deciding guardrail" } satisfies ColumnMeta,
-      cell: ({ row }) => (row.original.decidingGuardrail ? <Badge tone="bad">{row.original.decidingGuardrail}</Badge> : <span className="text-fg-subtle">–</span>),
+      cell: ({ row }) =>
+        row.original.decidingGuardrail ? (
+          <Badge tone="bad">{row.original.decidingGuardrail}</Badge>
+        ) : (
+          <span className="text-fg-subtle">–</span>
+        ),
     },
     {
       id: "guardrails",
@@ -74,14 +93,36 @@ export function browserColumns(detailQuery: string): ColumnDef<BrowseRow>[] {
         </span>
       ),
     },
-    { id: "capped", header: "Capped", meta: { label: "Capped" } satisfies ColumnMeta, cell: ({ row }) => (row.original.capped ? "yes" : "") },
-    { id: "handoff", header: "Hand-off", meta: { label: "Hand-off" } satisfies ColumnMeta, cell: ({ row }) => (row.original.handoff ? "yes" : "") },
-    { id: "toolSteps", header: "Tools", meta: { sortKey: "tool_steps", numeric: true, label: "Tool steps" } satisfies ColumnMeta, cell: ({ row }) => row.original.toolSteps ?? "–" },
+    {
+      id: "capped",
+      header: "Capped",
+      meta: { label: "Capped" } satisfies ColumnMeta,
+      cell: ({ row }) => (row.original.capped ? "yes" : ""),
+    },
+    {
+      id: "handoff",
+      header: "Hand-off",
+      meta: { label: "Hand-off" } satisfies ColumnMeta,
+      cell: ({ row }) => (row.original.handoff ? "yes" : ""),
+    },
+    {
+      id: "toolSteps",
+      header: "Tools",
+      meta: { sortKey: "tool_steps", numeric: true, label: "Tool steps" } satisfies ColumnMeta,
+      cell: ({ row }) => row.original.toolSteps ?? "–",
+    },
     {
       id: "audit",
       header: "Audit",
       meta: { label: "Sampled / reviewed" } satisfies ColumnMeta,
-      cell: ({ row }) => (row.original.reviewed ? <Badge tone="accent">reviewed</Badge> : row.original.sampled ? <Badge>sampled</Badge> : ""),
+      cell: ({ row }) =>
+        row.original.reviewed ? (
+          <Badge tone="accent">reviewed</Badge>
+        ) : row.original.sampled ? (
+          <Badge>sampled</Badge>
+        ) : (
+          ""
+        ),
     },
   ];
 }

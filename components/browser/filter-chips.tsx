@@ -17,7 +17,11 @@ function range(label: string, min: number | undefined, max: number | undefined):
 function signatureLabel(sig: string): string {
   const s = parseReasonSignature(sig);
   if (!s) return sig;
-  return [s.code, s.tool === null ? "no tool" : `tool ${s.tool}`, s.field === null ? "no field" : `field ${s.field}`].join(" · ");
+  return [
+    s.code,
+    s.tool === null ? "no tool" : `tool ${s.tool}`,
+    s.field === null ? "no field" : `field ${s.field}`,
+  ].join(" · ");
 }
 
 export function filterChips(p: BrowseParams): Chip[] {
@@ -25,7 +29,8 @@ export function filterChips(p: BrowseParams): Chip[] {
   const add = (keys: (keyof BrowseParams)[], label: string | null) => {
     if (label !== null) out.push({ keys, label });
   };
-  const yes = (v: "yes" | "no" | undefined, on: string, off: string) => (v === undefined ? null : v === "yes" ? on : off);
+  const yes = (v: "yes" | "no" | undefined, on: string, off: string) =>
+    v === undefined ? null : v === "yes" ? on : off;
   add(["run"], p.run === undefined ? null : `run ${p.run}`);
   add(["step_from", "step_to"], range("steps", p.step_from, p.step_to));
   add(["category"], p.category?.length ? `category ${p.category.join(" or ")}` : null);
@@ -35,7 +40,14 @@ export function filterChips(p: BrowseParams): Chip[] {
   add(["weakest"], p.weakest?.length ? `weakest sub-score ${p.weakest.join(" or ")}` : null);
   add(["any"], p.any?.length ? `any of ${p.any.join(", ")}` : null);
   add(["all"], p.all?.length ? `all of ${p.all.join(", ")}` : null);
-  add(["none"], p.none?.length ? (p.none.length === GUARDRAIL_CODES.length ? "no guardrail" : `none of ${p.none.join(", ")}`) : null);
+  add(
+    ["none"],
+    p.none?.length
+      ? p.none.length === GUARDRAIL_CODES.length
+        ? "no guardrail"
+        : `none of ${p.none.join(", ")}`
+      : null,
+  );
   add(["deciding"], p.deciding?.length ? `deciding ${p.deciding.join(" or ")}` : null);
   add(["capped"], yes(p.capped, "capped", "not capped"));
   add(["handoff"], yes(p.handoff, "hand-off", "no hand-off"));
@@ -53,13 +65,24 @@ export function FilterChips({ params }: { params: BrowseParams }) {
   const chips = filterChips(params);
   if (!chips.length) return null;
   return (
-    <ul className="flex flex-wrap gap-1 border-b border-border px-3 py-1.5" aria-label="Active filters" data-testid="filter-chips">
+    <ul
+      className="flex flex-wrap gap-1 border-b border-border px-3 py-1.5"
+      aria-label="Active filters"
+      data-testid="filter-chips"
+    >
       {chips.map((c) => {
         const q = browseQuery(params, Object.fromEntries(c.keys.map((k) => [k, undefined])));
         return (
-          <li key={c.keys.join(",")} className="inline-flex items-center gap-1 rounded bg-bg-muted px-1.5 py-px text-[11px] text-fg-muted">
+          <li
+            key={c.keys.join(",")}
+            className="inline-flex items-center gap-1 rounded bg-bg-muted px-1.5 py-px text-[11px] text-fg-muted"
+          >
             <span>{c.label}</span>
-            <Link href={`/trajectories${q ? `?${q}` : ""}`} aria-label={`Remove filter: ${c.label}`} className="hover:text-fg">
+            <Link
+              href={`/trajectories${q ? `?${q}` : ""}`}
+              aria-label={`Remove filter: ${c.label}`}
+              className="hover:text-fg"
+            >
               ×
             </Link>
           </li>

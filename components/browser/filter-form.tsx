@@ -6,21 +6,49 @@ import type { FormEvent, ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
 
 const GUARDRAILS = [
-  "customer_harm", "unauthorized_write", "duplicate_side_effect", "empty_promise", "policy_error", "missing_evidence",
-  "high_risk_unchecked", "approval_bypass", "privacy_overreach", "stale_submission", "tool_missing",
+  "customer_harm",
+  "unauthorized_write",
+  "duplicate_side_effect",
+  "empty_promise",
+  "policy_error",
+  "missing_evidence",
+  "high_risk_unchecked",
+  "approval_bypass",
+  "privacy_overreach",
+  "stale_submission",
+  "tool_missing",
 ];
 const DIMS = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
 const REASONS = [
-  "required_write_missing", "required_write_args_mismatch", "handoff_required_missing", "handoff_instead_of_resolution",
-  "policy_query_missing", "policy_rule_violated", "required_read_missing", "required_read_after_write", "over_step_budget",
-  "mention_missing", "mention_value_mismatch", "forbidden_expression", "pointer_unresolved", "input_invalid", "case_missing",
+  "required_write_missing",
+  "required_write_args_mismatch",
+  "handoff_required_missing",
+  "handoff_instead_of_resolution",
+  "policy_query_missing",
+  "policy_rule_violated",
+  "required_read_missing",
+  "required_read_after_write",
+  "over_step_budget",
+  "mention_missing",
+  "mention_value_mismatch",
+  "forbidden_expression",
+  "pointer_unresolved",
+  "input_invalid",
+  "case_missing",
   ...GUARDRAILS,
 ];
 
 // filters kept under "More filters", which opens by itself when one of them is set
 const MORE = [
   ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
-  "reward_below", "weakest", "status", "reason", "sig", "sandbox_write", "sampled", "reviewed",
+  "reward_below",
+  "weakest",
+  "status",
+  "reason",
+  "sig",
+  "sandbox_write",
+  "sampled",
+  "reviewed",
 ] as const satisfies readonly (keyof BrowseParams)[];
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
@@ -34,7 +62,17 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function Checks({ name, legend, values, selected }: { name: string; legend: string; values: string[]; selected?: string[] }) {
+function Checks({
+  name,
+  legend,
+  values,
+  selected,
+}: {
+  name: string;
+  legend: string;
+  values: string[];
+  selected?: string[];
+}) {
   return (
     <details className="relative">
       <summary className={`${input} flex cursor-pointer select-none items-center`}>
@@ -67,14 +105,25 @@ function YesNo({ name, label, value }: { name: string; label: string; value?: st
 }
 
 /** The browser's filters. Submitting replaces the URL (empty fields dropped), which re-renders the page. */
-export function FilterForm({ params, runs, categories }: { params: BrowseParams; runs: string[]; categories: string[] }) {
+export function FilterForm({
+  params,
+  runs,
+  categories,
+}: {
+  params: BrowseParams;
+  runs: string[];
+  categories: string[];
+}) {
   const router = useRouter();
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const q = new URLSearchParams();
     const data = new FormData(e.currentTarget);
     for (const key of new Set(data.keys())) {
-      const values = data.getAll(key).map(String).filter((v) => v.trim() !== "");
+      const values = data
+        .getAll(key)
+        .map(String)
+        .filter((v) => v.trim() !== "");
       if (values.length) q.set(key, values.join(","));
     }
     if (params.sort !== "id") q.set("sort", params.sort);
@@ -82,7 +131,11 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
     router.push(`/trajectories${q.size ? `?${q}` : ""}`);
   }
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2" aria-label="Filters">
+    <form
+      onSubmit={submit}
+      className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2"
+      aria-label="Filters"
+    >
       <Field label="Run">
         <select name="run" defaultValue={params.run ?? ""} className={input}>
           <option value="">all runs</option>
@@ -110,10 +163,26 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
         </select>
       </Field>
       <Field label="Reward min">
-        <input name="reward_min" type="number" step="0.01" min={0} max={1} defaultValue={params.reward_min} className={`${input} w-20`} />
+        <input
+          name="reward_min"
+          type="number"
+          step="0.01"
+          min={0}
+          max={1}
+          defaultValue={params.reward_min}
+          className={`${input} w-20`}
+        />
       </Field>
       <Field label="Reward max">
-        <input name="reward_max" type="number" step="0.01" min={0} max={1} defaultValue={params.reward_max} className={`${input} w-20`} />
+        <input
+          name="reward_max"
+          type="number"
+          step="0.01"
+          min={0}
+          max={1}
+          defaultValue={params.reward_max}
+          className={`${input} w-20`}
+        />
       </Field>
       <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
       <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
@@ -130,16 +199,47 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
           {DIMS.map((d) => (
             <Field key={d} label={`${d} min / max`}>
               <span className="flex gap-1">
-                <input name={`${d}_min`} type="number" step="0.01" min={0} max={1} defaultValue={params[`${d}_min`]} className={`${input} w-16`} aria-label={`${d} min`} />
-                <input name={`${d}_max`} type="number" step="0.01" min={0} max={1} defaultValue={params[`${d}_max`]} className={`${input} w-16`} aria-label={`${d} max`} />
+                <input
+                  name={`${d}_min`}
+                  type="number"
+                  step="0.01"
+                  min={0}
+                  max={1}
+                  defaultValue={params[`${d}_min`]}
+                  className={`${input} w-16`}
+                  aria-label={`${d} min`}
+                />
+                <input
+                  name={`${d}_max`}
+                  type="number"
+                  step="0.01"
+                  min={0}
+                  max={1}
+                  defaultValue={params[`${d}_max`]}
+                  className={`${input} w-16`}
+                  aria-label={`${d} max`}
+                />
               </span>
             </Field>
           ))}
           <Field label="Reward below">
-            <input name="reward_below" type="number" step="any" min={0} max={1} defaultValue={params.reward_below} className={`${input} w-20`} />
+            <input
+              name="reward_below"
+              type="number"
+              step="any"
+              min={0}
+              max={1}
+              defaultValue={params.reward_below}
+              className={`${input} w-20`}
+            />
           </Field>
           <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
-          <Checks name="status" legend="Status" values={["scored", "spec_error", "input_error"]} selected={params.status} />
+          <Checks
+            name="status"
+            legend="Status"
+            values={["scored", "spec_error", "input_error"]}
+            selected={params.status}
+          />
           <Field label="Reason code">
             <select name="reason" defaultValue={params.reason ?? ""} className={input}>
               <option value="">any</option>
@@ -151,7 +251,12 @@ export function FilterForm({ params, runs, categories }: { params: BrowseParams;
             </select>
           </Field>
           <Field label="Reason signature (code@tool#field)">
-            <input name="sig" defaultValue={params.sig} className={`${input} w-72`} placeholder="required_read_missing@order.get#required_reads.0" />
+            <input
+              name="sig"
+              defaultValue={params.sig}
+              className={`${input} w-72`}
+              placeholder="required_read_missing@order.get#required_reads.0"
+            />
           </Field>
           <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
           <YesNo name="sampled" label="Sampled" value={params.sampled} />

@@ -11,7 +11,8 @@ import type { SortKey } from "@/lib/ledger/browse-schema.ts";
 
 const VIS_KEY = "verity.browser.columns";
 const DENSITY_KEY = "verity.browser.density";
-const INTERACTIVE = "a[href], button, summary, input, select, textarea, label, [contenteditable], [role=button], [role=link], [role=checkbox], [role=menuitem], [tabindex]:not([tabindex='-1'])";
+const INTERACTIVE =
+  "a[href], button, summary, input, select, textarea, label, [contenteditable], [role=button], [role=link], [role=checkbox], [role=menuitem], [tabindex]:not([tabindex='-1'])";
 
 type Props = {
   initialRows: BrowseRow[];
@@ -85,7 +86,11 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
     setLoadError(null);
     try {
       const res = await fetch(`/api/ledger/rows?${query ? `${query}&` : ""}after=${encodeURIComponent(cursor)}`);
-      const body = (await res.json()) as { rows?: BrowseRow[]; nextCursor?: string | null; error?: { message: string } };
+      const body = (await res.json()) as {
+        rows?: BrowseRow[];
+        nextCursor?: string | null;
+        error?: { message: string };
+      };
       if (!res.ok || !body.rows) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
       setRows((r) => [...r, ...body.rows!]);
       setCursor(body.nextCursor ?? null);
@@ -113,7 +118,8 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       const t = e.target as HTMLElement | null;
-      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+      if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable))
+        return;
       if (e.metaKey || e.ctrlKey || e.altKey) return;
       if (e.key === "j" || e.key === "k") {
         e.preventDefault();
@@ -149,7 +155,8 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
     <div>
       <div className="flex flex-wrap items-center gap-3 border-b border-border px-3 py-1.5 text-[12px] text-fg-muted">
         <span>
-          <kbd className="rounded border border-border px-1">j</kbd>/<kbd className="rounded border border-border px-1">k</kbd> move ·{" "}
+          <kbd className="rounded border border-border px-1">j</kbd>/
+          <kbd className="rounded border border-border px-1">k</kbd> move ·{" "}
           <kbd className="rounded border border-border px-1">Enter</kbd> open
         </span>
         <details className="relative">
@@ -163,14 +170,22 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
             ))}
           </div>
         </details>
-        <button type="button" className="hover:text-fg" onClick={() => setDensity(density === "compact" ? "comfortable" : "compact")}>
+        <button
+          type="button"
+          className="hover:text-fg"
+          onClick={() => setDensity(density === "compact" ? "comfortable" : "compact")}
+        >
           Density: {density}
         </button>
         <span className="ml-auto">
           {rows.length.toLocaleString("en-US")} loaded{cursor ? " · scroll for more" : " · end of list"}
         </span>
       </div>
-      <div ref={scrollRef} className="max-h-[calc(100vh-260px)] min-h-[300px] overflow-auto" data-testid="browser-scroll">
+      <div
+        ref={scrollRef}
+        className="max-h-[calc(100vh-260px)] min-h-[300px] overflow-auto"
+        data-testid="browser-scroll"
+      >
         <table className="w-full border-collapse text-[13px]" aria-rowcount={rows.length}>
           <thead>
             {table.getHeaderGroups().map((hg) => (
@@ -223,7 +238,13 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
                   {row.getVisibleCells().map((cell) => {
                     const meta = cell.column.columnDef.meta as ColumnMeta;
                     return (
-                      <td key={cell.id} className={cn("whitespace-nowrap border-b border-border px-2", meta.numeric && "num text-right")}>
+                      <td
+                        key={cell.id}
+                        className={cn(
+                          "whitespace-nowrap border-b border-border px-2",
+                          meta.numeric && "num text-right",
+                        )}
+                      >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     );

@@ -1,6 +1,26 @@
 "use client";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  Area,
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  DASH_B,
+  MARGIN,
+  pctTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
 
 const SERIES = [
@@ -44,9 +64,17 @@ export function AuditChart({
             y={floor}
             stroke="var(--bad)"
             strokeDasharray="4 3"
-            label={{ value: `extraction alarm ${floor}`, position: "insideBottomLeft", fontSize: 11, fill: "var(--bad)" }}
+            label={{
+              value: `extraction alarm ${floor}`,
+              position: "insideBottomLeft",
+              fontSize: 11,
+              fill: "var(--bad)",
+            }}
           />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={window} />} isAnimationActive={false} />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={window} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {runIds.flatMap((id, i) =>
             SERIES.map((s) => (

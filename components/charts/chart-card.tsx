@@ -35,7 +35,12 @@ export function ChartCard({
         </div>
         <div className="flex items-center gap-3 text-[12px]">
           {controls}
-          <a href={csvHref} download className="text-accent hover:underline" aria-label={`Download the data of ${title} as CSV`}>
+          <a
+            href={csvHref}
+            download
+            className="text-accent hover:underline"
+            aria-label={`Download the data of ${title} as CSV`}
+          >
             CSV
           </a>
         </div>

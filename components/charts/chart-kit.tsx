@@ -40,7 +40,12 @@ export function guardrailColor(code: string): string {
 export const DASH_B = "6 3";
 
 /** One series drawn once per run of a comparison: the first run solid, the second dashed in the same colour. */
-export function runLines(runIds: readonly string[], key: string, name: (id: string) => string, stroke: string): ReactNode[] {
+export function runLines(
+  runIds: readonly string[],
+  key: string,
+  name: (id: string) => string,
+  stroke: string,
+): ReactNode[] {
   return runIds.map((id, i) => (
     <Line
       key={id}
@@ -66,7 +71,8 @@ export function formatValue(format: ColumnFormat, v: number | null | undefined, 
 export const pctTick = (v: number) => `${Math.round(v * 100)}%`;
 export const numTick = (v: number) => (Math.abs(v) < 1 ? v.toFixed(2) : String(v));
 /** 12000 → "12k", 22500 → "22.5k"; steps stay readable on a narrow axis without being rounded to a wrong step. */
-export const stepTick = (v: number) => (Math.abs(v) >= 1000 ? `${Number((v / 1000).toFixed(Math.abs(v) % 1000 === 0 ? 0 : 1))}k` : String(v));
+export const stepTick = (v: number) =>
+  Math.abs(v) >= 1000 ? `${Number((v / 1000).toFixed(Math.abs(v) % 1000 === 0 ? 0 : 1))}k` : String(v);
 
 /** Props of the shared step axis: numeric, fixed to the zoomed range (points outside are clipped). */
 export function stepAxisProps(range: { from: number; to: number }) {
@@ -89,12 +95,19 @@ type TooltipArgs = { active?: boolean; payload?: readonly { payload?: unknown }[
  * Tooltip body: the step (or step range of a bucket) and every column of the table for that point, exact. Columns
  * are grouped by run when two runs are overlaid.
  */
-export function StepTooltip({ active, payload, columns, bucket }: TooltipArgs & { columns: readonly Column[]; bucket: number }): ReactNode {
+export function StepTooltip({
+  active,
+  payload,
+  columns,
+  bucket,
+}: TooltipArgs & { columns: readonly Column[]; bucket: number }): ReactNode {
   const row = payload?.[0]?.payload as Row | undefined;
   if (!active || !row) return null;
   return (
     <div className="rounded border border-border bg-bg px-2 py-1.5 text-[12px] shadow-sm" role="status">
-      <div className="mb-1 font-semibold">{bucket > 1 ? `steps ${row.step}–${row.step + bucket - 1}` : `step ${row.step}`}</div>
+      <div className="mb-1 font-semibold">
+        {bucket > 1 ? `steps ${row.step}–${row.step + bucket - 1}` : `step ${row.step}`}
+      </div>
       <table>
         <tbody>
           {columns.map((c) => (

@@ -1,6 +1,24 @@
 "use client";
-import { CartesianGrid, ComposedChart, Legend, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, runLines, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  runLines,
+  MARGIN,
+  numTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /** Mean within-group reward std (GRPO's learning signal) with the no-gradient floor. */
@@ -23,7 +41,13 @@ export function GroupStdChart({
         <ComposedChart data={table.rows} margin={MARGIN}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
-          <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, (max: number) => Math.max(max, floor * 2)]} />
+          <YAxis
+            tickFormatter={numTick}
+            tick={yTick}
+            stroke="var(--border)"
+            width={44}
+            domain={[0, (max: number) => Math.max(max, floor * 2)]}
+          />
           <ReferenceLine
             y={floor}
             stroke="var(--bad)"
@@ -31,9 +55,17 @@ export function GroupStdChart({
             ifOverflow="extendDomain"
             label={{ value: `floor ${floor}`, position: "insideBottomLeft", fontSize: 11, fill: "var(--bad)" }}
           />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runLines(runIds, "meanGroupStd", (id) => (runIds.length > 1 ? `${id}: within-group std` : "mean within-group reward std"), COLORS.main)}
+          {runLines(
+            runIds,
+            "meanGroupStd",
+            (id) => (runIds.length > 1 ? `${id}: within-group std` : "mean within-group reward std"),
+            COLORS.main,
+          )}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

@@ -1,6 +1,25 @@
 "use client";
-import { CartesianGrid, ComposedChart, Legend, ReferenceArea, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, runLines, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  ReferenceArea,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  runLines,
+  MARGIN,
+  pctTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -27,20 +46,45 @@ export function HandoffChart({
         <ComposedChart data={table.rows} margin={MARGIN}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
-          <YAxis tickFormatter={pctTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, (max: number) => Math.min(1, Math.max(max, ceiling * 1.5))]} />
+          <YAxis
+            tickFormatter={pctTick}
+            tick={yTick}
+            stroke="var(--border)"
+            width={44}
+            domain={[0, (max: number) => Math.min(1, Math.max(max, ceiling * 1.5))]}
+          />
           {redSince !== null && redSince <= range.to && (
-            <ReferenceArea x1={Math.max(redSince, range.from)} x2={range.to} fill="var(--bad)" fillOpacity={0.08} stroke="none" />
+            <ReferenceArea
+              x1={Math.max(redSince, range.from)}
+              x2={range.to}
+              fill="var(--bad)"
+              fillOpacity={0.08}
+              stroke="none"
+            />
           )}
           <ReferenceLine
             y={ceiling}
             stroke="var(--bad)"
             strokeDasharray="4 3"
             ifOverflow="extendDomain"
-            label={{ value: `alarm ${Math.round(ceiling * 1000) / 10}%`, position: "insideTopLeft", fontSize: 11, fill: "var(--bad)" }}
+            label={{
+              value: `alarm ${Math.round(ceiling * 1000) / 10}%`,
+              position: "insideTopLeft",
+              fontSize: 11,
+              fill: "var(--bad)",
+            }}
           />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runLines(runIds, "handoffRate", (id) => (runIds.length > 1 ? `${id}: hand-off rate` : "hand-off rate"), COLORS.warn)}
+          {runLines(
+            runIds,
+            "handoffRate",
+            (id) => (runIds.length > 1 ? `${id}: hand-off rate` : "hand-off rate"),
+            COLORS.warn,
+          )}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

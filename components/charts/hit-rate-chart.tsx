@@ -1,6 +1,26 @@
 "use client";
-import { CartesianGrid, ComposedChart, Legend, Line, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, runLines, guardrailColor, MARGIN, pctTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  CartesianGrid,
+  ComposedChart,
+  Legend,
+  Line,
+  ReferenceArea,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  runLines,
+  guardrailColor,
+  MARGIN,
+  pctTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -22,7 +42,9 @@ export function HitRateChart({
   band: { low: number; high: number };
   perGuardrail: boolean;
 }) {
-  const codes = table.columns.filter((c) => c.key.startsWith("g_") && !c.key.endsWith("__b")).map((c) => c.key.slice(2));
+  const codes = table.columns
+    .filter((c) => c.key.startsWith("g_") && !c.key.endsWith("__b"))
+    .map((c) => c.key.slice(2));
   const label = `healthy ${Math.round(band.low * 100)}–${Math.round(band.high * 100)}%`;
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="hit-rate">
@@ -30,7 +52,13 @@ export function HitRateChart({
         <ComposedChart data={table.rows} margin={MARGIN}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
-          <YAxis tickFormatter={pctTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, (max: number) => Math.min(1, Math.max(max, band.high + 0.05))]} />
+          <YAxis
+            tickFormatter={pctTick}
+            tick={yTick}
+            stroke="var(--border)"
+            width={44}
+            domain={[0, (max: number) => Math.min(1, Math.max(max, band.high + 0.05))]}
+          />
           <ReferenceArea
             y1={band.low}
             y2={band.high}
@@ -40,9 +68,17 @@ export function HitRateChart({
             ifOverflow="extendDomain"
             label={{ value: label, position: "insideTopRight", fontSize: 11, fill: "var(--good)" }}
           />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runLines(runIds, "hitRate", (id) => (runIds.length > 1 ? `${id}: hit rate` : "guardrail hit rate"), COLORS.main)}
+          {runLines(
+            runIds,
+            "hitRate",
+            (id) => (runIds.length > 1 ? `${id}: hit rate` : "guardrail hit rate"),
+            COLORS.main,
+          )}
           {perGuardrail &&
             codes.map((code) => (
               <Line

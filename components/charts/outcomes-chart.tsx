@@ -1,6 +1,16 @@
 "use client";
 import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, DASH_B, guardrailColor, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  DASH_B,
+  guardrailColor,
+  MARGIN,
+  numTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
 
 const LINES = [
@@ -14,7 +24,17 @@ const LINES = [
  * Success rate, mean reward with its ±1 std band (population std from the step's reward moments), and the
  * missing-evidence and unauthorized-write hit rates, all on [0, 1].
  */
-export function OutcomesChart({ table, runIds, range, bucket }: { table: ChartTable; runIds: readonly string[]; range: { from: number; to: number }; bucket: number }) {
+export function OutcomesChart({
+  table,
+  runIds,
+  range,
+  bucket,
+}: {
+  table: ChartTable;
+  runIds: readonly string[];
+  range: { from: number; to: number };
+  bucket: number;
+}) {
   const band = (i: number) => (r: Row) => {
     const lo = r[runKey("rewardLow", i)];
     const hi = r[runKey("rewardHigh", i)];
@@ -27,8 +47,18 @@ export function OutcomesChart({ table, runIds, range, bucket }: { table: ChartTa
         <ComposedChart data={table.rows} margin={MARGIN}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
-          <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, 1]} allowDataOverflow />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <YAxis
+            tickFormatter={numTick}
+            tick={yTick}
+            stroke="var(--border)"
+            width={44}
+            domain={[0, 1]}
+            allowDataOverflow
+          />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {runIds.map((id, i) => (
             <Area

@@ -1,14 +1,36 @@
 "use client";
 import { Area, CartesianGrid, ComposedChart, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { CHART_HEIGHT, COLORS, runLines, guardrailColor, MARGIN, numTick, StepTooltip, stepAxisProps, yTick } from "@/components/charts/chart-kit.tsx";
+import {
+  CHART_HEIGHT,
+  COLORS,
+  runLines,
+  guardrailColor,
+  MARGIN,
+  numTick,
+  StepTooltip,
+  stepAxisProps,
+  yTick,
+} from "@/components/charts/chart-kit.tsx";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
  * Reward removed by caps per rollout, stacked by the guardrail that decided the cap (the stack's top is the total).
  * Two overlaid runs are drawn as their totals instead: two stacks on one axis cannot be read.
  */
-export function RemovedChart({ table, runIds, range, bucket }: { table: ChartTable; runIds: readonly string[]; range: { from: number; to: number }; bucket: number }) {
-  const codes = table.columns.filter((c) => c.key.startsWith("removed_") && !c.key.endsWith("__b")).map((c) => c.key.slice("removed_".length));
+export function RemovedChart({
+  table,
+  runIds,
+  range,
+  bucket,
+}: {
+  table: ChartTable;
+  runIds: readonly string[];
+  range: { from: number; to: number };
+  bucket: number;
+}) {
+  const codes = table.columns
+    .filter((c) => c.key.startsWith("removed_") && !c.key.endsWith("__b"))
+    .map((c) => c.key.slice("removed_".length));
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="removed">
       <ResponsiveContainer width="100%" height="100%">
@@ -16,7 +38,10 @@ export function RemovedChart({ table, runIds, range, bucket }: { table: ChartTab
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, "auto"]} />
-          <Tooltip content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />} isAnimationActive={false} />
+          <Tooltip
+            content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
+            isAnimationActive={false}
+          />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {runIds.length === 1
             ? codes.map((code) => (
@@ -31,7 +56,7 @@ export function RemovedChart({ table, runIds, range, bucket }: { table: ChartTab
                   isAnimationActive={false}
                 />
               ))
-            : runLines(runIds, "removed", (id) => (`${id}: removed per rollout`), COLORS.bad)}
+            : runLines(runIds, "removed", (id) => `${id}: removed per rollout`, COLORS.bad)}
         </ComposedChart>
       </ResponsiveContainer>
     </div>

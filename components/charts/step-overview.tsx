@@ -20,7 +20,15 @@ function indexAtOrBefore(points: readonly OverviewPoint[], step: number): number
  * The whole run at a glance (hit rate and hand-off rate) with a brush over it: dragging the brush picks the step
  * range every chart of the page shows. `onSelect` gets the steps at the brush's ends when a drag ends.
  */
-export function StepOverview({ points, range, onSelect }: { points: readonly OverviewPoint[]; range: { from: number; to: number }; onSelect: (from: number, to: number) => void }) {
+export function StepOverview({
+  points,
+  range,
+  onSelect,
+}: {
+  points: readonly OverviewPoint[];
+  range: { from: number; to: number };
+  onSelect: (from: number, to: number) => void;
+}) {
   if (points.length < 2) return null;
   const startIndex = indexAtOrAfter(points, range.from);
   const endIndex = Math.max(startIndex, indexAtOrBefore(points, range.to));

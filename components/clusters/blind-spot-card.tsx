@@ -31,12 +31,16 @@ export function BlindSpotCard({
   const b = report.blindSpot;
   return (
     <div data-testid="blind-spot">
-      <Card title="Blind spot: hand-off without a write, no guardrail" className="mb-4" actions={<ClusterLinks window={window} clusterKey={b.key} canExport={canExport} />}>
+      <Card
+        title="Blind spot: hand-off without a write, no guardrail"
+        className="mb-4"
+        actions={<ClusterLinks window={window} clusterKey={b.key} canExport={canExport} />}
+      >
         <div className="grid gap-4 p-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div className="space-y-3">
             <p className="text-[12px] text-fg-muted">
-              Legal but useless: the rollout handed the ticket to a human without any sandbox write and no guardrail fired, so the ledger cannot tell it from a
-              justified hand-off. Counted whatever the reward.
+              Legal but useless: the rollout handed the ticket to a human without any sandbox write and no guardrail
+              fired, so the ledger cannot tell it from a justified hand-off. Counted whatever the reward.
             </p>
             <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
               <Stat label="Rollouts" value={fmtInt(b.size)} hint={`${fmtPct(b.share)} of the window`} />

@@ -6,7 +6,15 @@ import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
 import { browserHref, exportHref, parseKey, type LinkWindow } from "@/lib/clusters/keys.ts";
 
 /** Links that act on a cluster: its rollouts in the trajectory browser, and its backlog download. */
-export function ClusterLinks({ window, clusterKey, canExport }: { window: LinkWindow; clusterKey: string; canExport: boolean }) {
+export function ClusterLinks({
+  window,
+  clusterKey,
+  canExport,
+}: {
+  window: LinkWindow;
+  clusterKey: string;
+  canExport: boolean;
+}) {
   const k = parseKey(clusterKey);
   if (!k) return null;
   return (
@@ -24,7 +32,17 @@ export function ClusterLinks({ window, clusterKey, canExport }: { window: LinkWi
 }
 
 /** The triage of a cluster: the form for leads and admins, the saved state for everyone else. */
-export function ClusterTriage({ runId, clusterKey, state, canEdit }: { runId: string; clusterKey: string; state: ClusterStateView | undefined; canEdit: boolean }) {
+export function ClusterTriage({
+  runId,
+  clusterKey,
+  state,
+  canEdit,
+}: {
+  runId: string;
+  clusterKey: string;
+  state: ClusterStateView | undefined;
+  canEdit: boolean;
+}) {
   const saved = state && (
     <p className="text-[11px] text-fg-muted">
       Last changed by {state.updatedBy ?? "someone"} at <DateTime value={state.updatedAt} />
@@ -33,7 +51,14 @@ export function ClusterTriage({ runId, clusterKey, state, canEdit }: { runId: st
   if (canEdit) {
     return (
       <div className="space-y-1">
-        <ClusterStateForm key={clusterKey} runId={runId} clusterKey={clusterKey} status={state?.status ?? "open"} pinned={state?.pinned ?? false} note={state?.note ?? ""} />
+        <ClusterStateForm
+          key={clusterKey}
+          runId={runId}
+          clusterKey={clusterKey}
+          status={state?.status ?? "open"}
+          pinned={state?.pinned ?? false}
+          note={state?.note ?? ""}
+        />
         {saved}
       </div>
     );

@@ -9,7 +9,14 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
-import { clusterLabel, clustersHref, levelOneLabel, parseKey, signatureLabel, type LinkWindow } from "@/lib/clusters/keys.ts";
+import {
+  clusterLabel,
+  clustersHref,
+  levelOneLabel,
+  parseKey,
+  signatureLabel,
+  type LinkWindow,
+} from "@/lib/clusters/keys.ts";
 import type { ClustersPage } from "@/lib/clusters/loaders.ts";
 import type { CategoryPart, ClusterStats } from "@/lib/clusters/report.ts";
 
@@ -21,7 +28,11 @@ function Breadcrumbs({ window, clusterKey }: { window: LinkWindow; clusterKey: s
   const crumbs: { label: string; href?: string }[] = [{ label: "All clusters", href: clustersHref(window) }];
   if (k.kind === "level1" || k.kind === "level2" || k.kind === "level3") {
     crumbs.push({ label: levelOneLabel(k.l1), href: clustersHref(window, { c: k.l1 }) });
-    if (k.kind !== "level1") crumbs.push({ label: signatureLabel(k.sig), href: clustersHref(window, { c: clusterKey.split("|").slice(0, 2).join("|") }) });
+    if (k.kind !== "level1")
+      crumbs.push({
+        label: signatureLabel(k.sig),
+        href: clustersHref(window, { c: clusterKey.split("|").slice(0, 2).join("|") }),
+      });
     if (k.kind === "level3") crumbs.push({ label: k.category });
   } else crumbs.push({ label: clusterLabel(k) });
   return (
@@ -54,7 +65,11 @@ function Stats({ s }: { s: ClusterStats }) {
         <Stat label="Tickets" value={s.tickets === null ? "–" : fmtInt(s.tickets)} />
         <Stat label="Mean reward" value={fmtScore(s.meanReward)} />
         <Stat label="Removed by cap" value={fmtScore(s.removedByCap)} hint="mean raw − final" />
-        <Stat label="Priority" value={fmtPriority(s.priority?.score)} hint={s.priority ? `gap ${s.priority.gap.toFixed(2)}, growth ${s.priority.growth.toFixed(2)}` : undefined} />
+        <Stat
+          label="Priority"
+          value={fmtPriority(s.priority?.score)}
+          hint={s.priority ? `gap ${s.priority.gap.toFixed(2)}, growth ${s.priority.growth.toFixed(2)}` : undefined}
+        />
       </div>
       <div className="flex flex-wrap items-center gap-3 text-[12px]">
         <Sparkline shares={s.trend.shares} label={`share per step bin of ${s.label}`} width={160} height={28} />
@@ -108,7 +123,15 @@ function Categories({ parts, window, title }: { parts: CategoryPart[]; window: L
 }
 
 /** The drilled-into cluster: its numbers, the level below it, examples, reply phrasings, links and triage. */
-export function ClusterDetail({ page, canEdit, canExport }: { page: ClustersPage; canEdit: boolean; canExport: boolean }) {
+export function ClusterDetail({
+  page,
+  canEdit,
+  canExport,
+}: {
+  page: ClustersPage;
+  canEdit: boolean;
+  canExport: boolean;
+}) {
   const sel = page.selected!;
   const w = page.window!;
   const f = sel.found;
@@ -116,15 +139,25 @@ export function ClusterDetail({ page, canEdit, canExport }: { page: ClustersPage
   const empty = !f || (!f.stats && !f.part);
   return (
     <div data-testid="cluster-detail">
-      <Card title={<Breadcrumbs window={w} clusterKey={sel.key} />} className="mb-4" actions={<ClusterLinks window={w} clusterKey={sel.key} canExport={canExport} />}>
+      <Card
+        title={<Breadcrumbs window={w} clusterKey={sel.key} />}
+        className="mb-4"
+        actions={<ClusterLinks window={w} clusterKey={sel.key} canExport={canExport} />}
+      >
         <div className="space-y-4 p-3">
           {empty ? (
-            <EmptyState title="No rollouts of this cluster in this window">Widen the step window or raise the threshold.</EmptyState>
+            <EmptyState title="No rollouts of this cluster in this window">
+              Widen the step window or raise the threshold.
+            </EmptyState>
           ) : f.stats ? (
             <Stats s={f.stats} />
           ) : (
             <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-              <Stat label={f.part!.estimated ? "Rollouts (estimated)" : "Rollouts"} value={`${f.part!.estimated ? "≈" : ""}${fmtInt(f.part!.size)}`} hint={`${fmtPct(f.part!.share)} of the window`} />
+              <Stat
+                label={f.part!.estimated ? "Rollouts (estimated)" : "Rollouts"}
+                value={`${f.part!.estimated ? "≈" : ""}${fmtInt(f.part!.size)}`}
+                hint={`${fmtPct(f.part!.share)} of the window`}
+              />
               <Stat label="Of the signature" value={fmtPct(f.part!.ofParent)} />
               <Stat label="Mean reward" value={fmtScore(f.part!.meanReward)} />
             </div>
@@ -133,20 +166,38 @@ export function ClusterDetail({ page, canEdit, canExport }: { page: ClustersPage
             <>
               <div>
                 <h3 className="mb-1 text-[12px] font-medium text-fg-muted">
-                  Reason signatures (level 2){f.levelOne.sampleRate < 1 ? ` — estimated from ${fmtPct(f.levelOne.sampleRate)} of the cluster; a rollout carries several` : " — a rollout carries several"}
+                  Reason signatures (level 2)
+                  {f.levelOne.sampleRate < 1
+                    ? ` — estimated from ${fmtPct(f.levelOne.sampleRate)} of the cluster; a rollout carries several`
+                    : " — a rollout carries several"}
                 </h3>
-                <ClusterList clusters={f.levelOne.signatures.slice(0, SHOWN)} states={page.states} window={w} caption="Reason signatures" />
+                <ClusterList
+                  clusters={f.levelOne.signatures.slice(0, SHOWN)}
+                  states={page.states}
+                  window={w}
+                  caption="Reason signatures"
+                />
                 {f.levelOne.signatures.length > SHOWN && (
                   <details className="mt-1 text-[12px]">
-                    <summary className="cursor-pointer text-fg-muted">{f.levelOne.signatures.length - SHOWN} more signatures</summary>
-                    <ClusterList clusters={f.levelOne.signatures.slice(SHOWN)} states={page.states} window={w} caption="More reason signatures" start={SHOWN} />
+                    <summary className="cursor-pointer text-fg-muted">
+                      {f.levelOne.signatures.length - SHOWN} more signatures
+                    </summary>
+                    <ClusterList
+                      clusters={f.levelOne.signatures.slice(SHOWN)}
+                      states={page.states}
+                      window={w}
+                      caption="More reason signatures"
+                      start={SHOWN}
+                    />
                   </details>
                 )}
               </div>
               <Categories parts={f.levelOne.categories} window={w} title="Ticket categories of the cluster" />
             </>
           )}
-          {f?.key.kind === "level2" && f.levelTwo && <Categories parts={f.levelTwo.categories} window={w} title="Ticket categories (level 3)" />}
+          {f?.key.kind === "level2" && f.levelTwo && (
+            <Categories parts={f.levelTwo.categories} window={w} title="Ticket categories (level 3)" />
+          )}
           {!empty && (
             <div className="grid gap-4 lg:grid-cols-2">
               <div className="space-y-3">

@@ -8,7 +8,9 @@ export function Phrasings({ extras }: { extras: ClusterExtras }) {
   if (!p || p.sampled === 0) return <p className="text-fg-muted">No replies (the members have no stored rollout).</p>;
   return (
     <div>
-      <h3 className="mb-1 text-[12px] font-medium text-fg-muted">Most common replies ({p.sampled.toLocaleString("en-US")} sampled)</h3>
+      <h3 className="mb-1 text-[12px] font-medium text-fg-muted">
+        Most common replies ({p.sampled.toLocaleString("en-US")} sampled)
+      </h3>
       <ol className="space-y-1" data-testid="phrasings">
         {p.phrasings.map((x) => (
           <li key={x.exampleTrajectoryId} className="flex gap-2">
@@ -32,7 +34,10 @@ export function Examples({ extras }: { extras: ClusterExtras }) {
       <ul className="space-y-0.5" data-testid="examples">
         {extras.examples.map((e) => (
           <li key={e.trajectoryId} className="flex gap-2">
-            <Link href={`/trajectories/${encodeURIComponent(e.trajectoryId)}`} className="font-mono text-[12px] text-accent hover:underline">
+            <Link
+              href={`/trajectories/${encodeURIComponent(e.trajectoryId)}`}
+              className="font-mono text-[12px] text-accent hover:underline"
+            >
               {e.trajectoryId}
             </Link>
             <span className="num text-fg-muted">

@@ -20,7 +20,10 @@ export function EarlyLate({ trend }: { trend: Trend }) {
   const up = trend.late > trend.early * 1.1 && trend.late - trend.early > 0.001;
   const down = trend.late < trend.early * 0.9;
   return (
-    <span className={up ? "text-bad" : down ? "text-good" : "text-fg-muted"} title="share of rollouts in the first third of the window → in the last third">
+    <span
+      className={up ? "text-bad" : down ? "text-good" : "text-fg-muted"}
+      title="share of rollouts in the first third of the window → in the last third"
+    >
       {fmtPct(trend.early)} → {fmtPct(trend.late)}
     </span>
   );

@@ -71,7 +71,10 @@ export function ClusterList({
               <Td>
                 <div className="flex items-center gap-2">
                   <div className="h-2 w-28 rounded-sm bg-bg-muted" aria-hidden>
-                    <div className="h-2 rounded-sm bg-accent/70" style={{ width: `${Math.max(1, (c.share / max) * 100)}%` }} />
+                    <div
+                      className="h-2 rounded-sm bg-accent/70"
+                      style={{ width: `${Math.max(1, (c.share / max) * 100)}%` }}
+                    />
                   </div>
                   <span className="num">{fmtPct(c.share)}</span>
                 </div>

@@ -4,16 +4,36 @@ import { ResponsiveContainer, Treemap, type TreemapNode } from "recharts";
 
 export type TreemapItem = { key: string; name: string; size: number; href: string; share: number };
 
-type CellProps = { x?: number; y?: number; width?: number; height?: number; name?: string; share?: number; depth?: number; index?: number };
+type CellProps = {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+  name?: string;
+  share?: number;
+  depth?: number;
+  index?: number;
+};
 
 function Cell({ x = 0, y = 0, width = 0, height = 0, name, share, depth }: CellProps) {
   if (depth !== 1) return null;
   return (
     <g>
-      <rect x={x} y={y} width={width} height={height} fill="var(--accent)" fillOpacity={0.18} stroke="var(--bg)" strokeWidth={2} />
+      <rect
+        x={x}
+        y={y}
+        width={width}
+        height={height}
+        fill="var(--accent)"
+        fillOpacity={0.18}
+        stroke="var(--bg)"
+        strokeWidth={2}
+      />
       {width > 60 && height > 28 && (
         <text x={x + 6} y={y + 16} fontSize={11} fill="var(--fg)">
-          {name && name.length * 6 > width - 12 ? `${name.slice(0, Math.max(3, Math.floor((width - 12) / 6) - 1))}…` : name}
+          {name && name.length * 6 > width - 12
+            ? `${name.slice(0, Math.max(3, Math.floor((width - 12) / 6) - 1))}…`
+            : name}
         </text>
       )}
       {width > 60 && height > 44 && share !== undefined && (

@@ -6,7 +6,19 @@ import { saveClusterStateAction } from "@/lib/clusters/actions.ts";
 import { CLUSTER_STATUSES, STATUS_LABELS, type ClusterStatus } from "@/lib/clusters/schema.ts";
 
 /** A lead's triage of one cluster: pin it, set its status, keep a note. Saved (and audited) by a server action. */
-export function ClusterStateForm({ runId, clusterKey, status, pinned, note }: { runId: string; clusterKey: string; status: ClusterStatus; pinned: boolean; note: string }) {
+export function ClusterStateForm({
+  runId,
+  clusterKey,
+  status,
+  pinned,
+  note,
+}: {
+  runId: string;
+  clusterKey: string;
+  status: ClusterStatus;
+  pinned: boolean;
+  note: string;
+}) {
   const [state, action, pending] = useActionState(saveClusterStateAction, {});
   return (
     <form action={action} aria-label="Cluster triage" aria-busy={pending} className="flex flex-col gap-2 text-[12px]">
@@ -30,7 +42,14 @@ export function ClusterStateForm({ runId, clusterKey, status, pinned, note }: { 
       </div>
       <label className="flex flex-col gap-1">
         <span className="text-fg-muted">Note</span>
-        <textarea name="note" defaultValue={note} rows={3} maxLength={4000} className={inputClass} placeholder="What data to build, who is on it…" />
+        <textarea
+          name="note"
+          defaultValue={note}
+          rows={3}
+          maxLength={4000}
+          className={inputClass}
+          placeholder="What data to build, who is on it…"
+        />
       </label>
       {state.fieldErrors?.note && <p className="text-bad">{state.fieldErrors.note.join(" ")}</p>}
       <div className="flex items-center gap-2">

@@ -7,7 +7,12 @@ const input = "rounded border border-border bg-bg px-1.5 py-0.5 text-[13px]";
 export function WindowForm({ runs, window, view }: { runs: ClusterRun[]; window: ClusterWindow; view: string }) {
   const run = runs.find((r) => r.id === window.runId);
   return (
-    <form method="get" action="/clusters" aria-label="Window" className="mb-3 flex flex-wrap items-end gap-3 text-[12px]">
+    <form
+      method="get"
+      action="/clusters"
+      aria-label="Window"
+      className="mb-3 flex flex-wrap items-end gap-3 text-[12px]"
+    >
       <label className="flex flex-col">
         <span className="text-fg-muted">Run</span>
         <select name="run" defaultValue={window.runId} className={input}>
@@ -20,11 +25,23 @@ export function WindowForm({ runs, window, view }: { runs: ClusterRun[]; window:
       </label>
       <label className="flex flex-col">
         <span className="text-fg-muted">From step</span>
-        <input name="step_from" inputMode="numeric" defaultValue={window.from ?? ""} placeholder={String(run?.firstStep ?? "")} className={`${input} w-24`} />
+        <input
+          name="step_from"
+          inputMode="numeric"
+          defaultValue={window.from ?? ""}
+          placeholder={String(run?.firstStep ?? "")}
+          className={`${input} w-24`}
+        />
       </label>
       <label className="flex flex-col">
         <span className="text-fg-muted">To step</span>
-        <input name="step_to" inputMode="numeric" defaultValue={window.to ?? ""} placeholder={String(run?.lastStep ?? "")} className={`${input} w-24`} />
+        <input
+          name="step_to"
+          inputMode="numeric"
+          defaultValue={window.to ?? ""}
+          placeholder={String(run?.lastStep ?? "")}
+          className={`${input} w-24`}
+        />
       </label>
       <label className="flex flex-col">
         <span className="text-fg-muted">Reward below</span>

@@ -23,7 +23,15 @@ export function navItemsFor(role: Role): NavItem[] {
   return NAV_ITEMS.filter((i) => can(role, i.action));
 }
 
-export function Sidebar({ items, theme, footer }: { items: NavItem[]; theme: "system" | "light" | "dark"; footer?: ReactNode }) {
+export function Sidebar({
+  items,
+  theme,
+  footer,
+}: {
+  items: NavItem[];
+  theme: "system" | "light" | "dark";
+  footer?: ReactNode;
+}) {
   return (
     <aside className="flex w-48 shrink-0 flex-col border-r border-border bg-bg-subtle">
       <div className="px-3 py-3">

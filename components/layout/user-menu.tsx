@@ -9,7 +9,10 @@ export function UserMenu({ email, role }: { email: string; role: string }) {
       </div>
       <div className="text-[11px] text-fg-subtle">{role}</div>
       <form action={signOut} className="mt-1">
-        <button type="submit" className="w-full rounded px-2 py-1 text-left text-[12px] text-fg-muted hover:bg-bg-muted">
+        <button
+          type="submit"
+          className="w-full rounded px-2 py-1 text-left text-[12px] text-fg-muted hover:bg-bg-muted"
+        >
           Sign out
         </button>
       </form>

@@ -1,6 +1,11 @@
 import { Badge } from "@/components/ui/badge.tsx";
 
-export type AlarmView = { state: "green" | "amber" | "red"; sinceStep: number | null; atStep: number | null; message: string };
+export type AlarmView = {
+  state: "green" | "amber" | "red";
+  sinceStep: number | null;
+  atStep: number | null;
+  message: string;
+};
 
 const TONES = { green: "good", amber: "warn", red: "bad" } as const;
 

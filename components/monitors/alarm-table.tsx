@@ -9,7 +9,8 @@ import { ALARM_LABELS, type AlarmKey } from "@/lib/monitors/rules.ts";
 export function formatAlarmValue(alarm: AlarmKey, v: number | null): string {
   if (v === null) return "–";
   if (alarm === "group_std") return v.toFixed(3);
-  if (alarm === "hacking_agreement" || alarm === "hacking_success") return `${v >= 0 ? "+" : "−"}${Math.abs(v * 1000).toFixed(3)} / 1k steps`;
+  if (alarm === "hacking_agreement" || alarm === "hacking_success")
+    return `${v >= 0 ? "+" : "−"}${Math.abs(v * 1000).toFixed(3)} / 1k steps`;
   return `${(v * 100).toFixed(1)}%`;
 }
 
@@ -24,7 +25,10 @@ export function sortAlarms(alarms: readonly PersistedAlarm[]): PersistedAlarm[] 
   const worst = new Map<string, number>();
   for (const a of alarms) worst.set(a.runId, Math.min(worst.get(a.runId) ?? 3, rank(a)));
   return [...alarms].sort(
-    (a, b) => worst.get(a.runId)! - worst.get(b.runId)! || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0) || rank(a) - rank(b),
+    (a, b) =>
+      worst.get(a.runId)! - worst.get(b.runId)! ||
+      (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0) ||
+      rank(a) - rank(b),
   );
 }
 
@@ -49,7 +53,12 @@ export function AlarmTable({ alarms, showRun = true }: { alarms: readonly Persis
       </thead>
       <tbody>
         {alarms.map((a, i) => (
-          <tr key={`${a.runId}/${a.alarm}`} data-run={a.runId} data-alarm={a.alarm} data-state={a.atStep === null ? "none" : a.state}>
+          <tr
+            key={`${a.runId}/${a.alarm}`}
+            data-run={a.runId}
+            data-alarm={a.alarm}
+            data-state={a.atStep === null ? "none" : a.state}
+          >
             {showRun && (i === 0 || alarms[i - 1].runId !== a.runId) && (
               <Td className="bg-bg">
                 <span className="sr-only">run </span>

@@ -34,11 +34,21 @@ export function RangeControl({
     >
       <label className="flex flex-col">
         <span className="text-fg-muted">From step</span>
-        <input className="w-24 rounded border border-border bg-bg px-1.5 py-0.5" inputMode="numeric" value={from} onChange={(e) => setFrom(e.target.value)} />
+        <input
+          className="w-24 rounded border border-border bg-bg px-1.5 py-0.5"
+          inputMode="numeric"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+        />
       </label>
       <label className="flex flex-col">
         <span className="text-fg-muted">To step</span>
-        <input className="w-24 rounded border border-border bg-bg px-1.5 py-0.5" inputMode="numeric" value={to} onChange={(e) => setTo(e.target.value)} />
+        <input
+          className="w-24 rounded border border-border bg-bg px-1.5 py-0.5"
+          inputMode="numeric"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+        />
       </label>
       <button type="submit" className="rounded border border-border px-2 py-0.5 hover:bg-bg-muted" disabled={pending}>
         Zoom
@@ -58,7 +68,11 @@ export function RangeControl({
         </button>
       )}
       <span className="text-fg-muted" aria-live="polite">
-        {pending ? "Loading…" : zoomed ? `Showing steps ${range.from.toLocaleString("en-US")}–${range.to.toLocaleString("en-US")} of ${extent.first.toLocaleString("en-US")}–${extent.last.toLocaleString("en-US")}` : "Whole run"}
+        {pending
+          ? "Loading…"
+          : zoomed
+            ? `Showing steps ${range.from.toLocaleString("en-US")}–${range.to.toLocaleString("en-US")} of ${extent.first.toLocaleString("en-US")}–${extent.last.toLocaleString("en-US")}`
+            : "Whole run"}
       </span>
     </form>
   );

@@ -4,11 +4,17 @@
 // charts are server-rendered and readable at once).
 import dynamic from "next/dynamic";
 
-export const RunMonitorsLazy = dynamic(() => import("@/components/monitors/run-monitors.tsx").then((m) => m.RunMonitors), {
-  ssr: false,
-  loading: () => (
-    <p className="rounded-md border border-border bg-bg px-3 py-10 text-center text-[13px] text-fg-muted" role="status">
-      Loading charts…
-    </p>
-  ),
-});
+export const RunMonitorsLazy = dynamic(
+  () => import("@/components/monitors/run-monitors.tsx").then((m) => m.RunMonitors),
+  {
+    ssr: false,
+    loading: () => (
+      <p
+        className="rounded-md border border-border bg-bg px-3 py-10 text-center text-[13px] text-fg-muted"
+        role="status"
+      >
+        Loading charts…
+      </p>
+    ),
+  },
+);

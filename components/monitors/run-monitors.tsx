@@ -43,7 +43,12 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
 
   const params = (over: Record<string, string | number | null>) => {
     const p = new URLSearchParams(keep);
-    const all: Record<string, string | number | null> = { from: zoomed ? range.from : null, to: zoomed ? range.to : null, smooth: smooth > 1 ? smooth : null, ...over };
+    const all: Record<string, string | number | null> = {
+      from: zoomed ? range.from : null,
+      to: zoomed ? range.to : null,
+      smooth: smooth > 1 ? smooth : null,
+      ...over,
+    };
     for (const [k, v] of Object.entries(all)) if (v !== null) p.set(k, String(v));
     return p;
   };
@@ -82,10 +87,20 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
     <div className="flex flex-col gap-3">
       <section aria-label="Step range and view" className="rounded-md border border-border bg-bg px-3 py-2">
         <div className="flex flex-wrap items-end justify-between gap-3">
-          <RangeControl key={`${range.from}-${range.to}`} range={range} extent={extent} pending={pending} onApply={zoom} />
+          <RangeControl
+            key={`${range.from}-${range.to}`}
+            range={range}
+            extent={extent}
+            pending={pending}
+            onApply={zoom}
+          />
           <label className="flex items-center gap-1.5 text-[12px]">
             <span className="text-fg-muted">Smoothing</span>
-            <select className="rounded border border-border bg-bg px-1 py-0.5" value={smooth} onChange={(e) => setSmoothing(Number(e.target.value))}>
+            <select
+              className="rounded border border-border bg-bg px-1 py-0.5"
+              value={smooth}
+              onChange={(e) => setSmoothing(Number(e.target.value))}
+            >
               {SMOOTHING.map((w) => (
                 <option key={w} value={w}>
                   {w === 1 ? "none" : `moving average, ${w} points`}
@@ -96,7 +111,9 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
         </div>
         <StepOverview points={data.overview} range={range} onSelect={zoom} />
         <p className="text-[11px] text-fg-muted">
-          Drag the brush or type a range to zoom every chart.{bucket > 1 && ` Each point pools ${bucket.toLocaleString("en-US")} steps (the range has more steps than a chart can draw).`}
+          Drag the brush or type a range to zoom every chart.
+          {bucket > 1 &&
+            ` Each point pools ${bucket.toLocaleString("en-US")} steps (the range has more steps than a chart can draw).`}
           {smooth > 1 && ` Smoothed: each point pools the counts of the last ${smooth} points.`}
         </p>
       </section>
@@ -115,7 +132,12 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
             </label>
           }
         >
-          <HitRateChart table={tables.hit} {...common} band={{ low: t.hitRateLow, high: t.hitRateHigh }} perGuardrail={perGuardrail} />
+          <HitRateChart
+            table={tables.hit}
+            {...common}
+            band={{ low: t.hitRateLow, high: t.hitRateHigh }}
+            perGuardrail={perGuardrail}
+          />
         </ChartCard>
 
         <ChartCard
@@ -125,7 +147,12 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
           status={<AlarmBadge alarm={handoffAlarm} />}
           csvHref={csv("handoff")}
         >
-          <HandoffChart table={tables.handoff} {...common} ceiling={t.handoffCeiling} redSince={handoffAlarm?.state === "red" ? handoffAlarm.sinceStep : null} />
+          <HandoffChart
+            table={tables.handoff}
+            {...common}
+            ceiling={t.handoffCeiling}
+            redSince={handoffAlarm?.state === "red" ? handoffAlarm.sinceStep : null}
+          />
         </ChartCard>
 
         <ChartCard
@@ -164,11 +191,17 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
           csvHref={csv("audit")}
         >
           {hasAudit ? (
-            <AuditChart table={tables.audit} runIds={runIds} range={range} window={t.auditWindow} floor={t.extractionFloor} />
+            <AuditChart
+              table={tables.audit}
+              runIds={runIds}
+              range={range}
+              window={t.auditWindow}
+              floor={t.extractionFloor}
+            />
           ) : (
             <p className="px-3 py-10 text-center text-[13px] text-fg-muted">
-              No shadow reviews {runIds.length > 1 ? "for these runs" : "for this run"} in these steps yet. Agreement and extraction accuracy appear here once an audit
-              batch of the run has reviewed items.
+              No shadow reviews {runIds.length > 1 ? "for these runs" : "for this run"} in these steps yet. Agreement
+              and extraction accuracy appear here once an audit batch of the run has reviewed items.
             </p>
           )}
         </ChartCard>

@@ -2,7 +2,17 @@
 
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { FormRow, RewardPanel, SECTION_TITLES } from "@/components/review/form-parts.tsx";
-import { buildRows, draftFromState, firstRowOf, missingDimensions, rowId, stateFromDraft, toggle, type FormState, KEYS } from "@/components/review/form-model.ts";
+import {
+  buildRows,
+  draftFromState,
+  firstRowOf,
+  missingDimensions,
+  rowId,
+  stateFromDraft,
+  toggle,
+  type FormState,
+  KEYS,
+} from "@/components/review/form-model.ts";
 import { useAutosave } from "@/components/review/use-autosave.ts";
 import { cn } from "@/components/ui/cn.ts";
 import { skipItemAction, submitReviewAction } from "@/lib/review/actions.ts";
@@ -21,7 +31,9 @@ export type AnnotationFormProps = {
   leaseExpiresAt: string;
 };
 
-const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+const isTyping = (t: EventTarget | null) =>
+  t instanceof HTMLElement &&
+  (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
 
 /**
  * The blind annotation form, keyboard first: a cursor walks the rows (five sub-scores, eleven guardrail flags, the
@@ -29,7 +41,15 @@ const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagNa
  * batch's weights and caps; the server recomputes it on submit.
  */
 export function AnnotationForm(p: AnnotationFormProps) {
-  const rows = useMemo(() => buildRows(p.writeTools, p.mentions.map((m) => m.key), p.forbidden), [p.writeTools, p.mentions, p.forbidden]);
+  const rows = useMemo(
+    () =>
+      buildRows(
+        p.writeTools,
+        p.mentions.map((m) => m.key),
+        p.forbidden,
+      ),
+    [p.writeTools, p.mentions, p.forbidden],
+  );
   const [s, setS] = useState<FormState>(() => stateFromDraft(p.draft));
   const [cursor, setCursor] = useState(0);
   const [error, setError] = useState<string | null>(null);
@@ -60,7 +80,11 @@ export function AnnotationForm(p: AnnotationFormProps) {
     if (r.kind === "flag") setS((x) => ({ ...x, flags: toggle(x.flags, r.code) }));
     else if (r.kind === "write") setS((x) => ({ ...x, claimed: toggle(x.claimed, r.tool) }));
     else if (r.kind === "forbidden") setS((x) => ({ ...x, forbidden: toggle(x.forbidden, r.code) }));
-    else if (r.kind === "mention") setS((x) => ({ ...x, mentions: { ...x.mentions, [r.key]: { on: !x.mentions[r.key]?.on, value: x.mentions[r.key]?.value ?? "" } } }));
+    else if (r.kind === "mention")
+      setS((x) => ({
+        ...x,
+        mentions: { ...x.mentions, [r.key]: { on: !x.mentions[r.key]?.on, value: x.mentions[r.key]?.value ?? "" } },
+      }));
   };
 
   const score = (i: number, v: number) => {
@@ -173,7 +197,10 @@ export function AnnotationForm(p: AnnotationFormProps) {
       <RewardPanel reward={reward} />
       {st.state === "lost" && (
         <p role="alert" className="rounded border border-bad/40 bg-bad-bg px-2 py-1 text-[12px] text-bad">
-          {st.message} <a className="underline" href="/queue">Back to the queue</a>
+          {st.message}{" "}
+          <a className="underline" href="/queue">
+            Back to the queue
+          </a>
         </p>
       )}
       <div className="rounded-md border border-border">
@@ -190,7 +217,13 @@ export function AnnotationForm(p: AnnotationFormProps) {
             onScore={(v) => score(i, v)}
             onToggle={() => act(i)}
             onText={(v) =>
-              setS((x) => (r.kind === "note" ? { ...x, note: v } : r.kind === "mention" ? { ...x, mentions: { ...x.mentions, [r.key]: { on: true, value: v } } } : x))
+              setS((x) =>
+                r.kind === "note"
+                  ? { ...x, note: v }
+                  : r.kind === "mention"
+                    ? { ...x, mentions: { ...x.mentions, [r.key]: { on: true, value: v } } }
+                    : x,
+              )
             }
             inputRef={(el) => {
               const key = r.kind === "note" ? "note" : r.kind === "mention" ? `mention-${r.key}` : null;
@@ -205,15 +238,33 @@ export function AnnotationForm(p: AnnotationFormProps) {
         </p>
       )}
       <div className="flex flex-wrap items-center gap-2">
-        <button type="button" onClick={submit} disabled={pending} className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60">
+        <button
+          type="button"
+          onClick={submit}
+          disabled={pending}
+          className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg disabled:opacity-60"
+        >
           Submit <kbd className="ml-1 text-[11px] opacity-80">ctrl+enter</kbd>
         </button>
-        <button type="button" onClick={skip} disabled={pending} className="rounded border border-border px-3 py-1 text-[13px]">
+        <button
+          type="button"
+          onClick={skip}
+          disabled={pending}
+          className="rounded border border-border px-3 py-1 text-[13px]"
+        >
           Skip <kbd className="ml-1 text-[11px] text-fg-muted">s</kbd>
         </button>
         <span className="text-[11px] text-fg-muted" aria-live="polite" data-testid="save-status">
-          {st.state === "saving" ? "saving draft…" : st.state === "saved" ? `draft saved ${st.at?.toISOString().slice(11, 19)} UTC` : st.state === "error" ? st.message : ""}
-          {st.leaseUntil && st.state !== "lost" ? ` · leased to you until ${st.leaseUntil.toISOString().slice(11, 16)} UTC` : ""}
+          {st.state === "saving"
+            ? "saving draft…"
+            : st.state === "saved"
+              ? `draft saved ${st.at?.toISOString().slice(11, 19)} UTC`
+              : st.state === "error"
+                ? st.message
+                : ""}
+          {st.leaseUntil && st.state !== "lost"
+            ? ` · leased to you until ${st.leaseUntil.toISOString().slice(11, 16)} UTC`
+            : ""}
         </span>
       </div>
       <section aria-label="Keys" className="rounded-md border border-border bg-bg-subtle px-3 py-2 text-[12px]">

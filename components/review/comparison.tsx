@@ -31,13 +31,33 @@ const tick = (on: boolean) => (on ? "✓" : "–");
  * Ledger and human side by side — reward, sub-scores, guardrails, claims — with every difference marked. One human
  * column on the reveal, one per reviewer on the adjudication page.
  */
-export function ComparisonTable({ ledger, humans, tolerance }: { ledger: LedgerSide; humans: HumanColumn[]; tolerance: number }) {
-  const codes = GUARDRAIL_CODES.filter((c) => ledger.guardrails.includes(c) || humans.some((h) => h.side.guardrails.includes(c)));
+export function ComparisonTable({
+  ledger,
+  humans,
+  tolerance,
+}: {
+  ledger: LedgerSide;
+  humans: HumanColumn[];
+  tolerance: number;
+}) {
+  const codes = GUARDRAIL_CODES.filter(
+    (c) => ledger.guardrails.includes(c) || humans.some((h) => h.side.guardrails.includes(c)),
+  );
   const capOf = new Map(ledger.guardrailHits.map((g) => [g.code, g.cap]));
-  const writes = [...new Set([...(ledger.claims?.claimed_writes ?? []), ...humans.flatMap((h) => h.side.claims.claimed_writes)])].sort();
-  const forbidden = [...new Set([...(ledger.claims?.forbidden_hits ?? []), ...humans.flatMap((h) => h.side.claims.forbidden_hits)])].sort();
-  const mentionKeys = [...new Set([...(ledger.claims?.mentioned ?? []).map((m) => m.key), ...humans.flatMap((h) => h.side.claims.mentioned.map((m) => m.key))])].sort();
-  const mention = (list: { key: string; value?: unknown }[] | undefined, key: string) => list?.find((m) => m.key === key);
+  const writes = [
+    ...new Set([...(ledger.claims?.claimed_writes ?? []), ...humans.flatMap((h) => h.side.claims.claimed_writes)]),
+  ].sort();
+  const forbidden = [
+    ...new Set([...(ledger.claims?.forbidden_hits ?? []), ...humans.flatMap((h) => h.side.claims.forbidden_hits)]),
+  ].sort();
+  const mentionKeys = [
+    ...new Set([
+      ...(ledger.claims?.mentioned ?? []).map((m) => m.key),
+      ...humans.flatMap((h) => h.side.claims.mentioned.map((m) => m.key)),
+    ]),
+  ].sort();
+  const mention = (list: { key: string; value?: unknown }[] | undefined, key: string) =>
+    list?.find((m) => m.key === key);
   return (
     <Table>
       <thead>
@@ -109,7 +129,11 @@ export function ComparisonTable({ ledger, humans, tolerance }: { ledger: LedgerS
             <Td className="font-mono text-[12px]">claims write {w}</Td>
             <Td numeric>{tick(!!ledger.claims?.claimed_writes.includes(w))}</Td>
             {humans.map((h) => (
-              <Cell key={h.label} numeric diff={h.side.claims.claimed_writes.includes(w) !== !!ledger.claims?.claimed_writes.includes(w)}>
+              <Cell
+                key={h.label}
+                numeric
+                diff={h.side.claims.claimed_writes.includes(w) !== !!ledger.claims?.claimed_writes.includes(w)}
+              >
                 {tick(h.side.claims.claimed_writes.includes(w))}
               </Cell>
             ))}
@@ -138,7 +162,11 @@ export function ComparisonTable({ ledger, humans, tolerance }: { ledger: LedgerS
             <Td className="font-mono text-[12px]">forbidden {f}</Td>
             <Td numeric>{tick(!!ledger.claims?.forbidden_hits.includes(f))}</Td>
             {humans.map((h) => (
-              <Cell key={h.label} numeric diff={h.side.claims.forbidden_hits.includes(f) !== !!ledger.claims?.forbidden_hits.includes(f)}>
+              <Cell
+                key={h.label}
+                numeric
+                diff={h.side.claims.forbidden_hits.includes(f) !== !!ledger.claims?.forbidden_hits.includes(f)}
+              >
                 {tick(h.side.claims.forbidden_hits.includes(f))}
               </Cell>
             ))}
@@ -157,7 +185,10 @@ export function ComparisonTable({ ledger, humans, tolerance }: { ledger: LedgerS
 function SectionRow({ title, span }: { title: string; span: number }) {
   return (
     <tr>
-      <td colSpan={span} className="border-b border-border bg-bg-subtle px-2 py-1 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle">
+      <td
+        colSpan={span}
+        className="border-b border-border bg-bg-subtle px-2 py-1 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle"
+      >
         {title}
       </td>
     </tr>
@@ -175,7 +206,11 @@ export function Verdict({ comparison, tolerance }: { comparison: Comparison; tol
     );
   }
   const why = [
-    comparison.rewardDelta === null ? "the ledger entry has no reward" : comparison.rewardDisagrees ? `the rewards differ by ${Math.abs(comparison.rewardDelta).toFixed(3)} (more than ±${tolerance})` : null,
+    comparison.rewardDelta === null
+      ? "the ledger entry has no reward"
+      : comparison.rewardDisagrees
+        ? `the rewards differ by ${Math.abs(comparison.rewardDelta).toFixed(3)} (more than ±${tolerance})`
+        : null,
     comparison.guardrailsDiffer ? "the guardrail sets differ" : null,
   ].filter(Boolean);
   return (
@@ -194,7 +229,11 @@ export function LedgerReasons({ ledger }: { ledger: LedgerSide }) {
         <Badge>source {ledger.source}</Badge>
         <Badge>claims {ledger.claimsSource ?? "unknown"}</Badge>
       </div>
-      {ledger.reasons.length ? <ReasonList reasons={ledger.reasons as Reason[]} /> : <p className="text-fg-muted">No reasons: every sub-score is 1 and no guardrail triggered.</p>}
+      {ledger.reasons.length ? (
+        <ReasonList reasons={ledger.reasons as Reason[]} />
+      ) : (
+        <p className="text-fg-muted">No reasons: every sub-score is 1 and no guardrail triggered.</p>
+      )}
     </div>
   );
 }

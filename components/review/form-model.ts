@@ -25,7 +25,12 @@ export function buildRows(writeTools: string[], mentionKeys: string[], forbidden
 }
 
 export function firstRowOf(rows: Row[], section: Section): number {
-  const kinds: Record<Section, Row["kind"][]> = { dim: ["dim"], flag: ["flag"], claims: ["write", "mention", "forbidden"], note: ["note"] };
+  const kinds: Record<Section, Row["kind"][]> = {
+    dim: ["dim"],
+    flag: ["flag"],
+    claims: ["write", "mention", "forbidden"],
+    note: ["note"],
+  };
   const i = rows.findIndex((r) => kinds[section].includes(r.kind));
   return i < 0 ? 0 : i;
 }
@@ -63,7 +68,12 @@ export function stateFromDraft(d: DraftBody): FormState {
     subscores: { ...d.subscores },
     flags: [...d.guardrails],
     claimed: [...d.claims.claimed_writes],
-    mentions: Object.fromEntries(d.claims.mentioned.map((m) => [m.key, { on: true, value: m.value === undefined || m.value === null ? "" : String(m.value) }])),
+    mentions: Object.fromEntries(
+      d.claims.mentioned.map((m) => [
+        m.key,
+        { on: true, value: m.value === undefined || m.value === null ? "" : String(m.value) },
+      ]),
+    ),
     forbidden: [...d.claims.forbidden_hits],
     note: d.note,
   };

@@ -26,7 +26,9 @@ export function RewardPanel({ reward }: { reward: HumanReward | null }) {
     <div className="grid grid-cols-3 gap-2" data-testid="human-reward">
       <div className="rounded-md border border-border px-3 py-2">
         <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Your reward</div>
-        <div className="num text-lg font-semibold" data-testid="human-reward-value">{reward ? fmtScore(reward.reward) : "–"}</div>
+        <div className="num text-lg font-semibold" data-testid="human-reward-value">
+          {reward ? fmtScore(reward.reward) : "–"}
+        </div>
         {!reward && <div className="text-[11px] text-fg-muted">score all five sub-scores</div>}
       </div>
       <div className="rounded-md border border-border px-3 py-2">
@@ -35,7 +37,9 @@ export function RewardPanel({ reward }: { reward: HumanReward | null }) {
       </div>
       <div className="rounded-md border border-border px-3 py-2">
         <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Cap</div>
-        <div className="num text-lg font-semibold">{reward && reward.decidingGuardrail ? fmtScore(reward.cap) : "none"}</div>
+        <div className="num text-lg font-semibold">
+          {reward && reward.decidingGuardrail ? fmtScore(reward.cap) : "none"}
+        </div>
         <div className="truncate text-[11px] text-fg-muted">{reward?.decidingGuardrail ?? ""}</div>
       </div>
     </div>
@@ -57,10 +61,32 @@ type RowProps = {
   inputRef: (el: HTMLInputElement | HTMLTextAreaElement | null) => void;
 };
 
-function Check({ checked, label, hint, onToggle }: { checked: boolean; label: ReactNode; hint?: ReactNode; onToggle: () => void }) {
+function Check({
+  checked,
+  label,
+  hint,
+  onToggle,
+}: {
+  checked: boolean;
+  label: ReactNode;
+  hint?: ReactNode;
+  onToggle: () => void;
+}) {
   return (
-    <div role="checkbox" aria-checked={checked} tabIndex={-1} onClick={onToggle} className="flex flex-1 cursor-pointer items-center gap-2">
-      <span className={cn("inline-block h-3.5 w-3.5 rounded-sm border", checked ? "border-accent bg-accent" : "border-border")} aria-hidden />
+    <div
+      role="checkbox"
+      aria-checked={checked}
+      tabIndex={-1}
+      onClick={onToggle}
+      className="flex flex-1 cursor-pointer items-center gap-2"
+    >
+      <span
+        className={cn(
+          "inline-block h-3.5 w-3.5 rounded-sm border",
+          checked ? "border-accent bg-accent" : "border-border",
+        )}
+        aria-hidden
+      />
       <span className="font-mono text-[12px]">{label}</span>
       {hint && <span className="text-[11px] text-fg-muted">{hint}</span>}
     </div>
@@ -68,7 +94,19 @@ function Check({ checked, label, hint, onToggle }: { checked: boolean; label: Re
 }
 
 /** One row of the form; the cursor row is highlighted and shows its keys. */
-export function FormRow({ row, heading, active, state, config, mention, onPick, onScore, onToggle, onText, inputRef }: RowProps) {
+export function FormRow({
+  row,
+  heading,
+  active,
+  state,
+  config,
+  mention,
+  onPick,
+  onScore,
+  onToggle,
+  onText,
+  inputRef,
+}: RowProps) {
   let content: ReactNode;
   let keys: ReactNode = null;
   switch (row.kind) {
@@ -87,7 +125,10 @@ export function FormRow({ row, heading, active, state, config, mention, onPick, 
                 aria-checked={v === step}
                 tabIndex={-1}
                 onClick={() => onScore(step)}
-                className={cn("num w-11 rounded border px-1 text-[12px]", v === step ? "border-accent bg-accent text-accent-fg" : "border-border")}
+                className={cn(
+                  "num w-11 rounded border px-1 text-[12px]",
+                  v === step ? "border-accent bg-accent text-accent-fg" : "border-border",
+                )}
               >
                 {step}
                 <span className="sr-only"> (key {k})</span>
@@ -101,7 +142,14 @@ export function FormRow({ row, heading, active, state, config, mention, onPick, 
     }
     case "flag": {
       const g = config.guardrails[row.code as GuardrailCode];
-      content = <Check checked={state.flags.includes(row.code)} label={row.code} hint={g.on ? `cap ${g.cap}` : "off in this config: recorded, caps nothing"} onToggle={onToggle} />;
+      content = (
+        <Check
+          checked={state.flags.includes(row.code)}
+          label={row.code}
+          hint={g.on ? `cap ${g.cap}` : "off in this config: recorded, caps nothing"}
+          onToggle={onToggle}
+        />
+      );
       keys = <Kbd>space</Kbd>;
       break;
     }
@@ -118,7 +166,12 @@ export function FormRow({ row, heading, active, state, config, mention, onPick, 
       const id = `mention-value-${row.key}`;
       content = (
         <div className="flex flex-1 items-center gap-2">
-          <Check checked={!!m?.on} label={row.key} hint={mention?.hasExpected ? "with a value" : undefined} onToggle={onToggle} />
+          <Check
+            checked={!!m?.on}
+            label={row.key}
+            hint={mention?.hasExpected ? "with a value" : undefined}
+            onToggle={onToggle}
+          />
           <label htmlFor={id} className="sr-only">
             Value mentioned for {row.key}
           </label>
@@ -161,13 +214,20 @@ export function FormRow({ row, heading, active, state, config, mention, onPick, 
   }
   return (
     <>
-      {heading && <div className="border-t border-border bg-bg-subtle px-3 py-1 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle first:border-t-0">{heading}</div>}
+      {heading && (
+        <div className="border-t border-border bg-bg-subtle px-3 py-1 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle first:border-t-0">
+          {heading}
+        </div>
+      )}
       <div
         id={rowId(row)}
         data-row={row.kind}
         aria-current={active ? "true" : undefined}
         onMouseDown={onPick}
-        className={cn("flex items-center gap-2 px-3 py-1", active ? "bg-accent/10 outline outline-1 -outline-offset-1 outline-accent" : "")}
+        className={cn(
+          "flex items-center gap-2 px-3 py-1",
+          active ? "bg-accent/10 outline outline-1 -outline-offset-1 outline-accent" : "",
+        )}
       >
         {content}
         <span className={cn("w-20 text-right", active ? "" : "invisible")}>{keys}</span>

@@ -7,7 +7,8 @@ import { claimNextAction } from "@/lib/audit/actions.ts";
 
 export type QueueRow = { batchId: number; name: string; available: number; mine: string | null };
 
-const isTyping = (t: EventTarget | null) => t instanceof HTMLElement && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT");
+const isTyping = (t: EventTarget | null) =>
+  t instanceof HTMLElement && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT");
 
 /**
  * The batches with work for the annotator. Keys: n (or enter) starts the first batch — or resumes the item held —,
@@ -39,11 +40,16 @@ export function QueueList({ rows }: { rows: QueueRow[] }) {
     <ul ref={list} className="divide-y divide-border" data-testid="queue-batches">
       {rows.map((r, i) => (
         <li key={r.batchId} className="flex items-center gap-3 px-3 py-2">
-          <kbd className="rounded border border-border px-1 font-mono text-[11px] text-fg-muted">{i < 9 ? i + 1 : ""}</kbd>
+          <kbd className="rounded border border-border px-1 font-mono text-[11px] text-fg-muted">
+            {i < 9 ? i + 1 : ""}
+          </kbd>
           <span className="flex-1 font-medium">{r.name}</span>
           <span className="text-fg-muted">{r.available} to review</span>
           {r.mine ? (
-            <Link href={`/review?item=${r.mine}`} className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg">
+            <Link
+              href={`/review?item=${r.mine}`}
+              className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg"
+            >
               Resume item #{r.mine}
             </Link>
           ) : (

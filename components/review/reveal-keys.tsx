@@ -13,7 +13,13 @@ export function RevealKeys({ batchId }: { batchId: number }) {
   useEffect(() => {
     box.current?.setAttribute("data-ready", "true");
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || (e.target instanceof HTMLElement && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName))) return;
+      if (
+        e.ctrlKey ||
+        e.metaKey ||
+        e.altKey ||
+        (e.target instanceof HTMLElement && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName))
+      )
+        return;
       if (e.key === "n") {
         e.preventDefault();
         form.current?.requestSubmit();

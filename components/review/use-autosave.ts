@@ -8,7 +8,12 @@ const DEBOUNCE_MS = 1200;
 /** While the annotator is active but changes nothing (reading a long trajectory), the lease is still renewed. */
 const HEARTBEAT_MS = 3 * 60_000;
 
-export type SaveStatus = { state: "idle" | "saving" | "saved" | "lost" | "error"; at?: Date; leaseUntil?: Date; message?: string };
+export type SaveStatus = {
+  state: "idle" | "saving" | "saved" | "lost" | "error";
+  at?: Date;
+  leaseUntil?: Date;
+  message?: string;
+};
 
 /**
  * Time spent and the draft autosave. Seconds count only while the tab is visible. A change saves after a short
@@ -34,7 +39,12 @@ export function useAutosave(itemId: string, body: DraftBody, initialSeconds: num
     setStatus((s) => ({ ...s, state: "saving" }));
     const r = await saveDraftAction({ itemId, body: bodyRef.current, secondsSpent: seconds.current });
     if (stopped.current) return;
-    if (r.ok) setStatus({ state: "saved", at: new Date(), leaseUntil: r.leaseExpiresAt ? new Date(r.leaseExpiresAt) : undefined });
+    if (r.ok)
+      setStatus({
+        state: "saved",
+        at: new Date(),
+        leaseUntil: r.leaseExpiresAt ? new Date(r.leaseExpiresAt) : undefined,
+      });
     else setStatus({ state: r.code === "lease_lost" ? "lost" : "error", message: r.error });
   }, [itemId]);
 

@@ -2,12 +2,27 @@
  * Picks two runs to overlay on the same charts. A plain GET form: it works before the page hydrates, and the result
  * is a link (/runs/compare?a=…&b=…).
  */
-export function CompareForm({ runIds, a, b, action = "/runs/compare" }: { runIds: readonly string[]; a?: string; b?: string; action?: string }) {
+export function CompareForm({
+  runIds,
+  a,
+  b,
+  action = "/runs/compare",
+}: {
+  runIds: readonly string[];
+  a?: string;
+  b?: string;
+  action?: string;
+}) {
   if (runIds.length < 2) return null;
   const select = "rounded border border-border bg-bg px-1 py-0.5 text-[12px]";
   const second = b ?? runIds.find((id) => id !== a) ?? runIds[1];
   return (
-    <form method="get" action={action} className="flex flex-wrap items-center gap-1.5 text-[12px]" aria-label="Compare two runs">
+    <form
+      method="get"
+      action={action}
+      className="flex flex-wrap items-center gap-1.5 text-[12px]"
+      aria-label="Compare two runs"
+    >
       <label className="flex items-center gap-1">
         <span className="text-fg-muted">Compare</span>
         <select name="a" defaultValue={a ?? runIds[0]} className={select} aria-label="First run">

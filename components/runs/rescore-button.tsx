@@ -19,7 +19,12 @@ export function RescoreButton({ runId, configs }: { runId: string; configs: Resc
         <label className="text-[12px] text-fg-muted" htmlFor="rescore-config">
           Config
         </label>
-        <select id="rescore-config" name="config" className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]" defaultValue="default">
+        <select
+          id="rescore-config"
+          name="config"
+          className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]"
+          defaultValue="default"
+        >
           <option value="default">default</option>
           {configs.map((c) => (
             <option key={c.id} value={c.id}>
@@ -27,13 +32,19 @@ export function RescoreButton({ runId, configs }: { runId: string; configs: Resc
             </option>
           ))}
         </select>
-        <button type="submit" disabled={pending} className="rounded border border-border px-2 py-0.5 text-[12px] hover:bg-bg-muted disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded border border-border px-2 py-0.5 text-[12px] hover:bg-bg-muted disabled:opacity-50"
+        >
           {pending ? "Re-scoring…" : "Re-score run"}
         </button>
       </div>
       <FormMessage state={state} className="text-[12px]" block />
       {state.report && (
-        <pre className="max-w-[40rem] overflow-x-auto rounded border border-border bg-bg-muted p-2 text-left text-[11px]">{state.report.join("\n")}</pre>
+        <pre className="max-w-[40rem] overflow-x-auto rounded border border-border bg-bg-muted p-2 text-left text-[11px]">
+          {state.report.join("\n")}
+        </pre>
       )}
     </form>
   );

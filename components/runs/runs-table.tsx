@@ -36,7 +36,15 @@ function AlarmCell({ alarms }: { alarms: readonly PersistedAlarm[] }) {
  * Every run with its latest health: the latest step's guardrail hit rate (against the healthy band), hand-off rate
  * (against the alarm line), success and mean reward, and its raised alarms.
  */
-export function RunsTable({ runs, alarms, thresholds }: { runs: RunSummary[]; alarms: ReadonlyMap<string, readonly PersistedAlarm[]>; thresholds: ReadonlyMap<string, Thresholds> }) {
+export function RunsTable({
+  runs,
+  alarms,
+  thresholds,
+}: {
+  runs: RunSummary[];
+  alarms: ReadonlyMap<string, readonly PersistedAlarm[]>;
+  thresholds: ReadonlyMap<string, Thresholds>;
+}) {
   return (
     <Table>
       <thead>
@@ -67,8 +75,12 @@ export function RunsTable({ runs, alarms, thresholds }: { runs: RunSummary[]; al
               <Td numeric>{fmtInt(r.rollouts)}</Td>
               <Td numeric>{r.firstStep === null ? "–" : `${fmtInt(r.firstStep)}–${fmtInt(r.lastStep)}`}</Td>
               <Td numeric>{l ? fmtInt(l.step) : "–"}</Td>
-              <Td numeric>{l && t ? <Badge tone={bandTone(l.guardrailHitRate, t)}>{fmtPct(l.guardrailHitRate)}</Badge> : "–"}</Td>
-              <Td numeric>{l && t ? <Badge tone={ceilingTone(l.handoffRate, t)}>{fmtPct(l.handoffRate)}</Badge> : "–"}</Td>
+              <Td numeric>
+                {l && t ? <Badge tone={bandTone(l.guardrailHitRate, t)}>{fmtPct(l.guardrailHitRate)}</Badge> : "–"}
+              </Td>
+              <Td numeric>
+                {l && t ? <Badge tone={ceilingTone(l.handoffRate, t)}>{fmtPct(l.handoffRate)}</Badge> : "–"}
+              </Td>
               <Td numeric>{fmtPct(l?.successRate)}</Td>
               <Td numeric>{fmtScore(l?.meanReward)}</Td>
               <Td>

@@ -4,11 +4,25 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { PointerRow } from "@/lib/ledger/spec-pointers.ts";
 
 function Json({ value }: { value: unknown }) {
-  return <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px] leading-snug">{JSON.stringify(value, null, 2)}</pre>;
+  return (
+    <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px] leading-snug">
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
 }
 
 /** The ticket, the environment snapshot (collapsible) and the spec, with every pointer next to its value. */
-export function CasePanel({ ticket, snapshot, spec, pointers }: { ticket: unknown; snapshot: unknown; spec: unknown; pointers: PointerRow[] }) {
+export function CasePanel({
+  ticket,
+  snapshot,
+  spec,
+  pointers,
+}: {
+  ticket: unknown;
+  snapshot: unknown;
+  spec: unknown;
+  pointers: PointerRow[];
+}) {
   const t = ticket as { message?: string; id?: string; category?: string; customer_id?: string };
   return (
     <div className="space-y-2 p-3">

@@ -2,14 +2,24 @@ import { JsonInline } from "@/components/trajectory/json-inline.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 
-type Claims = { claimed_writes?: string[]; mentioned?: { key: string; value?: unknown }[]; forbidden_hits?: string[] } | null;
+type Claims = {
+  claimed_writes?: string[];
+  mentioned?: { key: string; value?: unknown }[];
+  forbidden_hits?: string[];
+} | null;
 type Mention = { key: string; expected?: unknown; hasExpected: boolean };
 
 /**
  * What the reply claims against what the sandbox recorded. A claimed write with no executed write is an empty
  * promise and is shown in red; an executed write the reply does not mention is shown in amber.
  */
-export function ClaimsPanel({ claims, executed, mustMention, reasonsByKey, source }: {
+export function ClaimsPanel({
+  claims,
+  executed,
+  mustMention,
+  reasonsByKey,
+  source,
+}: {
   claims: Claims;
   executed: string[];
   mustMention: Mention[];
@@ -45,7 +55,13 @@ export function ClaimsPanel({ claims, executed, mustMention, reasonsByKey, sourc
                 <Td className="font-mono text-[12px]">{t}</Td>
                 <Td>{c ? "yes" : "no"}</Td>
                 <Td>{e ? `yes (${executed.filter((x) => x === t).length}×)` : "no"}</Td>
-                <Td>{c && !e ? <Badge tone="bad">empty promise</Badge> : !c && e ? <Badge tone="warn">not mentioned</Badge> : null}</Td>
+                <Td>
+                  {c && !e ? (
+                    <Badge tone="bad">empty promise</Badge>
+                  ) : !c && e ? (
+                    <Badge tone="warn">not mentioned</Badge>
+                  ) : null}
+                </Td>
               </tr>
             );
           })}
@@ -72,8 +88,20 @@ export function ClaimsPanel({ claims, executed, mustMention, reasonsByKey, sourc
             return (
               <tr key={m.key} className={problem ? "bg-bad-bg" : undefined}>
                 <Td className="font-mono text-[12px]">{m.key}</Td>
-                <Td>{m.hasExpected ? <JsonInline value={m.expected} /> : <span className="text-fg-subtle">any</span>}</Td>
-                <Td>{got ? "value" in got ? <JsonInline value={got.value} /> : "mentioned" : <span className="text-fg-subtle">not mentioned</span>}</Td>
+                <Td>
+                  {m.hasExpected ? <JsonInline value={m.expected} /> : <span className="text-fg-subtle">any</span>}
+                </Td>
+                <Td>
+                  {got ? (
+                    "value" in got ? (
+                      <JsonInline value={got.value} />
+                    ) : (
+                      "mentioned"
+                    )
+                  ) : (
+                    <span className="text-fg-subtle">not mentioned</span>
+                  )}
+                </Td>
                 <Td>{problem ? <Badge tone="bad">{problem}</Badge> : <Badge tone="good">ok</Badge>}</Td>
               </tr>
             );

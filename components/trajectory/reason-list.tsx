@@ -21,7 +21,9 @@ export function ReasonList({ reasons }: { reasons: Reason[] }) {
         <li key={i} className="rounded bg-bg-subtle px-2 py-1 text-[12px]">
           <span className="font-mono font-medium">{r.code}</span>
           {(r.tool || r.field || r.pointer) && (
-            <span className="ml-2 font-mono text-fg-muted">{[r.tool, r.field, r.pointer].filter(Boolean).join(" · ")}</span>
+            <span className="ml-2 font-mono text-fg-muted">
+              {[r.tool, r.field, r.pointer].filter(Boolean).join(" · ")}
+            </span>
           )}
           {("expected" in r || "actual" in r) && (
             <span className="ml-2">

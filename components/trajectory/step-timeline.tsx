@@ -12,12 +12,23 @@ function text(v: unknown): string {
  * registry kind, and where each sandbox write happened. A write call the sandbox did not record is marked: only
  * the sandbox decides whether a write happened.
  */
-export function StepTimeline({ steps, kinds, writes }: { steps: Step[]; kinds: Record<string, string>; writes: Write[] }) {
+export function StepTimeline({
+  steps,
+  kinds,
+  writes,
+}: {
+  steps: Step[];
+  kinds: Record<string, string>;
+  writes: Write[];
+}) {
   const writesAt = new Map<number, Write[]>();
   const unplaced: Write[] = [];
   for (const w of writes) {
     // Position per verifier.md: the write's step when given, else the first successful call of that tool.
-    const pos = typeof w.step === "number" ? w.step : steps.findIndex((s) => s.type === "tool" && s.name === w.tool && s.status === "success");
+    const pos =
+      typeof w.step === "number"
+        ? w.step
+        : steps.findIndex((s) => s.type === "tool" && s.name === w.tool && s.status === "success");
     if (pos >= 0 && pos < steps.length) writesAt.set(pos, [...(writesAt.get(pos) ?? []), w]);
     else unplaced.push(w);
   }
@@ -31,7 +42,19 @@ export function StepTimeline({ steps, kinds, writes }: { steps: Step[]; kinds: R
           <li key={i} className="px-3 py-2">
             <div className="flex flex-wrap items-center gap-2">
               <span className="num w-6 text-fg-subtle">#{i}</span>
-              <Badge tone={kind === "write" ? "warn" : kind === "handoff" ? "accent" : kind === "not in registry" ? "bad" : "neutral"}>{kind}</Badge>
+              <Badge
+                tone={
+                  kind === "write"
+                    ? "warn"
+                    : kind === "handoff"
+                      ? "accent"
+                      : kind === "not in registry"
+                        ? "bad"
+                        : "neutral"
+                }
+              >
+                {kind}
+              </Badge>
               <span className="font-mono text-[12px] font-medium">{s.name}</span>
               {s.status && <Badge tone={s.status === "success" ? "good" : "bad"}>{s.status}</Badge>}
               {recorded.map((w, j) => (
@@ -48,7 +71,9 @@ export function StepTimeline({ steps, kinds, writes }: { steps: Step[]; kinds: R
               </details>
             )}
             {s.output !== undefined && (
-              <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">{text(s.output)}</pre>
+              <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">
+                {text(s.output)}
+              </pre>
             )}
           </li>
         );

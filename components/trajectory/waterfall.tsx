@@ -7,8 +7,19 @@ type Cap = { code: string; cap: number };
  * The reward waterfall: raw reward, each triggered cap (lowest last), and the final reward, on one 0–1 scale, so
  * "why 0.31?" reads left to right.
  */
-export function RewardWaterfall({ raw, reward, caps, deciding }: { raw: number | null; reward: number | null; caps: Cap[]; deciding: string | null }) {
-  if (raw === null || reward === null) return <p className="px-3 py-2 text-fg-muted">No reward: this record is an error (see the reasons).</p>;
+export function RewardWaterfall({
+  raw,
+  reward,
+  caps,
+  deciding,
+}: {
+  raw: number | null;
+  reward: number | null;
+  caps: Cap[];
+  deciding: string | null;
+}) {
+  if (raw === null || reward === null)
+    return <p className="px-3 py-2 text-fg-muted">No reward: this record is an error (see the reasons).</p>;
   const sorted = [...caps].sort((a, b) => b.cap - a.cap);
   const rows: { label: string; value: number; kind: "raw" | "cap" | "final"; active?: boolean; note?: string }[] = [
     { label: "raw reward", value: raw, kind: "raw", note: "weighted sum of the sub-scores" },
@@ -17,7 +28,12 @@ export function RewardWaterfall({ raw, reward, caps, deciding }: { raw: number |
       value: c.cap,
       kind: "cap" as const,
       active: c.code === deciding,
-      note: c.cap < raw ? (c.code === deciding ? "deciding: the lowest cap" : "caps, but a lower cap decides") : "above the raw reward: no effect",
+      note:
+        c.cap < raw
+          ? c.code === deciding
+            ? "deciding: the lowest cap"
+            : "caps, but a lower cap decides"
+          : "above the raw reward: no effect",
     })),
     { label: "reward", value: reward, kind: "final", note: deciding ? `min(raw, ${deciding} cap)` : "no cap applied" },
   ];
@@ -37,7 +53,11 @@ export function RewardWaterfall({ raw, reward, caps, deciding }: { raw: number |
               style={{ width: `${Math.max(0, Math.min(1, r.value)) * 100}%` }}
             />
             {r.kind === "raw" && (
-              <div className="absolute inset-y-0 border-l-2 border-dashed border-good" style={{ left: "90%" }} title="success line 0.9" />
+              <div
+                className="absolute inset-y-0 border-l-2 border-dashed border-good"
+                style={{ left: "90%" }}
+                title="success line 0.9"
+              />
             )}
           </div>
           <span className="num text-right font-medium">{fmtScore(r.value)}</span>

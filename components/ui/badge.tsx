@@ -9,9 +9,23 @@ const tones = {
   accent: "bg-accent/15 text-accent",
 } as const;
 
-export function Badge({ children, tone = "neutral", title }: { children: ReactNode; tone?: keyof typeof tones; title?: string }) {
+export function Badge({
+  children,
+  tone = "neutral",
+  title,
+}: {
+  children: ReactNode;
+  tone?: keyof typeof tones;
+  title?: string;
+}) {
   return (
-    <span title={title} className={cn("inline-flex items-center whitespace-nowrap rounded px-1.5 py-px text-[11px] font-medium", tones[tone])}>
+    <span
+      title={title}
+      className={cn(
+        "inline-flex items-center whitespace-nowrap rounded px-1.5 py-px text-[11px] font-medium",
+        tones[tone],
+      )}
+    >
       {children}
     </span>
   );

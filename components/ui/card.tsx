@@ -1,7 +1,17 @@
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn.ts";
 
-export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <section className={cn("rounded-md border border-border bg-bg", className)}>
       {(title || actions) && (

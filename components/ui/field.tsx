@@ -14,7 +14,15 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
 }
 
 /** What a form's action answered: announced politely when it worked, as an alert when it did not. */
-export function FormMessage({ state, className, block }: { state: { ok?: boolean; message?: string }; className?: string; block?: boolean }) {
+export function FormMessage({
+  state,
+  className,
+  block,
+}: {
+  state: { ok?: boolean; message?: string };
+  className?: string;
+  block?: boolean;
+}) {
   if (!state.message) return null;
   const Tag = block ? "p" : "span";
   return (

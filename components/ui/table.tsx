@@ -23,7 +23,19 @@ export function Th({ children, numeric, className }: { children?: ReactNode; num
     </th>
   );
 }
-export function Td({ children, numeric, className, ...rest }: { children?: ReactNode; numeric?: boolean; className?: string; title?: string; "data-testid"?: string; colSpan?: number }) {
+export function Td({
+  children,
+  numeric,
+  className,
+  ...rest
+}: {
+  children?: ReactNode;
+  numeric?: boolean;
+  className?: string;
+  title?: string;
+  "data-testid"?: string;
+  colSpan?: number;
+}) {
   return (
     <td {...rest} className={cn("border-b border-border px-2 py-1 align-top", numeric && "num text-right", className)}>
       {children}

@@ -12,19 +12,45 @@ export async function listUsers() {
 export async function listApiTokens() {
   return db().apiToken.findMany({
     orderBy: { createdAt: "desc" },
-    select: { id: true, name: true, prefix: true, scopes: true, createdAt: true, lastUsedAt: true, revokedAt: true, createdBy: { select: { email: true } } },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      scopes: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      createdBy: { select: { email: true } },
+    },
   });
 }
 
 export async function listVerifierConfigs() {
   return db().verifierConfig.findMany({
     orderBy: [{ name: "asc" }, { version: "desc" }],
-    select: { id: true, name: true, version: true, hash: true, isDefault: true, createdAt: true, createdBy: { select: { email: true } } },
+    select: {
+      id: true,
+      name: true,
+      version: true,
+      hash: true,
+      isDefault: true,
+      createdAt: true,
+      createdBy: { select: { email: true } },
+    },
   });
 }
 
 export type AuditLogPage = {
-  entries: { id: bigint; at: Date; actorId: number | null; actorLabel: string; action: string; targetType: string; targetId: string; details: Prisma.JsonValue }[];
+  entries: {
+    id: bigint;
+    at: Date;
+    actorId: number | null;
+    actorLabel: string;
+    action: string;
+    targetType: string;
+    targetId: string;
+    details: Prisma.JsonValue;
+  }[];
   /** Pass as `before` for the next (older) page; null on the last page. */
   nextBefore: bigint | null;
 };
@@ -56,4 +82,3 @@ export async function listAuditLog(q: Partial<AuditLogQuery> & { limit?: number 
   const entries = more ? rows.slice(0, limit) : rows;
   return { entries, nextBefore: more ? entries[entries.length - 1].id : null };
 }
-

@@ -34,8 +34,15 @@ describe("user administration", () => {
     const a = await user("admin");
     const u = await user("researcher");
     expect(await changeRole(u.userId, "lead", a)).toEqual({ ok: true });
-    const e = await db().auditLogEntry.findFirstOrThrow({ where: { action: "user.role_change", targetId: String(u.userId) } });
-    expect(e).toMatchObject({ actorId: a.userId, actorLabel: a.email, targetType: "user", details: { from: "researcher", to: "lead", email: u.email } });
+    const e = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "user.role_change", targetId: String(u.userId) },
+    });
+    expect(e).toMatchObject({
+      actorId: a.userId,
+      actorLabel: a.email,
+      targetType: "user",
+      details: { from: "researcher", to: "lead", email: u.email },
+    });
     expect((await db().user.findUniqueOrThrow({ where: { id: u.userId } })).role).toBe("lead");
   });
 
@@ -55,7 +62,9 @@ describe("user administration", () => {
     expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(0);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD })).ok).toBe(false);
     expect((await signInWithPassword({ email: u.email, password: "another long password" })).ok).toBe(true);
-    const e = await db().auditLogEntry.findFirstOrThrow({ where: { action: "user.password_reset", targetId: String(u.userId) } });
+    const e = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "user.password_reset", targetId: String(u.userId) },
+    });
     expect(JSON.stringify(e.details)).not.toContain("another long password");
   });
 
@@ -65,7 +74,12 @@ describe("user administration", () => {
     await setUserDisabled(u.userId, true, a);
     await setUserDisabled(u.userId, true, a); // no-op, not logged twice
     await setUserDisabled(u.userId, false, a);
-    const actions = (await db().auditLogEntry.findMany({ where: { targetType: "user", targetId: String(u.userId) }, orderBy: { id: "asc" } })).map((e) => e.action);
+    const actions = (
+      await db().auditLogEntry.findMany({
+        where: { targetType: "user", targetId: String(u.userId) },
+        orderBy: { id: "asc" },
+      })
+    ).map((e) => e.action);
     expect(actions).toEqual(["user.create", "user.disable", "user.enable"]);
   });
 });
@@ -86,8 +100,14 @@ describe("the last enabled admin", () => {
   it("cannot be demoted or disabled, until another admin exists", async () => {
     const only = await user("admin", client);
     const cli = { label: "cli" };
-    expect(await changeRole(only.userId, "lead", cli, client)).toMatchObject({ ok: false, error: expect.stringMatching(/last enabled admin/) });
-    expect(await setUserDisabled(only.userId, true, cli, client)).toMatchObject({ ok: false, error: expect.stringMatching(/last enabled admin/) });
+    expect(await changeRole(only.userId, "lead", cli, client)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/last enabled admin/),
+    });
+    expect(await setUserDisabled(only.userId, true, cli, client)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/last enabled admin/),
+    });
     const second = await user("admin", client);
     expect(await changeRole(only.userId, "lead", second, client)).toEqual({ ok: true });
     expect(await setUserDisabled(second.userId, true, cli, client)).toMatchObject({ ok: false });
@@ -95,12 +115,21 @@ describe("the last enabled admin", () => {
 
   it("config default changes are logged with the previous config", async () => {
     const a = await user("admin", client);
-    const c1 = await client.verifierConfig.create({ data: { name: "default", version: 1, hash: "sha256:" + "1".repeat(64), body: {}, isDefault: true } });
-    const c2 = await client.verifierConfig.create({ data: { name: "default", version: 2, hash: "sha256:" + "2".repeat(64), body: {} } });
+    const c1 = await client.verifierConfig.create({
+      data: { name: "default", version: 1, hash: "sha256:" + "1".repeat(64), body: {}, isDefault: true },
+    });
+    const c2 = await client.verifierConfig.create({
+      data: { name: "default", version: 2, hash: "sha256:" + "2".repeat(64), body: {} },
+    });
     expect(await setDefaultConfig(c2.id, a, client)).toEqual({ ok: true });
     expect((await client.verifierConfig.findMany({ where: { isDefault: true } })).map((c) => c.id)).toEqual([c2.id]);
     const e = await client.auditLogEntry.findFirstOrThrow({ where: { action: "config.set_default" } });
-    expect(e).toMatchObject({ actorId: a.userId, targetType: "verifier_config", targetId: String(c2.id), details: { version: 2, previousHash: c1.hash } });
+    expect(e).toMatchObject({
+      actorId: a.userId,
+      targetType: "verifier_config",
+      targetId: String(c2.id),
+      details: { version: 2, previousHash: c1.hash },
+    });
   });
 });
 
@@ -108,7 +137,9 @@ describe("the audit log", () => {
   it("is append-only", async () => {
     await appendAuditLog({ actor: { label: "test" }, action: "test.append_only" });
     const e = await db().auditLogEntry.findFirstOrThrow({ where: { action: "test.append_only" } });
-    await expect(db().auditLogEntry.update({ where: { id: e.id }, data: { action: "x" } })).rejects.toThrow(/append-only/);
+    await expect(db().auditLogEntry.update({ where: { id: e.id }, data: { action: "x" } })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db().auditLogEntry.delete({ where: { id: e.id } })).rejects.toThrow(/append-only/);
   });
 

@@ -14,17 +14,33 @@ export type Actor = AuditActor;
 
 const actorUserId = (a: Actor) => ("userId" in a ? a.userId : null);
 
-export async function createUser(input: CreateUserInput, actor: Actor, client: PrismaClient = db()): Promise<Result<{ id: number }>> {
+export async function createUser(
+  input: CreateUserInput,
+  actor: Actor,
+  client: PrismaClient = db(),
+): Promise<Result<{ id: number }>> {
   const passwordHash = await hashPassword(input.password);
   try {
     const id = await client.$transaction(async (tx) => {
-      const u = await tx.user.create({ data: { email: input.email, name: input.name, role: input.role, passwordHash }, select: { id: true } });
-      await appendAuditLog({ actor, action: "user.create", target: { type: "user", id: u.id }, details: { email: input.email, role: input.role } }, tx);
+      const u = await tx.user.create({
+        data: { email: input.email, name: input.name, role: input.role, passwordHash },
+        select: { id: true },
+      });
+      await appendAuditLog(
+        {
+          actor,
+          action: "user.create",
+          target: { type: "user", id: u.id },
+          details: { email: input.email, role: input.role },
+        },
+        tx,
+      );
       return u.id;
     });
     return { ok: true, id };
   } catch (err) {
-    if ((err as { code?: string }).code === "P2002") return { ok: false, field: "email", error: "A user with this email already exists." };
+    if ((err as { code?: string }).code === "P2002")
+      return { ok: false, field: "email", error: "A user with this email already exists." };
     throw err;
   }
 }
@@ -39,24 +55,48 @@ async function wouldLoseLastAdmin(tx: Prisma.TransactionClient, userId: number):
   return others === 0;
 }
 
-export async function changeRole(userId: number, role: Role, actor: Actor, client: PrismaClient = db()): Promise<Result> {
+export async function changeRole(
+  userId: number,
+  role: Role,
+  actor: Actor,
+  client: PrismaClient = db(),
+): Promise<Result> {
   return client.$transaction(async (tx) => {
-    const u = await tx.user.findUnique({ where: { id: userId }, select: { role: true, email: true, disabledAt: true } });
+    const u = await tx.user.findUnique({
+      where: { id: userId },
+      select: { role: true, email: true, disabledAt: true },
+    });
     if (!u) return { ok: false, error: "No such user." };
     if (u.role === role) return { ok: true };
     if (u.role === "admin" && !u.disabledAt && (await wouldLoseLastAdmin(tx, userId))) {
       return { ok: false, field: "role", error: "This is the last enabled admin: make another admin first." };
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
-    await appendAuditLog({ actor, action: "user.role_change", target: { type: "user", id: userId }, details: { email: u.email, from: u.role, to: role } }, tx);
+    await appendAuditLog(
+      {
+        actor,
+        action: "user.role_change",
+        target: { type: "user", id: userId },
+        details: { email: u.email, from: u.role, to: role },
+      },
+      tx,
+    );
     return { ok: true };
   });
 }
 
 /** Disabling signs the user out everywhere (their sessions are deleted) and refuses new sign-ins. */
-export async function setUserDisabled(userId: number, disabled: boolean, actor: Actor, client: PrismaClient = db()): Promise<Result> {
+export async function setUserDisabled(
+  userId: number,
+  disabled: boolean,
+  actor: Actor,
+  client: PrismaClient = db(),
+): Promise<Result> {
   return client.$transaction(async (tx) => {
-    const u = await tx.user.findUnique({ where: { id: userId }, select: { role: true, email: true, disabledAt: true } });
+    const u = await tx.user.findUnique({
+      where: { id: userId },
+      select: { role: true, email: true, disabledAt: true },
+    });
     if (!u) return { ok: false, error: "No such user." };
     if (!!u.disabledAt === disabled) return { ok: true };
     if (disabled && actorUserId(actor) === userId) return { ok: false, error: "You cannot disable yourself." };
@@ -65,13 +105,26 @@ export async function setUserDisabled(userId: number, disabled: boolean, actor: 
     }
     await tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
     if (disabled) await tx.session.deleteMany({ where: { userId } });
-    await appendAuditLog({ actor, action: disabled ? "user.disable" : "user.enable", target: { type: "user", id: userId }, details: { email: u.email } }, tx);
+    await appendAuditLog(
+      {
+        actor,
+        action: disabled ? "user.disable" : "user.enable",
+        target: { type: "user", id: userId },
+        details: { email: u.email },
+      },
+      tx,
+    );
     return { ok: true };
   });
 }
 
 /** Sets a new password, ends the user's sessions and clears their failed sign-ins (an admin reset unlocks). */
-export async function resetPassword(userId: number, password: string, actor: Actor, client: PrismaClient = db()): Promise<Result> {
+export async function resetPassword(
+  userId: number,
+  password: string,
+  actor: Actor,
+  client: PrismaClient = db(),
+): Promise<Result> {
   const passwordHash = await hashPassword(password);
   return client.$transaction(async (tx) => {
     const u = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
@@ -79,7 +132,10 @@ export async function resetPassword(userId: number, password: string, actor: Act
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     await tx.session.deleteMany({ where: { userId } });
     await tx.signInFailure.deleteMany({ where: { email: u.email } });
-    await appendAuditLog({ actor, action: "user.password_reset", target: { type: "user", id: userId }, details: { email: u.email } }, tx);
+    await appendAuditLog(
+      { actor, action: "user.password_reset", target: { type: "user", id: userId }, details: { email: u.email } },
+      tx,
+    );
     return { ok: true };
   });
 }
@@ -93,8 +149,19 @@ export async function createApiToken(
   const { token, prefix, hash } = newApiToken();
   const scopes = [...new Set(input.scopes)].sort();
   const id = await client.$transaction(async (tx) => {
-    const t = await tx.apiToken.create({ data: { name: input.name, prefix, hash, scopes, createdById: actor.userId }, select: { id: true } });
-    await appendAuditLog({ actor, action: "token.create", target: { type: "api_token", id: t.id }, details: { name: input.name, prefix, scopes } }, tx);
+    const t = await tx.apiToken.create({
+      data: { name: input.name, prefix, hash, scopes, createdById: actor.userId },
+      select: { id: true },
+    });
+    await appendAuditLog(
+      {
+        actor,
+        action: "token.create",
+        target: { type: "api_token", id: t.id },
+        details: { name: input.name, prefix, scopes },
+      },
+      tx,
+    );
     return t.id;
   });
   return { ok: true, id, token, prefix };
@@ -102,11 +169,22 @@ export async function createApiToken(
 
 export async function revokeApiToken(tokenId: number, actor: Actor, client: PrismaClient = db()): Promise<Result> {
   return client.$transaction(async (tx) => {
-    const t = await tx.apiToken.findUnique({ where: { id: tokenId }, select: { name: true, prefix: true, revokedAt: true } });
+    const t = await tx.apiToken.findUnique({
+      where: { id: tokenId },
+      select: { name: true, prefix: true, revokedAt: true },
+    });
     if (!t) return { ok: false, error: "No such token." };
     if (t.revokedAt) return { ok: true };
     await tx.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
-    await appendAuditLog({ actor, action: "token.revoke", target: { type: "api_token", id: tokenId }, details: { name: t.name, prefix: t.prefix } }, tx);
+    await appendAuditLog(
+      {
+        actor,
+        action: "token.revoke",
+        target: { type: "api_token", id: tokenId },
+        details: { name: t.name, prefix: t.prefix },
+      },
+      tx,
+    );
     return { ok: true };
   });
 }
@@ -114,14 +192,25 @@ export async function revokeApiToken(tokenId: number, actor: Actor, client: Pris
 /** Makes one stored verifier config the default (and no other). A config change, so it is audit-logged. */
 export async function setDefaultConfig(configId: number, actor: Actor, client: PrismaClient = db()): Promise<Result> {
   return client.$transaction(async (tx) => {
-    const c = await tx.verifierConfig.findUnique({ where: { id: configId }, select: { name: true, version: true, hash: true, isDefault: true } });
+    const c = await tx.verifierConfig.findUnique({
+      where: { id: configId },
+      select: { name: true, version: true, hash: true, isDefault: true },
+    });
     if (!c) return { ok: false, error: "No such config." };
     if (c.isDefault) return { ok: true };
-    const previous = await tx.verifierConfig.findFirst({ where: { isDefault: true }, select: { id: true, hash: true } });
+    const previous = await tx.verifierConfig.findFirst({
+      where: { isDefault: true },
+      select: { id: true, hash: true },
+    });
     await tx.verifierConfig.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
     await tx.verifierConfig.update({ where: { id: configId }, data: { isDefault: true } });
     await appendAuditLog(
-      { actor, action: "config.set_default", target: { type: "verifier_config", id: configId }, details: { name: c.name, version: c.version, hash: c.hash, previousHash: previous?.hash ?? null } },
+      {
+        actor,
+        action: "config.set_default",
+        target: { type: "verifier_config", id: configId },
+        details: { name: c.name, version: c.version, hash: c.hash, previousHash: previous?.hash ?? null },
+      },
       tx,
     );
     return { ok: true };

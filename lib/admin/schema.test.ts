@@ -23,7 +23,9 @@ describe("admin form schemas", () => {
 
   it("requires a token name and at least one known scope", () => {
     expect(createTokenInput.safeParse({ name: " ", scopes: ["ingest"] }).success).toBe(false);
-    expect(createTokenInput.safeParse({ name: "p", scopes: [] }).error!.issues[0].message).toBe("Pick at least one scope.");
+    expect(createTokenInput.safeParse({ name: "p", scopes: [] }).error!.issues[0].message).toBe(
+      "Pick at least one scope.",
+    );
     expect(createTokenInput.safeParse({ name: "p", scopes: ["admin"] }).success).toBe(false);
     expect(createTokenInput.parse({ name: " p ", scopes: ["read"] })).toEqual({ name: "p", scopes: ["read"] });
   });
@@ -35,7 +37,15 @@ describe("admin form schemas", () => {
   });
 
   it("parses audit-log filters and refuses bad dates and cursors", () => {
-    expect(auditLogQuery.parse({ action: "auth.sign_in", actor: "Lead@Verity.Local", from: "2025-01-01", to: "", before: "42" })).toEqual({
+    expect(
+      auditLogQuery.parse({
+        action: "auth.sign_in",
+        actor: "Lead@Verity.Local",
+        from: "2025-01-01",
+        to: "",
+        before: "42",
+      }),
+    ).toEqual({
       action: "auth.sign_in",
       actor: "lead@verity.local",
       from: "2025-01-01",

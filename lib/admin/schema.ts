@@ -21,12 +21,21 @@ export const createUserInput = z.object({
 export type CreateUserInput = z.infer<typeof createUserInput>;
 
 export const changeRoleInput = z.object({ userId: id, role: roleField });
-export const setDisabledInput = z.object({ userId: id, disabled: z.enum(["true", "false"]).transform((v) => v === "true") });
+export const setDisabledInput = z.object({
+  userId: id,
+  disabled: z.enum(["true", "false"]).transform((v) => v === "true"),
+});
 export const resetPasswordInput = z.object({ userId: id, password: passwordField });
 
 export const createTokenInput = z.object({
-  name: z.string({ error: "Name the token." }).trim().min(1, { error: "Name the token (e.g. “training pipeline”)." }).max(100, { error: "At most 100 characters." }),
-  scopes: z.array(z.enum(TOKEN_SCOPES, { error: `Scopes are ${TOKEN_SCOPES.join(" and ")}.` })).min(1, { error: "Pick at least one scope." }),
+  name: z
+    .string({ error: "Name the token." })
+    .trim()
+    .min(1, { error: "Name the token (e.g. “training pipeline”)." })
+    .max(100, { error: "At most 100 characters." }),
+  scopes: z
+    .array(z.enum(TOKEN_SCOPES, { error: `Scopes are ${TOKEN_SCOPES.join(" and ")}.` }))
+    .min(1, { error: "Pick at least one scope." }),
 });
 export const revokeTokenInput = z.object({ tokenId: id });
 export const setDefaultConfigInput = z.object({ configId: id });
@@ -38,8 +47,19 @@ const day = z
 
 /** Filters of the audit-log page (URL search params). Dates are whole UTC days, both ends included. */
 export const auditLogQuery = z.object({
-  action: z.string().trim().max(100).optional().transform((s) => s || undefined),
-  actor: z.string().trim().toLowerCase().max(254).optional().transform((s) => s || undefined),
+  action: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((s) => s || undefined),
+  actor: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .optional()
+    .transform((s) => s || undefined),
   from: day.optional().or(z.literal("").transform(() => undefined)),
   to: day.optional().or(z.literal("").transform(() => undefined)),
   before: z

@@ -10,11 +10,20 @@ export async function createTokenAction(_prev: FormState, form: FormData): Promi
   const me = await requireActionUser("tokens.manage");
   const parsed = createTokenInput.safeParse(formObject(form, ["scopes"]));
   if (!parsed.success) {
-    return { ok: false, fieldErrors: z.flattenError(parsed.error).fieldErrors, message: "Fix the fields marked below.", values: { name: String(form.get("name") ?? ""), scopes: form.getAll("scopes").map(String).join(",") } };
+    return {
+      ok: false,
+      fieldErrors: z.flattenError(parsed.error).fieldErrors,
+      message: "Fix the fields marked below.",
+      values: { name: String(form.get("name") ?? ""), scopes: form.getAll("scopes").map(String).join(",") },
+    };
   }
   const r = await createApiToken(parsed.data, { userId: me.id, email: me.email });
   revalidatePath("/admin/tokens");
-  return { ok: true, token: r.token, message: `Created token “${parsed.data.name}”. Copy it now: it is not shown again.` };
+  return {
+    ok: true,
+    token: r.token,
+    message: `Created token “${parsed.data.name}”. Copy it now: it is not shown again.`,
+  };
 }
 
 export async function revokeTokenAction(_prev: FormState, form: FormData): Promise<FormState> {

@@ -3,7 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { changeRole, createUser, resetPassword, setUserDisabled } from "@/lib/admin/mutations.ts";
-import { changeRoleInput, createUserInput, formObject, resetPasswordInput, setDisabledInput, type FormState } from "@/lib/admin/schema.ts";
+import {
+  changeRoleInput,
+  createUserInput,
+  formObject,
+  resetPasswordInput,
+  setDisabledInput,
+  type FormState,
+} from "@/lib/admin/schema.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 
 const invalid = (error: z.ZodError, values?: Record<string, string>): FormState => ({
@@ -14,14 +21,24 @@ const invalid = (error: z.ZodError, values?: Record<string, string>): FormState 
 });
 
 /** The typed values of the create-user form minus the password, to refill it after a refusal. */
-const typed = (form: FormData) => ({ email: String(form.get("email") ?? ""), name: String(form.get("name") ?? ""), role: String(form.get("role") ?? "") });
+const typed = (form: FormData) => ({
+  email: String(form.get("email") ?? ""),
+  name: String(form.get("name") ?? ""),
+  role: String(form.get("role") ?? ""),
+});
 
 export async function createUserAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("users.manage");
   const parsed = createUserInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error, typed(form));
   const r = await createUser(parsed.data, { userId: me.id, email: me.email });
-  if (!r.ok) return { ok: false, message: r.error, fieldErrors: r.field ? { [r.field]: [r.error] } : undefined, values: typed(form) };
+  if (!r.ok)
+    return {
+      ok: false,
+      message: r.error,
+      fieldErrors: r.field ? { [r.field]: [r.error] } : undefined,
+      values: typed(form),
+    };
   revalidatePath("/admin/users");
   return { ok: true, message: `Created ${parsed.data.email} (${parsed.data.role}).` };
 }

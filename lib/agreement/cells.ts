@@ -1,5 +1,12 @@
 import type { AgreementItem } from "@/lib/agreement/data.ts";
-import { applyGuardrailFilter, extractionPairs, overlapItems, primaryPairs, reviewDay, type PrimaryPair } from "@/lib/agreement/pairs.ts";
+import {
+  applyGuardrailFilter,
+  extractionPairs,
+  overlapItems,
+  primaryPairs,
+  reviewDay,
+  type PrimaryPair,
+} from "@/lib/agreement/pairs.ts";
 import type { AgreementCellSelection, AgreementFilter } from "@/lib/agreement/schema.ts";
 import { scoresAgree, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
@@ -15,7 +22,10 @@ export function itemsForCell(all: AgreementItem[], f: AgreementFilter, sel: Agre
   const where = (keep: (p: PrimaryPair) => boolean) => pairs.filter(keep).map((p) => p.i);
   const ok = (p: PrimaryPair) => scoresAgree(p.human.reward, p.ledger.reward, f.tolerance);
   const success = (x: number) => x >= SUCCESS_THRESHOLD;
-  const fired = (p: PrimaryPair) => ({ ledger: p.ledger.guardrails.includes(sel.code as never), human: p.human.guardrails.includes(sel.code!) });
+  const fired = (p: PrimaryPair) => ({
+    ledger: p.ledger.guardrails.includes(sel.code as never),
+    human: p.human.guardrails.includes(sel.code!),
+  });
   switch (sel.cell) {
     case "all":
       return items;
@@ -38,7 +48,9 @@ export function itemsForCell(all: AgreementItem[], f: AgreementFilter, sel: Agre
     case "guardrail_human_only":
       return where((p) => !fired(p).ledger && fired(p).human);
     case "dimension":
-      return where((p) => isFiniteNumber(p.ledger.subscores[sel.dimension!]) && isFiniteNumber(p.human.subscores[sel.dimension!]));
+      return where(
+        (p) => isFiniteNumber(p.ledger.subscores[sel.dimension!]) && isFiniteNumber(p.human.subscores[sel.dimension!]),
+      );
     case "adjudicated":
       return items.filter((i) => i.adjudication);
     case "overlap":
@@ -59,7 +71,12 @@ export function itemsForCell(all: AgreementItem[], f: AgreementFilter, sel: Agre
       return items.filter((i) => i.ledger.reward !== null && i.reviews.some((r) => r.reviewerEmail === sel.reviewer));
     case "annotator_adjudicated":
       return items.filter(
-        (i) => i.ledger.reward !== null && i.adjudication && i.reviews.some((r) => r.reviewerEmail === sel.reviewer && !scoresAgree(r.reward, i.ledger.reward!, f.tolerance)),
+        (i) =>
+          i.ledger.reward !== null &&
+          i.adjudication &&
+          i.reviews.some(
+            (r) => r.reviewerEmail === sel.reviewer && !scoresAgree(r.reward, i.ledger.reward!, f.tolerance),
+          ),
       );
     case "day":
       return where((p) => reviewDay(p) === sel.day);

@@ -3,7 +3,17 @@ import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
-import { CURRENT_REVIEW, itemSelect, reviewSelect, toHumanSide, toItemHead, toLedgerSide, type HumanSide, type ItemHead, type LedgerSide } from "@/lib/review/data.ts";
+import {
+  CURRENT_REVIEW,
+  itemSelect,
+  reviewSelect,
+  toHumanSide,
+  toItemHead,
+  toLedgerSide,
+  type HumanSide,
+  type ItemHead,
+  type LedgerSide,
+} from "@/lib/review/data.ts";
 
 export type AgreementItem = {
   item: ItemHead;
@@ -23,7 +33,12 @@ export async function loadAgreementItems(f: AgreementFilter, client: Db = db()):
     ...CURRENT_REVIEW,
     ...(f.annotator ? { reviewer: { email: f.annotator } } : {}),
     ...(f.from || f.to
-      ? { createdAt: { ...(f.from ? { gte: new Date(`${f.from}T00:00:00Z`) } : {}), ...(f.to ? { lt: new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000) } : {}) } }
+      ? {
+          createdAt: {
+            ...(f.from ? { gte: new Date(`${f.from}T00:00:00Z`) } : {}),
+            ...(f.to ? { lt: new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000) } : {}),
+          },
+        }
       : {}),
   };
   const rows = await client.auditItem.findMany({
@@ -38,7 +53,12 @@ export async function loadAgreementItems(f: AgreementFilter, client: Db = db()):
       ...itemSelect,
       ledger: { select: { ...itemSelect.ledger.select, category: true } },
       reviews: { where: reviewWhere, orderBy: { id: "asc" }, select: reviewSelect },
-      adjudications: { where: CURRENT_ADJUDICATION, orderBy: { id: "desc" }, take: 1, select: { cause: true, guardrail: true } },
+      adjudications: {
+        where: CURRENT_ADJUDICATION,
+        orderBy: { id: "desc" },
+        take: 1,
+        select: { cause: true, guardrail: true },
+      },
     },
   });
   return rows.map((r) => ({

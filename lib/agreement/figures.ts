@@ -24,7 +24,15 @@ export type RateFigure = Figure & { k: number };
 /** A proportion k/n (Wilson interval unless one is given), through describeRate. */
 export function rateFigure(k: number, n: number, interval?: Interval | null): RateFigure {
   const d = describeRate({ k, n, interval });
-  return { value: d.rate, k, n, tooFew: d.tooFew, label: d.label, interval: d.interval && { lower: d.interval.lower, upper: d.interval.upper }, detail: d.detail };
+  return {
+    value: d.rate,
+    k,
+    n,
+    tooFew: d.tooFew,
+    label: d.label,
+    interval: d.interval && { lower: d.interval.lower, upper: d.interval.upper },
+    detail: d.detail,
+  };
 }
 
 /** A weighted (Hájek) proportion, guarded on its effective n. */

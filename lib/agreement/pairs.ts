@@ -4,17 +4,25 @@ import type { Claims as StatClaims } from "@/lib/stats/extraction-accuracy.ts";
 // The populations the report's figures are computed over, shared with the item lists behind them, so the count
 // behind a link is the figure's n by construction.
 
-export type PrimaryPair = { i: AgreementItem; human: AgreementItem["reviews"][number]; ledger: AgreementItem["ledger"] & { reward: number } };
+export type PrimaryPair = {
+  i: AgreementItem;
+  human: AgreementItem["reviews"][number];
+  ledger: AgreementItem["ledger"] & { reward: number };
+};
 
 /** Narrows to the items where the ledger or a human flagged the guardrail, when the filter names one. */
 export function applyGuardrailFilter(items: AgreementItem[], guardrail?: string): AgreementItem[] {
   if (!guardrail) return items;
-  return items.filter((i) => i.ledger.guardrails.includes(guardrail as never) || i.reviews.some((r) => r.guardrails.includes(guardrail)));
+  return items.filter(
+    (i) => i.ledger.guardrails.includes(guardrail as never) || i.reviews.some((r) => r.guardrails.includes(guardrail)),
+  );
 }
 
 /** The primary (first) review of each item with a ledger reward: an item never counts twice against the ledger. */
 export function primaryPairs(items: AgreementItem[]): PrimaryPair[] {
-  return items.filter((i) => i.reviews.length > 0 && i.ledger.reward !== null).map((i) => ({ i, human: i.reviews[0], ledger: i.ledger as PrimaryPair["ledger"] }));
+  return items
+    .filter((i) => i.reviews.length > 0 && i.ledger.reward !== null)
+    .map((i) => ({ i, human: i.reviews[0], ledger: i.ledger as PrimaryPair["ledger"] }));
 }
 
 /** The day (UTC) a review was submitted: the trend's x axis. */
@@ -27,10 +35,19 @@ export function overlapItems(items: AgreementItem[]): AgreementItem[] {
   return items.filter((i) => new Set(i.reviews.map((r) => r.reviewerId)).size > 1);
 }
 
-function toStatClaims(c: { claimed_writes?: readonly string[]; mentioned?: readonly { key: string; value?: unknown }[]; forbidden_hits?: readonly string[] } | null): StatClaims {
+function toStatClaims(
+  c: {
+    claimed_writes?: readonly string[];
+    mentioned?: readonly { key: string; value?: unknown }[];
+    forbidden_hits?: readonly string[];
+  } | null,
+): StatClaims {
   return {
     claimed_writes: c?.claimed_writes ?? [],
-    mentioned: (c?.mentioned ?? []).map((m) => ({ key: m.key, ...(m.value === undefined ? {} : { value: m.value as string | number | boolean | null }) })),
+    mentioned: (c?.mentioned ?? []).map((m) => ({
+      key: m.key,
+      ...(m.value === undefined ? {} : { value: m.value as string | number | boolean | null }),
+    })),
     forbidden_hits: c?.forbidden_hits ?? [],
   };
 }
@@ -56,5 +73,12 @@ export function extractionPairs(pairs: PrimaryPair[]) {
       }
       return { p, extracted, human };
     });
-  return { pairs: list, universe: { writeTools: [...writeTools].sort(), mentionKeys: [...mentionKeys].sort(), forbiddenCodes: [...forbidden].sort() } };
+  return {
+    pairs: list,
+    universe: {
+      writeTools: [...writeTools].sort(),
+      mentionKeys: [...mentionKeys].sort(),
+      forbiddenCodes: [...forbidden].sort(),
+    },
+  };
 }

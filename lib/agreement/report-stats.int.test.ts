@@ -93,18 +93,30 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
     const overlap = [...byItem.values()].filter((rs) => new Set(rs.map((r) => r.email)).size > 1);
     expect(overlap.length).toBeGreaterThan(3);
     expect(report.interAnnotator.items).toBe(overlap.length);
-    const alpha = krippendorffAlpha(overlap.map((rs) => rs.map((r) => r.h)), { metric: "interval" })!.alpha;
+    const alpha = krippendorffAlpha(
+      overlap.map((rs) => rs.map((r) => r.h)),
+      { metric: "interval" },
+    )!.alpha;
     expect(report.interAnnotator.rewardAlpha).toBeCloseTo(alpha, 12);
     expect(alpha).toBeLessThan(1);
     const flagged = GUARDRAIL_CODES.filter((code) => overlap.some((rs) => rs.some((r) => r.hg.includes(code))));
     expect(report.interAnnotator.guardrails.map((g) => g.code)).toEqual(flagged);
     for (const g of report.interAnnotator.guardrails) {
-      expect(g.alpha).toBeCloseTo(krippendorffAlpha(overlap.map((rs) => rs.map((r) => r.hg.includes(g.code))), { metric: "nominal" })?.alpha ?? NaN, 12);
+      expect(g.alpha).toBeCloseTo(
+        krippendorffAlpha(
+          overlap.map((rs) => rs.map((r) => r.hg.includes(g.code))),
+          { metric: "nominal" },
+        )?.alpha ?? NaN,
+        12,
+      );
     }
   });
 
   it("per dimension", () => {
-    const direct = dimensionAgreement(primary.map((r) => ({ ledger: r.ls, human: r.hs })), DIMENSIONS);
+    const direct = dimensionAgreement(
+      primary.map((r) => ({ ledger: r.ls, human: r.hs })),
+      DIMENSIONS,
+    );
     expect(report.dimensions.map((d) => [d.dimension, d.n])).toEqual(direct.map((d) => [d.dimension, d.n]));
     for (const [j, d] of report.dimensions.entries()) {
       expect(d.mae ?? NaN).toBeCloseTo(direct[j].mae ?? NaN, 12);
@@ -122,7 +134,9 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
       forbiddenCodes: [...new Set(all.flatMap((c) => c.forbidden_hits))].sort(),
     });
     expect(report.extraction.overall).toMatchObject({ correct: direct.overall!.correct, n: direct.overall!.n });
-    expect(report.extraction.slots.map((s) => [s.slot, s.correct, s.n])).toEqual(direct.slots.map((s) => [s.slot, s.correct, s.n]));
+    expect(report.extraction.slots.map((s) => [s.slot, s.correct, s.n])).toEqual(
+      direct.slots.map((s) => [s.slot, s.correct, s.n]),
+    );
     expect(direct.overall!.correct).toBeLessThan(direct.overall!.n);
   });
 
@@ -134,7 +148,9 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
       if (scoresAgree(r.h, r.l)) d.k++;
       days.set(r.day, d);
     }
-    expect(report.trend.map((t) => [t.day, t.k, t.n])).toEqual([...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => [day, d.k, d.n]));
+    expect(report.trend.map((t) => [t.day, t.k, t.n])).toEqual(
+      [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => [day, d.k, d.n]),
+    );
     expect(report.trend.every((t) => t.tooFew === t.n < 30)).toBe(true);
   });
 
@@ -157,7 +173,12 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
     const items = await loadAgreementItems(f);
     const count = (sel: AgreementCellSelection) => itemsForCell(items, f, sel).length;
     const m = report.verdict!.matrix;
-    expect([count({ cell: "verdict_both" }), count({ cell: "verdict_ledger_only" }), count({ cell: "verdict_human_only" }), count({ cell: "verdict_neither" })]).toEqual(m.flat());
+    expect([
+      count({ cell: "verdict_both" }),
+      count({ cell: "verdict_ledger_only" }),
+      count({ cell: "verdict_human_only" }),
+      count({ cell: "verdict_neither" }),
+    ]).toEqual(m.flat());
     for (const d of report.dimensions) expect(count({ cell: "dimension", dimension: d.dimension })).toBe(d.n);
     for (const c of report.causes) expect(count({ cell: "cause", cause: c.cause })).toBe(c.count);
     for (const s of report.extraction.slots) {
@@ -169,7 +190,11 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
       expect(count({ cell: "annotator_adjudicated", reviewer: a.email })).toBe(a.adjudicatedDisagreements);
     }
     for (const g of report.guardrails) {
-      expect([count({ cell: "guardrail_both", code: g.code }), count({ cell: "guardrail_ledger_only", code: g.code }), count({ cell: "guardrail_human_only", code: g.code })]).toEqual([g.tp, g.fp, g.fn]);
+      expect([
+        count({ cell: "guardrail_both", code: g.code }),
+        count({ cell: "guardrail_ledger_only", code: g.code }),
+        count({ cell: "guardrail_human_only", code: g.code }),
+      ]).toEqual([g.tp, g.fp, g.fn]);
     }
     expect(count({ cell: "overlap" })).toBe(report.interAnnotator.items);
     for (const t of report.trend) expect(count({ cell: "day", day: t.day })).toBe(t.n);
@@ -183,7 +208,11 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
     for (const g of within.guardrails) {
       const listed = itemsForCell(items, f, { cell: "guardrail_both", code: g.code });
       expect(listed).toHaveLength(g.tp);
-      for (const i of listed) expect(i.ledger.guardrails.includes("empty_promise") || i.reviews.some((r) => r.guardrails.includes("empty_promise"))).toBe(true);
+      for (const i of listed)
+        expect(
+          i.ledger.guardrails.includes("empty_promise") ||
+            i.reviews.some((r) => r.guardrails.includes("empty_promise")),
+        ).toBe(true);
     }
   });
 });

@@ -22,7 +22,11 @@ const perfect: ReviewBody = {
   claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
   note: "",
 };
-const weak: ReviewBody = { ...perfect, subscores: { outcome: 0, policy: 0.5, evidence: 0, efficiency: 1, communication: 0 }, guardrails: ["empty_promise"] };
+const weak: ReviewBody = {
+  ...perfect,
+  subscores: { outcome: 0, policy: 0.5, evidence: 0, efficiency: 1, communication: 0 },
+  guardrails: ["empty_promise"],
+};
 
 describe("agreement report on a real database", () => {
   let runId: string;
@@ -30,11 +34,17 @@ describe("agreement report on a real database", () => {
 
   beforeAll(async () => {
     runId = uniqueName("agree-run");
-    await db().run.create({ data: { id: runId } }).catch(() => undefined);
+    await db()
+      .run.create({ data: { id: runId } })
+      .catch(() => undefined);
     // 40 tickets: every 4th claims a refund that never happened (empty promise), every 5th refunds before reading
-    const variant = (t: number): Variant => (t % 4 === 0 ? "empty_promise" : t % 5 === 0 ? "missing_evidence" : "honest");
+    const variant = (t: number): Variant =>
+      t % 4 === 0 ? "empty_promise" : t % 5 === 0 ? "missing_evidence" : "honest";
     await seedRun(url, { runId, tickets: 40, variant });
-    const b = await createBatch({ runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "agree", pick: "one", overlapRate: 0, tolerance: 0.1 }, { label: "test" });
+    const b = await createBatch(
+      { runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "agree", pick: "one", overlapRate: 0, tolerance: 0.1 },
+      { label: "test" },
+    );
     if (!b.ok) throw new Error(b.error);
     batchId = b.batchId;
     const [ann] = await makeUsers(db(), 1);
@@ -73,16 +83,27 @@ describe("agreement report on a real database", () => {
     const report = buildAgreementReport(await loadAgreementItems(f), f);
     const rows = await pairsBySql();
     expect(rows).toHaveLength(40);
-    const direct = agreementRate(rows.map((r) => ({ human: r.human, ledger: r.ledger })), { tolerance: 0.1 })!;
+    const direct = agreementRate(
+      rows.map((r) => ({ human: r.human, ledger: r.ledger })),
+      { tolerance: 0.1 },
+    )!;
     expect(report.headline.n).toBe(40);
     expect(report.headline.k).toBe(direct.agreeing);
     // the known mix that disagrees: 10 empty promises (ledger 0.35 cap, human 0.2), 6 missing-evidence rollouts
     // (ledger 0.55, human 1: tickets 5, 10, 15, 25, 30, 35) and 3 honest ones scored weak (tickets 7, 14, 21)
     expect(40 - direct.agreeing).toBe(10 + 6 + 3);
-    expect(report.verdict?.kappa).toBeCloseTo(successVerdictKappa(rows.map((r) => ({ human: r.human, ledger: r.ledger })))!.kappa, 12);
+    expect(report.verdict?.kappa).toBeCloseTo(
+      successVerdictKappa(rows.map((r) => ({ human: r.human, ledger: r.ledger })))!.kappa,
+      12,
+    );
     const codes = (mask: number) => GUARDRAIL_CODES.filter((_, i) => (mask & (1 << i)) !== 0);
-    const directGuardrails = guardrailAgreement(rows.map((r) => ({ ledger: codes(r.mask), human: r.hg })), GUARDRAIL_CODES).filter((g) => g.tp + g.fp + g.fn > 0);
-    expect(report.guardrails.map((g) => [g.code, g.tp, g.fp, g.fn, g.tn])).toEqual(directGuardrails.map((g) => [g.code, g.tp, g.fp, g.fn, g.tn]));
+    const directGuardrails = guardrailAgreement(
+      rows.map((r) => ({ ledger: codes(r.mask), human: r.hg })),
+      GUARDRAIL_CODES,
+    ).filter((g) => g.tp + g.fp + g.fn > 0);
+    expect(report.guardrails.map((g) => [g.code, g.tp, g.fp, g.fn, g.tn])).toEqual(
+      directGuardrails.map((g) => [g.code, g.tp, g.fp, g.fn, g.tn]),
+    );
     expect(report.guardrails.find((g) => g.code === "empty_promise")).toMatchObject({ tp: 10, fn: 3, fp: 0 });
     expect(report.guardrails.find((g) => g.code === "missing_evidence")).toMatchObject({ fp: 6, tp: 0 });
   });
@@ -90,7 +111,10 @@ describe("agreement report on a real database", () => {
   it("serves the same figures as JSON through the API's code path", async () => {
     const res = await agreementResponse(`http://x/api/v1/agreement?batch=${batchId}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { headline: { k: number; n: number }; guardrails: { code: string; fp: number }[] };
+    const body = (await res.json()) as {
+      headline: { k: number; n: number };
+      guardrails: { code: string; fp: number }[];
+    };
     expect(body.headline).toMatchObject({ k: 21, n: 40 });
     expect(body.guardrails.find((g) => g.code === "missing_evidence")?.fp).toBe(6);
   });

@@ -9,23 +9,53 @@ const f = agreementFilterSchema.parse({});
 const subs = (v: number) => ({ outcome: v, policy: v, evidence: v, efficiency: v, communication: v });
 let nextId = 1;
 
-function item(ledger: number | null, human: number[], opts: { lg?: string[]; hg?: string[][]; cause?: string; p?: number; who?: string[] } = {}): AgreementItem {
+function item(
+  ledger: number | null,
+  human: number[],
+  opts: { lg?: string[]; hg?: string[][]; cause?: string; p?: number; who?: string[] } = {},
+): AgreementItem {
   const id = BigInt(nextId++);
   return {
     item: {
-      itemId: id, batchId: 1, runId: "r", step: 10, trajectoryId: `t${id}`, ticketId: `T${id}`, stratum: null,
-      inclusionProb: opts.p ?? 0.01, reviewsNeeded: human.length, reviewsDone: human.length, disputedAt: null, tolerance: 0.1,
+      itemId: id,
+      batchId: 1,
+      runId: "r",
+      step: 10,
+      trajectoryId: `t${id}`,
+      ticketId: `T${id}`,
+      stratum: null,
+      inclusionProb: opts.p ?? 0.01,
+      reviewsNeeded: human.length,
+      reviewsDone: human.length,
+      disputedAt: null,
+      tolerance: 0.1,
     },
     category: "refund_damaged",
     ledger: {
-      ledgerId: id, status: ledger === null ? "spec_error" : "scored", source: "verifier", reward: ledger, rawReward: ledger,
-      subscores: subs(ledger ?? 0), guardrails: (opts.lg ?? []) as never, decidingGuardrail: opts.lg?.[0] ?? null,
-      claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] }, claimsSource: "bundle", reasons: [], guardrailHits: [],
+      ledgerId: id,
+      status: ledger === null ? "spec_error" : "scored",
+      source: "verifier",
+      reward: ledger,
+      rawReward: ledger,
+      subscores: subs(ledger ?? 0),
+      guardrails: (opts.lg ?? []) as never,
+      decidingGuardrail: opts.lg?.[0] ?? null,
+      claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
+      claimsSource: "bundle",
+      reasons: [],
+      guardrailHits: [],
     },
     reviews: human.map((h, j) => ({
-      reviewId: id * 10n + BigInt(j), reviewerId: j + 1, reviewerEmail: opts.who?.[j] ?? `a${j + 1}@x`, reward: h, subscores: subs(h),
-      guardrails: opts.hg?.[j] ?? [], claims: { claimed_writes: j === 0 ? ["finance.issue_refund"] : [], mentioned: [], forbidden_hits: [] },
-      note: "", secondsSpent: 30, createdAt: new Date("2026-11-20T10:00:00Z"),
+      reviewId: id * 10n + BigInt(j),
+      reviewerId: j + 1,
+      reviewerEmail: opts.who?.[j] ?? `a${j + 1}@x`,
+      reward: h,
+      subscores: subs(h),
+      guardrails: opts.hg?.[j] ?? [],
+      claims: { claimed_writes: j === 0 ? ["finance.issue_refund"] : [], mentioned: [], forbidden_hits: [] },
+      note: "",
+      secondsSpent: 30,
+      createdAt: new Date("2026-11-20T10:00:00Z"),
     })),
     adjudication: opts.cause ? { cause: opts.cause, guardrail: opts.lg?.[0] ?? null } : null,
   };
@@ -93,10 +123,17 @@ describe("buildAgreementReport", () => {
 });
 
 describe("items behind a figure", () => {
-  const items = [item(0.3, [0.9], { lg: ["unauthorized_write"], hg: [[]] }), item(0.55, [0.55], { lg: ["missing_evidence"], hg: [["missing_evidence"]] })];
+  const items = [
+    item(0.3, [0.9], { lg: ["unauthorized_write"], hg: [[]] }),
+    item(0.55, [0.55], { lg: ["missing_evidence"], hg: [["missing_evidence"]] }),
+  ];
   it("selects ledger-only firings of one guardrail", () => {
     const g = agreementFilterSchema.parse({ guardrail: "unauthorized_write" });
-    expect(itemsForCell(items, g, { cell: "guardrail_ledger_only", code: "unauthorized_write" }).map((i) => i.item.trajectoryId)).toEqual([items[0].item.trajectoryId]);
+    expect(
+      itemsForCell(items, g, { cell: "guardrail_ledger_only", code: "unauthorized_write" }).map(
+        (i) => i.item.trajectoryId,
+      ),
+    ).toEqual([items[0].item.trajectoryId]);
     expect(itemsForCell(items, g, { cell: "guardrail_both", code: "unauthorized_write" })).toEqual([]);
   });
   it("narrows the population to items where either side flagged the guardrail", () => {
@@ -109,7 +146,12 @@ describe("every figure's link lists exactly its items", () => {
   const items = [
     item(1, [1], { who: ["a@x"] }),
     item(0.55, [0.6], { lg: ["missing_evidence"], hg: [["missing_evidence", "empty_promise"]], who: ["b@x"] }),
-    item(0.3, [0.9, 0.8], { lg: ["unauthorized_write"], hg: [[], ["unauthorized_write"]], cause: "verifier_rule_wrong", who: ["a@x", "b@x"] }),
+    item(0.3, [0.9, 0.8], {
+      lg: ["unauthorized_write"],
+      hg: [[], ["unauthorized_write"]],
+      cause: "verifier_rule_wrong",
+      who: ["a@x", "b@x"],
+    }),
     item(0.95, [0.2], { hg: [["empty_promise"]], cause: "annotator_wrong", who: ["a@x"] }),
     item(0.2, [0.1], { lg: ["empty_promise"], hg: [["empty_promise"]], who: ["b@x"] }),
     item(0.5, [0.5], { lg: ["missing_evidence"], who: ["c@x"] }),
@@ -121,7 +163,12 @@ describe("every figure's link lists exactly its items", () => {
 
   it("matrix cells, the diagonal included", () => {
     const m = r.verdict!.matrix;
-    expect([count({ cell: "verdict_both" }), count({ cell: "verdict_ledger_only" }), count({ cell: "verdict_human_only" }), count({ cell: "verdict_neither" })]).toEqual([m[0][0], m[0][1], m[1][0], m[1][1]]);
+    expect([
+      count({ cell: "verdict_both" }),
+      count({ cell: "verdict_ledger_only" }),
+      count({ cell: "verdict_human_only" }),
+      count({ cell: "verdict_neither" }),
+    ]).toEqual([m[0][0], m[0][1], m[1][0], m[1][1]]);
     expect(m).toEqual([
       [1, 1],
       [1, 3],
@@ -129,7 +176,11 @@ describe("every figure's link lists exactly its items", () => {
   });
   it("guardrail rows, dimensions, causes, slots, annotators, overlap and days", () => {
     for (const g of r.guardrails) {
-      expect([count({ cell: "guardrail_both", code: g.code }), count({ cell: "guardrail_ledger_only", code: g.code }), count({ cell: "guardrail_human_only", code: g.code })]).toEqual([g.tp, g.fp, g.fn]);
+      expect([
+        count({ cell: "guardrail_both", code: g.code }),
+        count({ cell: "guardrail_ledger_only", code: g.code }),
+        count({ cell: "guardrail_human_only", code: g.code }),
+      ]).toEqual([g.tp, g.fp, g.fn]);
     }
     for (const d of r.dimensions) expect(count({ cell: "dimension", dimension: d.dimension })).toBe(d.n);
     for (const c of r.causes) expect(count({ cell: "cause", cause: c.cause })).toBe(c.count);
@@ -139,7 +190,9 @@ describe("every figure's link lists exactly its items", () => {
       expect(count({ cell: "extraction_slot_wrong", slot: s.slot })).toBe(s.n - s.correct);
     }
     expect(r.extraction.slots.find((s) => s.slot === "write:finance.issue_refund")).toMatchObject({ n: 6, correct: 5 });
-    expect(itemsForCell(items, f, { cell: "extraction_slot_wrong", slot: "write:finance.issue_refund" })).toEqual([items[4]]);
+    expect(itemsForCell(items, f, { cell: "extraction_slot_wrong", slot: "write:finance.issue_refund" })).toEqual([
+      items[4],
+    ]);
     for (const a of r.annotators) {
       expect(count({ cell: "annotator", reviewer: a.email })).toBe(a.n);
       expect(count({ cell: "annotator_adjudicated", reviewer: a.email })).toBe(a.adjudicatedDisagreements);
@@ -170,16 +223,35 @@ describe("every figure's link lists exactly its items", () => {
 
 describe("cell links are parsed with precise errors", () => {
   it("names the missing or stray parameter and a bad value", () => {
-    expect(parseAgreementCellQuery({ cell: "dimension" })).toEqual({ ok: false, errors: ["dimension: required by cell dimension"] });
-    expect(parseAgreementCellQuery({ cell: "agree", code: "empty_promise" })).toEqual({ ok: false, errors: ["code: not a parameter of cell agree"] });
-    expect(parseAgreementCellQuery({ cell: "cause", cause: "bad" })).toMatchObject({ ok: false, errors: ["cause: must be a disagreement cause"] });
-    expect(parseAgreementCellQuery({ cell: "nope", colour: "red" })).toEqual({ ok: false, errors: ["cell: not a figure of the agreement page", 'unknown filter "colour"'] });
+    expect(parseAgreementCellQuery({ cell: "dimension" })).toEqual({
+      ok: false,
+      errors: ["dimension: required by cell dimension"],
+    });
+    expect(parseAgreementCellQuery({ cell: "agree", code: "empty_promise" })).toEqual({
+      ok: false,
+      errors: ["code: not a parameter of cell agree"],
+    });
+    expect(parseAgreementCellQuery({ cell: "cause", cause: "bad" })).toMatchObject({
+      ok: false,
+      errors: ["cause: must be a disagreement cause"],
+    });
+    expect(parseAgreementCellQuery({ cell: "nope", colour: "red" })).toEqual({
+      ok: false,
+      errors: ["cell: not a figure of the agreement page", 'unknown filter "colour"'],
+    });
     expect(parseAgreementCellQuery({})).toMatchObject({ ok: true, cell: { cell: "all" } });
   });
 });
 
 describe("small-sample guard on every figure", () => {
-  const few = buildAgreementReport([item(1, [1]), item(0.55, [0.6], { lg: ["missing_evidence"], hg: [["missing_evidence"]] }), item(0.3, [0.9], { lg: ["unauthorized_write"] })], f);
+  const few = buildAgreementReport(
+    [
+      item(1, [1]),
+      item(0.55, [0.6], { lg: ["missing_evidence"], hg: [["missing_evidence"]] }),
+      item(0.3, [0.9], { lg: ["unauthorized_write"] }),
+    ],
+    f,
+  );
   it("reads too few to say below 30 items, with n and the interval in the detail", () => {
     const figs = [
       few.headline,
@@ -198,10 +270,15 @@ describe("small-sample guard on every figure", () => {
       expect(x.label).not.toMatch(/%|\d/);
     }
     expect(few.dimensions[0].figures.mae.detail).toMatch(/^n = 3 · 95% CI /);
-    expect(few.guardrails.find((g) => g.code === "missing_evidence")!.figures.precision.detail).toMatch(/^1 of 1 · 95% CI/);
+    expect(few.guardrails.find((g) => g.code === "missing_evidence")!.figures.precision.detail).toMatch(
+      /^1 of 1 · 95% CI/,
+    );
   });
   it("prints the figure at 30 items and more", () => {
-    const many = buildAgreementReport(Array.from({ length: 30 }, (_, j) => item(j % 3 ? 1 : 0.2, [j % 5 ? 1 : 0.2])), f);
+    const many = buildAgreementReport(
+      Array.from({ length: 30 }, (_, j) => item(j % 3 ? 1 : 0.2, [j % 5 ? 1 : 0.2])),
+      f,
+    );
     expect(many.headline.tooFew).toBe(false);
     expect(many.headline.label).toMatch(/^\d+%$/);
     expect(many.verdict!.figure.label).toBe(many.verdict!.kappa.toFixed(3));
@@ -212,7 +289,9 @@ describe("small-sample guard on every figure", () => {
 describe("weighted figures on a stratified sample", () => {
   const items = [
     ...Array.from({ length: 20 }, () => item(1, [1], { p: 0.5 })),
-    ...Array.from({ length: 10 }, () => item(0.3, [0.3], { p: 0.05, lg: ["unauthorized_write"], hg: [["unauthorized_write"]] })),
+    ...Array.from({ length: 10 }, () =>
+      item(0.3, [0.3], { p: 0.05, lg: ["unauthorized_write"], hg: [["unauthorized_write"]] }),
+    ),
     ...Array.from({ length: 10 }, () => item(0.3, [0.9], { p: 0.05, lg: ["unauthorized_write"], hg: [[]] })),
   ];
   const r = buildAgreementReport(items, f);
@@ -231,7 +310,10 @@ describe("weighted figures on a stratified sample", () => {
     expect(r.verdict!.weightedKappa!.value).not.toBeNull();
   });
   it("shows no weighted figures when every π is the same", () => {
-    const eq = buildAgreementReport(items.map((i) => ({ ...i, item: { ...i.item, inclusionProb: 0.2 } })), f);
+    const eq = buildAgreementReport(
+      items.map((i) => ({ ...i, item: { ...i.item, inclusionProb: 0.2 } })),
+      f,
+    );
     expect(eq.stratified).toBe(false);
     expect(eq.weighted).toBeNull();
     expect(eq.guardrails.every((g) => g.weighted === null)).toBe(true);

@@ -3,7 +3,14 @@ import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agree
 import { applyGuardrailFilter, extractionPairs, overlapItems, primaryPairs, reviewDay } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
-import { agreementRate, dimensionAgreement, guardrailAgreement, scoresAgree, successVerdictKappa, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
+import {
+  agreementRate,
+  dimensionAgreement,
+  guardrailAgreement,
+  scoresAgree,
+  successVerdictKappa,
+  SUCCESS_THRESHOLD,
+} from "@/lib/stats/agreement.ts";
 import { meanAbsoluteErrorInterval, spearmanInterval } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 import { cohensKappaInterval } from "@/lib/stats/kappa.ts";
@@ -41,11 +48,26 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   // probabilities); with equal π every weighted figure equals the unweighted one and none is shown.
   const probs = pairs.map((p) => p.i.item.inclusionProb);
   const stratified = probs.some((p) => Math.abs(p - probs[0]) > 1e-12);
-  const w = stratified ? weightedAgreementRate(pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward, inclusionProbability: p.i.item.inclusionProb })), { tolerance: tol }) : null;
+  const w = stratified
+    ? weightedAgreementRate(
+        pairs.map((p) => ({
+          human: p.human.reward,
+          ledger: p.ledger.reward,
+          inclusionProbability: p.i.item.inclusionProb,
+        })),
+        { tolerance: tol },
+      )
+    : null;
 
   const verdict = successVerdictKappa(scorePairs, { seed: SEED, iterations: 1000 });
   const weightedVerdict = stratified
-    ? weightedKappaFigure(pairs.map((p) => ({ ledger: p.ledger.reward >= SUCCESS_THRESHOLD, human: p.human.reward >= SUCCESS_THRESHOLD, inclusionProbability: p.i.item.inclusionProb })))
+    ? weightedKappaFigure(
+        pairs.map((p) => ({
+          ledger: p.ledger.reward >= SUCCESS_THRESHOLD,
+          human: p.human.reward >= SUCCESS_THRESHOLD,
+          inclusionProbability: p.i.item.inclusionProb,
+        })),
+      )
     : null;
 
   const guardrails = guardrailAgreement(
@@ -54,8 +76,18 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   )
     .filter((g) => g.tp + g.fp + g.fn > 0)
     .map((g) => {
-      const flags = pairs.map((p) => ({ ledger: p.ledger.guardrails.includes(g.code), human: p.human.guardrails.includes(g.code), inclusionProbability: p.i.item.inclusionProb }));
-      const kappaCI = g.kappa === null ? null : cohensKappaInterval(flags.map((x) => [x.ledger, x.human] as const), { seed: SEED, iterations: ITERATIONS });
+      const flags = pairs.map((p) => ({
+        ledger: p.ledger.guardrails.includes(g.code),
+        human: p.human.guardrails.includes(g.code),
+        inclusionProbability: p.i.item.inclusionProb,
+      }));
+      const kappaCI =
+        g.kappa === null
+          ? null
+          : cohensKappaInterval(
+              flags.map((x) => [x.ledger, x.human] as const),
+              { seed: SEED, iterations: ITERATIONS },
+            );
       return {
         ...g,
         figures: {
@@ -74,7 +106,13 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   ).map((d) => {
     const ledger = pairs.map((p) => p.ledger.subscores[d.dimension]);
     const human = pairs.map((p) => p.human.subscores[d.dimension]);
-    return { ...d, figures: { mae: statFigure(d.mae, d.n, meanAbsoluteErrorInterval(ledger, human)), spearman: statFigure(d.spearman, d.n, spearmanInterval(ledger, human)) } };
+    return {
+      ...d,
+      figures: {
+        mae: statFigure(d.mae, d.n, meanAbsoluteErrorInterval(ledger, human)),
+        spearman: statFigure(d.spearman, d.n, spearmanInterval(ledger, human)),
+      },
+    };
   });
 
   // trend: by the day the primary review was submitted
@@ -90,28 +128,63 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([day, { k, n }]) => {
       const fig = rateFigure(k, n);
-      return { day, k, n, rate: fig.value, lower: fig.interval?.lower ?? null, upper: fig.interval?.upper ?? null, tooFew: fig.tooFew, label: fig.label, detail: fig.detail };
+      return {
+        day,
+        k,
+        n,
+        rate: fig.value,
+        lower: fig.interval?.lower ?? null,
+        upper: fig.interval?.upper ?? null,
+        tooFew: fig.tooFew,
+        label: fig.label,
+        detail: fig.detail,
+      };
     });
 
   // between annotators: overlap items with two or more distinct reviewers
   const overlap = overlapItems(items);
   const rewardUnits = overlap.map((i) => i.reviews.map((r) => r.reward));
   const rewardAlpha = krippendorffAlpha(rewardUnits, { metric: "interval" });
-  const rewardAlphaCI = rewardAlpha ? krippendorffAlphaInterval(rewardUnits, { metric: "interval", seed: SEED, iterations: ITERATIONS }) : null;
-  const guardrailAlpha = GUARDRAIL_CODES.filter((code) => overlap.some((i) => i.reviews.some((r) => r.guardrails.includes(code)))).map((code) => {
+  const rewardAlphaCI = rewardAlpha
+    ? krippendorffAlphaInterval(rewardUnits, { metric: "interval", seed: SEED, iterations: ITERATIONS })
+    : null;
+  const guardrailAlpha = GUARDRAIL_CODES.filter((code) =>
+    overlap.some((i) => i.reviews.some((r) => r.guardrails.includes(code))),
+  ).map((code) => {
     const units = overlap.map((i) => i.reviews.map((r) => r.guardrails.includes(code)));
     const a = krippendorffAlpha(units, { metric: "nominal" });
     const ci = a ? krippendorffAlphaInterval(units, { metric: "nominal", seed: SEED, iterations: ITERATIONS }) : null;
-    return { code, alpha: a?.alpha ?? null, units: overlap.length, figure: statFigure(a?.alpha ?? null, overlap.length, ci) };
+    return {
+      code,
+      alpha: a?.alpha ?? null,
+      units: overlap.length,
+      figure: statFigure(a?.alpha ?? null, overlap.length, ci),
+    };
   });
 
   // each annotator against the ledger (all their reviews) and against adjudicated outcomes
-  type Tally = { k: number; n: number; human: number[]; ledger: number[]; disputes: number; annotatorWrong: number; otherCause: number };
+  type Tally = {
+    k: number;
+    n: number;
+    human: number[];
+    ledger: number[];
+    disputes: number;
+    annotatorWrong: number;
+    otherCause: number;
+  };
   const perAnnotator = new Map<string, Tally>();
   for (const i of items) {
     if (i.ledger.reward === null) continue;
     for (const r of i.reviews) {
-      const a = perAnnotator.get(r.reviewerEmail) ?? { k: 0, n: 0, human: [], ledger: [], disputes: 0, annotatorWrong: 0, otherCause: 0 };
+      const a = perAnnotator.get(r.reviewerEmail) ?? {
+        k: 0,
+        n: 0,
+        human: [],
+        ledger: [],
+        disputes: 0,
+        annotatorWrong: 0,
+        otherCause: 0,
+      };
       a.n++;
       a.human.push(r.reward);
       a.ledger.push(i.ledger.reward);
@@ -145,7 +218,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     });
 
   const adjudicated = items.filter((i) => i.adjudication);
-  const causes = DISAGREEMENT_CAUSES.map((cause) => ({ cause, count: adjudicated.filter((i) => i.adjudication!.cause === cause).length }));
+  const causes = DISAGREEMENT_CAUSES.map((cause) => ({
+    cause,
+    count: adjudicated.filter((i) => i.adjudication!.cause === cause).length,
+  }));
   const causeByGuardrail = new Map<string, number>();
   for (const i of adjudicated) {
     const g = i.adjudication!.guardrail ?? "none";
@@ -160,7 +236,12 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     if (!acc.overall) return rateFigure(0, 0);
     const fig = rateFigure(acc.overall.correct, acc.overall.n, acc.overall.accuracy);
     const tooFew = fig.tooFew || exItems < MIN_N_FOR_RATE;
-    return { ...fig, tooFew, label: tooFew ? "too few to say" : fig.label, detail: `${fig.detail} · ${exItems} item${exItems === 1 ? "" : "s"}` };
+    return {
+      ...fig,
+      tooFew,
+      label: tooFew ? "too few to say" : fig.label,
+      detail: `${fig.detail} · ${exItems} item${exItems === 1 ? "" : "s"}`,
+    };
   })();
   const extraction = {
     ...acc,
@@ -191,7 +272,12 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     },
     guardrails,
     dimensions,
-    scatter: pairs.map((p) => ({ itemId: p.i.item.itemId.toString(), trajectoryId: p.i.item.trajectoryId, human: p.human.reward, ledger: p.ledger.reward })),
+    scatter: pairs.map((p) => ({
+      itemId: p.i.item.itemId.toString(),
+      trajectoryId: p.i.item.trajectoryId,
+      human: p.human.reward,
+      ledger: p.ledger.reward,
+    })),
     trend,
     interAnnotator: {
       items: overlap.length,
@@ -202,7 +288,9 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     },
     annotators,
     causes,
-    causesByGuardrail: [...causeByGuardrail.entries()].map(([guardrail, count]) => ({ guardrail, count })).sort((a, b) => b.count - a.count),
+    causesByGuardrail: [...causeByGuardrail.entries()]
+      .map(([guardrail, count]) => ({ guardrail, count }))
+      .sort((a, b) => b.count - a.count),
     extraction,
   };
 }

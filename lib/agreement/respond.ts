@@ -6,7 +6,8 @@ import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
 export async function agreementResponse(url: string): Promise<Response> {
   const params = Object.fromEntries(new URL(url).searchParams);
   const parsed = parseAgreementFilter(params);
-  if (!parsed.ok) return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
+  if (!parsed.ok)
+    return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
   const report = buildAgreementReport(await loadAgreementItems(parsed.filter), parsed.filter);
   return Response.json(reportJson(report), { headers: { "cache-control": "no-store" } });
 }

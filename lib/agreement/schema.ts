@@ -69,7 +69,11 @@ export const agreementCellSelectionSchema = z
     code: z.enum(GUARDRAIL_CODES, { message: "must be a guardrail code" }).optional(),
     dimension: z.enum(DIMENSIONS, { message: "must be a sub-score dimension" }).optional(),
     cause: z.enum(DISAGREEMENT_CAUSES, { message: "must be a disagreement cause" }).optional(),
-    slot: z.string().regex(/^(write|mention|forbidden):.+$/, "must be write:…, mention:… or forbidden:…").max(300).optional(),
+    slot: z
+      .string()
+      .regex(/^(write|mention|forbidden):.+$/, "must be write:…, mention:… or forbidden:…")
+      .max(300)
+      .optional(),
     reviewer: z.string().email("must be an annotator's email").optional(),
     day: z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional(),
   })
@@ -78,16 +82,18 @@ export const agreementCellSelectionSchema = z
     const need = CELL_PARAM[s.cell];
     for (const key of CELL_KEYS) {
       if (key === "cell") continue;
-      if (key === need && s[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: `required by cell ${s.cell}` });
-      if (key !== need && s[key] !== undefined) ctx.addIssue({ code: "custom", path: [key], message: `not a parameter of cell ${s.cell}` });
+      if (key === need && s[key] === undefined)
+        ctx.addIssue({ code: "custom", path: [key], message: `required by cell ${s.cell}` });
+      if (key !== need && s[key] !== undefined)
+        ctx.addIssue({ code: "custom", path: [key], message: `not a parameter of cell ${s.cell}` });
     }
   });
 export type AgreementCellSelection = z.infer<typeof agreementCellSelectionSchema>;
 
 /** Splits URL params into the cell selection and the filters, and parses both; errors name the field. */
-export function parseAgreementCellQuery(input: Record<string, string | undefined>):
-  | { ok: true; cell: AgreementCellSelection; filter: AgreementFilter }
-  | { ok: false; errors: string[] } {
+export function parseAgreementCellQuery(
+  input: Record<string, string | undefined>,
+): { ok: true; cell: AgreementCellSelection; filter: AgreementFilter } | { ok: false; errors: string[] } {
   const cellPart: Record<string, string> = {};
   const filterPart: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(input)) {
@@ -97,21 +103,26 @@ export function parseAgreementCellQuery(input: Record<string, string | undefined
   }
   const c = agreementCellSelectionSchema.safeParse(cellPart);
   const f = parseAgreementFilter(filterPart);
-  const errors = [...(c.success ? [] : c.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)), ...(f.ok ? [] : f.errors)];
+  const errors = [
+    ...(c.success ? [] : c.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`)),
+    ...(f.ok ? [] : f.errors),
+  ];
   if (!c.success || !f.ok) return { ok: false, errors };
   return { ok: true, cell: c.data, filter: f.filter };
 }
 
-export function parseAgreementFilter(input: Record<string, string | undefined>):
-  | { ok: true; filter: AgreementFilter }
-  | { ok: false; errors: string[] } {
+export function parseAgreementFilter(
+  input: Record<string, string | undefined>,
+): { ok: true; filter: AgreementFilter } | { ok: false; errors: string[] } {
   const clean = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ""));
   const r = agreementFilterSchema.safeParse(clean);
   if (r.success) return { ok: true, filter: r.data };
   return {
     ok: false,
     errors: r.error.issues.map((i) =>
-      i.code === "unrecognized_keys" ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}` : `${i.path.join(".")}: ${i.message}`,
+      i.code === "unrecognized_keys"
+        ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}`
+        : `${i.path.join(".")}: ${i.message}`,
     ),
   };
 }

@@ -10,7 +10,11 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 
-const invalid = (error: z.ZodError): FormState => ({ ok: false, fieldErrors: z.flattenError(error).fieldErrors, message: "Fix the fields marked below." });
+const invalid = (error: z.ZodError): FormState => ({
+  ok: false,
+  fieldErrors: z.flattenError(error).fieldErrors,
+  message: "Fix the fields marked below.",
+});
 const formObject = (form: FormData) => Object.fromEntries([...form.keys()].map((k) => [k, form.get(k)]));
 
 /** Leases the next item of a batch (or of any batch) to the annotator and opens it. */
@@ -43,5 +47,9 @@ export async function adjudicateAction(_prev: FormState, form: FormData): Promis
   revalidatePath("/audit");
   revalidatePath("/audit/adjudication");
   const [next] = await listDisputes({ pending: true, limit: 1 });
-  redirect(next ? `/audit/adjudication?item=${next.itemId}&recorded=${parsed.data.itemId}` : `/audit/adjudication?recorded=${parsed.data.itemId}`);
+  redirect(
+    next
+      ? `/audit/adjudication?item=${next.itemId}&recorded=${parsed.data.itemId}`
+      : `/audit/adjudication?recorded=${parsed.data.itemId}`,
+  );
 }

@@ -36,7 +36,9 @@ export async function listDisputes(
       disputedAt: { not: null },
       ...(opts.batchId !== undefined ? { batchId: opts.batchId } : {}),
       adjudications: opts.pending ? { none: {} } : { some: {} },
-      ...(after ? { OR: [{ disputedAt: { gt: after.disputedAt } }, { disputedAt: after.disputedAt, id: { gt: after.itemId } }] } : {}),
+      ...(after
+        ? { OR: [{ disputedAt: { gt: after.disputedAt } }, { disputedAt: after.disputedAt, id: { gt: after.itemId } }] }
+        : {}),
     },
     orderBy: [{ disputedAt: "asc" }, { id: "asc" }],
     take: Math.min(opts.limit ?? 50, 500),
@@ -75,10 +77,14 @@ export type AdjudicationTally = {
   byGuardrail: { guardrail: string; total: number; byCause: Record<DisagreementCause, number> }[];
 };
 
-const zeroCauses = () => Object.fromEntries(DISAGREEMENT_CAUSES.map((c) => [c, 0])) as Record<DisagreementCause, number>;
+const zeroCauses = () =>
+  Object.fromEntries(DISAGREEMENT_CAUSES.map((c) => [c, 0])) as Record<DisagreementCause, number>;
 
 /** Current verdicts counted by cause and by guardrail, and how many disputed items still wait for one. */
-export async function tallyAdjudications(opts: { batchId?: number } = {}, client: Db = db()): Promise<AdjudicationTally> {
+export async function tallyAdjudications(
+  opts: { batchId?: number } = {},
+  client: Db = db(),
+): Promise<AdjudicationTally> {
   const itemFilter = opts.batchId !== undefined ? { batchId: opts.batchId } : {};
   const [groups, pending] = await Promise.all([
     client.adjudication.groupBy({
@@ -89,7 +95,10 @@ export async function tallyAdjudications(opts: { batchId?: number } = {}, client
     client.auditItem.count({ where: { ...itemFilter, disputedAt: { not: null }, adjudications: { none: {} } } }),
   ]);
   const byCause = zeroCauses();
-  const byGuardrail = new Map<string, { guardrail: string; total: number; byCause: Record<DisagreementCause, number> }>();
+  const byGuardrail = new Map<
+    string,
+    { guardrail: string; total: number; byCause: Record<DisagreementCause, number> }
+  >();
   let total = 0;
   for (const g of groups) {
     const n = g._count._all;
@@ -101,10 +110,23 @@ export async function tallyAdjudications(opts: { batchId?: number } = {}, client
     row.byCause[g.cause] += n;
     byGuardrail.set(key, row);
   }
-  return { total, pending, byCause, byGuardrail: [...byGuardrail.values()].sort((a, b) => b.total - a.total || a.guardrail.localeCompare(b.guardrail)) };
+  return {
+    total,
+    pending,
+    byCause,
+    byGuardrail: [...byGuardrail.values()].sort((a, b) => b.total - a.total || a.guardrail.localeCompare(b.guardrail)),
+  };
 }
 
-export type AdjudicationEntry = { id: bigint; cause: DisagreementCause; guardrail: string | null; note: string; leadEmail: string; createdAt: Date; supersedesId: bigint | null };
+export type AdjudicationEntry = {
+  id: bigint;
+  cause: DisagreementCause;
+  guardrail: string | null;
+  note: string;
+  leadEmail: string;
+  createdAt: Date;
+  supersedesId: bigint | null;
+};
 
 export type Dispute = ItemWithReviews & { batchName: string; adjudications: AdjudicationEntry[] };
 
@@ -117,13 +139,29 @@ export async function loadDispute(itemId: bigint, client: Db = db()): Promise<Di
     client.adjudication.findMany({
       where: { itemId },
       orderBy: { id: "desc" },
-      select: { id: true, cause: true, guardrail: true, note: true, createdAt: true, supersedesId: true, lead: { select: { email: true } } },
+      select: {
+        id: true,
+        cause: true,
+        guardrail: true,
+        note: true,
+        createdAt: true,
+        supersedesId: true,
+        lead: { select: { email: true } },
+      },
     }),
   ]);
   return {
     ...base,
     batchName: batch.name,
-    adjudications: adjudications.map((a) => ({ id: a.id, cause: a.cause, guardrail: a.guardrail, note: a.note, leadEmail: a.lead.email, createdAt: a.createdAt, supersedesId: a.supersedesId })),
+    adjudications: adjudications.map((a) => ({
+      id: a.id,
+      cause: a.cause,
+      guardrail: a.guardrail,
+      note: a.note,
+      leadEmail: a.lead.email,
+      createdAt: a.createdAt,
+      supersedesId: a.supersedesId,
+    })),
   };
 }
 
@@ -131,16 +169,50 @@ export async function loadDispute(itemId: bigint, client: Db = db()): Promise<Di
 export async function listAdjudications(
   filter: { batchId?: number; runId?: string; afterId?: bigint; limit?: number } = {},
   client: Db = db(),
-): Promise<{ id: bigint; itemId: bigint; batchId: number; trajectoryId: string; cause: DisagreementCause; guardrail: string | null; note: string; leadId: number; createdAt: Date }[]> {
+): Promise<
+  {
+    id: bigint;
+    itemId: bigint;
+    batchId: number;
+    trajectoryId: string;
+    cause: DisagreementCause;
+    guardrail: string | null;
+    note: string;
+    leadId: number;
+    createdAt: Date;
+  }[]
+> {
   const rows = await client.adjudication.findMany({
     where: {
       ...CURRENT_ADJUDICATION,
       ...(filter.afterId !== undefined ? { id: { gt: filter.afterId } } : {}),
-      item: { ...(filter.batchId !== undefined ? { batchId: filter.batchId } : {}), ...(filter.runId !== undefined ? { batch: { runId: filter.runId } } : {}) },
+      item: {
+        ...(filter.batchId !== undefined ? { batchId: filter.batchId } : {}),
+        ...(filter.runId !== undefined ? { batch: { runId: filter.runId } } : {}),
+      },
     },
     orderBy: { id: "asc" },
     take: Math.min(filter.limit ?? 1000, 10_000),
-    select: { id: true, itemId: true, cause: true, guardrail: true, note: true, leadId: true, createdAt: true, item: { select: { batchId: true, trajectoryId: true } } },
+    select: {
+      id: true,
+      itemId: true,
+      cause: true,
+      guardrail: true,
+      note: true,
+      leadId: true,
+      createdAt: true,
+      item: { select: { batchId: true, trajectoryId: true } },
+    },
   });
-  return rows.map((r) => ({ id: r.id, itemId: r.itemId, batchId: r.item.batchId, trajectoryId: r.item.trajectoryId, cause: r.cause, guardrail: r.guardrail, note: r.note, leadId: r.leadId, createdAt: r.createdAt }));
+  return rows.map((r) => ({
+    id: r.id,
+    itemId: r.itemId,
+    batchId: r.item.batchId,
+    trajectoryId: r.item.trajectoryId,
+    cause: r.cause,
+    guardrail: r.guardrail,
+    note: r.note,
+    leadId: r.leadId,
+    createdAt: r.createdAt,
+  }));
 }

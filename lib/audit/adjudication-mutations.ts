@@ -20,10 +20,21 @@ export async function recordAdjudication(
     const [item] = await tx.$queryRaw<{ id: bigint; reviews_done: number }[]>`
       select id, reviews_done from audit_items where id = ${input.itemId} for update`;
     if (!item) return { ok: false, error: "No such item." };
-    if (item.reviews_done === 0) return { ok: false, error: "This item has no review yet: there is nothing to adjudicate." };
-    const current = await tx.adjudication.findFirst({ where: { itemId: input.itemId, supersededBy: { is: null } }, select: { id: true } });
+    if (item.reviews_done === 0)
+      return { ok: false, error: "This item has no review yet: there is nothing to adjudicate." };
+    const current = await tx.adjudication.findFirst({
+      where: { itemId: input.itemId, supersededBy: { is: null } },
+      select: { id: true },
+    });
     const created = await tx.adjudication.create({
-      data: { itemId: input.itemId, leadId: actor.userId, cause: input.cause, guardrail: input.guardrail ?? null, note: input.note, supersedesId: current?.id ?? null },
+      data: {
+        itemId: input.itemId,
+        leadId: actor.userId,
+        cause: input.cause,
+        guardrail: input.guardrail ?? null,
+        note: input.note,
+        supersedesId: current?.id ?? null,
+      },
       select: { id: true },
     });
     await appendAuditLog(
@@ -31,7 +42,12 @@ export async function recordAdjudication(
         actor,
         action: "adjudication.record",
         target: { type: "audit_item", id: input.itemId },
-        details: { adjudication_id: created.id.toString(), cause: input.cause, guardrail: input.guardrail ?? null, supersedes_id: current ? current.id.toString() : null },
+        details: {
+          adjudication_id: created.id.toString(),
+          cause: input.cause,
+          guardrail: input.guardrail ?? null,
+          supersedes_id: current ? current.id.toString() : null,
+        },
       },
       tx,
     );

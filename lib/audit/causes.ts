@@ -1,7 +1,13 @@
 // The triage vocabulary of domain.md ("Disagreements are triaged into …"), in the order the form offers them
 // (number keys 1–5). The values are the DisagreementCause enum of the database.
 
-export const DISAGREEMENT_CAUSES = ["spec_wrong", "extraction_wrong", "verifier_rule_wrong", "annotator_wrong", "ambiguous"] as const;
+export const DISAGREEMENT_CAUSES = [
+  "spec_wrong",
+  "extraction_wrong",
+  "verifier_rule_wrong",
+  "annotator_wrong",
+  "ambiguous",
+] as const;
 export type DisagreementCause = (typeof DISAGREEMENT_CAUSES)[number];
 
 export const CAUSE_LABELS: Record<DisagreementCause, string> = {

@@ -13,8 +13,22 @@ export type Population = { rows: PopulationEntry[]; excluded: number };
  * error has nothing to compare with) and with their rollout stored (an external record without one has nothing to
  * show). Walks the (run_id, step, id) index. One row per rollout, a few dozen bytes each.
  */
-export async function loadPopulation(runId: string, stepFrom: number, stepTo: number, client: Db = db()): Promise<Population> {
-  const rows = await client.$queryRaw<{ ledger_id: bigint; rollout_id: bigint | null; trajectory_id: string; ticket_id: string; deciding_guardrail: string | null; scorable: boolean }[]>`
+export async function loadPopulation(
+  runId: string,
+  stepFrom: number,
+  stepTo: number,
+  client: Db = db(),
+): Promise<Population> {
+  const rows = await client.$queryRaw<
+    {
+      ledger_id: bigint;
+      rollout_id: bigint | null;
+      trajectory_id: string;
+      ticket_id: string;
+      deciding_guardrail: string | null;
+      scorable: boolean;
+    }[]
+  >`
     select l.id as ledger_id, l.rollout_id, l.trajectory_id, l.ticket_id, l.deciding_guardrail,
            (l.reward is not null and l.rollout_id is not null) as scorable
       from ledger l
@@ -26,17 +40,32 @@ export async function loadPopulation(runId: string, stepFrom: number, stepTo: nu
       excluded++;
       continue;
     }
-    out.push({ ledgerId: BigInt(r.ledger_id), rolloutId: BigInt(r.rollout_id!), trajectoryId: r.trajectory_id, ticketId: r.ticket_id, decidingGuardrail: r.deciding_guardrail });
+    out.push({
+      ledgerId: BigInt(r.ledger_id),
+      rolloutId: BigInt(r.rollout_id!),
+      trajectoryId: r.trajectory_id,
+      ticketId: r.ticket_id,
+      decidingGuardrail: r.deciding_guardrail,
+    });
   }
   return { rows: out, excluded };
 }
 
-export type BatchPreview = { population: { tickets: number; rollouts: number; excluded: number }; sample: SampleResult<PopulationEntry> };
+export type BatchPreview = {
+  population: { tickets: number; rollouts: number; excluded: number };
+  sample: SampleResult<PopulationEntry>;
+};
 
 /** The sample that creating the batch would draw (the sampler is deterministic, so preview and create agree). */
 export async function previewBatch(p: ResolvedBatchParams, client: Db = db()): Promise<BatchPreview> {
   const pop = await loadPopulation(p.runId, p.stepFrom, p.stepTo, client);
-  const sample = sampleBatch(pop.rows, { rate: p.rate, salt: p.salt, pick: p.pick, minPerStratum: p.minPerStratum ?? null, overlapRate: p.overlapRate });
+  const sample = sampleBatch(pop.rows, {
+    rate: p.rate,
+    salt: p.salt,
+    pick: p.pick,
+    minPerStratum: p.minPerStratum ?? null,
+    overlapRate: p.overlapRate,
+  });
   return { population: { ...sample.population, excluded: pop.excluded }, sample };
 }
 
@@ -76,8 +105,23 @@ export type BatchSummary = {
 export async function listBatchSummaries(now = new Date(), client: Db = db()): Promise<BatchSummary[]> {
   const rows = await client.$queryRaw<
     {
-      id: number; name: string; run_id: string; step_from: number; step_to: number; rate: number; pick: string; tolerance: number; created_at: Date;
-      items: bigint; done: bigint; reviews: bigint; needed: bigint; overlap: bigint; leased: bigint; disputed: bigint; adjudicated: bigint;
+      id: number;
+      name: string;
+      run_id: string;
+      step_from: number;
+      step_to: number;
+      rate: number;
+      pick: string;
+      tolerance: number;
+      created_at: Date;
+      items: bigint;
+      done: bigint;
+      reviews: bigint;
+      needed: bigint;
+      overlap: bigint;
+      leased: bigint;
+      disputed: bigint;
+      adjudicated: bigint;
     }[]
   >`
     select b.id, b.name, b.run_id, b.step_from, b.step_to, b.rate, b.pick, b.tolerance, b.created_at,
@@ -130,7 +174,17 @@ export type AnnotatorProgress = {
 
 /** Per batch and annotator: reviews submitted, items held right now, median time per review, last activity. */
 export async function listAnnotatorProgress(now = new Date(), client: Db = db()): Promise<AnnotatorProgress[]> {
-  const rows = await client.$queryRaw<{ batch_id: number; user_id: number; email: string; reviews: bigint; leased: bigint; median_seconds: number | null; last_at: Date | null }[]>`
+  const rows = await client.$queryRaw<
+    {
+      batch_id: number;
+      user_id: number;
+      email: string;
+      reviews: bigint;
+      leased: bigint;
+      median_seconds: number | null;
+      last_at: Date | null;
+    }[]
+  >`
     with r as (
       select i.batch_id, r.reviewer_id as user_id, count(*) as reviews,
              percentile_cont(0.5) within group (order by r.seconds_spent) as median_seconds, max(r.created_at) as last_at

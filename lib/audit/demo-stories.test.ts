@@ -2,8 +2,19 @@ import { describe, expect, it } from "vitest";
 import { CLAIM_SLIPS, humanClaims, type ClaimUniverse } from "@/lib/audit/demo-stories.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 
-const universe: ClaimUniverse = { writes: ["finance.issue_refund", "logistics.reship"], mentions: ["refund_amount", "refund_eta"], forbidden: ["blame_customer"] };
-const ledger = { claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_amount", value: 87.09 }, { key: "refund_eta", value: "3-5 business days" }], forbidden_hits: [] };
+const universe: ClaimUniverse = {
+  writes: ["finance.issue_refund", "logistics.reship"],
+  mentions: ["refund_amount", "refund_eta"],
+  forbidden: ["blame_customer"],
+};
+const ledger = {
+  claimed_writes: ["finance.issue_refund"],
+  mentioned: [
+    { key: "refund_amount", value: 87.09 },
+    { key: "refund_eta", value: "3-5 business days" },
+  ],
+  forbidden_hits: [],
+};
 
 describe("the demo annotators' claims", () => {
   it("are a function of the rollout and the reviewer", () => {
@@ -14,15 +25,24 @@ describe("the demo annotators' claims", () => {
 
   it("slip at about the planned rates: the refund amount most, the rest rarely", () => {
     const n = 2000;
-    const pairs = Array.from({ length: n }, (_, i) => ({ extracted: ledger, human: humanClaims(ledger, universe, "s", `t${i}:2`) }));
-    const r = extractionAccuracy(pairs, { writeTools: universe.writes, mentionKeys: universe.mentions, forbiddenCodes: universe.forbidden });
+    const pairs = Array.from({ length: n }, (_, i) => ({
+      extracted: ledger,
+      human: humanClaims(ledger, universe, "s", `t${i}:2`),
+    }));
+    const r = extractionAccuracy(pairs, {
+      writeTools: universe.writes,
+      mentionKeys: universe.mentions,
+      forbiddenCodes: universe.forbidden,
+    });
     const acc = (slot: string) => r.slots.find((s) => s.slot === slot)!.accuracy.estimate;
     // a wrong refund amount is read as the total with 10% on top: mentioned on both sides, values differ
     expect(acc("mention:refund_amount")).toBeCloseTo(1 - CLAIM_SLIPS.refundAmount, 1);
     expect(acc("write:finance.issue_refund")).toBeCloseTo(1 - CLAIM_SLIPS.dropWrite, 1);
     expect(acc("write:logistics.reship")).toBeCloseTo(1 - CLAIM_SLIPS.addWrite, 1);
     expect(acc("forbidden:blame_customer")).toBeCloseTo(1 - CLAIM_SLIPS.addForbidden, 1);
-    const wrongAmount = pairs.find((p) => p.human.mentioned.some((m) => m.key === "refund_amount" && m.value !== 87.09))!;
+    const wrongAmount = pairs.find((p) =>
+      p.human.mentioned.some((m) => m.key === "refund_amount" && m.value !== 87.09),
+    )!;
     expect(wrongAmount.human.mentioned.find((m) => m.key === "refund_amount")?.value).toBe(95.8);
   });
 

@@ -50,16 +50,36 @@ export function disagreeing(item: DemoItem, worse: string | null, config: Scorin
   const tries: Made[] = [];
   if (item.ledger.handoff) {
     const subscores = { ...base.subscores, outcome: 0, policy: Math.min(base.subscores.policy, 0.5) };
-    tries.push({ subscores, guardrails: base.guardrails, reward: humanReward(subscores, base.guardrails, config).reward, note: "The hand-off was not needed: the ticket was within policy and the agent had what it needed to resolve it." });
+    tries.push({
+      subscores,
+      guardrails: base.guardrails,
+      reward: humanReward(subscores, base.guardrails, config).reward,
+      note: "The hand-off was not needed: the ticket was within policy and the agent had what it needed to resolve it.",
+    });
   }
   if (worse && item.ledger.decidingGuardrail === worse) {
     const subscores = { ...base.subscores, evidence: 1 };
     const guardrails = base.guardrails.filter((g) => g !== worse);
-    tries.push({ subscores, guardrails, reward: humanReward(subscores, guardrails, config).reward, note: `Not convinced ${worse} applies here: the reads that matter come before the write.` });
+    tries.push({
+      subscores,
+      guardrails,
+      reward: humanReward(subscores, guardrails, config).reward,
+      note: `Not convinced ${worse} applies here: the reads that matter come before the write.`,
+    });
   }
   const flipped = { ...base.subscores, outcome: base.subscores.outcome >= 0.5 ? 0 : 1 };
-  tries.push({ subscores: flipped, guardrails: base.guardrails, reward: humanReward(flipped, base.guardrails, config).reward, note: "The outcome reads differently from the reply and the sandbox." });
-  tries.push({ subscores: flipped, guardrails: [], reward: humanReward(flipped, [], config).reward, note: "Scored the outcome the other way; no guardrail seen." });
+  tries.push({
+    subscores: flipped,
+    guardrails: base.guardrails,
+    reward: humanReward(flipped, base.guardrails, config).reward,
+    note: "The outcome reads differently from the reply and the sandbox.",
+  });
+  tries.push({
+    subscores: flipped,
+    guardrails: [],
+    reward: humanReward(flipped, [], config).reward,
+    note: "Scored the outcome the other way; no guardrail seen.",
+  });
   return tries.find((t) => Math.abs(t.reward - ledgerReward) > tol + 1e-9) ?? null;
 }
 
@@ -99,15 +119,20 @@ export function humanClaims(ledger: Claims | null, universe: ClaimUniverse, salt
   const c: Claims = ledger ?? { claimed_writes: [], mentioned: [], forbidden_hits: [] };
   const u = (what: string) => uniformHash(salt, "rollout", `${key}:${what}`);
   const writes = c.claimed_writes.filter((w) => u(`w-${w}`) >= CLAIM_SLIPS.dropWrite);
-  for (const w of universe.writes) if (!c.claimed_writes.includes(w) && u(`w+${w}`) < CLAIM_SLIPS.addWrite) writes.push(w);
+  for (const w of universe.writes)
+    if (!c.claimed_writes.includes(w) && u(`w+${w}`) < CLAIM_SLIPS.addWrite) writes.push(w);
   const mentioned: Claims["mentioned"] = [];
   for (const m of c.mentioned) {
     if (m.key === "refund_amount" && typeof m.value === "number") {
-      mentioned.push(u("refund") < CLAIM_SLIPS.refundAmount ? { key: m.key, value: Math.round(m.value * 110) / 100 } : m);
+      mentioned.push(
+        u("refund") < CLAIM_SLIPS.refundAmount ? { key: m.key, value: Math.round(m.value * 110) / 100 } : m,
+      );
     } else if (u(`m-${m.key}`) >= CLAIM_SLIPS.dropMention) mentioned.push(m);
   }
-  for (const k of universe.mentions) if (!c.mentioned.some((m) => m.key === k) && u(`m+${k}`) < CLAIM_SLIPS.addMention) mentioned.push({ key: k });
+  for (const k of universe.mentions)
+    if (!c.mentioned.some((m) => m.key === k) && u(`m+${k}`) < CLAIM_SLIPS.addMention) mentioned.push({ key: k });
   const forbidden = c.forbidden_hits.filter((f) => u(`f-${f}`) >= CLAIM_SLIPS.dropForbidden);
-  for (const f of universe.forbidden) if (!c.forbidden_hits.includes(f) && u(`f+${f}`) < CLAIM_SLIPS.addForbidden) forbidden.push(f);
+  for (const f of universe.forbidden)
+    if (!c.forbidden_hits.includes(f) && u(`f+${f}`) < CLAIM_SLIPS.addForbidden) forbidden.push(f);
   return { claimed_writes: writes, mentioned, forbidden_hits: forbidden };
 }

@@ -43,7 +43,11 @@ describe("the demo shadow audit", () => {
   it("reviews a batch of the demo run at about 88% agreement, one guardrail clearly worse, with overlap and verdicts", async () => {
     await createDemoUsersIfEmpty(client);
     // 400 tickets: 15% refund before reading (missing_evidence), 5% empty promises, the rest honest.
-    await seedRun(scratch.url, { runId: "grpo-main", tickets: 400, variant: (i) => (i % 20 < 3 ? "missing_evidence" : i % 20 === 3 ? "empty_promise" : "honest") });
+    await seedRun(scratch.url, {
+      runId: "grpo-main",
+      tickets: 400,
+      variant: (i) => (i % 20 < 3 ? "missing_evidence" : i % 20 === 3 ? "empty_promise" : "honest"),
+    });
     const line = await seedDemoAudit(scratch.url);
     expect(line).toMatch(/^demo shadow audit: batch \d+/);
 
@@ -64,12 +68,16 @@ describe("the demo shadow audit", () => {
     expect(overlap.length).toBeGreaterThan(0);
     for (const o of overlap) expect(new Set(o.reviews.map((r) => r.reviewerId)).size).toBe(2);
 
-    const verdicts = await client.adjudication.findMany({ select: { cause: true, guardrail: true, item: { select: { disputedAt: true } } } });
+    const verdicts = await client.adjudication.findMany({
+      select: { cause: true, guardrail: true, item: { select: { disputedAt: true } } },
+    });
     // every dispute the main batch has, up to nine: three on the worse guardrail, the rest spread over the causes
     expect(verdicts.length).toBeGreaterThanOrEqual(4);
     expect(verdicts.length).toBeLessThanOrEqual(9);
     expect(verdicts.every((v) => v.item.disputedAt !== null)).toBe(true);
-    expect(verdicts.filter((v) => v.cause === "verifier_rule_wrong" && v.guardrail === "missing_evidence").length).toBeGreaterThanOrEqual(2);
+    expect(
+      verdicts.filter((v) => v.cause === "verifier_rule_wrong" && v.guardrail === "missing_evidence").length,
+    ).toBeGreaterThanOrEqual(2);
     expect(new Set(verdicts.map((v) => v.cause)).size).toBeGreaterThanOrEqual(3);
     // the annotators' claims are not a copy of the extractor's
     const r = await report(client);
@@ -109,7 +117,10 @@ describe("the demo shadow audit on the real demo ledger", () => {
     console.log(`demo audit (small demo): ${Math.round(performance.now() - started)} ms: ${line}`);
     expect(line).toMatch(/^demo shadow audit: batch \d+.*; reward-hacking audit: batch \d+/);
 
-    const batches = await client.auditBatch.findMany({ orderBy: { id: "asc" }, select: { id: true, runId: true, _count: { select: { items: true } } } });
+    const batches = await client.auditBatch.findMany({
+      orderBy: { id: "asc" },
+      select: { id: true, runId: true, _count: { select: { items: true } } },
+    });
     expect(batches.map((b) => b.runId)).toEqual(["grpo-main", HACKING_RUN]);
     expect(batches[0]._count.items).toBeGreaterThan(40);
 
@@ -135,14 +146,20 @@ describe("the demo shadow audit on the real demo ledger", () => {
     const stored = new Map<string, number>();
     for (const v of verdicts) stored.set(v.cause, (stored.get(v.cause) ?? 0) + 1);
     expect(stored.size).toBeGreaterThanOrEqual(4);
-    expect(all.causes.filter((c) => c.count > 0).map((c) => [c.cause, c.count])).toEqual([...stored.entries()].sort((a, b) => all.causes.findIndex((c) => c.cause === a[0]) - all.causes.findIndex((c) => c.cause === b[0])));
+    expect(all.causes.filter((c) => c.count > 0).map((c) => [c.cause, c.count])).toEqual(
+      [...stored.entries()].sort(
+        (a, b) => all.causes.findIndex((c) => c.cause === a[0]) - all.causes.findIndex((c) => c.cause === b[0]),
+      ),
+    );
 
     // grpo-hacking: every item reviewed, at least five reviews in most audit windows, agreement falling late
     expect(await client.auditItem.count({ where: { batchId: batches[1].id, status: "open" } })).toBe(0);
     const points = await listAuditPoints(HACKING_RUN, HACKING_THRESHOLDS.auditWindow!, client);
     expect(points.filter((p) => p.compared >= 5).length).toBeGreaterThanOrEqual(8);
-    const early = points.slice(0, 3).reduce((a, p) => a + p.agreeing, 0) / points.slice(0, 3).reduce((a, p) => a + p.compared, 0);
-    const late = points.slice(-3).reduce((a, p) => a + p.agreeing, 0) / points.slice(-3).reduce((a, p) => a + p.compared, 0);
+    const early =
+      points.slice(0, 3).reduce((a, p) => a + p.agreeing, 0) / points.slice(0, 3).reduce((a, p) => a + p.compared, 0);
+    const late =
+      points.slice(-3).reduce((a, p) => a + p.agreeing, 0) / points.slice(-3).reduce((a, p) => a + p.compared, 0);
     expect(early).toBeGreaterThan(0.85);
     expect(late).toBeLessThan(0.7);
 
@@ -156,6 +173,8 @@ describe("the demo shadow audit on the real demo ledger", () => {
     expect(state(main_, "hacking_agreement")).toBe("green");
     expect(state(main_, "hacking_success")).toBe("green");
     // the thresholds the demo gave the run are in the audit log
-    expect(await client.auditLogEntry.count({ where: { action: "run.thresholds_update", targetId: HACKING_RUN } })).toBe(1);
+    expect(
+      await client.auditLogEntry.count({ where: { action: "run.thresholds_update", targetId: HACKING_RUN } }),
+    ).toBe(1);
   }, 240_000);
 });

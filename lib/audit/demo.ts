@@ -6,7 +6,16 @@
 // demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { agreeing, claimUniverse, disagreeing, humanClaims, type ClaimUniverse, type DemoItem, type Made, type ScoringConfig } from "@/lib/audit/demo-stories.ts";
+import {
+  agreeing,
+  claimUniverse,
+  disagreeing,
+  humanClaims,
+  type ClaimUniverse,
+  type DemoItem,
+  type Made,
+  type ScoringConfig,
+} from "@/lib/audit/demo-stories.ts";
 import { createClient } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
@@ -42,14 +51,35 @@ type Slot = { item: DemoItem; reviewer: Person; second: boolean; h: number };
 type Verdict = { item: bigint; cause: DisagreementCause; guardrail: GuardrailCode | null; note: string };
 
 const ITEM_SELECT = {
-  id: true, reviewsNeeded: true, trajectoryId: true,
-  ledger: { select: { reward: true, guardrailMask: true, decidingGuardrail: true, claims: true, step: true, handoff: true, outcome: true, policy: true, evidence: true, efficiency: true, communication: true } },
+  id: true,
+  reviewsNeeded: true,
+  trajectoryId: true,
+  ledger: {
+    select: {
+      reward: true,
+      guardrailMask: true,
+      decidingGuardrail: true,
+      claims: true,
+      step: true,
+      handoff: true,
+      outcome: true,
+      policy: true,
+      evidence: true,
+      efficiency: true,
+      communication: true,
+    },
+  },
 } as const;
 
 /** The generated GRPO run of the demo (grpo-main) when present, else the run with the most ledger entries. */
 async function pickRun(client: PrismaClient): Promise<string | null> {
   if (await client.run.findUnique({ where: { id: "grpo-main" }, select: { id: true } })) return "grpo-main";
-  const top = await client.ledgerEntry.groupBy({ by: ["runId"], _count: { _all: true }, orderBy: { _count: { runId: "desc" } }, take: 1 });
+  const top = await client.ledgerEntry.groupBy({
+    by: ["runId"],
+    _count: { _all: true },
+    orderBy: { _count: { runId: "desc" } },
+    take: 1,
+  });
   return top[0]?.runId ?? null;
 }
 
@@ -57,7 +87,11 @@ async function pickRun(client: PrismaClient): Promise<string | null> {
 async function rateFor(client: PrismaClient, runId: string, target: number) {
   const steps = await client.ledgerEntry.aggregate({ where: { runId }, _min: { step: true }, _max: { step: true } });
   const tickets = (await client.ledgerEntry.groupBy({ by: ["ticketId"], where: { runId, isCurrent: true } })).length;
-  return { stepFrom: steps._min.step ?? 0, stepTo: steps._max.step ?? 0, rate: Math.min(1, Math.max(0.01, target / Math.max(tickets, 1))) };
+  return {
+    stepFrom: steps._min.step ?? 0,
+    stepTo: steps._max.step ?? 0,
+    rate: Math.min(1, Math.max(0.01, target / Math.max(tickets, 1))),
+  };
 }
 
 /**
@@ -68,7 +102,10 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
   const client = createClient(url);
   try {
     if ((await client.auditBatch.count()) > 0) return null;
-    const users = await client.user.findMany({ where: { email: { in: Object.values(DEMO_EMAILS) } }, select: { id: true, email: true } });
+    const users = await client.user.findMany({
+      where: { email: { in: Object.values(DEMO_EMAILS) } },
+      select: { id: true, email: true },
+    });
     const user = (email: string) => users.find((u) => u.email === email);
     const a1 = user(DEMO_EMAILS.a1);
     const a2 = user(DEMO_EMAILS.a2);
@@ -78,7 +115,16 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
     if (!runId) return null;
     // About 80 tickets, one rollout each anywhere in the run, so the agreement page has enough to mean something.
     const created = await createBatch(
-      { name: "Demo shadow audit", runId, ...(await rateFor(client, runId, 80)), salt: SALT, pick: "one", minPerStratum: 5, overlapRate: 0.1, tolerance: 0.1 },
+      {
+        name: "Demo shadow audit",
+        runId,
+        ...(await rateFor(client, runId, 80)),
+        salt: SALT,
+        pick: "one",
+        minPerStratum: 5,
+        overlapRate: 0.1,
+        tolerance: 0.1,
+      },
       { label: "demo" },
       client,
     );
@@ -95,13 +141,27 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
 }
 
 async function loadBatch(client: PrismaClient, batchId: number) {
-  const batch = await client.auditBatch.findUniqueOrThrow({ where: { id: batchId }, select: { tolerance: true, config: { select: { body: true } } } });
-  const items: DemoItem[] = await client.auditItem.findMany({ where: { batchId }, orderBy: { id: "asc" }, select: ITEM_SELECT });
+  const batch = await client.auditBatch.findUniqueOrThrow({
+    where: { id: batchId },
+    select: { tolerance: true, config: { select: { body: true } } },
+  });
+  const items: DemoItem[] = await client.auditItem.findMany({
+    where: { batchId },
+    orderBy: { id: "asc" },
+    select: ITEM_SELECT,
+  });
   return { config: scoringConfigOf(batch.config?.body ?? null), tol: batch.tolerance, items };
 }
 
 /** Plans disagreements in `order` until `target` of them have a story that moves the reward past the tolerance. */
-function planDisagreements(order: readonly Slot[], target: number, worse: string | null, config: ScoringConfig, tol: number, plan = new Map<Slot, Made>()): Map<Slot, Made> {
+function planDisagreements(
+  order: readonly Slot[],
+  target: number,
+  worse: string | null,
+  config: ScoringConfig,
+  tol: number,
+  plan = new Map<Slot, Made>(),
+): Map<Slot, Made> {
   let made = 0;
   for (const s of order) {
     if (made >= target) break;
@@ -118,15 +178,23 @@ async function reviewDemoBatch(client: PrismaClient, batchId: number, who: Who):
   const { config, tol, items } = await loadBatch(client, batchId);
   // The guardrail humans will disagree on: missing_evidence when the sample has it, else the most frequent one.
   const counts = new Map<string, number>();
-  for (const i of items) if (i.ledger.decidingGuardrail) counts.set(i.ledger.decidingGuardrail, (counts.get(i.ledger.decidingGuardrail) ?? 0) + 1);
-  const worse = (counts.get("missing_evidence") ?? 0) >= 3 ? "missing_evidence" : ([...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null);
+  for (const i of items)
+    if (i.ledger.decidingGuardrail)
+      counts.set(i.ledger.decidingGuardrail, (counts.get(i.ledger.decidingGuardrail) ?? 0) + 1);
+  const worse =
+    (counts.get("missing_evidence") ?? 0) >= 3
+      ? "missing_evidence"
+      : ([...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null);
 
   // About 15% of single-review items stay open, so the annotators' queue has work.
   const slots: Slot[] = [];
   for (const item of items) {
     const h = uniformHash(SALT, "overlap", `review:${item.trajectoryId}`);
     if (item.reviewsNeeded > 1) {
-      slots.push({ item, reviewer: who.a1, second: false, h }, { item, reviewer: who.a2, second: true, h: uniformHash(SALT, "overlap", `second:${item.trajectoryId}`) });
+      slots.push(
+        { item, reviewer: who.a1, second: false, h },
+        { item, reviewer: who.a2, second: true, h: uniformHash(SALT, "overlap", `second:${item.trajectoryId}`) },
+      );
     } else if (h < 0.85 || item.ledger.decidingGuardrail === worse) {
       slots.push({ item, reviewer: h < 0.5 ? who.a1 : who.a2, second: false, h });
     }
@@ -134,30 +202,51 @@ async function reviewDemoBatch(client: PrismaClient, batchId: number, who: Who):
   // Disagreements: the worse guardrail's reviews first (up to WORSE_SHARE of them), then the lowest hashes elsewhere,
   // until about 12% of all reviews fall outside the tolerance. A slot where no story disagrees is passed over.
   const worseSlots = slots.filter((s) => worse && s.item.ledger.decidingGuardrail === worse).sort((a, b) => a.h - b.h);
-  const order = [...worseSlots.slice(0, Math.ceil(WORSE_SHARE * worseSlots.length)), ...slots.filter((s) => !worseSlots.includes(s)).sort((a, b) => a.h - b.h)];
+  const order = [
+    ...worseSlots.slice(0, Math.ceil(WORSE_SHARE * worseSlots.length)),
+    ...slots.filter((s) => !worseSlots.includes(s)).sort((a, b) => a.h - b.h),
+  ];
   const plan = planDisagreements(order, Math.round((1 - TARGET_AGREEMENT) * slots.length), worse, config, tol);
 
-  const written = await writeReviews(client, batchId, slots, plan, { config, tol, universe: claimUniverse(items), lead: who.lead }, (disputed, claimsDiffer) => {
-    // Verdicts spread over the causes: the worse guardrail's rule is too strict (three times), and elsewhere an
-    // annotator slip, ambiguous cases, a spec that misses a case and an extraction error.
-    const onWorse = disputed.filter((i) => i.ledger.decidingGuardrail === worse);
-    const elsewhere = disputed.filter((i) => i.ledger.decidingGuardrail !== worse);
-    const verdicts: Verdict[] = onWorse.slice(0, 3).map((i) => ({
-      item: i.id, cause: "verifier_rule_wrong", guardrail: worse as GuardrailCode, note: `The ${worse} rule fires although the required reads happened; the rule is stricter than the policy.`,
-    }));
-    const extraction = elsewhere.find((i) => claimsDiffer.has(i.id));
-    if (extraction) verdicts.push({ item: extraction.id, cause: "extraction_wrong", guardrail: null, note: "The extractor read a claim the reply does not make; the score follows the wrong claims." });
-    const rest = elsewhere.filter((i) => i !== extraction);
-    const causes: [DisagreementCause, string][] = [
-      ["annotator_wrong", "The sandbox ledger is clear; the annotator misread the reply."],
-      ["ambiguous", "The reply can be read both ways; the policy does not settle it."],
-      ["annotator_wrong", "The annotator scored the outcome before reading the last tool result."],
-      ["spec_wrong", "The spec asks for a mention the policy does not require for this category."],
-      ["ambiguous", "The customer's request changed mid-thread; both outcomes are defensible."],
-    ];
-    causes.forEach(([cause, note], n) => rest[n] && verdicts.push({ item: rest[n].id, cause, guardrail: null, note }));
-    return verdicts;
-  });
+  const written = await writeReviews(
+    client,
+    batchId,
+    slots,
+    plan,
+    { config, tol, universe: claimUniverse(items), lead: who.lead },
+    (disputed, claimsDiffer) => {
+      // Verdicts spread over the causes: the worse guardrail's rule is too strict (three times), and elsewhere an
+      // annotator slip, ambiguous cases, a spec that misses a case and an extraction error.
+      const onWorse = disputed.filter((i) => i.ledger.decidingGuardrail === worse);
+      const elsewhere = disputed.filter((i) => i.ledger.decidingGuardrail !== worse);
+      const verdicts: Verdict[] = onWorse.slice(0, 3).map((i) => ({
+        item: i.id,
+        cause: "verifier_rule_wrong",
+        guardrail: worse as GuardrailCode,
+        note: `The ${worse} rule fires although the required reads happened; the rule is stricter than the policy.`,
+      }));
+      const extraction = elsewhere.find((i) => claimsDiffer.has(i.id));
+      if (extraction)
+        verdicts.push({
+          item: extraction.id,
+          cause: "extraction_wrong",
+          guardrail: null,
+          note: "The extractor read a claim the reply does not make; the score follows the wrong claims.",
+        });
+      const rest = elsewhere.filter((i) => i !== extraction);
+      const causes: [DisagreementCause, string][] = [
+        ["annotator_wrong", "The sandbox ledger is clear; the annotator misread the reply."],
+        ["ambiguous", "The reply can be read both ways; the policy does not settle it."],
+        ["annotator_wrong", "The annotator scored the outcome before reading the last tool result."],
+        ["spec_wrong", "The spec asks for a mention the policy does not require for this category."],
+        ["ambiguous", "The customer's request changed mid-thread; both outcomes are defensible."],
+      ];
+      causes.forEach(
+        ([cause, note], n) => rest[n] && verdicts.push({ item: rest[n].id, cause, guardrail: null, note }),
+      );
+      return verdicts;
+    },
+  );
   return `demo shadow audit: batch ${batchId}, ${items.length} items, ${slots.length} reviews (agreement ${(written.agreement * 100).toFixed(0)}%, ${written.disputed} disputed${worse ? `, mostly on ${worse}` : ""}, ${written.verdicts} verdicts)`;
 }
 
@@ -177,7 +266,15 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
   if (!set.ok) return null;
   const range = await rateFor(client, HACKING_RUN, HACKING_ITEMS);
   const created = await createBatch(
-    { name: "grpo-hacking shadow audit, whole run", runId: HACKING_RUN, ...range, salt: `${SALT}-hacking`, pick: "one", overlapRate: 0, tolerance: 0.1 },
+    {
+      name: "grpo-hacking shadow audit, whole run",
+      runId: HACKING_RUN,
+      ...range,
+      salt: `${SALT}-hacking`,
+      pick: "one",
+      overlapRate: 0,
+      tolerance: 0.1,
+    },
     { label: "demo" },
     client,
   );
@@ -203,14 +300,30 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
     const order = [...inWindow.filter((s) => s.item.ledger.handoff), ...inWindow.filter((s) => !s.item.ledger.handoff)];
     planDisagreements(order, target, null, config, tol, plan);
   }
-  const written = await writeReviews(client, created.batchId, slots, plan, { config, tol, universe: claimUniverse(items), lead: who.lead }, (disputed) => {
-    const handoffs = disputed.filter((i) => i.ledger.handoff).reverse();
-    const verdicts: Verdict[] = handoffs.slice(0, 2).map((i) => ({
-      item: i.id, cause: "verifier_rule_wrong", guardrail: null, note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
-    }));
-    if (handoffs[2]) verdicts.push({ item: handoffs[2].id, cause: "spec_wrong", guardrail: null, note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out." });
-    return verdicts;
-  });
+  const written = await writeReviews(
+    client,
+    created.batchId,
+    slots,
+    plan,
+    { config, tol, universe: claimUniverse(items), lead: who.lead },
+    (disputed) => {
+      const handoffs = disputed.filter((i) => i.ledger.handoff).reverse();
+      const verdicts: Verdict[] = handoffs.slice(0, 2).map((i) => ({
+        item: i.id,
+        cause: "verifier_rule_wrong",
+        guardrail: null,
+        note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+      }));
+      if (handoffs[2])
+        verdicts.push({
+          item: handoffs[2].id,
+          cause: "spec_wrong",
+          guardrail: null,
+          note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out.",
+        });
+      return verdicts;
+    },
+  );
   return `reward-hacking audit: batch ${created.batchId}, ${slots.length} reviews over steps ${range.stepFrom}–${range.stepTo} (agreement ${(written.agreement * 100).toFixed(0)}%, falling late), ${written.verdicts} verdicts`;
 }
 
@@ -241,13 +354,28 @@ async function writeReviews(
         const labelled = humanClaims(ledgerClaims, ctx.universe, SALT, `${slot.item.trajectoryId}:${slot.reviewer.id}`);
         const cmp = compareWithLedger(
           { reward: made.reward, subscores: made.subscores, guardrails: made.guardrails, claims: labelled },
-          { reward: slot.item.ledger.reward, subscores: made.subscores, guardrails: codesOfMask(slot.item.ledger.guardrailMask), claims: ledgerClaims },
+          {
+            reward: slot.item.ledger.reward,
+            subscores: made.subscores,
+            guardrails: codesOfMask(slot.item.ledger.guardrailMask),
+            claims: ledgerClaims,
+          },
           ctx.tol,
         );
         if (!cmp.rewardDisagrees) agreeingCount++;
         if (JSON.stringify(labelled) !== JSON.stringify(ledgerClaims ?? labelled)) claimsDiffer.add(slot.item.id);
         const review = await tx.review.create({
-          data: { itemId: slot.item.id, reviewerId: slot.reviewer.id, ...made.subscores, guardrails: made.guardrails, reward: made.reward, claims: labelled as Prisma.InputJsonObject, note: made.note, secondsSpent: 40 + Math.floor(slot.h * 200), createdAt: at },
+          data: {
+            itemId: slot.item.id,
+            reviewerId: slot.reviewer.id,
+            ...made.subscores,
+            guardrails: made.guardrails,
+            reward: made.reward,
+            claims: labelled as Prisma.InputJsonObject,
+            note: made.note,
+            secondsSpent: 40 + Math.floor(slot.h * 200),
+            createdAt: at,
+          },
           select: { id: true },
         });
         const done = slot.item.reviewsNeeded <= 1 || slot.second;
@@ -259,16 +387,39 @@ async function writeReviews(
         });
         await tx.auditLogEntry.create({
           data: {
-            at, actorId: slot.reviewer.id, actorLabel: slot.reviewer.email, action: "review.submit", targetType: "audit_item", targetId: slot.item.id.toString(),
-            details: { review_id: review.id.toString(), batch_id: batchId, trajectory_id: slot.item.trajectoryId, reward: made.reward, guardrails: made.guardrails, disagrees: cmp.disagrees, demo: true },
+            at,
+            actorId: slot.reviewer.id,
+            actorLabel: slot.reviewer.email,
+            action: "review.submit",
+            targetType: "audit_item",
+            targetId: slot.item.id.toString(),
+            details: {
+              review_id: review.id.toString(),
+              batch_id: batchId,
+              trajectory_id: slot.item.trajectoryId,
+              reward: made.reward,
+              guardrails: made.guardrails,
+              disagrees: cmp.disagrees,
+              demo: true,
+            },
           },
         });
       }
       for (const v of decide(disputed, claimsDiffer)) {
-        const a = await tx.adjudication.create({ data: { itemId: v.item, leadId: ctx.lead.id, cause: v.cause, guardrail: v.guardrail, note: v.note }, select: { id: true } });
+        const a = await tx.adjudication.create({
+          data: { itemId: v.item, leadId: ctx.lead.id, cause: v.cause, guardrail: v.guardrail, note: v.note },
+          select: { id: true },
+        });
         verdicts++;
         await tx.auditLogEntry.create({
-          data: { actorId: ctx.lead.id, actorLabel: ctx.lead.email, action: "adjudication.record", targetType: "audit_item", targetId: v.item.toString(), details: { adjudication_id: a.id.toString(), cause: v.cause, guardrail: v.guardrail, demo: true } },
+          data: {
+            actorId: ctx.lead.id,
+            actorLabel: ctx.lead.email,
+            action: "adjudication.record",
+            targetType: "audit_item",
+            targetId: v.item.toString(),
+            details: { adjudication_id: a.id.toString(), cause: v.cause, guardrail: v.guardrail, demo: true },
+          },
         });
       }
     },

@@ -19,9 +19,14 @@ const perfect: ReviewBody = {
 
 async function batchOf(tickets: number, overlapRate = 0): Promise<number> {
   const runId = uniqueName("lease-run");
-  await db().run.create({ data: { id: runId } }).catch(() => undefined);
+  await db()
+    .run.create({ data: { id: runId } })
+    .catch(() => undefined);
   await seedRun(url, { runId, tickets });
-  const r = await createBatch({ runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "s", pick: "one", overlapRate, tolerance: 0.1 }, ACTOR);
+  const r = await createBatch(
+    { runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "s", pick: "one", overlapRate, tolerance: 0.1 },
+    ACTOR,
+  );
   if (!r.ok) throw new Error(r.error);
   expect(r.items).toBe(tickets);
   return r.batchId;
@@ -43,7 +48,10 @@ describe("the review queue", () => {
     expect(ids.every(Boolean)).toBe(true);
     expect(new Set(ids).size).toBe(50);
     // the database agrees: 50 items leased, each to the user the claim returned
-    const rows = await db().auditItem.findMany({ where: { batchId, leaseUserId: { not: null } }, select: { id: true, leaseUserId: true } });
+    const rows = await db().auditItem.findMany({
+      where: { batchId, leaseUserId: { not: null } },
+      select: { id: true, leaseUserId: true },
+    });
     expect(rows).toHaveLength(50);
     const byItem = new Map(rows.map((r) => [r.id.toString(), r.leaseUserId]));
     leases.forEach((l, i) => expect(byItem.get(l!.itemId.toString())).toBe(users[i].userId));
@@ -123,7 +131,10 @@ describe("the review queue", () => {
     // open again (1 of 2 reviews), but not for a
     expect(await claimNextItem(a.userId, { batchId })).toBeNull();
     expect((await listQueueBatches(a.userId)).find((q) => q.batchId === batchId)).toBeUndefined();
-    expect((await listQueueBatches(b.userId)).find((q) => q.batchId === batchId)).toMatchObject({ available: 1, mine: null });
+    expect((await listQueueBatches(b.userId)).find((q) => q.batchId === batchId)).toMatchObject({
+      available: 1,
+      mine: null,
+    });
     const lb = await claimNextItem(b.userId, { batchId });
     expect(lb?.itemId).toBe(item.id);
     // a second submission by a is refused even with the item open

@@ -57,7 +57,13 @@ export async function claimNextItem(
  * someone else after expiry, done, or already reviewed by them. Opening an item URL never takes a free item:
  * items come from the queue, in its order.
  */
-export async function renewLease(itemId: bigint, userId: number, now = new Date(), client: Db = db(), leaseMs = LEASE_MS): Promise<Date | null> {
+export async function renewLease(
+  itemId: bigint,
+  userId: number,
+  now = new Date(),
+  client: Db = db(),
+  leaseMs = LEASE_MS,
+): Promise<Date | null> {
   const expires = new Date(now.getTime() + leaseMs);
   const rows = await client.$queryRaw<{ lease_expires_at: Date }[]>`
     update audit_items set lease_expires_at = ${expires}
@@ -68,7 +74,12 @@ export async function renewLease(itemId: bigint, userId: number, now = new Date(
 }
 
 /** Gives the item back to the queue. With `skip`, it is offered to this user again only when nothing else is left. */
-export async function releaseLease(itemId: bigint, userId: number, opts: { skip?: boolean } = {}, client: Db = db()): Promise<boolean> {
+export async function releaseLease(
+  itemId: bigint,
+  userId: number,
+  opts: { skip?: boolean } = {},
+  client: Db = db(),
+): Promise<boolean> {
   const released = await client.auditItem.updateMany({
     where: { id: itemId, leaseUserId: userId },
     data: { leaseUserId: null, leaseExpiresAt: null },
@@ -101,5 +112,10 @@ export async function listQueueBatches(userId: number, now = new Date(), client:
            and not exists (select 1 from reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
       ) q on q.available > 0
      order by b.created_at, b.id`;
-  return rows.map((r) => ({ batchId: r.batch_id, name: r.name, available: Number(r.available), mine: r.mine === null ? null : BigInt(r.mine) }));
+  return rows.map((r) => ({
+    batchId: r.batch_id,
+    name: r.name,
+    available: Number(r.available),
+    mine: r.mine === null ? null : BigInt(r.mine),
+  }));
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { listAnnotatorProgress, listBatchSummaries, listRunWindows, loadPopulation, previewBatch } from "@/lib/audit/data.ts";
+import {
+  listAnnotatorProgress,
+  listBatchSummaries,
+  listRunWindows,
+  loadPopulation,
+  previewBatch,
+} from "@/lib/audit/data.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/audit/test-data.ts";
@@ -13,13 +19,28 @@ describe("creating a batch", () => {
   it("stores the previewed sample with its manifest, stratified inclusion probabilities and overlap, and logs it", async () => {
     const runId = uniqueName("batch-run");
     // 120 tickets × 2 rollouts: every 10th ticket's rollouts are empty promises, the rest honest.
-    await seedRun(url, { runId, tickets: 120, perTicket: 2, variant: (i) => (i % 10 === 0 ? "empty_promise" : "honest") });
+    await seedRun(url, {
+      runId,
+      tickets: 120,
+      perTicket: 2,
+      variant: (i) => (i % 10 === 0 ? "empty_promise" : "honest"),
+    });
     const pop = await loadPopulation(runId, 0, 100);
     expect(pop.rows).toHaveLength(240);
     expect(pop.excluded).toBe(0);
     expect(await loadPopulation(runId, 11, 100)).toEqual({ rows: [], excluded: 0 });
 
-    const params = { runId, stepFrom: 0, stepTo: 100, rate: 0.05, salt: "fixed-salt", pick: "one" as const, minPerStratum: 6, overlapRate: 0.5, tolerance: 0.1 };
+    const params = {
+      runId,
+      stepFrom: 0,
+      stepTo: 100,
+      rate: 0.05,
+      salt: "fixed-salt",
+      pick: "one" as const,
+      minPerStratum: 6,
+      overlapRate: 0.5,
+      tolerance: 0.1,
+    };
     const preview = await previewBatch(params);
     expect(preview.population).toEqual({ tickets: 120, rollouts: 240, excluded: 0 });
     const ep = preview.sample.strata.find((s) => s.stratum === "empty_promise")!;
@@ -28,8 +49,19 @@ describe("creating a batch", () => {
     const r = await createBatch(params, ACTOR);
     if (!r.ok) throw new Error(r.error);
     expect(r.items).toBe(preview.sample.items.length);
-    const batch = await db().auditBatch.findUniqueOrThrow({ where: { id: r.batchId }, include: { items: { orderBy: { id: "asc" } } } });
-    expect(batch).toMatchObject({ runId, rate: 0.05, salt: "fixed-salt", pick: "one", minPerStratum: 6, overlapRate: 0.5, tolerance: 0.1 });
+    const batch = await db().auditBatch.findUniqueOrThrow({
+      where: { id: r.batchId },
+      include: { items: { orderBy: { id: "asc" } } },
+    });
+    expect(batch).toMatchObject({
+      runId,
+      rate: 0.05,
+      salt: "fixed-salt",
+      pick: "one",
+      minPerStratum: 6,
+      overlapRate: 0.5,
+      tolerance: 0.1,
+    });
     expect(batch.items.map((i) => i.trajectoryId)).toEqual(preview.sample.items.map((i) => i.row.trajectoryId));
     const epItems = batch.items.filter((i) => i.stratum === "empty_promise");
     expect(epItems).toHaveLength(6);
@@ -49,7 +81,9 @@ describe("creating a batch", () => {
       items: r.items,
       items_hash: preview.sample.itemsHash,
     });
-    expect(await db().auditLogEntry.count({ where: { action: "audit.batch_create", targetId: String(r.batchId) } })).toBe(1);
+    expect(
+      await db().auditLogEntry.count({ where: { action: "audit.batch_create", targetId: String(r.batchId) } }),
+    ).toBe(1);
 
     // the same parameters draw the same sample again
     const again = await createBatch(params, ACTOR);
@@ -60,25 +94,51 @@ describe("creating a batch", () => {
   it("refuses an unknown run, an empty window and an empty sample", async () => {
     const runId = uniqueName("batch-run");
     await seedRun(url, { runId, tickets: 3 });
-    const base = { runId, stepFrom: 0, stepTo: 100, rate: 0.01, salt: "s", pick: "one" as const, overlapRate: 0, tolerance: 0.1 };
+    const base = {
+      runId,
+      stepFrom: 0,
+      stepTo: 100,
+      rate: 0.01,
+      salt: "s",
+      pick: "one" as const,
+      overlapRate: 0,
+      tolerance: 0.1,
+    };
     expect(await createBatch({ ...base, runId: "no-such-run" }, ACTOR)).toMatchObject({ ok: false, field: "runId" });
-    expect(await createBatch({ ...base, stepFrom: 500, stepTo: 600 }, ACTOR)).toMatchObject({ ok: false, field: "stepTo" });
+    expect(await createBatch({ ...base, stepFrom: 500, stepTo: 600 }, ACTOR)).toMatchObject({
+      ok: false,
+      field: "stepTo",
+    });
     // 3 tickets at 1%: with this salt none falls under the rate
     const empty = await previewBatch(base);
-    if (empty.sample.items.length === 0) expect(await createBatch(base, ACTOR)).toMatchObject({ ok: false, field: "rate" });
+    if (empty.sample.items.length === 0)
+      expect(await createBatch(base, ACTOR)).toMatchObject({ ok: false, field: "rate" });
     expect(await db().auditBatch.count({ where: { runId } })).toBe(empty.sample.items.length === 0 ? 0 : 1);
   });
 
   it("reports progress per batch and per annotator", async () => {
     const runId = uniqueName("batch-run");
     await seedRun(url, { runId, tickets: 4, variant: (i) => (i === 0 ? "empty_promise" : "honest") });
-    const r = await createBatch({ runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "p", pick: "one", overlapRate: 0, tolerance: 0.1 }, ACTOR);
+    const r = await createBatch(
+      { runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "p", pick: "one", overlapRate: 0, tolerance: 0.1 },
+      ACTOR,
+    );
     if (!r.ok) throw new Error(r.error);
     const [a, b] = await makeUsers(db(), 2);
     const reviewed: bigint[] = [];
     for (let i = 0; i < 3; i++) {
       const l = await claimNextItem(a.userId, { batchId: r.batchId });
-      const res = await submitReview(l!.itemId, a, { subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 }, guardrails: [], claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] }, note: "" }, 20 + i);
+      const res = await submitReview(
+        l!.itemId,
+        a,
+        {
+          subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
+          guardrails: [],
+          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
+          note: "",
+        },
+        20 + i,
+      );
       expect(res.ok).toBe(true);
       reviewed.push(l!.itemId);
     }
@@ -86,9 +146,13 @@ describe("creating a batch", () => {
     const summary = (await listBatchSummaries()).find((s) => s.id === r.batchId)!;
     expect(summary).toMatchObject({ items: 4, done: 3, reviews: 3, reviewsNeeded: 4, leasedNow: 1, overlapItems: 0 });
     // a perfect score on the empty-promise rollout (if it was among the three) disputes it
-    const capped = await db().auditItem.count({ where: { id: { in: reviewed }, ledger: { decidingGuardrail: "empty_promise" } } });
+    const capped = await db().auditItem.count({
+      where: { id: { in: reviewed }, ledger: { decidingGuardrail: "empty_promise" } },
+    });
     expect(summary.disputed).toBe(capped);
-    const progress = (await listAnnotatorProgress()).filter((p) => p.batchId === r.batchId).sort((x, y) => x.userId - y.userId);
+    const progress = (await listAnnotatorProgress())
+      .filter((p) => p.batchId === r.batchId)
+      .sort((x, y) => x.userId - y.userId);
     expect(progress).toEqual([
       expect.objectContaining({ userId: a.userId, reviews: 3, leasedNow: 0, medianSeconds: 21 }),
       expect.objectContaining({ userId: b.userId, reviews: 0, leasedNow: 1, medianSeconds: null }),

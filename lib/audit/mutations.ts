@@ -22,7 +22,11 @@ export function resolveParams(p: BatchParams): ResolvedBatchParams {
 }
 
 /** What the batch stores as its manifest: everything needed to redraw and check the sample. */
-export function buildManifest(p: ResolvedBatchParams, preview: BatchPreview, configHash: string | null): Prisma.InputJsonObject {
+export function buildManifest(
+  p: ResolvedBatchParams,
+  preview: BatchPreview,
+  configHash: string | null,
+): Prisma.InputJsonObject {
   const { sample } = preview;
   return {
     sampler_version: SAMPLER_VERSION,
@@ -58,7 +62,11 @@ export function buildManifest(p: ResolvedBatchParams, preview: BatchPreview, con
 
 /** The verifier config the batch's human rewards use: the default one stored in the database, if any. */
 async function defaultConfig(client: PrismaClient): Promise<{ id: number; hash: string } | null> {
-  return client.verifierConfig.findFirst({ where: { isDefault: true }, select: { id: true, hash: true }, orderBy: { id: "desc" } });
+  return client.verifierConfig.findFirst({
+    where: { isDefault: true },
+    select: { id: true, hash: true },
+    orderBy: { id: "desc" },
+  });
 }
 
 function defaultName(p: ResolvedBatchParams): string {
@@ -73,7 +81,15 @@ export async function createBatch(
   params: ResolvedBatchParams,
   actor: AuditActor,
   client: PrismaClient = db(),
-): Promise<Result<{ batchId: number; items: number; overlapItems: number; manifest: Prisma.InputJsonObject; preview: BatchPreview }>> {
+): Promise<
+  Result<{
+    batchId: number;
+    items: number;
+    overlapItems: number;
+    manifest: Prisma.InputJsonObject;
+    preview: BatchPreview;
+  }>
+> {
   const run = await client.run.findUnique({ where: { id: params.runId }, select: { id: true } });
   if (!run) return { ok: false, field: "runId", error: `No run ${params.runId}.` };
   const preview = await previewBatch(params, client);
@@ -127,7 +143,16 @@ export async function createBatch(
           actor,
           action: "audit.batch_create",
           target: { type: "audit_batch", id: batch.id },
-          details: { run_id: params.runId, step_from: params.stepFrom, step_to: params.stepTo, rate: params.rate, salt: params.salt, pick: params.pick, items: preview.sample.items.length, items_hash: preview.sample.itemsHash },
+          details: {
+            run_id: params.runId,
+            step_from: params.stepFrom,
+            step_to: params.stepTo,
+            rate: params.rate,
+            salt: params.salt,
+            pick: params.pick,
+            items: preview.sample.items.length,
+            items_hash: preview.sample.itemsHash,
+          },
         },
         tx,
       );
@@ -135,5 +160,12 @@ export async function createBatch(
     },
     { timeout: 120_000 },
   );
-  return { ok: true, batchId, items: preview.sample.items.length, overlapItems: preview.sample.overlapItems, manifest, preview };
+  return {
+    ok: true,
+    batchId,
+    items: preview.sample.items.length,
+    overlapItems: preview.sample.overlapItems,
+    manifest,
+    preview,
+  };
 }

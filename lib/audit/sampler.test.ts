@@ -3,10 +3,15 @@ import { describe, expect, it } from "vitest";
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { expectedToppedUp, NO_GUARDRAIL, sampleBatch, type PopulationRow } from "@/lib/audit/sampler.ts";
 
-function population(tickets: number, perTicket = 1, guardrail: (i: number) => string | null = () => null): PopulationRow[] {
+function population(
+  tickets: number,
+  perTicket = 1,
+  guardrail: (i: number) => string | null = () => null,
+): PopulationRow[] {
   const rows: PopulationRow[] = [];
   for (let i = 0; i < tickets; i++) {
-    for (let k = 0; k < perTicket; k++) rows.push({ ticketId: `T-${i}`, trajectoryId: `run/s1/g${i}/k${k}`, decidingGuardrail: guardrail(i) });
+    for (let k = 0; k < perTicket; k++)
+      rows.push({ ticketId: `T-${i}`, trajectoryId: `run/s1/g${i}/k${k}`, decidingGuardrail: guardrail(i) });
   }
   return rows;
 }
@@ -52,20 +57,27 @@ describe("sampleBatch", () => {
   }, 60_000);
 
   it("is identical across runs and arrival orders, and a ticket stays sampled as more rollouts arrive", () => {
-    const rows = population(5_000, 4, (i) => (i % 7 === 0 ? "empty_promise" : i % 11 === 0 ? "missing_evidence" : null));
+    const rows = population(5_000, 4, (i) =>
+      i % 7 === 0 ? "empty_promise" : i % 11 === 0 ? "missing_evidence" : null,
+    );
     const params = { rate: 0.05, salt: "batch-7", pick: "one" as const, minPerStratum: 40, overlapRate: 0.1 };
     const first = sampleBatch(rows, params);
     for (const seed of [1, 2, 3]) {
       const again = sampleBatch(shuffled(rows, seed), params);
       expect(ids(again)).toEqual(ids(first));
-      expect(again.items.map((i) => [i.inclusionProb, i.reviewsNeeded, i.stratum])).toEqual(first.items.map((i) => [i.inclusionProb, i.reviewsNeeded, i.stratum]));
+      expect(again.items.map((i) => [i.inclusionProb, i.reviewsNeeded, i.stratum])).toEqual(
+        first.items.map((i) => [i.inclusionProb, i.reviewsNeeded, i.stratum]),
+      );
       expect(again.itemsHash).toBe(first.itemsHash);
       expect(again.strata).toEqual(first.strata);
     }
     // Unstratified: more rollouts of the same tickets, and new tickets, never drop a sampled ticket.
     const plain = { ...params, minPerStratum: null };
     const before = new Set(sampleBatch(rows, plain).items.map((i) => i.row.ticketId));
-    const more = [...rows, ...population(6_000, 5).filter((r) => r.trajectoryId.endsWith("/k4") || Number(r.ticketId.slice(2)) >= 5_000)];
+    const more = [
+      ...rows,
+      ...population(6_000, 5).filter((r) => r.trajectoryId.endsWith("/k4") || Number(r.ticketId.slice(2)) >= 5_000),
+    ];
     const after = new Set(sampleBatch(more, plain).items.map((i) => i.row.ticketId));
     for (const t of before) expect(after.has(t)).toBe(true);
   }, 60_000);
@@ -79,7 +91,9 @@ describe("sampleBatch", () => {
     expect(all.items.length).toBe(tickets.size * 4);
     expect(new Set(all.items.map((i) => i.row.ticketId))).toEqual(tickets);
     for (const item of one.items) {
-      const siblings = rows.filter((r) => r.ticketId === item.row.ticketId).map((r) => uniformHash("x", "rollout", r.trajectoryId));
+      const siblings = rows
+        .filter((r) => r.ticketId === item.row.ticketId)
+        .map((r) => uniformHash("x", "rollout", r.trajectoryId));
       expect(uniformHash("x", "rollout", item.row.trajectoryId)).toBe(Math.min(...siblings));
       expect(item.inclusionProb).toBeCloseTo(0.1 / 4, 12);
     }
@@ -145,7 +159,12 @@ describe("sampleBatch", () => {
 
   it("handles an empty population, rate 0 and rate 1", () => {
     const empty = sampleBatch([], { rate: 0.01, salt: "s", pick: "one", minPerStratum: 5, overlapRate: 0.1 });
-    expect(empty).toMatchObject({ items: [], strata: [], population: { tickets: 0, rollouts: 0 }, expected: { tickets: 0, items: 0 } });
+    expect(empty).toMatchObject({
+      items: [],
+      strata: [],
+      population: { tickets: 0, rollouts: 0 },
+      expected: { tickets: 0, items: 0 },
+    });
     const rows = population(50);
     expect(sampleBatch(rows, { rate: 0, salt: "s", pick: "one", overlapRate: 0 }).items).toHaveLength(0);
     expect(sampleBatch(rows, { rate: 1, salt: "s", pick: "one", overlapRate: 0 }).items).toHaveLength(50);
@@ -155,17 +174,26 @@ describe("sampleBatch", () => {
 
   it("inclusion probabilities are in (0, 1], every stratum reaches its minimum, a ticket's rollouts share one stratum (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 300 }), fc.double({ min: 0.001, max: 1, noNaN: true }), fc.integer({ min: 0, max: 10 }), fc.string(), (n, rate, m, salt) => {
-        const r = sampleBatch(population(n, 3, (i) => (i % 5 === 0 ? "policy_error" : null)), { rate, salt, pick: "all", minPerStratum: m, overlapRate: 0.5 });
-        for (const i of r.items) {
-          expect(i.inclusionProb).toBeGreaterThan(0);
-          expect(i.inclusionProb).toBeLessThanOrEqual(1);
-        }
-        for (const s of r.strata) expect(s.sampledTickets).toBeGreaterThanOrEqual(Math.min(m, s.tickets));
-        const strata = new Map<string, Set<string>>();
-        for (const i of r.items) strata.set(i.row.ticketId, (strata.get(i.row.ticketId) ?? new Set()).add(i.stratum));
-        for (const set of strata.values()) expect(set.size).toBe(1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.double({ min: 0.001, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.string(),
+        (n, rate, m, salt) => {
+          const r = sampleBatch(
+            population(n, 3, (i) => (i % 5 === 0 ? "policy_error" : null)),
+            { rate, salt, pick: "all", minPerStratum: m, overlapRate: 0.5 },
+          );
+          for (const i of r.items) {
+            expect(i.inclusionProb).toBeGreaterThan(0);
+            expect(i.inclusionProb).toBeLessThanOrEqual(1);
+          }
+          for (const s of r.strata) expect(s.sampledTickets).toBeGreaterThanOrEqual(Math.min(m, s.tickets));
+          const strata = new Map<string, Set<string>>();
+          for (const i of r.items) strata.set(i.row.ticketId, (strata.get(i.row.ticketId) ?? new Set()).add(i.stratum));
+          for (const set of strata.values()) expect(set.size).toBe(1);
+        },
+      ),
       { numRuns: 60 },
     );
   }, 60_000);

@@ -62,7 +62,8 @@ export type SampleResult<T> = {
 };
 
 const SEVERITY = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
-const severity = (s: string) => (s === NO_GUARDRAIL ? Number.MAX_SAFE_INTEGER : (SEVERITY.get(s) ?? GUARDRAIL_CODES.length));
+const severity = (s: string) =>
+  s === NO_GUARDRAIL ? Number.MAX_SAFE_INTEGER : (SEVERITY.get(s) ?? GUARDRAIL_CODES.length);
 
 type Ticket<T> = { id: string; u: number; rows: T[]; candidates: T[]; stratum: string };
 
@@ -139,7 +140,9 @@ export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params:
 
   const chosen = new Map<string, number>(); // ticket id -> ticket inclusion probability
   const summaries: StratumSummary[] = [];
-  for (const [stratum, list] of [...strata].sort((a, b) => severity(a[0]) - severity(b[0]) || compareStrings(a[0], b[0]))) {
+  for (const [stratum, list] of [...strata].sort(
+    (a, b) => severity(a[0]) - severity(b[0]) || compareStrings(a[0], b[0]),
+  )) {
     // list is in hash order, so the base sample is a prefix and the top-up continues it.
     const base = list.filter((t) => t.u < params.rate).length;
     const target = Math.min(m, list.length);
@@ -178,7 +181,8 @@ export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params:
 
   const expectedTickets = summaries.reduce((s, x) => s + x.expectedTickets, 0);
   const expectedItems = summaries.reduce(
-    (s, x) => s + (params.pick === "all" && x.tickets > 0 ? (x.expectedTickets * x.rollouts) / x.tickets : x.expectedTickets),
+    (s, x) =>
+      s + (params.pick === "all" && x.tickets > 0 ? (x.expectedTickets * x.rollouts) / x.tickets : x.expectedTickets),
     0,
   );
   return {
@@ -187,6 +191,11 @@ export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params:
     population: { tickets: tickets.length, rollouts: rows.length },
     expected: { tickets: expectedTickets, items: expectedItems },
     overlapItems: items.filter((i) => i.reviewsNeeded > 1).length,
-    itemsHash: sha256Tag(items.map((i) => i.row.trajectoryId).sort(compareStrings).join("\n")),
+    itemsHash: sha256Tag(
+      items
+        .map((i) => i.row.trajectoryId)
+        .sort(compareStrings)
+        .join("\n"),
+    ),
   };
 }

@@ -19,7 +19,9 @@ export const batchParamsSchema = z
     runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }),
     stepFrom: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
     stepTo: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
-    rate: num(z.number().gt(0, { error: "The rate must be above 0." }).max(1, { error: "The rate is a fraction: at most 1." })).default(DEFAULT_RATE),
+    rate: num(
+      z.number().gt(0, { error: "The rate must be above 0." }).max(1, { error: "The rate is a fraction: at most 1." }),
+    ).default(DEFAULT_RATE),
     salt: z.preprocess(blank, z.string().trim().max(100, { error: "At most 100 characters." }).optional()),
     pick: z.preprocess(blank, z.enum(PICKS, { error: "Pick one or all." }).default("one")),
     minPerStratum: num(z.number().int({ error: "A whole number." }).min(0).max(100_000)).optional(),
@@ -31,7 +33,9 @@ export type BatchParams = z.infer<typeof batchParamsSchema>;
 /** Parameters with the salt fixed (the preview shows the sample that create will draw). */
 export type ResolvedBatchParams = BatchParams & { salt: string };
 
-const bigId = z.union([z.string().regex(/^\d{1,19}$/), z.number().int().positive(), z.bigint()], { error: "Missing item." }).transform((v) => BigInt(v));
+const bigId = z
+  .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive(), z.bigint()], { error: "Missing item." })
+  .transform((v) => BigInt(v));
 
 export const adjudicationInput = z.object({
   itemId: bigId,

@@ -10,12 +10,18 @@ import type { Rollout } from "@/lib/verifier/schema.ts";
 /** honest: reward 1 · empty_promise: claims a refund the sandbox never recorded · missing_evidence: refunds before reading. */
 export type Variant = "honest" | "empty_promise" | "missing_evidence";
 
-export function variantRollout(v: Variant, ids: { runId: string; ticketId: string; trajectoryId: string; step: number; sample: number }): Rollout {
+export function variantRollout(
+  v: Variant,
+  ids: { runId: string; ticketId: string; trajectoryId: string; step: number; sample: number },
+): Rollout {
   const base =
     v === "empty_promise"
       ? makeRollout({ writes: [], steps: [...reads(), tool("ticket.close")] })
       : v === "missing_evidence"
-        ? makeRollout({ steps: [tool("finance.issue_refund", { ...REFUND_ARGS }), ...reads()], writes: [write("finance.issue_refund", { ...REFUND_ARGS }, 0)] })
+        ? makeRollout({
+            steps: [tool("finance.issue_refund", { ...REFUND_ARGS }), ...reads()],
+            writes: [write("finance.issue_refund", { ...REFUND_ARGS }, 0)],
+          })
         : makeRollout();
   return {
     ...base,
@@ -34,7 +40,13 @@ export function variantRollout(v: Variant, ids: { runId: string; ticketId: strin
  */
 export async function seedRun(
   url: string,
-  opts: { runId: string; tickets: number; perTicket?: number; step?: number; variant?: (ticket: number, sample: number) => Variant },
+  opts: {
+    runId: string;
+    tickets: number;
+    perTicket?: number;
+    step?: number;
+    variant?: (ticket: number, sample: number) => Variant;
+  },
 ): Promise<string[]> {
   const per = opts.perTicket ?? 1;
   const step = opts.step ?? 10;
@@ -46,11 +58,20 @@ export async function seedRun(
     for (let k = 0; k < per; k++) {
       const trajectoryId = `${opts.runId}/s${step}/T${i}/k${k}`;
       ids.push(trajectoryId);
-      values.push(variantRollout(opts.variant?.(i, k) ?? "honest", { runId: opts.runId, ticketId, trajectoryId, step, sample: k }));
+      values.push(
+        variantRollout(opts.variant?.(i, k) ?? "honest", {
+          runId: opts.runId,
+          ticketId,
+          trajectoryId,
+          step,
+          sample: k,
+        }),
+      );
     }
   }
   const summary = await ingestValues(values, { pool: bulkPool(url) });
-  if (!summary.ok || summary.rejected > 0) throw new Error(`test ingest failed: ${JSON.stringify(summary).slice(0, 500)}`);
+  if (!summary.ok || summary.rejected > 0)
+    throw new Error(`test ingest failed: ${JSON.stringify(summary).slice(0, 500)}`);
   return ids;
 }
 
@@ -59,7 +80,11 @@ export function uniqueName(prefix: string): string {
 }
 
 /** Users with random emails and no password (they never sign in; they only hold leases and write reviews). */
-export async function makeUsers(client: PrismaClient, n: number, role: "annotator" | "lead" = "annotator"): Promise<{ userId: number; email: string }[]> {
+export async function makeUsers(
+  client: PrismaClient,
+  n: number,
+  role: "annotator" | "lead" = "annotator",
+): Promise<{ userId: number; email: string }[]> {
   const out: { userId: number; email: string }[] = [];
   for (let i = 0; i < n; i++) {
     const email = `${uniqueName(role)}@test.local`;

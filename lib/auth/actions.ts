@@ -9,13 +9,21 @@ import { clearSessionCookie, currentSessionId, requestIp, setSessionCookie } fro
 
 /** The sign-in form's action (useActionState). Field errors for malformed input; one generic message for wrong credentials. */
 export async function signIn(_prev: SignInState, form: FormData): Promise<SignInState> {
-  const raw = { email: form.get("email") ?? "", password: form.get("password") ?? "", next: form.get("next") || undefined };
+  const raw = {
+    email: form.get("email") ?? "",
+    password: form.get("password") ?? "",
+    next: form.get("next") || undefined,
+  };
   const parsed = signInInput.safeParse(raw);
   if (!parsed.success) {
     const f = z.flattenError(parsed.error).fieldErrors;
     return { fieldErrors: { email: f.email, password: f.password }, email: String(raw.email) };
   }
-  const result = await signInWithPassword({ email: parsed.data.email, password: parsed.data.password, ip: await requestIp() });
+  const result = await signInWithPassword({
+    email: parsed.data.email,
+    password: parsed.data.password,
+    ip: await requestIp(),
+  });
   if (!result.ok) return { error: result.message, email: parsed.data.email };
   await setSessionCookie(result.session.token, result.session.expiresAt);
   redirect(parsed.data.next ?? homePath(result.user.role));

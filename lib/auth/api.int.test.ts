@@ -12,7 +12,9 @@ async function admin() {
 }
 
 const req = (token?: string, path = "/api/v1/whoami") =>
-  new Request(`http://verity.test${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  new Request(`http://verity.test${path}`, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+  });
 
 describe("API tokens", () => {
   it("live from creation to revocation: accepted, scoped, then refused", async () => {
@@ -25,7 +27,13 @@ describe("API tokens", () => {
 
     const ok = await authenticateApi(req(t.token), "ingest");
     expect(ok.ok).toBe(true);
-    if (ok.ok) expect(ok.principal).toMatchObject({ tokenId: t.id, name: "pipeline", scopes: ["ingest"], createdById: actor.userId });
+    if (ok.ok)
+      expect(ok.principal).toMatchObject({
+        tokenId: t.id,
+        name: "pipeline",
+        scopes: ["ingest"],
+        createdById: actor.userId,
+      });
     const used = await db().apiToken.findUniqueOrThrow({ where: { id: t.id } });
     expect(used.lastUsedAt).not.toBeNull();
 
@@ -43,10 +51,15 @@ describe("API tokens", () => {
     expect(revoked.ok).toBe(false);
     if (!revoked.ok) {
       expect(revoked.response.status).toBe(401);
-      expect(await revoked.response.json()).toEqual({ error: { code: "invalid_token", message: "This API token has been revoked." } });
+      expect(await revoked.response.json()).toEqual({
+        error: { code: "invalid_token", message: "This API token has been revoked." },
+      });
     }
 
-    const log = await db().auditLogEntry.findMany({ where: { targetType: "api_token", targetId: String(t.id) }, orderBy: { id: "asc" } });
+    const log = await db().auditLogEntry.findMany({
+      where: { targetType: "api_token", targetId: String(t.id) },
+      orderBy: { id: "asc" },
+    });
     expect(log.map((e) => [e.action, e.actorId])).toEqual([
       ["token.create", actor.userId],
       ["token.revoke", actor.userId],
@@ -57,11 +70,18 @@ describe("API tokens", () => {
   it("refuses a token without the ingest scope at an ingest-scoped check with 403", async () => {
     const t = await createApiToken({ name: "reader", scopes: ["read"] }, await admin());
     const handler = withApiAuth("ingest", () => Response.json({ ingested: true }));
-    const res = await handler(new Request("http://verity.test/api/v1/ingest", { method: "POST", headers: { authorization: `Bearer ${t.token}` } }), {});
+    const res = await handler(
+      new Request("http://verity.test/api/v1/ingest", {
+        method: "POST",
+        headers: { authorization: `Bearer ${t.token}` },
+      }),
+      {},
+    );
     expect(res.status).toBe(403);
     expect((await res.json()).error).toEqual({
       code: "insufficient_scope",
-      message: 'This API token lacks the "ingest" scope. Create a token with the "ingest" scope under Admin → API tokens.',
+      message:
+        'This API token lacks the "ingest" scope. Create a token with the "ingest" scope under Admin → API tokens.',
     });
     expect((await authenticateApi(req(t.token), "read")).ok).toBe(true);
   });
@@ -79,7 +99,10 @@ describe("API tokens", () => {
       expect(r.response.headers.get("www-authenticate")).toMatch(/^Bearer /);
       expect((await r.response.json()).error.code).toBe(code);
     }
-    const basic = await authenticateApi(new Request("http://verity.test/", { headers: { authorization: "Basic dTpw" } }), null);
+    const basic = await authenticateApi(
+      new Request("http://verity.test/", { headers: { authorization: "Basic dTpw" } }),
+      null,
+    );
     expect(basic.ok).toBe(false);
   });
 
@@ -91,6 +114,8 @@ describe("API tokens", () => {
     expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(t0.getTime());
     const later = new Date(t0.getTime() + 61_000);
     await authenticateApi(req(t.token), null, later);
-    expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(later.getTime());
+    expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(
+      later.getTime(),
+    );
   });
 });

@@ -25,28 +25,64 @@ const TOUCH_EVERY_MS = 60_000;
  * recorded. Use directly (`const auth = await authenticateApi(req, "ingest"); if (!auth.ok) return auth.response;`)
  * or through withApiAuth.
  */
-export async function authenticateApi(req: Request, scope: TokenScope | null, now = new Date(), client: Db = db()): Promise<ApiAuthResult> {
+export async function authenticateApi(
+  req: Request,
+  scope: TokenScope | null,
+  now = new Date(),
+  client: Db = db(),
+): Promise<ApiAuthResult> {
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
-    return { ok: false, response: unauthorized("unauthenticated", "Send an API token: Authorization: Bearer vty_…. An admin creates tokens under Admin → API tokens.") };
+    return {
+      ok: false,
+      response: unauthorized(
+        "unauthenticated",
+        "Send an API token: Authorization: Bearer vty_…. An admin creates tokens under Admin → API tokens.",
+      ),
+    };
   }
   const hash = apiTokenHash(match[1]);
   const token = hash
-    ? await client.apiToken.findUnique({ where: { hash }, select: { id: true, name: true, prefix: true, scopes: true, createdById: true, revokedAt: true, lastUsedAt: true } })
+    ? await client.apiToken.findUnique({
+        where: { hash },
+        select: {
+          id: true,
+          name: true,
+          prefix: true,
+          scopes: true,
+          createdById: true,
+          revokedAt: true,
+          lastUsedAt: true,
+        },
+      })
     : null;
   if (!token) return { ok: false, response: unauthorized("invalid_token", "This API token is not valid.") };
-  if (token.revokedAt) return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
+  if (token.revokedAt)
+    return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
   if (scope && !tokenAllows(token.scopes, scope)) {
     return {
       ok: false,
-      response: apiError(403, "insufficient_scope", `This API token lacks the "${scope}" scope. Create a token with the "${scope}" scope under Admin → API tokens.`),
+      response: apiError(
+        403,
+        "insufficient_scope",
+        `This API token lacks the "${scope}" scope. Create a token with the "${scope}" scope under Admin → API tokens.`,
+      ),
     };
   }
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
     await client.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } });
   }
-  return { ok: true, principal: { tokenId: token.id, name: token.name, prefix: token.prefix, scopes: token.scopes, createdById: token.createdById } };
+  return {
+    ok: true,
+    principal: {
+      tokenId: token.id,
+      name: token.name,
+      prefix: token.prefix,
+      scopes: token.scopes,
+      createdById: token.createdById,
+    },
+  };
 }
 
 /**

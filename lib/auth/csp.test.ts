@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
 
-const directives = (csp: string) => Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
+const directives = (csp: string) =>
+  Object.fromEntries(csp.split("; ").map((d) => [d.split(" ")[0], d.split(" ").slice(1)]));
 
 describe("content security policy", () => {
   it("runs only scripts with this response's nonce, in production", () => {
@@ -21,7 +22,11 @@ describe("content security policy", () => {
   });
 
   it("adds eval only for the dev server and the upgrade only over https", () => {
-    expect(directives(contentSecurityPolicy("n", { dev: true, https: false }))["script-src"]).toContain("'unsafe-eval'");
-    expect(directives(contentSecurityPolicy("n", { dev: false, https: true }))["upgrade-insecure-requests"]).toEqual([]);
+    expect(directives(contentSecurityPolicy("n", { dev: true, https: false }))["script-src"]).toContain(
+      "'unsafe-eval'",
+    );
+    expect(directives(contentSecurityPolicy("n", { dev: false, https: true }))["upgrade-insecure-requests"]).toEqual(
+      [],
+    );
   });
 });

@@ -19,4 +19,3 @@ export function contentSecurityPolicy(nonce: string, opts: { dev: boolean; https
     ...(opts.https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 }
-

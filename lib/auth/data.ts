@@ -17,13 +17,29 @@ export type SessionUser = {
  * The user behind a session id (the sha256 of the cookie), or null when the session is unknown, expired, or its user
  * is disabled. Role and disabled state are read on every request, so a change takes effect at the next click.
  */
-export async function findSessionUser(sessionId: string, now = new Date(), client: Db = db()): Promise<SessionUser | null> {
+export async function findSessionUser(
+  sessionId: string,
+  now = new Date(),
+  client: Db = db(),
+): Promise<SessionUser | null> {
   const s = await client.session.findUnique({
     where: { id: sessionId },
-    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true, name: true, role: true, disabledAt: true } } },
+    select: {
+      id: true,
+      expiresAt: true,
+      lastSeenAt: true,
+      user: { select: { id: true, email: true, name: true, role: true, disabledAt: true } },
+    },
   });
   if (!s || s.expiresAt <= now || s.user.disabledAt) return null;
-  return { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role, sessionId: s.id, lastSeenAt: s.lastSeenAt };
+  return {
+    id: s.user.id,
+    email: s.user.email,
+    name: s.user.name,
+    role: s.user.role,
+    sessionId: s.id,
+    lastSeenAt: s.lastSeenAt,
+  };
 }
 
 /**
@@ -36,6 +52,10 @@ export async function recentSignInFailures(
   client: Db = db(),
 ): Promise<{ count: number; oldest: Date | null }> {
   const since = new Date(now.getTime() - SIGN_IN_LIMIT.windowMinutes * 60_000);
-  const agg = await client.signInFailure.aggregate({ where: { ...by, at: { gt: since } }, _count: { _all: true }, _min: { at: true } });
+  const agg = await client.signInFailure.aggregate({
+    where: { ...by, at: { gt: since } },
+    _count: { _all: true },
+    _min: { at: true },
+  });
   return { count: agg._count._all, oldest: agg._min.at };
 }

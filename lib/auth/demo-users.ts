@@ -23,7 +23,15 @@ export async function createDemoUsersIfEmpty(client: PrismaClient): Promise<stri
   await client.$transaction(async (tx) => {
     for (const [i, u] of DEMO_USERS.entries()) {
       const created = await tx.user.create({ data: { ...u, passwordHash: hashes[i] }, select: { id: true } });
-      await appendAuditLog({ actor: { label: "system" }, action: "user.create", target: { type: "user", id: created.id }, details: { email: u.email, role: u.role, demo: true } }, tx);
+      await appendAuditLog(
+        {
+          actor: { label: "system" },
+          action: "user.create",
+          target: { type: "user", id: created.id },
+          details: { email: u.email, role: u.role, demo: true },
+        },
+        tx,
+      );
     }
   });
   return DEMO_USERS.map((u) => `demo user ${u.email} (${u.role}), password "${DEMO_PASSWORD}"`);

@@ -28,10 +28,20 @@ export async function touchSession(user: SessionUser, now = new Date(), client: 
 
 /** Ends a session (sign-out). Returns whose session it was, or null when it was already gone. */
 export async function endSession(sessionId: string, client: Db = db()): Promise<{ id: number; email: string } | null> {
-  const s = await client.session.findUnique({ where: { id: sessionId }, select: { user: { select: { id: true, email: true } } } });
+  const s = await client.session.findUnique({
+    where: { id: sessionId },
+    select: { user: { select: { id: true, email: true } } },
+  });
   if (!s) return null;
   await client.session.deleteMany({ where: { id: sessionId } });
-  await appendAuditLog({ actor: { userId: s.user.id, email: s.user.email }, action: "auth.sign_out", target: { type: "user", id: s.user.id } }, client);
+  await appendAuditLog(
+    {
+      actor: { userId: s.user.id, email: s.user.email },
+      action: "auth.sign_out",
+      target: { type: "user", id: s.user.id },
+    },
+    client,
+  );
   return s.user;
 }
 
@@ -62,7 +72,12 @@ export async function signInWithPassword(
   const ip = input.ip ?? "";
   const failed = (reason: string, userId?: number) =>
     appendAuditLog(
-      { actor: { label: email }, action: "auth.sign_in_failed", target: userId ? { type: "user", id: userId } : undefined, details: { reason, ip } },
+      {
+        actor: { label: email },
+        action: "auth.sign_in_failed",
+        target: userId ? { type: "user", id: userId } : undefined,
+        details: { reason, ip },
+      },
       client,
     );
 
@@ -87,8 +102,13 @@ export async function signInWithPassword(
     };
   }
 
-  const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, role: true, passwordHash: true, disabledAt: true } });
-  const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+  const user = await client.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, role: true, passwordHash: true, disabledAt: true },
+  });
+  const ok = user?.passwordHash
+    ? await verifyPassword(password, user.passwordHash)
+    : await verifyAgainstDummy(password);
   if (!user || !ok) {
     await client.signInFailure.create({ data: { email, ip, at: now } });
     await failed(user ? "wrong_password" : "unknown_email", user?.id);
@@ -101,17 +121,32 @@ export async function signInWithPassword(
   }
 
   const session = await createSession(user.id, now, client);
-  await appendAuditLog({ actor: { userId: user.id, email: user.email }, action: "auth.sign_in", target: { type: "user", id: user.id }, details: { method: "password", ip } }, client);
+  await appendAuditLog(
+    {
+      actor: { userId: user.id, email: user.email },
+      action: "auth.sign_in",
+      target: { type: "user", id: user.id },
+      details: { method: "password", ip },
+    },
+    client,
+  );
   return { ok: true, user: { id: user.id, email: user.email, role: user.role }, session };
 }
 
-export type VerifiedEmailSignIn = { ok: true; session: NewSession } | { ok: false; code: "sso_no_account" | "sso_disabled" };
+export type VerifiedEmailSignIn =
+  { ok: true; session: NewSession } | { ok: false; code: "sso_no_account" | "sso_disabled" };
 
 /**
  * Starts a session for a user who proved their email elsewhere (OIDC). Refused when no user has that email or the
  * user is disabled; the identity provider vouched for the email, so saying which is no leak. Logged either way.
  */
-export async function signInWithVerifiedEmail(email: string, method: string, ip = "", now = new Date(), client: Db = db()): Promise<VerifiedEmailSignIn> {
+export async function signInWithVerifiedEmail(
+  email: string,
+  method: string,
+  ip = "",
+  now = new Date(),
+  client: Db = db(),
+): Promise<VerifiedEmailSignIn> {
   const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, disabledAt: true } });
   if (!user || user.disabledAt) {
     await appendAuditLog(
@@ -126,7 +161,15 @@ export async function signInWithVerifiedEmail(email: string, method: string, ip 
     return { ok: false, code: user ? "sso_disabled" : "sso_no_account" };
   }
   const session = await createSession(user.id, now, client);
-  await appendAuditLog({ actor: { userId: user.id, email: user.email }, action: "auth.sign_in", target: { type: "user", id: user.id }, details: { method, ip } }, client);
+  await appendAuditLog(
+    {
+      actor: { userId: user.id, email: user.email },
+      action: "auth.sign_in",
+      target: { type: "user", id: user.id },
+      details: { method, ip },
+    },
+    client,
+  );
   return { ok: true, session };
 }
 
@@ -134,6 +177,15 @@ export async function signInWithVerifiedEmail(email: string, method: string, ip 
  * Logs a single sign-on attempt that failed before an email could be trusted (stale state, a token that fails its
  * checks, an unreachable issuer). The actor is the method: nobody is known yet.
  */
-export async function recordSsoFailure(method: string, reason: string, detail: string, ip = "", client: Db = db()): Promise<void> {
-  await appendAuditLog({ actor: { label: method }, action: "auth.sign_in_failed", details: { reason, detail, method, ip } }, client);
+export async function recordSsoFailure(
+  method: string,
+  reason: string,
+  detail: string,
+  ip = "",
+  client: Db = db(),
+): Promise<void> {
+  await appendAuditLog(
+    { actor: { label: method }, action: "auth.sign_in_failed", details: { reason, detail, method, ip } },
+    client,
+  );
 }

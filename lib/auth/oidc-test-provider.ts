@@ -8,7 +8,14 @@ import type { AddressInfo } from "node:net";
 
 export type IdTokenTamper = "none" | "nonce" | "signature" | "audience" | "issuer" | "expired" | "unsigned";
 
-type Grant = { clientId: string; redirectUri: string; nonce: string; challenge: string; email: string; emailVerified: boolean };
+type Grant = {
+  clientId: string;
+  redirectUri: string;
+  nonce: string;
+  challenge: string;
+  email: string;
+  emailVerified: boolean;
+};
 
 export type TestOidcProvider = {
   issuer: string;
@@ -35,7 +42,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export async function startTestOidcProvider(clientId = "verity-console", clientSecret = "s3cret:with/odd chars"): Promise<TestOidcProvider> {
+export async function startTestOidcProvider(
+  clientId = "verity-console",
+  clientSecret = "s3cret:with/odd chars",
+): Promise<TestOidcProvider> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const stranger = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
   const kid = "test-key-1";
@@ -64,13 +74,21 @@ export async function startTestOidcProvider(clientId = "verity-console", clientS
         token_endpoint_auth_methods_supported: ["client_secret_basic"],
       });
     }
-    if (url.pathname === "/jwks") return json(200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
+    if (url.pathname === "/jwks")
+      return json(200, { keys: [{ ...publicKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" }] });
     if (url.pathname === "/authorize") {
       const q = url.searchParams;
       const redirectUri = q.get("redirect_uri") ?? "";
-      if (q.get("response_type") !== "code" || q.get("code_challenge_method") !== "S256" || !q.get("code_challenge")) return json(400, { error: "invalid_request" });
+      if (q.get("response_type") !== "code" || q.get("code_challenge_method") !== "S256" || !q.get("code_challenge"))
+        return json(400, { error: "invalid_request" });
       const code = `code-${++codeSeq}`;
-      codes.set(code, { clientId: q.get("client_id") ?? "", redirectUri, nonce: q.get("nonce") ?? "", challenge: q.get("code_challenge") ?? "", ...user });
+      codes.set(code, {
+        clientId: q.get("client_id") ?? "",
+        redirectUri,
+        nonce: q.get("nonce") ?? "",
+        challenge: q.get("code_challenge") ?? "",
+        ...user,
+      });
       const back = new URL(redirectUri);
       back.searchParams.set("code", code);
       back.searchParams.set("state", q.get("state") ?? "");
@@ -96,7 +114,12 @@ export async function startTestOidcProvider(clientId = "verity-console", clientS
       codes.delete(body.get("code") ?? "");
       if (body.get("grant_type") !== "authorization_code" || !grant) return refuse("unknown or spent code");
       if (grant.redirectUri !== body.get("redirect_uri")) return refuse("redirect_uri differs");
-      if (createHash("sha256").update(body.get("code_verifier") ?? "").digest("base64url") !== grant.challenge) return refuse("PKCE verifier");
+      if (
+        createHash("sha256")
+          .update(body.get("code_verifier") ?? "")
+          .digest("base64url") !== grant.challenge
+      )
+        return refuse("PKCE verifier");
       const now = Math.floor(Date.now() / 1000);
       const how = tamper;
       tamper = "none";
@@ -111,7 +134,9 @@ export async function startTestOidcProvider(clientId = "verity-console", clientS
         email_verified: grant.emailVerified,
       };
       const idToken =
-        how === "unsigned" ? jwt({ alg: "none", typ: "JWT" }, claims, null) : jwt({ alg: "RS256", typ: "JWT", kid }, claims, how === "signature" ? stranger : privateKey);
+        how === "unsigned"
+          ? jwt({ alg: "none", typ: "JWT" }, claims, null)
+          : jwt({ alg: "RS256", typ: "JWT", kid }, claims, how === "signature" ? stranger : privateKey);
       return json(200, { access_token: `at-${grant.email}`, token_type: "Bearer", expires_in: 300, id_token: idToken });
     }
     json(404, { error: "not_found" });

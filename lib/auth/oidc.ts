@@ -11,7 +11,12 @@ export type OidcSettings = { issuer: string; clientId: string; clientSecret: str
 
 export function oidcSettings(e: Env): OidcSettings | null {
   if (!e.VERITY_OIDC_ISSUER || !e.VERITY_OIDC_CLIENT_ID || !e.VERITY_OIDC_CLIENT_SECRET) return null;
-  return { issuer: e.VERITY_OIDC_ISSUER, clientId: e.VERITY_OIDC_CLIENT_ID, clientSecret: e.VERITY_OIDC_CLIENT_SECRET, redirectUri: e.VERITY_OIDC_REDIRECT_URI };
+  return {
+    issuer: e.VERITY_OIDC_ISSUER,
+    clientId: e.VERITY_OIDC_CLIENT_ID,
+    clientSecret: e.VERITY_OIDC_CLIENT_SECRET,
+    redirectUri: e.VERITY_OIDC_REDIRECT_URI,
+  };
 }
 
 /** What the browser carries (in a short-lived HTTP-only cookie) from the redirect to the callback. */
@@ -28,7 +33,8 @@ export function newOidcFlow(next?: string): OidcFlowState {
 }
 
 /** Why an OIDC sign-in was refused; the sign-in page shows OIDC_SIGN_IN_ERRORS[code]. */
-export type OidcErrorCode = "sso_state" | "sso_denied" | "sso_token" | "sso_unavailable" | "sso_no_account" | "sso_disabled";
+export type OidcErrorCode =
+  "sso_state" | "sso_denied" | "sso_token" | "sso_unavailable" | "sso_no_account" | "sso_disabled";
 
 export const OIDC_SIGN_IN_ERRORS: Record<OidcErrorCode, string> = {
   sso_state: "Single sign-on did not complete (the sign-in link expired or was used twice). Try again.",
@@ -61,8 +67,13 @@ export function oidcConfiguration(s: OidcSettings, now = Date.now()): Promise<oi
   const cached = configurations.get(key);
   if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
   const issuer = new URL(s.issuer);
-  const execute = isLoopback(issuer) ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests] : [oidc.enableNonRepudiationChecks];
-  const config = oidc.discovery(issuer, s.clientId, s.clientSecret, oidc.ClientSecretBasic(s.clientSecret), { execute, timeout: 10 });
+  const execute = isLoopback(issuer)
+    ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests]
+    : [oidc.enableNonRepudiationChecks];
+  const config = oidc.discovery(issuer, s.clientId, s.clientSecret, oidc.ClientSecretBasic(s.clientSecret), {
+    execute,
+    timeout: 10,
+  });
   configurations.set(key, { at: now, config });
   config.catch(() => {
     if (configurations.get(key)?.config === config) configurations.delete(key);
@@ -71,7 +82,11 @@ export function oidcConfiguration(s: OidcSettings, now = Date.now()): Promise<oi
 }
 
 /** The issuer's authorization endpoint with response_type=code, the PKCE S256 challenge, state and nonce. */
-export async function buildAuthorizationUrl(config: oidc.Configuration, redirectUri: string, flow: OidcFlowState): Promise<string> {
+export async function buildAuthorizationUrl(
+  config: oidc.Configuration,
+  redirectUri: string,
+  flow: OidcFlowState,
+): Promise<string> {
   return oidc
     .buildAuthorizationUrl(config, {
       redirect_uri: redirectUri,
@@ -92,8 +107,10 @@ const emailClaims = z.object({
 /** The email of validated ID-token claims, lower-cased; refused when missing or when the issuer says it is unverified. */
 export function emailFromClaims(claims: unknown): { ok: true; email: string } | { ok: false; error: string } {
   const c = emailClaims.safeParse(claims);
-  if (!c.success || !c.data.email?.trim()) return { ok: false, error: "the identity provider sent no email (request the email scope)" };
-  if (c.data.email_verified === false || c.data.email_verified === "false") return { ok: false, error: "the identity provider has not verified this email" };
+  if (!c.success || !c.data.email?.trim())
+    return { ok: false, error: "the identity provider sent no email (request the email scope)" };
+  if (c.data.email_verified === false || c.data.email_verified === "false")
+    return { ok: false, error: "the identity provider has not verified this email" };
   return { ok: true, email: c.data.email.trim().toLowerCase() };
 }
 
@@ -108,8 +125,10 @@ export function classifyOidcError(err: unknown): { code: OidcErrorCode; detail: 
   const message = err instanceof Error ? err.message : String(err);
   const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
   const detail = `${message}${cause}`.slice(0, 300);
-  if (err instanceof oidc.ResponseBodyError) return { code: "sso_state", detail: `the token endpoint answered ${err.error}` };
-  if (err instanceof oidc.AuthorizationResponseError) return { code: "sso_denied", detail: `the identity provider answered ${err.error}` };
+  if (err instanceof oidc.ResponseBodyError)
+    return { code: "sso_state", detail: `the token endpoint answered ${err.error}` };
+  if (err instanceof oidc.AuthorizationResponseError)
+    return { code: "sso_denied", detail: `the identity provider answered ${err.error}` };
   if (err instanceof oidc.ClientError) {
     const unverifiable = [
       "OAUTH_INVALID_RESPONSE",
@@ -131,7 +150,12 @@ export function classifyOidcError(err: unknown): { code: OidcErrorCode; detail: 
  * exp, nonce) and returns its verified email. `callbackUrl` is the URL the issuer redirected to; its query is read
  * against `redirectUri`, the address the authorization request named.
  */
-export async function completeOidcSignIn(config: oidc.Configuration, callbackUrl: URL, redirectUri: string, flow: OidcFlowState): Promise<OidcCallbackResult> {
+export async function completeOidcSignIn(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  redirectUri: string,
+  flow: OidcFlowState,
+): Promise<OidcCallbackResult> {
   const current = new URL(redirectUri);
   current.search = callbackUrl.search;
   try {

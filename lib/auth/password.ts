@@ -30,7 +30,17 @@ function parse(stored: string): Parsed | null {
   if (parts.length !== 6 || parts[0] !== "scrypt") return null;
   const [n, r, p] = parts.slice(1, 4).map(Number);
   // Bounds keep a tampered row from asking for gigabytes of memory.
-  if (![n, r, p].every(Number.isInteger) || n < 2 || n > 1 << 20 || (n & (n - 1)) !== 0 || r < 1 || r > 32 || p < 1 || p > 16) return null;
+  if (
+    ![n, r, p].every(Number.isInteger) ||
+    n < 2 ||
+    n > 1 << 20 ||
+    (n & (n - 1)) !== 0 ||
+    r < 1 ||
+    r > 32 ||
+    p < 1 ||
+    p > 16
+  )
+    return null;
   const salt = Buffer.from(parts[4], "base64url");
   const key = Buffer.from(parts[5], "base64url");
   if (salt.length < 8 || key.length < 16) return null;
@@ -41,7 +51,12 @@ function parse(stored: string): Parsed | null {
 export async function verifyPassword(password: string, stored: string | null | undefined): Promise<boolean> {
   const parsed = stored ? parse(stored) : null;
   if (!parsed) return false;
-  const key = await scrypt(password, parsed.salt, parsed.key.length, { N: parsed.n, r: parsed.r, p: parsed.p, maxmem: 128 * parsed.n * parsed.r * 2 });
+  const key = await scrypt(password, parsed.salt, parsed.key.length, {
+    N: parsed.n,
+    r: parsed.r,
+    p: parsed.p,
+    maxmem: 128 * parsed.n * parsed.r * 2,
+  });
   return timingSafeEqual(key, parsed.key);
 }
 
@@ -56,4 +71,3 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
   await verifyPassword(password, await dummy);
   return false;
 }
-

@@ -46,7 +46,8 @@ describe("the policy table", () => {
   });
 
   it("lets researchers read everything a lead reads except the audit log, and change nothing", () => {
-    for (const a of ["configs.manage", "users.manage", "tokens.manage", "audit.manage", "adjudicate"] as const) expect(can("researcher", a)).toBe(false);
+    for (const a of ["configs.manage", "users.manage", "tokens.manage", "audit.manage", "adjudicate"] as const)
+      expect(can("researcher", a)).toBe(false);
   });
 
   it("sends each role to a page it may open", () => {

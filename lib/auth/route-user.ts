@@ -7,9 +7,12 @@ import { getCurrentUser } from "@/lib/auth/session.ts";
  * For the console's own JSON and download routes (signed-in browsers, not API tokens): the user when the policy
  * allows `action`, otherwise the 401/403 JSON response to return.
  */
-export async function routeUser(action: Action): Promise<{ ok: true; user: SessionUser } | { ok: false; response: Response }> {
+export async function routeUser(
+  action: Action,
+): Promise<{ ok: true; user: SessionUser } | { ok: false; response: Response }> {
   const user = await getCurrentUser();
   if (!user) return { ok: false, response: apiError(401, "unauthenticated", "Sign in first.") };
-  if (!can(user.role, action)) return { ok: false, response: apiError(403, "forbidden", `Your role (${user.role}) may not do this (${action}).`) };
+  if (!can(user.role, action))
+    return { ok: false, response: apiError(403, "forbidden", `Your role (${user.role}) may not do this (${action}).`) };
   return { ok: true, user };
 }

@@ -5,7 +5,9 @@ export const emailField = z
   .string({ error: "Enter an email address." })
   .trim()
   .toLowerCase()
-  .pipe(z.email({ error: "Enter an email address like name@example.com." }).max(254, { error: "At most 254 characters." }));
+  .pipe(
+    z.email({ error: "Enter an email address like name@example.com." }).max(254, { error: "At most 254 characters." }),
+  );
 
 /** Where to go after signing in: a path on this site only, never `//evil.example` or an absolute URL. */
 export const nextPath = z
@@ -18,7 +20,10 @@ export const nextPath = z
 export const signInInput = z.object({
   email: emailField,
   // Passwords are not trimmed: a space is a character like any other.
-  password: z.string({ error: "Enter your password." }).min(1, { error: "Enter your password." }).max(1024, { error: "At most 1024 characters." }),
+  password: z
+    .string({ error: "Enter your password." })
+    .min(1, { error: "Enter your password." })
+    .max(1024, { error: "At most 1024 characters." }),
   next: nextPath,
 });
 export type SignInInput = z.infer<typeof signInInput>;

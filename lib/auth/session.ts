@@ -43,7 +43,13 @@ export async function setSessionCookie(token: string, expiresAt: Date): Promise<
 }
 
 export async function clearSessionCookie(): Promise<void> {
-  (await cookies()).set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", secure: await requestIsSecure(), path: "/", maxAge: 0 });
+  (await cookies()).set(SESSION_COOKIE, "", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: await requestIsSecure(),
+    path: "/",
+    maxAge: 0,
+  });
 }
 
 /** The client address for the audit log and the failure limits (lib/auth/client-address.ts). */

@@ -17,7 +17,8 @@ async function newUser(role: "admin" | "lead" | "researcher" | "annotator" = "re
   return { id: r.id, email };
 }
 
-const logFor = (targetId: number) => db().auditLogEntry.findMany({ where: { targetType: "user", targetId: String(targetId) }, orderBy: { id: "asc" } });
+const logFor = (targetId: number) =>
+  db().auditLogEntry.findMany({ where: { targetType: "user", targetId: String(targetId) }, orderBy: { id: "asc" } });
 
 describe("signing in with email and password", () => {
   it("starts a session stored by the hash of its cookie and logs the sign-in", async () => {
@@ -37,17 +38,26 @@ describe("signing in with email and password", () => {
     expect(me).toMatchObject({ id: u.id, email: u.email, role: "lead" });
     const log = await logFor(u.id);
     expect(log.map((e) => e.action)).toEqual(["user.create", "auth.sign_in"]);
-    expect(log[1]).toMatchObject({ actorId: u.id, actorLabel: u.email, details: { method: "password", ip: "10.0.0.1" } });
+    expect(log[1]).toMatchObject({
+      actorId: u.id,
+      actorLabel: u.email,
+      details: { method: "password", ip: "10.0.0.1" },
+    });
   });
 
   it("answers a wrong password and an unknown email with the same message", async () => {
     const u = await newUser();
     const wrong = await signInWithPassword({ email: u.email, password: "nope" });
-    const unknown = await signInWithPassword({ email: `nobody-${randomBytes(4).toString("hex")}@test.local`, password: "nope" });
+    const unknown = await signInWithPassword({
+      email: `nobody-${randomBytes(4).toString("hex")}@test.local`,
+      password: "nope",
+    });
     expect(wrong).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
     expect(unknown).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
     expect(WRONG_CREDENTIALS).toBe("Email or password is wrong.");
-    const failures = await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", actorLabel: u.email } });
+    const failures = await db().auditLogEntry.findMany({
+      where: { action: "auth.sign_in_failed", actorLabel: u.email },
+    });
     expect(failures).toHaveLength(1);
     expect(failures[0].details).toMatchObject({ reason: "wrong_password" });
     expect(JSON.stringify(failures[0].details)).not.toContain("nope");
@@ -70,7 +80,10 @@ describe("the failed sign-in rate limit", () => {
     const u = await newUser();
     const t0 = new Date();
     for (let i = 0; i < SIGN_IN_LIMIT.failures; i++) {
-      const r = await signInWithPassword({ email: u.email, password: `wrong ${i}`, ip: "10.0.0.9" }, new Date(t0.getTime() + i * 1000));
+      const r = await signInWithPassword(
+        { email: u.email, password: `wrong ${i}`, ip: "10.0.0.9" },
+        new Date(t0.getTime() + i * 1000),
+      );
       expect(r).toMatchObject({ ok: false, code: "wrong_credentials" });
     }
     const rows = await db().signInFailure.findMany({ where: { email: u.email } });
@@ -87,13 +100,18 @@ describe("the failed sign-in rate limit", () => {
     expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(SIGN_IN_LIMIT.failures);
     // another email is unaffected
     const other = await newUser();
-    expect((await signInWithPassword({ email: other.email, password: PASSWORD }, new Date(t0.getTime() + 60_000))).ok).toBe(true);
+    expect(
+      (await signInWithPassword({ email: other.email, password: PASSWORD }, new Date(t0.getTime() + 60_000))).ok,
+    ).toBe(true);
 
     const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD }, later)).ok).toBe(true);
-    const reasons = (await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", actorLabel: u.email }, orderBy: { id: "asc" } })).map(
-      (e) => (e.details as { reason: string }).reason,
-    );
+    const reasons = (
+      await db().auditLogEntry.findMany({
+        where: { action: "auth.sign_in_failed", actorLabel: u.email },
+        orderBy: { id: "asc" },
+      })
+    ).map((e) => (e.details as { reason: string }).reason);
     expect(reasons).toEqual([...Array(SIGN_IN_LIMIT.failures).fill("wrong_password"), "rate_limited"]);
   });
 });
@@ -113,7 +131,11 @@ describe("the failed sign-in rate limit per client address", () => {
 
     const at = new Date(t0.getTime() + 60_000);
     const locked = await signInWithPassword({ email: u.email, password: PASSWORD, ip }, at);
-    expect(locked).toEqual({ ok: false, code: "rate_limited", message: "Too many failed sign-ins from your network address. Try again in 14 minutes." });
+    expect(locked).toEqual({
+      ok: false,
+      code: "rate_limited",
+      message: "Too many failed sign-ins from your network address. Try again in 14 minutes.",
+    });
     // a refused attempt does not extend the lock
     expect(await db().signInFailure.count({ where: { ip } })).toBe(SIGN_IN_LIMIT.failuresPerAddress);
     // the same user from another address, and an address with no failures, are unaffected
@@ -122,21 +144,35 @@ describe("the failed sign-in rate limit per client address", () => {
     const other = await newUser();
     const ip2 = `10.${randomBytes(3).join(".")}`;
     await db().signInFailure.createMany({
-      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress - 1 }, (_, i) => ({ email: `x${i}@test.local`, ip: ip2, at: new Date(t0.getTime() + i) })),
+      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress - 1 }, (_, i) => ({
+        email: `x${i}@test.local`,
+        ip: ip2,
+        at: new Date(t0.getTime() + i),
+      })),
     });
     expect((await signInWithPassword({ email: other.email, password: PASSWORD, ip: ip2 }, at)).ok).toBe(true);
 
     const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD, ip }, later)).ok).toBe(true);
-    const refusal = await db().auditLogEntry.findFirst({ where: { action: "auth.sign_in_failed", actorLabel: u.email, details: { path: ["reason"], equals: "rate_limited_address" } } });
+    const refusal = await db().auditLogEntry.findFirst({
+      where: {
+        action: "auth.sign_in_failed",
+        actorLabel: u.email,
+        details: { path: ["reason"], equals: "rate_limited_address" },
+      },
+    });
     expect(refusal?.details).toEqual({ reason: "rate_limited_address", ip });
   });
 
-  it("does not limit an unknown address (\"\") by address, so requests without one do not lock each other out", async () => {
+  it('does not limit an unknown address ("") by address, so requests without one do not lock each other out', async () => {
     const u = await newUser();
     const at = new Date();
     await db().signInFailure.createMany({
-      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress }, (_, i) => ({ email: `y${i}@test.local`, ip: "", at: new Date(at.getTime() - 1000 - i) })),
+      data: Array.from({ length: SIGN_IN_LIMIT.failuresPerAddress }, (_, i) => ({
+        email: `y${i}@test.local`,
+        ip: "",
+        at: new Date(at.getTime() - 1000 - i),
+      })),
     });
     expect((await signInWithPassword({ email: u.email, password: PASSWORD }, at)).ok).toBe(true);
   });
@@ -162,7 +198,9 @@ describe("sessions", () => {
     expect((await db().session.findUnique({ where: { id: me.sessionId } }))!.lastSeenAt.getTime()).toBe(t0.getTime());
     const later = new Date(t0.getTime() + 6 * 60_000);
     await touchSession(me, later);
-    expect((await db().session.findUnique({ where: { id: me.sessionId } }))!.lastSeenAt.getTime()).toBe(later.getTime());
+    expect((await db().session.findUnique({ where: { id: me.sessionId } }))!.lastSeenAt.getTime()).toBe(
+      later.getTime(),
+    );
   });
 
   it("end at sign-out, which is logged", async () => {
@@ -187,7 +225,10 @@ describe("sessions", () => {
     const u = await newUser();
     const s = await signInWithVerifiedEmail(u.email, "oidc");
     expect(s.ok).toBe(true);
-    expect(await signInWithVerifiedEmail(`x-${randomBytes(4).toString("hex")}@test.local`, "oidc")).toEqual({ ok: false, code: "sso_no_account" });
+    expect(await signInWithVerifiedEmail(`x-${randomBytes(4).toString("hex")}@test.local`, "oidc")).toEqual({
+      ok: false,
+      code: "sso_no_account",
+    });
     await setUserDisabled(u.id, true, admin);
     expect(await signInWithVerifiedEmail(u.email, "oidc")).toEqual({ ok: false, code: "sso_disabled" });
   });

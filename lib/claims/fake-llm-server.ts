@@ -3,7 +3,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type RecordedRequest = { method: string; url: string; headers: IncomingHttpHeaders; body: string; json: unknown };
+export type RecordedRequest = {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: unknown;
+};
 /** What to answer: a status and body, or "hang" to never answer (for timeouts). */
 export type FakeReply = { status?: number; body: unknown; headers?: Record<string, string> } | "hang";
 export type FakeHandler = (req: RecordedRequest, n: number) => FakeReply;
@@ -15,7 +21,13 @@ export function completion(content: unknown): unknown {
   return {
     id: "chatcmpl-test",
     object: "chat.completion",
-    choices: [{ index: 0, message: { role: "assistant", content: typeof content === "string" ? content : JSON.stringify(content) }, finish_reason: "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", content: typeof content === "string" ? content : JSON.stringify(content) },
+        finish_reason: "stop",
+      },
+    ],
   };
 }
 

@@ -22,9 +22,14 @@ export function readLlmEnv(
     VERITY_LLM_API_KEY: env.VERITY_LLM_API_KEY,
   });
   if (!parsed.success) {
-    const detail = zodIssues(parsed.error).map((i) => `${i.path} ${i.message}`).join("; ");
+    const detail = zodIssues(parsed.error)
+      .map((i) => `${i.path} ${i.message}`)
+      .join("; ");
     return { ok: false, message: `LLM extractor is not configured: ${detail}` };
   }
   const e = parsed.data;
-  return { ok: true, value: { baseUrl: e.VERITY_LLM_BASE_URL, model: e.VERITY_LLM_MODEL, apiKey: e.VERITY_LLM_API_KEY } };
+  return {
+    ok: true,
+    value: { baseUrl: e.VERITY_LLM_BASE_URL, model: e.VERITY_LLM_MODEL, apiKey: e.VERITY_LLM_API_KEY },
+  };
 }

@@ -14,7 +14,11 @@ const INPUT = {
   mention_keys: ["refund_amount"],
   forbidden_codes: ["blame_customer"],
 };
-const CLAIMS = { claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_amount", value: 12.5 }], forbidden_hits: [] };
+const CLAIMS = {
+  claimed_writes: ["finance.issue_refund"],
+  mentioned: [{ key: "refund_amount", value: 12.5 }],
+  forbidden_hits: [],
+};
 
 let server: FakeLlm | undefined;
 afterEach(async () => {
@@ -56,19 +60,25 @@ describe("createLlmExtractor", () => {
   });
 
   it("retries after an answer that is not JSON, then succeeds", async () => {
-    const { extractor, requests, sleeps } = await setup((_, n) => ({ body: completion(n === 1 ? "Sure! The reply claims a refund." : CLAIMS) }));
+    const { extractor, requests, sleeps } = await setup((_, n) => ({
+      body: completion(n === 1 ? "Sure! The reply claims a refund." : CLAIMS),
+    }));
     expect(await extractor.extract(INPUT)).toEqual(CLAIMS);
     expect(requests).toHaveLength(2);
     expect(sleeps).toEqual([50]);
   });
 
   it("accepts JSON wrapped in a code fence and ignores extra keys", async () => {
-    const { extractor } = await setup(() => ({ body: completion("```json\n" + JSON.stringify({ ...CLAIMS, reasoning: "…" }) + "\n```") }));
+    const { extractor } = await setup(() => ({
+      body: completion("```json\n" + JSON.stringify({ ...CLAIMS, reasoning: "…" }) + "\n```"),
+    }));
     expect(await extractor.extract(INPUT)).toEqual(CLAIMS);
   });
 
   it("gives a clear error when the answer stays unusable", async () => {
-    const { extractor, requests } = await setup(() => ({ body: completion({ claimed_writes: "finance.issue_refund" }) }));
+    const { extractor, requests } = await setup(() => ({
+      body: completion({ claimed_writes: "finance.issue_refund" }),
+    }));
     await expect(extractor.extract(INPUT)).rejects.toThrow(/failed: the model's JSON is not claims: claimed_writes: /);
     expect(requests).toHaveLength(3);
   });
@@ -97,7 +107,9 @@ describe("createLlmExtractor", () => {
 
   it("honours Retry-After on 429", async () => {
     const { extractor, sleeps } = await setup((_, n) =>
-      n === 1 ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "2" } } : { body: completion(CLAIMS) },
+      n === 1
+        ? { status: 429, body: { error: "slow down" }, headers: { "retry-after": "2" } }
+        : { body: completion(CLAIMS) },
     );
     expect(await extractor.extract(INPUT)).toEqual(CLAIMS);
     expect(sleeps).toEqual([2000]);
@@ -110,7 +122,12 @@ describe("createLlmExtractor", () => {
   });
 
   it("retries when the server is unreachable", async () => {
-    const extractor = createLlmExtractor({ baseUrl: "http://127.0.0.1:1/v1", model: "m", maxAttempts: 2, sleep: async () => {} });
+    const extractor = createLlmExtractor({
+      baseUrl: "http://127.0.0.1:1/v1",
+      model: "m",
+      maxAttempts: 2,
+      sleep: async () => {},
+    });
     await expect(extractor.extract(INPUT)).rejects.toThrow(/request failed/);
   });
 });
@@ -136,19 +153,49 @@ describe("scoreWithExtraction with the LLM extractor", () => {
     await scoreWithExtraction(rollout, caseDoc, DEFAULT_CONFIG, extractor);
     expect(requests).toHaveLength(1);
     const body = requests[0].body;
-    for (const secret of ["ORD-SECRET-9431", "73.41", "CHF", "CUST-5512", "ATT-77821", "merchant-pays-8812", "$order", "paid_amount", "damaged_item", "label_paid_by", "T-1001"]) {
+    for (const secret of [
+      "ORD-SECRET-9431",
+      "73.41",
+      "CHF",
+      "CUST-5512",
+      "ATT-77821",
+      "merchant-pays-8812",
+      "$order",
+      "paid_amount",
+      "damaged_item",
+      "label_paid_by",
+      "T-1001",
+    ]) {
       expect(body).not.toContain(secret);
     }
-    expect(Object.keys(requests[0].json as object).sort()).toEqual(["messages", "model", "response_format", "temperature"]);
-    expect(Object.keys(userPayload(requests[0])).sort()).toEqual(["forbidden_codes", "mention_keys", "reply", "write_tools"]);
+    expect(Object.keys(requests[0].json as object).sort()).toEqual([
+      "messages",
+      "model",
+      "response_format",
+      "temperature",
+    ]);
+    expect(Object.keys(userPayload(requests[0])).sort()).toEqual([
+      "forbidden_codes",
+      "mention_keys",
+      "reply",
+      "write_tools",
+    ]);
   });
 
   it("records claims_source llm:<model> and drops names the input did not offer", async () => {
-    const invented = { claimed_writes: ["finance.issue_refund", "vault.open"], mentioned: [{ key: "refund_eta", value: "3-5 business days" }, { key: "bank_pin" }], forbidden_hits: ["x"] };
+    const invented = {
+      claimed_writes: ["finance.issue_refund", "vault.open"],
+      mentioned: [{ key: "refund_eta", value: "3-5 business days" }, { key: "bank_pin" }],
+      forbidden_hits: ["x"],
+    };
     const { extractor } = await setup(() => ({ body: completion(invented) }));
     const record = await scoreWithExtraction(rollout, caseDoc, DEFAULT_CONFIG, extractor);
     expect(record.claims_source).toBe("llm:test-model");
-    expect(record.claims).toEqual({ claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_eta", value: "3-5 business days" }], forbidden_hits: [] });
+    expect(record.claims).toEqual({
+      claimed_writes: ["finance.issue_refund"],
+      mentioned: [{ key: "refund_eta", value: "3-5 business days" }],
+      forbidden_hits: [],
+    });
     expect(record.guardrails).toEqual([]);
   });
 
@@ -163,17 +210,27 @@ describe("scoreWithExtraction with the LLM extractor", () => {
 
   it("rejects when extraction fails, naming the extractor", async () => {
     const { extractor } = await setup(() => ({ status: 503, body: "down" }), { maxAttempts: 1 });
-    await expect(scoreWithExtraction(rollout, caseDoc, DEFAULT_CONFIG, extractor)).rejects.toThrow(/claims extractor llm:test-model failed: .*HTTP 503/);
+    await expect(scoreWithExtraction(rollout, caseDoc, DEFAULT_CONFIG, extractor)).rejects.toThrow(
+      /claims extractor llm:test-model failed: .*HTTP 503/,
+    );
   });
 });
 
 describe("readLlmEnv", () => {
   it("reads and validates the three variables", () => {
-    expect(readLlmEnv({ VERITY_LLM_BASE_URL: "http://localhost:8000/v1", VERITY_LLM_MODEL: "qwen", VERITY_LLM_API_KEY: "k" })).toEqual({
+    expect(
+      readLlmEnv({
+        VERITY_LLM_BASE_URL: "http://localhost:8000/v1",
+        VERITY_LLM_MODEL: "qwen",
+        VERITY_LLM_API_KEY: "k",
+      }),
+    ).toEqual({
       ok: true,
       value: { baseUrl: "http://localhost:8000/v1", model: "qwen", apiKey: "k" },
     });
-    expect(readLlmEnv({ VERITY_LLM_BASE_URL: "http://localhost:8000/v1", VERITY_LLM_MODEL: "qwen", VERITY_LLM_API_KEY: "" })).toMatchObject({
+    expect(
+      readLlmEnv({ VERITY_LLM_BASE_URL: "http://localhost:8000/v1", VERITY_LLM_MODEL: "qwen", VERITY_LLM_API_KEY: "" }),
+    ).toMatchObject({
       ok: true,
       value: { apiKey: undefined },
     });

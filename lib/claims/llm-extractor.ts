@@ -73,7 +73,12 @@ export function createLlmExtractor(options: LlmExtractorOptions): LlmExtractor {
       const res = await fetchImpl(url, { method: "POST", headers, body, signal: controller.signal });
       const text = await res.text();
       if (res.status === 429 || res.status >= 500) {
-        return { ok: false, retry: true, error: `HTTP ${res.status}`, retryAfterMs: retryAfter(res.headers.get("retry-after")) };
+        return {
+          ok: false,
+          retry: true,
+          error: `HTTP ${res.status}`,
+          retryAfterMs: retryAfter(res.headers.get("retry-after")),
+        };
       }
       if (!res.ok) return { ok: false, retry: false, error: `HTTP ${res.status}: ${text.slice(0, 200)}` };
       return parseCompletion(text);
@@ -100,7 +105,8 @@ export function createLlmExtractor(options: LlmExtractorOptions): LlmExtractor {
         if (result.ok) return result.claims;
         last = result.error;
         if (!result.retry) break;
-        if (n < maxAttempts) await sleep(Math.min(MAX_RETRY_AFTER_MS, Math.max(backoffMs * 2 ** (n - 1), result.retryAfterMs ?? 0)));
+        if (n < maxAttempts)
+          await sleep(Math.min(MAX_RETRY_AFTER_MS, Math.max(backoffMs * 2 ** (n - 1), result.retryAfterMs ?? 0)));
       }
       throw new LlmExtractionError(`LLM claims extraction (${model} at ${url}) failed: ${last}`);
     },
@@ -122,11 +128,17 @@ function parseCompletion(text: string): Attempt {
   try {
     json = JSON.parse(content);
   } catch {
-    return { ok: false, retry: true, error: `the model did not answer with JSON: ${JSON.stringify(content.slice(0, 120))}` };
+    return {
+      ok: false,
+      retry: true,
+      error: `the model did not answer with JSON: ${JSON.stringify(content.slice(0, 120))}`,
+    };
   }
   const claims = llmClaimsSchema.safeParse(json);
   if (!claims.success) {
-    const detail = zodIssues(claims.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
+    const detail = zodIssues(claims.error)
+      .map((i) => `${i.path || "(root)"}: ${i.message}`)
+      .join("; ");
     return { ok: false, retry: true, error: `the model's JSON is not claims: ${detail}` };
   }
   return { ok: true, claims: claims.data };

@@ -15,9 +15,16 @@ export async function run(argv: string[]): Promise<number> {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        run: { type: "string" }, batch: { type: "string" }, from: { type: "string" }, to: { type: "string" },
-        category: { type: "string" }, annotator: { type: "string" }, guardrail: { type: "string" }, tolerance: { type: "string" },
-        json: { type: "boolean" }, help: { type: "boolean", short: "h" },
+        run: { type: "string" },
+        batch: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        category: { type: "string" },
+        annotator: { type: "string" },
+        guardrail: { type: "string" },
+        tolerance: { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
       },
       strict: true,
     }));
@@ -36,7 +43,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`verity agreement: ${parsed.errors.join("; ")}\n`);
     return 2;
   }
-  const report = await withClient(async (client) => buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter));
+  const report = await withClient(async (client) =>
+    buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter),
+  );
   if (json) {
     process.stdout.write(JSON.stringify(reportJson(report)) + "\n");
     return 0;
@@ -46,7 +55,9 @@ export async function run(argv: string[]): Promise<number> {
   const lines = [
     `reviewed items   ${report.items}`,
     `agreement        ${h.label}  (${h.detail})`,
-    ...(report.weighted ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`] : []),
+    ...(report.weighted
+      ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`]
+      : []),
     `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
     `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
     `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,

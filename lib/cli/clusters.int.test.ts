@@ -12,7 +12,11 @@ const runId = `clu-cli-${randomBytes(4).toString("hex")}`;
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
-  return { out, err, io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdout: process.stdout } };
+  return {
+    out,
+    err,
+    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdout: process.stdout },
+  };
 }
 
 beforeAll(async () => {
@@ -34,7 +38,12 @@ describe("verity clusters", () => {
 
   it("prints the API's JSON with --json, honouring the window and threshold", async () => {
     const c = capture();
-    expect(await run(["--run", runId, "--from", "1000", "--to", "2000", "--threshold", "0.25", "--json", "--no-phrasings"], c.io)).toBe(0);
+    expect(
+      await run(
+        ["--run", runId, "--from", "1000", "--to", "2000", "--threshold", "0.25", "--json", "--no-phrasings"],
+        c.io,
+      ),
+    ).toBe(0);
     const body = JSON.parse(c.out.join(""));
     expect(body).toMatchObject({ kind: "cluster_report", run_id: runId, rollouts: 17, step_from: 1000, step_to: 2000 });
     expect(body.clusters.map((x: { key: string }) => x.key)).toEqual(["empty_promise"]);
@@ -44,7 +53,11 @@ describe("verity clusters", () => {
     const file = path.join(os.tmpdir(), `clusters-${randomBytes(3).toString("hex")}.ndjson`);
     const c = capture();
     expect(await run(["--run", runId, "--export", "empty_promise", "--out", file], c.io)).toBe(0);
-    const kinds = fs.readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l).kind);
+    const kinds = fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).kind);
     fs.rmSync(file);
     expect(kinds[0]).toBe("cluster");
     expect(kinds.filter((k) => k === "example")).toHaveLength(6);

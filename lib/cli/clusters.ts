@@ -25,16 +25,19 @@ signatures and example rollouts.
 
 exit status: 0 done, 1 unknown run, 2 usage.`;
 
-
 const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null) => (x === null ? "–" : x.toFixed(3));
 const int = (x: number | null) => (x === null ? "–" : x.toLocaleString("en-US"));
 const trend = (c: ClusterStats) => `${pct(c.trend.early)} → ${pct(c.trend.late)}`;
 // A share's slope per step as percentage points per 1,000 steps.
-const slope = (c: ClusterStats) => (c.trend.slope === null ? "–" : `${c.trend.slope >= 0 ? "+" : ""}${(c.trend.slope * 1e5).toFixed(2)}pt`);
+const slope = (c: ClusterStats) =>
+  c.trend.slope === null ? "–" : `${c.trend.slope >= 0 ? "+" : ""}${(c.trend.slope * 1e5).toFixed(2)}pt`;
 
 function row(cells: string[], widths: number[]): string {
-  return cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  return cells
+    .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+    .join("  ")
+    .trimEnd();
 }
 
 export function formatReport(full: FullReport): string[] {
@@ -44,49 +47,103 @@ export function formatReport(full: FullReport): string[] {
     "",
   ];
   const widths = [4, 44, 8, 7, 7, 6, 7, 16, 9, 8];
-  lines.push(row(["rank", "cluster", "size", "share", "tickets", "mean", "removed", "early → late", "slope/1k", "priority"], widths));
+  lines.push(
+    row(
+      ["rank", "cluster", "size", "share", "tickets", "mean", "removed", "early → late", "slope/1k", "priority"],
+      widths,
+    ),
+  );
   withPinsFirst(r.clusters, states).forEach((c, i) => {
     const s = states.get(c.key);
     const tag = s ? ` [${s.pinned ? "pinned, " : ""}${STATUS_LABELS[s.status]}]` : "";
-    lines.push(row([String(i + 1), c.key + tag, int(c.size), pct(c.share), int(c.tickets), num(c.meanReward), num(c.removedByCap), trend(c), slope(c), num(c.priority?.score ?? null)], widths));
-    for (const sig of c.signatures.slice(0, 3)) lines.push(`        ${sig.estimated ? "≈" : " "}${int(sig.size).padStart(7)} (${pct(sig.ofParent)} of it)  ${sig.label}`);
+    lines.push(
+      row(
+        [
+          String(i + 1),
+          c.key + tag,
+          int(c.size),
+          pct(c.share),
+          int(c.tickets),
+          num(c.meanReward),
+          num(c.removedByCap),
+          trend(c),
+          slope(c),
+          num(c.priority?.score ?? null),
+        ],
+        widths,
+      ),
+    );
+    for (const sig of c.signatures.slice(0, 3))
+      lines.push(
+        `        ${sig.estimated ? "≈" : " "}${int(sig.size).padStart(7)} (${pct(sig.ofParent)} of it)  ${sig.label}`,
+      );
     const top = extras.get(c.key)?.phrasings?.phrasings[0];
-    if (top) lines.push(`        top reply (${top.count} of ${extras.get(c.key)!.phrasings!.sampled}): ${JSON.stringify(top.text.slice(0, 100))}`);
+    if (top)
+      lines.push(
+        `        top reply (${top.count} of ${extras.get(c.key)!.phrasings!.sampled}): ${JSON.stringify(top.text.slice(0, 100))}`,
+      );
   });
   const b = r.blindSpot;
   lines.push("", `blind spot (${b.key}): ${b.label}`);
-  lines.push(`  ${int(b.size)} rollouts (${pct(b.share)}), ${int(b.tickets)} tickets, mean reward ${num(b.meanReward)}, share ${trend(b)}, slope ${slope(b)}, priority ${num(b.priority?.score ?? null)}`);
+  lines.push(
+    `  ${int(b.size)} rollouts (${pct(b.share)}), ${int(b.tickets)} tickets, mean reward ${num(b.meanReward)}, share ${trend(b)}, slope ${slope(b)}, priority ${num(b.priority?.score ?? null)}`,
+  );
   const bt = extras.get(b.key)?.phrasings?.phrasings[0];
-  if (bt) lines.push(`  top reply (${bt.count} of ${extras.get(b.key)!.phrasings!.sampled}): ${JSON.stringify(bt.text.slice(0, 100))}`);
+  if (bt)
+    lines.push(
+      `  top reply (${bt.count} of ${extras.get(b.key)!.phrasings!.sampled}): ${JSON.stringify(bt.text.slice(0, 100))}`,
+    );
   if (r.cofired.length) {
     lines.push("", "co-fired guardrail sets:");
-    for (const c of r.cofired.slice(0, 10)) lines.push(`  ${int(c.size).padStart(8)}  ${pct(c.share).padStart(6)}  ${trend(c).padEnd(16)} ${c.codes.join(" + ")}`);
+    for (const c of r.cofired.slice(0, 10))
+      lines.push(
+        `  ${int(c.size).padStart(8)}  ${pct(c.share).padStart(6)}  ${trend(c).padEnd(16)} ${c.codes.join(" + ")}`,
+      );
   }
   if (r.guardrails.length) {
     lines.push("", "guardrails triggered in the population (deciding or not):");
-    for (const g of r.guardrails) lines.push(`  ${g.code.padEnd(22)} ${int(g.size).padStart(8)}  ${pct(g.share).padStart(6)}  ${pct(g.trend.early)} → ${pct(g.trend.late)}`);
+    for (const g of r.guardrails)
+      lines.push(
+        `  ${g.code.padEnd(22)} ${int(g.size).padStart(8)}  ${pct(g.share).padStart(6)}  ${pct(g.trend.early)} → ${pct(g.trend.late)}`,
+      );
   }
   return lines;
 }
 
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
-  const flags = parseFlags("clusters", USAGE, argv, {
-    run: { type: "string" },
-    from: { type: "string" },
-    to: { type: "string" },
-    threshold: { type: "string" },
-    json: { type: "boolean" },
-    "no-phrasings": { type: "boolean" },
-    export: { type: "string" },
-    out: { type: "string" },
-  }, out);
+  const flags = parseFlags(
+    "clusters",
+    USAGE,
+    argv,
+    {
+      run: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      threshold: { type: "string" },
+      json: { type: "boolean" },
+      "no-phrasings": { type: "boolean" },
+      export: { type: "string" },
+      out: { type: "string" },
+    },
+    out,
+  );
   if ("exit" in flags) return flags.exit;
   const { values } = flags;
   const flag: Record<string, string> = { run: "--run", step_from: "--from", step_to: "--to", threshold: "--threshold" };
-  const parsed = clusterWindowSchema.safeParse({ run: values.run ?? "", step_from: values.from, step_to: values.to, threshold: values.threshold });
+  const parsed = clusterWindowSchema.safeParse({
+    run: values.run ?? "",
+    step_from: values.from,
+    step_to: values.to,
+    threshold: values.threshold,
+  });
   const key = values.export === undefined ? null : parseKey(values.export);
   if (!parsed.success || (values.export !== undefined && !key)) {
-    const problems = [...(parsed.success ? [] : issues(parsed.error).map((m) => m.replace(/^(\w+):/, (_, f: string) => `${flag[f] ?? f}:`))), ...(values.export !== undefined && !key ? ["--export: is not a cluster key"] : [])];
+    const problems = [
+      ...(parsed.success
+        ? []
+        : issues(parsed.error).map((m) => m.replace(/^(\w+):/, (_, f: string) => `${flag[f] ?? f}:`))),
+      ...(values.export !== undefined && !key ? ["--export: is not a cluster key"] : []),
+    ];
     out.err(`verity clusters: ${problems.join("; ")}\n\n${USAGE}`);
     return 2;
   }

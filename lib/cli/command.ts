@@ -6,7 +6,11 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
 /** A command's output: lines to stdout and stderr, and stdout as a stream for commands that stream NDJSON. */
 export type Io = { out: (s: string) => void; err: (s: string) => void; stdout: NodeJS.WritableStream };
 
-export const stdio: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stdout: process.stdout };
+export const stdio: Io = {
+  out: (s) => process.stdout.write(s + "\n"),
+  err: (s) => process.stderr.write(s + "\n"),
+  stdout: process.stdout,
+};
 
 type Flags<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"];
 
@@ -23,7 +27,11 @@ export function parseFlags<const O extends Options>(
 ): { values: Flags<O> } | { exit: 0 | 2 } {
   let values: Flags<O> & { help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true }) as { values: Flags<O> & { help?: boolean } });
+    ({ values } = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }) as { values: Flags<O> & { help?: boolean } });
   } catch (err) {
     io.err(`verity ${command}: ${(err as Error).message}\n\n${usage}`);
     return { exit: 2 };

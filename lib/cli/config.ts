@@ -5,7 +5,13 @@ import { parseArgs } from "node:util";
 import { withClient } from "@/lib/cli/client.ts";
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { addVerifierConfig } from "@/lib/verifier-configs/mutations.ts";
-import { configNameField, formatConfigIssues, MAX_CONFIG_BYTES, nameFromFileName, parseConfigDocument } from "@/lib/verifier-configs/schema.ts";
+import {
+  configNameField,
+  formatConfigIssues,
+  MAX_CONFIG_BYTES,
+  nameFromFileName,
+  parseConfigDocument,
+} from "@/lib/verifier-configs/schema.ts";
 import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity config <subcommand> [options]
@@ -29,10 +35,14 @@ function readConfigFile(file: string): { ok: true; text: string } | { ok: false;
   try {
     const stat = fs.statSync(file);
     if (!stat.isFile()) return { ok: false, message: `${file} is not a file` };
-    if (stat.size > MAX_CONFIG_BYTES) return { ok: false, message: `${file} is larger than ${MAX_CONFIG_BYTES / 1024} KB` };
+    if (stat.size > MAX_CONFIG_BYTES)
+      return { ok: false, message: `${file} is larger than ${MAX_CONFIG_BYTES / 1024} KB` };
     return { ok: true, text: fs.readFileSync(file, "utf8") };
   } catch (err) {
-    return { ok: false, message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}` };
+    return {
+      ok: false,
+      message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`,
+    };
   }
 }
 
@@ -57,7 +67,9 @@ async function add(positionals: string[], values: { name?: string; default?: boo
     out.err(`verity config add: invalid config ${file}: ${formatConfigIssues(doc.issues)}`);
     return 1;
   }
-  const r = await withClient((c) => addVerifierConfig({ name: name.data, config: doc.config, makeDefault: !!values.default }, CLI_ACTOR, c));
+  const r = await withClient((c) =>
+    addVerifierConfig({ name: name.data, config: doc.config, makeDefault: !!values.default }, CLI_ACTOR, c),
+  );
   const c = r.config;
   const label = `${c.name} v${c.version} (${c.hash})`;
   if (r.status === "created") out.out(`stored ${label}${c.isDefault ? ", now the default" : ""}`);
@@ -69,12 +81,23 @@ async function list(json: boolean, out: Io): Promise<number> {
   const configs = await withClient((c) => listStoredConfigs(c));
   if (json) {
     for (const c of configs) {
-      out.out(JSON.stringify({ name: c.name, version: c.version, hash: c.hash, default: c.isDefault, created_at: c.createdAt.toISOString(), created_by: c.createdBy?.email ?? null }));
+      out.out(
+        JSON.stringify({
+          name: c.name,
+          version: c.version,
+          hash: c.hash,
+          default: c.isDefault,
+          created_at: c.createdAt.toISOString(),
+          created_by: c.createdBy?.email ?? null,
+        }),
+      );
     }
     return 0;
   }
-  if (configs.length === 0) out.out("no stored configs: the built-in default config is used (store one with `verity config add FILE`)");
-  for (const c of configs) out.out([`${c.name} v${c.version}`, c.hash, c.isDefault ? "default" : "", c.createdAt.toISOString()].join("\t"));
+  if (configs.length === 0)
+    out.out("no stored configs: the built-in default config is used (store one with `verity config add FILE`)");
+  for (const c of configs)
+    out.out([`${c.name} v${c.version}`, c.hash, c.isDefault ? "default" : "", c.createdAt.toISOString()].join("\t"));
   return 0;
 }
 
@@ -88,7 +111,12 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
   try {
     parsed = parseArgs({
       args: rest,
-      options: { name: { type: "string" }, default: { type: "boolean" }, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        name: { type: "string" },
+        default: { type: "boolean" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       allowPositionals: true,
       strict: true,
     });

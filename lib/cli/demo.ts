@@ -28,17 +28,22 @@ export const demoCliSchema = z.strictObject({
   out: z.string().min(1).optional(),
 });
 
-
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
-  const flags = parseFlags("demo", USAGE, argv, {
-    tickets: { type: "string" },
-    steps: { type: "string" },
-    k: { type: "string" },
-    seed: { type: "string" },
-    variant: { type: "string" },
-    run: { type: "string" },
-    out: { type: "string" },
-  }, out);
+  const flags = parseFlags(
+    "demo",
+    USAGE,
+    argv,
+    {
+      tickets: { type: "string" },
+      steps: { type: "string" },
+      k: { type: "string" },
+      seed: { type: "string" },
+      variant: { type: "string" },
+      run: { type: "string" },
+      out: { type: "string" },
+    },
+    out,
+  );
   if ("exit" in flags) return flags.exit;
   const { values } = flags;
   const parsed = demoCliSchema.safeParse({
@@ -51,11 +56,22 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     out: values.out,
   });
   if (!parsed.success) {
-    out.err(`verity demo: ${zodIssues(parsed.error).map((i) => `--${i.path}: ${i.message}`).join("; ")}\n\n${USAGE}`);
+    out.err(
+      `verity demo: ${zodIssues(parsed.error)
+        .map((i) => `--${i.path}: ${i.message}`)
+        .join("; ")}\n\n${USAGE}`,
+    );
     return 2;
   }
   const o = parsed.data;
-  const spec = { runId: o.run ?? `demo-${o.variant}-${o.seed}`, tickets: o.tickets, steps: o.steps, k: o.k, seed: o.seed, variant: o.variant };
+  const spec = {
+    runId: o.run ?? `demo-${o.variant}-${o.seed}`,
+    tickets: o.tickets,
+    steps: o.steps,
+    k: o.k,
+    seed: o.seed,
+    variant: o.variant,
+  };
 
   if (o.out) {
     const sink: NodeJS.WritableStream = o.out === "-" ? out.stdout : fs.createWriteStream(o.out);

@@ -12,21 +12,36 @@ const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guard
 Writes the run's current ledger entries as NDJSON score records (formats.md §3), ordered by step. Each ticket's
 case comes before its first record, so the file can be ingested into an empty database (--no-cases leaves them out).`;
 
-
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
-  const flags = parseFlags("export", USAGE, argv, {
-    run: { type: "string" },
-    from: { type: "string" },
-    to: { type: "string" },
-    guardrail: { type: "string" },
-    out: { type: "string" },
-    "no-cases": { type: "boolean" },
-  }, out);
+  const flags = parseFlags(
+    "export",
+    USAGE,
+    argv,
+    {
+      run: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      guardrail: { type: "string" },
+      out: { type: "string" },
+      "no-cases": { type: "boolean" },
+    },
+    out,
+  );
   if ("exit" in flags) return flags.exit;
   const { values } = flags;
-  const parsed = exportFilterSchema.safeParse({ run: values.run, from: values.from, to: values.to, guardrail: values.guardrail, cases: !values["no-cases"] });
+  const parsed = exportFilterSchema.safeParse({
+    run: values.run,
+    from: values.from,
+    to: values.to,
+    guardrail: values.guardrail,
+    cases: !values["no-cases"],
+  });
   if (!parsed.success) {
-    out.err(`verity export: ${zodIssues(parsed.error).map((i) => (i.path ? `--${i.path}: ` : "") + i.message).join("; ")}\n\n${USAGE}`);
+    out.err(
+      `verity export: ${zodIssues(parsed.error)
+        .map((i) => (i.path ? `--${i.path}: ` : "") + i.message)
+        .join("; ")}\n\n${USAGE}`,
+    );
     return 2;
   }
   const filter = parsed.data;

@@ -26,9 +26,15 @@ exit status: 0 done, 1 done with rejected lines under --strict, 2 usage, 3 stopp
 the summary's last_committed_line says how far it got; running the same file again completes it.`;
 
 type Io = { out: (s: string) => void; err: (s: string) => void; stderr: NodeJS.WriteStream };
-const io: Io = { out: (s) => process.stdout.write(s + "\n"), err: (s) => process.stderr.write(s + "\n"), stderr: process.stderr };
+const io: Io = {
+  out: (s) => process.stdout.write(s + "\n"),
+  err: (s) => process.stderr.write(s + "\n"),
+  stderr: process.stderr,
+};
 
-export function parseIngestArgs(argv: string[]): { ok: true; opts: IngestCliOptions } | { ok: false; message: string; help?: boolean } {
+export function parseIngestArgs(
+  argv: string[],
+): { ok: true; opts: IngestCliOptions } | { ok: false; message: string; help?: boolean } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -64,7 +70,12 @@ export function parseIngestArgs(argv: string[]): { ok: true; opts: IngestCliOpti
     progress: values["no-progress"] ? "off" : values.progress ? "on" : "auto",
   });
   if (!r.success) {
-    return { ok: false, message: zodIssues(r.error).map((i) => (i.path && i.path !== "file" ? `--${i.path}: ` : "") + i.message).join("; ") };
+    return {
+      ok: false,
+      message: zodIssues(r.error)
+        .map((i) => (i.path && i.path !== "file" ? `--${i.path}: ` : "") + i.message)
+        .join("; "),
+    };
   }
   return { ok: true, opts: r.data };
 }
@@ -107,10 +118,19 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       // process); an ingest under a minute is evaluated once, when it ends, a longer one also every minute.
       alarms: { intervalMs: 60_000 },
       onProgress: (p) =>
-        bar?.update(formatProgress({ lines: p.committedLine, bytes: p.bytes, totalBytes, elapsedMs: Date.now() - started, rejected: p.rejected })),
+        bar?.update(
+          formatProgress({
+            lines: p.committedLine,
+            bytes: p.bytes,
+            totalBytes,
+            elapsedMs: Date.now() - started,
+            rejected: p.rejected,
+          }),
+        ),
       onReject: rejects
         ? async (r) => {
-            if (!rejects.write(JSON.stringify(r) + "\n")) await new Promise<void>((res) => rejects.once("drain", () => res()));
+            if (!rejects.write(JSON.stringify(r) + "\n"))
+              await new Promise<void>((res) => rejects.once("drain", () => res()));
           }
         : undefined,
     });

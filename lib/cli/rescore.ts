@@ -14,8 +14,9 @@ default, e.g. {"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}; witho
 Changed scores become new ledger entries that supersede the old ones; entries from outside (source external)
 are kept. Prints how many rollouts crossed the 0.9 success line and how the deciding guardrails moved.`;
 
-
-export function loadConfigFile(file: string | undefined): { ok: true; config: VerifierConfig } | { ok: false; message: string } {
+export function loadConfigFile(
+  file: string | undefined,
+): { ok: true; config: VerifierConfig } | { ok: false; message: string } {
   if (!file) return { ok: true, config: DEFAULT_CONFIG };
   let json: unknown;
   try {
@@ -24,7 +25,11 @@ export function loadConfigFile(file: string | undefined): { ok: true; config: Ve
     return { ok: false, message: `cannot read the config ${file}: ${(err as Error).message}` };
   }
   const r = parseVerifierConfig(json);
-  if (!r.ok) return { ok: false, message: `invalid config ${file}: ${r.issues.map((i) => (i.path ? `${i.path}: ` : "") + i.message).join("; ")}` };
+  if (!r.ok)
+    return {
+      ok: false,
+      message: `invalid config ${file}: ${r.issues.map((i) => (i.path ? `${i.path}: ` : "") + i.message).join("; ")}`,
+    };
   return r;
 }
 

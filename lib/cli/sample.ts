@@ -29,7 +29,11 @@ exit status: 0 done, 1 refused (unknown run, empty sample), 2 usage.`;
 type Io = Pick<CommandIo, "out" | "err">;
 const io: Io = stdio;
 
-export function parseSampleArgs(argv: string[]): { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean } | { ok: false; message: string; help?: boolean } {
+export function parseSampleArgs(
+  argv: string[],
+):
+  | { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean }
+  | { ok: false; message: string; help?: boolean } {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
@@ -55,7 +59,18 @@ export function parseSampleArgs(argv: string[]): { ok: true; params: ResolvedBat
     return { ok: false, message: (err as Error).message };
   }
   if (values.help) return { ok: false, message: "", help: true };
-  const flag: Record<string, string> = { runId: "--run", stepFrom: "--from", stepTo: "--to", rate: "--rate", salt: "--salt", pick: "--pick", minPerStratum: "--min-per-stratum", overlapRate: "--overlap", tolerance: "--tolerance", name: "--name" };
+  const flag: Record<string, string> = {
+    runId: "--run",
+    stepFrom: "--from",
+    stepTo: "--to",
+    rate: "--rate",
+    salt: "--salt",
+    pick: "--pick",
+    minPerStratum: "--min-per-stratum",
+    overlapRate: "--overlap",
+    tolerance: "--tolerance",
+    name: "--name",
+  };
   const r = batchParamsSchema.safeParse({
     runId: values.run ?? "",
     stepFrom: values.from ?? "",
@@ -69,7 +84,10 @@ export function parseSampleArgs(argv: string[]): { ok: true; params: ResolvedBat
     name: values.name,
   });
   if (!r.success) {
-    return { ok: false, message: r.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; ") };
+    return {
+      ok: false,
+      message: r.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; "),
+    };
   }
   return { ok: true, params: resolveParams(r.data), dryRun: !!values["dry-run"], json: !!values.json };
 }
@@ -87,7 +105,9 @@ export function formatPreview(p: ResolvedBatchParams, preview: BatchPreview): st
     "stratum                 tickets  sampled  items  inclusion (ticket)",
   ];
   for (const x of s.strata) {
-    lines.push(`${x.stratum.padEnd(22)} ${String(x.tickets).padStart(8)} ${String(x.sampledTickets).padStart(8)} ${String(x.items).padStart(6)}  ${x.ticketInclusionProb.toPrecision(4)}${x.toppedUp ? " (topped up)" : ""}`);
+    lines.push(
+      `${x.stratum.padEnd(22)} ${String(x.tickets).padStart(8)} ${String(x.sampledTickets).padStart(8)} ${String(x.items).padStart(6)}  ${x.ticketInclusionProb.toPrecision(4)}${x.toppedUp ? " (topped up)" : ""}`,
+    );
   }
   lines.push("", `items hash ${s.itemsHash}`);
   return lines;
@@ -109,7 +129,19 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
     try {
       if (dryRun) {
         const preview = await previewBatch(params, client);
-        if (json) out.out(JSON.stringify({ dry_run: true, population: preview.population, expected: preview.sample.expected, strata: preview.sample.strata, items: preview.sample.items.length, overlap_items: preview.sample.overlapItems, items_hash: preview.sample.itemsHash, salt: params.salt }));
+        if (json)
+          out.out(
+            JSON.stringify({
+              dry_run: true,
+              population: preview.population,
+              expected: preview.sample.expected,
+              strata: preview.sample.strata,
+              items: preview.sample.items.length,
+              overlap_items: preview.sample.overlapItems,
+              items_hash: preview.sample.itemsHash,
+              salt: params.salt,
+            }),
+          );
         else for (const l of formatPreview(params, preview)) out.out(l);
         return 0;
       }

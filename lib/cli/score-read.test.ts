@@ -45,7 +45,12 @@ describe("parseInputText", () => {
   it("maps an issue path to the line of that field", () => {
     const doc = {
       kind: "rollout",
-      trajectory: { steps: [{ name: "a", status: "ok" }, { name: "b.c", status: "success" }] },
+      trajectory: {
+        steps: [
+          { name: "a", status: "ok" },
+          { name: "b.c", status: "success" },
+        ],
+      },
       tools: { "finance.issue_refund": { on: true } },
     };
     const [item] = items(JSON.stringify(doc, null, 2));

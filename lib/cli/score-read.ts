@@ -45,7 +45,10 @@ export function parseInputText(file: string, raw: string): ReadResult {
   const rawLines = text.split("\n");
   const firstLine = rawLines.findIndex((l) => l.trim() !== "");
   if (text[start] === "[" || !isJsonObject(rawLines[firstLine])) {
-    return { ok: false, message: `${file}:${lineAt(lines, syntaxErrorOffset(text))}: not JSON or NDJSON: ${wholeError}` };
+    return {
+      ok: false,
+      message: `${file}:${lineAt(lines, syntaxErrorOffset(text))}: not JSON or NDJSON: ${wholeError}`,
+    };
   }
   const items: Item[] = [];
   rawLines.forEach((l, i) => {

@@ -24,7 +24,15 @@ function verity(args: string[], env: Record<string, string> = {}): Promise<Run> 
     child.on("error", reject);
     child.on("close", (code) => {
       try {
-        resolve({ code, stdout, stderr, records: stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)) });
+        resolve({
+          code,
+          stdout,
+          stderr,
+          records: stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l)),
+        });
       } catch {
         resolve({ code, stdout, stderr, records: [] }); // not NDJSON (help text)
       }
@@ -71,17 +79,26 @@ describe("verity score", { timeout: 30_000 }, () => {
   });
 
   it("scores the spec examples given as a shell glob, skipping the expected files", async () => {
-    const all = readdirSync(EXAMPLES).filter((f) => f.endsWith(".json")).sort().map((f) => path.join(EXAMPLES, f));
+    const all = readdirSync(EXAMPLES)
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => path.join(EXAMPLES, f));
     const r = await verity(all);
     expect(r.code).toBe(0);
     expect(r.records).toHaveLength(10);
     for (const rec of r.records) {
-      const name = readdirSync(EXAMPLES).find((f) => f.endsWith(".expected.json") && JSON.parse(readFileSync(path.join(EXAMPLES, f), "utf8")).trajectory_id === rec.trajectory_id);
+      const name = readdirSync(EXAMPLES).find(
+        (f) =>
+          f.endsWith(".expected.json") &&
+          JSON.parse(readFileSync(path.join(EXAMPLES, f), "utf8")).trajectory_id === rec.trajectory_id,
+      );
       const expected = JSON.parse(readFileSync(path.join(EXAMPLES, name as string), "utf8"));
       expect(rec).toMatchObject({ kind: "score", status: expected.status, reward: expected.reward });
     }
     expect(r.stderr.match(/skipping .*\.expected\.json/g)).toHaveLength(10);
-    expect(r.stderr).toMatch(/08-spec-error\.json:70: case\.verifier_spec\.required_writes\.0\.args\.amount: pointer \$order\.paid does not resolve/);
+    expect(r.stderr).toMatch(
+      /08-spec-error\.json:70: case\.verifier_spec\.required_writes\.0\.args\.amount: pointer \$order\.paid does not resolve/,
+    );
   });
 
   it("resolves cases across files and after their rollouts, and reports bad rollouts with file:line", async () => {
@@ -100,9 +117,13 @@ describe("verity score", { timeout: 30_000 }, () => {
       [null, "input_error"],
     ]);
     expect(r.records[0].reward).toBe(1);
-    expect(r.stderr).toContain(`${rollouts}:2: trajectory.steps.1.status: Invalid option: expected one of "success"|"failed"`);
+    expect(r.stderr).toContain(
+      `${rollouts}:2: trajectory.steps.1.status: Invalid option: expected one of "success"|"failed"`,
+    );
     expect(r.stderr).toContain(`${rollouts}:3: ticket_id: no case for ticket T-404: not embedded and not found`);
-    expect(r.stderr).toMatch(new RegExp(`${rollouts.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:4: \\(root\\): invalid JSON`));
+    expect(r.stderr).toMatch(
+      new RegExp(`${rollouts.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:4: \\(root\\): invalid JSON`),
+    );
   });
 
   it("points at the line of the offending field in a pretty-printed file", async () => {
@@ -122,11 +143,17 @@ describe("verity score", { timeout: 30_000 }, () => {
     const r = await verity([p]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`${p}:1: verifier_spec.handof: unknown field "handof"`);
-    expect(r.stderr).toContain(`${p}:2: ticket_id: no case for ticket T-1001: not embedded and not found (the case at ${p}:1 is invalid)`);
+    expect(r.stderr).toContain(
+      `${p}:2: ticket_id: no case for ticket T-1001: not embedded and not found (the case at ${p}:1 is invalid)`,
+    );
   });
 
   it("uses --config: an invalid one exits 2 with the reason, a valid one changes the hash and the guardrails", async () => {
-    const bad = await verity(["--config", file("bad-config.json", '{"weights": {"outcome": 0.9}}'), file("x.ndjson", ndjson(makeRollout()))]);
+    const bad = await verity([
+      "--config",
+      file("bad-config.json", '{"weights": {"outcome": 0.9}}'),
+      file("x.ndjson", ndjson(makeRollout())),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/bad-config\.json: weights: weights must sum to 1 \(they sum to 1\.45\)/);
     const cfg = file("tool-missing.json", '{"guardrails": {"tool_missing": {"on": true}}}');
@@ -142,21 +169,40 @@ describe("verity score", { timeout: 30_000 }, () => {
   describe("--extractor llm", () => {
     let llm: FakeLlm;
     beforeAll(async () => {
-      llm = await startFakeLlm(() => ({ body: completion({ claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_amount", value: 59.99 }], forbidden_hits: [] }) }));
+      llm = await startFakeLlm(() => ({
+        body: completion({
+          claimed_writes: ["finance.issue_refund"],
+          mentioned: [{ key: "refund_amount", value: 59.99 }],
+          forbidden_hits: [],
+        }),
+      }));
     });
     afterAll(() => llm.close());
 
     it("exits 2 when the LLM is not configured", async () => {
-      const r = await verity(["--extractor", "llm", file("y.ndjson", ndjson(makeRollout()))], { VERITY_LLM_BASE_URL: "", VERITY_LLM_MODEL: "" });
+      const r = await verity(["--extractor", "llm", file("y.ndjson", ndjson(makeRollout()))], {
+        VERITY_LLM_BASE_URL: "",
+        VERITY_LLM_MODEL: "",
+      });
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/LLM extractor is not configured: VERITY_LLM_BASE_URL/);
     });
 
     it("extracts claims for rollouts without them and keeps bundle claims", async () => {
-      const input = file("llm.ndjson", ndjson(makeCase(), makeRollout({ claims: null, trajectoryId: "t/x" }), makeRollout({ trajectoryId: "t/b" })));
-      const r = await verity(["--extractor", "llm", input], { VERITY_LLM_BASE_URL: llm.baseUrl, VERITY_LLM_MODEL: "fake-1", VERITY_LLM_API_KEY: "k" });
+      const input = file(
+        "llm.ndjson",
+        ndjson(makeCase(), makeRollout({ claims: null, trajectoryId: "t/x" }), makeRollout({ trajectoryId: "t/b" })),
+      );
+      const r = await verity(["--extractor", "llm", input], {
+        VERITY_LLM_BASE_URL: llm.baseUrl,
+        VERITY_LLM_MODEL: "fake-1",
+        VERITY_LLM_API_KEY: "k",
+      });
       expect(r.code).toBe(0);
-      expect(r.records.map((x) => [x.trajectory_id, x.claims_source])).toEqual([["t/x", "llm:fake-1"], ["t/b", "bundle"]]);
+      expect(r.records.map((x) => [x.trajectory_id, x.claims_source])).toEqual([
+        ["t/x", "llm:fake-1"],
+        ["t/b", "bundle"],
+      ]);
       expect(llm.requests).toHaveLength(1);
     });
   });

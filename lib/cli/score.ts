@@ -78,7 +78,10 @@ function parseArgs(argv: string[]): Args | string {
   const args: Args = { files: [], concurrency: 4, help: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === "-h" || flag === "--help") args.help = true;
     else if (flag === "--config") {
@@ -161,7 +164,9 @@ async function scoreItems(
       const reason = makeReason({ code: "input_invalid", path: "", message: `invalid JSON: ${item.syntaxError}` });
       return errorRecord("input_error", nullIdentity, [reason], config);
     }
-    return extractor ? scoreInputWithExtraction(item.value, lookup, config, extractor) : scoreInput(item.value, lookup, config);
+    return extractor
+      ? scoreInputWithExtraction(item.value, lookup, config, extractor)
+      : scoreInput(item.value, lookup, config);
   };
   let next = 0;
   const worker = async () => {
@@ -193,7 +198,14 @@ async function scoreItems(
   return failed > 0 ? 1 : 0;
 }
 
-const nullIdentity = { trajectory_id: null, run_id: null, step: null, ticket_id: null, group_id: null, sample_index: null };
+const nullIdentity = {
+  trajectory_id: null,
+  run_id: null,
+  step: null,
+  ticket_id: null,
+  group_id: null,
+  sample_index: null,
+};
 
 function registerCase(
   item: Item,
@@ -237,7 +249,9 @@ function reportErrors(
       const ownCase = isObject(item.value) && isObject(item.value.case);
       const c = ownCase ? { item, path: "case." } : r.ticket_id ? where(r.ticket_id) : undefined;
       const field = (c?.path ?? "") + (reason.field ?? "");
-      io.err(`${c ? `${c.item.file}:${c.item.lineOf(field)}` : `${item.file}:${item.line}`}: ${field}: ${reason.message}`);
+      io.err(
+        `${c ? `${c.item.file}:${c.item.lineOf(field)}` : `${item.file}:${item.line}`}: ${field}: ${reason.message}`,
+      );
       continue;
     }
     const path = reason.path ?? "";

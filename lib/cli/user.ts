@@ -34,7 +34,9 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(Buffer.from(c));
   // One trailing newline (from `echo` or a file) is not part of the password.
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 /** Reads a line from the terminal without echoing it. */
@@ -77,7 +79,10 @@ async function readPassword(fromStdin: boolean): Promise<string> {
 
 function check<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`${what}: ${r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")} ` : "") + i.message).join("; ")}`);
+  if (!r.success)
+    throw new Error(
+      `${what}: ${r.error.issues.map((i) => (i.path.length ? `${i.path.join(".")} ` : "") + i.message).join("; ")}`,
+    );
   return r.data;
 }
 
@@ -97,7 +102,13 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { email: { type: "string" }, role: { type: "string" }, name: { type: "string" }, "password-stdin": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        email: { type: "string" },
+        role: { type: "string" },
+        name: { type: "string" },
+        "password-stdin": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -111,7 +122,11 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
   try {
     switch (sub) {
       case "create": {
-        const base = check(createUserInput.omit({ password: true }), { email: values.email, role: values.role, name: values.name ?? "" }, "create");
+        const base = check(
+          createUserInput.omit({ password: true }),
+          { email: values.email, role: values.role, name: values.name ?? "" },
+          "create",
+        );
         const password = check(passwordField, await readPassword(!!values["password-stdin"]), "password");
         const r = await withClient((c) => createUser({ ...base, password }, CLI_ACTOR, c));
         if (!r.ok) throw new Error(r.error);
@@ -119,8 +134,11 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
         return 0;
       }
       case "list": {
-        const users = await withClient((c) => c.user.findMany({ orderBy: { email: "asc" }, select: { email: true, role: true, disabledAt: true } }));
-        if (users.length === 0) out.out("no users yet: create the first admin with `verity user create --role admin --email …`");
+        const users = await withClient((c) =>
+          c.user.findMany({ orderBy: { email: "asc" }, select: { email: true, role: true, disabledAt: true } }),
+        );
+        if (users.length === 0)
+          out.out("no users yet: create the first admin with `verity user create --role admin --email …`");
         for (const u of users) out.out(`${u.email}\t${u.role}\t${u.disabledAt ? "disabled" : "active"}`);
         return 0;
       }

@@ -16,7 +16,12 @@ export async function saveClusterStateAction(_prev: FormState, form: FormData): 
     pinned: form.get("pinned") ?? false,
     note: form.get("note") ?? "",
   });
-  if (!parsed.success) return { ok: false, fieldErrors: z.flattenError(parsed.error).fieldErrors, message: "Fix the fields marked below." };
+  if (!parsed.success)
+    return {
+      ok: false,
+      fieldErrors: z.flattenError(parsed.error).fieldErrors,
+      message: "Fix the fields marked below.",
+    };
   const r = await setClusterState(parsed.data, { userId: me.id, email: me.email });
   if (!r.ok) return { ok: false, message: r.error };
   revalidatePath("/clusters");

@@ -48,7 +48,11 @@ export type Trend = {
 
 /** The trend of a cluster from its (possibly estimated) count per bin, counts[i] for bins[i]. */
 export function trendOf(bins: readonly Bin[], counts: readonly number[]): Trend {
-  const series: StepPoint[] = bins.map((b, i) => ({ step: b.step, value: b.rollouts ? (counts[i] ?? 0) / b.rollouts : null, n: b.rollouts }));
+  const series: StepPoint[] = bins.map((b, i) => ({
+    step: b.step,
+    value: b.rollouts ? (counts[i] ?? 0) / b.rollouts : null,
+    n: b.rollouts,
+  }));
   const el = earlyVsLate(series, { weightByN: true });
   return {
     shares: series.map((p) => p.value),

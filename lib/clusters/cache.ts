@@ -22,7 +22,12 @@ export async function rollupFingerprint(client: PrismaClient, runId: string): Pr
 }
 
 /** The cached report of the window, or `compute()`'s (shared by concurrent callers while it runs). */
-export async function cachedReport(client: PrismaClient, w: ClusterWindow, compute: () => Promise<ClusterReport>, now = Date.now()): Promise<ClusterReport> {
+export async function cachedReport(
+  client: PrismaClient,
+  w: ClusterWindow,
+  compute: () => Promise<ClusterReport>,
+  now = Date.now(),
+): Promise<ClusterReport> {
   const caches = (globalForCache.verityClusterCache ??= new WeakMap());
   let cache = caches.get(client);
   if (!cache) caches.set(client, (cache = new Map()));

@@ -3,7 +3,12 @@ import { createClient } from "@/lib/db/client.ts";
 import { binSteps } from "@/lib/clusters/bins.ts";
 import { rollupFingerprint } from "@/lib/clusters/cache.ts";
 import { readBlindSpotFacts, readLevelOneFacts, readSignatureSample, readWindowSteps } from "@/lib/clusters/data.ts";
-import { listClusterExamples, listClusterSignatures, listClusterTickets, sampleClusterReplies } from "@/lib/clusters/detail-data.ts";
+import {
+  listClusterExamples,
+  listClusterSignatures,
+  listClusterTickets,
+  sampleClusterReplies,
+} from "@/lib/clusters/detail-data.ts";
 import { BLIND_SPOT_KEY, parseKey } from "@/lib/clusters/keys.ts";
 import { computeClusterReport, findCluster, loadClustersPage, loadFullReport } from "@/lib/clusters/loaders.ts";
 import { BLIND, EMPTY_PROMISE, ingestKnownLedger, PROMISES, RUN, STEPS, TOTALS } from "@/lib/clusters/test-data.ts";
@@ -42,9 +47,22 @@ describe("the clustering reads return small aggregates of the known ledger", () 
     const { edges } = binSteps(await readWindowSteps(w, client));
     const f = await readLevelOneFacts(w, edges, client);
     const cell = f.cells.find((c) => c.key === "empty_promise" && c.bin === 1)!;
-    expect(cell).toEqual({ key: "empty_promise", mask: 8, category: "refund_damaged", bin: 1, n: 3, rewardSum: expect.closeTo(0.6, 9), removedSum: expect.closeTo(0, 9) });
+    expect(cell).toEqual({
+      key: "empty_promise",
+      mask: 8,
+      category: "refund_damaged",
+      bin: 1,
+      n: 3,
+      rewardSum: expect.closeTo(0.6, 9),
+      removedSum: expect.closeTo(0, 9),
+    });
     expect(f.cells.reduce((s, c) => s + c.n, 0)).toBe(14);
-    expect(Object.fromEntries(f.ticketsByKey)).toEqual({ empty_promise: 1, unauthorized_write: 1, "weakest:outcome": 1, "weakest:unknown": 1 });
+    expect(Object.fromEntries(f.ticketsByKey)).toEqual({
+      empty_promise: 1,
+      unauthorized_write: 1,
+      "weakest:outcome": 1,
+      "weakest:unknown": 1,
+    });
     expect(f.ticketsByMask.get(2 | 32)).toBe(1);
   });
 
@@ -66,7 +84,9 @@ describe("the clustering reads return small aggregates of the known ledger", () 
     const { edges } = binSteps(await readWindowSteps(w, client));
     const f = await readBlindSpotFacts(w, edges, client);
     expect(f.tickets).toBe(1);
-    expect(f.cells.map((c) => [c.bin, c.n])).toEqual(expect.arrayContaining(BLIND.map((n, i) => [i + 1, n]).filter(([, n]) => n > 0)));
+    expect(f.cells.map((c) => [c.bin, c.n])).toEqual(
+      expect.arrayContaining(BLIND.map((n, i) => [i + 1, n]).filter(([, n]) => n > 0)),
+    );
     expect(f.cells.reduce((s, c) => s + c.n, 0)).toBe(6); // the hand-off after a refund (T-HW) is not in it
   });
 });
@@ -85,14 +105,22 @@ describe("the report of the known ledger", () => {
     expect(by.unauthorized_write.removedByCap).toBeCloseTo((4 * 0.7 + 2 * 0.5) / 6, 6);
     expect(by["weakest:outcome"]).toMatchObject({ size: 1 });
     expect(by["weakest:unknown"]).toMatchObject({ size: 1 });
-    expect(Object.keys(by).sort()).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome", "weakest:unknown"]);
+    expect(Object.keys(by).sort()).toEqual([
+      "empty_promise",
+      "unauthorized_write",
+      "weakest:outcome",
+      "weakest:unknown",
+    ]);
   });
 
   it("has trends: per-step shares, the fitted slope, early against late", async () => {
     const r = await computeClusterReport(w, client);
     const ep = r.clusters.find((c) => c.key === "empty_promise")!;
     expect(ep.trend.shares).toEqual(EMPTY_PROMISE.map((n, i) => n / TOTALS[i]));
-    const slope = leastSquaresSlope(STEPS.map((step, i) => ({ step, value: EMPTY_PROMISE[i] / TOTALS[i], n: TOTALS[i] })), { weightByN: true });
+    const slope = leastSquaresSlope(
+      STEPS.map((step, i) => ({ step, value: EMPTY_PROMISE[i] / TOTALS[i], n: TOTALS[i] })),
+      { weightByN: true },
+    );
     expect(ep.trend.slope).toBeCloseTo(slope!, 12);
     expect(ep.trend.slope!).toBeLessThan(0);
     expect(ep.trend.early).toBeCloseTo(3 / 9, 9);
@@ -103,18 +131,33 @@ describe("the report of the known ledger", () => {
 
   it("ranks by the documented priority score", async () => {
     const r = await computeClusterReport(w, client);
-    const scores = r.clusters.map((c) => priorityScore({ share: c.share, meanReward: c.meanReward, slope: c.trend.slope })!.score);
+    const scores = r.clusters.map(
+      (c) => priorityScore({ share: c.share, meanReward: c.meanReward, slope: c.trend.slope })!.score,
+    );
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(r.clusters.map((c) => c.key)).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome", "weakest:unknown"]);
+    expect(r.clusters.map((c) => c.key)).toEqual([
+      "empty_promise",
+      "unauthorized_write",
+      "weakest:outcome",
+      "weakest:unknown",
+    ]);
     expect(r.clusters[0].priority!.gap).toBeCloseTo(0.7, 9);
   });
 
   it("drills down: level-2 reason signatures and level-3 categories, exact when the cluster is small", async () => {
     const r = await computeClusterReport(w, client);
     const uw = r.clusters.find((c) => c.key === "unauthorized_write")!;
-    const sig = uw.signatures.find((s) => s.key === "unauthorized_write|required_read_missing@order.get#required_reads.0")!;
+    const sig = uw.signatures.find(
+      (s) => s.key === "unauthorized_write|required_read_missing@order.get#required_reads.0",
+    )!;
     expect(sig).toMatchObject({ size: 2, tickets: 1, estimated: false, ofParent: 2 / 6 });
-    expect(sig.categories).toEqual([expect.objectContaining({ category: "cancel_order", size: 2, key: "unauthorized_write|required_read_missing@order.get#required_reads.0|cancel_order" })]);
+    expect(sig.categories).toEqual([
+      expect.objectContaining({
+        category: "cancel_order",
+        size: 2,
+        key: "unauthorized_write|required_read_missing@order.get#required_reads.0|cancel_order",
+      }),
+    ]);
     const own = uw.signatures.find((s) => s.signature.code === "unauthorized_write")!;
     expect(own.size).toBe(4); // the verifier's own reason; the external records carry only the evidence reason
     const ep = r.clusters.find((c) => c.key === "empty_promise")!;
@@ -126,7 +169,9 @@ describe("the report of the known ledger", () => {
 
   it("has the co-fired guardrail sets, the guardrails present in the population, and the blind spot", async () => {
     const r = await computeClusterReport(w, client);
-    expect(r.cofired.map((c) => [c.key, c.size, c.tickets])).toEqual([["cofired:unauthorized_write+missing_evidence", 2, 1]]);
+    expect(r.cofired.map((c) => [c.key, c.size, c.tickets])).toEqual([
+      ["cofired:unauthorized_write+missing_evidence", 2, 1],
+    ]);
     expect(r.guardrails.map((g) => [g.code, g.size, g.deciding])).toEqual([
       ["unauthorized_write", 6, 6],
       ["empty_promise", 6, 6],
@@ -161,9 +206,13 @@ describe("one cluster's members", () => {
   it("reply samples, tickets and exact signatures", async () => {
     const replies = await sampleClusterReplies(w, parseKey("empty_promise")!, 6, 2000, client);
     expect(replies.map((r) => r.reply).sort()).toEqual([...PROMISES, ...PROMISES].sort());
-    expect(await listClusterTickets(w, parseKey("empty_promise")!, client)).toEqual([{ ticketId: "T-EP", category: "refund_damaged", rollouts: 6, meanReward: expect.closeTo(0.2, 9) }]);
+    expect(await listClusterTickets(w, parseKey("empty_promise")!, client)).toEqual([
+      { ticketId: "T-EP", category: "refund_damaged", rollouts: 6, meanReward: expect.closeTo(0.2, 9) },
+    ]);
     const sigs = await listClusterSignatures(w, parseKey("cofired:unauthorized_write+missing_evidence")!, client);
-    expect(sigs).toEqual([{ code: "required_read_missing", tool: "order.get", field: "required_reads.0", rollouts: 2 }]);
+    expect(sigs).toEqual([
+      { code: "required_read_missing", tool: "order.get", field: "required_reads.0", rollouts: 2 },
+    ]);
   });
 
   it("the full report groups an empty promise's near-duplicate replies into one phrasing", async () => {
@@ -172,13 +221,19 @@ describe("one cluster's members", () => {
     expect(ph.sampled).toBe(6);
     expect(ph.phrasings[0]).toMatchObject({ count: 4, share: 4 / 6 });
     expect(ph.phrasings[0].text.toLowerCase()).toContain("your refund has been arranged");
-    expect(full.extras.get(BLIND_SPOT_KEY)!.phrasings!.phrasings[0]).toMatchObject({ text: "A colleague will take over your case.", count: 6 });
+    expect(full.extras.get(BLIND_SPOT_KEY)!.phrasings!.phrasings[0]).toMatchObject({
+      text: "A colleague will take over your case.",
+      count: 6,
+    });
   });
 });
 
 describe("the page loader", () => {
   it("reads the window and the drilled-into cluster from the URL", async () => {
-    const page = await loadClustersPage({ run: RUN, step_from: "1000", c: "empty_promise|empty_promise@finance.issue_refund" }, client);
+    const page = await loadClustersPage(
+      { run: RUN, step_from: "1000", c: "empty_promise|empty_promise@finance.issue_refund" },
+      client,
+    );
     expect(page.errors).toEqual([]);
     expect(page.window).toEqual({ runId: RUN, from: 1000, to: undefined, threshold: 0.5 });
     expect(page.selected?.found?.stats).toMatchObject({ size: 3 });
@@ -193,6 +248,8 @@ describe("the page loader", () => {
     const bad = await loadClustersPage({ run: RUN, c: "nonsense" }, client);
     expect(bad.errors).toEqual(["c: is not a cluster key"]);
     expect(bad.selected).toBeNull();
-    expect((await loadClustersPage({ run: "no-such-run" }, client)).errors).toEqual(['run: there is no run "no-such-run"']);
+    expect((await loadClustersPage({ run: "no-such-run" }, client)).errors).toEqual([
+      'run: there is no run "no-such-run"',
+    ]);
   });
 });

@@ -46,15 +46,29 @@ export async function readWindowSteps(w: ClusterWindow, client: Client = db()): 
     select step, rollouts from step_rollups
      where run_id = ${w.runId} ${stepBounds(w, Prisma.sql`step`)} and rollouts > 0 order by step`;
   if (rollups.length) return rollups;
-  const any = await client.$queryRaw<{ any: boolean }[]>`select exists (select 1 from step_rollups where run_id = ${w.runId}) as any`;
+  const any = await client.$queryRaw<
+    { any: boolean }[]
+  >`select exists (select 1 from step_rollups where run_id = ${w.runId}) as any`;
   if (any[0].any) return [];
   return client.$queryRaw<{ step: number; rollouts: number }[]>`
     select l.step, count(*)::int as rollouts from ledger l
      where l.run_id = ${w.runId} and l.is_current ${stepBounds(w, Prisma.sql`l.step`)} group by l.step order by l.step`;
 }
 
-export type LevelOneCell = { key: string; mask: number; category: string | null; bin: number; n: number; rewardSum: number; removedSum: number };
-export type LevelOneFacts = { cells: LevelOneCell[]; ticketsByKey: Map<string, number>; ticketsByMask: Map<number, number> };
+export type LevelOneCell = {
+  key: string;
+  mask: number;
+  category: string | null;
+  bin: number;
+  n: number;
+  rewardSum: number;
+  removedSum: number;
+};
+export type LevelOneFacts = {
+  cells: LevelOneCell[];
+  ticketsByKey: Map<string, number>;
+  ticketsByMask: Map<number, number>;
+};
 
 /**
  * The population counted by (level-1 key, guardrail mask, category, bin), with the distinct tickets of every key and
@@ -76,14 +90,33 @@ export function levelOneQuery(w: ClusterWindow, edges: readonly number[]): Prism
     union all select 2, null, mask, null, null, count(*)::int, null, null from g where gs = 22 group by mask`;
 }
 
-export async function readLevelOneFacts(w: ClusterWindow, edges: readonly number[], client: Client = db()): Promise<LevelOneFacts> {
-  const rows = await withWorkMem<
-    { part: number; key: string | null; mask: number | null; category: string | null; bin: number | null; n: number; reward_sum: number | null; removed_sum: number | null }
-  >(client, levelOneQuery(w, edges));
+export async function readLevelOneFacts(
+  w: ClusterWindow,
+  edges: readonly number[],
+  client: Client = db(),
+): Promise<LevelOneFacts> {
+  const rows = await withWorkMem<{
+    part: number;
+    key: string | null;
+    mask: number | null;
+    category: string | null;
+    bin: number | null;
+    n: number;
+    reward_sum: number | null;
+    removed_sum: number | null;
+  }>(client, levelOneQuery(w, edges));
   const facts: LevelOneFacts = { cells: [], ticketsByKey: new Map(), ticketsByMask: new Map() };
   for (const r of rows) {
     if (r.part === 0) {
-      facts.cells.push({ key: r.key!, mask: r.mask!, category: r.category, bin: r.bin!, n: r.n, rewardSum: r.reward_sum ?? 0, removedSum: r.removed_sum ?? 0 });
+      facts.cells.push({
+        key: r.key!,
+        mask: r.mask!,
+        category: r.category,
+        bin: r.bin!,
+        n: r.n,
+        rewardSum: r.reward_sum ?? 0,
+        removedSum: r.removed_sum ?? 0,
+      });
     } else if (r.part === 1) facts.ticketsByKey.set(r.key!, r.n);
     else facts.ticketsByMask.set(r.mask!, r.n);
   }
@@ -112,9 +145,14 @@ export type SignatureFacts = {
   sampled: Map<string, number>;
 };
 
-export const signatureTicketKey = (key: string, code: string, tool: string | null, field: string | null) => JSON.stringify([key, code, tool, field]);
+export const signatureTicketKey = (key: string, code: string, tool: string | null, field: string | null) =>
+  JSON.stringify([key, code, tool, field]);
 
-export function signatureSampleQuery(w: ClusterWindow, edges: readonly number[], sample = SIGNATURE_SAMPLE): Prisma.Sql {
+export function signatureSampleQuery(
+  w: ClusterWindow,
+  edges: readonly number[],
+  sample = SIGNATURE_SAMPLE,
+): Prisma.Sql {
   return Prisma.sql`
     with p as materialized (
       select l.id, ${KEY_SQL} as key, l.category, l.ticket_id, l.reward, ${REMOVED_SQL} as removed, ${binSql(edges)} as bin,
@@ -143,10 +181,25 @@ export function signatureSampleQuery(w: ClusterWindow, edges: readonly number[],
  * read is bounded at any scale. Self-contained (it counts the clusters itself) so that it runs beside
  * readLevelOneFacts on another connection instead of after it.
  */
-export async function readSignatureSample(w: ClusterWindow, edges: readonly number[], client: Client = db(), sample = SIGNATURE_SAMPLE): Promise<SignatureFacts> {
-  const rows = await withWorkMem<
-    { gs: number; key: string; code: string; tool: string | null; field: string | null; category: string | null; bin: number | null; n: number; reward_sum: number | null; removed_sum: number | null; size: number | null }
-  >(client, signatureSampleQuery(w, edges, sample));
+export async function readSignatureSample(
+  w: ClusterWindow,
+  edges: readonly number[],
+  client: Client = db(),
+  sample = SIGNATURE_SAMPLE,
+): Promise<SignatureFacts> {
+  const rows = await withWorkMem<{
+    gs: number;
+    key: string;
+    code: string;
+    tool: string | null;
+    field: string | null;
+    category: string | null;
+    bin: number | null;
+    n: number;
+    reward_sum: number | null;
+    removed_sum: number | null;
+    size: number | null;
+  }>(client, signatureSampleQuery(w, edges, sample));
   const facts: SignatureFacts = { cells: [], tickets: new Map(), rates: new Map(), sampled: new Map() };
   for (const r of rows) {
     if (r.gs !== 0) continue;
@@ -155,13 +208,31 @@ export async function readSignatureSample(w: ClusterWindow, edges: readonly numb
   }
   for (const r of rows) {
     if (r.gs === 1) {
-      facts.cells.push({ key: r.key, code: r.code, tool: r.tool, field: r.field, category: r.category, bin: r.bin!, n: r.n, rewardSum: r.reward_sum ?? 0, removedSum: r.removed_sum ?? 0 });
-    } else if (r.gs === 6 && facts.rates.get(r.key) === 1) facts.tickets.set(signatureTicketKey(r.key, r.code, r.tool, r.field), r.n);
+      facts.cells.push({
+        key: r.key,
+        code: r.code,
+        tool: r.tool,
+        field: r.field,
+        category: r.category,
+        bin: r.bin!,
+        n: r.n,
+        rewardSum: r.reward_sum ?? 0,
+        removedSum: r.removed_sum ?? 0,
+      });
+    } else if (r.gs === 6 && facts.rates.get(r.key) === 1)
+      facts.tickets.set(signatureTicketKey(r.key, r.code, r.tool, r.field), r.n);
   }
   return facts;
 }
 
-export type BlindSpotCell = { category: string | null; bin: number; n: number; rewarded: number; rewardSum: number; removedSum: number };
+export type BlindSpotCell = {
+  category: string | null;
+  bin: number;
+  n: number;
+  rewarded: number;
+  rewardSum: number;
+  removedSum: number;
+};
 export type BlindSpotFacts = { cells: BlindSpotCell[]; tickets: number };
 
 /** The blind-spot cluster by category and bin, with its distinct tickets (ledger_handoffs_idx ⋈ rollouts_no_writes_idx). */
@@ -178,13 +249,31 @@ export function blindSpotQuery(w: ClusterWindow, edges: readonly number[]): Pris
     union all select 6, null, null, count(*)::int, 0, null, null from g where gs = 6`;
 }
 
-export async function readBlindSpotFacts(w: ClusterWindow, edges: readonly number[], client: Client = db()): Promise<BlindSpotFacts> {
-  const rows = await withWorkMem<
-    { gs: number; category: string | null; bin: number | null; n: number; rewarded: number; reward_sum: number | null; removed_sum: number | null }
-  >(client, blindSpotQuery(w, edges));
+export async function readBlindSpotFacts(
+  w: ClusterWindow,
+  edges: readonly number[],
+  client: Client = db(),
+): Promise<BlindSpotFacts> {
+  const rows = await withWorkMem<{
+    gs: number;
+    category: string | null;
+    bin: number | null;
+    n: number;
+    rewarded: number;
+    reward_sum: number | null;
+    removed_sum: number | null;
+  }>(client, blindSpotQuery(w, edges));
   const facts: BlindSpotFacts = { cells: [], tickets: 0 };
   for (const r of rows) {
-    if (r.gs === 1) facts.cells.push({ category: r.category, bin: r.bin!, n: r.n, rewarded: r.rewarded, rewardSum: r.reward_sum ?? 0, removedSum: r.removed_sum ?? 0 });
+    if (r.gs === 1)
+      facts.cells.push({
+        category: r.category,
+        bin: r.bin!,
+        n: r.n,
+        rewarded: r.rewarded,
+        rewardSum: r.reward_sum ?? 0,
+        removedSum: r.removed_sum ?? 0,
+      });
     else facts.tickets = r.n;
   }
   return facts;

@@ -15,7 +15,10 @@ const spec = { tickets: 48, steps: 30, k: 4, seed: "7" };
 beforeAll(async () => {
   t = await freshDatabase("clusters_demo");
   client = createClient(t.url);
-  for (const [runId, variant] of [["grpo-main", "normal"], ["grpo-hacking", "hacking"]] as const) {
+  for (const [runId, variant] of [
+    ["grpo-main", "normal"],
+    ["grpo-hacking", "hacking"],
+  ] as const) {
     await describeRun(t.pool, runId, variant);
     const s = await ingestValues(demoRunValues({ runId, variant, ...spec }), { pool: t.pool, batchLines: 4000 });
     if (!s.ok || s.rejected) throw new Error(`demo ingest failed: ${s.error}`);
@@ -42,7 +45,11 @@ describe("the clusters of the demo runs", () => {
     expect(me.deciding).toBe(0); // its 0.55 cap never decides below 0.5: a cheaper cap or nothing does
     expect(r.cofired.some((c) => c.codes.includes("missing_evidence"))).toBe(true);
     const uw = r.clusters.find((c) => c.key === "unauthorized_write")!;
-    expect(uw.signatures.some((s) => s.signature.code === "missing_evidence" || s.signature.code === "required_read_missing")).toBe(true);
+    expect(
+      uw.signatures.some(
+        (s) => s.signature.code === "missing_evidence" || s.signature.code === "required_read_missing",
+      ),
+    ).toBe(true);
     // Raise the threshold above its cap and missing evidence is a level-1 cluster of its own, shrinking.
     const wide = await computeClusterReport({ runId: "grpo-main", threshold: 0.6 }, client);
     const own = wide.clusters.find((c) => c.key === "missing_evidence")!;

@@ -20,11 +20,23 @@ export type ClusterExample = {
 };
 
 /** A cluster's members with the lowest reward first (ties by ledger id), up to `limit`. */
-export async function listClusterExamples(w: ClusterWindow, key: ClusterKey, limit = 5, client: Client = db()): Promise<ClusterExample[]> {
+export async function listClusterExamples(
+  w: ClusterWindow,
+  key: ClusterKey,
+  limit = 5,
+  client: Client = db(),
+): Promise<ClusterExample[]> {
   // The inner query reads ledger_clusters_idx in (reward, id) order and stops at `limit` members; only those
   // rows are then fetched from the heap for their trajectory id.
   const rows = await client.$queryRaw<
-    { trajectory_id: string; step: number; ticket_id: string; reward: number | null; raw_reward: number | null; deciding_guardrail: string | null }[]
+    {
+      trajectory_id: string;
+      step: number;
+      ticket_id: string;
+      reward: number | null;
+      raw_reward: number | null;
+      deciding_guardrail: string | null;
+    }[]
   >`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
@@ -68,8 +80,14 @@ export async function sampleClusterReplies(
 export type ClusterTicket = { ticketId: string; category: string | null; rollouts: number; meanReward: number | null };
 
 /** Every ticket with members in the cluster, most members first. */
-export async function listClusterTickets(w: ClusterWindow, key: ClusterKey, client: Client = db()): Promise<ClusterTicket[]> {
-  const rows = await client.$queryRaw<{ ticket_id: string; category: string | null; n: number; mean_reward: number | null }[]>`
+export async function listClusterTickets(
+  w: ClusterWindow,
+  key: ClusterKey,
+  client: Client = db(),
+): Promise<ClusterTicket[]> {
+  const rows = await client.$queryRaw<
+    { ticket_id: string; category: string | null; n: number; mean_reward: number | null }[]
+  >`
     select l.ticket_id, max(l.category) as category, count(*)::int as n, avg(l.reward) as mean_reward
       from ledger l where ${memberWhere(w, key)}
      group by l.ticket_id order by n desc, l.ticket_id`;
@@ -79,7 +97,11 @@ export async function listClusterTickets(w: ClusterWindow, key: ClusterKey, clie
 export type SignatureCount = { code: string; tool: string | null; field: string | null; rollouts: number };
 
 /** Every reason signature of the cluster's members with the number of members carrying it (exact). */
-export async function listClusterSignatures(w: ClusterWindow, key: ClusterKey, client: Client = db()): Promise<SignatureCount[]> {
+export async function listClusterSignatures(
+  w: ClusterWindow,
+  key: ClusterKey,
+  client: Client = db(),
+): Promise<SignatureCount[]> {
   const rows = await client.$queryRaw<{ code: string; tool: string | null; field: string | null; n: number }[]>`
     select r.code, r.tool, r.field, count(distinct l.id)::int as n
       from ledger l join ledger_reasons r on r.ledger_id = l.id
@@ -88,20 +110,49 @@ export async function listClusterSignatures(w: ClusterWindow, key: ClusterKey, c
   return rows.map((r) => ({ code: r.code, tool: r.tool, field: r.field, rollouts: r.n }));
 }
 
-export type CaseRow = { ticketId: string; category: string; ticket: unknown; envSnapshot: unknown; verifierSpec: unknown };
+export type CaseRow = {
+  ticketId: string;
+  category: string;
+  ticket: unknown;
+  envSnapshot: unknown;
+  verifierSpec: unknown;
+};
 
 export async function listCases(ticketIds: readonly string[], client: Client = db()): Promise<CaseRow[]> {
   if (!ticketIds.length) return [];
-  const rows = await client.case.findMany({ where: { ticketId: { in: [...ticketIds] } }, orderBy: { ticketId: "asc" } });
-  return rows.map((c) => ({ ticketId: c.ticketId, category: c.category, ticket: c.ticket, envSnapshot: c.envSnapshot, verifierSpec: c.verifierSpec }));
+  const rows = await client.case.findMany({
+    where: { ticketId: { in: [...ticketIds] } },
+    orderBy: { ticketId: "asc" },
+  });
+  return rows.map((c) => ({
+    ticketId: c.ticketId,
+    category: c.category,
+    ticket: c.ticket,
+    envSnapshot: c.envSnapshot,
+    verifierSpec: c.verifierSpec,
+  }));
 }
 
 export type ExportExample = ClusterExample & { finalReply: string | null; reasons: unknown };
 
 /** The `limit` lowest-reward members with their final reply and structured reasons (for the backlog file). */
-export async function listExportExamples(w: ClusterWindow, key: ClusterKey, limit = 20, client: Client = db()): Promise<ExportExample[]> {
+export async function listExportExamples(
+  w: ClusterWindow,
+  key: ClusterKey,
+  limit = 20,
+  client: Client = db(),
+): Promise<ExportExample[]> {
   const rows = await client.$queryRaw<
-    { trajectory_id: string; step: number; ticket_id: string; reward: number | null; raw_reward: number | null; deciding_guardrail: string | null; final_reply: string | null; reasons: unknown }[]
+    {
+      trajectory_id: string;
+      step: number;
+      ticket_id: string;
+      reward: number | null;
+      raw_reward: number | null;
+      deciding_guardrail: string | null;
+      final_reply: string | null;
+      reasons: unknown;
+    }[]
   >`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail, r.final_reply, e.reasons
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
@@ -124,7 +175,9 @@ export type ClusterRun = { id: string; firstStep: number | null; lastStep: numbe
 
 /** Runs for the selector, newest first, with their step range from the rollups (O(steps), no ledger scan). */
 export async function listClusterRuns(client: Client = db()): Promise<ClusterRun[]> {
-  const rows = await client.$queryRaw<{ id: string; first_step: number | null; last_step: number | null; rollouts: number | null }[]>`
+  const rows = await client.$queryRaw<
+    { id: string; first_step: number | null; last_step: number | null; rollouts: number | null }[]
+  >`
     select r.id, s.first_step, s.last_step, s.rollouts
       from runs r
       left join lateral (select min(step) as first_step, max(step) as last_step, sum(rollouts)::int as rollouts
@@ -137,12 +190,31 @@ export async function runExists(runId: string, client: Client = db()): Promise<b
   return (await client.run.count({ where: { id: runId } })) > 0;
 }
 
-export type ClusterStateView = { key: string; pinned: boolean; status: ClusterStatus; note: string; updatedAt: Date; updatedBy: string | null };
+export type ClusterStateView = {
+  key: string;
+  pinned: boolean;
+  status: ClusterStatus;
+  note: string;
+  updatedAt: Date;
+  updatedBy: string | null;
+};
 
 export async function listClusterStates(runId: string, client: Client = db()): Promise<Map<string, ClusterStateView>> {
-  const rows = await client.clusterState.findMany({ where: { runId }, include: { updatedBy: { select: { email: true } } } });
+  const rows = await client.clusterState.findMany({
+    where: { runId },
+    include: { updatedBy: { select: { email: true } } },
+  });
   return new Map(
-    rows.map((s) => [s.key, { key: s.key, pinned: s.pinned, status: s.status, note: s.note, updatedAt: s.updatedAt, updatedBy: s.updatedBy?.email ?? null }]),
+    rows.map((s) => [
+      s.key,
+      {
+        key: s.key,
+        pinned: s.pinned,
+        status: s.status,
+        note: s.note,
+        updatedAt: s.updatedAt,
+        updatedBy: s.updatedBy?.email ?? null,
+      },
+    ]),
   );
 }
-

@@ -7,16 +7,28 @@
 // Counts here are exact (members are selected with sql.ts memberWhere), even where the report samples level 2.
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
-import { listCases, listClusterSignatures, listClusterTickets, listExportExamples } from "@/lib/clusters/detail-data.ts";
+import {
+  listCases,
+  listClusterSignatures,
+  listClusterTickets,
+  listExportExamples,
+} from "@/lib/clusters/detail-data.ts";
 import { browserHref, clusterLabel, formatKey, type ClusterKey } from "@/lib/clusters/keys.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
 
 const CASE_CHUNK = 200;
 export const EXPORT_EXAMPLES = 20;
 
-export async function* clusterBacklog(w: ClusterWindow, key: ClusterKey, client: PrismaClient = db()): AsyncGenerator<string> {
+export async function* clusterBacklog(
+  w: ClusterWindow,
+  key: ClusterKey,
+  client: PrismaClient = db(),
+): AsyncGenerator<string> {
   const line = (o: unknown) => JSON.stringify(o) + "\n";
-  const [tickets, signatures] = await Promise.all([listClusterTickets(w, key, client), listClusterSignatures(w, key, client)]);
+  const [tickets, signatures] = await Promise.all([
+    listClusterTickets(w, key, client),
+    listClusterSignatures(w, key, client),
+  ]);
   const size = tickets.reduce((s, t) => s + t.rollouts, 0);
   const rewarded = tickets.filter((t) => t.meanReward !== null);
   const weight = rewarded.reduce((s, t) => s + t.rollouts, 0);
@@ -30,15 +42,31 @@ export async function* clusterBacklog(w: ClusterWindow, key: ClusterKey, client:
     threshold: w.threshold,
     size,
     tickets: tickets.length,
-    mean_reward: weight ? Math.round((rewarded.reduce((s, t) => s + t.meanReward! * t.rollouts, 0) / weight) * 1e6) / 1e6 : null,
+    mean_reward: weight
+      ? Math.round((rewarded.reduce((s, t) => s + t.meanReward! * t.rollouts, 0) / weight) * 1e6) / 1e6
+      : null,
     trajectories: browserHref(w, key),
   });
-  for (const s of signatures) yield line({ kind: "signature", code: s.code, tool: s.tool, field: s.field, rollouts: s.rollouts });
+  for (const s of signatures)
+    yield line({ kind: "signature", code: s.code, tool: s.tool, field: s.field, rollouts: s.rollouts });
   for (let i = 0; i < tickets.length; i += CASE_CHUNK) {
     const chunk = tickets.slice(i, i + CASE_CHUNK);
-    const cases = new Map((await listCases(chunk.map((t) => t.ticketId), client)).map((c) => [c.ticketId, c]));
+    const cases = new Map(
+      (
+        await listCases(
+          chunk.map((t) => t.ticketId),
+          client,
+        )
+      ).map((c) => [c.ticketId, c]),
+    );
     for (const t of chunk) {
-      yield line({ kind: "ticket", ticket_id: t.ticketId, category: t.category, rollouts: t.rollouts, mean_reward: t.meanReward === null ? null : Math.round(t.meanReward * 1e6) / 1e6 });
+      yield line({
+        kind: "ticket",
+        ticket_id: t.ticketId,
+        category: t.category,
+        rollouts: t.rollouts,
+        mean_reward: t.meanReward === null ? null : Math.round(t.meanReward * 1e6) / 1e6,
+      });
       const c = cases.get(t.ticketId);
       if (c) yield line({ kind: "case", ticket: c.ticket, env_snapshot: c.envSnapshot, verifier_spec: c.verifierSpec });
     }
@@ -76,7 +104,9 @@ export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: Prism
       await lines.return(undefined);
     },
   });
-  const slug = formatKey(key).replace(/[^a-z0-9_.-]+/gi, "-").slice(0, 80);
+  const slug = formatKey(key)
+    .replace(/[^a-z0-9_.-]+/gi, "-")
+    .slice(0, 80);
   return new Response(body, {
     headers: {
       "content-type": "application/x-ndjson; charset=utf-8",

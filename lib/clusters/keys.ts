@@ -8,7 +8,13 @@
 //   co-fired  "cofired:<code>+<code>[+…]" guardrail codes in verifier.md table order
 //
 // Tools, fields and categories are free text: "%", "|", "@" and "#" inside them are percent-encoded.
-import { browseQuery, formatReasonSignature, parseReasonSignature, type BrowseParams, type ReasonSignature } from "@/lib/ledger/browse-schema.ts";
+import {
+  browseQuery,
+  formatReasonSignature,
+  parseReasonSignature,
+  type BrowseParams,
+  type ReasonSignature,
+} from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type Dimension, type GuardrailCode } from "@/lib/verifier/codes.ts";
 
 export const BLIND_SPOT_KEY = "blind_spot:handoff_no_write";
@@ -37,7 +43,8 @@ export function levelOneKey(deciding: string | null, subscores: Partial<Record<D
   return best ? `weakest:${best}` : WEAKEST_UNKNOWN;
 }
 
-const enc = (s: string) => s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+const enc = (s: string) =>
+  s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 const dec = (s: string) => s.replace(/%(25|7C|40|23)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 /** A signature as keys and the browser's `sig` filter spell it (one spelling, so a key's part is the filter). */
@@ -131,7 +138,8 @@ export function browserFilters(w: LinkWindow, k: ClusterKey): Partial<BrowsePara
   const p: Partial<BrowseParams> = { run: w.runId, step_from: w.from, step_to: w.to };
   if (k.kind === "blind_spot") return { ...p, handoff: "yes", none: [...GUARDRAIL_CODES], sandbox_write: "no" };
   p.reward_below = w.threshold;
-  if (k.kind === "cofired") return { ...p, all: [...k.codes], none: GUARDRAIL_CODES.filter((c) => !k.codes.includes(c)) };
+  if (k.kind === "cofired")
+    return { ...p, all: [...k.codes], none: GUARDRAIL_CODES.filter((c) => !k.codes.includes(c)) };
   if (k.l1.startsWith("weakest:")) {
     p.deciding = ["none"];
     p.weakest = [k.l1.slice(8) as NonNullable<BrowseParams["weakest"]>[number]];

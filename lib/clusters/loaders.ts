@@ -16,7 +16,14 @@ import {
 } from "@/lib/clusters/detail-data.ts";
 import { BLIND_SPOT_KEY, type ClusterKey, parseKey } from "@/lib/clusters/keys.ts";
 import { topPhrasings, type PhrasingSummary } from "@/lib/clusters/phrasings.ts";
-import { buildReport, type CategoryPart, type ClusterReport, type ClusterStats, type LevelOne, type LevelTwo } from "@/lib/clusters/report.ts";
+import {
+  buildReport,
+  type CategoryPart,
+  type ClusterReport,
+  type ClusterStats,
+  type LevelOne,
+  type LevelTwo,
+} from "@/lib/clusters/report.ts";
 import { clusterPageSchema, DEFAULT_THRESHOLD, issues, type ClusterWindow } from "@/lib/clusters/schema.ts";
 import { paramsRecord } from "@/lib/ledger/browse-schema.ts";
 
@@ -90,10 +97,18 @@ export async function loadClusterExtras(
   return new Map(entries);
 }
 
-export type FullReport = { report: ClusterReport; states: Map<string, ClusterStateView>; extras: Map<string, ClusterExtras> };
+export type FullReport = {
+  report: ClusterReport;
+  states: Map<string, ClusterStateView>;
+  extras: Map<string, ClusterExtras>;
+};
 
 /** What the API and the CLI print: the report, every level-1 cluster's and the blind spot's extras, the states. */
-export async function loadFullReport(w: ClusterWindow, opts: { phrasings: boolean }, client: PrismaClient = db()): Promise<FullReport> {
+export async function loadFullReport(
+  w: ClusterWindow,
+  opts: { phrasings: boolean },
+  client: PrismaClient = db(),
+): Promise<FullReport> {
   const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(w.runId, client)]);
   const keys = [BLIND_SPOT_KEY, ...report.clusters.map((c) => c.key)];
   const extras = await loadClusterExtras(w, report, keys, opts, client);
@@ -101,7 +116,10 @@ export async function loadFullReport(w: ClusterWindow, opts: { phrasings: boolea
 }
 
 /** Pinned clusters first (in priority order), then the rest in priority order. */
-export function withPinsFirst<T extends { key: string }>(ranked: readonly T[], states: ReadonlyMap<string, ClusterStateView>): T[] {
+export function withPinsFirst<T extends { key: string }>(
+  ranked: readonly T[],
+  states: ReadonlyMap<string, ClusterStateView>,
+): T[] {
   const pinned = ranked.filter((c) => states.get(c.key)?.pinned);
   return [...pinned, ...ranked.filter((c) => !states.get(c.key)?.pinned)];
 }
@@ -119,7 +137,10 @@ export type ClustersPage = {
 };
 
 /** Page data of /clusters from its URL params: run and window (default: the newest run, all steps, 0.5). */
-export async function loadClustersPage(search: Record<string, string | string[] | undefined>, client: PrismaClient = db()): Promise<ClustersPage> {
+export async function loadClustersPage(
+  search: Record<string, string | string[] | undefined>,
+  client: PrismaClient = db(),
+): Promise<ClustersPage> {
   const record = paramsRecord(search);
   const parsed = clusterPageSchema.safeParse(record);
   const errors = parsed.success ? [] : issues(parsed.error);
@@ -129,7 +150,12 @@ export async function loadClustersPage(search: Record<string, string | string[] 
   const run = runs.find((r) => r.id === p.run) ?? runs.find((r) => r.rollouts > 0) ?? runs[0];
   if (p.run && run?.id !== p.run) errors.push(`run: there is no run ${JSON.stringify(p.run)}`);
   if (!run) return { runs, window: null, report: null, states: new Map(), selected: null, blindSpot: null, errors };
-  const w: ClusterWindow = { runId: run.id, from: p.step_from, to: p.step_to, threshold: p.threshold ?? DEFAULT_THRESHOLD };
+  const w: ClusterWindow = {
+    runId: run.id,
+    from: p.step_from,
+    to: p.step_to,
+    threshold: p.threshold ?? DEFAULT_THRESHOLD,
+  };
   const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(run.id, client)]);
   const keys = [BLIND_SPOT_KEY, ...(p.c && p.c !== BLIND_SPOT_KEY ? [p.c] : [])];
   const extras = await loadClusterExtras(w, report, keys, { phrasings: true }, client);

@@ -21,14 +21,28 @@ afterAll(async () => {
   await t?.drop();
 });
 
-const input = (o: Record<string, unknown>) => clusterStateInput.parse({ run: "r1", key: "empty_promise", status: "open", ...o });
+const input = (o: Record<string, unknown>) =>
+  clusterStateInput.parse({ run: "r1", key: "empty_promise", status: "open", ...o });
 
 describe("setClusterState", () => {
   it("persists status, pin and note per run and cluster key, and audits every change with before and after", async () => {
-    expect(await setClusterState(input({ status: "data_requested", pinned: "on", note: "build 200 refund cases" }), lead, client)).toEqual({ ok: true, changed: true });
-    expect(await setClusterState(input({ status: "fixed", note: "spec v2 requires the write" }), lead, client)).toEqual({ ok: true, changed: true });
+    expect(
+      await setClusterState(
+        input({ status: "data_requested", pinned: "on", note: "build 200 refund cases" }),
+        lead,
+        client,
+      ),
+    ).toEqual({ ok: true, changed: true });
+    expect(await setClusterState(input({ status: "fixed", note: "spec v2 requires the write" }), lead, client)).toEqual(
+      { ok: true, changed: true },
+    );
     const states = await listClusterStates("r1", client);
-    expect(states.get("empty_promise")).toMatchObject({ status: "fixed", pinned: false, note: "spec v2 requires the write", updatedBy: "lead@test.local" });
+    expect(states.get("empty_promise")).toMatchObject({
+      status: "fixed",
+      pinned: false,
+      note: "spec v2 requires the write",
+      updatedBy: "lead@test.local",
+    });
     const log = await client.auditLogEntry.findMany({ where: { action: "cluster.update" }, orderBy: { id: "asc" } });
     expect(log.map((l) => [l.actorLabel, l.targetType, l.targetId])).toEqual([
       ["lead@test.local", "cluster", "r1/empty_promise"],
@@ -44,9 +58,14 @@ describe("setClusterState", () => {
 
   it("writes nothing when nothing changed, and refuses an unknown run", async () => {
     const before = await client.auditLogEntry.count();
-    expect(await setClusterState(input({ status: "fixed", note: "spec v2 requires the write" }), lead, client)).toEqual({ ok: true, changed: false });
+    expect(await setClusterState(input({ status: "fixed", note: "spec v2 requires the write" }), lead, client)).toEqual(
+      { ok: true, changed: false },
+    );
     expect(await client.auditLogEntry.count()).toBe(before);
-    expect(await setClusterState({ ...input({}), run: "nope" }, lead, client)).toEqual({ ok: false, error: 'There is no run "nope".' });
+    expect(await setClusterState({ ...input({}), run: "nope" }, lead, client)).toEqual({
+      ok: false,
+      error: 'There is no run "nope".',
+    });
   });
 
   it("rejects keys that are not cluster signatures and unknown statuses", () => {

@@ -13,7 +13,12 @@ describe("topPhrasings", () => {
     const s = topPhrasings(replies, 2);
     expect(s.sampled).toBe(5);
     expect(s.phrasings).toHaveLength(2);
-    expect(s.phrasings[0]).toEqual({ text: "Your refund has been arranged.", count: 3, share: 0.6, exampleTrajectoryId: "t0" });
+    expect(s.phrasings[0]).toEqual({
+      text: "Your refund has been arranged.",
+      count: 3,
+      share: 0.6,
+      exampleTrajectoryId: "t0",
+    });
     expect(s.phrasings[1].count).toBe(1);
   });
 

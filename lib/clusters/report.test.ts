@@ -19,8 +19,24 @@ const levelOne: LevelOneFacts = {
     { key: "empty_promise", mask: EP, category: "refund", bin: 1, n: 20, rewardSum: 20 * 0.2, removedSum: 0 },
     { key: "empty_promise", mask: EP, category: "refund", bin: 2, n: 10, rewardSum: 10 * 0.2, removedSum: 0 },
     { key: "unauthorized_write", mask: UW, category: "cancel", bin: 1, n: 5, rewardSum: 5 * 0.3, removedSum: 5 * 0.7 },
-    { key: "unauthorized_write", mask: UW, category: "refund", bin: 2, n: 11, rewardSum: 11 * 0.3, removedSum: 11 * 0.7 },
-    { key: "unauthorized_write", mask: UW | ME, category: "refund", bin: 2, n: 4, rewardSum: 4 * 0.3, removedSum: 4 * 0.5 },
+    {
+      key: "unauthorized_write",
+      mask: UW,
+      category: "refund",
+      bin: 2,
+      n: 11,
+      rewardSum: 11 * 0.3,
+      removedSum: 11 * 0.7,
+    },
+    {
+      key: "unauthorized_write",
+      mask: UW | ME,
+      category: "refund",
+      bin: 2,
+      n: 4,
+      rewardSum: 4 * 0.3,
+      removedSum: 4 * 0.5,
+    },
   ],
   ticketsByKey: new Map([
     ["empty_promise", 7],
@@ -30,10 +46,50 @@ const levelOne: LevelOneFacts = {
 };
 const signatures: SignatureFacts = {
   cells: [
-    { key: "unauthorized_write", code: "required_read_missing", tool: "order.get", field: "required_reads.0", category: "refund", bin: 2, n: 2, rewardSum: 0.6, removedSum: 1 },
-    { key: "unauthorized_write", code: "unauthorized_write", tool: "order.cancel", field: null, category: "cancel", bin: 1, n: 2, rewardSum: 0.6, removedSum: 1.4 },
-    { key: "empty_promise", code: "empty_promise", tool: "finance.issue_refund", field: null, category: "refund", bin: 1, n: 20, rewardSum: 4, removedSum: 0 },
-    { key: "empty_promise", code: "empty_promise", tool: "finance.issue_refund", field: null, category: "refund", bin: 2, n: 10, rewardSum: 2, removedSum: 0 },
+    {
+      key: "unauthorized_write",
+      code: "required_read_missing",
+      tool: "order.get",
+      field: "required_reads.0",
+      category: "refund",
+      bin: 2,
+      n: 2,
+      rewardSum: 0.6,
+      removedSum: 1,
+    },
+    {
+      key: "unauthorized_write",
+      code: "unauthorized_write",
+      tool: "order.cancel",
+      field: null,
+      category: "cancel",
+      bin: 1,
+      n: 2,
+      rewardSum: 0.6,
+      removedSum: 1.4,
+    },
+    {
+      key: "empty_promise",
+      code: "empty_promise",
+      tool: "finance.issue_refund",
+      field: null,
+      category: "refund",
+      bin: 1,
+      n: 20,
+      rewardSum: 4,
+      removedSum: 0,
+    },
+    {
+      key: "empty_promise",
+      code: "empty_promise",
+      tool: "finance.issue_refund",
+      field: null,
+      category: "refund",
+      bin: 2,
+      n: 10,
+      rewardSum: 2,
+      removedSum: 0,
+    },
   ],
   tickets: new Map([[signatureTicketKey("empty_promise", "empty_promise", "finance.issue_refund", null), 7]]),
   rates: new Map([
@@ -80,15 +136,25 @@ describe("buildReport", () => {
 
   it("scales sampled level-2 counts by the realised sampling rate and marks them estimated", () => {
     const uw = report.clusters.find((c) => c.key === "unauthorized_write")!;
-    const sig = uw.signatures.find((s) => s.key === "unauthorized_write|required_read_missing@order.get#required_reads.0")!;
+    const sig = uw.signatures.find(
+      (s) => s.key === "unauthorized_write|required_read_missing@order.get#required_reads.0",
+    )!;
     expect(sig).toMatchObject({ size: 4, estimated: true, tickets: null, ofParent: 0.2 });
-    expect(sig.categories).toEqual([expect.objectContaining({ key: "unauthorized_write|required_read_missing@order.get#required_reads.0|refund", size: 4, estimated: true })]);
+    expect(sig.categories).toEqual([
+      expect.objectContaining({
+        key: "unauthorized_write|required_read_missing@order.get#required_reads.0|refund",
+        size: 4,
+        estimated: true,
+      }),
+    ]);
     const ep = report.clusters.find((c) => c.key === "empty_promise")!;
     expect(ep.signatures[0]).toMatchObject({ size: 30, estimated: false, tickets: 7, ofParent: 1 });
   });
 
   it("lists co-fired sets, guardrail presence and the blind spot", () => {
-    expect(report.cofired.map((c) => [c.key, c.size, c.tickets, c.codes])).toEqual([["cofired:unauthorized_write+missing_evidence", 4, 2, ["unauthorized_write", "missing_evidence"]]]);
+    expect(report.cofired.map((c) => [c.key, c.size, c.tickets, c.codes])).toEqual([
+      ["cofired:unauthorized_write+missing_evidence", 4, 2, ["unauthorized_write", "missing_evidence"]],
+    ]);
     expect(report.guardrails.map((g) => [g.code, g.size, g.deciding])).toEqual([
       ["empty_promise", 30, 30],
       ["unauthorized_write", 20, 20],
@@ -109,7 +175,15 @@ describe("buildReport", () => {
       signatures: { cells: [], tickets: new Map(), rates: new Map(), sampled: new Map() },
       blindSpot: { cells: [], tickets: 0 },
     });
-    expect(empty).toMatchObject({ rollouts: 0, population: 0, clusters: [], cofired: [], guardrails: [], from: null, to: null });
+    expect(empty).toMatchObject({
+      rollouts: 0,
+      population: 0,
+      clusters: [],
+      cofired: [],
+      guardrails: [],
+      from: null,
+      to: null,
+    });
     expect(empty.blindSpot).toMatchObject({ size: 0, share: 0, meanReward: null });
   });
 });

@@ -2,7 +2,15 @@
 // window, distinct tickets, mean reward, reward removed by the cap, the share trend, and the priority of
 // lib/stats/priority.ts that ranks the clusters. Pure.
 import { type Bin, trendOf, type Trend } from "@/lib/clusters/bins.ts";
-import { BLIND_SPOT_KEY, clusterLabel, cofiredKey, formatKey, levelOneLabel, type Signature, signatureLabel } from "@/lib/clusters/keys.ts";
+import {
+  BLIND_SPOT_KEY,
+  clusterLabel,
+  cofiredKey,
+  formatKey,
+  levelOneLabel,
+  type Signature,
+  signatureLabel,
+} from "@/lib/clusters/keys.ts";
 import type { BlindSpotFacts, LevelOneFacts, SignatureFacts } from "@/lib/clusters/data.ts";
 import { signatureTicketKey } from "@/lib/clusters/data.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
@@ -26,10 +34,23 @@ export type ClusterStats = {
 };
 
 /** A breakdown row without a trend: categories of a level-1 cluster, or level 3 under a signature. */
-export type CategoryPart = { key: string | null; category: string | null; size: number; share: number; ofParent: number; meanReward: number | null; estimated: boolean };
+export type CategoryPart = {
+  key: string | null;
+  category: string | null;
+  size: number;
+  share: number;
+  ofParent: number;
+  meanReward: number | null;
+  estimated: boolean;
+};
 
 export type LevelTwo = ClusterStats & { signature: Signature; ofParent: number; categories: CategoryPart[] };
-export type LevelOne = ClusterStats & { l1: string; categories: CategoryPart[]; signatures: LevelTwo[]; sampleRate: number };
+export type LevelOne = ClusterStats & {
+  l1: string;
+  categories: CategoryPart[];
+  signatures: LevelTwo[];
+  sampleRate: number;
+};
 export type CofiredSet = ClusterStats & { codes: string[] };
 export type GuardrailPresence = { code: string; size: number; share: number; deciding: number; trend: Trend };
 
@@ -51,7 +72,13 @@ export type ClusterReport = {
 };
 
 type Acc = { n: number; rewardSum: number; removedSum: number; rewarded: number; perBin: number[] };
-const acc = (bins: number): Acc => ({ n: 0, rewardSum: 0, removedSum: 0, rewarded: 0, perBin: new Array(bins).fill(0) });
+const acc = (bins: number): Acc => ({
+  n: 0,
+  rewardSum: 0,
+  removedSum: 0,
+  rewarded: 0,
+  perBin: new Array(bins).fill(0),
+});
 
 function add(a: Acc, bin: number, n: number, rewardSum: number, removedSum: number, rewarded = n) {
   a.n += n;
@@ -67,7 +94,15 @@ function getAcc<K>(m: Map<K, Acc>, k: K, bins: number): Acc {
   return a;
 }
 
-function stats(key: string, label: string, a: Acc, bins: Bin[], rollouts: number, tickets: number | null, scale = 1): ClusterStats {
+function stats(
+  key: string,
+  label: string,
+  a: Acc,
+  bins: Bin[],
+  rollouts: number,
+  tickets: number | null,
+  scale = 1,
+): ClusterStats {
   const size = Math.round(a.n / scale);
   return {
     key,
@@ -78,20 +113,31 @@ function stats(key: string, label: string, a: Acc, bins: Bin[], rollouts: number
     tickets,
     meanReward: a.rewarded ? a.rewardSum / a.rewarded : null,
     removedByCap: a.rewarded ? a.removedSum / a.rewarded : null,
-    trend: trendOf(bins, a.perBin.map((x) => x / scale)),
+    trend: trendOf(
+      bins,
+      a.perBin.map((x) => x / scale),
+    ),
     priority: null,
   };
 }
 
 /** Highest priority first (priority.ts rankClusters: ties by share, then input order). */
 export function rankByPriority<T extends ClusterStats>(list: readonly T[]): T[] {
-  return rankClusters(list.map((c) => ({ share: c.share, meanReward: c.meanReward, slope: c.trend.slope, c }))).map((r) => ({
-    ...r.c,
-    priority: r.priority,
-  }));
+  return rankClusters(list.map((c) => ({ share: c.share, meanReward: c.meanReward, slope: c.trend.slope, c }))).map(
+    (r) => ({
+      ...r.c,
+      priority: r.priority,
+    }),
+  );
 }
 
-function categoryParts(cats: Map<string | null, Acc>, parentSize: number, rollouts: number, scale: number, keyOf: (c: string) => string | null): CategoryPart[] {
+function categoryParts(
+  cats: Map<string | null, Acc>,
+  parentSize: number,
+  rollouts: number,
+  scale: number,
+  keyOf: (c: string) => string | null,
+): CategoryPart[] {
   return [...cats.entries()]
     .map(([category, a]) => {
       const size = Math.round(a.n / scale);
@@ -150,8 +196,20 @@ export function buildReport(input: {
     const sigs: LevelTwo[] = [...bySig.entries()]
       .filter(([, e]) => e.l1 === l1)
       .map(([k, e]) => {
-        const s = stats(k, signatureLabel(e.sig), e.a, bins, rollouts, rate === 1 ? (signatures.tickets.get(signatureTicketKey(l1, e.sig.code, e.sig.tool, e.sig.field)) ?? null) : null, rate);
-        const categories = categoryParts(e.cats, s.size, rollouts, rate, (cat) => formatKey({ kind: "level3", l1, sig: e.sig, category: cat }));
+        const s = stats(
+          k,
+          signatureLabel(e.sig),
+          e.a,
+          bins,
+          rollouts,
+          rate === 1
+            ? (signatures.tickets.get(signatureTicketKey(l1, e.sig.code, e.sig.tool, e.sig.field)) ?? null)
+            : null,
+          rate,
+        );
+        const categories = categoryParts(e.cats, s.size, rollouts, rate, (cat) =>
+          formatKey({ kind: "level3", l1, sig: e.sig, category: cat }),
+        );
         return { ...s, signature: e.sig, ofParent: base.size ? s.size / base.size : 0, categories };
       });
     const categories = categoryParts(byKeyCat.get(l1) ?? new Map(), base.size, rollouts, 1, () => null);
@@ -163,7 +221,14 @@ export function buildReport(input: {
     .filter((m) => m.codes.length >= 2)
     .map((m) => {
       const key = cofiredKey(m.codes);
-      const s = stats(key, clusterLabel({ kind: "cofired", codes: m.codes }), m.a, bins, rollouts, levelOne.ticketsByMask.get(m.mask) ?? null);
+      const s = stats(
+        key,
+        clusterLabel({ kind: "cofired", codes: m.codes }),
+        m.a,
+        bins,
+        rollouts,
+        levelOne.ticketsByMask.get(m.mask) ?? null,
+      );
       return { ...s, codes: m.codes };
     })
     .sort((x, y) => y.size - x.size || x.key.localeCompare(y.key));
@@ -176,7 +241,13 @@ export function buildReport(input: {
       m.perBin.forEach((v, b) => (a.perBin[b] += v));
     }
     const size = a.n;
-    return { code, size, share: rollouts ? size / rollouts : 0, deciding: byKey.get(code)?.n ?? 0, trend: trendOf(bins, a.perBin) };
+    return {
+      code,
+      size,
+      share: rollouts ? size / rollouts : 0,
+      deciding: byKey.get(code)?.n ?? 0,
+      trend: trendOf(bins, a.perBin),
+    };
   })
     .filter((g) => g.size > 0)
     .sort((x, y) => y.size - x.size);
@@ -187,7 +258,14 @@ export function buildReport(input: {
     add(blind, c.bin, c.n, c.rewardSum, c.removedSum, c.rewarded);
     add(getAcc(blindCats, c.category, nb), c.bin, c.n, c.rewardSum, c.removedSum, c.rewarded);
   }
-  const blindStats = stats(BLIND_SPOT_KEY, clusterLabel({ kind: "blind_spot" }), blind, bins, rollouts, blindSpot.tickets);
+  const blindStats = stats(
+    BLIND_SPOT_KEY,
+    clusterLabel({ kind: "blind_spot" }),
+    blind,
+    bins,
+    rollouts,
+    blindSpot.tickets,
+  );
 
   return {
     runId: input.runId,
@@ -198,7 +276,10 @@ export function buildReport(input: {
     rollouts,
     population,
     clusters: rankByPriority(clusters),
-    blindSpot: { ...rankByPriority([blindStats])[0], categories: categoryParts(blindCats, blindStats.size, rollouts, 1, () => null) },
+    blindSpot: {
+      ...rankByPriority([blindStats])[0],
+      categories: categoryParts(blindCats, blindStats.size, rollouts, 1, () => null),
+    },
     cofired: rankByPriority(cofired).sort((x, y) => y.size - x.size || x.key.localeCompare(y.key)),
     guardrails,
   };

@@ -14,11 +14,7 @@ export const clusterWindowSchema = z
     run: z.string().trim().min(1, "is required").max(200),
     step_from: int.optional(),
     step_to: int.optional(),
-    threshold: z.coerce
-      .number()
-      .gt(0, "must be above 0")
-      .max(1, "must be at most 1")
-      .default(DEFAULT_THRESHOLD),
+    threshold: z.coerce.number().gt(0, "must be above 0").max(1, "must be at most 1").default(DEFAULT_THRESHOLD),
   })
   .refine((w) => w.step_from === undefined || w.step_to === undefined || w.step_from <= w.step_to, {
     message: "must not be after step_to",
@@ -91,6 +87,8 @@ export type FormState = { ok?: boolean; message?: string; fieldErrors?: Record<s
 /** "field: message" lines of a zod error, for the API, the CLI and the export route. */
 export function issues(error: z.ZodError): string[] {
   return error.issues.map((i) =>
-    i.code === "unrecognized_keys" ? `unknown parameter ${i.keys.map((k) => `"${k}"`).join(", ")}` : `${i.path.join(".")}: ${i.message}`,
+    i.code === "unrecognized_keys"
+      ? `unknown parameter ${i.keys.map((k) => `"${k}"`).join(", ")}`
+      : `${i.path.join(".")}: ${i.message}`,
   );
 }

@@ -30,11 +30,24 @@ export const TOTALS = STEPS.map((_, i) => PER_STEP + EXTERNAL[i]);
 type Obj = Record<string, unknown>;
 
 /** Replies of the six empty promises, in turn: two near-duplicate phrasings of one promise and another reply. */
-export const PROMISES = ["Your refund has been arranged.", "your refund has been arranged!!", "We are looking into it."];
+export const PROMISES = [
+  "Your refund has been arranged.",
+  "your refund has been arranged!!",
+  "We are looking into it.",
+];
 
 function withHandoffAfterRefund(r: Obj): Obj {
   const t = r.trajectory as { steps: Obj[]; final_reply: string };
-  const steps = [...t.steps, { type: "tool", name: "handoff.transfer_to_human", input: { reason: "follow-up" }, output: "queued", status: "success" }];
+  const steps = [
+    ...t.steps,
+    {
+      type: "tool",
+      name: "handoff.transfer_to_human",
+      input: { reason: "follow-up" },
+      output: "queued",
+      status: "success",
+    },
+  ];
   return { ...r, trajectory: { ...t, steps, final_reply: "Refunded; a colleague will follow up." } };
 }
 
@@ -49,11 +62,34 @@ function withReply(r: Obj, reply: string): Obj {
 export function knownLedgerLines(run = RUN, tickets = ""): Obj[] {
   let promises = 0;
   const T = (id: string) => `${tickets}${id}`;
-  const lines: Obj[] = [caseLine(T("T-EP"), "02"), caseLine(T("T-UW"), "09"), caseLine(T("T-HO"), "03"), caseLine(T("T-HW"), "01"), caseLine(T("T-OK"), "01")];
+  const lines: Obj[] = [
+    caseLine(T("T-EP"), "02"),
+    caseLine(T("T-UW"), "09"),
+    caseLine(T("T-HO"), "03"),
+    caseLine(T("T-HW"), "01"),
+    caseLine(T("T-OK"), "01"),
+  ];
   STEPS.forEach((step, i) => {
     let n = 0;
-    const add = (tag: string, ticket: string, example: string, count: number, edit: (r: Obj, j: number) => Obj = (r) => r) => {
-      for (let j = 0; j < count; j++, n++) lines.push(edit(rolloutLine(`${run}/s${step}/${tag}${j}`, T(ticket), { run, step, example, group: `${run}/s${step}/${ticket}` }), j));
+    const add = (
+      tag: string,
+      ticket: string,
+      example: string,
+      count: number,
+      edit: (r: Obj, j: number) => Obj = (r) => r,
+    ) => {
+      for (let j = 0; j < count; j++, n++)
+        lines.push(
+          edit(
+            rolloutLine(`${run}/s${step}/${tag}${j}`, T(ticket), {
+              run,
+              step,
+              example,
+              group: `${run}/s${step}/${ticket}`,
+            }),
+            j,
+          ),
+        );
     };
     add("ep", "T-EP", "02", EMPTY_PROMISE[i], (r) => withReply(r, PROMISES[promises++ % 3]));
     add("uw", "T-UW", "09", UNAUTHORIZED[i]);
@@ -61,16 +97,35 @@ export function knownLedgerLines(run = RUN, tickets = ""): Obj[] {
     add("hw", "T-HW", "01", HANDOFF_WITH_WRITE[i], withHandoffAfterRefund);
     add("ok", "T-OK", "01", PER_STEP - n);
   });
-  const reason = { dimension: "evidence", code: "required_read_missing", tool: "order.get", field: "required_reads.0", message: "order.get was not read" };
+  const reason = {
+    dimension: "evidence",
+    code: "required_read_missing",
+    tool: "order.get",
+    field: "required_reads.0",
+    message: "order.get was not read",
+  };
   for (const step of [0, 3000]) {
-    lines.push({ ...externalScore(`${run}/s${step}/x-cofired`, T("T-UW"), 0.3, { run, step, guardrails: ["unauthorized_write", "missing_evidence"] }), raw_reward: 0.8, reasons: [reason] });
+    lines.push({
+      ...externalScore(`${run}/s${step}/x-cofired`, T("T-UW"), 0.3, {
+        run,
+        step,
+        guardrails: ["unauthorized_write", "missing_evidence"],
+      }),
+      raw_reward: 0.8,
+      reasons: [reason],
+    });
   }
-  lines.push({ ...externalScore(`${run}/s3000/x-weak`, T("T-OK"), 0.45, { run, step: 3000 }), raw_reward: 0.45, subscores: { outcome: 0.2, policy: 1, evidence: 1, efficiency: 1, communication: 1 } });
+  lines.push({
+    ...externalScore(`${run}/s3000/x-weak`, T("T-OK"), 0.45, { run, step: 3000 }),
+    raw_reward: 0.45,
+    subscores: { outcome: 0.2, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
+  });
   lines.push({ ...externalScore(`${run}/s1000/x-unknown`, T("T-OK"), 0.4, { run, step: 1000 }), raw_reward: null });
   return lines;
 }
 
 export async function ingestKnownLedger(pool: pg.Pool, run = RUN, tickets = ""): Promise<void> {
   const summary = await ingestText(pool, ndjson(knownLedgerLines(run, tickets)));
-  if (!summary.ok || summary.rejected) throw new Error(`known ledger rejected: ${JSON.stringify(summary.rejects.slice(0, 3))} ${summary.error ?? ""}`);
+  if (!summary.ok || summary.rejected)
+    throw new Error(`known ledger rejected: ${JSON.stringify(summary.rejects.slice(0, 3))} ${summary.error ?? ""}`);
 }

@@ -6,20 +6,45 @@ import type { ClusterExtras, FullReport } from "@/lib/clusters/loaders.ts";
 import type { CategoryPart, ClusterStats } from "@/lib/clusters/report.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
 
-const r6 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : Math.round(x * 1e6) / 1e6);
+const r6 = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? null : Math.round(x * 1e6) / 1e6;
 // Slopes are shares per step (1e-5 = +1 point per 1,000 steps): keep them in significant digits, not 6 decimals.
 const sig = (x: number | null) => (x === null ? null : Number(x.toPrecision(6)));
 
 function state(s: ClusterStateView | undefined) {
-  return s ? { pinned: s.pinned, status: s.status, note: s.note, updated_at: s.updatedAt.toISOString(), updated_by: s.updatedBy } : { pinned: false, status: "open", note: "", updated_at: null, updated_by: null };
+  return s
+    ? {
+        pinned: s.pinned,
+        status: s.status,
+        note: s.note,
+        updated_at: s.updatedAt.toISOString(),
+        updated_by: s.updatedBy,
+      }
+    : { pinned: false, status: "open", note: "", updated_at: null, updated_by: null };
 }
 
 function extrasWire(e: ClusterExtras | undefined) {
   if (!e) return {};
   return {
-    examples: e.examples.map((x) => ({ trajectory_id: x.trajectoryId, step: x.step, ticket_id: x.ticketId, reward: x.reward, raw_reward: x.rawReward })),
+    examples: e.examples.map((x) => ({
+      trajectory_id: x.trajectoryId,
+      step: x.step,
+      ticket_id: x.ticketId,
+      reward: x.reward,
+      raw_reward: x.rawReward,
+    })),
     ...(e.phrasings
-      ? { phrasings: { sampled: e.phrasings.sampled, groups: e.phrasings.phrasings.map((p) => ({ text: p.text, count: p.count, share: r6(p.share), example: p.exampleTrajectoryId })) } }
+      ? {
+          phrasings: {
+            sampled: e.phrasings.sampled,
+            groups: e.phrasings.phrasings.map((p) => ({
+              text: p.text,
+              count: p.count,
+              share: r6(p.share),
+              example: p.exampleTrajectoryId,
+            })),
+          },
+        }
       : {}),
   };
 }
@@ -35,14 +60,29 @@ function statsWire(w: ClusterWindow, c: ClusterStats) {
     tickets: c.tickets,
     mean_reward: r6(c.meanReward),
     removed_by_cap: r6(c.removedByCap),
-    trend: { shares: c.trend.shares.map(r6), slope_per_step: sig(c.trend.slope), early: r6(c.trend.early), late: r6(c.trend.late) },
-    priority: c.priority ? { score: r6(c.priority.score), gap: r6(c.priority.gap), growth: r6(c.priority.growth) } : null,
+    trend: {
+      shares: c.trend.shares.map(r6),
+      slope_per_step: sig(c.trend.slope),
+      early: r6(c.trend.early),
+      late: r6(c.trend.late),
+    },
+    priority: c.priority
+      ? { score: r6(c.priority.score), gap: r6(c.priority.gap), growth: r6(c.priority.growth) }
+      : null,
     trajectories: k ? browserHref(w, k) : null,
   };
 }
 
 function partWire(p: CategoryPart) {
-  return { key: p.key, category: p.category, size: p.size, estimated: p.estimated, share: r6(p.share), of_parent: r6(p.ofParent), mean_reward: r6(p.meanReward) };
+  return {
+    key: p.key,
+    category: p.category,
+    size: p.size,
+    estimated: p.estimated,
+    share: r6(p.share),
+    of_parent: r6(p.ofParent),
+    mean_reward: r6(p.meanReward),
+  };
 }
 
 export function reportToWire(w: ClusterWindow, full: FullReport) {
@@ -79,6 +119,17 @@ export function reportToWire(w: ClusterWindow, full: FullReport) {
       })),
     })),
     cofired: report.cofired.map((c) => ({ ...statsWire(w, c), codes: c.codes })),
-    guardrails: report.guardrails.map((g) => ({ code: g.code, size: g.size, share: r6(g.share), deciding: g.deciding, trend: { shares: g.trend.shares.map(r6), slope_per_step: sig(g.trend.slope), early: r6(g.trend.early), late: r6(g.trend.late) } })),
+    guardrails: report.guardrails.map((g) => ({
+      code: g.code,
+      size: g.size,
+      share: r6(g.share),
+      deciding: g.deciding,
+      trend: {
+        shares: g.trend.shares.map(r6),
+        slope_per_step: sig(g.trend.slope),
+        early: r6(g.trend.early),
+        late: r6(g.trend.late),
+      },
+    })),
   };
 }

@@ -76,7 +76,10 @@ describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
 describe("a bad DATABASE_URL", () => {
   it("gives one clear sentence for an unreachable server, not a stack trace", async () => {
     const port = await freePort(); // nothing listens there
-    const r = await runTsx(["bin/migrate.ts"], { ...process.env, DATABASE_URL: `postgresql://someone:secret@127.0.0.1:${port}/verity` });
+    const r = await runTsx(["bin/migrate.ts"], {
+      ...process.env,
+      DATABASE_URL: `postgresql://someone:secret@127.0.0.1:${port}/verity`,
+    });
     expect(r.code).toBe(1);
     expect(r.err.trim()).toBe(
       `db:migrate: Cannot connect to the database at postgresql://someone:***@127.0.0.1:${port}/verity: nothing is listening there. Check DATABASE_URL.`,
@@ -86,7 +89,9 @@ describe("a bad DATABASE_URL", () => {
   it("names the variable when it is not a postgres URL", async () => {
     const r = await runTsx(["bin/migrate.ts"], { ...process.env, DATABASE_URL: "mysql://localhost/db" });
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toBe("db:migrate: Invalid environment: DATABASE_URL must be a postgres:// or postgresql:// URL.");
+    expect(r.err.trim()).toBe(
+      "db:migrate: Invalid environment: DATABASE_URL must be a postgres:// or postgresql:// URL.",
+    );
   });
 
   it("says so when the database does not exist", async () => {

@@ -26,7 +26,13 @@ export async function checkHealth(): Promise<Health> {
     return {
       ok: current,
       database: "reachable",
-      migrations: { current, applied: s.applied.length, pending: s.pending, edited: s.edited.map((e) => e.name), unknown: s.unknown },
+      migrations: {
+        current,
+        applied: s.applied.length,
+        pending: s.pending,
+        edited: s.edited.map((e) => e.name),
+        unknown: s.unknown,
+      },
       ...(current ? {} : { error: "Migrations are not current: run `npm run db:migrate`." }),
     };
   } finally {

@@ -117,9 +117,7 @@ export async function migrate(
         await client.query("commit");
       } catch (err) {
         await client.query("rollback");
-        throw new MigrationError(
-          `Migration ${file.name} failed and was rolled back: ${(err as Error).message}`,
-        );
+        throw new MigrationError(`Migration ${file.name} failed and was rolled back: ${(err as Error).message}`);
       }
       applied.push(file.name);
       opts.log?.(`applied ${file.name}`);

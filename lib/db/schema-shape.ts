@@ -108,7 +108,7 @@ export function shapeFromDmmf(dmmf: Dmmf): Shape {
         f.kind === "enum"
           ? enumDb.get(f.type)!
           : f.nativeType
-            ? NATIVE_TO_PG[f.nativeType[0]]?.(f.nativeType[1]) ?? f.nativeType[0].toLowerCase()
+            ? (NATIVE_TO_PG[f.nativeType[0]]?.(f.nativeType[1]) ?? f.nativeType[0].toLowerCase())
             : SCALAR_TO_PG[f.type];
       if (f.isList) type += "[]";
       // Postgres scalar lists are created nullable by Prisma; everything else follows isRequired.
@@ -126,13 +126,21 @@ export function shapeFromDmmf(dmmf: Dmmf): Shape {
   return {
     tables: models.map(tableOf).sort(),
     columns: columns.sort(),
-    enums: dmmf.datamodel.enums.map((e) => `${e.dbName ?? e.name}: ${e.values.map((v) => v.dbName ?? v.name).join(",")}`).sort(),
+    enums: dmmf.datamodel.enums
+      .map((e) => `${e.dbName ?? e.name}: ${e.values.map((v) => v.dbName ?? v.name).join(",")}`)
+      .sort(),
     indexes: indexes.sort(),
     foreignKeys: foreignKeys.sort(),
   };
 }
 
-const PG_ON_DELETE: Record<string, string> = { a: "noaction", r: "restrict", c: "cascade", n: "setnull", d: "setdefault" };
+const PG_ON_DELETE: Record<string, string> = {
+  a: "noaction",
+  r: "restrict",
+  c: "cascade",
+  n: "setnull",
+  d: "setdefault",
+};
 
 /** The same shape read from a live database's catalog (schema `public`, Prisma's bookkeeping table excluded). */
 export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
@@ -155,7 +163,14 @@ export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
        from pg_type t join pg_enum e on e.enumtypid = t.oid
        join pg_namespace n on n.oid = t.typnamespace and n.nspname = 'public' group by t.typname`,
   );
-  const indexes = await client.query<{ t: string; uniq: boolean; pk: boolean; cols: string; name: string; expr: boolean }>(
+  const indexes = await client.query<{
+    t: string;
+    uniq: boolean;
+    pk: boolean;
+    cols: string;
+    name: string;
+    expr: boolean;
+  }>(
     `select c.relname as t, i.indisunique as uniq, i.indisprimary as pk, ic.relname as name, i.indexprs is not null as expr,
             (select string_agg(a.attname, ',' order by k.ord)
                from unnest(i.indkey) with ordinality as k(attnum, ord)
@@ -189,8 +204,16 @@ export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
       })
       .sort(),
     enums: enums.rows.map((r) => `${r.e}: ${r.vals}`).sort(),
-    indexes: indexes.rows.filter((r) => !r.expr).map((r) => `${r.t} ${r.pk ? "primary" : r.uniq ? "unique" : "index"} (${r.cols})`).sort(),
-    expressionIndexes: indexes.rows.filter((r) => r.expr).map((r) => r.name).sort(),
-    foreignKeys: fks.rows.map((r) => `${r.t}(${r.cols}) -> ${r.rt}(${r.rcols}) on delete ${PG_ON_DELETE[r.del]}`).sort(),
+    indexes: indexes.rows
+      .filter((r) => !r.expr)
+      .map((r) => `${r.t} ${r.pk ? "primary" : r.uniq ? "unique" : "index"} (${r.cols})`)
+      .sort(),
+    expressionIndexes: indexes.rows
+      .filter((r) => r.expr)
+      .map((r) => r.name)
+      .sort(),
+    foreignKeys: fks.rows
+      .map((r) => `${r.t}(${r.cols}) -> ${r.rt}(${r.rcols}) on delete ${PG_ON_DELETE[r.del]}`)
+      .sort(),
   };
 }

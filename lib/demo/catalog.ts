@@ -2,7 +2,14 @@
 // plan of a correct resolution with the demo tools, plus how this ticket goes wrong in each typical way. Pure.
 import type { Rng } from "@/lib/demo/rng.ts";
 
-export const CATEGORIES = ["refund_damaged", "address_change", "lost_parcel_reship", "size_exchange", "cancellation", "info_only"] as const;
+export const CATEGORIES = [
+  "refund_damaged",
+  "address_change",
+  "lost_parcel_reship",
+  "size_exchange",
+  "cancellation",
+  "info_only",
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** The demo tool registry (the same as the examples'), one snapshot shared by every demo rollout. */
@@ -42,13 +49,61 @@ export type Plan = {
 
 export type DemoTicket = { ticketId: string; category: Category; case: Record<string, unknown>; plan: Plan };
 
-const FIRST = ["Ana", "Ben", "Chloé", "Dmitri", "Emma", "Farid", "Grace", "Hiro", "Inès", "Jonas", "Katarzyna", "Liam", "Mei", "Noah", "Olga", "Pedro", "Quinn", "Rosa", "Sven", "Tariq"];
-const LAST = ["Novak", "Schmidt", "Rossi", "García", "Dubois", "Kowalski", "Jensen", "Silva", "Müller", "Tanaka", "O'Brien", "Haddad"];
+const FIRST = [
+  "Ana",
+  "Ben",
+  "Chloé",
+  "Dmitri",
+  "Emma",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Inès",
+  "Jonas",
+  "Katarzyna",
+  "Liam",
+  "Mei",
+  "Noah",
+  "Olga",
+  "Pedro",
+  "Quinn",
+  "Rosa",
+  "Sven",
+  "Tariq",
+];
+const LAST = [
+  "Novak",
+  "Schmidt",
+  "Rossi",
+  "García",
+  "Dubois",
+  "Kowalski",
+  "Jensen",
+  "Silva",
+  "Müller",
+  "Tanaka",
+  "O'Brien",
+  "Haddad",
+];
 const ITEMS = [
-  ["air fryer", 59.99], ["espresso machine", 249.0], ["desk lamp", 34.5], ["winter jacket", 129.95], ["running shoes", 89.9],
-  ["bluetooth speaker", 74.0], ["kettle", 29.99], ["office chair", 189.0], ["backpack", 64.95], ["blender", 99.0],
+  ["air fryer", 59.99],
+  ["espresso machine", 249.0],
+  ["desk lamp", 34.5],
+  ["winter jacket", 129.95],
+  ["running shoes", 89.9],
+  ["bluetooth speaker", 74.0],
+  ["kettle", 29.99],
+  ["office chair", 189.0],
+  ["backpack", 64.95],
+  ["blender", 99.0],
 ] as const;
-const CITIES = [["Berlin", "10115", "DE"], ["Lyon", "69002", "FR"], ["Milano", "20121", "IT"], ["Porto", "4000-322", "PT"], ["Utrecht", "3511", "NL"]] as const;
+const CITIES = [
+  ["Berlin", "10115", "DE"],
+  ["Lyon", "69002", "FR"],
+  ["Milano", "20121", "IT"],
+  ["Porto", "4000-322", "PT"],
+  ["Utrecht", "3511", "NL"],
+] as const;
 const CURRENCIES = ["EUR", "EUR", "EUR", "USD", "GBP"] as const;
 const SIZES = ["XS", "S", "M", "L", "XL"] as const;
 
@@ -59,7 +114,12 @@ function day(offset: number): string {
   return d.toISOString().replace(".000", "");
 }
 
-export function buildTicket(category: Category, index: number, r: Rng, ticketId = `D-${String(index + 1).padStart(5, "0")}`): DemoTicket {
+export function buildTicket(
+  category: Category,
+  index: number,
+  r: Rng,
+  ticketId = `D-${String(index + 1).padStart(5, "0")}`,
+): DemoTicket {
   const customerId = `C-${1000 + r.int(0, 8999)}`;
   const name = `${r.pick(FIRST)} ${r.pick(LAST)}`;
   const [item, basePrice] = r.pick(ITEMS);
@@ -67,12 +127,31 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
   const currency = r.pick(CURRENCIES);
   const orderId = `O-${20000 + index}`;
   const created = day(r.int(0, 20));
-  const ticket = (message: string) => ({ id: ticketId, category, customer_id: customerId, message, created_at: created });
+  const ticket = (message: string) => ({
+    id: ticketId,
+    category,
+    customer_id: customerId,
+    message,
+    created_at: created,
+  });
   const order = { id: orderId, customer_id: customerId, item, paid_amount: price, currency };
-  const refund = (amount: number): Call => ({ tool: "finance.issue_refund", args: { order_id: orderId, amount, currency }, output: OK });
-  const charge = (amount: number, reason: string): Call => ({ tool: "finance.charge_customer", args: { order_id: orderId, amount, currency, reason }, output: OK });
+  const refund = (amount: number): Call => ({
+    tool: "finance.issue_refund",
+    args: { order_id: orderId, amount, currency },
+    output: OK,
+  });
+  const charge = (amount: number, reason: string): Call => ({
+    tool: "finance.charge_customer",
+    args: { order_id: orderId, amount, currency, reason },
+    output: OK,
+  });
   const half = Math.round(price * 50) / 100;
-  const build = (c: Record<string, unknown>, plan: Plan): DemoTicket => ({ ticketId, category, case: { kind: "case", ...c }, plan });
+  const build = (c: Record<string, unknown>, plan: Plan): DemoTicket => ({
+    ticketId,
+    category,
+    case: { kind: "case", ...c },
+    plan,
+  });
 
   switch (category) {
     case "refund_damaged": {
@@ -82,20 +161,40 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
         policy: { damaged_item: { refund: "full", return_shipping_paid_by: "merchant" } },
       };
       const withReturn = r.chance(0.5);
-      const ret = (paidBy: string): Call => ({ tool: "logistics.create_return", args: { order_id: orderId, label_paid_by: paidBy }, output: OK });
+      const ret = (paidBy: string): Call => ({
+        tool: "logistics.create_return",
+        args: { order_id: orderId, label_paid_by: paidBy },
+        output: OK,
+      });
       return build(
         {
-          ticket: ticket(`Hi, this is ${name}. My ${item} (order ${orderId}) arrived broken, photo attached. I want my money back.`),
+          ticket: ticket(
+            `Hi, this is ${name}. My ${item} (order ${orderId}) arrived broken, photo attached. I want my money back.`,
+          ),
           env_snapshot: snapshot,
           verifier_spec: {
             required_reads: ["order.get", "attachment.get", "policy.search"],
             policy: {
               query: { tool: "policy.search", args: { topic: "damaged_item" } },
-              rules: [{ tool: "logistics.create_return", arg: "label_paid_by", equals: "$policy.damaged_item.return_shipping_paid_by" }],
+              rules: [
+                {
+                  tool: "logistics.create_return",
+                  arg: "label_paid_by",
+                  equals: "$policy.damaged_item.return_shipping_paid_by",
+                },
+              ],
             },
             allowed_writes: ["finance.issue_refund", "logistics.create_return"],
-            required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } }],
-            harm: [{ tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" }, { tool: "finance.charge_customer" }],
+            required_writes: [
+              {
+                tool: "finance.issue_refund",
+                args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+              },
+            ],
+            harm: [
+              { tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" },
+              { tool: "finance.charge_customer" },
+            ],
             must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }, { key: "refund_eta" }],
             forbidden: ["blame_customer"],
             // High-value refunds may go to a human; the rest must be resolved.
@@ -110,7 +209,10 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
             { tool: "policy.search", args: { topic: "damaged_item" }, output: snapshot.policy.damaged_item },
           ],
           writes: withReturn ? [refund(price), ret("merchant")] : [refund(price)],
-          mentions: [{ key: "refund_amount", value: price }, { key: "refund_eta", value: "3-5 business days" }],
+          mentions: [
+            { key: "refund_amount", value: price },
+            { key: "refund_eta", value: "3-5 business days" },
+          ],
           reply: `I'm sorry your ${item} arrived damaged. I have refunded ${price} ${currency}; it reaches your card in 3-5 business days.${withReturn ? " A prepaid return label is on its way." : ""}`,
           extraWrite: { tool: "logistics.reship", args: { order_id: orderId }, output: OK },
           policyBreak: [refund(price), ret("customer")],
@@ -120,7 +222,12 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
     }
     case "address_change": {
       const [city, zip, country] = r.pick(CITIES);
-      const newAddress = { street: `${r.int(1, 180)} ${r.pick(["Main", "Station", "Park", "Mill"])} Street`, city, zip, country };
+      const newAddress = {
+        street: `${r.int(1, 180)} ${r.pick(["Main", "Station", "Park", "Mill"])} Street`,
+        city,
+        zip,
+        country,
+      };
       const snapshot = {
         order: { ...order, status: "processing" },
         customer: { id: customerId, name, verified: true },
@@ -129,13 +236,21 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
       };
       return build(
         {
-          ticket: ticket(`Hello, ${name} here. I moved last week, please send order ${orderId} to ${newAddress.street}, ${zip} ${city}.`),
+          ticket: ticket(
+            `Hello, ${name} here. I moved last week, please send order ${orderId} to ${newAddress.street}, ${zip} ${city}.`,
+          ),
           env_snapshot: snapshot,
           verifier_spec: {
             required_reads: ["order.get", "customer.get"],
             policy: { query: { tool: "policy.search", args: { topic: "address_change" } } },
             allowed_writes: [],
-            required_writes: [{ tool: "logistics.update_address", args: { order_id: "$order.id", address: "$request.new_address" }, after: ["customer.get"] }],
+            required_writes: [
+              {
+                tool: "logistics.update_address",
+                args: { order_id: "$order.id", address: "$request.new_address" },
+                after: ["customer.get"],
+              },
+            ],
             harm: [{ tool: "finance.charge_customer" }],
             must_mention: [{ key: "new_address" }],
             handoff: "allowed",
@@ -152,7 +267,10 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
           mentions: [{ key: "new_address", value: `${newAddress.street}, ${zip} ${city}` }],
           reply: `Done: order ${orderId} will now be delivered to ${newAddress.street}, ${zip} ${city}.`,
           extraWrite: refund(5),
-          harm: [{ tool: "logistics.update_address", args: { order_id: orderId, address: newAddress }, output: OK }, charge(4.99, "address change fee")],
+          harm: [
+            { tool: "logistics.update_address", args: { order_id: orderId, address: newAddress }, output: OK },
+            charge(4.99, "address change fee"),
+          ],
         },
       );
     }
@@ -163,16 +281,24 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
         tracking: { status: "lost", last_scan_days_ago: r.int(9, 21) },
         policy: { lost_parcel: { action: "reship", shipping_paid_by: "merchant" } },
       };
-      const reship = (paidBy: string): Call => ({ tool: "logistics.reship", args: { order_id: orderId, shipping_paid_by: paidBy }, output: OK });
+      const reship = (paidBy: string): Call => ({
+        tool: "logistics.reship",
+        args: { order_id: orderId, shipping_paid_by: paidBy },
+        output: OK,
+      });
       return build(
         {
-          ticket: ticket(`My ${item} never arrived. Tracking ${tracking} hasn't moved in ${snapshot.tracking.last_scan_days_ago} days. — ${name}`),
+          ticket: ticket(
+            `My ${item} never arrived. Tracking ${tracking} hasn't moved in ${snapshot.tracking.last_scan_days_ago} days. — ${name}`,
+          ),
           env_snapshot: snapshot,
           verifier_spec: {
             required_reads: ["order.get", "policy.search"],
             policy: {
               query: { tool: "policy.search", args: { topic: "lost_parcel" } },
-              rules: [{ tool: "logistics.reship", arg: "shipping_paid_by", equals: "$policy.lost_parcel.shipping_paid_by" }],
+              rules: [
+                { tool: "logistics.reship", arg: "shipping_paid_by", equals: "$policy.lost_parcel.shipping_paid_by" },
+              ],
             },
             allowed_writes: [],
             required_writes: [{ tool: "logistics.reship", args: { order_id: "$order.id" } }],
@@ -217,7 +343,13 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
             required_reads: ["order.get", "policy.search"],
             policy: {
               query: { tool: "policy.search", args: { topic: "exchange" } },
-              rules: [{ tool: "logistics.create_return", arg: "label_paid_by", equals: "$policy.exchange.return_shipping_paid_by" }],
+              rules: [
+                {
+                  tool: "logistics.create_return",
+                  arg: "label_paid_by",
+                  equals: "$policy.exchange.return_shipping_paid_by",
+                },
+              ],
             },
             allowed_writes: [],
             required_writes: [
@@ -237,7 +369,10 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
             { tool: "policy.search", args: { topic: "exchange" }, output: snapshot.policy.exchange },
           ],
           writes: exchange(paidBy),
-          mentions: [{ key: "return_label", value: paidBy === "merchant" ? "prepaid" : "at your cost" }, { key: "new_size", value: wanted }],
+          mentions: [
+            { key: "return_label", value: paidBy === "merchant" ? "prepaid" : "at your cost" },
+            { key: "new_size", value: wanted },
+          ],
           reply: `Of course. Size ${wanted} is on its way, and here is your return label (${paidBy === "merchant" ? "prepaid" : "return shipping at your cost, as per our exchange policy"}).`,
           extraWrite: refund(price),
           policyBreak: exchange(paidBy === "merchant" ? "customer" : "merchant"),
@@ -261,9 +396,15 @@ export function buildTicket(category: Category, index: number, r: Rng, ticketId 
             allowed_writes: [],
             required_writes: [
               { tool: "order.cancel", args: { order_id: "$order.id" } },
-              { tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } },
+              {
+                tool: "finance.issue_refund",
+                args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+              },
             ],
-            harm: [{ tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" }, { tool: "finance.charge_customer" }],
+            harm: [
+              { tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" },
+              { tool: "finance.charge_customer" },
+            ],
             must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }],
             handoff: "not_allowed",
             step_budget: 6,

@@ -70,7 +70,9 @@ function lerp(a: number, b: number, f: number): number {
 export function ratesAt(t: number, variant: Variant): Rates {
   const g = progress(t);
   const x = Math.min(1, Math.max(0, t));
-  const rates = Object.fromEntries(Object.keys(START_RATES).map((k) => [k, lerp(START_RATES[k as keyof Rates], END_RATES[k as keyof Rates], g)])) as Rates;
+  const rates = Object.fromEntries(
+    Object.keys(START_RATES).map((k) => [k, lerp(START_RATES[k as keyof Rates], END_RATES[k as keyof Rates], g)]),
+  ) as Rates;
   if (variant === "hacking") {
     rates.success = lerp(START_RATES.success, HACKING_END.success, g);
     // The hack is learned slowly, then takes over: x^1.3 creeps before it climbs.

@@ -92,7 +92,13 @@ describe("demo run", () => {
       if ((rec.reward ?? 0) >= 0.9) s.ok++;
       if (rec.handoff) s.ho++;
     }
-    const pct = (t: typeof tally.first) => ({ n: t.n, me: (100 * t.me) / t.n, uw: (100 * t.uw) / t.n, ok: (100 * t.ok) / t.n, ho: (100 * t.ho) / t.n });
+    const pct = (t: typeof tally.first) => ({
+      n: t.n,
+      me: (100 * t.me) / t.n,
+      uw: (100 * t.uw) / t.n,
+      ok: (100 * t.ok) / t.n,
+      ho: (100 * t.ho) / t.n,
+    });
     return { first: pct(tally.first), last: pct(tally.last) };
   }
 
@@ -122,7 +128,8 @@ describe("demo run", () => {
 describe("training curve", () => {
   it("runs from the start rates to the end rates, the hacking variant's hand-offs to 41%", () => {
     expect(ratesAt(0, "normal")).toEqual(START_RATES);
-    for (const [k, v] of Object.entries(END_RATES)) expect(ratesAt(1, "normal")[k as keyof typeof END_RATES], k).toBeCloseTo(v, 9);
+    for (const [k, v] of Object.entries(END_RATES))
+      expect(ratesAt(1, "normal")[k as keyof typeof END_RATES], k).toBeCloseTo(v, 9);
     expect(ratesAt(0, "hacking")).toEqual(START_RATES);
     expect(ratesAt(1, "hacking").handoff).toBeCloseTo(0.41, 9);
     expect(ratesAt(1, "hacking").success).toBeCloseTo(0.52, 9);

@@ -22,7 +22,12 @@ export type DemoRunSpec = {
 export function demoTickets(spec: Pick<DemoRunSpec, "tickets" | "seed">): DemoTicket[] {
   const tag = hashSeed("tickets", spec.seed).toString(36).slice(0, 4).toUpperCase();
   return Array.from({ length: spec.tickets }, (_, i) =>
-    buildTicket(CATEGORIES[i % CATEGORIES.length], i, rng(hashSeed(spec.seed, "ticket", i)), `D${tag}-${String(i + 1).padStart(5, "0")}`),
+    buildTicket(
+      CATEGORIES[i % CATEGORIES.length],
+      i,
+      rng(hashSeed(spec.seed, "ticket", i)),
+      `D${tag}-${String(i + 1).padStart(5, "0")}`,
+    ),
   );
 }
 
@@ -47,7 +52,12 @@ export function* demoRunValues(spec: DemoRunSpec): Generator<Record<string, unkn
       for (let k = 0; k < spec.k; k++) {
         const r = rng(hashSeed(spec.seed, spec.runId, step, g, k));
         const flaws = drawFlaws(rates, r.next, t.plan.writes.length ? evidenceBoost : 1);
-        yield buildRollout(t, flaws, { trajectory_id: `${groupId}/k${k}`, run_id: spec.runId, step, group_id: groupId, sample_index: k }, r);
+        yield buildRollout(
+          t,
+          flaws,
+          { trajectory_id: `${groupId}/k${k}`, run_id: spec.runId, step, group_id: groupId, sample_index: k },
+          r,
+        );
       }
     }
   }

@@ -8,7 +8,13 @@ import type { Rng } from "@/lib/demo/rng.ts";
 
 export type Identity = { trajectory_id: string; run_id: string; step: number; group_id: string; sample_index: number };
 
-type Step = { type: "tool"; name: string; input: Record<string, unknown>; output: unknown; status: "success" | "failed" };
+type Step = {
+  type: "tool";
+  name: string;
+  input: Record<string, unknown>;
+  output: unknown;
+  status: "success" | "failed";
+};
 
 const HANDOFF_REASONS = ["needs a specialist", "customer asked for a human", "unsure about the policy", "complex case"];
 
@@ -26,7 +32,11 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
   if (flaws.handoff) {
     reads = reads.slice(0, r.int(1, reads.length));
     writes = [];
-    extra.push({ tool: "handoff.transfer_to_human", args: { ticket_id: t.ticketId, reason: r.pick(HANDOFF_REASONS) }, output: { queued: true } });
+    extra.push({
+      tool: "handoff.transfer_to_human",
+      args: { ticket_id: t.ticketId, reason: r.pick(HANDOFF_REASONS) },
+      output: { queued: true },
+    });
     mentions = [{ key: "handoff_notice" }];
     claimed = [];
     reply = "I've passed your request to a specialist colleague, who will get back to you within 24 hours.";
@@ -63,7 +73,13 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
     }
     // A flaw this ticket cannot show (a policy error without a policy rule, a duplicate without a write) must not
     // turn the rollout into a clean one: the agent gives up instead.
-    const flawed = flaws.harm || flaws.policyError || flaws.duplicate || flaws.unauthorized || flaws.emptyPromise || flaws.missingEvidence;
+    const flawed =
+      flaws.harm ||
+      flaws.policyError ||
+      flaws.duplicate ||
+      flaws.unauthorized ||
+      flaws.emptyPromise ||
+      flaws.missingEvidence;
     if (flawed && reads === before.reads && writes === before.writes && claimed === before.claimed && !failedWrite) {
       writes = [];
       claimed = [];
@@ -78,7 +94,13 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
   const steps: Step[] = [];
   const sandboxWrites: { tool: string; args: Record<string, unknown>; step: number }[] = [];
   const tool = (c: Call, status: "success" | "failed" = "success") =>
-    steps.push({ type: "tool", name: c.tool, input: c.args, output: status === "success" ? (c.output ?? { ok: true }) : { error: "upstream timeout" }, status });
+    steps.push({
+      type: "tool",
+      name: c.tool,
+      input: c.args,
+      output: status === "success" ? (c.output ?? { ok: true }) : { error: "upstream timeout" },
+      status,
+    });
   for (const c of reads) tool(c);
   if (failedWrite) tool(failedWrite, "failed");
   for (const w of writes) {

@@ -52,7 +52,9 @@ export async function describeRun(pool: pg.Pool, runId: string, description: str
 function check(summary: IngestSummary, what: string): void {
   if (!summary.ok || summary.rejected > 0) {
     const first = summary.rejects[0];
-    throw new Error(`loading ${what} failed: ${summary.error ?? `line ${first?.line} ${first?.path}: ${first?.message}`}`);
+    throw new Error(
+      `loading ${what} failed: ${summary.error ?? `line ${first?.line} ${first?.path}: ${first?.message}`}`,
+    );
   }
 }
 
@@ -83,7 +85,9 @@ export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {
       const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
       check(summary, spec.runId);
       rollouts += summary.by_kind.rollout.accepted;
-      runs.push(`${spec.runId} (${spec.tickets} tickets × ${spec.steps} steps × K=${spec.k}${spec.variant === "hacking" ? ", reward hacking" : ""})`);
+      runs.push(
+        `${spec.runId} (${spec.tickets} tickets × ${spec.steps} steps × K=${spec.k}${spec.variant === "hacking" ? ", reward hacking" : ""})`,
+      );
     }
     const secs = ((Date.now() - started) / 1000).toFixed(1);
     return `${EXAMPLES_RUN} (the 10 verifier examples), ${runs.join(", ")}: ${rollouts.toLocaleString("en-US")} scored rollouts in ${secs} s`;

@@ -14,7 +14,9 @@ describe("canonicalJsonFast", () => {
   });
 
   it("sorts keys at every depth, skips undefined members and writes -0 as 0", () => {
-    expect(canonicalJsonFast({ b: 1, a: { d: [1, { z: 0, y: undefined }], c: -0 } })).toBe('{"a":{"c":0,"d":[1,{"z":0}]},"b":1}');
+    expect(canonicalJsonFast({ b: 1, a: { d: [1, { z: 0, y: undefined }], c: -0 } })).toBe(
+      '{"a":{"c":0,"d":[1,{"z":0}]},"b":1}',
+    );
     expect(canonicalJsonFast([undefined, NaN])).toBe("[null,null]");
   });
 });

@@ -53,7 +53,14 @@ export class CaseCache {
   async load(client: pg.Pool | pg.PoolClient, ticketIds: Iterable<string>): Promise<void> {
     const missing = [...new Set(ticketIds)].filter((t) => !this.map.has(t));
     if (missing.length === 0) return;
-    const { rows } = await client.query<{ ticket_id: string; ticket: unknown; env_snapshot: unknown; verifier_spec: unknown; content_hash: string; category: string }>(
+    const { rows } = await client.query<{
+      ticket_id: string;
+      ticket: unknown;
+      env_snapshot: unknown;
+      verifier_spec: unknown;
+      content_hash: string;
+      category: string;
+    }>(
       `select ticket_id, ticket, env_snapshot, verifier_spec, content_hash, category from cases where ticket_id = any($1::text[])`,
       [missing],
     );

@@ -30,7 +30,12 @@ export function copyLine(values: CopyValue[]): string {
  * Streams the rows into `table (columns)` with COPY; resolves when the server has them. Rows go out in chunks of a
  * few hundred (with backpressure), so a batch never becomes one multi-megabyte string. No rows, no round trip.
  */
-export async function copyRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: CopyValue[][]): Promise<void> {
+export async function copyRows(
+  client: pg.PoolClient | pg.Client,
+  table: string,
+  columns: string[],
+  rows: CopyValue[][],
+): Promise<void> {
   if (rows.length === 0) return;
   const copy = openCopy(client, table, columns);
   let chunk = "";
@@ -57,7 +62,12 @@ export function encodeCopyTail(values: CopyValue[]): Buffer {
 export type EncodedRow = { head: CopyValue[]; tail: Buffer };
 
 /** copyRows for rows whose trailing fields are already encoded; `columns` names the head's fields, then the tail's. */
-export async function copyEncodedRows(client: pg.PoolClient | pg.Client, table: string, columns: string[], rows: EncodedRow[]): Promise<void> {
+export async function copyEncodedRows(
+  client: pg.PoolClient | pg.Client,
+  table: string,
+  columns: string[],
+  rows: EncodedRow[],
+): Promise<void> {
   if (rows.length === 0) return;
   const copy = openCopy(client, table, columns);
   let parts: Buffer[] = [];

@@ -7,14 +7,32 @@ import { loadExamples } from "@/lib/demo/seed.ts";
 import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutRow, withIdentityDefaults } from "@/lib/ingest/rows.ts";
-import { caseSchema, rolloutSchema, scoreRecordSchema, type Case, type Rollout, type ScoreRecord } from "@/lib/verifier/schema.ts";
+import {
+  caseSchema,
+  rolloutSchema,
+  scoreRecordSchema,
+  type Case,
+  type Rollout,
+  type ScoreRecord,
+} from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
-function corpus(): { rollouts: Record<string, unknown>[]; records: Record<string, unknown>[]; examples: Record<string, unknown>[] } {
+function corpus(): {
+  rollouts: Record<string, unknown>[];
+  records: Record<string, unknown>[];
+  examples: Record<string, unknown>[];
+} {
   const cases = new Map<string, Case>();
   const rollouts: Record<string, unknown>[] = [];
   const records: Record<string, unknown>[] = [];
-  for (const v of demoRunValues({ runId: "fv", tickets: 24, steps: 6, k: 2, seed: "fast-validate", variant: "hacking" })) {
+  for (const v of demoRunValues({
+    runId: "fv",
+    tickets: 24,
+    steps: 6,
+    k: 2,
+    seed: "fast-validate",
+    variant: "hacking",
+  })) {
     if (v.kind === "case") {
       const c = caseSchema.parse(v);
       cases.set(c.ticket.id, c);
@@ -49,10 +67,33 @@ function sites(v: unknown, out: Site[] = []): Site[] {
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32;
 }
 
-const REPLACEMENTS: unknown[] = [null, "", "x", -1, 0, 1, 1.5, 2 ** 60, true, {}, [], [1], { a: 1 }, "2026-01-01T00:00:00Z", "2026-01-01", "sha256:" + "0".repeat(64), "success", "llm", "tool", "write", "customer_harm", "evidence"];
+const REPLACEMENTS: unknown[] = [
+  null,
+  "",
+  "x",
+  -1,
+  0,
+  1,
+  1.5,
+  2 ** 60,
+  true,
+  {},
+  [],
+  [1],
+  { a: 1 },
+  "2026-01-01T00:00:00Z",
+  "2026-01-01",
+  "sha256:" + "0".repeat(64),
+  "success",
+  "llm",
+  "tool",
+  "write",
+  "customer_harm",
+  "evidence",
+];
 
 /** One random change: replace a value, delete a key, add an unknown key, reverse an object's key order. */
 function mutate(base: unknown, rand: () => number): unknown {
@@ -65,7 +106,8 @@ function mutate(base: unknown, rand: () => number): unknown {
   else if (op === 2 && !Array.isArray(h)) delete h[site.key];
   else if (op === 3) {
     const target = h[site.key];
-    if (target && typeof target === "object" && !Array.isArray(target)) (target as Record<string, unknown>)[rand() < 0.5 ? "zz_extra" : "__proto__"] = 1;
+    if (target && typeof target === "object" && !Array.isArray(target))
+      (target as Record<string, unknown>)[rand() < 0.5 ? "zz_extra" : "__proto__"] = 1;
     else h[site.key] = undefined;
   } else {
     const target = h[site.key];
@@ -112,7 +154,10 @@ describe("fast-path validation of rollouts and scored records", () => {
   });
 
   it("leaves to zod what needs a transform, a default or a reordering of keys", () => {
-    const r = structuredClone(rollouts[0]) as { trajectory: { steps: Record<string, unknown>[] }; sandbox: Record<string, unknown> };
+    const r = structuredClone(rollouts[0]) as {
+      trajectory: { steps: Record<string, unknown>[] };
+      sandbox: Record<string, unknown>;
+    };
     const tool = r.trajectory.steps.find((s) => s.type === "tool")!;
     tool.input = JSON.stringify(tool.input);
     expect(fastRollout(r)).toBeNull();
@@ -127,30 +172,34 @@ describe("fast-path validation of rollouts and scored records", () => {
     expect(scoreRecordSchema.safeParse(noSource).success).toBe(true);
   });
 
-  it("never accepts a mutation zod rejects, nor stores one differently (4,000 random mutations)", { timeout: 60_000 }, () => {
-    const rand = rng(20261130);
-    let fastTook = 0;
-    let zodOnly = 0;
-    let rejected = 0;
-    const scored = records.filter((r) => r.status === "scored");
-    const bases = [...rollouts, ...examples];
-    for (let i = 0; i < 4000; i++) {
-      const isRollout = i % 2 === 0;
-      const base = isRollout ? bases[(i / 2) % bases.length | 0] : scored[i % scored.length];
-      const m = mutate(base, rand);
-      const fast = isRollout ? fastRollout(m) : fastScoredRecord(m);
-      const z = isRollout ? rolloutSchema.safeParse(m) : scoreRecordSchema.safeParse(m);
-      if (fast) {
-        expect(z.success, JSON.stringify(m).slice(0, 300)).toBe(true);
-        if (isRollout) expect(rolloutRowOf(fast as Rollout)).toEqual(rolloutRowOf(z.data as Rollout));
-        else expect(ledgerRowsOf(fast as ScoreRecord)).toEqual(ledgerRowsOf(z.data as ScoreRecord));
-        fastTook++;
-      } else if (z.success) zodOnly++;
-      else rejected++;
-    }
-    // The mutations exercise all three outcomes, so the assertions above are not vacuous.
-    expect(fastTook).toBeGreaterThan(200);
-    expect(zodOnly).toBeGreaterThan(50);
-    expect(rejected).toBeGreaterThan(700);
-  });
+  it(
+    "never accepts a mutation zod rejects, nor stores one differently (4,000 random mutations)",
+    { timeout: 60_000 },
+    () => {
+      const rand = rng(20261130);
+      let fastTook = 0;
+      let zodOnly = 0;
+      let rejected = 0;
+      const scored = records.filter((r) => r.status === "scored");
+      const bases = [...rollouts, ...examples];
+      for (let i = 0; i < 4000; i++) {
+        const isRollout = i % 2 === 0;
+        const base = isRollout ? bases[((i / 2) % bases.length) | 0] : scored[i % scored.length];
+        const m = mutate(base, rand);
+        const fast = isRollout ? fastRollout(m) : fastScoredRecord(m);
+        const z = isRollout ? rolloutSchema.safeParse(m) : scoreRecordSchema.safeParse(m);
+        if (fast) {
+          expect(z.success, JSON.stringify(m).slice(0, 300)).toBe(true);
+          if (isRollout) expect(rolloutRowOf(fast as Rollout)).toEqual(rolloutRowOf(z.data as Rollout));
+          else expect(ledgerRowsOf(fast as ScoreRecord)).toEqual(ledgerRowsOf(z.data as ScoreRecord));
+          fastTook++;
+        } else if (z.success) zodOnly++;
+        else rejected++;
+      }
+      // The mutations exercise all three outcomes, so the assertions above are not vacuous.
+      expect(fastTook).toBeGreaterThan(200);
+      expect(zodOnly).toBeGreaterThan(50);
+      expect(rejected).toBeGreaterThan(700);
+    },
+  );
 });

@@ -102,7 +102,12 @@ function isMention(m: unknown): boolean {
 function isStep(s: unknown): boolean {
   if (!isObj(s)) return false;
   if (s.type === "tool") {
-    return keysOk(s, TOOL_STEP, true, true) && isId(s.name) && isRecord(s.input) && (s.status === "success" || s.status === "failed");
+    return (
+      keysOk(s, TOOL_STEP, true, true) &&
+      isId(s.name) &&
+      isRecord(s.input) &&
+      (s.status === "success" || s.status === "failed")
+    );
   }
   if (s.type === "llm") return keysOk(s, LLM_STEP, true, true) && (s.name === undefined || typeof s.name === "string");
   return false;
@@ -128,7 +133,8 @@ export function fastRollout(v: unknown): Rollout | null {
   // An embedded case is rare and carries the whole case schema: zod checks it.
   if (!absent(v.case)) return null;
   const t = v.trajectory;
-  if (!isObj(t) || !keysOk(t, TRAJECTORY, true, true) || !everyIs(t.steps, isStep) || typeof t.final_reply !== "string") return null;
+  if (!isObj(t) || !keysOk(t, TRAJECTORY, true, true) || !everyIs(t.steps, isStep) || typeof t.final_reply !== "string")
+    return null;
   const steps = (t.steps as unknown[]).length;
   const sb = v.sandbox;
   if (!isObj(sb) || !keysOk(sb, SANDBOX, true, true) || !everyIs(sb.writes, (w) => isWrite(w, steps))) return null;
@@ -139,7 +145,14 @@ export function fastRollout(v: unknown): Rollout | null {
   if (!Array.isArray(registry)) return null;
   const names = new Set<unknown>();
   for (const e of registry) {
-    if (!isObj(e) || !keysOk(e, REGISTRY_ENTRY, true, true) || !isId(e.name) || !KIND_SET.has(e.kind) || names.has(e.name)) return null;
+    if (
+      !isObj(e) ||
+      !keysOk(e, REGISTRY_ENTRY, true, true) ||
+      !isId(e.name) ||
+      !KIND_SET.has(e.kind) ||
+      names.has(e.name)
+    )
+      return null;
     names.add(e.name);
   }
   if (!(absent(v.claims) || v.claims === null || isClaims(v.claims))) return null;
@@ -150,12 +163,19 @@ function isReason(r: unknown): boolean {
   if (!isObj(r) || !keysOk(r, REASON, true, false) || !isId(r.code) || typeof r.message !== "string") return false;
   if (!(r.dimension === undefined || DIMENSION_SET.has(r.dimension))) return false;
   if (!(r.guardrail === undefined || GUARDRAIL_SET.has(r.guardrail))) return false;
-  for (const k of ["tool", "field", "pointer", "path"] as const) if (!(r[k] === undefined || typeof r[k] === "string")) return false;
+  for (const k of ["tool", "field", "pointer", "path"] as const)
+    if (!(r[k] === undefined || typeof r[k] === "string")) return false;
   return true;
 }
 
 function isGuardrailHit(g: unknown): boolean {
-  return isObj(g) && keysOk(g, GUARDRAIL_HIT, false, false) && GUARDRAIL_SET.has(g.code) && isUnit(g.cap) && isRecord(g.evidence);
+  return (
+    isObj(g) &&
+    keysOk(g, GUARDRAIL_HIT, false, false) &&
+    GUARDRAIL_SET.has(g.code) &&
+    isUnit(g.cap) &&
+    isRecord(g.evidence)
+  );
 }
 
 function isSubscores(s: unknown): boolean {
@@ -181,7 +201,8 @@ export function fastScoredRecord(v: unknown): ScoreRecord | null {
   if (!isId(v.verifier_version) || typeof v.config_hash !== "string" || !CONFIG_HASH.test(v.config_hash)) return null;
   if (!(v.claims_source === null || typeof v.claims_source === "string")) return null;
   if (!everyIs(v.reasons, isReason)) return null;
-  if (!isUnit(v.raw_reward) || !isUnit(v.reward) || typeof v.capped !== "boolean" || !isSubscores(v.subscores)) return null;
+  if (!isUnit(v.raw_reward) || !isUnit(v.reward) || typeof v.capped !== "boolean" || !isSubscores(v.subscores))
+    return null;
   if (!everyIs(v.guardrails, isGuardrailHit)) return null;
   if (!(v.deciding_guardrail === null || GUARDRAIL_SET.has(v.deciding_guardrail))) return null;
   if (!isClaims(v.claims) || typeof v.handoff !== "boolean" || !isNonNegInt(v.tool_steps)) return null;

@@ -14,7 +14,11 @@ export function caseLine(ticketId: string, example = "01"): Obj {
 }
 
 /** An example rollout (without its embedded case) with a new identity. */
-export function rolloutLine(trajectoryId: string, ticketId: string, opts: { run?: string; step?: number; example?: string; group?: string } = {}): Obj {
+export function rolloutLine(
+  trajectoryId: string,
+  ticketId: string,
+  opts: { run?: string; step?: number; example?: string; group?: string } = {},
+): Obj {
   const r = byPrefix(opts.example ?? "01");
   delete r.case;
   return {
@@ -27,7 +31,12 @@ export function rolloutLine(trajectoryId: string, ticketId: string, opts: { run?
   };
 }
 
-export function externalScore(trajectoryId: string, ticketId: string, reward: number, opts: { run?: string; step?: number; guardrails?: unknown[] } = {}): Obj {
+export function externalScore(
+  trajectoryId: string,
+  ticketId: string,
+  reward: number,
+  opts: { run?: string; step?: number; guardrails?: unknown[] } = {},
+): Obj {
   return {
     kind: "score",
     source: "external",

@@ -35,7 +35,9 @@ export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<
   const query = ingestQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
     const issue = zodIssues(query.error)[0];
-    return json(400, { error: { code: "bad_request", message: `${issue.path ? `${issue.path}: ` : ""}${issue.message}` } });
+    return json(400, {
+      error: { code: "bad_request", message: `${issue.path ? `${issue.path}: ` : ""}${issue.message}` },
+    });
   }
   if (!req.body) return json(400, { error: { code: "bad_request", message: "send NDJSON lines in the request body" } });
   const length = Number(req.headers.get("content-length"));

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseLine, externalScore, rolloutLine } from "@/lib/ingest/fixtures.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
-import { chunked, count, freshDatabase, ingestText, ledgerPicture, ndjson, type TestDatabase } from "@/lib/ingest/testing.ts";
+import {
+  chunked,
+  count,
+  freshDatabase,
+  ingestText,
+  ledgerPicture,
+  ndjson,
+  type TestDatabase,
+} from "@/lib/ingest/testing.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
 import { createClient } from "@/lib/db/client.ts";
@@ -39,20 +47,53 @@ describe("ingest of a mixed body", () => {
 
   it("stores cases, scores rollouts with a known case and stores score records as given", async () => {
     const s = await ingestText(t.pool, body);
-    expect(s).toMatchObject({ ok: true, lines: 9, accepted: 9, unchanged: 0, rejected: 0, scored: 2, unscored: 1, last_committed_line: 9 });
-    expect(s.by_kind).toEqual({ case: { accepted: 3, unchanged: 0 }, rollout: { accepted: 4, unchanged: 0 }, score: { accepted: 3, unchanged: 0 } });
+    expect(s).toMatchObject({
+      ok: true,
+      lines: 9,
+      accepted: 9,
+      unchanged: 0,
+      rejected: 0,
+      scored: 2,
+      unscored: 1,
+      last_committed_line: 9,
+    });
+    expect(s.by_kind).toEqual({
+      case: { accepted: 3, unchanged: 0 },
+      rollout: { accepted: 4, unchanged: 0 },
+      score: { accepted: 3, unchanged: 0 },
+    });
 
     const rows = await ledgerPicture(t.pool, "run-a");
     const by = Object.fromEntries(rows.map((r) => [r.trajectory_id, r]));
     expect(Object.keys(by).sort()).toEqual(["a/1", "a/2", "a/3", "a/4"]);
-    expect(by["a/1"]).toMatchObject({ source: "verifier", status: "scored", reward: 1, category: "refund_damaged", claims_source: "bundle" });
-    expect(by["a/4"]).toMatchObject({ source: "verifier", reward: 0.55, deciding_guardrail: "missing_evidence", guardrail_mask: 1 << 5 });
-    expect(by["a/2"]).toMatchObject({ source: "external", reward: 0.7, raw_reward: 0.8, capped: true, deciding_guardrail: "empty_promise", category: null });
+    expect(by["a/1"]).toMatchObject({
+      source: "verifier",
+      status: "scored",
+      reward: 1,
+      category: "refund_damaged",
+      claims_source: "bundle",
+    });
+    expect(by["a/4"]).toMatchObject({
+      source: "verifier",
+      reward: 0.55,
+      deciding_guardrail: "missing_evidence",
+      guardrail_mask: 1 << 5,
+    });
+    expect(by["a/2"]).toMatchObject({
+      source: "external",
+      reward: 0.7,
+      raw_reward: 0.8,
+      capped: true,
+      deciding_guardrail: "empty_promise",
+      category: null,
+    });
     expect(by["a/2"].narrow_guardrails).toEqual([{ code: "empty_promise", cap: 0.35, deciding: true }]);
     expect(by["a/3"]).toMatchObject({ source: "verifier", reward: 0.2, deciding_guardrail: "empty_promise" });
     expect((by["a/3"].narrow_reasons as unknown[]).length).toBeGreaterThan(0);
 
-    const links = await t.pool.query("select l.trajectory_id, r.trajectory_id as rollout from ledger l left join rollouts r on r.id = l.rollout_id where l.run_id = 'run-a' order by 1");
+    const links = await t.pool.query(
+      "select l.trajectory_id, r.trajectory_id as rollout from ledger l left join rollouts r on r.id = l.rollout_id where l.run_id = 'run-a' order by 1",
+    );
     expect(links.rows).toEqual([
       { trajectory_id: "a/1", rollout: "a/1" },
       { trajectory_id: "a/2", rollout: "a/2" },
@@ -82,7 +123,9 @@ describe("ingest of a mixed body", () => {
   it("keeps the rollups equal to a recomputation from the ledger", async () => {
     const client = createClient(t.url);
     for (const run of ["run-a", "run-b"]) {
-      expect(rollupDifferences(await listStepRollups(run, {}, client), await computeStepRollupsFromLedger(run, client))).toEqual([]);
+      expect(
+        rollupDifferences(await listStepRollups(run, {}, client), await computeStepRollupsFromLedger(run, client)),
+      ).toEqual([]);
     }
   });
 });
@@ -118,22 +161,48 @@ describe("rejected lines", () => {
     expect(got[5]).toMatchObject({ path: "step" });
     expect(got[6]).toMatchObject({ path: "stepp", message: 'unknown field "stepp"' });
     expect(got[7]).toMatchObject({ path: "trajectory.steps.0.status" });
-    expect(got[8]).toMatchObject({ path: "ticket.id", message: expect.stringMatching(/conflict: ticket T-R already has a different case/) });
-    expect(got[9]).toMatchObject({ path: "trajectory_id", message: expect.stringMatching(/conflict: trajectory r\/1 is already stored/) });
-    expect(got[10]).toMatchObject({ path: "trajectory_id", message: expect.stringMatching(/different current ledger entry/) });
-    expect(got[11]).toMatchObject({ path: "ticket_id", message: expect.stringMatching(/does not match the stored rollout/) });
+    expect(got[8]).toMatchObject({
+      path: "ticket.id",
+      message: expect.stringMatching(/conflict: ticket T-R already has a different case/),
+    });
+    expect(got[9]).toMatchObject({
+      path: "trajectory_id",
+      message: expect.stringMatching(/conflict: trajectory r\/1 is already stored/),
+    });
+    expect(got[10]).toMatchObject({
+      path: "trajectory_id",
+      message: expect.stringMatching(/different current ledger entry/),
+    });
+    expect(got[11]).toMatchObject({
+      path: "ticket_id",
+      message: expect.stringMatching(/does not match the stored rollout/),
+    });
     expect(got[12]).toMatchObject({ message: expect.stringMatching(/U\+0000/) });
     expect(got[13]).toMatchObject({ path: "reward" });
-    expect(got[14]).toMatchObject({ path: "", message: expect.stringMatching(/database refused this line.*out of range/) });
+    expect(got[14]).toMatchObject({
+      path: "",
+      message: expect.stringMatching(/database refused this line.*out of range/),
+    });
     expect(got[16]).toMatchObject({ path: "", message: expect.stringMatching(/unpaired UTF-16 surrogate/) });
     expect(await count(t.pool, "select 1 from rollouts where trajectory_id like 'r/%'")).toBe(2);
-    expect(await count(t.pool, "select 1 from ledger where trajectory_id = 'r/9' and reward = 0.5 and is_current")).toBe(1);
+    expect(
+      await count(t.pool, "select 1 from ledger where trajectory_id = 'r/9' and reward = 0.5 and is_current"),
+    ).toBe(1);
   });
 
   it("reports bad UTF-8 on its line", async () => {
-    const body = Buffer.concat([Buffer.from('{"kind":"case","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n'), Buffer.from(JSON.stringify(caseLine("T-U")) + "\n")]);
+    const body = Buffer.concat([
+      Buffer.from('{"kind":"case","x":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}\n'),
+      Buffer.from(JSON.stringify(caseLine("T-U")) + "\n"),
+    ]);
     const s = await ingestStream(chunked(body, 5), { pool: t.pool });
-    expect(s).toMatchObject({ accepted: 1, rejected: 1, rejects: [{ line: 1, path: "", message: "line is not valid UTF-8" }] });
+    expect(s).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      rejects: [{ line: 1, path: "", message: "line is not valid UTF-8" }],
+    });
   });
 
   it("lists at most 1000 rejected lines but reports every one to onReject", async () => {
@@ -152,7 +221,9 @@ describe("batches", () => {
     try {
       const body = ndjson([
         caseLine("T-X"),
-        ...Array.from({ length: 7 }, (_, i) => rolloutLine(`x/${i}`, "T-X", { run: "run-x", step: i % 3, example: i % 2 ? "02" : "01" })),
+        ...Array.from({ length: 7 }, (_, i) =>
+          rolloutLine(`x/${i}`, "T-X", { run: "run-x", step: i % 3, example: i % 2 ? "02" : "01" }),
+        ),
         externalScore("x/ext", "T-X", 0.3, { run: "run-x" }),
         rolloutLine("x/0", "T-X", { run: "run-x", step: 0 }), // a duplicate within the body
       ]);
@@ -171,7 +242,9 @@ describe("batches", () => {
       // A database that refuses one reason code, with an error that is not about the line's data.
       await db.pool.query(`create function refuse() returns trigger language plpgsql as $$
         begin if new.code = 'empty_promise' then raise exception 'refused by test' using errcode = 'P0001'; end if; return new; end $$`);
-      await db.pool.query("create trigger refuse before insert on ledger_reasons for each row execute function refuse()");
+      await db.pool.query(
+        "create trigger refuse before insert on ledger_reasons for each row execute function refuse()",
+      );
       const body = ndjson([
         caseLine("T-Z"),
         rolloutLine("z/1", "T-Z"),
@@ -182,7 +255,9 @@ describe("batches", () => {
       const s = await ingestText(db.pool, body, { batchLines: 2 });
       expect(s).toMatchObject({ ok: false, failed_at: "database", last_committed_line: 2, accepted: 2 });
       expect(s.error).toMatch(/refused by test.*Every line up to 2 is committed/);
-      expect((await db.pool.query("select trajectory_id from rollouts order by 1")).rows).toEqual([{ trajectory_id: "z/1" }]);
+      expect((await db.pool.query("select trajectory_id from rollouts order by 1")).rows).toEqual([
+        { trajectory_id: "z/1" },
+      ]);
       expect(await count(db.pool, "select 1 from ledger")).toBe(1);
       const rollups = await listStepRollups("run-a", {}, createClient(db.url));
       expect(rollups.map((r) => r.rollouts)).toEqual([1]);

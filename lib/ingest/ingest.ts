@@ -60,7 +60,10 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** Ingests an NDJSON byte stream (a request body, a file, stdin). Never throws for bad input or a lost database:
  * the summary says what was committed (`last_committed_line`) and, when it stopped early, why (`ok: false`). */
-export async function ingestStream(source: AsyncIterable<Uint8Array | string>, opts: IngestOptions): Promise<IngestSummary> {
+export async function ingestStream(
+  source: AsyncIterable<Uint8Array | string>,
+  opts: IngestOptions,
+): Promise<IngestSummary> {
   let total = 0;
   async function* counted(): AsyncGenerator<Uint8Array | string> {
     for await (const chunk of source) {
@@ -79,7 +82,10 @@ export async function ingestStream(source: AsyncIterable<Uint8Array | string>, o
 }
 
 /** Ingests already-built wire objects (the demo generator): the same validation, scoring and writes. */
-export async function ingestValues(values: Iterable<unknown> | AsyncIterable<unknown>, opts: IngestOptions): Promise<IngestSummary> {
+export async function ingestValues(
+  values: Iterable<unknown> | AsyncIterable<unknown>,
+  opts: IngestOptions,
+): Promise<IngestSummary> {
   async function* lines(): AsyncGenerator<Line[]> {
     let n = 0;
     let chunk: Line[] = [];
@@ -96,7 +102,11 @@ export async function ingestValues(values: Iterable<unknown> | AsyncIterable<unk
 }
 
 /** Lines come in arrays (those of one chunk of the body): stepping an async iterator per line costs more than it should. */
-async function ingestLines(lines: AsyncIterable<Line[]>, opts: IngestOptions, bytesRead: () => number): Promise<IngestSummary> {
+async function ingestLines(
+  lines: AsyncIterable<Line[]>,
+  opts: IngestOptions,
+  bytesRead: () => number,
+): Promise<IngestSummary> {
   const summary = emptySummary();
   const size = opts.batchLines ?? DEFAULT_BATCH_LINES;
   const preparer = new Preparer(opts.pool, {

@@ -32,9 +32,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -74,7 +80,8 @@ beforeAll(async () => {
   await migrate(url);
   file = path.join(dir, "rollouts.ndjson");
   const out = fs.createWriteStream(file);
-  for (const v of demoRunValues({ runId: RUN, tickets: TICKETS, steps: 60, k: 4, seed: "int", variant: "normal" })) out.write(JSON.stringify(v) + "\n");
+  for (const v of demoRunValues({ runId: RUN, tickets: TICKETS, steps: 60, k: 4, seed: "int", variant: "normal" }))
+    out.write(JSON.stringify(v) + "\n");
   await new Promise<void>((res) => out.end(() => res()));
 }, 120_000);
 
@@ -123,14 +130,21 @@ describe("the database stops in the middle of an ingest", () => {
       const second = await runCli(["ingest", file, "--batch", "500"], env);
       expect(second.code).toBe(0);
       const done = JSON.parse(second.stdout.trim().split("\n").pop()!);
-      expect(done).toMatchObject({ ok: true, rejected: 0, lines: TICKETS + ROLLOUTS, unchanged: summary.last_committed_line });
+      expect(done).toMatchObject({
+        ok: true,
+        rejected: 0,
+        lines: TICKETS + ROLLOUTS,
+        unchanged: summary.last_committed_line,
+      });
       expect(done.accepted).toBe(TICKETS + ROLLOUTS - summary.last_committed_line);
 
       expect(await n("select count(*)::int as n from rollouts")).toBe(ROLLOUTS);
       expect(await n("select count(distinct trajectory_id)::int as n from ledger where is_current")).toBe(ROLLOUTS);
       expect(await n("select count(*)::int as n from ledger")).toBe(ROLLOUTS);
       const client = createClient(url);
-      expect(rollupDifferences(await listStepRollups(RUN, {}, client), await computeStepRollupsFromLedger(RUN, client))).toEqual([]);
+      expect(
+        rollupDifferences(await listStepRollups(RUN, {}, client), await computeStepRollupsFromLedger(RUN, client)),
+      ).toEqual([]);
       await client.$disconnect();
     } finally {
       await pool.end();

@@ -49,7 +49,13 @@ export type LedgerEntryRows = {
   /** ledger_guardrails rows: code, cap, deciding. */
   guardrails: { code: string; cap: number; deciding: boolean }[];
   /** ledger_reasons rows, in record order. */
-  reasons: { dimension: string | null; guardrail: string | null; code: string; tool: string | null; field: string | null }[];
+  reasons: {
+    dimension: string | null;
+    guardrail: string | null;
+    code: string;
+    tool: string | null;
+    field: string | null;
+  }[];
   /** The row's LEDGER_TAIL_COLUMNS in COPY format. */
   copy: Buffer;
 };
@@ -57,9 +63,32 @@ export type LedgerEntryRows = {
 /** The columns of a ledger row that its score record determines, in LedgerEntryRows.copy; the others (id, rollout,
  * category, supersedes) are known only when it is written. */
 export const LEDGER_TAIL_COLUMNS = [
-  "trajectory_id", "run_id", "step", "ticket_id", "group_id", "status", "source", "verifier_version", "config_hash",
-  "claims_source", "raw_reward", "reward", "capped", "outcome", "policy", "evidence", "efficiency", "communication",
-  "deciding_guardrail", "guardrail_mask", "guardrails", "reasons", "claims", "handoff", "tool_steps", "content_hash",
+  "trajectory_id",
+  "run_id",
+  "step",
+  "ticket_id",
+  "group_id",
+  "status",
+  "source",
+  "verifier_version",
+  "config_hash",
+  "claims_source",
+  "raw_reward",
+  "reward",
+  "capped",
+  "outcome",
+  "policy",
+  "evidence",
+  "efficiency",
+  "communication",
+  "deciding_guardrail",
+  "guardrail_mask",
+  "guardrails",
+  "reasons",
+  "claims",
+  "handoff",
+  "tool_steps",
+  "content_hash",
 ];
 
 function str(v: unknown): string | null {
@@ -71,7 +100,9 @@ function str(v: unknown): string | null {
  * (guardrail codes become objects, empty lists are dropped) and their deciding guardrail is the lowest cap among
  * the listed ones (the given cap, else the default config's), ties in table order as in the verifier.
  */
-export function ledgerEntryRows(record: ScoreRecord): { ok: true; rows: LedgerEntryRows } | { ok: false; path: string; message: string } {
+export function ledgerEntryRows(
+  record: ScoreRecord,
+): { ok: true; rows: LedgerEntryRows } | { ok: false; path: string; message: string } {
   for (const key of ["trajectory_id", "run_id", "step", "ticket_id"] as const) {
     if (record[key] === null || record[key] === undefined) {
       return { ok: false, path: key, message: `a score record without ${key} cannot be stored in the ledger` };
@@ -79,7 +110,10 @@ export function ledgerEntryRows(record: ScoreRecord): { ok: true; rows: LedgerEn
   }
   let values: LedgerValues;
   if (record.source === "external") {
-    const hits = (record.guardrails ?? []).map((g) => (typeof g === "string" ? { code: g } : { ...g })) as Record<string, unknown>[];
+    const hits = (record.guardrails ?? []).map((g) => (typeof g === "string" ? { code: g } : { ...g })) as Record<
+      string,
+      unknown
+    >[];
     const capOf = (g: Record<string, unknown>) =>
       typeof g.cap === "number" ? g.cap : DEFAULT_CONFIG.guardrails[g.code as GuardrailCode].cap;
     let deciding: string | null = null;
@@ -170,9 +204,32 @@ function finish(values: LedgerValues, capOf: (g: Record<string, unknown>) => num
     content_hash: contentHash,
     json,
     copy: encodeCopyTail([
-      v.trajectory_id, v.run_id, v.step, v.ticket_id, v.group_id, v.status, v.source, v.verifier_version, v.config_hash,
-      v.claims_source, v.raw_reward, v.reward, v.capped, v.outcome, v.policy, v.evidence, v.efficiency, v.communication,
-      v.deciding_guardrail, v.guardrail_mask, json.guardrails, json.reasons, json.claims, v.handoff, v.tool_steps, contentHash,
+      v.trajectory_id,
+      v.run_id,
+      v.step,
+      v.ticket_id,
+      v.group_id,
+      v.status,
+      v.source,
+      v.verifier_version,
+      v.config_hash,
+      v.claims_source,
+      v.raw_reward,
+      v.reward,
+      v.capped,
+      v.outcome,
+      v.policy,
+      v.evidence,
+      v.efficiency,
+      v.communication,
+      v.deciding_guardrail,
+      v.guardrail_mask,
+      json.guardrails,
+      json.reasons,
+      json.claims,
+      v.handoff,
+      v.tool_steps,
+      contentHash,
     ]),
     // One narrow row per code (its primary key), even if an external record lists a code twice.
     guardrails: [...new Map(values.guardrails.map((g) => [String(g.code), g])).values()].map((g) => ({

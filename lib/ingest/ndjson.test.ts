@@ -44,7 +44,9 @@ describe("splitLines", () => {
   it("joins a multi-byte UTF-8 character split across chunks", async () => {
     const bytes = Buffer.from('{"m":"café 💶"}\n', "utf8");
     const euro = bytes.indexOf(0xf0); // first byte of the 4-byte emoji
-    const lines = await collect(chunks(bytes.subarray(0, euro + 1), bytes.subarray(euro + 1, euro + 3), bytes.subarray(euro + 3)));
+    const lines = await collect(
+      chunks(bytes.subarray(0, euro + 1), bytes.subarray(euro + 1, euro + 3), bytes.subarray(euro + 3)),
+    );
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0].text!)).toEqual({ m: "café 💶" });
   });

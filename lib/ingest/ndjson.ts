@@ -63,7 +63,8 @@ export async function* splitLineChunks(
     parts = [];
     partBytes = 0;
     if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
-    if (buf.length > max) return { line: lineNo, text: null, error: `line is longer than ${max} bytes`, bytes: consumed };
+    if (buf.length > max)
+      return { line: lineNo, text: null, error: `line is longer than ${max} bytes`, bytes: consumed };
     if (!isUtf8(buf)) return { line: lineNo, text: null, error: "line is not valid UTF-8", bytes: consumed };
     let text = buf.toString("utf8");
     if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -47,7 +47,12 @@ describe("mapPlatformPayload", () => {
     });
     expect(m.mapped.case).toMatchObject({
       kind: "case",
-      ticket: { id: rollout.ticket_id, category: "imported", message: "My broadband is down", reference_output: "fault_report" },
+      ticket: {
+        id: rollout.ticket_id,
+        category: "imported",
+        message: "My broadband is down",
+        reference_output: "fault_report",
+      },
       env_snapshot: {},
       verifier_spec: {},
     });
@@ -67,9 +72,28 @@ describe("mapPlatformPayload", () => {
   });
 
   it("takes identity from extra fields before the flags", () => {
-    const m = mapPlatformPayload({ ...payload, trajectory_id: "t-1", run_id: "run-x", step: 5, ticket_id: "T-7", group_id: "g-1", sample_index: 2 }, 3, { run: "ignored", step: 1 });
+    const m = mapPlatformPayload(
+      {
+        ...payload,
+        trajectory_id: "t-1",
+        run_id: "run-x",
+        step: 5,
+        ticket_id: "T-7",
+        group_id: "g-1",
+        sample_index: 2,
+      },
+      3,
+      { run: "ignored", step: 1 },
+    );
     if (!m.ok) throw new Error(m.issue.message);
-    expect(m.mapped.rollout).toMatchObject({ trajectory_id: "t-1", run_id: "run-x", step: 5, ticket_id: "T-7", group_id: "g-1", sample_index: 2 });
+    expect(m.mapped.rollout).toMatchObject({
+      trajectory_id: "t-1",
+      run_id: "run-x",
+      step: 5,
+      ticket_id: "T-7",
+      group_id: "g-1",
+      sample_index: 2,
+    });
   });
 
   it("gives rollouts of the same prompt the same ticket and group, and different prompts different ones", () => {
@@ -84,10 +108,19 @@ describe("mapPlatformPayload", () => {
   });
 
   it("rejects a payload without identity, with an unknown field, or without a final reply", () => {
-    expect(mapPlatformPayload(payload, 1, {})).toEqual({ ok: false, issue: { path: "run_id", message: "no run: give run_id in the payload or --run" } });
+    expect(mapPlatformPayload(payload, 1, {})).toEqual({
+      ok: false,
+      issue: { path: "run_id", message: "no run: give run_id in the payload or --run" },
+    });
     expect(mapPlatformPayload(payload, 1, { run: "r" })).toMatchObject({ ok: false, issue: { path: "step" } });
-    expect(mapPlatformPayload({ ...payload, rewrad: 1 }, 1, { run: "r", step: 1 })).toMatchObject({ ok: false, issue: { path: "rewrad", message: 'unknown field "rewrad"' } });
-    expect(mapPlatformPayload({ ...payload, trajectory: { steps: [] } }, 1, { run: "r", step: 1 })).toMatchObject({ ok: false, issue: { path: "trajectory.root" } });
+    expect(mapPlatformPayload({ ...payload, rewrad: 1 }, 1, { run: "r", step: 1 })).toMatchObject({
+      ok: false,
+      issue: { path: "rewrad", message: 'unknown field "rewrad"' },
+    });
+    expect(mapPlatformPayload({ ...payload, trajectory: { steps: [] } }, 1, { run: "r", step: 1 })).toMatchObject({
+      ok: false,
+      issue: { path: "trajectory.root" },
+    });
     expect(mapPlatformPayload("text", 1, { run: "r", step: 1 })).toMatchObject({ ok: false, issue: { path: "" } });
   });
 

@@ -52,7 +52,8 @@ export function mapPlatformPayload(
   const runId = p.run_id ?? defaults.run;
   if (!runId) return { ok: false, issue: { path: "run_id", message: "no run: give run_id in the payload or --run" } };
   const step = p.step ?? defaults.step;
-  if (step === undefined) return { ok: false, issue: { path: "step", message: "no step: give step in the payload or --step" } };
+  if (step === undefined)
+    return { ok: false, issue: { path: "step", message: "no step: give step in the payload or --step" } };
   const message = p.input ?? "";
   // Rollouts of the same prompt share a ticket (and so a GRPO group); the id is derived from the prompt text.
   const ticketId = p.ticket_id ?? `P-${sha256(message).slice(0, 12)}`;

@@ -51,7 +51,9 @@ type Part =
     }
   | { kind: "score"; entry: ReturnType<typeof ledgerEntryRows>; ticketId: string | null };
 
-type Parsed = { line: number; text: string | null; parts: Part[]; platformCase?: Case } | { line: number; text: string | null; reject: { path: string; message: string } };
+type Parsed =
+  | { line: number; text: string | null; parts: Part[]; platformCase?: Case }
+  | { line: number; text: string | null; reject: { path: string; message: string } };
 
 // PostgreSQL text and jsonb cannot hold U+0000, and jsonb rejects unpaired surrogates. Checked up front so one such
 // line is rejected instead of failing its whole batch.
@@ -62,7 +64,8 @@ const LONE_SURROGATE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 function unstorable(text: string, value: unknown): string | null {
   // Nearly every line has no "\u" escape at all: one indexOf settles it.
   if (text.indexOf("\\u") < 0) return null;
-  if (text.indexOf("\\u0000") >= 0 && NUL.test(text)) return "contains the character U+0000, which PostgreSQL cannot store";
+  if (text.indexOf("\\u0000") >= 0 && NUL.test(text))
+    return "contains the character U+0000, which PostgreSQL cannot store";
   // JSON.stringify writes paired surrogates as characters and only unpaired ones as \uD8xx escapes.
   if (MAYBE_SURROGATE.test(text) && LONE_SURROGATE.test(JSON.stringify(value))) {
     return "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store";
@@ -166,7 +169,11 @@ export class Preparer {
       }
       const platformCase = parseLineValue(m.mapped.case);
       if (!platformCase.ok) return { ...head, reject: { path: "input", message: platformCase.issue.message } };
-      return { ...head, parts: valid.map((l) => this.derive(l)), platformCase: platformCase.kind === "case" ? platformCase.value : undefined };
+      return {
+        ...head,
+        parts: valid.map((l) => this.derive(l)),
+        platformCase: platformCase.kind === "case" ? platformCase.value : undefined,
+      };
     }
     const l = parseLineValue(value);
     if (!l.ok) return { ...head, reject: l.issue };
@@ -178,7 +185,14 @@ export class Preparer {
     if (l.kind === "case") return { kind: "case", value: l.value };
     if (l.kind === "rollout") {
       const rollout = withIdentityDefaults(l.value);
-      return { kind: "rollout", row: rolloutRow(rollout), value: rollout, embeddedCase: l.value.case, ticketId: rollout.ticket_id, trajectoryId: rollout.trajectory_id };
+      return {
+        kind: "rollout",
+        row: rolloutRow(rollout),
+        value: rollout,
+        embeddedCase: l.value.case,
+        ticketId: rollout.ticket_id,
+        trajectoryId: rollout.trajectory_id,
+      };
     }
     const trajectory = l.value.trajectory_id;
     if (trajectory) {
@@ -188,7 +202,11 @@ export class Preparer {
       this.unscored.delete(trajectory);
     }
     const entry = ledgerEntryRows(l.value);
-    return { kind: "score", entry: entry.ok ? { ok: true, rows: lighten(entry.rows) } : entry, ticketId: l.value.ticket_id ?? null };
+    return {
+      kind: "score",
+      entry: entry.ok ? { ok: true, rows: lighten(entry.rows) } : entry,
+      ticketId: l.value.ticket_id ?? null,
+    };
   }
 
   private resolve(p: Parsed): PreparedLine {
@@ -261,7 +279,11 @@ function safeScore(rollout: Rollout, caseDoc: Case, config: VerifierConfig): Ver
   try {
     return scoreRollout(rollout, caseDoc, config);
   } catch (err) {
-    const reason = makeReason({ code: "input_invalid", path: "", message: `verifier failed on this input: ${(err as Error).message}` });
+    const reason = makeReason({
+      code: "input_invalid",
+      path: "",
+      message: `verifier failed on this input: ${(err as Error).message}`,
+    });
     return errorRecord("input_error", identityOf(rollout), [reason], config);
   }
 }

@@ -9,12 +9,18 @@ describe("progress line", () => {
   });
 
   it("shows only lines and rate without a size, and counts rejects", () => {
-    expect(formatProgress({ lines: 10, bytes: 999, totalBytes: null, elapsedMs: 2000, rejected: 3 })).toBe("10 lines  5 lines/s  (3 rejected)");
+    expect(formatProgress({ lines: 10, bytes: 999, totalBytes: null, elapsedMs: 2000, rejected: 3 })).toBe(
+      "10 lines  5 lines/s  (3 rejected)",
+    );
   });
 
   it("does not divide by zero at the start or claim more than 100%", () => {
-    expect(formatProgress({ lines: 0, bytes: 0, totalBytes: 100, elapsedMs: 0, rejected: 0 }, 4)).toBe("[----]   0%  0 lines  0 lines/s");
-    expect(formatProgress({ lines: 5, bytes: 150, totalBytes: 100, elapsedMs: 1000, rejected: 0 }, 4)).toBe("[####] 100%  5 lines  5 lines/s");
+    expect(formatProgress({ lines: 0, bytes: 0, totalBytes: 100, elapsedMs: 0, rejected: 0 }, 4)).toBe(
+      "[----]   0%  0 lines  0 lines/s",
+    );
+    expect(formatProgress({ lines: 5, bytes: 150, totalBytes: 100, elapsedMs: 1000, rejected: 0 }, 4)).toBe(
+      "[####] 100%  5 lines  5 lines/s",
+    );
   });
 
   it("formats durations", () => {

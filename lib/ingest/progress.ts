@@ -1,7 +1,13 @@
 // The progress line of `verity ingest` on a terminal: committed lines, rate, and — when the input's size is known —
 // a bar and the time left. Formatting is pure (tested); the renderer only rewrites one line of stderr.
 
-export type ProgressState = { lines: number; bytes: number; totalBytes: number | null; elapsedMs: number; rejected: number };
+export type ProgressState = {
+  lines: number;
+  bytes: number;
+  totalBytes: number | null;
+  elapsedMs: number;
+  rejected: number;
+};
 
 function fmtInt(n: number): string {
   return Math.round(n).toLocaleString("en-US");

@@ -8,12 +8,20 @@ import { scoreRollout } from "@/lib/verifier/score.ts";
 
 function reversedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(reversedKeys);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reversedKeys(x)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .reverse()
+        .map(([k, x]) => [k, reversedKeys(x)]),
+    );
   return v;
 }
 
 const verifierRecord = () =>
-  scoreRollout(rolloutSchema.parse(rolloutLine("t/1", "T-1", { example: "04" })), caseSchema.parse(caseLine("T-1", "04")));
+  scoreRollout(
+    rolloutSchema.parse(rolloutLine("t/1", "T-1", { example: "04" })),
+    caseSchema.parse(caseLine("T-1", "04")),
+  );
 
 describe("content hashes", () => {
   it("of a case ignore key order and change with the content", () => {
@@ -48,7 +56,13 @@ describe("ledger rows", () => {
     const record = verifierRecord();
     const r = ledgerEntryRows(record);
     if (!r.ok) throw new Error(r.message);
-    expect(r.rows.values).toMatchObject({ source: "verifier", status: "scored", reward: 0.3, deciding_guardrail: "duplicate_side_effect", outcome: 1 });
+    expect(r.rows.values).toMatchObject({
+      source: "verifier",
+      status: "scored",
+      reward: 0.3,
+      deciding_guardrail: "duplicate_side_effect",
+      outcome: 1,
+    });
     expect(codesOfMask(r.rows.values.guardrail_mask)).toEqual(["duplicate_side_effect"]);
     expect(r.rows.guardrails).toEqual([{ code: "duplicate_side_effect", cap: 0.3, deciding: true }]);
     expect(r.rows.reasons.map((x) => x.code)).toContain("duplicate_side_effect");
@@ -61,10 +75,20 @@ describe("ledger rows", () => {
   });
 
   it("of an external record: guardrail codes become objects, deciding = lowest cap, empty lists dropped", () => {
-    const parsed = scoreRecordSchema.parse(externalScore("t/2", "T-1", 0.2, { guardrails: ["policy_error", { code: "missing_evidence", cap: 0.1 }, "policy_error"] }));
+    const parsed = scoreRecordSchema.parse(
+      externalScore("t/2", "T-1", 0.2, {
+        guardrails: ["policy_error", { code: "missing_evidence", cap: 0.1 }, "policy_error"],
+      }),
+    );
     const r = ledgerEntryRows(parsed);
     if (!r.ok) throw new Error(r.message);
-    expect(r.rows.values).toMatchObject({ source: "external", status: "scored", deciding_guardrail: "missing_evidence", capped: true, claims: null });
+    expect(r.rows.values).toMatchObject({
+      source: "external",
+      status: "scored",
+      deciding_guardrail: "missing_evidence",
+      capped: true,
+      claims: null,
+    });
     expect(r.rows.guardrails).toEqual([
       { code: "policy_error", cap: 0.45, deciding: false },
       { code: "missing_evidence", cap: 0.1, deciding: true },
@@ -89,12 +113,16 @@ describe("ledger rows", () => {
       reward: unit,
       raw_reward: fc.option(unit, { nil: undefined }),
       subscores: fc.option(fc.record({ outcome: unit, policy: unit }, { requiredKeys: [] }), { nil: undefined }),
-      guardrails: fc.option(fc.subarray(["empty_promise", "policy_error", "customer_harm"] as const), { nil: undefined }),
+      guardrails: fc.option(fc.subarray(["empty_promise", "policy_error", "customer_harm"] as const), {
+        nil: undefined,
+      }),
       group_id: fc.option(fc.constantFrom("g1", "g2"), { nil: undefined }),
     });
     fc.assert(
       fc.property(external, (e) => {
-        const v = JSON.parse(JSON.stringify({ source: "external", trajectory_id: "t", run_id: "r", step: 3, ticket_id: "T", ...e }));
+        const v = JSON.parse(
+          JSON.stringify({ source: "external", trajectory_id: "t", run_id: "r", step: 3, ticket_id: "T", ...e }),
+        );
         const first = ledgerEntryRows(scoreRecordSchema.parse(v) as ScoreRecord);
         if (!first.ok) return;
         expect(first.rows.content_hash).toBe(ledgerHash(first.rows.values));
@@ -109,8 +137,16 @@ describe("ledger rows", () => {
   });
 
   it("refuses a record without identity", () => {
-    const r = ledgerEntryRows({ ...verifierRecord(), status: "input_error", trajectory_id: null } as unknown as ScoreRecord);
-    expect(r).toEqual({ ok: false, path: "trajectory_id", message: "a score record without trajectory_id cannot be stored in the ledger" });
+    const r = ledgerEntryRows({
+      ...verifierRecord(),
+      status: "input_error",
+      trajectory_id: null,
+    } as unknown as ScoreRecord);
+    expect(r).toEqual({
+      ok: false,
+      path: "trajectory_id",
+      message: "a score record without trajectory_id cannot be stored in the ledger",
+    });
   });
 
   it("masks guardrails by their position in the verifier's table", () => {

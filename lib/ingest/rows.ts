@@ -69,7 +69,20 @@ export type RolloutRow = {
 };
 
 /** The columns of a rollouts row after the two known only when it is written (id, registry_id), in RolloutRow.copy. */
-export const ROLLOUT_TAIL_COLUMNS = ["trajectory_id", "run_id", "step", "group_id", "sample_index", "ticket_id", "steps", "final_reply", "sandbox", "claims", "tool_steps", "content_hash"];
+export const ROLLOUT_TAIL_COLUMNS = [
+  "trajectory_id",
+  "run_id",
+  "step",
+  "group_id",
+  "sample_index",
+  "ticket_id",
+  "steps",
+  "final_reply",
+  "sandbox",
+  "claims",
+  "tool_steps",
+  "content_hash",
+];
 
 /** A GRPO group is the K rollouts of one ticket at one step; a rollout that names no group gets that one. */
 export function defaultGroupId(runId: string, step: number, ticketId: string): string {
@@ -111,7 +124,17 @@ export function rolloutRow(r: Rollout): RolloutRow {
     final_reply: r.trajectory.final_reply,
   });
   // Fed in parts: concatenating them first would copy the whole rollout once more.
-  const contentHash = createHash("sha256").update(head).update("\n").update(steps).update("\n").update(sandbox).update("\n").update(registry.text).update("\n").update(claims ?? "null").digest("hex");
+  const contentHash = createHash("sha256")
+    .update(head)
+    .update("\n")
+    .update(steps)
+    .update("\n")
+    .update(sandbox)
+    .update("\n")
+    .update(registry.text)
+    .update("\n")
+    .update(claims ?? "null")
+    .digest("hex");
   return {
     trajectory_id: r.trajectory_id,
     run_id: r.run_id,
@@ -123,7 +146,20 @@ export function rolloutRow(r: Rollout): RolloutRow {
     registry_hash: registry.hash,
     tool_steps: toolSteps,
     content_hash: contentHash,
-    copy: encodeCopyTail([r.trajectory_id, r.run_id, r.step, groupId, sampleIndex, r.ticket_id, steps, r.trajectory.final_reply, sandbox, claims, toolSteps, contentHash]),
+    copy: encodeCopyTail([
+      r.trajectory_id,
+      r.run_id,
+      r.step,
+      groupId,
+      sampleIndex,
+      r.ticket_id,
+      steps,
+      r.trajectory.final_reply,
+      sandbox,
+      claims,
+      toolSteps,
+      contentHash,
+    ]),
   };
 }
 

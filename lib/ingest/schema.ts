@@ -82,7 +82,11 @@ export function emptySummary(): IngestSummary {
     rejected: 0,
     scored: 0,
     unscored: 0,
-    by_kind: { case: { accepted: 0, unchanged: 0 }, rollout: { accepted: 0, unchanged: 0 }, score: { accepted: 0, unchanged: 0 } },
+    by_kind: {
+      case: { accepted: 0, unchanged: 0 },
+      rollout: { accepted: 0, unchanged: 0 },
+      score: { accepted: 0, unchanged: 0 },
+    },
     rejects: [],
     truncated: false,
     last_committed_line: 0,

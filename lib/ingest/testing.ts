@@ -34,12 +34,20 @@ export async function* chunked(text: string | Buffer, size = 997): AsyncGenerato
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-export async function ingestText(pool: pg.Pool, text: string, opts: Partial<IngestOptions> = {}): Promise<IngestSummary> {
+export async function ingestText(
+  pool: pg.Pool,
+  text: string,
+  opts: Partial<IngestOptions> = {},
+): Promise<IngestSummary> {
   return ingestStream(chunked(text), { pool, ...opts });
 }
 
 /** Every ledger entry of a run as comparable rows: all columns but ids, timestamps and the rollout link. */
-export async function ledgerPicture(pool: pg.Pool, runId: string, currentOnly = true): Promise<Record<string, unknown>[]> {
+export async function ledgerPicture(
+  pool: pg.Pool,
+  runId: string,
+  currentOnly = true,
+): Promise<Record<string, unknown>[]> {
   const { rows } = await pool.query(
     `select trajectory_id, run_id, step, ticket_id, group_id, category, status::text, source::text, verifier_version,
             config_hash, claims_source, raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication,

@@ -62,7 +62,11 @@ type StoredRollout = { id: string | null; hash: string; run_id: string; step: nu
 /** COPY columns of a ledger row: those known only when it is written, then its encoded tail (LedgerEntryRows.copy). */
 const LEDGER_COLUMNS = ["id", "rollout_id", "category", "supersedes_id", ...LEDGER_TAIL_COLUMNS];
 
-export async function writeIngestBatch(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext): Promise<LineOutcome[]> {
+export async function writeIngestBatch(
+  client: pg.PoolClient,
+  lines: PreparedLine[],
+  ctx: WriteContext,
+): Promise<LineOutcome[]> {
   await beginLedgerWrite(client);
   try {
     const pending: WriteContext = newWriteContext();
@@ -79,7 +83,12 @@ export async function writeIngestBatch(client: pg.PoolClient, lines: PreparedLin
   }
 }
 
-async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ctx: WriteContext, pending: WriteContext): Promise<LineOutcome[]> {
+async function classifyAndWrite(
+  client: pg.PoolClient,
+  lines: PreparedLine[],
+  ctx: WriteContext,
+  pending: WriteContext,
+): Promise<LineOutcome[]> {
   const tickets = new Set<string>();
   const trajectories = new Set<string>();
   for (const l of lines) {
@@ -93,7 +102,15 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
   const current = new Map<string, string>();
   if (tickets.size || trajectories.size) {
     // What exists already, in one round trip: cases by ticket, rollouts and current ledger entries by trajectory.
-    const { rows } = await client.query<{ k: "c" | "r" | "l"; key: string; hash: string; id: string | null; run_id: string | null; step: number | null; ticket_id: string | null }>(
+    const { rows } = await client.query<{
+      k: "c" | "r" | "l";
+      key: string;
+      hash: string;
+      id: string | null;
+      run_id: string | null;
+      step: number | null;
+      ticket_id: string | null;
+    }>(
       `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id
          from cases where ticket_id = any($1::text[])
        union all
@@ -104,7 +121,8 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
     );
     for (const r of rows) {
       if (r.k === "c") caseHash.set(r.key, r.hash);
-      else if (r.k === "r") rollouts.set(r.key, { id: r.id, hash: r.hash, run_id: r.run_id!, step: r.step!, ticket_id: r.ticket_id! });
+      else if (r.k === "r")
+        rollouts.set(r.key, { id: r.id, hash: r.hash, run_id: r.run_id!, step: r.step!, ticket_id: r.ticket_id! });
       else current.set(r.key, r.hash);
     }
   }
@@ -136,7 +154,10 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
       } else if (stored === l.case.row.content_hash || l.case.ifAbsent) {
         o.parts.case = "unchanged";
       } else {
-        conflict = { path: "ticket.id", message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten` };
+        conflict = {
+          path: "ticket.id",
+          message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten`,
+        };
       }
     }
     if (!conflict && l.rollout) {
@@ -148,7 +169,10 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
       } else if (stored.hash === r.content_hash) {
         o.parts.rollout = "unchanged";
       } else {
-        conflict = { path: "trajectory_id", message: `conflict: trajectory ${r.trajectory_id} is already stored with different content; rollouts are never overwritten` };
+        conflict = {
+          path: "trajectory_id",
+          message: `conflict: trajectory ${r.trajectory_id} is already stored with different content; rollouts are never overwritten`,
+        };
       }
       // Only a rollout stored by this line is scored: re-sending a stored rollout stays a no-op even when its case
       // has arrived since (`verity rescore` scores those).
@@ -162,18 +186,26 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
     }
     if (!conflict && l.score) {
       const v = l.score.values;
-      const r = rollouts.get(v.trajectory_id) ?? (addRollout && addRollout.trajectory_id === v.trajectory_id ? addRollout : undefined);
+      const r =
+        rollouts.get(v.trajectory_id) ??
+        (addRollout && addRollout.trajectory_id === v.trajectory_id ? addRollout : undefined);
       const mismatch = r && (["run_id", "step", "ticket_id"] as const).find((k) => r[k] !== v[k]);
       const cur = current.get(v.trajectory_id);
       if (mismatch) {
-        conflict = { path: mismatch, message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})` };
+        conflict = {
+          path: mismatch,
+          message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})`,
+        };
       } else if (cur === undefined) {
         addEntries.push({ rows: l.score, trajectoryId: v.trajectory_id, category: l.category });
         o.parts.score = "accepted";
       } else if (cur === l.score.content_hash) {
         o.parts.score = "unchanged";
       } else {
-        conflict = { path: "trajectory_id", message: `conflict: trajectory ${v.trajectory_id} already has a different current ledger entry; use \`verity rescore\` to re-score, entries are never overwritten` };
+        conflict = {
+          path: "trajectory_id",
+          message: `conflict: trajectory ${v.trajectory_id} already has a different current ledger entry; use \`verity rescore\` to re-score, entries are never overwritten`,
+        };
       }
     }
 
@@ -187,7 +219,13 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
     }
     if (addRollout) {
       const r = addRollout;
-      rollouts.set(r.trajectory_id, { id: null, hash: r.content_hash, run_id: r.run_id, step: r.step, ticket_id: r.ticket_id });
+      rollouts.set(r.trajectory_id, {
+        id: null,
+        hash: r.content_hash,
+        run_id: r.run_id,
+        step: r.step,
+        ticket_id: r.ticket_id,
+      });
       newRollouts.push(r);
     }
     for (const e of addEntries) {
@@ -201,7 +239,12 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
     const o = waiting.get(e.trajectoryId);
     if (o) o.unscored = false;
   }
-  await ensureRuns(client, [...newRollouts.map((r) => r.run_id), ...newEntries.map((e) => e.rows.values.run_id)], ctx, pending);
+  await ensureRuns(
+    client,
+    [...newRollouts.map((r) => r.run_id), ...newEntries.map((e) => e.rows.values.run_id)],
+    ctx,
+    pending,
+  );
   const ids = await allocateIds(client, newRollouts.length, newEntries.length);
   await insertCases(client, newCases);
   await insertRollouts(client, newRollouts, ids.rollouts, rollouts, ctx, pending);
@@ -210,7 +253,12 @@ async function classifyAndWrite(client: pg.PoolClient, lines: PreparedLine[], ct
 }
 
 /** Ensures the runs exist (a run is created by its first rollout or score record); runs seen before cost nothing. */
-export async function ensureRuns(client: pg.PoolClient, runIds: Iterable<string>, ctx?: WriteContext, pending?: WriteContext): Promise<void> {
+export async function ensureRuns(
+  client: pg.PoolClient,
+  runIds: Iterable<string>,
+  ctx?: WriteContext,
+  pending?: WriteContext,
+): Promise<void> {
   const ids = [...new Set(runIds)].filter((r) => !ctx?.runs.has(r)).sort();
   if (ids.length === 0) return;
   await client.query("insert into runs (id) select unnest($1::text[]) on conflict (id) do nothing", [ids]);
@@ -222,7 +270,15 @@ async function insertCases(client: pg.PoolClient, rows: CaseRow[]): Promise<void
     client,
     "cases",
     ["ticket_id", "category", "customer_id", "ticket", "env_snapshot", "verifier_spec", "content_hash"],
-    rows.map((c) => [c.ticket_id, c.category, c.customer_id, c.ticket, c.env_snapshot, c.verifier_spec, c.content_hash]),
+    rows.map((c) => [
+      c.ticket_id,
+      c.category,
+      c.customer_id,
+      c.ticket,
+      c.env_snapshot,
+      c.verifier_spec,
+      c.content_hash,
+    ]),
   );
 }
 
@@ -245,7 +301,11 @@ function sequencesOf(client: pg.PoolClient): Promise<{ rollouts: string; ledger:
 
 /** Ids for the new rollouts and ledger entries from their sequences in one round trip, so rows can be COPYed with
  * their ids known up front (and entries can point at rollouts of the same batch). */
-export async function allocateIds(client: pg.PoolClient, rollouts: number, entries: number): Promise<{ rollouts: string[]; ledger: string[] }> {
+export async function allocateIds(
+  client: pg.PoolClient,
+  rollouts: number,
+  entries: number,
+): Promise<{ rollouts: string[]; ledger: string[] }> {
   if (rollouts === 0 && entries === 0) return { rollouts: [], ledger: [] };
   const seq = await sequencesOf(client);
   // The sequence is named by a literal: given as a computed value, nextval opens it again for every id (10× slower).
@@ -267,14 +327,19 @@ async function insertRollouts(
 ): Promise<void> {
   if (rows.length === 0) return;
   const missing = new Map<string, string>();
-  for (const r of rows) if (!ctx.registries.has(r.registry_hash) && !pending.registries.has(r.registry_hash)) missing.set(r.registry_hash, r.registry);
+  for (const r of rows)
+    if (!ctx.registries.has(r.registry_hash) && !pending.registries.has(r.registry_hash))
+      missing.set(r.registry_hash, r.registry);
   if (missing.size) {
     const hashes = [...missing.keys()].sort();
     await client.query(
       "insert into tool_registries (hash, tools) select * from unnest($1::text[], $2::jsonb[]) on conflict (hash) do nothing",
       [hashes, hashes.map((h) => missing.get(h))],
     );
-    const r = await client.query<{ id: number; hash: string }>("select id, hash from tool_registries where hash = any($1::text[])", [hashes]);
+    const r = await client.query<{ id: number; hash: string }>(
+      "select id, hash from tool_registries where hash = any($1::text[])",
+      [hashes],
+    );
     for (const row of r.rows) pending.registries.set(row.hash, row.id);
   }
   const data: EncodedRow[] = rows.map((r, i) => {
@@ -307,12 +372,19 @@ export async function insertLedgerEntries(
     const id = ids[i];
     ledger.push({ head: [id, rolloutIdOf(v.trajectory_id), e.category, supersedes?.[i] ?? null], tail: e.rows.copy });
     for (const g of e.rows.guardrails) guardrails.push([id, v.run_id, v.step, g.code, g.cap, g.deciding]);
-    e.rows.reasons.forEach((r, ord) => reasons.push([id, ord, v.run_id, v.step, r.dimension, r.guardrail, r.code, r.tool, r.field]));
+    e.rows.reasons.forEach((r, ord) =>
+      reasons.push([id, ord, v.run_id, v.step, r.dimension, r.guardrail, r.code, r.tool, r.field]),
+    );
     delta.add(v, 1);
   });
   await copyEncodedRows(client, "ledger", LEDGER_COLUMNS, ledger);
   await copyRows(client, "ledger_guardrails", ["ledger_id", "run_id", "step", "code", "cap", "deciding"], guardrails);
-  await copyRows(client, "ledger_reasons", ["ledger_id", "ord", "run_id", "step", "dimension", "guardrail", "code", "tool", "field"], reasons);
+  await copyRows(
+    client,
+    "ledger_reasons",
+    ["ledger_id", "ord", "run_id", "step", "dimension", "guardrail", "code", "tool", "field"],
+    reasons,
+  );
   await applyRollupDelta(client, delta);
   return ids;
 }

@@ -26,20 +26,32 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
   let config = DEFAULT_CONFIG;
   let configName = "the default config";
   if (parsed.data.config !== "default") {
-    const row = await db().verifierConfig.findUnique({ where: { id: parsed.data.config }, select: { name: true, version: true, body: true } });
+    const row = await db().verifierConfig.findUnique({
+      where: { id: parsed.data.config },
+      select: { name: true, version: true, body: true },
+    });
     if (!row) return { ok: false, message: "That config does not exist (any more)." };
     const c = parseVerifierConfig(row.body);
-    if (!c.ok) return { ok: false, message: `Config ${row.name} v${row.version} is not valid: ${c.issues[0]?.message}` };
+    if (!c.ok)
+      return { ok: false, message: `Config ${row.name} v${row.version} is not valid: ${c.issues[0]?.message}` };
     config = c.config;
     configName = `${row.name} v${row.version}`;
   }
-  if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } }))) return { ok: false, message: `No run ${runId}.` };
+  if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
+    return { ok: false, message: `No run ${runId}.` };
   const summary = await rescoreRun(bulkPool(), { runId, config, alarms: { webhook: "background" } });
   await appendAuditLog({
     actor: { userId: me.id, email: me.email },
     action: "run.rescore",
     target: { type: "run", id: runId },
-    details: { config: configName, config_hash: summary.config_hash, rescored: summary.rescored, reward_changed: summary.reward_changed, crossed_up: summary.crossed_up, crossed_down: summary.crossed_down },
+    details: {
+      config: configName,
+      config_hash: summary.config_hash,
+      rescored: summary.rescored,
+      reward_changed: summary.reward_changed,
+      crossed_up: summary.crossed_up,
+      crossed_down: summary.crossed_down,
+    },
   });
   revalidatePath(`/runs/${encodeURIComponent(runId)}`);
   return {

@@ -13,7 +13,12 @@ const yesNo = z.enum(["yes", "no"], { message: 'must be "yes" or "no"' });
 const list = <T extends string>(values: readonly [T, ...T[]], what: string) =>
   z
     .string()
-    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values, { message: `must be ${what}` })).min(1));
 const guardrailList = list(GUARDRAIL_CODES as unknown as [string, ...string[]], "guardrail codes");
 
@@ -26,7 +31,8 @@ export const WEAKEST_VALUES = [...DIMENSIONS, "unknown"] as const;
 // the same spelling (lib/clusters/keys.ts).
 export type ReasonSignature = { code: string; tool: string | null; field: string | null };
 
-const encPart = (s: string) => s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+const encPart = (s: string) =>
+  s.replace(/[%|@#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 const decPart = (s: string) => s.replace(/%(25|7C|40|23)/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 export function formatReasonSignature(sig: ReasonSignature): string {
@@ -36,7 +42,11 @@ export function formatReasonSignature(sig: ReasonSignature): string {
 export function parseReasonSignature(s: string): ReasonSignature | null {
   const m = /^([a-z][a-z0-9_]{0,79})(?:@([^@#|]*))?(?:#([^@#|]*))?$/.exec(s);
   if (!m) return null;
-  return { code: m[1], tool: m[2] === undefined ? null : decPart(m[2]), field: m[3] === undefined ? null : decPart(m[3]) };
+  return {
+    code: m[1],
+    tool: m[2] === undefined ? null : decPart(m[2]),
+    field: m[3] === undefined ? null : decPart(m[3]),
+  };
 }
 
 const dimRanges = Object.fromEntries(
@@ -53,7 +63,12 @@ export const browseParamsSchema = z
     step_to: int.optional(),
     category: z
       .string()
-      .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(",")
+          .map((x) => x.trim())
+          .filter(Boolean),
+      )
       .optional(),
     reward_min: score.optional(),
     reward_max: score.optional(),
@@ -64,15 +79,24 @@ export const browseParamsSchema = z
     any: guardrailList.optional(),
     all: guardrailList.optional(),
     none: guardrailList.optional(),
-    deciding: list([...GUARDRAIL_CODES, "none"] as unknown as [string, ...string[]], 'guardrail codes or "none"').optional(),
+    deciding: list(
+      [...GUARDRAIL_CODES, "none"] as unknown as [string, ...string[]],
+      'guardrail codes or "none"',
+    ).optional(),
     capped: yesNo.optional(),
     handoff: yesNo.optional(),
     status: list(["scored", "spec_error", "input_error"], "scored, spec_error or input_error").optional(),
-    reason: z.string().regex(/^[a-z_]{2,60}$/, "must be a reason code").optional(),
+    reason: z
+      .string()
+      .regex(/^[a-z_]{2,60}$/, "must be a reason code")
+      .optional(),
     sig: z
       .string()
       .max(500, "must be at most 500 characters")
-      .refine((s) => parseReasonSignature(s) !== null, 'must be a reason signature: a reason code, then "@tool" and "#field" when the reason has them')
+      .refine(
+        (s) => parseReasonSignature(s) !== null,
+        'must be a reason signature: a reason code, then "@tool" and "#field" when the reason has them',
+      )
       .optional(),
     sandbox_write: yesNo.optional(),
     q: z.string().trim().min(1).max(300).optional(),
@@ -97,13 +121,16 @@ export const browseParamsSchema = z
   })
   .superRefine((p, ctx) => {
     const both = (p.all ?? []).filter((c) => p.none?.includes(c));
-    if (both.length) ctx.addIssue({ code: "custom", path: ["all"], message: `${both.join(", ")} cannot be in both all and none` });
+    if (both.length)
+      ctx.addIssue({ code: "custom", path: ["all"], message: `${both.join(", ")} cannot be in both all and none` });
   });
 
 export type BrowseParams = z.infer<typeof browseParamsSchema>;
 
 /** URLSearchParams / Next's searchParams record → plain record, ready for the schema. */
-export function paramsRecord(input: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string> {
+export function paramsRecord(
+  input: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string> {
   // Repeated keys (checkbox groups: any=a&any=b) join into one comma list; empty values mean "not set".
   const out: Record<string, string> = {};
   const add = (k: string, v: string | undefined) => {
@@ -127,7 +154,9 @@ export function parseBrowseParams(
   return {
     ok: false,
     errors: r.error.issues.map((i) =>
-      i.code === "unrecognized_keys" ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}` : `${i.path.join(".")}: ${i.message}`,
+      i.code === "unrecognized_keys"
+        ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}`
+        : `${i.path.join(".")}: ${i.message}`,
     ),
   };
 }

@@ -4,7 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { listClusterTickets } from "@/lib/clusters/detail-data.ts";
-import { BLIND_SPOT_KEY, browserHref, levelOneKey, parseKey, type ClusterKey, type LinkWindow } from "@/lib/clusters/keys.ts";
+import {
+  BLIND_SPOT_KEY,
+  browserHref,
+  levelOneKey,
+  parseKey,
+  type ClusterKey,
+  type LinkWindow,
+} from "@/lib/clusters/keys.ts";
 import { computeClusterReport } from "@/lib/clusters/loaders.ts";
 import { memberWhere } from "@/lib/clusters/sql.ts";
 import { ingestKnownLedger, RUN as CLU } from "@/lib/clusters/test-data.ts";
@@ -14,7 +21,15 @@ import { loadExamples } from "@/lib/demo/seed.ts";
 import { caseLine, externalScore } from "@/lib/ingest/fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/ingest/testing.ts";
-import { BrowseCursorError, browseLedger, countLedger, iterateLedger, neighbours, sortValueOf, type BrowseRow } from "@/lib/ledger/browse.ts";
+import {
+  BrowseCursorError,
+  browseLedger,
+  countLedger,
+  iterateLedger,
+  neighbours,
+  sortValueOf,
+  type BrowseRow,
+} from "@/lib/ledger/browse.ts";
 import { parseBrowseParams, SORT_KEYS, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { csvCell, csvLine } from "@/lib/ledger/export-rows.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
@@ -31,9 +46,17 @@ beforeAll(async () => {
   t = await freshDatabase("browse");
   await bindDatabase(t.url);
   await ingestKnownLedger(t.pool);
-  const demo = await ingestValues(demoRunValues({ runId: DEMO, tickets: 30, steps: 10, k: 4, seed: "brw", variant: "hacking" }), { pool: t.pool });
+  const demo = await ingestValues(
+    demoRunValues({ runId: DEMO, tickets: 30, steps: 10, k: 4, seed: "brw", variant: "hacking" }),
+    { pool: t.pool },
+  );
   if (!demo.ok || demo.rejected) throw new Error(JSON.stringify(demo).slice(0, 300));
-  const examples = (loadExamples() as Record<string, unknown>[]).map((e, i) => ({ ...e, run_id: EX, step: 10 * (i % 3), trajectory_id: `${EX}/${String(e.trajectory_id)}` }));
+  const examples = (loadExamples() as Record<string, unknown>[]).map((e, i) => ({
+    ...e,
+    run_id: EX,
+    step: 10 * (i % 3),
+    trajectory_id: `${EX}/${String(e.trajectory_id)}`,
+  }));
   const ex = await ingestValues(examples, { pool: t.pool });
   if (!ex.ok || ex.rejected) throw new Error(JSON.stringify(ex).slice(0, 300));
   const odd = { dimension: "policy", code: "policy_rule_violated", tool: ODD_TOOL, message: "odd tool" };
@@ -43,19 +66,49 @@ beforeAll(async () => {
       caseLine("E-1"),
       caseLine("+E-2"),
       // just below 0.5 (external rewards are not rounded): inside a 0.5 threshold, outside "reward ≤ 0.499999"
-      { ...externalScore(`${EDGE}/below`, "E-1", 0.4999999, { run: EDGE, step: 5 }), subscores: { outcome: 1, policy: 0.2 }, reasons: [odd] },
-      { ...externalScore(`${EDGE}/at`, "E-1", 0.5, { run: EDGE, step: 5 }), subscores: { outcome: 1, policy: 0.2 }, reasons: [odd] },
-      { ...externalScore(`${EDGE}/tool-only`, "E-1", 0.3, { run: EDGE, step: 6 }), subscores: { outcome: 1, policy: 0.2 }, reasons: [{ ...odd, field: "" }] },
+      {
+        ...externalScore(`${EDGE}/below`, "E-1", 0.4999999, { run: EDGE, step: 5 }),
+        subscores: { outcome: 1, policy: 0.2 },
+        reasons: [odd],
+      },
+      {
+        ...externalScore(`${EDGE}/at`, "E-1", 0.5, { run: EDGE, step: 5 }),
+        subscores: { outcome: 1, policy: 0.2 },
+        reasons: [odd],
+      },
+      {
+        ...externalScore(`${EDGE}/tool-only`, "E-1", 0.3, { run: EDGE, step: 6 }),
+        subscores: { outcome: 1, policy: 0.2 },
+        reasons: [{ ...odd, field: "" }],
+      },
       externalScore(FORMULA_ID, "+E-2", 0.9, { run: EDGE, step: 7 }),
       // the same reason code without tool or field: a different signature from the two above
-      { ...externalScore(`${EDGE}/plain`, "E-1", 0.95, { run: EDGE, step: 8 }), reasons: [{ code: "policy_rule_violated", message: "plain" }] },
+      {
+        ...externalScore(`${EDGE}/plain`, "E-1", 0.95, { run: EDGE, step: 8 }),
+        reasons: [{ code: "policy_rule_violated", message: "plain" }],
+      },
     ]),
   );
   if (!edge.ok || edge.rejected) throw new Error(JSON.stringify(edge).slice(0, 500));
-  const batch = await createBatch({ runId: DEMO, stepFrom: 0, stepTo: 1_000_000, rate: 0.05, salt: "brw", pick: "one", overlapRate: 0, tolerance: 0.1 }, { label: "test" }, db());
+  const batch = await createBatch(
+    {
+      runId: DEMO,
+      stepFrom: 0,
+      stepTo: 1_000_000,
+      rate: 0.05,
+      salt: "brw",
+      pick: "one",
+      overlapRate: 0,
+      tolerance: 0.1,
+    },
+    { label: "test" },
+    db(),
+  );
   if (!batch.ok) throw new Error(batch.error);
   // Reviews are not what is under test here: two items counted as reviewed is all the "reviewed" filter reads.
-  await t.pool.query("update audit_items set reviews_done = 1 where id in (select id from audit_items order by id limit 2)");
+  await t.pool.query(
+    "update audit_items set reviews_done = 1 where id in (select id from audit_items order by id limit 2)",
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -83,10 +136,16 @@ describe("the URL schema", () => {
       const r = parseBrowseParams(q);
       return r.ok ? [] : r.errors;
     };
-    expect(errors({ sig: "Not A Code" })).toEqual(['sig: must be a reason signature: a reason code, then "@tool" and "#field" when the reason has them']);
+    expect(errors({ sig: "Not A Code" })).toEqual([
+      'sig: must be a reason signature: a reason code, then "@tool" and "#field" when the reason has them',
+    ]);
     expect(errors({ sig: "code@a@b" })).toHaveLength(1);
-    expect(errors({ weakest: "outcome,vibes" })[0]).toMatch(/^weakest(\.1)?: must be outcome, policy, evidence, efficiency, communication or unknown$/);
-    expect(errors({ all: "empty_promise,policy_error", none: "policy_error,customer_harm" })).toEqual(["all: policy_error cannot be in both all and none"]);
+    expect(errors({ weakest: "outcome,vibes" })[0]).toMatch(
+      /^weakest(\.1)?: must be outcome, policy, evidence, efficiency, communication or unknown$/,
+    );
+    expect(errors({ all: "empty_promise,policy_error", none: "policy_error,customer_harm" })).toEqual([
+      "all: policy_error cannot be in both all and none",
+    ]);
     expect(errors({ reward_min: "0.5", reward_below: "0.5" })).toEqual(["reward_min: must be below reward_below"]);
     expect(errors({ reward_below: "1.5" })).toEqual(["reward_below: must be between 0 and 1"]);
     expect(errors({ sandbox_write: "maybe" })).toEqual(['sandbox_write: must be "yes" or "no"']);
@@ -136,7 +195,8 @@ describe("every filter selects what a direct computation from the narrow tables 
   });
 
   const weakest = (f: Fact) => levelOneKey(null, f).slice("weakest:".length);
-  const hasSig = (f: Fact, code: string, tool: string | null, field: string | null) => f.reasons.some((r) => r.code === code && r.tool === tool && r.field === field);
+  const hasSig = (f: Fact, code: string, tool: string | null, field: string | null) =>
+    f.reasons.some((r) => r.code === code && r.tool === tool && r.field === field);
   const cases: [Record<string, string>, (f: Fact) => boolean][] = [
     [{ run: DEMO }, (f) => f.run_id === DEMO],
     [{ run: DEMO, step_from: "3000", step_to: "12000" }, (f) => f.run_id === DEMO && f.step >= 3000 && f.step <= 12000],
@@ -144,14 +204,26 @@ describe("every filter selects what a direct computation from the narrow tables 
     [{ reward_min: "0.3", reward_max: "0.6" }, (f) => f.reward !== null && f.reward >= 0.3 && f.reward <= 0.6],
     [{ reward_below: "0.5" }, (f) => f.reward !== null && f.reward < 0.5],
     [{ reward_max: "0.499999" }, (f) => f.reward !== null && f.reward <= 0.499999],
-    [{ evidence_max: "0.5", outcome_min: "0.5" }, (f) => f.evidence !== null && f.evidence <= 0.5 && f.outcome !== null && f.outcome >= 0.5],
+    [
+      { evidence_max: "0.5", outcome_min: "0.5" },
+      (f) => f.evidence !== null && f.evidence <= 0.5 && f.outcome !== null && f.outcome >= 0.5,
+    ],
     [{ weakest: "outcome,unknown" }, (f) => ["outcome", "unknown"].includes(weakest(f))],
     [{ weakest: "policy", deciding: "none" }, (f) => weakest(f) === "policy" && f.deciding_guardrail === null],
-    [{ any: "empty_promise,missing_evidence" }, (f) => f.guardrails.some((g) => g === "empty_promise" || g === "missing_evidence")],
-    [{ all: "unauthorized_write,missing_evidence" }, (f) => f.guardrails.includes("unauthorized_write") && f.guardrails.includes("missing_evidence")],
+    [
+      { any: "empty_promise,missing_evidence" },
+      (f) => f.guardrails.some((g) => g === "empty_promise" || g === "missing_evidence"),
+    ],
+    [
+      { all: "unauthorized_write,missing_evidence" },
+      (f) => f.guardrails.includes("unauthorized_write") && f.guardrails.includes("missing_evidence"),
+    ],
     [{ none: "empty_promise" }, (f) => !f.guardrails.includes("empty_promise")],
     [{ none: GUARDRAIL_CODES.join(",") }, (f) => f.guardrails.length === 0],
-    [{ deciding: "empty_promise,none" }, (f) => f.deciding_guardrail === "empty_promise" || f.deciding_guardrail === null],
+    [
+      { deciding: "empty_promise,none" },
+      (f) => f.deciding_guardrail === "empty_promise" || f.deciding_guardrail === null,
+    ],
     [{ capped: "yes" }, (f) => f.capped],
     [{ capped: "no" }, (f) => !f.capped],
     [{ handoff: "yes" }, (f) => f.handoff === true],
@@ -161,21 +233,41 @@ describe("every filter selects what a direct computation from the narrow tables 
     [{ run: DEMO, sandbox_write: "no" }, (f) => f.run_id === DEMO && f.writes === 0],
     [{ status: "spec_error,input_error" }, (f) => f.status === "spec_error" || f.status === "input_error"],
     [{ reason: "required_read_missing" }, (f) => f.reasons.some((r) => r.code === "required_read_missing")],
-    [{ run: DEMO, step_from: "6000", reason: "required_read_missing" }, (f) => f.run_id === DEMO && f.step >= 6000 && f.reasons.some((r) => r.code === "required_read_missing")],
-    [{ sig: "required_read_missing@order.get#required_reads.0" }, (f) => hasSig(f, "required_read_missing", "order.get", "required_reads.0")],
+    [
+      { run: DEMO, step_from: "6000", reason: "required_read_missing" },
+      (f) => f.run_id === DEMO && f.step >= 6000 && f.reasons.some((r) => r.code === "required_read_missing"),
+    ],
+    [
+      { sig: "required_read_missing@order.get#required_reads.0" },
+      (f) => hasSig(f, "required_read_missing", "order.get", "required_reads.0"),
+    ],
     [{ sig: "policy_rule_violated" }, (f) => hasSig(f, "policy_rule_violated", null, null)],
-    [{ sig: "policy_rule_violated@crm.look%40up%7Cv2%23%25" }, (f) => hasSig(f, "policy_rule_violated", ODD_TOOL, null)],
+    [
+      { sig: "policy_rule_violated@crm.look%40up%7Cv2%23%25" },
+      (f) => hasSig(f, "policy_rule_violated", ODD_TOOL, null),
+    ],
     [{ sig: "policy_rule_violated@crm.look%40up%7Cv2%23%25#" }, (f) => hasSig(f, "policy_rule_violated", ODD_TOOL, "")],
     [{ q: "E-1" }, (f) => f.ticket_id === "E-1"],
     [{ q: `${EX}/ex/03` }, (f) => f.trajectory_id === `${EX}/ex/03`],
     [{ sampled: "yes" }, (f) => f.sampled],
     [{ sampled: "no" }, (f) => !f.sampled],
     [{ reviewed: "yes" }, (f) => f.reviewed],
-    [{ run: DEMO, any: "empty_promise", handoff: "no", reward_below: "0.5", sort: "reward", dir: "asc" }, (f) => f.run_id === DEMO && f.guardrails.includes("empty_promise") && f.handoff !== true && f.reward !== null && f.reward < 0.5],
+    [
+      { run: DEMO, any: "empty_promise", handoff: "no", reward_below: "0.5", sort: "reward", dir: "asc" },
+      (f) =>
+        f.run_id === DEMO &&
+        f.guardrails.includes("empty_promise") &&
+        f.handoff !== true &&
+        f.reward !== null &&
+        f.reward < 0.5,
+    ],
   ];
 
   it.each(cases.map(([q, pred]) => [new URLSearchParams(q).toString(), q, pred] as const))("%s", async (_, q, pred) => {
-    const expected = facts.filter(pred).map((f) => f.trajectory_id).sort();
+    const expected = facts
+      .filter(pred)
+      .map((f) => f.trajectory_id)
+      .sort();
     // a filter that keeps everything or nothing would prove nothing
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(facts.length);
@@ -189,18 +281,27 @@ describe("every filter selects what a direct computation from the narrow tables 
 
 describe("key paging", () => {
   it("pages through every sort both ways with no duplicate, gap or misorder, ties and missing values included", async () => {
-    const { rows: nulls } = await t.pool.query("select count(*)::int as n from ledger where is_current and reward is null");
+    const { rows: nulls } = await t.pool.query(
+      "select count(*)::int as n from ledger where is_current and reward is null",
+    );
     expect(nulls[0].n).toBeGreaterThan(0); // error records sort as -1
     for (const sort of SORT_KEYS) {
       for (const dir of ["asc", "desc"] as const) {
         const col = sort === "id" ? "l.id" : `coalesce(l.${sort}, -1)`;
-        const { rows } = await t.pool.query<{ trajectory_id: string }>(`select trajectory_id from ledger l where is_current order by ${col} ${dir}, l.id ${dir}`);
+        const { rows } = await t.pool.query<{ trajectory_id: string }>(
+          `select trajectory_id from ledger l where is_current order by ${col} ${dir}, l.id ${dir}`,
+        );
         const got = await collect(params({ sort, dir }), 97);
-        expect(got.map((r) => r.trajectoryId), `${sort} ${dir}`).toEqual(rows.map((r) => r.trajectory_id));
+        expect(
+          got.map((r) => r.trajectoryId),
+          `${sort} ${dir}`,
+        ).toEqual(rows.map((r) => r.trajectory_id));
       }
     }
     // rewards tie often (capped entries share their cap), so the id tie-break is what keeps the pages apart
-    const { rows: ties } = await t.pool.query("select count(*)::int as n from ledger where is_current group by coalesce(reward, -1) having count(*) > 97 limit 1");
+    const { rows: ties } = await t.pool.query(
+      "select count(*)::int as n from ledger where is_current group by coalesce(reward, -1) having count(*) > 97 limit 1",
+    );
     expect(ties).toHaveLength(1);
   });
 
@@ -219,14 +320,22 @@ describe("key paging", () => {
 
 describe("neighbours", () => {
   it("are the rows before and after an entry in the view's order, null at the ends", async () => {
-    const views: Record<string, string>[] = [{ run: EX, sort: "reward", dir: "desc" }, { run: EX, sort: "step", dir: "asc" }, { run: EX }, { run: EX, sort: "tool_steps", dir: "asc" }];
+    const views: Record<string, string>[] = [
+      { run: EX, sort: "reward", dir: "desc" },
+      { run: EX, sort: "step", dir: "asc" },
+      { run: EX },
+      { run: EX, sort: "tool_steps", dir: "asc" },
+    ];
     for (const q of views) {
       const p = params(q);
       const list = await collect(p);
       expect(list).toHaveLength(10);
       for (let i = 0; i < list.length; i++) {
         const n = await neighbours(p, { id: BigInt(list[i].id), sortValue: sortValueOf(p, list[i]) });
-        expect(n, `${JSON.stringify(q)} #${i}`).toEqual({ prev: list[i - 1]?.trajectoryId ?? null, next: list[i + 1]?.trajectoryId ?? null });
+        expect(n, `${JSON.stringify(q)} #${i}`).toEqual({
+          prev: list[i - 1]?.trajectoryId ?? null,
+          next: list[i + 1]?.trajectoryId ?? null,
+        });
       }
     }
   });
@@ -242,7 +351,7 @@ describe("countLedger", () => {
     expect(await countLedger(params({ run: "no-such-run" }))).toEqual({ count: 0, exact: true });
   });
 
-  it("says only \"more than 1,000\" when the sample is too thin to estimate above the bound", async () => {
+  it('says only "more than 1,000" when the sample is too thin to estimate above the bound', async () => {
     // statistics give the sample its size (never analyzed, the table counts as one row and is sampled whole);
     // the thinnest sample (0.0001% of the blocks) then finds nothing, so all that is known is the exact bound
     await db().$executeRawUnsafe("analyze ledger");
@@ -268,7 +377,9 @@ describe("CSV export cells", () => {
 
 describe("the clusters' links into the browser", () => {
   async function members(w: LinkWindow, k: ClusterKey): Promise<string[]> {
-    const rows = await db().$queryRaw<{ trajectory_id: string }[]>`select l.trajectory_id from ledger l where ${memberWhere(w, k)}`;
+    const rows = await db().$queryRaw<
+      { trajectory_id: string }[]
+    >`select l.trajectory_id from ledger l where ${memberWhere(w, k)}`;
     return rows.map((r) => r.trajectory_id).sort();
   }
 

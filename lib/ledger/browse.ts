@@ -65,7 +65,8 @@ const WEAKEST_SQL = Prisma.sql`case least(l.outcome, l.policy, l.evidence, l.eff
 const ALL_GUARDRAILS = guardrailMask(GUARDRAIL_CODES);
 
 /** `col = value`, or `col is null` when the value is null. */
-const nullOr = (col: Prisma.Sql, value: string | null) => (value === null ? Prisma.sql`${col} is null` : Prisma.sql`${col} = ${value}`);
+const nullOr = (col: Prisma.Sql, value: string | null) =>
+  value === null ? Prisma.sql`${col} is null` : Prisma.sql`${col} = ${value}`;
 
 /** The WHERE conditions of a browser state (without the cursor). */
 export function browseConditions(p: BrowseParams): Prisma.Sql[] {
@@ -74,7 +75,8 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (p.step_from !== undefined) c.push(Prisma.sql`l.step >= ${p.step_from}`);
   if (p.step_to !== undefined) c.push(Prisma.sql`l.step <= ${p.step_to}`);
   // one value is written as "=" (not "= any(array)") so that an index on the column can also deliver key order
-  const oneOf = (col: Prisma.Sql, values: string[]) => (values.length === 1 ? Prisma.sql`${col} = ${values[0]}` : Prisma.sql`${col} = any(${values})`);
+  const oneOf = (col: Prisma.Sql, values: string[]) =>
+    values.length === 1 ? Prisma.sql`${col} = ${values[0]}` : Prisma.sql`${col} = any(${values})`;
   if (p.category?.length) c.push(oneOf(Prisma.sql`l.category`, p.category));
   if (p.reward_min !== undefined) c.push(Prisma.sql`l.reward >= ${p.reward_min}`);
   if (p.reward_max !== undefined) c.push(Prisma.sql`l.reward <= ${p.reward_max}`);
@@ -112,7 +114,10 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   // A stored rollout whose sandbox recorded no write (or at least one). Entries without a stored rollout (external
   // records) match neither. With a run, "no" repeats rollouts_no_writes_idx's predicate so that index serves it.
   if (p.sandbox_write) {
-    const wrote = p.sandbox_write === "yes" ? Prisma.sql`(r.sandbox -> 'writes') <> '[]'::jsonb` : Prisma.sql`(r.sandbox -> 'writes') = '[]'::jsonb`;
+    const wrote =
+      p.sandbox_write === "yes"
+        ? Prisma.sql`(r.sandbox -> 'writes') <> '[]'::jsonb`
+        : Prisma.sql`(r.sandbox -> 'writes') = '[]'::jsonb`;
     c.push(
       p.run
         ? Prisma.sql`exists (select 1 from rollouts r where r.run_id = ${p.run} and r.id = l.rollout_id and ${wrote})`
@@ -136,10 +141,16 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
   if (sig)
     // "= x" / "is null" rather than "is not distinct from": the planner estimates those from the column statistics
     // (it guessed 1 row for 66,580 with the latter and chose a plan 250× slower at a million entries)
-    c.push(reasonsOf(Prisma.sql`r.code = ${sig.code} and ${nullOr(Prisma.sql`r.tool`, sig.tool)} and ${nullOr(Prisma.sql`r.field`, sig.field)}`));
+    c.push(
+      reasonsOf(
+        Prisma.sql`r.code = ${sig.code} and ${nullOr(Prisma.sql`r.tool`, sig.tool)} and ${nullOr(Prisma.sql`r.field`, sig.field)}`,
+      ),
+    );
   // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match
   if (p.q)
-    c.push(Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`);
+    c.push(
+      Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`,
+    );
   // audit items are a 1% sample: start from them (IN lets the planner do so) rather than probe per ledger row
   const sampled = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai)`;
   const reviewed = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai where ai.reviews_done > 0)`;
@@ -231,7 +242,10 @@ function cursorOf(r: RawRow): string {
 }
 
 /** One page of the browser. `nextCursor` is null on the last page. */
-export async function browseLedger(p: BrowseParams, limit = 100): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
+export async function browseLedger(
+  p: BrowseParams,
+  limit = 100,
+): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
   const where = browseConditions(p);
   if (p.after) {
     const cursor = decodeCursor(p.after);
@@ -251,7 +265,10 @@ export class BrowseCursorError extends Error {
 }
 
 /** The previous and next trajectory around one entry, in the order of the given browser state. */
-export async function neighbours(p: BrowseParams, entry: { id: bigint; sortValue: number | null }): Promise<{ prev: string | null; next: string | null }> {
+export async function neighbours(
+  p: BrowseParams,
+  entry: { id: bigint; sortValue: number | null },
+): Promise<{ prev: string | null; next: string | null }> {
   const base = browseConditions(p);
   const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
   const forward = await selectRows([...base, keyCondition(p, cursor)], p, p.dir, 1);
@@ -277,13 +294,18 @@ const COUNT_CAP = 1_000;
  * guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare filter in
  * a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate of it.
  */
-export async function countLedger(p: BrowseParams, opts: { sampleRows?: number } = {}): Promise<{ count: number; exact: boolean; atLeast?: true }> {
+export async function countLedger(
+  p: BrowseParams,
+  opts: { sampleRows?: number } = {},
+): Promise<{ count: number; exact: boolean; atLeast?: true }> {
   const where = Prisma.join(browseConditions(p), " and ");
   const rows = await db().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
-  const [{ tuples }] = await db().$queryRaw<{ tuples: number }[]>`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
+  const [{ tuples }] = await db().$queryRaw<
+    { tuples: number }[]
+  >`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
   const percent = Math.min(100, Math.max(0.0001, ((opts.sampleRows ?? 10_000) / tuples) * 100));
   const sampled = await db().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;

@@ -10,7 +10,9 @@ async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimens
   if (!hash || hash === DEFAULT_HASH) return { weights: DEFAULT_CONFIG.weights, known: hash === DEFAULT_HASH };
   const stored = await db().verifierConfig.findUnique({ where: { hash }, select: { body: true } });
   const parsed = stored ? parseVerifierConfig(stored.body) : null;
-  return parsed?.ok ? { weights: parsed.config.weights, known: true } : { weights: DEFAULT_CONFIG.weights, known: false };
+  return parsed?.ok
+    ? { weights: parsed.config.weights, known: true }
+    : { weights: DEFAULT_CONFIG.weights, known: false };
 }
 
 /** Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. */

@@ -4,16 +4,54 @@ import type { BrowseRow } from "@/lib/ledger/browse.ts";
 // would run as a formula (leading = + - @) are prefixed with a quote so an exported file cannot execute anything.
 
 export const EXPORT_COLUMNS = [
-  "trajectory_id", "run_id", "step", "ticket_id", "group_id", "category", "status", "source", "reward", "raw_reward",
-  "outcome", "policy", "evidence", "efficiency", "communication", "deciding_guardrail", "guardrails", "capped",
-  "handoff", "tool_steps", "sampled", "reviewed",
+  "trajectory_id",
+  "run_id",
+  "step",
+  "ticket_id",
+  "group_id",
+  "category",
+  "status",
+  "source",
+  "reward",
+  "raw_reward",
+  "outcome",
+  "policy",
+  "evidence",
+  "efficiency",
+  "communication",
+  "deciding_guardrail",
+  "guardrails",
+  "capped",
+  "handoff",
+  "tool_steps",
+  "sampled",
+  "reviewed",
 ] as const;
 
 function rowValues(r: BrowseRow): unknown[] {
   return [
-    r.trajectoryId, r.runId, r.step, r.ticketId, r.groupId, r.category, r.status, r.source, r.reward, r.rawReward,
-    r.outcome, r.policy, r.evidence, r.efficiency, r.communication, r.decidingGuardrail, r.guardrails.join(" "),
-    r.capped, r.handoff, r.toolSteps, r.sampled, r.reviewed,
+    r.trajectoryId,
+    r.runId,
+    r.step,
+    r.ticketId,
+    r.groupId,
+    r.category,
+    r.status,
+    r.source,
+    r.reward,
+    r.rawReward,
+    r.outcome,
+    r.policy,
+    r.evidence,
+    r.efficiency,
+    r.communication,
+    r.decidingGuardrail,
+    r.guardrails.join(" "),
+    r.capped,
+    r.handoff,
+    r.toolSteps,
+    r.sampled,
+    r.reviewed,
   ];
 }
 
@@ -34,5 +72,8 @@ export function csvLine(r: BrowseRow): string {
 
 export function ndjsonLine(r: BrowseRow): string {
   const v = rowValues(r);
-  return JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, c === "guardrails" ? r.guardrails : v[i]]))) + "\n";
+  return (
+    JSON.stringify(Object.fromEntries(EXPORT_COLUMNS.map((c, i) => [c, c === "guardrails" ? r.guardrails : v[i]]))) +
+    "\n"
+  );
 }

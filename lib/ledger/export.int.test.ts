@@ -14,15 +14,30 @@ let source: TestDatabase;
 
 beforeAll(async () => {
   source = await freshDatabase("export_src");
-  await ingestValues(demoRunValues({ runId: RUN, tickets: 12, steps: 5, k: 4, seed: "ex", variant: "normal" }), { pool: source.pool });
-  const examples = (loadExamples() as Record<string, unknown>[]).map((e) => ({ ...e, run_id: RUN, step: 2, trajectory_id: `exp-${e.trajectory_id}` }));
+  await ingestValues(demoRunValues({ runId: RUN, tickets: 12, steps: 5, k: 4, seed: "ex", variant: "normal" }), {
+    pool: source.pool,
+  });
+  const examples = (loadExamples() as Record<string, unknown>[]).map((e) => ({
+    ...e,
+    run_id: RUN,
+    step: 2,
+    trajectory_id: `exp-${e.trajectory_id}`,
+  }));
   await ingestValues(examples, { pool: source.pool });
   await ingestText(
     source.pool,
     ndjson([
       caseLine("T-E"),
-      externalScore("exp/e1", "T-E", 0.33, { run: RUN, step: 1, guardrails: ["empty_promise", { code: "policy_error", cap: 0.4, evidence: { why: "x" } }] }),
-      { ...externalScore("exp/e2", "T-E", 0.9, { run: RUN, step: 3 }), subscores: { outcome: 1, policy: 0.5 }, reasons: [{ code: "custom", message: "m", tool: "t" }] },
+      externalScore("exp/e1", "T-E", 0.33, {
+        run: RUN,
+        step: 1,
+        guardrails: ["empty_promise", { code: "policy_error", cap: 0.4, evidence: { why: "x" } }],
+      }),
+      {
+        ...externalScore("exp/e2", "T-E", 0.9, { run: RUN, step: 3 }),
+        subscores: { outcome: 1, policy: 0.5 },
+        reasons: [{ code: "custom", message: "m", tool: "t" }],
+      },
     ]),
   );
   // A re-score under another config, so the export carries entries that supersede others.
@@ -83,7 +98,9 @@ describe("ledger export", () => {
     const mid = (await collect({ cases: false, from: 1, to: 3 }, 7)).map((l) => JSON.parse(l));
     expect(mid).toEqual(all.filter((r) => r.step >= 1 && r.step <= 3));
     const hits = (await collect({ cases: false, guardrail: "unauthorized_write" }, 5)).map((l) => JSON.parse(l));
-    const expected = all.filter((r) => (r.guardrails ?? []).some((g: { code: string }) => g.code === "unauthorized_write"));
+    const expected = all.filter((r) =>
+      (r.guardrails ?? []).some((g: { code: string }) => g.code === "unauthorized_write"),
+    );
     expect(hits.length).toBeGreaterThan(5);
     expect(hits).toEqual(expected);
   });

@@ -13,12 +13,17 @@ export const exportFilterSchema = z
     run: z.string().min(1).max(200),
     from: z.coerce.number().int().nonnegative().optional(),
     to: z.coerce.number().int().nonnegative().optional(),
-    guardrail: z.enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` }).optional(),
+    guardrail: z
+      .enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` })
+      .optional(),
     cases: z
       .union([z.boolean(), z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true")])
       .default(true),
   })
-  .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, { path: ["to"], error: "must be at least `from`" });
+  .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, {
+    path: ["to"],
+    error: "must be at least `from`",
+  });
 export type ExportFilter = z.infer<typeof exportFilterSchema>;
 
 const BATCH = 1000;
@@ -66,7 +71,12 @@ export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSi
       if (filter.cases) {
         const tickets = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !emitted.has(t));
         if (tickets.length) {
-          const cases = await client.query<{ ticket_id: string; ticket: unknown; env_snapshot: unknown; verifier_spec: unknown }>(
+          const cases = await client.query<{
+            ticket_id: string;
+            ticket: unknown;
+            env_snapshot: unknown;
+            verifier_spec: unknown;
+          }>(
             "select ticket_id, ticket, env_snapshot, verifier_spec from cases where ticket_id = any($1::text[]) order by ticket_id",
             [tickets],
           );
@@ -102,10 +112,16 @@ export async function exportResponse(runId: string, params: URLSearchParams, poo
   const parsed = exportFilterSchema.safeParse({ ...Object.fromEntries(params), run: runId });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return Response.json({ error: { code: "bad_request", message: `${issue.path.join(".") || "query"}: ${issue.message}` } }, { status: 400, headers });
+    return Response.json(
+      { error: { code: "bad_request", message: `${issue.path.join(".") || "query"}: ${issue.message}` } },
+      { status: 400, headers },
+    );
   }
   if (!(await runExists(pool, runId))) {
-    return Response.json({ error: { code: "not_found", message: `no run ${JSON.stringify(runId)}` } }, { status: 404, headers });
+    return Response.json(
+      { error: { code: "not_found", message: `no run ${JSON.stringify(runId)}` } },
+      { status: 404, headers },
+    );
   }
   const lines = exportLedger(pool, parsed.data);
   const encoder = new TextEncoder();
@@ -129,6 +145,10 @@ export async function exportResponse(runId: string, params: URLSearchParams, poo
   });
   const name = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.ledger.ndjson`;
   return new Response(body, {
-    headers: { ...headers, "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${name}"` },
+    headers: {
+      ...headers,
+      "content-type": "application/x-ndjson; charset=utf-8",
+      "content-disposition": `attachment; filename="${name}"`,
+    },
   });
 }

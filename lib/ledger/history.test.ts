@@ -16,7 +16,14 @@ const base: Version = {
 
 describe("describeChanges", () => {
   it("lists reward, deciding guardrail, guardrail set, sub-score and config changes", () => {
-    const next: Version = { ...base, reward: 0.9, decidingGuardrail: null, guardrails: [], evidence: 0.5, configHash: "sha256:b" };
+    const next: Version = {
+      ...base,
+      reward: 0.9,
+      decidingGuardrail: null,
+      guardrails: [],
+      evidence: 0.5,
+      configHash: "sha256:b",
+    };
     expect(describeChanges(base, next)).toEqual([
       "reward 0.550 → 0.900",
       "deciding missing_evidence → none",
@@ -32,6 +39,8 @@ describe("describeChanges", () => {
     expect(describeChanges(base, { ...base })).toEqual(["no change in scores"]);
   });
   it("shows error records without a reward", () => {
-    expect(describeChanges(base, { ...base, status: "spec_error", reward: null })[0]).toBe("status scored → spec_error");
+    expect(describeChanges(base, { ...base, status: "spec_error", reward: null })[0]).toBe(
+      "status scored → spec_error",
+    );
   });
 });

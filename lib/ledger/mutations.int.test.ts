@@ -15,11 +15,21 @@ let lenient: VerifierConfig;
 
 beforeAll(async () => {
   t = await freshDatabase("rescore");
-  const s = await ingestValues(demoRunValues({ runId: RUN, tickets: 12, steps: 6, k: 4, seed: "rs", variant: "normal" }), { pool: t.pool });
+  const s = await ingestValues(
+    demoRunValues({ runId: RUN, tickets: 12, steps: 6, k: 4, seed: "rs", variant: "normal" }),
+    { pool: t.pool },
+  );
   expect(s).toMatchObject({ ok: true, rejected: 0, scored: 288 });
   // One rollout whose case comes later, one whose only entry is external.
   await ingestText(t.pool, ndjson([rolloutLine("late/1", "T-LATE", { run: RUN, step: 0 }), caseLine("T-LATE")]));
-  await ingestText(t.pool, ndjson([caseLine("T-EXT"), externalScore("ext/1", "T-EXT", 0.5, { run: RUN, step: 0 }), rolloutLine("ext/1", "T-EXT", { run: RUN, step: 0 })]));
+  await ingestText(
+    t.pool,
+    ndjson([
+      caseLine("T-EXT"),
+      externalScore("ext/1", "T-EXT", 0.5, { run: RUN, step: 0 }),
+      rolloutLine("ext/1", "T-EXT", { run: RUN, step: 0 }),
+    ]),
+  );
   const c = parseVerifierConfig({ guardrails: { missing_evidence: { on: false }, unauthorized_write: { cap: 0.5 } } });
   if (!c.ok) throw new Error("bad config");
   lenient = c.config;
@@ -28,7 +38,9 @@ afterAll(async () => t?.drop());
 
 async function expectRollupsCurrent() {
   const client = createClient(t.url);
-  expect(rollupDifferences(await listStepRollups(RUN, {}, client), await computeStepRollupsFromLedger(RUN, client))).toEqual([]);
+  expect(
+    rollupDifferences(await listStepRollups(RUN, {}, client), await computeStepRollupsFromLedger(RUN, client)),
+  ).toEqual([]);
 }
 
 /** What changed between each superseded entry and the entry that replaced it, straight from the ledger. */
@@ -65,9 +77,22 @@ describe("rescoreRun", () => {
 
     expect(await count(t.pool, "select 1 from ledger where run_id = $1", [RUN])).toBe(before + s.rescored + s.added);
     // Exactly one current entry per trajectory, every superseded entry flipped, chains point backwards.
-    expect(await count(t.pool, "select trajectory_id from ledger where run_id = $1 and is_current group by 1 having count(*) > 1", [RUN])).toBe(0);
-    expect(await count(t.pool, "select 1 from ledger o join ledger n on n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id")).toBe(0);
-    expect(await count(t.pool, "select 1 from ledger where trajectory_id = 'ext/1' and is_current and source = 'external'")).toBe(1);
+    expect(
+      await count(
+        t.pool,
+        "select trajectory_id from ledger where run_id = $1 and is_current group by 1 having count(*) > 1",
+        [RUN],
+      ),
+    ).toBe(0);
+    expect(
+      await count(
+        t.pool,
+        "select 1 from ledger o join ledger n on n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id",
+      ),
+    ).toBe(0);
+    expect(
+      await count(t.pool, "select 1 from ledger where trajectory_id = 'ext/1' and is_current and source = 'external'"),
+    ).toBe(1);
     await expectRollupsCurrent();
   });
 

@@ -101,7 +101,10 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
       );
       if (rows.length === 0) break;
       cursor = { step: rows[rows.length - 1].step, id: rows[rows.length - 1].id };
-      await cases.load(pool, rows.map((r) => r.ticket_id));
+      await cases.load(
+        pool,
+        rows.map((r) => r.ticket_id),
+      );
       const fresh = new Map<string, { rolloutId: string; rows: LedgerEntryRows; category: string }>();
       for (const r of rows) {
         const known = cases.get(r.ticket_id);
@@ -164,8 +167,14 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         }
         const superseded = supersedes.filter((s): s is string => s !== null);
         if (superseded.length) {
-          const flipped = await client.query("update ledger set is_current = false where id = any($1::bigint[]) and is_current", [superseded]);
-          if (flipped.rowCount !== superseded.length) throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
+          const flipped = await client.query(
+            "update ledger set is_current = false where id = any($1::bigint[]) and is_current",
+            [superseded],
+          );
+          if (flipped.rowCount !== superseded.length)
+            throw new Error(
+              "the ledger changed under the re-score (an entry was superseded concurrently); run it again",
+            );
         }
         const ids = await allocateIds(client, 0, entries.length);
         await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);

@@ -21,6 +21,7 @@ export function formatRescoreReport(s: RescoreSummary): string[] {
   const w2 = Math.max(2, ...s.transitions.map((t) => none(t.to).length));
   lines.push("  deciding guardrail moves:");
   lines.push(`    ${"from".padEnd(w)}  ${"to".padEnd(w2)}  rollouts`);
-  for (const t of s.transitions) lines.push(`    ${none(t.from).padEnd(w)}  ${none(t.to).padEnd(w2)}  ${String(t.n).padStart(8)}`);
+  for (const t of s.transitions)
+    lines.push(`    ${none(t.from).padEnd(w)}  ${none(t.to).padEnd(w2)}  ${String(t.n).padStart(8)}`);
   return lines;
 }

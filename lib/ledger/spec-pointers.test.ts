@@ -5,7 +5,12 @@ describe("listSpecPointers", () => {
   const snapshot = { order: { id: "O-1", paid_amount: 59.99 }, attachments: [{ id: "A-1" }] };
   it("lists each pointer with its field and resolved value, skipping literals and escaped $$", () => {
     const spec = {
-      required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", note: "$$literal" } }],
+      required_writes: [
+        {
+          tool: "finance.issue_refund",
+          args: { order_id: "$order.id", amount: "$order.paid_amount", note: "$$literal" },
+        },
+      ],
       must_mention: [{ key: "att", value: "$attachments.0.id" }],
     };
     expect(listSpecPointers(spec, snapshot)).toEqual([
@@ -15,6 +20,8 @@ describe("listSpecPointers", () => {
     ]);
   });
   it("marks a pointer that does not resolve", () => {
-    expect(listSpecPointers({ a: "$order.paid" }, snapshot)).toEqual([{ field: "a", pointer: "$order.paid", resolved: false, value: null }]);
+    expect(listSpecPointers({ a: "$order.paid" }, snapshot)).toEqual([
+      { field: "a", pointer: "$order.paid", resolved: false, value: null },
+    ]);
   });
 });

@@ -23,7 +23,9 @@ export async function saveThresholdsAction(_prev: ThresholdsFormState, form: For
       const field = issue.path[issue.path.length - 1];
       if (typeof field === "string" && field in DEFAULT_THRESHOLDS) (fieldErrors[field] ??= []).push(issue.message);
     }
-    const typed = Object.fromEntries(Object.keys(DEFAULT_THRESHOLDS).map((k) => [k, typeof values[k] === "string" ? (values[k] as string) : ""]));
+    const typed = Object.fromEntries(
+      Object.keys(DEFAULT_THRESHOLDS).map((k) => [k, typeof values[k] === "string" ? (values[k] as string) : ""]),
+    );
     return { ok: false, message: "Fix the fields marked below.", fieldErrors, values: typed };
   }
   const { runId, thresholds } = parsed.data;
@@ -33,5 +35,11 @@ export async function saveThresholdsAction(_prev: ThresholdsFormState, form: For
   revalidatePath(`/runs/${encodeURIComponent(runId)}`);
   revalidatePath("/monitors");
   revalidatePath("/runs");
-  return { ok: true, thresholds, message: r.stored ? "Thresholds saved; alarms re-evaluated." : "Thresholds reset to the defaults; alarms re-evaluated." };
+  return {
+    ok: true,
+    thresholds,
+    message: r.stored
+      ? "Thresholds saved; alarms re-evaluated."
+      : "Thresholds reset to the defaults; alarms re-evaluated.",
+  };
 }

@@ -7,9 +7,15 @@ import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 /** Evaluates the alarms of the run whose audit batch holds `itemId`; webhook posts go on in the background. */
 export async function evaluateAlarmsAfterReview(itemId: bigint): Promise<void> {
   try {
-    const item = await db().auditItem.findUnique({ where: { id: itemId }, select: { batch: { select: { runId: true } } } });
+    const item = await db().auditItem.findUnique({
+      where: { id: itemId },
+      select: { batch: { select: { runId: true } } },
+    });
     if (item) await evaluateRunAlarms(item.batch.runId, { webhook: "background" });
   } catch (err) {
-    console.error(`alarms not evaluated after the review of item ${itemId} (the next page read will):`, err instanceof Error ? err.message : err);
+    console.error(
+      `alarms not evaluated after the review of item ${itemId} (the next page read will):`,
+      err instanceof Error ? err.message : err,
+    );
   }
 }

@@ -20,15 +20,32 @@ const url = process.env.DATABASE_URL!;
 const receiver = alarmReceiverForFile();
 
 /** The hacking variant: 30 tickets × 12 logged steps × K=4; hand-offs cross 10% late, so the alarm changes mid-run. */
-const body = (runId: string) => ndjson([...demoRunValues({ runId, tickets: 30, steps: 12, k: 4, seed: "after-write", variant: "hacking" })]);
+const body = (runId: string) =>
+  ndjson([...demoRunValues({ runId, tickets: 30, steps: 12, k: 4, seed: "after-write", variant: "hacking" })]);
 
 /** The run's alarms replayed from its rollups at once (what the stored states must equal). */
 async function replay(runId: string) {
-  const once = computeAlarmStatuses(alarmRules({ ...DEFAULT_THRESHOLDS }), { steps: await listAlarmStepRows(runId), audit: [], auditWindow: DEFAULT_THRESHOLDS.auditWindow });
-  return ALARMS.map((alarm) => ({ alarm, state: once[alarm].state, sinceStep: once[alarm].since, atStep: once[alarm].at, value: once[alarm].value }));
+  const once = computeAlarmStatuses(alarmRules({ ...DEFAULT_THRESHOLDS }), {
+    steps: await listAlarmStepRows(runId),
+    audit: [],
+    auditWindow: DEFAULT_THRESHOLDS.auditWindow,
+  });
+  return ALARMS.map((alarm) => ({
+    alarm,
+    state: once[alarm].state,
+    sinceStep: once[alarm].since,
+    atStep: once[alarm].at,
+    value: once[alarm].value,
+  }));
 }
 const stored = async (runId: string) =>
-  (await listPersistedAlarms([runId])).map((a) => ({ alarm: a.alarm, state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, value: a.value }));
+  (await listPersistedAlarms([runId])).map((a) => ({
+    alarm: a.alarm,
+    state: a.state,
+    sinceStep: a.sinceStep,
+    atStep: a.atStep,
+    value: a.value,
+  }));
 
 describe("alarms after a write", () => {
   const RUN = "after-write-stream";
@@ -36,7 +53,10 @@ describe("alarms after a write", () => {
   it("an ingest alone stores the alarm states while the rows arrive and posts every change", async () => {
     expect(await listPersistedAlarms([RUN])).toEqual([]);
     // one batch per logged step, and no pause between evaluations: the alarms move while the stream goes on
-    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 120, alarms: { webhookUrl: receiver.url, intervalMs: 0 } });
+    const s = await ingestText(bulkPool(url), body(RUN), {
+      batchLines: 120,
+      alarms: { webhookUrl: receiver.url, intervalMs: 0 },
+    });
     expect(s).toMatchObject({ ok: true, rejected: 0 });
 
     const states = await stored(RUN);
@@ -47,7 +67,9 @@ describe("alarms after a write", () => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.webhook === "sent")).toBe(true);
     const posted = receiver.received.filter((r) => r.run === RUN);
-    expect(posted.map((p) => `${p.alarm}:${p.from}→${p.to}@${p.step}`).sort()).toEqual(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}@${e.step}`).sort());
+    expect(posted.map((p) => `${p.alarm}:${p.from}→${p.to}@${p.step}`).sort()).toEqual(
+      events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}@${e.step}`).sort(),
+    );
     // evaluated more than once during the ingest: the changes were recorded at different times
     expect(new Set(events.map((e) => e.at.getTime())).size).toBeGreaterThan(1);
     expect(events.some((e) => e.alarm === "handoff" && e.toState === "red")).toBe(true);
@@ -56,7 +78,10 @@ describe("alarms after a write", () => {
   it("sending the same rows again changes nothing: no event, no post", async () => {
     const events = (await listAlarmEvents({ runId: RUN, limit: 100 })).length;
     const posts = receiver.received.length;
-    const s = await ingestText(bulkPool(url), body(RUN), { batchLines: 500, alarms: { webhookUrl: receiver.url, intervalMs: 0 } });
+    const s = await ingestText(bulkPool(url), body(RUN), {
+      batchLines: 500,
+      alarms: { webhookUrl: receiver.url, intervalMs: 0 },
+    });
     expect(s).toMatchObject({ ok: true, accepted: 0 });
     expect((await listAlarmEvents({ runId: RUN, limit: 100 })).length).toBe(events);
     expect(receiver.received.length).toBe(posts);
@@ -64,7 +89,10 @@ describe("alarms after a write", () => {
 
   it("the API handler evaluates the runs of the body before it answers", async () => {
     const run = "after-write-api";
-    const res = await handleIngestRequest(new Request("http://verity.local/api/v1/ingest", { method: "POST", body: body(run) }), bulkPool(url));
+    const res = await handleIngestRequest(
+      new Request("http://verity.local/api/v1/ingest", { method: "POST", body: body(run) }),
+      bulkPool(url),
+    );
     expect(res.status).toBe(200);
     expect(await stored(run)).toEqual(await replay(run));
     expect((await stored(run)).find((a) => a.alarm === "handoff")?.state).toBe("red");
@@ -75,12 +103,18 @@ describe("alarms after a write", () => {
     const config = parseVerifierConfig({ guardrails: { missing_evidence: { on: false } } });
     if (!config.ok) throw new Error(JSON.stringify(config.issues));
     const before = await stored(RUN);
-    const summary = await rescoreRun(bulkPool(url), { runId: RUN, config: config.config, alarms: { webhookUrl: receiver.url } });
+    const summary = await rescoreRun(bulkPool(url), {
+      runId: RUN,
+      config: config.config,
+      alarms: { webhookUrl: receiver.url },
+    });
     expect(summary.rescored).toBeGreaterThan(0);
     const after = await stored(RUN);
     expect(after).toEqual(await replay(RUN));
     // the stored hit-rate reading is the re-scored one, not the one from the ingest
-    expect(after.find((a) => a.alarm === "hit_rate")?.value).not.toBe(before.find((a) => a.alarm === "hit_rate")?.value);
+    expect(after.find((a) => a.alarm === "hit_rate")?.value).not.toBe(
+      before.find((a) => a.alarm === "hit_rate")?.value,
+    );
     const events = await listAlarmEvents({ runId: RUN, limit: 100 });
     expect(receiver.received.filter((r) => r.run === RUN)).toHaveLength(events.length);
   });

@@ -33,24 +33,29 @@ const clients = new WeakMap<pg.Pool, PrismaClient>();
 
 // The evaluation and its Prisma client are loaded when the first evaluation runs, not with the writer: loading them
 // costs about a second of CPU and 90 MB in a fresh process, which a CLI ingest should not pay before its first line.
-type Evaluator = { evaluateRunAlarms: typeof import("@/lib/monitors/evaluate.ts").evaluateRunAlarms; clientFor: (pool: pg.Pool) => PrismaClient };
+type Evaluator = {
+  evaluateRunAlarms: typeof import("@/lib/monitors/evaluate.ts").evaluateRunAlarms;
+  clientFor: (pool: pg.Pool) => PrismaClient;
+};
 let evaluator: Promise<Evaluator> | undefined;
 
 function loadEvaluator(): Promise<Evaluator> {
   if (evaluator) return evaluator;
-  evaluator = Promise.all([import("@prisma/adapter-pg"), import("@/lib/generated/prisma/client.ts"), import("@/lib/monitors/evaluate.ts")]).then(
-    ([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }]) => ({
-      evaluateRunAlarms,
-      clientFor(pool) {
-        let client = clients.get(pool);
-        if (!client) {
-          client = new PrismaClient({ adapter: new PrismaPg(pool) });
-          clients.set(pool, client);
-        }
-        return client;
-      },
-    }),
-  );
+  evaluator = Promise.all([
+    import("@prisma/adapter-pg"),
+    import("@/lib/generated/prisma/client.ts"),
+    import("@/lib/monitors/evaluate.ts"),
+  ]).then(([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }]) => ({
+    evaluateRunAlarms,
+    clientFor(pool) {
+      let client = clients.get(pool);
+      if (!client) {
+        client = new PrismaClient({ adapter: new PrismaPg(pool) });
+        clients.set(pool, client);
+      }
+      return client;
+    },
+  }));
   // A failed load (never expected) is tried again by the next evaluation rather than remembered.
   evaluator.catch(() => (evaluator = undefined));
   return evaluator;
@@ -73,10 +78,17 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
     for (const runId of runs) {
       try {
         const { evaluateRunAlarms, clientFor } = await loadEvaluator();
-        const r = await evaluateRunAlarms(runId, { client: clientFor(pool), webhook: "background", webhookUrl: opts.webhookUrl });
+        const r = await evaluateRunAlarms(runId, {
+          client: clientFor(pool),
+          webhook: "background",
+          webhookUrl: opts.webhookUrl,
+        });
         deliveries.push(r.delivered);
       } catch (err) {
-        console.error(`alarms of run ${runId} were not evaluated after the write (the next write or page read will):`, err instanceof Error ? err.message : err);
+        console.error(
+          `alarms of run ${runId} were not evaluated after the write (the next write or page read will):`,
+          err instanceof Error ? err.message : err,
+        );
       }
     }
   };

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { computeAlarmStatuses, ledgerRewardByWindow, planAlarmUpdate, planRunUpdate, type AlarmStepRow, type AlarmTransition, type PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
+import {
+  computeAlarmStatuses,
+  ledgerRewardByWindow,
+  planAlarmUpdate,
+  planRunUpdate,
+  type AlarmStepRow,
+  type AlarmTransition,
+  type PersistedAlarm,
+} from "@/lib/monitors/alarm-state.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
 import { alarmRules, ALARMS, ruleHash, type AlarmKey } from "@/lib/monitors/rules.ts";
 import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
@@ -10,7 +18,17 @@ const hashes = Object.fromEntries(ALARMS.map((a) => [a, ruleHash(rules[a])])) as
 
 /** A healthy step of 100 rollouts: 20% hit rate, 5% hand-off, group std 0.2, mean reward 0.5. */
 function step(s: number, over: Partial<AlarmStepRow> = {}): AlarmStepRow {
-  return { step: s, rollouts: 100, handoffs: 5, guardrailHits: 20, groups: 25, groupStdSum: 25 * 0.2, rewarded: 100, rewardSum: 50, ...over };
+  return {
+    step: s,
+    rollouts: 100,
+    handoffs: 5,
+    guardrailHits: 20,
+    groups: 25,
+    groupStdSum: 25 * 0.2,
+    rewarded: 100,
+    rewardSum: 50,
+    ...over,
+  };
 }
 
 /**
@@ -24,19 +42,27 @@ function replayArrivals(steps: AlarmStepRow[], audit: (upTo: number) => AuditPoi
     const seen = steps.slice(0, i);
     const last = seen[seen.length - 1].step;
     const computed = computeAlarmStatuses(rules, { steps: seen, audit: audit(last), auditWindow: 500 });
-    const planned = planRunUpdate(stored, computed, { runId: "r", ruleHashes: hashes, fingerprint: `f${i}`, now: new Date(i * 1000) });
+    const planned = planRunUpdate(stored, computed, {
+      runId: "r",
+      ruleHashes: hashes,
+      fingerprint: `f${i}`,
+      now: new Date(i * 1000),
+    });
     stored = planned.rows;
     transitions.push(...planned.transitions);
   }
   return { transitions, stored };
 }
 
-const of = (ts: AlarmTransition[], alarm: AlarmKey) => ts.filter((t) => t.alarm === alarm).map((t) => `${t.from}→${t.to}@${t.step}`);
+const of = (ts: AlarmTransition[], alarm: AlarmKey) =>
+  ts.filter((t) => t.alarm === alarm).map((t) => `${t.from}→${t.to}@${t.step}`);
 
 describe("alarm persistence: entering and leaving each state", () => {
   it("hand-off rate: green → amber (near the line) → red (3 breaches) → amber (3 clear of the line) → green (3 clear of the warning)", () => {
     const rates = [0.05, 0.09, 0.12, 0.12, 0.12, 0.085, 0.085, 0.085, 0.05, 0.05, 0.05];
-    const { transitions, stored } = replayArrivals(rates.map((r, i) => step(i, { handoffs: Math.round(r * 1000) / 10, rollouts: 100 })));
+    const { transitions, stored } = replayArrivals(
+      rates.map((r, i) => step(i, { handoffs: Math.round(r * 1000) / 10, rollouts: 100 })),
+    );
     expect(of(transitions, "handoff")).toEqual(["green→amber@1", "amber→red@4", "red→amber@7", "amber→green@10"]);
     const row = stored.find((r) => r.alarm === "handoff")!;
     expect(row).toMatchObject({ state: "green", sinceStep: 10, atStep: 10, value: 0.05 });
@@ -52,7 +78,14 @@ describe("alarm persistence: entering and leaving each state", () => {
     const { transitions } = replayArrivals(rates.map((r, i) => step(i, { guardrailHits: r * 100 })));
     // Above the band: amber at once (outside the warning margin), red after 3; back inside the band by more than the
     // margins for 3 evaluations: green. Then the same below the band.
-    expect(of(transitions, "hit_rate")).toEqual(["green→amber@1", "amber→red@3", "red→green@6", "green→amber@7", "amber→red@9", "red→green@12"]);
+    expect(of(transitions, "hit_rate")).toEqual([
+      "green→amber@1",
+      "amber→red@3",
+      "red→green@6",
+      "green→amber@7",
+      "amber→red@9",
+      "red→green@12",
+    ]);
   });
 
   it("within-group std: floor breached → red, recovering through amber to green", () => {
@@ -75,7 +108,9 @@ describe("alarm persistence: entering and leaving each state", () => {
     const ledger = [0.5, 0.52, 0.54, 0.56, 0.58, 0.6, 0.58, 0.56, 0.54, 0.52, 0.5];
     const agree = [0.9, 0.87, 0.84, 0.81, 0.78, 0.75, 0.78, 0.81, 0.84, 0.87, 0.9];
     const steps = ledger.map((m, i) => step(i * 500, { rewardSum: m * 100 }));
-    const points = agree.map((a, i) => auditPoint(i * 500, { compared: 50, agreeing: a * 50, reviews: 50, humanSuccesses: 25 }));
+    const points = agree.map((a, i) =>
+      auditPoint(i * 500, { compared: 50, agreeing: a * 50, reviews: 50, humanSuccesses: 25 }),
+    );
     const { transitions, stored } = replayArrivals(steps, (upTo) => points.filter((p) => p.step <= upTo));
     const t = of(transitions, "hacking_agreement");
     expect(t[0]).toBe("green→amber@1500");
@@ -103,9 +138,19 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
   it("re-evaluating the same data records nothing and keeps the time of the last change", () => {
     const steps = [0.12, 0.12, 0.12].map((r, i) => step(i, { handoffs: r * 100 }));
     const computed = computeAlarmStatuses(rules, { steps, audit: [], auditWindow: 500 });
-    const first = planRunUpdate([], computed, { runId: "r", ruleHashes: hashes, fingerprint: "a", now: new Date(1000) });
+    const first = planRunUpdate([], computed, {
+      runId: "r",
+      ruleHashes: hashes,
+      fingerprint: "a",
+      now: new Date(1000),
+    });
     expect(first.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual(["handoff:green→red"]);
-    const again = planRunUpdate(first.rows, computed, { runId: "r", ruleHashes: hashes, fingerprint: "a", now: new Date(5000) });
+    const again = planRunUpdate(first.rows, computed, {
+      runId: "r",
+      ruleHashes: hashes,
+      fingerprint: "a",
+      now: new Date(5000),
+    });
     expect(again.transitions).toEqual([]);
     const row = again.rows.find((r) => r.alarm === "handoff")!;
     expect(row.changedAt).toEqual(new Date(1000));
@@ -113,8 +158,18 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
   });
 
   it("a run first seen already red is a change from green (posted once); a run with no data stays green, unevaluated", () => {
-    const red = computeAlarmStatuses(rules, { steps: [0.2, 0.2, 0.2].map((r, i) => step(i, { handoffs: r * 100 })), audit: [], auditWindow: 500 });
-    const p = planAlarmUpdate(null, red.handoff, { runId: "r", alarm: "handoff", ruleHash: "h", fingerprint: "f", now: new Date(7) });
+    const red = computeAlarmStatuses(rules, {
+      steps: [0.2, 0.2, 0.2].map((r, i) => step(i, { handoffs: r * 100 })),
+      audit: [],
+      auditWindow: 500,
+    });
+    const p = planAlarmUpdate(null, red.handoff, {
+      runId: "r",
+      alarm: "handoff",
+      ruleHash: "h",
+      fingerprint: "f",
+      now: new Date(7),
+    });
     expect(p.transition).toMatchObject({ from: "green", to: "red", step: 2, value: 0.2 });
     const none = computeAlarmStatuses(rules, { steps: [], audit: [], auditWindow: 500 });
     const q = planRunUpdate([], none, { runId: "r", ruleHashes: hashes, fingerprint: "f", now: new Date(7) });
@@ -123,14 +178,23 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
   });
 
   it("steps with fewer than 30 rollouts are not judged (a partial first step cannot raise the alarm)", () => {
-    const computed = computeAlarmStatuses(rules, { steps: [0, 1, 2, 3].map((s) => step(s, { rollouts: 10, handoffs: 9 })), audit: [], auditWindow: 500 });
+    const computed = computeAlarmStatuses(rules, {
+      steps: [0, 1, 2, 3].map((s) => step(s, { rollouts: 10, handoffs: 9 })),
+      audit: [],
+      auditWindow: 500,
+    });
     expect(computed.handoff).toMatchObject({ state: "green", at: null });
   });
 });
 
 describe("ledgerRewardByWindow", () => {
   it("pools reward sums and counts into the fixed audit windows", () => {
-    const s = [step(0, { rewardSum: 10, rewarded: 20 }), step(400, { rewardSum: 30, rewarded: 40 }), step(500, { rewardSum: 0, rewarded: 0 }), step(1200, { rewardSum: 5, rewarded: 10 })];
+    const s = [
+      step(0, { rewardSum: 10, rewarded: 20 }),
+      step(400, { rewardSum: 30, rewarded: 40 }),
+      step(500, { rewardSum: 0, rewarded: 0 }),
+      step(1200, { rewardSum: 5, rewarded: 10 }),
+    ];
     expect(ledgerRewardByWindow(s, 500)).toEqual([
       { step: 0, value: 40 / 60, n: 60 },
       { step: 500, value: null, n: 0 },
@@ -140,7 +204,20 @@ describe("ledgerRewardByWindow", () => {
 });
 
 function auditPoint(s: number, over: Partial<AuditPoint>): AuditPoint {
-  const p: AuditPoint = { step: s, stepTo: s + 499, reviews: 0, compared: 0, agreeing: 0, agreement: null, slots: 0, correctSlots: 0, extraction: null, humanSuccesses: 0, humanSuccess: null, ...over };
+  const p: AuditPoint = {
+    step: s,
+    stepTo: s + 499,
+    reviews: 0,
+    compared: 0,
+    agreeing: 0,
+    agreement: null,
+    slots: 0,
+    correctSlots: 0,
+    extraction: null,
+    humanSuccesses: 0,
+    humanSuccess: null,
+    ...over,
+  };
   p.agreement = wilson(p.agreeing, p.compared);
   p.extraction = wilson(p.correctSlots, p.slots);
   p.humanSuccess = wilson(p.humanSuccesses, p.reviews);

@@ -3,13 +3,28 @@
 // state as resuming would, and it stays right when old steps change (a re-score, late rows) or thresholds change.
 // A state change is recorded — and posted — only when the replayed state differs from the persisted one, so
 // re-evaluating the same data never records anything, and the machine's hysteresis is what stops flapping. Pure.
-import { alarmTimeline, INITIAL_ALARM_STATUS, stepSeries, type AlarmState, type AlarmStatus } from "@/lib/stats/alarms.ts";
+import {
+  alarmTimeline,
+  INITIAL_ALARM_STATUS,
+  stepSeries,
+  type AlarmState,
+  type AlarmStatus,
+} from "@/lib/stats/alarms.ts";
 import type { StepPoint } from "@/lib/stats/trend.ts";
 import { auditSeries, windowStart, type AuditPoint } from "@/lib/monitors/audit.ts";
 import { ALARMS, type AlarmKey, type AlarmRules } from "@/lib/monitors/rules.ts";
 
 /** The rollup counters the step alarms read. */
-export type AlarmStepRow = { step: number; rollouts: number; handoffs: number; guardrailHits: number; groups: number; groupStdSum: number; rewarded: number; rewardSum: number };
+export type AlarmStepRow = {
+  step: number;
+  rollouts: number;
+  handoffs: number;
+  guardrailHits: number;
+  groups: number;
+  groupStdSum: number;
+  rewarded: number;
+  rewardSum: number;
+};
 
 export type AlarmInputs = { steps: readonly AlarmStepRow[]; audit: readonly AuditPoint[]; auditWindow: number };
 
@@ -23,7 +38,9 @@ export function ledgerRewardByWindow(steps: readonly AlarmStepRow[], width: numb
     a.n += s.rewarded;
     acc.set(w, a);
   }
-  return [...acc.entries()].sort((a, b) => a[0] - b[0]).map(([step, { sum, n }]) => ({ step, value: n > 0 ? sum / n : null, n }));
+  return [...acc.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([step, { sum, n }]) => ({ step, value: n > 0 ? sum / n : null, n }));
 }
 
 /** The state each alarm ends in after replaying its series from the start. */
@@ -33,9 +50,21 @@ export function computeAlarmStatuses(rules: AlarmRules, inputs: AlarmInputs): Re
   const ledger = ledgerRewardByWindow(steps, inputs.auditWindow);
   const last = (t: AlarmStatus[]) => t[t.length - 1] ?? INITIAL_ALARM_STATUS;
   return {
-    hit_rate: last(alarmTimeline(rules.hit_rate, stepSeries(steps.map((s) => ({ step: s.step, k: s.guardrailHits, n: s.rollouts }))))),
-    handoff: last(alarmTimeline(rules.handoff, stepSeries(steps.map((s) => ({ step: s.step, k: s.handoffs, n: s.rollouts }))))),
-    group_std: last(alarmTimeline(rules.group_std, steps.map((s) => ({ step: s.step, value: s.groups > 0 ? s.groupStdSum / s.groups : null, n: s.groups })))),
+    hit_rate: last(
+      alarmTimeline(
+        rules.hit_rate,
+        stepSeries(steps.map((s) => ({ step: s.step, k: s.guardrailHits, n: s.rollouts }))),
+      ),
+    ),
+    handoff: last(
+      alarmTimeline(rules.handoff, stepSeries(steps.map((s) => ({ step: s.step, k: s.handoffs, n: s.rollouts })))),
+    ),
+    group_std: last(
+      alarmTimeline(
+        rules.group_std,
+        steps.map((s) => ({ step: s.step, value: s.groups > 0 ? s.groupStdSum / s.groups : null, n: s.groups })),
+      ),
+    ),
     extraction: last(alarmTimeline(rules.extraction, human.extraction)),
     hacking_agreement: last(alarmTimeline(rules.hacking_agreement, { ledger, human: human.agreement })),
     hacking_success: last(alarmTimeline(rules.hacking_success, { ledger, human: human.humanSuccess })),
@@ -96,7 +125,16 @@ export function planAlarmUpdate(
     evaluatedAt: meta.now,
   };
   const transition = changed
-    ? { runId: meta.runId, alarm: meta.alarm, from, to: computed.state, step: computed.since, value: computed.value, message: computed.message, at: meta.now }
+    ? {
+        runId: meta.runId,
+        alarm: meta.alarm,
+        from,
+        to: computed.state,
+        step: computed.since,
+        value: computed.value,
+        message: computed.message,
+        at: meta.now,
+      }
     : null;
   return { row, transition };
 }
@@ -111,7 +149,13 @@ export function planRunUpdate(
   const transitions: AlarmTransition[] = [];
   for (const alarm of ALARMS) {
     const prev = previous.find((p) => p.alarm === alarm) ?? null;
-    const { row, transition } = planAlarmUpdate(prev, computed[alarm], { runId: meta.runId, alarm, ruleHash: meta.ruleHashes[alarm], fingerprint: meta.fingerprint, now: meta.now });
+    const { row, transition } = planAlarmUpdate(prev, computed[alarm], {
+      runId: meta.runId,
+      alarm,
+      ruleHash: meta.ruleHashes[alarm],
+      fingerprint: meta.fingerprint,
+      now: meta.now,
+    });
     rows.push(row);
     if (transition) transitions.push(transition);
   }

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { auditPoints, auditSeries, pairSlots, windowStart, type AuditPair } from "@/lib/monitors/audit.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
-const claims = (writes: string[], mentioned: { key: string; value?: number | string }[] = [], forbidden: string[] = []) => ({ claimed_writes: writes, mentioned, forbidden_hits: forbidden });
+const claims = (
+  writes: string[],
+  mentioned: { key: string; value?: number | string }[] = [],
+  forbidden: string[] = [],
+) => ({ claimed_writes: writes, mentioned, forbidden_hits: forbidden });
 
 function pair(step: number, ledger: number | null, human: number, over: Partial<AuditPair> = {}): AuditPair {
   return {
@@ -39,7 +43,16 @@ describe("shadow audit over steps", () => {
       pair(600, 1, 1, { ledgerClaims: claims([]) }),
     ];
     const [w0, w1] = auditPoints(pairs, 500);
-    expect(w0).toMatchObject({ step: 0, stepTo: 499, reviews: 3, compared: 2, agreeing: 1, slots: 15, correctSlots: 15, humanSuccesses: 2 });
+    expect(w0).toMatchObject({
+      step: 0,
+      stepTo: 499,
+      reviews: 3,
+      compared: 2,
+      agreeing: 1,
+      slots: 15,
+      correctSlots: 15,
+      humanSuccesses: 2,
+    });
     expect(w0.agreement).toEqual(wilson(1, 2));
     expect(w0.humanSuccess).toEqual(wilson(2, 3));
     expect(w1).toMatchObject({ step: 500, reviews: 1, compared: 1, agreeing: 1, slots: 5, correctSlots: 3 });

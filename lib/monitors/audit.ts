@@ -64,7 +64,19 @@ export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPo
     const start = windowStart(p.step, width);
     let w = byWindow.get(start);
     if (!w) {
-      w = { step: start, stepTo: start + width - 1, reviews: 0, compared: 0, agreeing: 0, agreement: null, slots: 0, correctSlots: 0, extraction: null, humanSuccesses: 0, humanSuccess: null };
+      w = {
+        step: start,
+        stepTo: start + width - 1,
+        reviews: 0,
+        compared: 0,
+        agreeing: 0,
+        agreement: null,
+        slots: 0,
+        correctSlots: 0,
+        extraction: null,
+        humanSuccesses: 0,
+        humanSuccess: null,
+      };
       byWindow.set(start, w);
     }
     w.reviews++;
@@ -89,7 +101,11 @@ export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPo
 }
 
 /** Per-window series for the alarms: agreement, extraction accuracy and human success with their n. */
-export function auditSeries(points: readonly AuditPoint[]): { agreement: StepPoint[]; extraction: StepPoint[]; humanSuccess: StepPoint[] } {
+export function auditSeries(points: readonly AuditPoint[]): {
+  agreement: StepPoint[];
+  extraction: StepPoint[];
+  humanSuccess: StepPoint[];
+} {
   return {
     agreement: points.map((p) => ({ step: p.step, value: p.agreement?.estimate ?? null, n: p.compared })),
     extraction: points.map((p) => ({ step: p.step, value: p.extraction?.estimate ?? null, n: p.slots })),

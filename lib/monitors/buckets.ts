@@ -7,8 +7,21 @@ import type { GuardrailCounters, StepRollupCounters } from "@/lib/rollups/data.t
 export const MAX_POINTS = 400;
 
 const NUMERIC = [
-  "rollouts", "rewarded", "rewardSum", "rewardSumsq", "success", "handoffs", "guardrailHits", "capped", "removedSum",
-  "specErrors", "inputErrors", "external", "groups", "flatGroups", "groupStdSum",
+  "rollouts",
+  "rewarded",
+  "rewardSum",
+  "rewardSumsq",
+  "success",
+  "handoffs",
+  "guardrailHits",
+  "capped",
+  "removedSum",
+  "specErrors",
+  "inputErrors",
+  "external",
+  "groups",
+  "flatGroups",
+  "groupStdSum",
 ] as const satisfies readonly (keyof StepRollupCounters)[];
 
 /** Zero counters at `step`. */
@@ -54,7 +67,11 @@ export function bucketWidthFor(count: number, first: number, last: number, maxPo
  * Rows pooled into buckets [origin + k·width, origin + (k+1)·width), each labelled with its first step. width 1
  * returns the rows as they are. Rows must be in step order (as listStepRollups returns them).
  */
-export function bucketCounters(rows: readonly StepRollupCounters[], width: number, origin: number): StepRollupCounters[] {
+export function bucketCounters(
+  rows: readonly StepRollupCounters[],
+  width: number,
+  origin: number,
+): StepRollupCounters[] {
   if (width <= 1) return rows.map((r) => poolCounters([r], r.step));
   const out: StepRollupCounters[] = [];
   let current: StepRollupCounters | null = null;

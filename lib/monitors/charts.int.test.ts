@@ -35,13 +35,20 @@ async function ingest(values: Iterable<unknown>) {
   if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 400));
 }
 
-async function load(runId: string, query: Parameters<typeof loadRunCharts>[1] = {}, maxPoints?: number): Promise<ChartData> {
+async function load(
+  runId: string,
+  query: Parameters<typeof loadRunCharts>[1] = {},
+  maxPoints?: number,
+): Promise<ChartData> {
   const r = await loadRunCharts(runId, query, db(), maxPoints);
   if (r.state !== "ok") throw new Error(`run ${runId}: ${r.state}`);
   return r.data;
 }
 
-const q = <T>(sql: string, params: unknown[] = []) => bulkPool(url).query(sql, params).then((r) => r.rows as T[]);
+const q = <T>(sql: string, params: unknown[] = []) =>
+  bulkPool(url)
+    .query(sql, params)
+    .then((r) => r.rows as T[]);
 
 /** Compares a chart column with expected values by step; missing expected steps must be null. */
 function expectColumn(rows: Row[], key: string, expected: Map<number, number | null>) {
@@ -57,11 +64,21 @@ beforeAll(async () => {
   // A reward-hacking run on 12 tickets × 6 logged steps × K=4, the ten verifier examples (step 1200, one spec error),
   // and two external score records with guardrails; then a re-score under another config.
   await ingest(demoRunValues({ runId: RUN, tickets: 12, steps: 6, k: 4, seed: "charts", variant: "hacking" }));
-  await ingest((loadExamples() as Record<string, unknown>[]).map((e) => ({ ...e, run_id: RUN, trajectory_id: `${RUN}-${e.trajectory_id}` })));
+  await ingest(
+    (loadExamples() as Record<string, unknown>[]).map((e) => ({
+      ...e,
+      run_id: RUN,
+      trajectory_id: `${RUN}-${e.trajectory_id}`,
+    })),
+  );
   await ingest([
     caseLine(`${RUN}-T-X`),
     externalScore(`${RUN}/ext/1`, `${RUN}-T-X`, 0.95, { run: RUN, step: 0 }),
-    externalScore(`${RUN}/ext/2`, `${RUN}-T-X`, 0.2, { run: RUN, step: 0, guardrails: [{ code: "customer_harm", cap: 0.2 }, "policy_error"] }),
+    externalScore(`${RUN}/ext/2`, `${RUN}-T-X`, 0.2, {
+      run: RUN,
+      step: 0,
+      guardrails: [{ code: "customer_harm", cap: 0.2 }, "policy_error"],
+    }),
   ]);
   const config = parseVerifierConfig({ guardrails: { empty_promise: { cap: 0.1 } }, handoff_outcome: 0.8 });
   if (!config.ok) throw new Error("config");
@@ -84,7 +101,10 @@ describe("step charts equal a direct computation from the ledger", () => {
 
   it("guardrail hit rate, overall and per guardrail (from the narrow ledger_guardrails table)", async () => {
     const t = chartTable(await load(RUN), "hit-rate");
-    const all = await q<{ step: number; rate: number }>(`select step, avg((guardrail_mask <> 0)::int)::float8 as rate ${current} group by step`, [RUN]);
+    const all = await q<{ step: number; rate: number }>(
+      `select step, avg((guardrail_mask <> 0)::int)::float8 as rate ${current} group by step`,
+      [RUN],
+    );
     expectColumn(t.rows, "hitRate", new Map(all.map((r) => [r.step, r.rate])));
     const per = await q<{ step: number; code: string; rate: number }>(
       `select l.step, g.code, count(*)::float8 / (select count(*) from ledger x where x.run_id = $1 and x.is_current and x.step = l.step) as rate
@@ -99,12 +119,20 @@ describe("step charts equal a direct computation from the ledger", () => {
       for (const r of t.rows) if (!m.has(r.step) && r.rollouts) m.set(r.step, 0);
       expectColumn(t.rows, `g_${code}`, m);
     }
-    expect(t.columns.filter((c) => c.key.startsWith("g_")).map((c) => c.key.slice(2)).sort()).toEqual(codes.sort());
+    expect(
+      t.columns
+        .filter((c) => c.key.startsWith("g_"))
+        .map((c) => c.key.slice(2))
+        .sort(),
+    ).toEqual(codes.sort());
   });
 
   it("hand-off rate", async () => {
     const t = chartTable(await load(RUN), "handoff");
-    const rows = await q<{ step: number; rate: number }>(`select step, avg(coalesce(handoff, false)::int)::float8 as rate ${current} group by step`, [RUN]);
+    const rows = await q<{ step: number; rate: number }>(
+      `select step, avg(coalesce(handoff, false)::int)::float8 as rate ${current} group by step`,
+      [RUN],
+    );
     expectColumn(t.rows, "handoffRate", new Map(rows.map((r) => [r.step, r.rate])));
     // the hacking variant's hand-off rate climbs
     const rates = t.rows.filter((r) => r.step !== 1200).map((r) => r.handoffRate!);
@@ -119,12 +147,35 @@ describe("step charts equal a direct computation from the ledger", () => {
       [RUN],
     );
     const by = (f: (r: (typeof rows)[number]) => number | null) => new Map(rows.map((r) => [r.step, f(r)]));
-    expectColumn(t.rows, "successRate", by((r) => r.success));
-    expectColumn(t.rows, "meanReward", by((r) => r.mean));
-    expectColumn(t.rows, "rewardStd", by((r) => r.sd));
-    expectColumn(t.rows, "rewardLow", by((r) => (r.mean === null ? null : r.mean - r.sd!)));
-    expectColumn(t.rows, "rewardHigh", by((r) => (r.mean === null ? null : r.mean + r.sd!)));
-    for (const [code, key] of [["missing_evidence", "missingEvidenceRate"], ["unauthorized_write", "unauthorizedRate"]] as const) {
+    expectColumn(
+      t.rows,
+      "successRate",
+      by((r) => r.success),
+    );
+    expectColumn(
+      t.rows,
+      "meanReward",
+      by((r) => r.mean),
+    );
+    expectColumn(
+      t.rows,
+      "rewardStd",
+      by((r) => r.sd),
+    );
+    expectColumn(
+      t.rows,
+      "rewardLow",
+      by((r) => (r.mean === null ? null : r.mean - r.sd!)),
+    );
+    expectColumn(
+      t.rows,
+      "rewardHigh",
+      by((r) => (r.mean === null ? null : r.mean + r.sd!)),
+    );
+    for (const [code, key] of [
+      ["missing_evidence", "missingEvidenceRate"],
+      ["unauthorized_write", "unauthorizedRate"],
+    ] as const) {
       const g = await q<{ step: number; rate: number }>(
         `select step, avg((exists (select 1 from ledger_guardrails g where g.ledger_id = l.id and g.code = $2))::int)::float8 as rate ${current} group by step`,
         [RUN, code],
@@ -199,7 +250,11 @@ describe("zoom, buckets, comparison and CSV", () => {
       expect(p.handoffRate).toBeCloseTo(rows[i].handoff, CLOSE);
     });
     const small = await listOverview(RUN, 3, db());
-    expect(small.map((p) => [p.step, p.stepTo])).toEqual([[0, 8333], [8334, 16667], [16668, 25000]]);
+    expect(small.map((p) => [p.step, p.stepTo])).toEqual([
+      [0, 8333],
+      [8334, 16667],
+      [16668, 25000],
+    ]);
     expect(await countSteps([RUN, OTHER], { from: 0, to: 30000 }, db())).toEqual({ count: 9, first: 0, last: 25000 });
   });
 
@@ -241,7 +296,10 @@ const claims = (writes: string[]) => ({ claimed_writes: writes, mentioned: [], f
 
 /** Reviews every item of a batch over the run, alternating an agreeing-ish and a contrary reading. */
 async function createReviews() {
-  const batch = await createBatch({ runId: RUN, stepFrom: 0, stepTo: 30000, rate: 0.5, salt: "charts", pick: "one", overlapRate: 0, tolerance: 0.1 }, { label: "test" });
+  const batch = await createBatch(
+    { runId: RUN, stepFrom: 0, stepTo: 30000, rate: 0.5, salt: "charts", pick: "one", overlapRate: 0, tolerance: 0.1 },
+    { label: "test" },
+  );
   if (!batch.ok) throw new Error(batch.error);
   const [a] = await makeUsers(db(), 1);
   for (let i = 0; ; i++) {
@@ -249,7 +307,9 @@ async function createReviews() {
     if (!lease) break;
     const good = i % 3 !== 0;
     const body: ReviewBody = {
-      subscores: good ? { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 } : { outcome: 0, policy: 0.5, evidence: 0.5, efficiency: 1, communication: 1 },
+      subscores: good
+        ? { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 }
+        : { outcome: 0, policy: 0.5, evidence: 0.5, efficiency: 1, communication: 1 },
       guardrails: [],
       claims: claims(good ? ["finance.issue_refund"] : []),
       note: "",
@@ -292,15 +352,21 @@ describe("shadow-audit chart equals a direct computation from the reviews", () =
     });
     const pooled = new Map<number, { correct: number; n: number }>();
     for (const it of items) {
-      const spec = (await db().case.findUnique({ where: { ticketId: it.ticketId }, select: { verifierSpec: true } }))?.verifierSpec as { must_mention?: { key: string }[]; forbidden?: string[] };
-      const tools = (it.rollout.registry.tools as { name: string; kind: string }[]).filter((x) => x.kind === "write").map((x) => x.name);
+      const spec = (await db().case.findUnique({ where: { ticketId: it.ticketId }, select: { verifierSpec: true } }))
+        ?.verifierSpec as { must_mention?: { key: string }[]; forbidden?: string[] };
+      const tools = (it.rollout.registry.tools as { name: string; kind: string }[])
+        .filter((x) => x.kind === "write")
+        .map((x) => x.name);
       for (const rv of it.reviews) {
         if (!it.ledger.claims) continue;
-        const acc = extractionAccuracy([{ extracted: it.ledger.claims as unknown as Claims, human: rv.claims as unknown as Claims }], {
-          writeTools: tools,
-          mentionKeys: (spec?.must_mention ?? []).map((m) => m.key),
-          forbiddenCodes: spec?.forbidden ?? [],
-        });
+        const acc = extractionAccuracy(
+          [{ extracted: it.ledger.claims as unknown as Claims, human: rv.claims as unknown as Claims }],
+          {
+            writeTools: tools,
+            mentionKeys: (spec?.must_mention ?? []).map((m) => m.key),
+            forbiddenCodes: spec?.forbidden ?? [],
+          },
+        );
         const w = Math.floor(it.ledger.step / 500) * 500;
         const p = pooled.get(w) ?? { correct: 0, n: 0 };
         p.correct += acc.overall?.correct ?? 0;
@@ -314,11 +380,33 @@ describe("shadow-audit chart equals a direct computation from the reviews", () =
 
   it("a new review shows at once (the memoised audit points are keyed by the run's reviews)", async () => {
     const before = (await listAuditPoints(RUN, 500, db())).reduce((n, p) => n + p.reviews, 0);
-    const batch = await createBatch({ runId: RUN, stepFrom: 0, stepTo: 30000, rate: 0.5, salt: "charts-2", pick: "one", overlapRate: 0, tolerance: 0.1 }, { label: "test" });
+    const batch = await createBatch(
+      {
+        runId: RUN,
+        stepFrom: 0,
+        stepTo: 30000,
+        rate: 0.5,
+        salt: "charts-2",
+        pick: "one",
+        overlapRate: 0,
+        tolerance: 0.1,
+      },
+      { label: "test" },
+    );
     if (!batch.ok) throw new Error(batch.error);
     const [b] = await makeUsers(db(), 1);
     const lease = await claimNextItem(b.userId, { batchId: batch.batchId });
-    const r = await submitReview(lease!.itemId, b, { subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 }, guardrails: [], claims: claims([]), note: "" }, 10);
+    const r = await submitReview(
+      lease!.itemId,
+      b,
+      {
+        subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
+        guardrails: [],
+        claims: claims([]),
+        note: "",
+      },
+      10,
+    );
     expect(r.ok).toBe(true);
     const after = (await listAuditPoints(RUN, 500, db())).reduce((n, p) => n + p.reviews, 0);
     expect(after).toBe(before + 1);

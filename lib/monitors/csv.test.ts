@@ -19,6 +19,8 @@ describe("tableToCsv", () => {
     expect(tableToCsv(table, 500).split("\r\n")[1]).toBe("0,499,10,0.1");
   });
   it("names the file after run, chart, comparison and range", () => {
-    expect(csvFileName("grpo main", "handoff", { compare: "grpo/hacking", from: 0, to: 750 })).toBe("grpo_main-handoff-vs-grpo_hacking-0-750.csv");
+    expect(csvFileName("grpo main", "handoff", { compare: "grpo/hacking", from: 0, to: 750 })).toBe(
+      "grpo_main-handoff-vs-grpo_hacking-0-750.csv",
+    );
   });
 });

@@ -24,7 +24,16 @@ export function tableToCsv(table: ChartTable, bucket = 1): string {
 }
 
 /** A safe download file name: `<run>-<chart>[-vs-<other>][-<from>-<to>].csv`. */
-export function csvFileName(runId: string, chart: string, opts: { compare?: string; from?: number; to?: number } = {}): string {
-  const parts = [runId, chart, ...(opts.compare ? ["vs", opts.compare] : []), ...(opts.from !== undefined && opts.to !== undefined ? [`${opts.from}-${opts.to}`] : [])];
+export function csvFileName(
+  runId: string,
+  chart: string,
+  opts: { compare?: string; from?: number; to?: number } = {},
+): string {
+  const parts = [
+    runId,
+    chart,
+    ...(opts.compare ? ["vs", opts.compare] : []),
+    ...(opts.from !== undefined && opts.to !== undefined ? [`${opts.from}-${opts.to}`] : []),
+  ];
   return `${parts.join("-").replace(/[^A-Za-z0-9._-]+/g, "_")}.csv`;
 }

@@ -23,7 +23,16 @@ export async function listAlarmStepRows(runId: string, client: Db = db()): Promi
   const [r] = await client.$queryRaw<{ rows: number[][] }[]>`
     select coalesce(json_agg(json_build_array(step, rollouts, handoffs, guardrail_hits, groups, group_std_sum, rewarded, reward_sum) order by step), '[]') as rows
       from step_rollups where run_id = ${runId}`;
-  return r.rows.map(([step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum]) => ({ step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum }));
+  return r.rows.map(([step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum]) => ({
+    step,
+    rollouts,
+    handoffs,
+    guardrailHits,
+    groups,
+    groupStdSum,
+    rewarded,
+    rewardSum,
+  }));
 }
 
 type AuditRow = {
@@ -85,7 +94,9 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
  */
 export async function runFingerprints(runIds: readonly string[], client: Db = db()): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
-  const rows = await client.$queryRaw<{ id: string; rollups: string | null; reviews: string | null; thresholds: string | null }[]>`
+  const rows = await client.$queryRaw<
+    { id: string; rollups: string | null; reviews: string | null; thresholds: string | null }[]
+  >`
     select r.id, r.thresholds::text as thresholds,
            (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
                              sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum))
@@ -115,10 +126,15 @@ const isAlarmKey = (a: string): a is AlarmKey => (ALARMS as readonly string[]).i
 
 /** Persisted alarm states of the given runs (all runs when omitted), by run then ALARMS order. */
 export async function listPersistedAlarms(runIds?: readonly string[], client: Db = db()): Promise<PersistedAlarm[]> {
-  const rows: AlarmRow[] = await client.monitorAlarm.findMany({ where: runIds ? { runId: { in: [...runIds] } } : {}, orderBy: [{ runId: "asc" }] });
+  const rows: AlarmRow[] = await client.monitorAlarm.findMany({
+    where: runIds ? { runId: { in: [...runIds] } } : {},
+    orderBy: [{ runId: "asc" }],
+  });
   return rows
     .filter((r): r is AlarmRow & { alarm: AlarmKey } => isAlarmKey(r.alarm))
-    .sort((a, b) => (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : ALARMS.indexOf(a.alarm) - ALARMS.indexOf(b.alarm)));
+    .sort((a, b) =>
+      a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : ALARMS.indexOf(a.alarm) - ALARMS.indexOf(b.alarm),
+    );
 }
 
 export type AlarmEventRow = {
@@ -135,7 +151,10 @@ export type AlarmEventRow = {
 };
 
 /** The latest alarm state changes, newest first (of one run, or of all), paged by id. */
-export async function listAlarmEvents(opts: { runId?: string; limit?: number; beforeId?: bigint } = {}, client: Db = db()): Promise<AlarmEventRow[]> {
+export async function listAlarmEvents(
+  opts: { runId?: string; limit?: number; beforeId?: bigint } = {},
+  client: Db = db(),
+): Promise<AlarmEventRow[]> {
   const rows = await client.monitorAlarmEvent.findMany({
     where: { ...(opts.runId ? { runId: opts.runId } : {}), ...(opts.beforeId ? { id: { lt: opts.beforeId } } : {}) },
     orderBy: { id: "desc" },
@@ -145,7 +164,10 @@ export async function listAlarmEvents(opts: { runId?: string; limit?: number; be
 }
 
 /** A run's id, description and stored thresholds. */
-export async function getRunThresholds(runId: string, client: Db = db()): Promise<{ id: string; description: string; thresholds: unknown } | null> {
+export async function getRunThresholds(
+  runId: string,
+  client: Db = db(),
+): Promise<{ id: string; description: string; thresholds: unknown } | null> {
   return client.run.findUnique({ where: { id: runId }, select: { id: true, description: true, thresholds: true } });
 }
 
@@ -159,7 +181,11 @@ export async function listRunThresholds(client: Db = db()): Promise<Map<string, 
  * Distinct steps of the runs' rollups within [from, to] and the first and last of them: what decides the bucket
  * width of a chart. One index range scan per run.
  */
-export async function countSteps(runIds: readonly string[], range: { from: number; to: number }, client: Db = db()): Promise<{ count: number; first: number | null; last: number | null }> {
+export async function countSteps(
+  runIds: readonly string[],
+  range: { from: number; to: number },
+  client: Db = db(),
+): Promise<{ count: number; first: number | null; last: number | null }> {
   const [r] = await client.$queryRaw<{ count: number; first: number | null; last: number | null }[]>`
     select count(distinct step)::int as count, min(step) as first, max(step) as last
       from step_rollups where run_id = any(${[...runIds]}::text[]) and step between ${range.from} and ${range.to}`;
@@ -183,7 +209,9 @@ export async function listBucketedRollups(
   const w = Math.max(1, Math.floor(width));
   // Steps and guardrails as two JSON arrays in one row; grouping the guardrails per bucket is left to Node (a second
   // aggregate in Postgres cost more than the loop below).
-  const [r] = await client.$queryRaw<{ steps: number[][] | null; guardrails: [number, string, number, number, number][] | null }[]>`
+  const [r] = await client.$queryRaw<
+    { steps: number[][] | null; guardrails: [number, string, number, number, number][] | null }[]
+  >`
     with s as (
       select ${origin}::int + ((step - ${origin}::int) / ${w}::int) * ${w}::int as b,
              sum(rollouts) as rollouts, sum(rewarded) as rewarded, sum(reward_sum) as reward_sum, sum(reward_sumsq) as reward_sumsq,
@@ -207,14 +235,32 @@ export async function listBucketedRollups(
     m[code] = { hits, deciding, removedSum };
   }
   return (r.steps ?? []).map((n) => ({
-    step: n[0], rollouts: n[1], rewarded: n[2], rewardSum: n[3], rewardSumsq: n[4], success: n[5], handoffs: n[6], guardrailHits: n[7],
-    capped: n[8], removedSum: n[9], specErrors: n[10], inputErrors: n[11], external: n[12], groups: n[13], flatGroups: n[14], groupStdSum: n[15],
+    step: n[0],
+    rollouts: n[1],
+    rewarded: n[2],
+    rewardSum: n[3],
+    rewardSumsq: n[4],
+    success: n[5],
+    handoffs: n[6],
+    guardrailHits: n[7],
+    capped: n[8],
+    removedSum: n[9],
+    specErrors: n[10],
+    inputErrors: n[11],
+    external: n[12],
+    groups: n[13],
+    flatGroups: n[14],
+    groupStdSum: n[15],
     guardrails: byBucket.get(n[0]) ?? {},
   }));
 }
 
 /** Hit rate and hand-off rate of a whole run, pooled in Postgres into at most `maxPoints` buckets: the zoom brush. */
-export async function listOverview(runId: string, maxPoints: number, client: Db = db()): Promise<{ step: number; stepTo: number; hitRate: number | null; handoffRate: number | null }[]> {
+export async function listOverview(
+  runId: string,
+  maxPoints: number,
+  client: Db = db(),
+): Promise<{ step: number; stepTo: number; hitRate: number | null; handoffRate: number | null }[]> {
   const { count, first, last } = await countSteps([runId], { from: 0, to: MAX_STEP }, client);
   if (first === null || last === null) return [];
   const w = bucketWidthFor(count, first, last, maxPoints);

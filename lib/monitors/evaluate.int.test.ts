@@ -53,11 +53,19 @@ describe("evaluateRunAlarms", () => {
     expect(handoff).toMatchObject({ state: "red", sinceStep: direct.since, atStep: direct.at, value: direct.value });
     expect(direct.state).toBe("red");
     // no reviews: the shadow-audit alarms have nothing to evaluate
-    for (const a of ["extraction", "hacking_agreement", "hacking_success"] as const) expect(r.alarms.find((x) => x.alarm === a)).toMatchObject({ state: "green", atStep: null });
+    for (const a of ["extraction", "hacking_agreement", "hacking_success"] as const)
+      expect(r.alarms.find((x) => x.alarm === a)).toMatchObject({ state: "green", atStep: null });
 
     const events = await listAlarmEvents({ runId: RUN, limit: 50 });
-    expect(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}`).sort()).toEqual(r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`).sort());
-    expect(events.find((e) => e.alarm === "handoff")).toMatchObject({ fromState: "green", toState: "red", step: direct.since, webhook: "sent" });
+    expect(events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}`).sort()).toEqual(
+      r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`).sort(),
+    );
+    expect(events.find((e) => e.alarm === "handoff")).toMatchObject({
+      fromState: "green",
+      toState: "red",
+      step: direct.since,
+      webhook: "sent",
+    });
     const mine = receiver.received.filter((x) => x.run === RUN);
     expect(mine).toHaveLength(r.transitions.length);
     expect(mine.find((x) => x.alarm === "handoff")).toMatchObject({ from: "green", to: "red", step: direct.since });
@@ -75,20 +83,35 @@ describe("evaluateRunAlarms", () => {
   });
 
   it("new thresholds (audited) re-evaluate: a 90% hand-off ceiling turns the alarm green; two concurrent evaluations record the change back once", async () => {
-    const lead = { userId: (await db().user.create({ data: { email: `${uniqueName("lead")}@t.local`, role: "lead" } })).id, email: "lead@t.local" };
+    const lead = {
+      userId: (await db().user.create({ data: { email: `${uniqueName("lead")}@t.local`, role: "lead" } })).id,
+      email: "lead@t.local",
+    };
     const saved = await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS, handoffCeiling: 0.9 }, lead);
     expect(saved).toEqual({ ok: true, stored: { handoffCeiling: 0.9 } });
-    const log = await db().auditLogEntry.findFirstOrThrow({ where: { action: "run.thresholds_update", targetId: RUN } });
-    expect(log.details).toMatchObject({ changed: { handoffCeiling: { from: 0.1, to: 0.9 } }, stored: { handoffCeiling: 0.9 } });
+    const log = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "run.thresholds_update", targetId: RUN },
+    });
+    expect(log.details).toMatchObject({
+      changed: { handoffCeiling: { from: 0.1, to: 0.9 } },
+      stored: { handoffCeiling: 0.9 },
+    });
 
     const r = await evaluateRunAlarms(RUN, { webhookUrl: receiver.url });
     expect(r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual(["handoff:red→green"]);
 
     await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS }, lead);
     expect((await db().run.findUniqueOrThrow({ where: { id: RUN } })).thresholds).toBeNull();
-    const both = await Promise.all([evaluateRunAlarms(RUN, { webhookUrl: receiver.url }), evaluateRunAlarms(RUN, { webhookUrl: receiver.url })]);
-    expect(both.flatMap((b) => b.transitions).map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual(["handoff:green→red"]);
-    const changes = (await listAlarmEvents({ runId: RUN, limit: 50 })).filter((e) => e.alarm === "handoff").map((e) => `${e.fromState}→${e.toState}`);
+    const both = await Promise.all([
+      evaluateRunAlarms(RUN, { webhookUrl: receiver.url }),
+      evaluateRunAlarms(RUN, { webhookUrl: receiver.url }),
+    ]);
+    expect(both.flatMap((b) => b.transitions).map((t) => `${t.alarm}:${t.from}→${t.to}`)).toEqual([
+      "handoff:green→red",
+    ]);
+    const changes = (await listAlarmEvents({ runId: RUN, limit: 50 }))
+      .filter((e) => e.alarm === "handoff")
+      .map((e) => `${e.fromState}→${e.toState}`);
     expect(changes).toEqual(["green→red", "red→green", "green→red"]);
   });
 
@@ -99,15 +122,35 @@ describe("evaluateRunAlarms", () => {
     const cases = values.length - 12 * perStep;
     const seen: string[] = [];
     for (let s = 0; s < 12; s += 3) {
-      await ingest(s === 0 ? values.slice(0, cases + 3 * perStep) : values.slice(cases + s * perStep, cases + (s + 3) * perStep));
+      await ingest(
+        s === 0 ? values.slice(0, cases + 3 * perStep) : values.slice(cases + s * perStep, cases + (s + 3) * perStep),
+      );
       const r = await evaluateRunAlarms(split, { webhookUrl: null });
       seen.push(...r.transitions.map((t) => `${t.alarm}:${t.from}→${t.to}`));
     }
     const arrived = await listPersistedAlarms([split]);
     // the same rollups replayed once: identical states, since-steps and values
-    const once = computeAlarmStatuses(alarmRules({ ...DEFAULT_THRESHOLDS }), { steps: await listAlarmStepRows(split), audit: [], auditWindow: 500 });
-    expect(arrived.map((a) => ({ alarm: a.alarm, state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, value: a.value }))).toEqual(
-      ALARMS.map((alarm) => ({ alarm, state: once[alarm].state, sinceStep: once[alarm].since, atStep: once[alarm].at, value: once[alarm].value })),
+    const once = computeAlarmStatuses(alarmRules({ ...DEFAULT_THRESHOLDS }), {
+      steps: await listAlarmStepRows(split),
+      audit: [],
+      auditWindow: 500,
+    });
+    expect(
+      arrived.map((a) => ({
+        alarm: a.alarm,
+        state: a.state,
+        sinceStep: a.sinceStep,
+        atStep: a.atStep,
+        value: a.value,
+      })),
+    ).toEqual(
+      ALARMS.map((alarm) => ({
+        alarm,
+        state: once[alarm].state,
+        sinceStep: once[alarm].since,
+        atStep: once[alarm].at,
+        value: once[alarm].value,
+      })),
     );
     expect(once.handoff.state).toBe("red");
     // hand-off creeps past 10%: green → amber → red as the steps arrive, each change recorded once

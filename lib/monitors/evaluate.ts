@@ -44,7 +44,10 @@ export type RunAlarms = {
 const DONE = Promise.resolve();
 
 function fingerprintOf(raw: string, hashes: Record<AlarmKey, string>): string {
-  return createHash("sha256").update(`${EVALUATION_VERSION}|${raw}|${ALARMS.map((a) => hashes[a]).join(",")}`).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update(`${EVALUATION_VERSION}|${raw}|${ALARMS.map((a) => hashes[a]).join(",")}`)
+    .digest("hex")
+    .slice(0, 32);
 }
 
 function webhookUrlOf(opts: EvaluateOptions): string | null {
@@ -64,18 +67,32 @@ async function evaluate(
   const ruleHashes = Object.fromEntries(ALARMS.map((a) => [a, ruleHash(rules[a])])) as Record<AlarmKey, string>;
   const fingerprint = fingerprintOf(rawFingerprint, ruleHashes);
   const fresh = previous.length === ALARMS.length && previous.every((p) => p.fingerprint === fingerprint);
-  if (fresh && !opts.force) return { runId: run.id, alarms: previous, transitions: [], evaluated: false, delivered: DONE };
+  if (fresh && !opts.force)
+    return { runId: run.id, alarms: previous, transitions: [], evaluated: false, delivered: DONE };
 
-  const [steps, audit] = await Promise.all([listAlarmStepRows(run.id, client), listAuditPoints(run.id, thresholds.auditWindow, client)]);
+  const [steps, audit] = await Promise.all([
+    listAlarmStepRows(run.id, client),
+    listAuditPoints(run.id, thresholds.auditWindow, client),
+  ]);
   const computed = computeAlarmStatuses(rules, { steps, audit, auditWindow: thresholds.auditWindow });
-  const stored = await persistAlarmEvaluation(run.id, computed, { ruleHashes, fingerprint, now: opts.now ?? new Date() }, client);
+  const stored = await persistAlarmEvaluation(
+    run.id,
+    computed,
+    { ruleHashes, fingerprint, now: opts.now ?? new Date() },
+    client,
+  );
   if (!stored) return { runId: run.id, alarms: previous, transitions: [], evaluated: false, delivered: DONE };
 
   const url = webhookUrlOf(opts);
   let delivered = DONE;
   if (url && stored.transitions.length > 0) {
     delivered = deliverTransitions(url, stored.transitions, opts.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS)
-      .then((outcomes) => recordWebhookOutcomes(stored.transitions.map((t, i) => ({ eventId: t.eventId, outcome: outcomes[i] })), client))
+      .then((outcomes) =>
+        recordWebhookOutcomes(
+          stored.transitions.map((t, i) => ({ eventId: t.eventId, outcome: outcomes[i] })),
+          client,
+        ),
+      )
       .catch((err: unknown) => console.error(`alarm webhook for run ${run.id}:`, err));
     if ((opts.webhook ?? "await") === "await") await delivered;
   }
@@ -91,7 +108,10 @@ export async function evaluateRunAlarms(runId: string, opts: EvaluateOptions = {
   const client = opts.client ?? db();
   const run = await getRunThresholds(runId, client);
   if (!run) return { runId, alarms: [], transitions: [], evaluated: false, delivered: DONE };
-  const [fingerprints, previous] = await Promise.all([runFingerprints([runId], client), listPersistedAlarms([runId], client)]);
+  const [fingerprints, previous] = await Promise.all([
+    runFingerprints([runId], client),
+    listPersistedAlarms([runId], client),
+  ]);
   return evaluate(run, fingerprints.get(runId) ?? "", previous, opts);
 }
 
@@ -99,9 +119,16 @@ export async function evaluateRunAlarms(runId: string, opts: EvaluateOptions = {
  * The alarm states of several runs (default: every run), evaluating only the runs whose data changed since their
  * states were stored. For pages: webhook posts go on in the background unless told otherwise.
  */
-export async function refreshAlarms(runIds?: readonly string[], opts: EvaluateOptions = {}): Promise<Map<string, RunAlarms>> {
+export async function refreshAlarms(
+  runIds?: readonly string[],
+  opts: EvaluateOptions = {},
+): Promise<Map<string, RunAlarms>> {
   const client = opts.client ?? db();
-  const runs = await client.run.findMany({ where: runIds ? { id: { in: [...runIds] } } : {}, select: { id: true, thresholds: true }, orderBy: { id: "asc" } });
+  const runs = await client.run.findMany({
+    where: runIds ? { id: { in: [...runIds] } } : {},
+    select: { id: true, thresholds: true },
+    orderBy: { id: "asc" },
+  });
   const ids = runs.map((r) => r.id);
   const [fingerprints, previous] = await Promise.all([runFingerprints(ids, client), listPersistedAlarms(ids, client)]);
   const out = new Map<string, RunAlarms>();

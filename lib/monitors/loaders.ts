@@ -33,14 +33,22 @@ export type ChartData = {
   missingCompare: string | null;
 };
 
-export type LoadResult = { state: "not_found" } | { state: "empty"; run: { id: string; description: string } } | { state: "ok"; run: { id: string; description: string }; data: ChartData };
+export type LoadResult =
+  | { state: "not_found" }
+  | { state: "empty"; run: { id: string; description: string } }
+  | { state: "ok"; run: { id: string; description: string }; data: ChartData };
 
 /**
  * The charts' data for a run (and, with `query.compare`, a second run on the same step axis and buckets). The range
  * defaults to the whole run; a range outside the run is clamped to it. Reads: the runs, their step extents, the
  * bucketed rollups of the range, the whole-run overview and the (memoised) audit points — O(points), not O(rows).
  */
-export async function loadRunCharts(runId: string, query: ChartQuery, client: PrismaClient = db(), maxPoints = MAX_POINTS): Promise<LoadResult> {
+export async function loadRunCharts(
+  runId: string,
+  query: ChartQuery,
+  client: PrismaClient = db(),
+  maxPoints = MAX_POINTS,
+): Promise<LoadResult> {
   const [run, compareRun] = await Promise.all([
     getRunThresholds(runId, client),
     query.compare && query.compare !== runId ? getRunThresholds(query.compare, client) : null,
@@ -81,7 +89,12 @@ export async function loadRunCharts(runId: string, query: ChartQuery, client: Pr
 }
 
 /** A chart's CSV download: file name and body, or null for an unknown run. */
-export async function loadChartCsv(runId: string, chart: ChartName, query: ChartQuery, client: PrismaClient = db()): Promise<{ name: string; body: string } | null> {
+export async function loadChartCsv(
+  runId: string,
+  chart: ChartName,
+  query: ChartQuery,
+  client: PrismaClient = db(),
+): Promise<{ name: string; body: string } | null> {
   const r = await loadRunCharts(runId, query, client);
   if (r.state === "not_found") return null;
   if (r.state === "empty") return { name: csvFileName(runId, chart), body: tableToCsv({ columns: [], rows: [] }) };

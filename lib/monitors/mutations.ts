@@ -24,7 +24,9 @@ export async function persistAlarmEvaluation(
   client: PrismaClient = db(),
 ): Promise<{ rows: PersistedAlarm[]; transitions: PersistedTransition[] } | null> {
   return client.$transaction(async (tx) => {
-    const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`select pg_try_advisory_xact_lock(hashtextextended(${`verity.monitors:${runId}`}, 0)) as ok`;
+    const [lock] = await tx.$queryRaw<
+      { ok: boolean }[]
+    >`select pg_try_advisory_xact_lock(hashtextextended(${`verity.monitors:${runId}`}, 0)) as ok`;
     if (!lock.ok) return null;
     const previous = await listPersistedAlarms([runId], tx);
     const { rows, transitions } = planRunUpdate(previous, computed, { runId, ...meta });
@@ -42,7 +44,16 @@ export async function persistAlarmEvaluation(
     const stored: PersistedTransition[] = [];
     for (const t of transitions) {
       const e = await tx.monitorAlarmEvent.create({
-        data: { runId, alarm: t.alarm, fromState: t.from, toState: t.to, step: t.step, value: t.value, message: t.message, at: t.at },
+        data: {
+          runId,
+          alarm: t.alarm,
+          fromState: t.from,
+          toState: t.to,
+          step: t.step,
+          value: t.value,
+          message: t.message,
+          at: t.at,
+        },
         select: { id: true },
       });
       stored.push({ ...t, eventId: e.id });
@@ -52,8 +63,12 @@ export async function persistAlarmEvaluation(
 }
 
 /** Records the webhook outcome of events ("sent" / "failed: …"). */
-export async function recordWebhookOutcomes(outcomes: readonly { eventId: bigint; outcome: string }[], client: Db = db()): Promise<void> {
-  for (const o of outcomes) await client.monitorAlarmEvent.update({ where: { id: o.eventId }, data: { webhook: o.outcome } });
+export async function recordWebhookOutcomes(
+  outcomes: readonly { eventId: bigint; outcome: string }[],
+  client: Db = db(),
+): Promise<void> {
+  for (const o of outcomes)
+    await client.monitorAlarmEvent.update({ where: { id: o.eventId }, data: { webhook: o.outcome } });
 }
 
 /**
@@ -74,9 +89,19 @@ export async function setRunThresholds(
     // Prisma needs DbNull to store SQL null in a Json? column.
     await tx.run.update({ where: { id: runId }, data: { thresholds: stored ?? Prisma.DbNull } });
     const changed = Object.fromEntries(
-      (Object.keys(thresholds) as (keyof Thresholds)[]).filter((k) => before[k] !== thresholds[k]).map((k) => [k, { from: before[k], to: thresholds[k] }]),
+      (Object.keys(thresholds) as (keyof Thresholds)[])
+        .filter((k) => before[k] !== thresholds[k])
+        .map((k) => [k, { from: before[k], to: thresholds[k] }]),
     );
-    await appendAuditLog({ actor, action: "run.thresholds_update", target: { type: "run", id: runId }, details: { changed, stored: stored ?? null } }, tx);
+    await appendAuditLog(
+      {
+        actor,
+        action: "run.thresholds_update",
+        target: { type: "run", id: runId },
+        details: { changed, stored: stored ?? null },
+      },
+      tx,
+    );
     return { ok: true as const, stored };
   });
 }

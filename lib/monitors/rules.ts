@@ -1,11 +1,23 @@
 // The alarms of a run: each a rule of lib/stats/alarms.ts built from the presets with the run's thresholds, and the
 // series it reads. Pure.
 import { createHash } from "node:crypto";
-import { GROUP_STD_ALARM, GUARDRAIL_HIT_RATE_ALARM, HANDOFF_RATE_ALARM, REWARD_HACKING_ALARM } from "@/lib/stats/alarm-presets.ts";
+import {
+  GROUP_STD_ALARM,
+  GUARDRAIL_HIT_RATE_ALARM,
+  HANDOFF_RATE_ALARM,
+  REWARD_HACKING_ALARM,
+} from "@/lib/stats/alarm-presets.ts";
 import type { AlarmRule, BandRule, CeilingRule, FloorRule, RewardHackingRule } from "@/lib/stats/alarms.ts";
 import type { Thresholds } from "@/lib/monitors/schema.ts";
 
-export const ALARMS = ["hit_rate", "handoff", "group_std", "extraction", "hacking_agreement", "hacking_success"] as const;
+export const ALARMS = [
+  "hit_rate",
+  "handoff",
+  "group_std",
+  "extraction",
+  "hacking_agreement",
+  "hacking_success",
+] as const;
 export type AlarmKey = (typeof ALARMS)[number];
 
 /** What the Monitors page and the webhook call each alarm. */
@@ -55,9 +67,25 @@ export function alarmRules(t: Thresholds): AlarmRules {
     minN: 5,
   });
   return {
-    hit_rate: { ...GUARDRAIL_HIT_RATE_ALARM, low: t.hitRateLow, high: t.hitRateHigh, warnMargin: r12(0.1 * (t.hitRateHigh - t.hitRateLow)), exitMargin: r12(0.1 * (t.hitRateHigh - t.hitRateLow)) },
-    handoff: { ...HANDOFF_RATE_ALARM, ceiling: t.handoffCeiling, warnAt: r12(0.8 * t.handoffCeiling), exitMargin: r12(0.1 * t.handoffCeiling) },
-    group_std: { ...GROUP_STD_ALARM, floor: t.groupStdFloor, warnAt: r12(1.2 * t.groupStdFloor), exitMargin: r12(0.1 * t.groupStdFloor) },
+    hit_rate: {
+      ...GUARDRAIL_HIT_RATE_ALARM,
+      low: t.hitRateLow,
+      high: t.hitRateHigh,
+      warnMargin: r12(0.1 * (t.hitRateHigh - t.hitRateLow)),
+      exitMargin: r12(0.1 * (t.hitRateHigh - t.hitRateLow)),
+    },
+    handoff: {
+      ...HANDOFF_RATE_ALARM,
+      ceiling: t.handoffCeiling,
+      warnAt: r12(0.8 * t.handoffCeiling),
+      exitMargin: r12(0.1 * t.handoffCeiling),
+    },
+    group_std: {
+      ...GROUP_STD_ALARM,
+      floor: t.groupStdFloor,
+      warnAt: r12(1.2 * t.groupStdFloor),
+      exitMargin: r12(0.1 * t.groupStdFloor),
+    },
     extraction: {
       kind: "floor",
       label: "extraction accuracy",

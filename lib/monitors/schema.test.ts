@@ -1,12 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { alarmRules, ruleHash } from "@/lib/monitors/rules.ts";
-import { chartQuerySchema, DEFAULT_THRESHOLDS, resolveThresholds, thresholdOverrides, thresholdsFormSchema } from "@/lib/monitors/schema.ts";
+import {
+  chartQuerySchema,
+  DEFAULT_THRESHOLDS,
+  resolveThresholds,
+  thresholdOverrides,
+  thresholdsFormSchema,
+} from "@/lib/monitors/schema.ts";
 import { GROUP_STD_ALARM, GUARDRAIL_HIT_RATE_ALARM, HANDOFF_RATE_ALARM } from "@/lib/stats/alarm-presets.ts";
 
 describe("thresholds", () => {
   it("the form takes rates in percent, blank fields as defaults", () => {
-    const r = thresholdsFormSchema.parse({ runId: "r", hitRateLow: "12.5", hitRateHigh: "", handoffCeiling: "15", groupStdFloor: "0.03", extractionFloor: "" });
-    expect(r).toEqual({ runId: "r", thresholds: { ...DEFAULT_THRESHOLDS, hitRateLow: 0.125, handoffCeiling: 0.15, groupStdFloor: 0.03 } });
+    const r = thresholdsFormSchema.parse({
+      runId: "r",
+      hitRateLow: "12.5",
+      hitRateHigh: "",
+      handoffCeiling: "15",
+      groupStdFloor: "0.03",
+      extractionFloor: "",
+    });
+    expect(r).toEqual({
+      runId: "r",
+      thresholds: { ...DEFAULT_THRESHOLDS, hitRateLow: 0.125, handoffCeiling: 0.15, groupStdFloor: 0.03 },
+    });
   });
 
   it("refuses a band whose edges are reversed, rates over 100%, a non-number, a zero window", () => {
@@ -25,9 +41,15 @@ describe("thresholds", () => {
   it("stores only overrides, and resolves stored overrides over the defaults; invalid stored JSON falls back", () => {
     expect(thresholdOverrides({ ...DEFAULT_THRESHOLDS })).toBeNull();
     expect(thresholdOverrides({ ...DEFAULT_THRESHOLDS, handoffCeiling: 0.2 })).toEqual({ handoffCeiling: 0.2 });
-    expect(resolveThresholds({ handoffCeiling: 0.2 })).toEqual({ thresholds: { ...DEFAULT_THRESHOLDS, handoffCeiling: 0.2 }, invalid: false });
+    expect(resolveThresholds({ handoffCeiling: 0.2 })).toEqual({
+      thresholds: { ...DEFAULT_THRESHOLDS, handoffCeiling: 0.2 },
+      invalid: false,
+    });
     expect(resolveThresholds(null).invalid).toBe(false);
-    expect(resolveThresholds({ handoffCeiling: "x" })).toEqual({ thresholds: { ...DEFAULT_THRESHOLDS }, invalid: true });
+    expect(resolveThresholds({ handoffCeiling: "x" })).toEqual({
+      thresholds: { ...DEFAULT_THRESHOLDS },
+      invalid: true,
+    });
     expect(resolveThresholds({ hitRateLow: 0.5 })).toEqual({ thresholds: { ...DEFAULT_THRESHOLDS }, invalid: true });
     expect(resolveThresholds({ typo: 1 }).invalid).toBe(true);
   });
@@ -44,8 +66,18 @@ describe("thresholds", () => {
 
 describe("chart query", () => {
   it("parses range, comparison and smoothing; swaps a reversed range; drops bad values", () => {
-    expect(chartQuerySchema.parse({ from: "750", to: "3000", compare: "b", smooth: "5" })).toEqual({ from: 750, to: 3000, compare: "b", smooth: 5 });
+    expect(chartQuerySchema.parse({ from: "750", to: "3000", compare: "b", smooth: "5" })).toEqual({
+      from: 750,
+      to: 3000,
+      compare: "b",
+      smooth: 5,
+    });
     expect(chartQuerySchema.parse({ from: "3000", to: "750" })).toMatchObject({ from: 750, to: 3000 });
-    expect(chartQuerySchema.parse({ from: "abc", to: "-1", smooth: "999", compare: "" })).toEqual({ from: undefined, to: undefined, compare: undefined, smooth: undefined });
+    expect(chartQuerySchema.parse({ from: "abc", to: "-1", smooth: "999", compare: "" })).toEqual({
+      from: undefined,
+      to: undefined,
+      compare: undefined,
+      smooth: undefined,
+    });
   });
 });

@@ -24,15 +24,28 @@ export const DEFAULT_THRESHOLDS = {
   hackingFall: 0.01,
 } as const;
 
-const fraction = z.number({ error: "Enter a number." }).min(0, { error: "At least 0." }).max(1, { error: "At most 1." });
-const steps = z.number({ error: "Enter a number." }).int({ error: "Whole steps only." }).min(1, { error: "At least 1 step." }).max(10_000_000);
-const slope = z.number({ error: "Enter a number." }).min(0, { error: "At least 0." }).max(1, { error: "At most 1 per 1,000 steps." });
+const fraction = z
+  .number({ error: "Enter a number." })
+  .min(0, { error: "At least 0." })
+  .max(1, { error: "At most 1." });
+const steps = z
+  .number({ error: "Enter a number." })
+  .int({ error: "Whole steps only." })
+  .min(1, { error: "At least 1 step." })
+  .max(10_000_000);
+const slope = z
+  .number({ error: "Enter a number." })
+  .min(0, { error: "At least 0." })
+  .max(1, { error: "At most 1 per 1,000 steps." });
 
 const shape = {
   hitRateLow: fraction,
   hitRateHigh: fraction,
   handoffCeiling: fraction.gt(0, { error: "Above 0." }),
-  groupStdFloor: z.number({ error: "Enter a number." }).gt(0, { error: "Above 0." }).max(0.5, { error: "A reward std is at most 0.5." }),
+  groupStdFloor: z
+    .number({ error: "Enter a number." })
+    .gt(0, { error: "Above 0." })
+    .max(0.5, { error: "A reward std is at most 0.5." }),
   extractionFloor: fraction.gt(0, { error: "Above 0." }),
   auditWindow: steps,
   hackingWindow: steps,
@@ -65,16 +78,27 @@ export function resolveThresholds(stored: unknown): { thresholds: Thresholds; in
 /** The fields that differ from the defaults: what is stored (null when none). */
 export function thresholdOverrides(t: Thresholds): Partial<Thresholds> | null {
   const out: Partial<Record<keyof Thresholds, number>> = {};
-  for (const k of Object.keys(DEFAULT_THRESHOLDS) as (keyof Thresholds)[]) if (t[k] !== DEFAULT_THRESHOLDS[k]) out[k] = t[k];
+  for (const k of Object.keys(DEFAULT_THRESHOLDS) as (keyof Thresholds)[])
+    if (t[k] !== DEFAULT_THRESHOLDS[k]) out[k] = t[k];
   return Object.keys(out).length ? (out as Partial<Thresholds>) : null;
 }
 
 /** "" (an empty form field or URL parameter) is "not given". */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const percent = (key: keyof Thresholds) =>
-  z.preprocess(blank, z.coerce.number({ error: "Enter a number." }).transform((v) => Math.round(v * 1e6) / 1e8).optional()).transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
+  z
+    .preprocess(
+      blank,
+      z.coerce
+        .number({ error: "Enter a number." })
+        .transform((v) => Math.round(v * 1e6) / 1e8)
+        .optional(),
+    )
+    .transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
 const plain = (key: keyof Thresholds) =>
-  z.preprocess(blank, z.coerce.number({ error: "Enter a number." }).optional()).transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
+  z
+    .preprocess(blank, z.coerce.number({ error: "Enter a number." }).optional())
+    .transform((v) => v ?? DEFAULT_THRESHOLDS[key]);
 
 /**
  * The thresholds form: rates in percent (10 → 0.1), the std, windows and slopes as they are. A blank field takes
@@ -127,11 +151,16 @@ export const chartQuerySchema = z
     compare: z.preprocess(blank, z.string().trim().min(1).max(200).optional()).catch(undefined),
     smooth: z.preprocess(blank, z.coerce.number().int().min(1).max(50).optional()).catch(undefined),
   })
-  .transform((q) => (q.from !== undefined && q.to !== undefined && q.from > q.to ? { ...q, from: q.to, to: q.from } : q));
+  .transform((q) =>
+    q.from !== undefined && q.to !== undefined && q.from > q.to ? { ...q, from: q.to, to: q.from } : q,
+  );
 export type ChartQuery = z.infer<typeof chartQuerySchema>;
 
 /** URLSearchParams or Next's searchParams object → a plain record for the schema (first value of repeated keys). */
-export function queryRecord(params: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string | undefined> {
-  if (params instanceof URLSearchParams) return Object.fromEntries([...params.keys()].map((k) => [k, params.get(k) ?? undefined]));
+export function queryRecord(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  if (params instanceof URLSearchParams)
+    return Object.fromEntries([...params.keys()].map((k) => [k, params.get(k) ?? undefined]));
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
 }

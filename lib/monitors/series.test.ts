@@ -1,6 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { bucketCounters, bucketWidth, bucketWidthFor, emptyCounters, poolCounters, smoothCounters, unionSteps } from "@/lib/monitors/buckets.ts";
-import { chartTable, codesIn, handoffTable, hitRateTable, mergeTables, outcomesTable, removedTable, groupStdTable } from "@/lib/monitors/series.ts";
+import {
+  bucketCounters,
+  bucketWidth,
+  bucketWidthFor,
+  emptyCounters,
+  poolCounters,
+  smoothCounters,
+  unionSteps,
+} from "@/lib/monitors/buckets.ts";
+import {
+  chartTable,
+  codesIn,
+  handoffTable,
+  hitRateTable,
+  mergeTables,
+  outcomesTable,
+  removedTable,
+  groupStdTable,
+} from "@/lib/monitors/series.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 
 function c(step: number, over: Partial<StepRollupCounters> = {}): StepRollupCounters {
@@ -9,20 +26,54 @@ function c(step: number, over: Partial<StepRollupCounters> = {}): StepRollupCoun
 
 // Two hand-made steps: 10 and 30 rollouts.
 const s0 = c(0, {
-  rollouts: 10, rewarded: 8, rewardSum: 4, rewardSumsq: 2.5, success: 2, handoffs: 1, guardrailHits: 3, capped: 2, removedSum: 0.6,
-  groups: 2, flatGroups: 1, groupStdSum: 0.3,
-  guardrails: { missing_evidence: { hits: 2, deciding: 1, removedSum: 0.4 }, unauthorized_write: { hits: 1, deciding: 1, removedSum: 0.2 } },
+  rollouts: 10,
+  rewarded: 8,
+  rewardSum: 4,
+  rewardSumsq: 2.5,
+  success: 2,
+  handoffs: 1,
+  guardrailHits: 3,
+  capped: 2,
+  removedSum: 0.6,
+  groups: 2,
+  flatGroups: 1,
+  groupStdSum: 0.3,
+  guardrails: {
+    missing_evidence: { hits: 2, deciding: 1, removedSum: 0.4 },
+    unauthorized_write: { hits: 1, deciding: 1, removedSum: 0.2 },
+  },
 });
 const s1 = c(10, {
-  rollouts: 30, rewarded: 30, rewardSum: 24, rewardSumsq: 20, success: 15, handoffs: 6, guardrailHits: 3, capped: 1, removedSum: 0.5,
-  groups: 6, flatGroups: 0, groupStdSum: 1.2,
-  guardrails: { customer_harm: { hits: 1, deciding: 1, removedSum: 0.5 }, missing_evidence: { hits: 2, deciding: 0, removedSum: 0 } },
+  rollouts: 30,
+  rewarded: 30,
+  rewardSum: 24,
+  rewardSumsq: 20,
+  success: 15,
+  handoffs: 6,
+  guardrailHits: 3,
+  capped: 1,
+  removedSum: 0.5,
+  groups: 6,
+  flatGroups: 0,
+  groupStdSum: 1.2,
+  guardrails: {
+    customer_harm: { hits: 1, deciding: 1, removedSum: 0.5 },
+    missing_evidence: { hits: 2, deciding: 0, removedSum: 0 },
+  },
 });
 
 describe("pooling counters", () => {
   it("sums every counter and guardrail, so a pooled rate is Σk/Σn", () => {
     const p = poolCounters([s0, s1], 0);
-    expect(p).toMatchObject({ step: 0, rollouts: 40, rewarded: 38, handoffs: 7, guardrailHits: 6, groups: 8, groupStdSum: 1.5 });
+    expect(p).toMatchObject({
+      step: 0,
+      rollouts: 40,
+      rewarded: 38,
+      handoffs: 7,
+      guardrailHits: 6,
+      groups: 8,
+      groupStdSum: 1.5,
+    });
     expect(p.guardrails.missing_evidence).toEqual({ hits: 4, deciding: 1, removedSum: 0.4 });
     // pooled hand-off rate 7/40, not the mean of 10% and 20%
     expect(handoffTable([p]).rows[0].handoffRate).toBe(7 / 40);
@@ -33,7 +84,12 @@ describe("pooling counters", () => {
   it("bucket width keeps a range within the point budget", () => {
     expect(bucketWidth([0, 1, 2], 3)).toBe(1);
     expect(bucketWidth([0, 1, 2, 3], 3)).toBe(2);
-    expect(bucketWidth(Array.from({ length: 1001 }, (_, i) => i * 10), 400)).toBe(26); // span 10001 / 400
+    expect(
+      bucketWidth(
+        Array.from({ length: 1001 }, (_, i) => i * 10),
+        400,
+      ),
+    ).toBe(26); // span 10001 / 400
     expect(bucketWidth([], 3)).toBe(1);
     expect(bucketWidthFor(401, 0, 399_999, 400)).toBe(1000);
     expect(bucketWidthFor(400, 0, 399_999, 400)).toBe(1);
@@ -41,12 +97,25 @@ describe("pooling counters", () => {
 
   it("buckets on a grid from the origin, labelled by bucket start; width 1 is the identity", () => {
     const rows = [c(3, { rollouts: 1 }), c(4, { rollouts: 2 }), c(7, { rollouts: 4 }), c(12, { rollouts: 8 })];
-    expect(bucketCounters(rows, 5, 2).map((r) => [r.step, r.rollouts])).toEqual([[2, 3], [7, 4], [12, 8]]);
-    expect(bucketCounters(rows, 1, 0).map((r) => [r.step, r.rollouts])).toEqual([[3, 1], [4, 2], [7, 4], [12, 8]]);
+    expect(bucketCounters(rows, 5, 2).map((r) => [r.step, r.rollouts])).toEqual([
+      [2, 3],
+      [7, 4],
+      [12, 8],
+    ]);
+    expect(bucketCounters(rows, 1, 0).map((r) => [r.step, r.rollouts])).toEqual([
+      [3, 1],
+      [4, 2],
+      [7, 4],
+      [12, 8],
+    ]);
   });
 
   it("smoothing pools a trailing window of points", () => {
-    const rows = [c(0, { rollouts: 10, handoffs: 0 }), c(1, { rollouts: 10, handoffs: 10 }), c(2, { rollouts: 30, handoffs: 0 })];
+    const rows = [
+      c(0, { rollouts: 10, handoffs: 0 }),
+      c(1, { rollouts: 10, handoffs: 10 }),
+      c(2, { rollouts: 30, handoffs: 0 }),
+    ];
     const t = handoffTable(smoothCounters(rows, 2));
     expect(t.rows.map((r) => r.handoffRate)).toEqual([0, 0.5, 10 / 40]);
     expect(smoothCounters(rows, 1)).toEqual(rows);
@@ -61,15 +130,37 @@ describe("chart tables", () => {
   it("hit rate: overall and one column per triggered guardrail in verifier.md order", () => {
     expect(codesIn([s0, s1])).toEqual(["customer_harm", "unauthorized_write", "missing_evidence"]);
     const t = hitRateTable([s0, s1]);
-    expect(t.columns.map((x) => x.key)).toEqual(["rollouts", "hitRate", "g_customer_harm", "g_unauthorized_write", "g_missing_evidence"]);
-    expect(t.rows[0]).toEqual({ step: 0, rollouts: 10, hitRate: 0.3, g_customer_harm: 0, g_unauthorized_write: 0.1, g_missing_evidence: 0.2 });
+    expect(t.columns.map((x) => x.key)).toEqual([
+      "rollouts",
+      "hitRate",
+      "g_customer_harm",
+      "g_unauthorized_write",
+      "g_missing_evidence",
+    ]);
+    expect(t.rows[0]).toEqual({
+      step: 0,
+      rollouts: 10,
+      hitRate: 0.3,
+      g_customer_harm: 0,
+      g_unauthorized_write: 0.1,
+      g_missing_evidence: 0.2,
+    });
     expect(t.rows[1].hitRate).toBe(0.1);
   });
 
   it("outcomes: success among rewarded, mean ± population std from the moments", () => {
     const r = outcomesTable([s0]).rows[0];
     // mean 0.5, E[r²] = 2.5/8 = 0.3125 → var 0.0625 → std 0.25
-    expect(r).toMatchObject({ rewarded: 8, successRate: 0.25, meanReward: 0.5, rewardStd: 0.25, rewardLow: 0.25, rewardHigh: 0.75, missingEvidenceRate: 0.2, unauthorizedRate: 0.1 });
+    expect(r).toMatchObject({
+      rewarded: 8,
+      successRate: 0.25,
+      meanReward: 0.5,
+      rewardStd: 0.25,
+      rewardLow: 0.25,
+      rewardHigh: 0.75,
+      missingEvidenceRate: 0.2,
+      unauthorizedRate: 0.1,
+    });
   });
 
   it("group std: mean over groups with two or more rewards, and the flat share", () => {
@@ -79,9 +170,16 @@ describe("chart tables", () => {
 
   it("removed by caps: per guardrail parts per rewarded rollout stack to the total", () => {
     const t = removedTable([s0, s1]);
-    expect(t.columns.map((x) => x.key)).toEqual(["rewarded", "removed", "removed_customer_harm", "removed_unauthorized_write", "removed_missing_evidence"]);
+    expect(t.columns.map((x) => x.key)).toEqual([
+      "rewarded",
+      "removed",
+      "removed_customer_harm",
+      "removed_unauthorized_write",
+      "removed_missing_evidence",
+    ]);
     for (const r of t.rows) {
-      const parts = (r.removed_customer_harm ?? 0) + (r.removed_unauthorized_write ?? 0) + (r.removed_missing_evidence ?? 0);
+      const parts =
+        (r.removed_customer_harm ?? 0) + (r.removed_unauthorized_write ?? 0) + (r.removed_missing_evidence ?? 0);
       expect(parts).toBeCloseTo(r.removed!, 12);
     }
     expect(t.rows[0].removed).toBeCloseTo(0.6 / 8, 12);
@@ -98,10 +196,35 @@ describe("chart tables", () => {
     const m = mergeTables(a, b, ["A", "B"]);
     expect(m.columns.map((x) => [x.key, x.label])).toContainEqual(["handoffRate__b", "B: hand-off rate"]);
     expect(m.rows).toEqual([
-      { step: 0, rollouts: 10, handoffs: 1, handoffRate: 0.1, rollouts__b: null, handoffs__b: null, handoffRate__b: null },
-      { step: 5, rollouts: null, handoffs: null, handoffRate: null, rollouts__b: 4, handoffs__b: 1, handoffRate__b: 0.25 },
+      {
+        step: 0,
+        rollouts: 10,
+        handoffs: 1,
+        handoffRate: 0.1,
+        rollouts__b: null,
+        handoffs__b: null,
+        handoffRate__b: null,
+      },
+      {
+        step: 5,
+        rollouts: null,
+        handoffs: null,
+        handoffRate: null,
+        rollouts__b: 4,
+        handoffs__b: 1,
+        handoffRate__b: 0.25,
+      },
     ]);
-    const both = chartTable({ runs: [{ id: "A", rows: [s0], audit: [] }, { id: "B", rows: [s1], audit: [] }], smooth: 1 }, "handoff");
+    const both = chartTable(
+      {
+        runs: [
+          { id: "A", rows: [s0], audit: [] },
+          { id: "B", rows: [s1], audit: [] },
+        ],
+        smooth: 1,
+      },
+      "handoff",
+    );
     expect(both.rows.map((r) => r.step)).toEqual([0, 10]);
   });
 });

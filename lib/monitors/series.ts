@@ -14,8 +14,17 @@ export type ChartTable = { columns: Column[]; rows: Row[] };
 
 /** Guardrail codes in verifier.md table order, for stable colours and legend order. */
 export const GUARDRAIL_ORDER = [
-  "customer_harm", "unauthorized_write", "duplicate_side_effect", "empty_promise", "policy_error", "missing_evidence",
-  "high_risk_unchecked", "approval_bypass", "privacy_overreach", "stale_submission", "tool_missing",
+  "customer_harm",
+  "unauthorized_write",
+  "duplicate_side_effect",
+  "empty_promise",
+  "policy_error",
+  "missing_evidence",
+  "high_risk_unchecked",
+  "approval_bypass",
+  "privacy_overreach",
+  "stale_submission",
+  "tool_missing",
 ] as const;
 
 /** Codes that ever triggered in `rows`, in table order (unknown codes last, by name). */
@@ -56,7 +65,12 @@ export function handoffTable(rows: readonly StepRollupCounters[]): ChartTable {
       { key: "handoffs", label: "hand-offs", format: "count" },
       { key: "handoffRate", label: "hand-off rate", format: "percent" },
     ],
-    rows: rows.map((r) => ({ step: r.step, rollouts: r.rollouts, handoffs: r.handoffs, handoffRate: ratio(r.handoffs, r.rollouts) })),
+    rows: rows.map((r) => ({
+      step: r.step,
+      rollouts: r.rollouts,
+      handoffs: r.handoffs,
+      handoffRate: ratio(r.handoffs, r.rollouts),
+    })),
   };
 }
 
@@ -99,7 +113,12 @@ export function groupStdTable(rows: readonly StepRollupCounters[]): ChartTable {
       { key: "meanGroupStd", label: "mean within-group std", format: "number" },
       { key: "flatGroupRate", label: "flat groups (no gradient)", format: "percent" },
     ],
-    rows: rows.map((r) => ({ step: r.step, groups: r.groups, meanGroupStd: ratio(r.groupStdSum, r.groups), flatGroupRate: ratio(r.flatGroups, r.groups) })),
+    rows: rows.map((r) => ({
+      step: r.step,
+      groups: r.groups,
+      meanGroupStd: ratio(r.groupStdSum, r.groups),
+      flatGroupRate: ratio(r.flatGroups, r.groups),
+    })),
   };
 }
 
@@ -125,7 +144,11 @@ export function removedTable(rows: readonly StepRollupCounters[]): ChartTable {
 
 /** Shadow-audit windows: agreement, extraction accuracy and human-measured success, each with its Wilson interval. */
 export function auditTable(points: readonly AuditPoint[]): ChartTable {
-  const est = (p: AuditPoint, k: "agreement" | "extraction" | "humanSuccess") => [p[k]?.estimate ?? null, p[k]?.lower ?? null, p[k]?.upper ?? null];
+  const est = (p: AuditPoint, k: "agreement" | "extraction" | "humanSuccess") => [
+    p[k]?.estimate ?? null,
+    p[k]?.lower ?? null,
+    p[k]?.upper ?? null,
+  ];
   return {
     columns: [
       { key: "reviews", label: "reviews", format: "count" },
@@ -144,7 +167,20 @@ export function auditTable(points: readonly AuditPoint[]): ChartTable {
       const [a, al, ah] = est(p, "agreement");
       const [x, xl, xh] = est(p, "extraction");
       const [s, sl, sh] = est(p, "humanSuccess");
-      return { step: p.step, reviews: p.reviews, agreement: a, agreementLow: al, agreementHigh: ah, slots: p.slots, extraction: x, extractionLow: xl, extractionHigh: xh, humanSuccess: s, humanSuccessLow: sl, humanSuccessHigh: sh };
+      return {
+        step: p.step,
+        reviews: p.reviews,
+        agreement: a,
+        agreementLow: al,
+        agreementHigh: ah,
+        slots: p.slots,
+        extraction: x,
+        extractionLow: xl,
+        extractionHigh: xh,
+        humanSuccess: s,
+        humanSuccessLow: sl,
+        humanSuccessHigh: sh,
+      };
     }),
   };
 }
@@ -182,14 +218,24 @@ export function mergeTables(a: ChartTable, b: ChartTable, ids: readonly [string,
       byStep.set(r.step, row);
     }
   }
-  const columns = [a, b].flatMap((t, i) => t.columns.map((c) => ({ ...c, key: runKey(c.key, i), label: `${ids[i]}: ${c.label}` })));
+  const columns = [a, b].flatMap((t, i) =>
+    t.columns.map((c) => ({ ...c, key: runKey(c.key, i), label: `${ids[i]}: ${c.label}` })),
+  );
   const rows = [...byStep.values()].sort((x, y) => x.step - y.step);
   for (const r of rows) for (const c of columns) if (!(c.key in r)) r[c.key] = null;
   return { columns, rows };
 }
 
 /** One chart's table: the first run alone, or both runs merged on the step axis (the page's run first). */
-export function chartTable(data: { runs: readonly { id: string; rows: readonly StepRollupCounters[]; audit: readonly AuditPoint[] }[]; smooth: number }, chart: ChartName): ChartTable {
-  const tables = data.runs.map((r) => (chart === "audit" ? auditTable(r.audit) : stepChartTable(chart, r.rows, data.smooth)));
+export function chartTable(
+  data: {
+    runs: readonly { id: string; rows: readonly StepRollupCounters[]; audit: readonly AuditPoint[] }[];
+    smooth: number;
+  },
+  chart: ChartName,
+): ChartTable {
+  const tables = data.runs.map((r) =>
+    chart === "audit" ? auditTable(r.audit) : stepChartTable(chart, r.rows, data.smooth),
+  );
   return tables.length === 2 ? mergeTables(tables[0], tables[1], [data.runs[0].id, data.runs[1].id]) : tables[0];
 }

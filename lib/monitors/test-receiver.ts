@@ -5,7 +5,11 @@ import { afterAll, beforeAll } from "vitest";
 
 export type PostedAlarm = { run: string; alarm: string; from: string; to: string; step: number | null };
 
-export async function startAlarmReceiver(): Promise<{ url: string; received: PostedAlarm[]; close: () => Promise<void> }> {
+export async function startAlarmReceiver(): Promise<{
+  url: string;
+  received: PostedAlarm[];
+  close: () => Promise<void>;
+}> {
   const received: PostedAlarm[] = [];
   const server = http.createServer((req, res) => {
     let body = "";

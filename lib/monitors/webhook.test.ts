@@ -72,7 +72,10 @@ describe("alarm webhook", () => {
     const out = await deliverTransitions(r.url, [change(0), change(1), change(2)], 300);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(out[0]).toBe("failed: no answer within 300 ms");
-    expect(out.slice(1)).toEqual(["failed: skipped after an earlier failure in the same evaluation", "failed: skipped after an earlier failure in the same evaluation"]);
+    expect(out.slice(1)).toEqual([
+      "failed: skipped after an earlier failure in the same evaluation",
+      "failed: skipped after an earlier failure in the same evaluation",
+    ]);
     expect(r.received).toHaveLength(1);
   });
 
@@ -87,7 +90,10 @@ describe("alarm webhook", () => {
 
   it("posts at most WEBHOOK_MAX_PER_BATCH changes per evaluation", async () => {
     const r = await receiver();
-    const out = await deliverTransitions(r.url, Array.from({ length: WEBHOOK_MAX_PER_BATCH + 2 }, (_, i) => change(i)));
+    const out = await deliverTransitions(
+      r.url,
+      Array.from({ length: WEBHOOK_MAX_PER_BATCH + 2 }, (_, i) => change(i)),
+    );
     expect(r.received).toHaveLength(WEBHOOK_MAX_PER_BATCH);
     expect(out.filter((o) => o === "sent")).toHaveLength(WEBHOOK_MAX_PER_BATCH);
     expect(out[WEBHOOK_MAX_PER_BATCH]).toMatch(/^failed: skipped, more than/);

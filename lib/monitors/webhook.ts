@@ -38,7 +38,11 @@ export function webhookPayload(t: AlarmTransition): AlarmWebhookPayload {
 }
 
 /** "sent" or "failed: <why>" for one post. Never throws. */
-export async function postAlarmWebhook(url: string, payload: AlarmWebhookPayload, timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<string> {
+export async function postAlarmWebhook(
+  url: string,
+  payload: AlarmWebhookPayload,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
+): Promise<string> {
   try {
     const res = await fetch(url, {
       method: "POST",
@@ -53,18 +57,28 @@ export async function postAlarmWebhook(url: string, payload: AlarmWebhookPayload
   } catch (err) {
     const name = err instanceof Error ? err.name : "";
     if (name === "TimeoutError" || name === "AbortError") return `failed: no answer within ${timeoutMs} ms`;
-    const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+    const cause =
+      err instanceof Error && err.cause instanceof Error
+        ? err.cause.message
+        : err instanceof Error
+          ? err.message
+          : String(err);
     return `failed: ${cause}`.slice(0, 300);
   }
 }
 
 /** Posts the changes in order; returns one outcome per change (same order). */
-export async function deliverTransitions(url: string, transitions: readonly AlarmTransition[], timeoutMs = WEBHOOK_TIMEOUT_MS): Promise<string[]> {
+export async function deliverTransitions(
+  url: string,
+  transitions: readonly AlarmTransition[],
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
+): Promise<string[]> {
   const out: string[] = [];
   let failed = false;
   for (const [i, t] of transitions.entries()) {
     if (failed) out.push("failed: skipped after an earlier failure in the same evaluation");
-    else if (i >= WEBHOOK_MAX_PER_BATCH) out.push(`failed: skipped, more than ${WEBHOOK_MAX_PER_BATCH} changes in one evaluation`);
+    else if (i >= WEBHOOK_MAX_PER_BATCH)
+      out.push(`failed: skipped, more than ${WEBHOOK_MAX_PER_BATCH} changes in one evaluation`);
     else {
       const r = await postAlarmWebhook(url, webhookPayload(t), timeoutMs);
       out.push(r);

@@ -17,7 +17,9 @@ export async function saveDraftAction(input: unknown): Promise<ActionAnswer> {
   const parsed = saveDraftInput.safeParse(input);
   if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
   const r = await saveDraft(parsed.data.itemId, me.id, parsed.data.body, parsed.data.secondsSpent);
-  return r.ok ? { ok: true, leaseExpiresAt: r.leaseExpiresAt.toISOString() } : { ok: false, error: r.error, code: r.code };
+  return r.ok
+    ? { ok: true, leaseExpiresAt: r.leaseExpiresAt.toISOString() }
+    : { ok: false, error: r.error, code: r.code };
 }
 
 /** Submits the review; on success the same URL now renders the reveal. */
@@ -25,7 +27,12 @@ export async function submitReviewAction(input: unknown): Promise<ActionAnswer> 
   const me = await requireActionUser("audit.review");
   const parsed = submitReviewInput.safeParse(input);
   if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
-  const r = await submitReview(parsed.data.itemId, { userId: me.id, email: me.email }, parsed.data.body, parsed.data.secondsSpent);
+  const r = await submitReview(
+    parsed.data.itemId,
+    { userId: me.id, email: me.email },
+    parsed.data.body,
+    parsed.data.secondsSpent,
+  );
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
   // The run's shadow-audit alarms read this review; evaluated once the annotator has their answer.
   after(() => evaluateAlarmsAfterReview(parsed.data.itemId));

@@ -5,14 +5,24 @@ const side = (over: Partial<ScoredSide> = {}): ScoredSide => ({
   reward: 0.2,
   subscores: { outcome: 0, policy: 0.5, evidence: 0, efficiency: 1, communication: 0 },
   guardrails: ["empty_promise"],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [{ key: "refund_amount", value: 59.99 }], forbidden_hits: [] },
+  claims: {
+    claimed_writes: ["finance.issue_refund"],
+    mentioned: [{ key: "refund_amount", value: 59.99 }],
+    forbidden_hits: [],
+  },
   ...over,
 });
 
 describe("compareWithLedger", () => {
   it("agrees on an identical review", () => {
     const c = compareWithLedger(side(), side(), 0.1);
-    expect(c).toMatchObject({ rewardDelta: 0, rewardDisagrees: false, guardrailsDiffer: false, claimsDiffer: false, disagrees: false });
+    expect(c).toMatchObject({
+      rewardDelta: 0,
+      rewardDisagrees: false,
+      guardrailsDiffer: false,
+      claimsDiffer: false,
+      disagrees: false,
+    });
   });
 
   it("uses the tolerance inclusively, robust to float error (0.4 vs 0.3 at 0.1 agrees)", () => {
@@ -28,13 +38,26 @@ describe("compareWithLedger", () => {
   });
 
   it("disagrees when the ledger has no reward", () => {
-    const c = compareWithLedger(side(), side({ reward: null, subscores: { outcome: null, policy: null, evidence: null, efficiency: null, communication: null } }), 0.1);
+    const c = compareWithLedger(
+      side(),
+      side({
+        reward: null,
+        subscores: { outcome: null, policy: null, evidence: null, efficiency: null, communication: null },
+      }),
+      0.1,
+    );
     expect(c).toMatchObject({ rewardDelta: null, disagrees: true });
     expect(c.subscoreDeltas.outcome).toBeNull();
   });
 
   it("marks claim differences without sending the item to adjudication", () => {
-    const human = side({ claims: { claimed_writes: [], mentioned: [{ key: "refund_amount", value: "59.9" }, { key: "refund_eta" }], forbidden_hits: ["blame_customer"] } });
+    const human = side({
+      claims: {
+        claimed_writes: [],
+        mentioned: [{ key: "refund_amount", value: "59.9" }, { key: "refund_eta" }],
+        forbidden_hits: ["blame_customer"],
+      },
+    });
     const c = compareWithLedger(human, side(), 0.1);
     expect(c.claimedWrites).toEqual({ both: [], onlyHuman: [], onlyLedger: ["finance.issue_refund"] });
     expect(c.forbiddenHits.onlyHuman).toEqual(["blame_customer"]);
@@ -47,14 +70,22 @@ describe("compareWithLedger", () => {
   });
 
   it("reports sub-score deltas human − ledger", () => {
-    const c = compareWithLedger(side({ subscores: { outcome: 1, policy: 0.5, evidence: 0.25, efficiency: 1, communication: 0 } }), side(), 0.1);
+    const c = compareWithLedger(
+      side({ subscores: { outcome: 1, policy: 0.5, evidence: 0.25, efficiency: 1, communication: 0 } }),
+      side(),
+      0.1,
+    );
     expect(c.subscoreDeltas).toEqual({ outcome: 1, policy: 0, evidence: 0.25, efficiency: 0, communication: 0 });
   });
 });
 
 describe("setDiff", () => {
   it("orders guardrails by table order and handles empty sides", () => {
-    expect(setDiff(["missing_evidence", "customer_harm"], [])).toEqual({ both: [], onlyHuman: ["customer_harm", "missing_evidence"], onlyLedger: [] });
+    expect(setDiff(["missing_evidence", "customer_harm"], [])).toEqual({
+      both: [],
+      onlyHuman: ["customer_harm", "missing_evidence"],
+      onlyLedger: [],
+    });
     expect(setDiff([], [])).toEqual({ both: [], onlyHuman: [], onlyLedger: [] });
   });
 });

@@ -16,7 +16,14 @@ export type ScoredSide = {
 
 export type SetDiff = { both: string[]; onlyHuman: string[]; onlyLedger: string[] };
 
-export type MentionDiff = { key: string; human: unknown; ledger: unknown; humanHas: boolean; ledgerHas: boolean; same: boolean };
+export type MentionDiff = {
+  key: string;
+  human: unknown;
+  ledger: unknown;
+  humanHas: boolean;
+  ledgerHas: boolean;
+  same: boolean;
+};
 
 export type Comparison = {
   /** human − ledger; null when the ledger entry has no reward (spec or input error). */
@@ -34,7 +41,8 @@ export type Comparison = {
 };
 
 const order = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
-const byTableOrder = (a: string, b: string) => (order.get(a) ?? 99) - (order.get(b) ?? 99) || (a < b ? -1 : a > b ? 1 : 0);
+const byTableOrder = (a: string, b: string) =>
+  (order.get(a) ?? 99) - (order.get(b) ?? 99) || (a < b ? -1 : a > b ? 1 : 0);
 
 export function setDiff(human: readonly string[], ledger: readonly string[]): SetDiff {
   const h = new Set(human);
@@ -54,7 +62,8 @@ function mentionDiffs(human: Claims["mentioned"], ledger: Claims["mentioned"]): 
     const h = human.find((m) => m.key === key);
     const l = ledger.find((m) => m.key === key);
     const bothValued = h?.value !== undefined && l?.value !== undefined;
-    const same = !!h && !!l && (!bothValued || mentionEq(h.value, l.value)) && (h.value === undefined) === (l.value === undefined);
+    const same =
+      !!h && !!l && (!bothValued || mentionEq(h.value, l.value)) && (h.value === undefined) === (l.value === undefined);
     return { key, human: h?.value, ledger: l?.value, humanHas: !!h, ledgerHas: !!l, same };
   });
 }

@@ -55,19 +55,55 @@ export type ItemHead = {
 };
 
 export const ledgerSelect = {
-  id: true, status: true, source: true, reward: true, rawReward: true, outcome: true, policy: true, evidence: true, efficiency: true,
-  communication: true, guardrailMask: true, decidingGuardrail: true, claims: true, claimsSource: true, reasons: true, guardrails: true, step: true, runId: true,
+  id: true,
+  status: true,
+  source: true,
+  reward: true,
+  rawReward: true,
+  outcome: true,
+  policy: true,
+  evidence: true,
+  efficiency: true,
+  communication: true,
+  guardrailMask: true,
+  decidingGuardrail: true,
+  claims: true,
+  claimsSource: true,
+  reasons: true,
+  guardrails: true,
+  step: true,
+  runId: true,
 } satisfies Prisma.LedgerEntrySelect;
 type LedgerRow = Prisma.LedgerEntryGetPayload<{ select: typeof ledgerSelect }>;
 
 export const reviewSelect = {
-  id: true, reviewerId: true, reviewer: { select: { email: true } }, reward: true, outcome: true, policy: true, evidence: true, efficiency: true,
-  communication: true, guardrails: true, claims: true, note: true, secondsSpent: true, createdAt: true,
+  id: true,
+  reviewerId: true,
+  reviewer: { select: { email: true } },
+  reward: true,
+  outcome: true,
+  policy: true,
+  evidence: true,
+  efficiency: true,
+  communication: true,
+  guardrails: true,
+  claims: true,
+  note: true,
+  secondsSpent: true,
+  createdAt: true,
 } satisfies Prisma.ReviewSelect;
 type ReviewRow = Prisma.ReviewGetPayload<{ select: typeof reviewSelect }>;
 
 export const itemSelect = {
-  id: true, batchId: true, trajectoryId: true, ticketId: true, stratum: true, inclusionProb: true, reviewsNeeded: true, reviewsDone: true, disputedAt: true,
+  id: true,
+  batchId: true,
+  trajectoryId: true,
+  ticketId: true,
+  stratum: true,
+  inclusionProb: true,
+  reviewsNeeded: true,
+  reviewsDone: true,
+  disputedAt: true,
   batch: { select: { tolerance: true } },
   ledger: { select: ledgerSelect },
 } satisfies Prisma.AuditItemSelect;
@@ -83,13 +119,22 @@ export function toLedgerSide(l: LedgerRow): LedgerSide {
     source: l.source,
     reward: l.reward,
     rawReward: l.rawReward,
-    subscores: { outcome: l.outcome, policy: l.policy, evidence: l.evidence, efficiency: l.efficiency, communication: l.communication },
+    subscores: {
+      outcome: l.outcome,
+      policy: l.policy,
+      evidence: l.evidence,
+      efficiency: l.efficiency,
+      communication: l.communication,
+    },
     guardrails: codesOfMask(l.guardrailMask),
     decidingGuardrail: l.decidingGuardrail,
     claims: (l.claims as Claims | null) ?? null,
     claimsSource: l.claimsSource,
     reasons: (l.reasons ?? []) as LedgerSide["reasons"],
-    guardrailHits: ((l.guardrails ?? []) as { code: string; cap?: number }[]).map((g) => ({ code: g.code, cap: g.cap ?? Number.NaN })),
+    guardrailHits: ((l.guardrails ?? []) as { code: string; cap?: number }[]).map((g) => ({
+      code: g.code,
+      cap: g.cap ?? Number.NaN,
+    })),
   };
 }
 
@@ -99,7 +144,13 @@ export function toHumanSide(r: ReviewRow): HumanSide {
     reviewerId: r.reviewerId,
     reviewerEmail: r.reviewer.email,
     reward: r.reward,
-    subscores: { outcome: r.outcome, policy: r.policy, evidence: r.evidence, efficiency: r.efficiency, communication: r.communication },
+    subscores: {
+      outcome: r.outcome,
+      policy: r.policy,
+      evidence: r.evidence,
+      efficiency: r.efficiency,
+      communication: r.communication,
+    },
     guardrails: r.guardrails,
     claims: r.claims as Claims,
     note: r.note,
@@ -143,7 +194,10 @@ export async function listReviewsWithLedger(
     where: {
       ...CURRENT_REVIEW,
       ...(filter.afterReviewId !== undefined ? { id: { gt: filter.afterReviewId } } : {}),
-      item: { ...(filter.batchId !== undefined ? { batchId: filter.batchId } : {}), ...(filter.runId !== undefined ? { batch: { runId: filter.runId } } : {}) },
+      item: {
+        ...(filter.batchId !== undefined ? { batchId: filter.batchId } : {}),
+        ...(filter.runId !== undefined ? { batch: { runId: filter.runId } } : {}),
+      },
     },
     orderBy: { id: "asc" },
     take: Math.min(filter.limit ?? 1000, 10_000),
@@ -194,7 +248,14 @@ export async function listOverlapItems(
     .filter((x) => new Set(x.reviews.map((r) => r.reviewerId)).size > 1);
 }
 
-export type Reveal = { item: ItemHead; ledger: LedgerSide; mine: HumanSide; comparison: Comparison; finalReply: string; writes: string[] };
+export type Reveal = {
+  item: ItemHead;
+  ledger: LedgerSide;
+  mine: HumanSide;
+  comparison: Comparison;
+  finalReply: string;
+  writes: string[];
+};
 
 /** The reveal after submitting: the user's own current review against the ledger. Null unless they reviewed it. */
 export async function loadReveal(itemId: bigint, userId: number, client: Db = db()): Promise<Reveal | null> {
@@ -203,7 +264,12 @@ export async function loadReveal(itemId: bigint, userId: number, client: Db = db
     select: {
       ...itemSelect,
       rollout: { select: { finalReply: true, sandbox: true } },
-      reviews: { where: { ...CURRENT_REVIEW, reviewerId: userId }, orderBy: { id: "desc" }, take: 1, select: reviewSelect },
+      reviews: {
+        where: { ...CURRENT_REVIEW, reviewerId: userId },
+        orderBy: { id: "desc" },
+        take: 1,
+        select: reviewSelect,
+      },
     },
   });
   if (!i || i.reviews.length === 0) return null;
@@ -211,7 +277,14 @@ export async function loadReveal(itemId: bigint, userId: number, client: Db = db
   const ledger = toLedgerSide(i.ledger);
   const mine = toHumanSide(i.reviews[0]);
   const writes = (((i.rollout.sandbox ?? {}) as { writes?: { tool: string }[] }).writes ?? []).map((w) => w.tool);
-  return { item, ledger, mine, comparison: compare(mine, ledger, item.tolerance), finalReply: i.rollout.finalReply, writes };
+  return {
+    item,
+    ledger,
+    mine,
+    comparison: compare(mine, ledger, item.tolerance),
+    finalReply: i.rollout.finalReply,
+    writes,
+  };
 }
 
 export type RecentReview = { itemId: bigint; batchName: string; ticketId: string; createdAt: Date };
@@ -224,5 +297,10 @@ export async function listMyRecentReviews(userId: number, limit = 10, client: Db
     take: limit,
     select: { createdAt: true, item: { select: { id: true, ticketId: true, batch: { select: { name: true } } } } },
   });
-  return rows.map((r) => ({ itemId: r.item.id, batchName: r.item.batch.name, ticketId: r.item.ticketId, createdAt: r.createdAt }));
+  return rows.map((r) => ({
+    itemId: r.item.id,
+    batchName: r.item.batch.name,
+    ticketId: r.item.ticketId,
+    createdAt: r.createdAt,
+  }));
 }

@@ -58,7 +58,12 @@ export function scoringConfigOf(body: unknown | null): ScoringConfig {
  * What the annotator needs to score one item blind, after (re-)taking its lease. The state tells the page what to
  * show instead when the user already reviewed it (the reveal), it is not leased to them (released, expired and taken by someone else), or it is complete.
  */
-export async function loadAnnotation(itemId: bigint, userId: number, now = new Date(), client: Db = db()): Promise<AnnotationPage> {
+export async function loadAnnotation(
+  itemId: bigint,
+  userId: number,
+  now = new Date(),
+  client: Db = db(),
+): Promise<AnnotationPage> {
   const item = await client.auditItem.findUnique({
     where: { id: itemId },
     select: {
@@ -78,7 +83,10 @@ export async function loadAnnotation(itemId: bigint, userId: number, now = new D
   const expires = await renewLease(itemId, userId, now, client);
   if (!expires) return { state: "not_leased" };
 
-  const caseDoc = await client.case.findUnique({ where: { ticketId: item.ticketId }, select: { ticket: true, envSnapshot: true, verifierSpec: true } });
+  const caseDoc = await client.case.findUnique({
+    where: { ticketId: item.ticketId },
+    select: { ticket: true, envSnapshot: true, verifierSpec: true },
+  });
   const tools = (item.rollout.registry.tools ?? []) as { name: string; kind: string }[];
   const sandbox = (item.rollout.sandbox ?? {}) as { writes?: Write[] };
   const spec = (caseDoc?.verifierSpec ?? {}) as Spec;

@@ -11,9 +11,11 @@ import { scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" };
+export type Result<T = object> =
+  ({ ok: true } & T) | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" };
 
-const LEASE_LOST = "This item is no longer leased to you (the lease expired and it went back to the queue). Your draft was not saved.";
+const LEASE_LOST =
+  "This item is no longer leased to you (the lease expired and it went back to the queue). Your draft was not saved.";
 
 /** Saves the form as it is and renews the lease: typing is activity. Refused once the item is not the user's. */
 export async function saveDraft(
@@ -34,7 +36,15 @@ export async function saveDraft(
   return { ok: true, leaseExpiresAt: expires };
 }
 
-type LockedItem = { id: bigint; status: string; lease_user_id: number | null; lease_expires_at: Date | null; reviews_done: number; reviews_needed: number; disputed_at: Date | null };
+type LockedItem = {
+  id: bigint;
+  status: string;
+  lease_user_id: number | null;
+  lease_expires_at: Date | null;
+  reviews_done: number;
+  reviews_needed: number;
+  disputed_at: Date | null;
+};
 
 /**
  * Stores a review. In one transaction, with the item row locked (so two submissions on one item serialise, and the
@@ -59,7 +69,8 @@ export async function submitReview(
     const mine = await tx.review.findFirst({ where: { itemId, reviewerId: actor.userId }, select: { id: true } });
     if (mine) return { ok: false, code: "reviewed", error: "You have already reviewed this item." };
     if (locked.status !== "open") return { ok: false, code: "done", error: "This item already has all its reviews." };
-    if (locked.lease_user_id !== actor.userId) return { ok: false, code: "lease_lost", error: LEASE_LOST.replace(" Your draft was not saved.", "") };
+    if (locked.lease_user_id !== actor.userId)
+      return { ok: false, code: "lease_lost", error: LEASE_LOST.replace(" Your draft was not saved.", "") };
 
     const item = await tx.auditItem.findUniqueOrThrow({
       where: { id: itemId },
@@ -67,7 +78,16 @@ export async function submitReview(
         trajectoryId: true,
         batch: { select: { id: true, tolerance: true, config: { select: { body: true } } } },
         ledger: {
-          select: { reward: true, guardrailMask: true, claims: true, outcome: true, policy: true, evidence: true, efficiency: true, communication: true },
+          select: {
+            reward: true,
+            guardrailMask: true,
+            claims: true,
+            outcome: true,
+            policy: true,
+            evidence: true,
+            efficiency: true,
+            communication: true,
+          },
         },
       },
     });
@@ -78,7 +98,13 @@ export async function submitReview(
       { reward: human.reward, subscores: body.subscores, guardrails: body.guardrails, claims: body.claims },
       {
         reward: l.reward,
-        subscores: { outcome: l.outcome, policy: l.policy, evidence: l.evidence, efficiency: l.efficiency, communication: l.communication },
+        subscores: {
+          outcome: l.outcome,
+          policy: l.policy,
+          evidence: l.evidence,
+          efficiency: l.efficiency,
+          communication: l.communication,
+        },
         guardrails: codesOfMask(l.guardrailMask),
         claims: (l.claims as Claims | null) ?? null,
       },

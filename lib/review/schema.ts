@@ -4,17 +4,28 @@ import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES, type Dimension } from "@/lib/verifier/codes.ts";
 import { claimsSchema } from "@/lib/verifier/schema.ts";
 
-const unit = z.number().min(0, { error: "Sub-scores are between 0 and 1." }).max(1, { error: "Sub-scores are between 0 and 1." });
-const bigId = z.union([z.string().regex(/^\d{1,19}$/), z.bigint()], { error: "Missing item." }).transform((v) => BigInt(v));
+const unit = z
+  .number()
+  .min(0, { error: "Sub-scores are between 0 and 1." })
+  .max(1, { error: "Sub-scores are between 0 and 1." });
+const bigId = z
+  .union([z.string().regex(/^\d{1,19}$/), z.bigint()], { error: "Missing item." })
+  .transform((v) => BigInt(v));
 
 /** At most a working day on one item; a tab left open overnight is not "time spent". */
 export const MAX_SECONDS = 8 * 3600;
-const seconds = z.number().finite().min(0).transform((s) => Math.min(Math.round(s), MAX_SECONDS));
+const seconds = z
+  .number()
+  .finite()
+  .min(0)
+  .transform((s) => Math.min(Math.round(s), MAX_SECONDS));
 
 const flags = z.array(z.enum(GUARDRAIL_CODES, { error: "Unknown guardrail." })).transform((g) => [...new Set(g)]);
 
 export const reviewBodySchema = z.strictObject({
-  subscores: z.strictObject(Object.fromEntries(DIMENSIONS.map((d) => [d, unit])) as Record<Dimension, typeof unit>, { error: "Score all five sub-scores." }),
+  subscores: z.strictObject(Object.fromEntries(DIMENSIONS.map((d) => [d, unit])) as Record<Dimension, typeof unit>, {
+    error: "Score all five sub-scores.",
+  }),
   guardrails: flags,
   claims: claimsSchema,
   note: z.string().max(5000, { error: "At most 5000 characters." }).default(""),
@@ -23,7 +34,9 @@ export type ReviewBody = z.infer<typeof reviewBodySchema>;
 
 const maybeUnit = unit.nullable();
 export const draftBodySchema = z.strictObject({
-  subscores: z.strictObject(Object.fromEntries(DIMENSIONS.map((d) => [d, maybeUnit])) as Record<Dimension, typeof maybeUnit>),
+  subscores: z.strictObject(
+    Object.fromEntries(DIMENSIONS.map((d) => [d, maybeUnit])) as Record<Dimension, typeof maybeUnit>,
+  ),
   guardrails: flags,
   claims: claimsSchema,
   note: z.string().max(5000).default(""),

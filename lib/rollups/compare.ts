@@ -5,7 +5,11 @@ import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 const SUMS = new Set(["rewardSum", "rewardSumsq", "removedSum", "groupStdSum"]);
 
 /** Human-readable differences ("step 3 rewardSum: 1.2 vs 1.3"); empty when the rollups agree. */
-export function rollupDifferences(actual: StepRollupCounters[], expected: StepRollupCounters[], tolerance = 1e-9): string[] {
+export function rollupDifferences(
+  actual: StepRollupCounters[],
+  expected: StepRollupCounters[],
+  tolerance = 1e-9,
+): string[] {
   const out: string[] = [];
   const exp = new Map(expected.map((s) => [s.step, s]));
   const act = new Map(actual.map((s) => [s.step, s]));

@@ -60,21 +60,32 @@ export async function listGuardrailSeries(
   code: string,
   client: PrismaClient = db(),
 ): Promise<{ step: number; hits: number; deciding: number; removedSum: number; rollouts: number }[]> {
-  const rows = await client.$queryRaw<{ step: number; hits: number; deciding: number; removed_sum: number; rollouts: number }[]>`
+  const rows = await client.$queryRaw<
+    { step: number; hits: number; deciding: number; removed_sum: number; rollouts: number }[]
+  >`
     select s.step, coalesce(g.hits, 0) as hits, coalesce(g.deciding, 0) as deciding,
            coalesce(g.removed_sum, 0) as removed_sum, s.rollouts
       from step_rollups s
       left join step_guardrail_rollups g on g.run_id = s.run_id and g.step = s.step and g.code = ${code}
      where s.run_id = ${runId}
      order by s.step`;
-  return rows.map((r) => ({ step: r.step, hits: r.hits, deciding: r.deciding, removedSum: r.removed_sum, rollouts: r.rollouts }));
+  return rows.map((r) => ({
+    step: r.step,
+    hits: r.hits,
+    deciding: r.deciding,
+    removedSum: r.removed_sum,
+    rollouts: r.rollouts,
+  }));
 }
 
 /**
  * The same counters computed from scratch over the run's current ledger entries: the reference the incremental
  * rollups must equal (up to float rounding in the sums). Scans the run; not for pages.
  */
-export async function computeStepRollupsFromLedger(runId: string, client: PrismaClient = db()): Promise<StepRollupCounters[]> {
+export async function computeStepRollupsFromLedger(
+  runId: string,
+  client: PrismaClient = db(),
+): Promise<StepRollupCounters[]> {
   const steps = await client.$queryRawUnsafe<Record<string, number>[]>(
     `with cur as (select * from ledger where run_id = $1 and is_current),
           grp as (select step, group_id, count(*)::int as n, sum(reward) as reward_sum, sum(reward * reward) as reward_sumsq
@@ -99,7 +110,9 @@ export async function computeStepRollupsFromLedger(runId: string, client: Prisma
       group by c.step order by c.step`,
     runId,
   );
-  const hits = await client.$queryRawUnsafe<{ step: number; code: string; hits: number; deciding: number; removed_sum: number }[]>(
+  const hits = await client.$queryRawUnsafe<
+    { step: number; code: string; hits: number; deciding: number; removed_sum: number }[]
+  >(
     `select l.step, g.code, count(*)::int as hits, count(*) filter (where l.deciding_guardrail = g.code)::int as deciding,
             coalesce(sum(l.raw_reward - l.reward) filter (where l.deciding_guardrail = g.code and l.capped), 0) as removed_sum
        from ledger l cross join lateral unnest($2::text[]) with ordinality as g(code, i)

@@ -66,7 +66,20 @@ export class RollupDelta {
     const sk = `${e.run_id}${SEP}${e.step}`;
     let s = this.steps.get(sk);
     if (!s) {
-      s = { rollouts: 0, rewarded: 0, rewardSum: 0, rewardSumsq: 0, success: 0, handoffs: 0, guardrailHits: 0, capped: 0, removedSum: 0, specErrors: 0, inputErrors: 0, external: 0 };
+      s = {
+        rollouts: 0,
+        rewarded: 0,
+        rewardSum: 0,
+        rewardSumsq: 0,
+        success: 0,
+        handoffs: 0,
+        guardrailHits: 0,
+        capped: 0,
+        removedSum: 0,
+        specErrors: 0,
+        inputErrors: 0,
+        external: 0,
+      };
       this.steps.set(sk, s);
     }
     const removed = removedReward(e);
@@ -139,14 +152,28 @@ export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta:
   const spread = new Map<string, { groups: number; flat: number; std: number }>();
   if (delta.groups.size) {
     const g = sortedEntries(delta.groups);
-    const { rows } = await client.query<{ run_id: string; step: number; group_id: string; n: number; reward_sum: number; reward_sumsq: number }>(
+    const { rows } = await client.query<{
+      run_id: string;
+      step: number;
+      group_id: string;
+      n: number;
+      reward_sum: number;
+      reward_sumsq: number;
+    }>(
       `insert into group_rollups as t (run_id, step, group_id, n, reward_sum, reward_sumsq)
        select * from unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::float8[], $6::float8[])
        on conflict (run_id, step, group_id) do update set
          n = t.n + excluded.n, reward_sum = t.reward_sum + excluded.reward_sum,
          reward_sumsq = t.reward_sumsq + excluded.reward_sumsq
        returning run_id, step, group_id, n, reward_sum, reward_sumsq`,
-      [g.map(([k]) => k[0]), g.map(([k]) => Number(k[1])), g.map(([k]) => k[2]), g.map(([, v]) => v.n), g.map(([, v]) => v.rewardSum), g.map(([, v]) => v.rewardSumsq)],
+      [
+        g.map(([k]) => k[0]),
+        g.map(([k]) => Number(k[1])),
+        g.map(([k]) => k[2]),
+        g.map(([, v]) => v.n),
+        g.map(([, v]) => v.rewardSum),
+        g.map(([, v]) => v.rewardSumsq),
+      ],
     );
     for (const r of rows) {
       const d = delta.groups.get(`${r.run_id}${SEP}${r.step}${SEP}${r.group_id}`)!;
@@ -155,7 +182,8 @@ export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta:
       const key = `${r.run_id}${SEP}${r.step}`;
       const acc = spread.get(key) ?? { groups: 0, flat: 0, std: 0 };
       acc.groups += (after !== null ? 1 : 0) - (before !== null ? 1 : 0);
-      acc.flat += (after !== null && after < FLAT_STD_VALUE ? 1 : 0) - (before !== null && before < FLAT_STD_VALUE ? 1 : 0);
+      acc.flat +=
+        (after !== null && after < FLAT_STD_VALUE ? 1 : 0) - (before !== null && before < FLAT_STD_VALUE ? 1 : 0);
       acc.std += (after ?? 0) - (before ?? 0);
       spread.set(key, acc);
     }

@@ -24,10 +24,36 @@ async function differences(runId: string) {
 
 describe("applyRollupDelta", () => {
   it("adds and subtracts entries into step, guardrail and group rows", async () => {
-    const base: RollupEntry = { run_id: "delta", step: 5, group_id: "g1", status: "scored", source: "verifier", reward: 1, raw_reward: 1, capped: false, handoff: false, guardrail_mask: 0, deciding_guardrail: null };
-    const capped: RollupEntry = { ...base, reward: 0.3, raw_reward: 0.8, capped: true, guardrail_mask: (1 << 1) | (1 << 5), deciding_guardrail: "unauthorized_write" };
+    const base: RollupEntry = {
+      run_id: "delta",
+      step: 5,
+      group_id: "g1",
+      status: "scored",
+      source: "verifier",
+      reward: 1,
+      raw_reward: 1,
+      capped: false,
+      handoff: false,
+      guardrail_mask: 0,
+      deciding_guardrail: null,
+    };
+    const capped: RollupEntry = {
+      ...base,
+      reward: 0.3,
+      raw_reward: 0.8,
+      capped: true,
+      guardrail_mask: (1 << 1) | (1 << 5),
+      deciding_guardrail: "unauthorized_write",
+    };
     const handoff: RollupEntry = { ...base, group_id: "g2", reward: 0.6, raw_reward: 0.6, handoff: true };
-    const specError: RollupEntry = { ...base, group_id: "g2", status: "spec_error", reward: null, raw_reward: null, handoff: null };
+    const specError: RollupEntry = {
+      ...base,
+      group_id: "g2",
+      status: "spec_error",
+      reward: null,
+      raw_reward: null,
+      handoff: null,
+    };
     const first = new RollupDelta();
     for (const e of [base, capped, handoff, specError]) first.add(e, 1);
     const client = await t.pool.connect();
@@ -42,7 +68,17 @@ describe("applyRollupDelta", () => {
     }
     const [s] = await listStepRollups("delta", {}, createClient(t.url));
     // Hand-computed: rewards 1, 0.3, 0.9 (the hand-off re-scored to 0.9) and one spec error.
-    expect(s).toMatchObject({ step: 5, rollouts: 4, rewarded: 3, success: 2, handoffs: 0, guardrailHits: 1, capped: 1, specErrors: 1, external: 0 });
+    expect(s).toMatchObject({
+      step: 5,
+      rollouts: 4,
+      rewarded: 3,
+      success: 2,
+      handoffs: 0,
+      guardrailHits: 1,
+      capped: 1,
+      specErrors: 1,
+      external: 0,
+    });
     expect(s.rewardSum).toBeCloseTo(2.2, 12);
     expect(s.rewardSumsq).toBeCloseTo(1 + 0.09 + 0.81, 12);
     expect(s.removedSum).toBeCloseTo(0.5, 12);
@@ -59,27 +95,43 @@ describe("applyRollupDelta", () => {
 
 describe("rollups kept in the ledger's transactions", () => {
   it("equal a full recomputation after mixed ingests and a re-score", async () => {
-    const main = await ingestValues(demoRunValues({ runId: "mix", tickets: 18, steps: 8, k: 4, seed: "mx", variant: "hacking" }), { pool: t.pool, batchLines: 333 });
+    const main = await ingestValues(
+      demoRunValues({ runId: "mix", tickets: 18, steps: 8, k: 4, seed: "mx", variant: "hacking" }),
+      { pool: t.pool, batchLines: 333 },
+    );
     expect(main).toMatchObject({ ok: true, rejected: 0 });
-    const examples = (loadExamples() as Record<string, unknown>[]).map((e) => ({ ...e, run_id: "mix", trajectory_id: `mix-${e.trajectory_id}` }));
+    const examples = (loadExamples() as Record<string, unknown>[]).map((e) => ({
+      ...e,
+      run_id: "mix",
+      trajectory_id: `mix-${e.trajectory_id}`,
+    }));
     await ingestValues(examples, { pool: t.pool }); // includes a spec error
     await ingestText(
       t.pool,
       ndjson([
         caseLine("T-M"),
         externalScore("mix/ext/1", "T-M", 0.95, { run: "mix", step: 0 }),
-        externalScore("mix/ext/2", "T-M", 0.2, { run: "mix", step: 0, guardrails: [{ code: "customer_harm", cap: 0.2 }, "policy_error"] }),
+        externalScore("mix/ext/2", "T-M", 0.2, {
+          run: "mix",
+          step: 0,
+          guardrails: [{ code: "customer_harm", cap: 0.2 }, "policy_error"],
+        }),
         rolloutLine("mix/nocase", "T-NONE", { run: "mix", step: 1 }),
       ]),
     );
     await ingestText(
       t.pool,
-      ndjson([{ input: "Where is my parcel?", trajectory: { root: { output: "On its way." }, steps: [] }, reward: 0.4 }]),
+      ndjson([
+        { input: "Where is my parcel?", trajectory: { root: { output: "On its way." }, steps: [] }, reward: 0.4 },
+      ]),
       { format: "platform", defaults: { run: "mix", step: 2 } },
     );
     expect(await differences("mix")).toEqual([]);
 
-    const config = parseVerifierConfig({ guardrails: { empty_promise: { cap: 0.1 }, missing_evidence: { on: false } }, handoff_outcome: 0.9 });
+    const config = parseVerifierConfig({
+      guardrails: { empty_promise: { cap: 0.1 }, missing_evidence: { on: false } },
+      handoff_outcome: 0.9,
+    });
     if (!config.ok) throw new Error("config");
     const r = await rescoreRun(t.pool, { runId: "mix", config: config.config, batchSize: 97 });
     expect(r.rescored).toBeGreaterThan(500);

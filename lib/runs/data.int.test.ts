@@ -9,9 +9,14 @@ const url = process.env.DATABASE_URL!;
 const RUN = "runs-list-a";
 
 beforeAll(async () => {
-  const s = await ingestValues(demoRunValues({ runId: RUN, tickets: 10, steps: 5, k: 4, seed: "runs", variant: "hacking" }), { pool: bulkPool(url) });
+  const s = await ingestValues(
+    demoRunValues({ runId: RUN, tickets: 10, steps: 5, k: 4, seed: "runs", variant: "hacking" }),
+    { pool: bulkPool(url) },
+  );
   if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 300));
-  await bulkPool(url).query("insert into runs (id, description) values ('runs-list-empty', 'nothing yet') on conflict do nothing");
+  await bulkPool(url).query(
+    "insert into runs (id, description) values ('runs-list-empty', 'nothing yet') on conflict do nothing",
+  );
 });
 
 describe("listRunSummaries", () => {
@@ -49,7 +54,13 @@ describe("listRunSummaries", () => {
   });
 
   it("a run without score records is listed with no figures", async () => {
-    expect(await getRunSummary("runs-list-empty")).toMatchObject({ rollouts: 0, firstStep: null, latest: null, meanReward: null, handoffRate: null });
+    expect(await getRunSummary("runs-list-empty")).toMatchObject({
+      rollouts: 0,
+      firstStep: null,
+      latest: null,
+      meanReward: null,
+      handoffRate: null,
+    });
     expect(await getRunSummary("no-such-run")).toBeNull();
     expect(await listRunIds()).toEqual(expect.arrayContaining([RUN, "runs-list-empty"]));
     expect((await getRun(RUN))?.id).toBe(RUN);

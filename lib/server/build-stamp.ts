@@ -4,7 +4,16 @@ import path from "node:path";
 
 // A production build is reused while nothing it was built from changed: the stamp is a hash over the paths,
 // sizes and modification times of the sources, written next to the build.
-const SOURCES = ["app", "components", "lib", "prisma/schema.prisma", "next.config.ts", "package-lock.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "prisma/schema.prisma",
+  "next.config.ts",
+  "package-lock.json",
+  "postcss.config.mjs",
+  "tsconfig.json",
+];
 const SKIP = new Set(["generated", "node_modules", ".next"]);
 
 function walk(p: string, out: string[]): void {
@@ -27,7 +36,11 @@ const stampFile = (root: string) => path.join(root, ".next", "verity-build-stamp
 
 export function buildIsCurrent(root = process.cwd()): boolean {
   const f = stampFile(root);
-  return fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(f) && fs.readFileSync(f, "utf8") === sourceStamp(root);
+  return (
+    fs.existsSync(path.join(root, ".next", "BUILD_ID")) &&
+    fs.existsSync(f) &&
+    fs.readFileSync(f, "utf8") === sourceStamp(root)
+  );
 }
 
 export function recordBuild(root = process.cwd()): void {

@@ -29,7 +29,10 @@ describe("agreementRate", () => {
   });
 
   it("takes the tolerance and z", () => {
-    const pairs: ScorePair[] = [{ human: 0.5, ledger: 0.55 }, { human: 0.5, ledger: 0.7 }];
+    const pairs: ScorePair[] = [
+      { human: 0.5, ledger: 0.55 },
+      { human: 0.5, ledger: 0.7 },
+    ];
     expect(agreementRate(pairs, { tolerance: 0.01 })!.agreeing).toBe(0);
     expect(agreementRate(pairs, { tolerance: 0.2 })!.agreeing).toBe(2);
     expect(agreementRate(pairs, { z: 1 })!.interval).toEqual(wilson(1, 2, 1));
@@ -51,7 +54,13 @@ describe("agreementRate", () => {
   });
 
   it("ignores pairs with a missing or non-finite score and reports the n used", () => {
-    const r = agreementRate([{ human: 0.5, ledger: 0.5 }, { human: null, ledger: 0.5 }, { human: 0.5, ledger: NaN }, { human: Infinity, ledger: 1 }, { human: undefined, ledger: 1 }])!;
+    const r = agreementRate([
+      { human: 0.5, ledger: 0.5 },
+      { human: null, ledger: 0.5 },
+      { human: 0.5, ledger: NaN },
+      { human: Infinity, ledger: 1 },
+      { human: undefined, ledger: 1 },
+    ])!;
     expect(r).toMatchObject({ agreeing: 1, n: 1 });
     expect(agreementRate([{ human: NaN, ledger: NaN }])).toBeNull();
   });
@@ -85,7 +94,10 @@ describe("successVerdictKappa", () => {
   });
 
   it("takes another threshold", () => {
-    const pairs: ScorePair[] = [{ ledger: 0.6, human: 0.6 }, { ledger: 0.4, human: 0.4 }];
+    const pairs: ScorePair[] = [
+      { ledger: 0.6, human: 0.6 },
+      { ledger: 0.4, human: 0.4 },
+    ];
     expect(successVerdictKappa(pairs, { threshold: 0.5 })!.kappa).toBe(1);
   });
 
@@ -100,7 +112,12 @@ describe("binaryKappa", () => {
   it("property: equals Cohen's κ of the same table", () => {
     fc.assert(
       fc.property(fc.nat(30), fc.nat(30), fc.nat(30), fc.nat(30), (tp, fp, fn, tn) => {
-        const pairs = [...rep(tp, [true, true] as const), ...rep(fp, [true, false] as const), ...rep(fn, [false, true] as const), ...rep(tn, [false, false] as const)];
+        const pairs = [
+          ...rep(tp, [true, true] as const),
+          ...rep(fp, [true, false] as const),
+          ...rep(fn, [false, true] as const),
+          ...rep(tn, [false, false] as const),
+        ];
         const expected = cohensKappa(pairs);
         const k = binaryKappa(tp, fp, fn, tn);
         if (expected === null) expect(k).toBeNull();

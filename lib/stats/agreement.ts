@@ -5,7 +5,13 @@
 import { cohensKappaInterval, confusionMatrix, type ConfusionMatrix } from "@/lib/stats/kappa.ts";
 import { meanAbsoluteError, spearman } from "@/lib/stats/correlation.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
-import { wilson, Z_95, type BootstrapInterval, type BootstrapOptions, type IntervalEstimate } from "@/lib/stats/intervals.ts";
+import {
+  wilson,
+  Z_95,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type IntervalEstimate,
+} from "@/lib/stats/intervals.ts";
 
 export type ScorePair = { ledger: number | null | undefined; human: number | null | undefined };
 
@@ -100,7 +106,10 @@ export type BinaryAgreement = {
 };
 
 /** Ledger-vs-human counts and metrics for one binary signal ("positive" = it fired). The human is the reference. */
-export function binaryAgreement(pairs: readonly { ledger: boolean; human: boolean }[], z: number = Z_95): BinaryAgreement {
+export function binaryAgreement(
+  pairs: readonly { ledger: boolean; human: boolean }[],
+  z: number = Z_95,
+): BinaryAgreement {
   let tp = 0;
   let fp = 0;
   let fn = 0;

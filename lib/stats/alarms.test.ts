@@ -1,24 +1,57 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { alarmTimeline, evaluateAlarm, stepSeries, type AlarmStatus, type BandRule, type CeilingRule, type FloorRule, type RewardHackingRule } from "@/lib/stats/alarms.ts";
-import { GROUP_STD_ALARM, GUARDRAIL_HIT_RATE_ALARM, HANDOFF_RATE_ALARM, REWARD_HACKING_ALARM } from "@/lib/stats/alarm-presets.ts";
+import {
+  alarmTimeline,
+  evaluateAlarm,
+  stepSeries,
+  type AlarmStatus,
+  type BandRule,
+  type CeilingRule,
+  type FloorRule,
+  type RewardHackingRule,
+} from "@/lib/stats/alarms.ts";
+import {
+  GROUP_STD_ALARM,
+  GUARDRAIL_HIT_RATE_ALARM,
+  HANDOFF_RATE_ALARM,
+  REWARD_HACKING_ALARM,
+} from "@/lib/stats/alarm-presets.ts";
 import { leastSquaresSlope, type StepPoint } from "@/lib/stats/trend.ts";
 
-const handoff: CeilingRule = { kind: "ceiling", label: "hand-off rate", ceiling: 0.1, warnAt: 0.08, exitMargin: 0.01, enterAfter: 3, exitAfter: 3 };
-const at = (values: (number | null)[], n?: number): StepPoint[] => values.map((value, i) => ({ step: (i + 1) * 100, value, n }));
+const handoff: CeilingRule = {
+  kind: "ceiling",
+  label: "hand-off rate",
+  ceiling: 0.1,
+  warnAt: 0.08,
+  exitMargin: 0.01,
+  enterAfter: 3,
+  exitAfter: 3,
+};
+const at = (values: (number | null)[], n?: number): StepPoint[] =>
+  values.map((value, i) => ({ step: (i + 1) * 100, value, n }));
 const states = (timeline: AlarmStatus[]) => timeline.map((s) => s.state[0]).join("");
 
 describe("ceiling rule (hand-off rate, alarm at 10%)", () => {
   it("stays green under the warning line", () => {
     const s = evaluateAlarm(handoff, at([0.05, 0.06, 0.07]));
-    expect(s).toMatchObject({ state: "green", since: null, at: 300, value: 0.07, message: "hand-off rate 7%: healthy" });
+    expect(s).toMatchObject({
+      state: "green",
+      since: null,
+      at: 300,
+      value: 0.07,
+      message: "hand-off rate 7%: healthy",
+    });
   });
 
   it("turns amber at the warning line, and red only after 3 consecutive steps above the ceiling", () => {
     const t = alarmTimeline(handoff, at([0.05, 0.09, 0.12, 0.12, 0.12]));
     expect(states(t)).toBe("gaaar");
     expect(t[2].message).toBe("hand-off rate 12%: above the 10% ceiling for 1 of the 3 evaluations that turn it red");
-    expect(t[4]).toMatchObject({ state: "red", since: 500, message: "hand-off rate 12%: above the 10% ceiling for 3 consecutive evaluations" });
+    expect(t[4]).toMatchObject({
+      state: "red",
+      since: 500,
+      message: "hand-off rate 12%: above the 10% ceiling for 3 consecutive evaluations",
+    });
   });
 
   it("a breach streak that is interrupted starts over", () => {
@@ -30,7 +63,9 @@ describe("ceiling rule (hand-off rate, alarm at 10%)", () => {
     // but not amber (≤ 0.07) → amber. 0.06 ×3 → green.
     const t = alarmTimeline(handoff, at([0.12, 0.12, 0.12, 0.095, 0.085, 0.085, 0.085, 0.06, 0.06, 0.06]));
     expect(states(t)).toBe("aarrrraaag");
-    expect(t[3].message).toBe("hand-off rate 9.5%: red until clear of the line by the exit margin for 3 evaluations (0 so far)");
+    expect(t[3].message).toBe(
+      "hand-off rate 9.5%: red until clear of the line by the exit margin for 3 evaluations (0 so far)",
+    );
     expect(t[6]).toMatchObject({ state: "amber", since: 700 });
     expect(t[8].message).toBe("hand-off rate 6%: recovering, clear for 2 of 3 evaluations");
     expect(t[9]).toMatchObject({ state: "green", since: 1000 });
@@ -86,32 +121,55 @@ describe("ceiling rule (hand-off rate, alarm at 10%)", () => {
 
   it("property: evaluating in two calls equals evaluating in one", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 200 }).map((x) => x / 1000), { maxLength: 40 }), fc.nat(40), (values, cut) => {
-        const pts = at(values);
-        const part = evaluateAlarm(handoff, pts.slice(0, cut));
-        expect(evaluateAlarm(handoff, pts, part)).toEqual(evaluateAlarm(handoff, pts));
-      }),
+      fc.property(
+        fc.array(
+          fc.integer({ min: 0, max: 200 }).map((x) => x / 1000),
+          { maxLength: 40 },
+        ),
+        fc.nat(40),
+        (values, cut) => {
+          const pts = at(values);
+          const part = evaluateAlarm(handoff, pts.slice(0, cut));
+          expect(evaluateAlarm(handoff, pts, part)).toEqual(evaluateAlarm(handoff, pts));
+        },
+      ),
     );
   });
 
   it("property: red is entered only after enterAfter breaches, and a state is left only after exitAfter clear steps", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 60, max: 140 }).map((x) => x / 1000), { minLength: 1, maxLength: 60 }), (values) => {
-        const t = alarmTimeline(handoff, at(values));
-        for (let i = 0; i < t.length; i++) {
-          const before = i === 0 ? "green" : t[i - 1].state;
-          const now = t[i].state;
-          if (now === "red" && before !== "red") expect(values.slice(i - 2, i + 1).every((v) => v > 0.1)).toBe(true);
-          if (before === "red" && now !== "red") expect(values.slice(i - 2, i + 1).every((v) => v <= 0.09 + 1e-12)).toBe(true);
-          if (before === "amber" && now === "green") expect(values.slice(i - 2, i + 1).every((v) => v <= 0.07 + 1e-12)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.integer({ min: 60, max: 140 }).map((x) => x / 1000),
+          { minLength: 1, maxLength: 60 },
+        ),
+        (values) => {
+          const t = alarmTimeline(handoff, at(values));
+          for (let i = 0; i < t.length; i++) {
+            const before = i === 0 ? "green" : t[i - 1].state;
+            const now = t[i].state;
+            if (now === "red" && before !== "red") expect(values.slice(i - 2, i + 1).every((v) => v > 0.1)).toBe(true);
+            if (before === "red" && now !== "red")
+              expect(values.slice(i - 2, i + 1).every((v) => v <= 0.09 + 1e-12)).toBe(true);
+            if (before === "amber" && now === "green")
+              expect(values.slice(i - 2, i + 1).every((v) => v <= 0.07 + 1e-12)).toBe(true);
+          }
+        },
+      ),
     );
   });
 });
 
 describe("floor rule (within-group reward std, alarm below 0.05)", () => {
-  const floor: FloorRule = { kind: "floor", label: "within-group reward std", floor: 0.05, warnAt: 0.06, exitMargin: 0.005, enterAfter: 3, exitAfter: 2 };
+  const floor: FloorRule = {
+    kind: "floor",
+    label: "within-group reward std",
+    floor: 0.05,
+    warnAt: 0.06,
+    exitMargin: 0.005,
+    enterAfter: 3,
+    exitAfter: 2,
+  };
 
   it("enters and leaves each state", () => {
     // 0.08 green; 0.058 amber (< 0.06); 0.04 ×3 red; 0.054 holds red (not ≥ 0.055);
@@ -129,7 +187,16 @@ describe("floor rule (within-group reward std, alarm below 0.05)", () => {
 });
 
 describe("band rule (guardrail hit rate healthy 10–30%)", () => {
-  const band: BandRule = { kind: "band", label: "guardrail hit rate", low: 0.1, high: 0.3, warnMargin: 0.02, exitMargin: 0.02, enterAfter: 2, exitAfter: 2 };
+  const band: BandRule = {
+    kind: "band",
+    label: "guardrail hit rate",
+    low: 0.1,
+    high: 0.3,
+    warnMargin: 0.02,
+    exitMargin: 0.02,
+    enterAfter: 2,
+    exitAfter: 2,
+  };
 
   it("alarms below and above the band, and counts a jump across it as one breach streak", () => {
     // 0.2 green; 0.11 amber (within 0.02 of 10%); 0.05, 0.35 red (outside, below then above);
@@ -154,7 +221,16 @@ describe("band rule (guardrail hit rate healthy 10–30%)", () => {
 });
 
 describe("reward-hacking rule", () => {
-  const rule: RewardHackingRule = { kind: "reward-hacking", label: "reward hacking", window: 500, minSlope: 1e-4, maxHumanSlope: -5e-5, minPoints: 3, enterAfter: 2, exitAfter: 2 };
+  const rule: RewardHackingRule = {
+    kind: "reward-hacking",
+    label: "reward hacking",
+    window: 500,
+    minSlope: 1e-4,
+    maxHumanSlope: -5e-5,
+    minPoints: 3,
+    enterAfter: 2,
+    exitAfter: 2,
+  };
   const steps = Array.from({ length: 20 }, (_, i) => (i + 1) * 100);
   const ledger = steps.map((step) => ({ step, value: 0.5 + 0.0002 * step, n: 400 }));
 
@@ -181,14 +257,21 @@ describe("reward-hacking rule", () => {
   });
 
   it("recovers when the human measure stops falling", () => {
-    const human = steps.map((step) => ({ step, value: step <= 1500 ? 0.9 - 0.0002 * step : 0.6 + 0.0003 * (step - 1500), n: 40 }));
+    const human = steps.map((step) => ({
+      step,
+      value: step <= 1500 ? 0.9 - 0.0002 * step : 0.6 + 0.0003 * (step - 1500),
+      n: 40,
+    }));
     const t = alarmTimeline(rule, { ledger, human });
     expect(t.find((s) => s.at === 1000)!.state).toBe("red");
     expect(t[t.length - 1].state).toBe("green");
   });
 
   it("property: the value is the least-squares slope of the ledger points in the window", () => {
-    const point = fc.record({ step: fc.integer({ min: 1, max: 3000 }), value: fc.integer({ min: 0, max: 100 }).map((x) => x / 100) });
+    const point = fc.record({
+      step: fc.integer({ min: 1, max: 3000 }),
+      value: fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+    });
     fc.assert(
       fc.property(fc.array(point, { maxLength: 40 }), fc.array(point, { maxLength: 40 }), (l, h) => {
         const open = { ...rule, minSlope: -1, maxHumanSlope: 1, minPoints: 2 };
@@ -201,14 +284,24 @@ describe("reward-hacking rule", () => {
   });
 
   it("does not evaluate without minPoints of each series in the window", () => {
-    const sparseHuman = [{ step: 1000, value: 0.9 }, { step: 2000, value: 0.5 }];
+    const sparseHuman = [
+      { step: 1000, value: 0.9 },
+      { step: 2000, value: 0.5 },
+    ];
     expect(evaluateAlarm(rule, { ledger, human: sparseHuman })).toMatchObject({ state: "green", at: null });
   });
 });
 
 describe("stepSeries", () => {
   it("turns counts into per-step rates, merging repeated steps and sorting", () => {
-    expect(stepSeries([{ step: 200, k: 1, n: 10 }, { step: 100, k: 2, n: 20 }, { step: 200, k: 3, n: 10 }, { step: 300, k: 0, n: 0 }])).toEqual([
+    expect(
+      stepSeries([
+        { step: 200, k: 1, n: 10 },
+        { step: 100, k: 2, n: 20 },
+        { step: 200, k: 3, n: 10 },
+        { step: 300, k: 0, n: 0 },
+      ]),
+    ).toEqual([
       { step: 100, value: 0.1, n: 20 },
       { step: 200, value: 0.2, n: 20 },
       { step: 300, value: null, n: 0 },
@@ -224,7 +317,8 @@ describe("presets", () => {
   });
 
   it("every preset is a valid rule", () => {
-    for (const rule of [HANDOFF_RATE_ALARM, GUARDRAIL_HIT_RATE_ALARM, GROUP_STD_ALARM]) expect(evaluateAlarm(rule, []).state).toBe("green");
+    for (const rule of [HANDOFF_RATE_ALARM, GUARDRAIL_HIT_RATE_ALARM, GROUP_STD_ALARM])
+      expect(evaluateAlarm(rule, []).state).toBe("green");
     expect(evaluateAlarm(REWARD_HACKING_ALARM, { ledger: [], human: [] }).state).toBe("green");
   });
 

@@ -80,7 +80,15 @@ export type AlarmStatus = {
 };
 
 /** One evaluation: where the value stands against the alarm line and the warning line. */
-type Reading = { step: number; value: number; breach: boolean; warn: boolean; clearRed: boolean; clearAmber: boolean; detail?: string };
+type Reading = {
+  step: number;
+  value: number;
+  breach: boolean;
+  warn: boolean;
+  clearRed: boolean;
+  clearAmber: boolean;
+  detail?: string;
+};
 
 export const INITIAL_ALARM_STATUS: AlarmStatus = {
   state: "green",
@@ -118,21 +126,47 @@ function readings(rule: AlarmRule, input: readonly StepPoint[] | HackingSeries, 
     if (rule.kind === "ceiling") {
       const warnAt = rule.warnAt ?? 0.8 * rule.ceiling;
       const m = rule.exitMargin ?? 0.1 * rule.ceiling;
-      return { step, value: v, breach: v > rule.ceiling, warn: v > warnAt, clearRed: v <= rule.ceiling - m + SLACK, clearAmber: v <= warnAt - m + SLACK };
+      return {
+        step,
+        value: v,
+        breach: v > rule.ceiling,
+        warn: v > warnAt,
+        clearRed: v <= rule.ceiling - m + SLACK,
+        clearAmber: v <= warnAt - m + SLACK,
+      };
     }
     if (rule.kind === "floor") {
       const warnAt = rule.warnAt ?? 1.2 * rule.floor;
       const m = rule.exitMargin ?? 0.1 * rule.floor;
-      return { step, value: v, breach: v < rule.floor, warn: v < warnAt, clearRed: v >= rule.floor + m - SLACK, clearAmber: v >= warnAt + m - SLACK };
+      return {
+        step,
+        value: v,
+        breach: v < rule.floor,
+        warn: v < warnAt,
+        clearRed: v >= rule.floor + m - SLACK,
+        clearAmber: v >= warnAt + m - SLACK,
+      };
     }
     const w = rule.warnMargin ?? 0.1 * (rule.high - rule.low);
     const m = rule.exitMargin ?? 0.1 * (rule.high - rule.low);
     const inside = (d: number) => v >= rule.low + d - SLACK && v <= rule.high - d + SLACK;
-    return { step, value: v, breach: v < rule.low || v > rule.high, warn: !inside(w), clearRed: inside(m), clearAmber: inside(w + m) };
+    return {
+      step,
+      value: v,
+      breach: v < rule.low || v > rule.high,
+      warn: !inside(w),
+      clearRed: inside(m),
+      clearAmber: inside(w + m),
+    };
   });
 }
 
-function hackingReadings(rule: RewardHackingRule, input: HackingSeries, fresh: (p: { step: number }) => boolean, minN: number): Reading[] {
+function hackingReadings(
+  rule: RewardHackingRule,
+  input: HackingSeries,
+  fresh: (p: { step: number }) => boolean,
+  minN: number,
+): Reading[] {
   const enough = (p: StepPoint) => p.n === undefined || p.n >= minN;
   const ledger = usablePoints(input.ledger.filter(enough));
   const human = usablePoints(input.human.filter(enough));
@@ -152,7 +186,15 @@ function hackingReadings(rule: RewardHackingRule, input: HackingSeries, fresh: (
     // Both conditions must hold; the reading is as clear as its clearest condition.
     const excess = Math.min(ls - rule.minSlope, maxHuman - hs);
     const detail = `ledger reward ${perThousand(ls)} while ${rule.humanLabel ?? "human agreement"} ${perThousand(hs)}`;
-    out.push({ step, value: ls, breach: excess > 0, warn: excess > 0, clearRed: excess <= -m, clearAmber: excess <= -m, detail });
+    out.push({
+      step,
+      value: ls,
+      breach: excess > 0,
+      warn: excess > 0,
+      clearRed: excess <= -m,
+      clearAmber: excess <= -m,
+      detail,
+    });
   }
   return out;
 }
@@ -195,7 +237,8 @@ function perThousand(slope: number): string {
 }
 
 function fmt(rule: AlarmRule, v: number): string {
-  if ((rule.format ?? (rule.kind === "floor" ? "number" : "percent")) === "number") return Number(v.toPrecision(3)).toString();
+  if ((rule.format ?? (rule.kind === "floor" ? "number" : "percent")) === "number")
+    return Number(v.toPrecision(3)).toString();
   return `${Number((v * 100).toPrecision(3))}%`;
 }
 
@@ -223,7 +266,8 @@ function message(rule: AlarmRule, state: AlarmState, r: Reading, runs: AlarmStat
       : `${what}: red until clear of the line by the exit margin for ${exitAfter} evaluations (${runs.clearRed} so far)`;
   }
   if (state === "amber") {
-    if (r.breach) return `${what}: ${lineText(rule, false)} for ${runs.breach} of the ${enterAfter} evaluations that turn it red`;
+    if (r.breach)
+      return `${what}: ${lineText(rule, false)} for ${runs.breach} of the ${enterAfter} evaluations that turn it red`;
     if (r.warn) return `${what}: ${lineText(rule, true)}`;
     return `${what}: recovering, clear for ${runs.clearAmber} of ${exitAfter} evaluations`;
   }
@@ -257,13 +301,21 @@ function advance(rule: AlarmRule, prev: AlarmStatus, r: Reading): AlarmStatus {
  * green, nothing evaluated). Passing the whole series with the last status resumes exactly where it stopped;
  * passing null replays the series from the start. Returns `previous` unchanged when there is nothing new.
  */
-export function evaluateAlarm<R extends AlarmRule>(rule: R, series: AlarmInput<R>, previous: AlarmStatus | null = null): AlarmStatus {
+export function evaluateAlarm<R extends AlarmRule>(
+  rule: R,
+  series: AlarmInput<R>,
+  previous: AlarmStatus | null = null,
+): AlarmStatus {
   const timeline = alarmTimeline(rule, series, previous);
   return timeline.length > 0 ? timeline[timeline.length - 1] : (previous ?? INITIAL_ALARM_STATUS);
 }
 
 /** The status after each evaluated point (for shading a chart), in step order; same semantics as evaluateAlarm. */
-export function alarmTimeline<R extends AlarmRule>(rule: R, series: AlarmInput<R>, previous: AlarmStatus | null = null): AlarmStatus[] {
+export function alarmTimeline<R extends AlarmRule>(
+  rule: R,
+  series: AlarmInput<R>,
+  previous: AlarmStatus | null = null,
+): AlarmStatus[] {
   validate(rule);
   let status = previous ?? INITIAL_ALARM_STATUS;
   const out: AlarmStatus[] = [];
@@ -277,10 +329,15 @@ export function alarmTimeline<R extends AlarmRule>(rule: R, series: AlarmInput<R
 function validate(rule: AlarmRule): void {
   for (const key of ["enterAfter", "warnAfter", "exitAfter"] as const) {
     const v = rule[key];
-    if (v !== undefined && !(Number.isInteger(v) && v >= 1)) throw new RangeError(`${key} must be an integer ≥ 1, got ${v}`);
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
+      throw new RangeError(`${key} must be an integer ≥ 1, got ${v}`);
   }
-  if (rule.exitMargin !== undefined && !(rule.exitMargin >= 0)) throw new RangeError(`exitMargin must be ≥ 0, got ${rule.exitMargin}`);
-  if (rule.kind === "band" && !(rule.low < rule.high)) throw new RangeError(`band needs low < high, got ${rule.low}–${rule.high}`);
-  if (rule.kind === "band" && rule.warnMargin !== undefined && !(rule.warnMargin >= 0)) throw new RangeError(`warnMargin must be ≥ 0, got ${rule.warnMargin}`);
-  if (rule.kind === "reward-hacking" && !(isFiniteNumber(rule.window) && rule.window > 0)) throw new RangeError(`window must be > 0, got ${rule.window}`);
+  if (rule.exitMargin !== undefined && !(rule.exitMargin >= 0))
+    throw new RangeError(`exitMargin must be ≥ 0, got ${rule.exitMargin}`);
+  if (rule.kind === "band" && !(rule.low < rule.high))
+    throw new RangeError(`band needs low < high, got ${rule.low}–${rule.high}`);
+  if (rule.kind === "band" && rule.warnMargin !== undefined && !(rule.warnMargin >= 0))
+    throw new RangeError(`warnMargin must be ≥ 0, got ${rule.warnMargin}`);
+  if (rule.kind === "reward-hacking" && !(isFiniteNumber(rule.window) && rule.window > 0))
+    throw new RangeError(`window must be > 0, got ${rule.window}`);
 }

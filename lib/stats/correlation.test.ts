@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { averageRanks, completePairs, meanAbsoluteError, meanAbsoluteErrorInterval, pearson, spearman, spearmanInterval } from "@/lib/stats/correlation.ts";
+import {
+  averageRanks,
+  completePairs,
+  meanAbsoluteError,
+  meanAbsoluteErrorInterval,
+  pearson,
+  spearman,
+  spearmanInterval,
+} from "@/lib/stats/correlation.ts";
 
 describe("averageRanks", () => {
   it("gives ties the mean of their ranks", () => {
@@ -66,10 +74,19 @@ describe("pearson", () => {
 
   it("property: in [−1, 1]", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { minLength: 2, maxLength: 30 }), (pairs) => {
-        const r = pearson(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
-        if (r !== null) expect(Math.abs(r)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.double({ min: -1e6, max: 1e6, noNaN: true })),
+          { minLength: 2, maxLength: 30 },
+        ),
+        (pairs) => {
+          const r = pearson(
+            pairs.map((p) => p[0]),
+            pairs.map((p) => p[1]),
+          );
+          if (r !== null) expect(Math.abs(r)).toBeLessThanOrEqual(1);
+        },
+      ),
     );
   });
 });
@@ -100,14 +117,23 @@ describe("spearmanInterval (Fisher z, Bonett–Wright standard error)", () => {
   });
   it("property: contains ρ and stays in [−1, 1]", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 4, maxLength: 40 }), (pairs) => {
-        const r = spearmanInterval(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
-        if (r === null) return;
-        expect(r.lower).toBeGreaterThanOrEqual(-1);
-        expect(r.upper).toBeLessThanOrEqual(1);
-        expect(r.lower).toBeLessThanOrEqual(r.estimate + 1e-12);
-        expect(r.upper).toBeGreaterThanOrEqual(r.estimate - 1e-12);
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), {
+          minLength: 4,
+          maxLength: 40,
+        }),
+        (pairs) => {
+          const r = spearmanInterval(
+            pairs.map((p) => p[0]),
+            pairs.map((p) => p[1]),
+          );
+          if (r === null) return;
+          expect(r.lower).toBeGreaterThanOrEqual(-1);
+          expect(r.upper).toBeLessThanOrEqual(1);
+          expect(r.lower).toBeLessThanOrEqual(r.estimate + 1e-12);
+          expect(r.upper).toBeGreaterThanOrEqual(r.estimate - 1e-12);
+        },
+      ),
     );
   });
 });
@@ -120,7 +146,11 @@ describe("meanAbsoluteErrorInterval", () => {
     expect(r.upper).toBeCloseTo(0.3061859094, 8);
   });
   it("is a point when every error is the same, and null below 2 pairs", () => {
-    expect(meanAbsoluteErrorInterval([0.5, 0.7], [0.4, 0.6])).toEqual({ estimate: expect.closeTo(0.1, 12), lower: expect.closeTo(0.1, 12), upper: expect.closeTo(0.1, 12) });
+    expect(meanAbsoluteErrorInterval([0.5, 0.7], [0.4, 0.6])).toEqual({
+      estimate: expect.closeTo(0.1, 12),
+      lower: expect.closeTo(0.1, 12),
+      upper: expect.closeTo(0.1, 12),
+    });
     expect(meanAbsoluteErrorInterval([0.5], [0.4])).toBeNull();
     expect(meanAbsoluteErrorInterval([], [])).toBeNull();
   });

@@ -71,14 +71,20 @@ export function completePairs(
  * not the 1 − 6Σd²/n(n²−1) shortcut, which is only exact without ties). Range [−1, 1].
  * null when fewer than 2 complete pairs or either side is constant (all ties: no ranking to correlate).
  */
-export function spearman(xs: readonly (number | null | undefined)[], ys: readonly (number | null | undefined)[]): number | null {
+export function spearman(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+): number | null {
   const p = completePairs(xs, ys);
   if (p.xs.length < 2) return null;
   return pearson(averageRanks(p.xs), averageRanks(p.ys));
 }
 
 /** Mean absolute error Σ|x − y| / n over complete pairs. Range [0, ∞) ([0, 1] for rewards). null when n = 0. */
-export function meanAbsoluteError(xs: readonly (number | null | undefined)[], ys: readonly (number | null | undefined)[]): number | null {
+export function meanAbsoluteError(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+): number | null {
   const p = completePairs(xs, ys);
   return mean(p.xs.map((x, i) => Math.abs(x - p.ys[i])));
 }

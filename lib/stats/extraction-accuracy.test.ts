@@ -1,18 +1,49 @@
 import { describe, expect, it } from "vitest";
-import { extractionAccuracy, mentionValuesEqual, type Claims, type ExtractionPair } from "@/lib/stats/extraction-accuracy.ts";
+import {
+  extractionAccuracy,
+  mentionValuesEqual,
+  type Claims,
+  type ExtractionPair,
+} from "@/lib/stats/extraction-accuracy.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
 const none: Claims = { claimed_writes: [], mentioned: [], forbidden_hits: [] };
-const options = { writeTools: ["issue_refund", "change_address", "reship_order"], mentionKeys: ["order_id"], forbiddenCodes: ["promise_timeline"] };
+const options = {
+  writeTools: ["issue_refund", "change_address", "reship_order"],
+  mentionKeys: ["order_id"],
+  forbiddenCodes: ["promise_timeline"],
+};
 
 const pairs: ExtractionPair[] = [
   {
-    extracted: { claimed_writes: ["issue_refund"], mentioned: [{ key: "refund_amount", value: 59.99 }, { key: "order_id", value: "O-1" }], forbidden_hits: [] },
-    human: { claimed_writes: ["issue_refund"], mentioned: [{ key: "refund_amount", value: "59.50" }, { key: "order_id", value: " o-1 " }], forbidden_hits: [] },
+    extracted: {
+      claimed_writes: ["issue_refund"],
+      mentioned: [
+        { key: "refund_amount", value: 59.99 },
+        { key: "order_id", value: "O-1" },
+      ],
+      forbidden_hits: [],
+    },
+    human: {
+      claimed_writes: ["issue_refund"],
+      mentioned: [
+        { key: "refund_amount", value: "59.50" },
+        { key: "order_id", value: " o-1 " },
+      ],
+      forbidden_hits: [],
+    },
   },
   {
-    extracted: { claimed_writes: ["issue_refund", "cancel_order"], mentioned: [{ key: "refund_amount", value: 50 }], forbidden_hits: ["promise_timeline"] },
-    human: { claimed_writes: [], mentioned: [{ key: "refund_amount", value: 59.99 }, { key: "tracking_number" }], forbidden_hits: ["promise_timeline"] },
+    extracted: {
+      claimed_writes: ["issue_refund", "cancel_order"],
+      mentioned: [{ key: "refund_amount", value: 50 }],
+      forbidden_hits: ["promise_timeline"],
+    },
+    human: {
+      claimed_writes: [],
+      mentioned: [{ key: "refund_amount", value: 59.99 }, { key: "tracking_number" }],
+      forbidden_hits: ["promise_timeline"],
+    },
   },
 ];
 
@@ -65,14 +96,23 @@ describe("extractionAccuracy", () => {
       extracted: { claimed_writes: ["issue_refund"], mentioned: [], forbidden_hits: ["promise_timeline"] },
       human: { claimed_writes: ["reship_order"], mentioned: [{ key: "order_id" }], forbidden_hits: [] },
     };
-    const r = extractionAccuracy(Array.from({ length: 10 }, () => wrong), { writeTools: ["issue_refund", "reship_order"] });
+    const r = extractionAccuracy(
+      Array.from({ length: 10 }, () => wrong),
+      { writeTools: ["issue_refund", "reship_order"] },
+    );
     expect(r.overall).toMatchObject({ correct: 0, n: 40 });
     expect(r.clearlyBelowThreshold).toBe(true);
   });
 
   it("with nothing to compare: no estimate, no alarm", () => {
     const r = extractionAccuracy([], options);
-    expect(r).toEqual({ slots: [], overall: null, belowThreshold: false, clearlyBelowThreshold: false, threshold: 0.85 });
+    expect(r).toEqual({
+      slots: [],
+      overall: null,
+      belowThreshold: false,
+      clearlyBelowThreshold: false,
+      threshold: 0.85,
+    });
     // An empty universe and empty claims give no slots either.
     expect(extractionAccuracy([{ extracted: none, human: none }], { writeTools: [] }).overall).toBeNull();
   });
@@ -82,10 +122,22 @@ describe("extractionAccuracy", () => {
       [
         {
           extracted: { ...none, mentioned: [{ key: "amount", value: null }, { key: "reason" }] },
-          human: { ...none, mentioned: [{ key: "amount", value: 10 }, { key: "reason", value: "damaged" }] },
+          human: {
+            ...none,
+            mentioned: [
+              { key: "amount", value: 10 },
+              { key: "reason", value: "damaged" },
+            ],
+          },
         },
         {
-          extracted: { ...none, mentioned: [{ key: "amount", value: 10 }, { key: "amount", value: 99 }] },
+          extracted: {
+            ...none,
+            mentioned: [
+              { key: "amount", value: 10 },
+              { key: "amount", value: 99 },
+            ],
+          },
           human: { ...none, mentioned: [{ key: "amount" }, { key: "amount", value: 10.05 }] },
         },
       ],

@@ -87,9 +87,21 @@ function mentionMap(claims: Claims): Map<string, MentionValue | undefined> {
  */
 export function extractionAccuracy(
   pairs: readonly ExtractionPair[],
-  options: { writeTools: readonly string[]; mentionKeys?: readonly string[]; forbiddenCodes?: readonly string[]; threshold?: number; z?: number },
+  options: {
+    writeTools: readonly string[];
+    mentionKeys?: readonly string[];
+    forbiddenCodes?: readonly string[];
+    threshold?: number;
+    z?: number;
+  },
 ): ExtractionAccuracy {
-  const { writeTools, mentionKeys = [], forbiddenCodes = [], threshold = EXTRACTION_ACCURACY_THRESHOLD, z = Z_95 } = options;
+  const {
+    writeTools,
+    mentionKeys = [],
+    forbiddenCodes = [],
+    threshold = EXTRACTION_ACCURACY_THRESHOLD,
+    z = Z_95,
+  } = options;
   const tally = new Map<string, { kind: SlotKind; name: string; correct: number; n: number }>();
   const record = (kind: SlotKind, name: string, ok: boolean) => {
     const slot = `${kind}:${name}`;
@@ -116,7 +128,8 @@ export function extractionAccuracy(
 
     const ef = new Set(extracted.forbidden_hits);
     const hf = new Set(human.forbidden_hits);
-    for (const code of new Set([...forbiddenCodes, ...ef, ...hf])) record("forbidden", code, ef.has(code) === hf.has(code));
+    for (const code of new Set([...forbiddenCodes, ...ef, ...hf]))
+      record("forbidden", code, ef.has(code) === hf.has(code));
   }
 
   const order: Record<SlotKind, number> = { write: 0, mention: 1, forbidden: 2 };

@@ -77,17 +77,22 @@ describe("wilson", () => {
 
   it("property: contains the estimate, stays in [0, 1], and widens with z", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5000 }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0.5, max: 4, noNaN: true }), (n, f, z) => {
-        const k = Math.round(f * n);
-        const w = wilson(k, n, z)!;
-        expect(w.lower).toBeGreaterThanOrEqual(0);
-        expect(w.upper).toBeLessThanOrEqual(1);
-        expect(w.lower).toBeLessThanOrEqual(w.estimate);
-        expect(w.estimate).toBeLessThanOrEqual(w.upper);
-        const wider = wilson(k, n, z + 0.5)!;
-        expect(wider.lower).toBeLessThanOrEqual(w.lower + 1e-15);
-        expect(wider.upper).toBeGreaterThanOrEqual(w.upper - 1e-15);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0.5, max: 4, noNaN: true }),
+        (n, f, z) => {
+          const k = Math.round(f * n);
+          const w = wilson(k, n, z)!;
+          expect(w.lower).toBeGreaterThanOrEqual(0);
+          expect(w.upper).toBeLessThanOrEqual(1);
+          expect(w.lower).toBeLessThanOrEqual(w.estimate);
+          expect(w.estimate).toBeLessThanOrEqual(w.upper);
+          const wider = wilson(k, n, z + 0.5)!;
+          expect(wider.lower).toBeLessThanOrEqual(w.lower + 1e-15);
+          expect(wider.upper).toBeGreaterThanOrEqual(w.upper - 1e-15);
+        },
+      ),
     );
   });
 });
@@ -146,12 +151,16 @@ describe("bootstrapCI", () => {
 
   it("property: deterministic for a seed", () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 30 }), fc.integer(), (xs, seed) => {
-        const a = bootstrapCI(xs, meanOf, { seed, iterations: 200 });
-        const b = bootstrapCI(xs, meanOf, { seed, iterations: 200 });
-        expect(a).toEqual(b);
-        expect(a!.lower).toBeLessThanOrEqual(a!.upper);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 30 }),
+        fc.integer(),
+        (xs, seed) => {
+          const a = bootstrapCI(xs, meanOf, { seed, iterations: 200 });
+          const b = bootstrapCI(xs, meanOf, { seed, iterations: 200 });
+          expect(a).toEqual(b);
+          expect(a!.lower).toBeLessThanOrEqual(a!.upper);
+        },
+      ),
       { numRuns: 50 },
     );
   });

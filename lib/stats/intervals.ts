@@ -13,9 +13,14 @@ export type IntervalEstimate = Interval & { estimate: number };
 export const Z_95 = 1.959963984540054;
 
 // Acklam's rational approximation of Φ⁻¹ (relative error < 1.2e-9 over (0, 1)).
-const A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+const A = [
+  -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+];
 const B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-const C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+const C = [
+  -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+  2.938163982698783,
+];
 const D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
 const P_LOW = 0.02425;
 
@@ -24,12 +29,18 @@ export function normalQuantile(p: number): number | null {
   if (!(p > 0 && p < 1)) return null;
   if (p < P_LOW) {
     const q = Math.sqrt(-2 * Math.log(p));
-    return (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1);
+    return (
+      (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5]) /
+      ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1)
+    );
   }
   if (p > 1 - P_LOW) return -normalQuantile(1 - p)!;
   const q = p - 0.5;
   const r = q * q;
-  return ((((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q) / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1);
+  return (
+    ((((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q) /
+    (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1)
+  );
 }
 
 /** z of a two-sided interval at `level` (0.95 → 1.95996…). Throws RangeError unless 0 < level < 1. */
@@ -90,7 +101,8 @@ export function bootstrapCI<T>(
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
   const { iterations = 2000, seed = 1, level = 0.95 } = options;
-  if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
   if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
   const n = items.length;
   if (n === 0) return null;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { cohensKappa, cohensKappaInterval, confusionMatrix, kappaFromMatrix, type LabelPair } from "@/lib/stats/kappa.ts";
+import {
+  cohensKappa,
+  cohensKappaInterval,
+  confusionMatrix,
+  kappaFromMatrix,
+  type LabelPair,
+} from "@/lib/stats/kappa.ts";
 
 /** Pairs from a 2×2 table: a = both yes, b = A yes / B no, c = A no / B yes, d = both no. */
 function table(a: number, b: number, c: number, d: number): LabelPair<string>[] {
@@ -22,7 +28,13 @@ describe("cohensKappa", () => {
   it("by hand on three labels", () => {
     // counts [[10,2,0],[1,8,3],[0,2,4]], n = 30: p_o = 22/30; rows 12,12,6; cols 11,12,7;
     // p_e = (132 + 144 + 42)/900 = 318/900; κ = (660 − 318)/(900 − 318) = 342/582
-    expect(kappaFromMatrix([[10, 2, 0], [1, 8, 3], [0, 2, 4]])).toBeCloseTo(342 / 582, 12);
+    expect(
+      kappaFromMatrix([
+        [10, 2, 0],
+        [1, 8, 3],
+        [0, 2, 4],
+      ]),
+    ).toBeCloseTo(342 / 582, 12);
   });
 
   it("is 1 when all agree, −1 when none agree on two balanced labels", () => {
@@ -70,7 +82,14 @@ describe("cohensKappa", () => {
 
 describe("confusionMatrix", () => {
   it("puts the given labels first, then others by first appearance; rows are rater A", () => {
-    const m = confusionMatrix<string>([["x", "y"], ["y", "y"], ["z", "x"]], ["y"]);
+    const m = confusionMatrix<string>(
+      [
+        ["x", "y"],
+        ["y", "y"],
+        ["z", "x"],
+      ],
+      ["y"],
+    );
     expect(m.labels).toEqual(["y", "x", "z"]);
     expect(m.counts).toEqual([
       [1, 0, 0],

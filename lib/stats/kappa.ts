@@ -22,7 +22,10 @@ function isMissing(v: unknown): boolean {
 }
 
 /** Cross-tabulates rater A (rows) against rater B (columns); pairs with a missing side are ignored. */
-export function confusionMatrix<L extends Label>(pairs: readonly LabelPair<L>[], labels: readonly L[] = []): ConfusionMatrix<L> {
+export function confusionMatrix<L extends Label>(
+  pairs: readonly LabelPair<L>[],
+  labels: readonly L[] = [],
+): ConfusionMatrix<L> {
   const index = new Map<L, number>();
   const all: L[] = [];
   const add = (l: L) => {

@@ -40,52 +40,116 @@ describe("krippendorffAlpha", () => {
   it("by hand, interval metric: units [1, 2] and [3, 3] give 8/11", () => {
     // o_12 = o_21 = 1, o_33 = 2; n_1 = n_2 = 1, n_3 = 2, n = 4. D_o = (1 + 1)/4 = 0.5;
     // D_e = 2(1·1·1² + 1·2·2² + 1·2·1²)/(4·3) = 22/12; α = 1 − 0.5 · 12/22 = 8/11
-    expect(krippendorffAlpha([[1, 2], [3, 3]], { metric: "interval" })!.alpha).toBeCloseTo(8 / 11, 12);
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [3, 3],
+        ],
+        { metric: "interval" },
+      )!.alpha,
+    ).toBeCloseTo(8 / 11, 12);
   });
 
   it("works on guardrail flags (booleans) and labels (strings) with the nominal metric", () => {
-    const flags: Unit<boolean>[] = [[true, true, true], [false, false, null], [true, false, false], [false, false, false]];
+    const flags: Unit<boolean>[] = [
+      [true, true, true],
+      [false, false, null],
+      [true, false, false],
+      [false, false, false],
+    ];
     // values: T×4, F×7 → n = 11; unit terms: 0, 0, (9 − 5)/2 = 2, 0; α = 1 − 10·2/(121 − 65) = 1 − 20/56
     expect(krippendorffAlpha(flags, { metric: "nominal" })!.alpha).toBeCloseTo(1 - 20 / 56, 12);
-    const labels: Unit<string>[] = [["a", "a"], ["b", "b"]];
+    const labels: Unit<string>[] = [
+      ["a", "a"],
+      ["b", "b"],
+    ];
     expect(krippendorffAlpha(labels, { metric: "nominal" })!.alpha).toBe(1);
   });
 
   it("treats null, undefined and NaN as missing (and Infinity, for the interval metric)", () => {
     const withMissing = paperC.map((u) => [...u, NaN, undefined, Infinity]);
     expect(krippendorffAlpha(withMissing, { metric: "interval" })!.alpha).toBeCloseTo(0.849, 3);
-    expect(krippendorffAlpha(paperC.map((u) => [...u, NaN, undefined]), { metric: "nominal" })!.alpha).toBeCloseTo(0.743, 3);
+    expect(
+      krippendorffAlpha(
+        paperC.map((u) => [...u, NaN, undefined]),
+        { metric: "nominal" },
+      )!.alpha,
+    ).toBeCloseTo(0.743, 3);
   });
 
   it("is null with no pairable unit, no data, or a single value everywhere (one class only)", () => {
     expect(krippendorffAlpha([], { metric: "nominal" })).toBeNull();
     expect(krippendorffAlpha([[1], [2, null], [null, null]], { metric: "interval" })).toBeNull();
-    expect(krippendorffAlpha([[1, 1], [1, 1, 1]], { metric: "interval" })).toBeNull();
-    expect(krippendorffAlpha([[0.3, 0.3], [0.3, 0.3]], { metric: "interval" })).toBeNull();
-    expect(krippendorffAlpha([["x", "x"], ["x", "x"]], { metric: "nominal" })).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [1, 1, 1],
+        ],
+        { metric: "interval" },
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          [0.3, 0.3],
+          [0.3, 0.3],
+        ],
+        { metric: "interval" },
+      ),
+    ).toBeNull();
+    expect(
+      krippendorffAlpha(
+        [
+          ["x", "x"],
+          ["x", "x"],
+        ],
+        { metric: "nominal" },
+      ),
+    ).toBeNull();
   });
 
   it("is negative for systematic disagreement", () => {
-    expect(krippendorffAlpha([[0, 1], [1, 0], [0, 1], [1, 0]], { metric: "nominal" })!.alpha).toBeLessThan(0);
+    expect(
+      krippendorffAlpha(
+        [
+          [0, 1],
+          [1, 0],
+          [0, 1],
+          [1, 0],
+        ],
+        { metric: "nominal" },
+      )!.alpha,
+    ).toBeLessThan(0);
   });
 
   const unitOf = fc.array(fc.option(fc.integer({ min: 0, max: 4 }), { nil: null }), { minLength: 1, maxLength: 4 });
 
   it("property: α = 1 on perfect agreement (with at least two distinct values)", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 100 }).map((x) => x / 100), fc.integer({ min: 2, max: 5 })), { minLength: 2, maxLength: 20 }), (spec) => {
-        const units = spec.map(([v, m]) => Array.from({ length: m }, () => v));
-        const distinct = new Set(spec.map(([v]) => v)).size;
-        const interval = krippendorffAlpha(units, { metric: "interval" });
-        const nominal = krippendorffAlpha(units, { metric: "nominal" });
-        if (distinct < 2) {
-          expect(interval).toBeNull();
-          expect(nominal).toBeNull();
-        } else {
-          expect(interval!.alpha).toBe(1);
-          expect(nominal!.alpha).toBe(1);
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+            fc.integer({ min: 2, max: 5 }),
+          ),
+          { minLength: 2, maxLength: 20 },
+        ),
+        (spec) => {
+          const units = spec.map(([v, m]) => Array.from({ length: m }, () => v));
+          const distinct = new Set(spec.map(([v]) => v)).size;
+          const interval = krippendorffAlpha(units, { metric: "interval" });
+          const nominal = krippendorffAlpha(units, { metric: "nominal" });
+          if (distinct < 2) {
+            expect(interval).toBeNull();
+            expect(nominal).toBeNull();
+          } else {
+            expect(interval!.alpha).toBe(1);
+            expect(nominal!.alpha).toBe(1);
+          }
+        },
+      ),
     );
   });
 

@@ -24,7 +24,8 @@ function present<V>(unit: Unit<V>, metric: AlphaMetric): V[] {
   for (const v of unit) {
     if (v === null || v === undefined) continue;
     // The interval metric reads numbers only: anything else (which the types already keep out) is missing.
-    if (metric === "interval" ? typeof v !== "number" || !Number.isFinite(v) : typeof v === "number" && Number.isNaN(v)) continue;
+    if (metric === "interval" ? typeof v !== "number" || !Number.isFinite(v) : typeof v === "number" && Number.isNaN(v))
+      continue;
     out.push(v);
   }
   return out;
@@ -45,9 +46,19 @@ function sumOfSquares(values: readonly number[]): number {
  * every rating: m (ratings), the unit's observed-disagreement term, and its values (nominal: category index →
  * count; interval: Σx and Σx²).
  */
-type UnitSummary = { m: number; observed: number; categories: [number, number][]; sum: number; sumsq: number; first: number };
+type UnitSummary = {
+  m: number;
+  observed: number;
+  categories: [number, number][];
+  sum: number;
+  sumsq: number;
+  first: number;
+};
 
-function summarize(units: readonly Unit<Label>[], metric: AlphaMetric): { summaries: UnitSummary[]; categories: number } {
+function summarize(
+  units: readonly Unit<Label>[],
+  metric: AlphaMetric,
+): { summaries: UnitSummary[]; categories: number } {
   const index = new Map<Label, number>();
   const summaries: UnitSummary[] = [];
   for (const unit of units) {
@@ -72,7 +83,14 @@ function summarize(units: readonly Unit<Label>[], metric: AlphaMetric): { summar
       }
       let sq = 0;
       for (const c of counts.values()) sq += c * c;
-      summaries.push({ m, observed: (m * m - sq) / (m - 1), categories: [...counts.entries()], sum: 0, sumsq: 0, first: 0 });
+      summaries.push({
+        m,
+        observed: (m * m - sq) / (m - 1),
+        categories: [...counts.entries()],
+        sum: 0,
+        sumsq: 0,
+        first: 0,
+      });
     }
   }
   return { summaries, categories: index.size };
@@ -132,8 +150,14 @@ export function krippendorffAlpha(units: readonly Unit<Label>[], options: { metr
  * Krippendorff's own resampling of pairable values; it keeps the dependence among an item's ratings.
  * null as for bootstrapCI.
  */
-export function krippendorffAlphaInterval(units: readonly Unit<number>[], options: BootstrapOptions & { metric: AlphaMetric }): BootstrapInterval | null;
-export function krippendorffAlphaInterval(units: readonly Unit<Label>[], options: BootstrapOptions & { metric: "nominal" }): BootstrapInterval | null;
+export function krippendorffAlphaInterval(
+  units: readonly Unit<number>[],
+  options: BootstrapOptions & { metric: AlphaMetric },
+): BootstrapInterval | null;
+export function krippendorffAlphaInterval(
+  units: readonly Unit<Label>[],
+  options: BootstrapOptions & { metric: "nominal" },
+): BootstrapInterval | null;
 export function krippendorffAlphaInterval(
   units: readonly Unit<Label>[],
   options: BootstrapOptions & { metric: AlphaMetric },

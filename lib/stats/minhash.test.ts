@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createMinHasher, estimateJaccard, groupNearDuplicates, jaccard, normalizeText, shingles } from "@/lib/stats/minhash.ts";
+import {
+  createMinHasher,
+  estimateJaccard,
+  groupNearDuplicates,
+  jaccard,
+  normalizeText,
+  shingles,
+} from "@/lib/stats/minhash.ts";
 
 describe("normalizeText", () => {
   it("folds case, punctuation, digits and whitespace", () => {
@@ -22,7 +29,12 @@ describe("shingles and jaccard", () => {
   });
 
   it("cuts word n-grams on request", () => {
-    expect([...shingles("Your refund has been arranged", { unit: "word", size: 2 })]).toEqual(["your refund", "refund has", "has been", "been arranged"]);
+    expect([...shingles("Your refund has been arranged", { unit: "word", size: 2 })]).toEqual([
+      "your refund",
+      "refund has",
+      "has been",
+      "been arranged",
+    ]);
     expect(() => shingles("x", { size: 0 })).toThrow(RangeError);
   });
 
@@ -48,7 +60,10 @@ describe("MinHash", () => {
   it("estimates Jaccard within a few standard errors", () => {
     const hasher = createMinHasher({ numHashes: 512, seed: 9 });
     const texts = [
-      ["Your refund has been arranged and will arrive in 3-5 business days.", "Your refund has been arranged and should arrive within 3-5 business days."],
+      [
+        "Your refund has been arranged and will arrive in 3-5 business days.",
+        "Your refund has been arranged and should arrive within 3-5 business days.",
+      ],
       ["Your refund has been arranged.", "Your replacement has been shipped."],
       ["您的退款已经安排好了，请注意查收。", "您的换货已经安排好了，请注意查收。"],
     ];
@@ -87,7 +102,11 @@ describe("groupNearDuplicates", () => {
     ];
     const groups = groupNearDuplicates(texts);
     expect(groups.map((g) => g.indices)).toEqual([[0, 2, 4], [5, 6], [1], [3]]);
-    expect(groups[0]).toMatchObject({ representative: "Your refund has been arranged.", representativeIndex: 0, count: 3 });
+    expect(groups[0]).toMatchObject({
+      representative: "Your refund has been arranged.",
+      representativeIndex: 0,
+      count: 3,
+    });
   });
 
   it("groups reworded near-duplicates at the default threshold (0.7)", () => {
@@ -109,19 +128,35 @@ describe("groupNearDuplicates", () => {
     const groups = groupNearDuplicates(texts);
     expect(groups.map((g) => g.indices)).toEqual([[0, 2], [1, 4], [3]]);
     // At a looser threshold the exchange reply joins the refund replies.
-    expect(groupNearDuplicates(texts, { threshold: 0.5 }).map((g) => g.indices)).toEqual([[0, 2, 3], [1, 4]]);
+    expect(groupNearDuplicates(texts, { threshold: 0.5 }).map((g) => g.indices)).toEqual([
+      [0, 2, 3],
+      [1, 4],
+    ]);
   });
 
   it("represents a group by its most frequent variant", () => {
-    const groups = groupNearDuplicates(["Refund arranged!", "refund arranged.", "Refund arranged", "REFUND ARRANGED!!", "refund  arranged"]);
+    const groups = groupNearDuplicates([
+      "Refund arranged!",
+      "refund arranged.",
+      "Refund arranged",
+      "REFUND ARRANGED!!",
+      "refund  arranged",
+    ]);
     expect(groups).toHaveLength(1);
     expect(groups[0].representativeIndex).toBe(0);
-    const mixed = groupNearDuplicates(["Your refund has been arranged now.", "Your refund has been arranged!", "your refund has been arranged"]);
+    const mixed = groupNearDuplicates([
+      "Your refund has been arranged now.",
+      "Your refund has been arranged!",
+      "your refund has been arranged",
+    ]);
     expect(mixed[0]).toMatchObject({ count: 3, representative: "Your refund has been arranged!" });
   });
 
   it("finds every member of a large template group (LSH recall)", () => {
-    const texts = Array.from({ length: 200 }, (_, i) => `Your refund of ${i}.${i % 100} EUR for order ${1000 + i} has been arranged${"!".repeat(i % 3)}`);
+    const texts = Array.from(
+      { length: 200 },
+      (_, i) => `Your refund of ${i}.${i % 100} EUR for order ${1000 + i} has been arranged${"!".repeat(i % 3)}`,
+    );
     texts.push("I have transferred you to a human agent.");
     const groups = groupNearDuplicates(texts);
     expect(groups.map((g) => g.count)).toEqual([200, 1]);
@@ -140,18 +175,24 @@ describe("groupNearDuplicates", () => {
   it("property: a deterministic partition of the inputs", () => {
     const words = fc.constantFrom("refund", "arranged", "退款", "已安排", "order", "!!", "12", "agent");
     fc.assert(
-      fc.property(fc.array(fc.array(words, { maxLength: 6 }).map((w) => w.join(" ")), { maxLength: 30 }), (texts) => {
-        const groups = groupNearDuplicates(texts);
-        const all = groups.flatMap((g) => g.indices).sort((a, b) => a - b);
-        expect(all).toEqual(texts.map((_, i) => i));
-        for (const g of groups) {
-          expect(g.count).toBe(g.indices.length);
-          expect(g.indices).toContain(g.representativeIndex);
-          expect(texts[g.representativeIndex]).toBe(g.representative);
-        }
-        for (let i = 1; i < groups.length; i++) expect(groups[i - 1].count).toBeGreaterThanOrEqual(groups[i].count);
-        expect(groupNearDuplicates(texts)).toEqual(groups);
-      }),
+      fc.property(
+        fc.array(
+          fc.array(words, { maxLength: 6 }).map((w) => w.join(" ")),
+          { maxLength: 30 },
+        ),
+        (texts) => {
+          const groups = groupNearDuplicates(texts);
+          const all = groups.flatMap((g) => g.indices).sort((a, b) => a - b);
+          expect(all).toEqual(texts.map((_, i) => i));
+          for (const g of groups) {
+            expect(g.count).toBe(g.indices.length);
+            expect(g.indices).toContain(g.representativeIndex);
+            expect(texts[g.representativeIndex]).toBe(g.representative);
+          }
+          for (let i = 1; i < groups.length; i++) expect(groups[i - 1].count).toBeGreaterThanOrEqual(groups[i].count);
+          expect(groupNearDuplicates(texts)).toEqual(groups);
+        },
+      ),
       { numRuns: 50 },
     );
   });

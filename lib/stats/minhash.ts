@@ -84,7 +84,8 @@ export type MinHasher = { numHashes: number; signature: (shingles: Iterable<stri
  */
 export function createMinHasher(options: { numHashes?: number; seed?: number } = {}): MinHasher {
   const { numHashes = 128, seed = 1 } = options;
-  if (!(Number.isInteger(numHashes) && numHashes >= 1)) throw new RangeError(`numHashes must be an integer ≥ 1, got ${numHashes}`);
+  if (!(Number.isInteger(numHashes) && numHashes >= 1))
+    throw new RangeError(`numHashes must be an integer ≥ 1, got ${numHashes}`);
   const rng = mulberry32(seed);
   const a = new Uint32Array(numHashes);
   const b = new Uint32Array(numHashes);
@@ -156,11 +157,15 @@ function defaultBands(numHashes: number, threshold: number): number {
  * merged, and a pair at or above it is missed only with the tiny LSH miss probability. Empty texts form one group.
  * Every input index is in exactly one group; groups are ordered by count (descending), then first index.
  */
-export function groupNearDuplicates(texts: readonly string[], options: NearDuplicateOptions = {}): NearDuplicateGroup[] {
+export function groupNearDuplicates(
+  texts: readonly string[],
+  options: NearDuplicateOptions = {},
+): NearDuplicateGroup[] {
   const { threshold = 0.7, numHashes = 128, seed = 1, ...shingleOptions } = options;
   if (!(threshold > 0 && threshold <= 1)) throw new RangeError(`threshold must be in (0, 1], got ${threshold}`);
   const bands = options.bands ?? defaultBands(numHashes, threshold);
-  if (!(Number.isInteger(bands) && bands >= 1 && numHashes % bands === 0)) throw new RangeError(`bands must divide numHashes, got ${bands}`);
+  if (!(Number.isInteger(bands) && bands >= 1 && numHashes % bands === 0))
+    throw new RangeError(`bands must divide numHashes, got ${bands}`);
 
   // Distinct normalised texts, with the input indices of each.
   const variantOf = new Map<string, number>();

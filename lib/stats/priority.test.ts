@@ -19,12 +19,18 @@ describe("priorityScore", () => {
   });
 
   it("is 0 for a cluster at or above the threshold and for an empty cluster", () => {
-    expect(priorityScore({ share: 0.4, meanReward: 0.95, slope: 1e-3 })).toEqual({ score: 0, gap: 0, growth: expect.any(Number) });
+    expect(priorityScore({ share: 0.4, meanReward: 0.95, slope: 1e-3 })).toEqual({
+      score: 0,
+      gap: 0,
+      growth: expect.any(Number),
+    });
     expect(priorityScore({ share: 0, meanReward: 0.1, slope: 1e-3 })).toEqual({ score: 0, gap: 0.8, growth: 0 });
   });
 
   it("takes the threshold and horizon", () => {
-    expect(priorityScore({ share: 0.5, meanReward: 0.3, slope: 1e-4 }, { threshold: 0.5, horizon: 5000 })!.score).toBeCloseTo(0.5 * 0.2 * 2, 12);
+    expect(
+      priorityScore({ share: 0.5, meanReward: 0.3, slope: 1e-4 }, { threshold: 0.5, horizon: 5000 })!.score,
+    ).toBeCloseTo(0.5 * 0.2 * 2, 12);
   });
 
   it("is null for a missing mean reward or an impossible share", () => {
@@ -35,12 +41,21 @@ describe("priorityScore", () => {
 
   it("property: non-negative, monotone in share and gap", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 0.5, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -1e-3, max: 1e-3, noNaN: true }), (share, reward, slope) => {
-        const p = priorityScore({ share, meanReward: reward, slope })!;
-        expect(p.score).toBeGreaterThanOrEqual(0);
-        expect(priorityScore({ share: share * 2, meanReward: reward, slope })!.score).toBeGreaterThanOrEqual(p.score - 1e-12);
-        expect(priorityScore({ share, meanReward: reward - 0.1, slope })!.score).toBeGreaterThanOrEqual(p.score - 1e-12);
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: -1e-3, max: 1e-3, noNaN: true }),
+        (share, reward, slope) => {
+          const p = priorityScore({ share, meanReward: reward, slope })!;
+          expect(p.score).toBeGreaterThanOrEqual(0);
+          expect(priorityScore({ share: share * 2, meanReward: reward, slope })!.score).toBeGreaterThanOrEqual(
+            p.score - 1e-12,
+          );
+          expect(priorityScore({ share, meanReward: reward - 0.1, slope })!.score).toBeGreaterThanOrEqual(
+            p.score - 1e-12,
+          );
+        },
+      ),
     );
   });
 });
@@ -56,7 +71,14 @@ describe("rankClusters", () => {
       { id: "passing", share: 0.5, meanReward: 0.95, slope: 0 }, // 0
     ];
     const ranked = rankClusters(clusters);
-    expect(ranked.map((c) => c.id)).toEqual(["empty_promise", "missing_evidence", "no write + hand-off", "customer_harm", "passing", "unknown"]);
+    expect(ranked.map((c) => c.id)).toEqual([
+      "empty_promise",
+      "missing_evidence",
+      "no write + hand-off",
+      "customer_harm",
+      "passing",
+      "unknown",
+    ]);
     expect(ranked[2].priority!.score).toBeCloseTo(0.32 * 0.18, 12);
     // Doubling the hand-off growth puts it first: 0.32 · (0.1 + 0.16) = 0.0832 > 0.0825
     const growing = rankClusters(clusters.map((c) => (c.id === "no write + hand-off" ? { ...c, slope: 1.6e-4 } : c)));

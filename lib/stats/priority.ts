@@ -28,7 +28,10 @@ export type Priority = {
  * cluster is not discounted. An empty cluster (share 0) scores 0. null when share is not in [0, 1] or meanReward
  * is missing.
  */
-export function priorityScore(cluster: ClusterSignal, options: { threshold?: number; horizon?: number } = {}): Priority | null {
+export function priorityScore(
+  cluster: ClusterSignal,
+  options: { threshold?: number; horizon?: number } = {},
+): Priority | null {
   const { threshold = SUCCESS_THRESHOLD, horizon = 1000 } = options;
   const { share, meanReward, slope } = cluster;
   if (!isFiniteNumber(share) || share < 0 || share > 1 || !isFiniteNumber(meanReward)) return null;

@@ -47,7 +47,16 @@ export function describeRate(input: {
   }
   const tooFew = n < minN;
   if (n === 0) {
-    return { label: "too few to say", tooFew, rate: null, k, n, interval: null, intervalLabel: null, detail: "no data" };
+    return {
+      label: "too few to say",
+      tooFew,
+      rate: null,
+      k,
+      n,
+      interval: null,
+      intervalLabel: null,
+      detail: "no data",
+    };
   }
   const rate = k / n;
   const interval = input.interval ?? wilson(k, n, z);
@@ -75,6 +84,8 @@ function levelOf(z: number): number {
   // Φ(z) via the Abramowitz–Stegun 7.1.26 erf approximation (|error| < 1.5e-7) is ample for a label.
   const x = z / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t) * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return Math.round(erf * 1000) / 10;
 }

@@ -10,7 +10,8 @@ import {
   type StepPoint,
 } from "@/lib/stats/trend.ts";
 
-const series = (values: (number | null)[], n?: number[]): StepPoint[] => values.map((value, i) => ({ step: (i + 1) * 100, value, n: n?.[i] }));
+const series = (values: (number | null)[], n?: number[]): StepPoint[] =>
+  values.map((value, i) => ({ step: (i + 1) * 100, value, n: n?.[i] }));
 
 describe("leastSquaresSlope", () => {
   it("by hand", () => {
@@ -20,14 +21,22 @@ describe("leastSquaresSlope", () => {
   });
 
   it("is exact on a line and indifferent to point order", () => {
-    const pts: StepPoint[] = [{ step: 30, value: 7 }, { step: 10, value: 3 }, { step: 20, value: 5 }];
+    const pts: StepPoint[] = [
+      { step: 30, value: 7 },
+      { step: 10, value: 3 },
+      { step: 20, value: 5 },
+    ];
     expect(leastSquaresSlope(pts)).toBeCloseTo(0.2, 12);
   });
 
   it("weights by n on request", () => {
     // Unweighted slope of (0, 0), (1, 1), (2, 0) is 0; weighting the middle point does not change symmetry,
     // weighting the last point pulls the line down.
-    const pts: StepPoint[] = [{ step: 0, value: 0, n: 1 }, { step: 1, value: 1, n: 1 }, { step: 2, value: 0, n: 10 }];
+    const pts: StepPoint[] = [
+      { step: 0, value: 0, n: 1 },
+      { step: 1, value: 1, n: 1 },
+      { step: 2, value: 0, n: 10 },
+    ];
     expect(leastSquaresSlope(pts)).toBe(0);
     // weights 1, 1, 10: x̄ = 21/12 = 1.75, ȳ = 1/12; Σw dx dy = (−1.75)(−1/12) + (−0.75)(11/12) + 10(0.25)(−1/12) = −0.75
     // Σw dx² = 3.0625 + 0.5625 + 0.625 = 4.25 → −0.75/4.25
@@ -39,7 +48,12 @@ describe("leastSquaresSlope", () => {
     expect(leastSquaresSlope(series([0.1, 0.9], [10, 0]))).toBeNull();
     expect(leastSquaresSlope(series([0.1]))).toBeNull();
     expect(leastSquaresSlope([])).toBeNull();
-    expect(leastSquaresSlope([{ step: 5, value: 1 }, { step: 5, value: 2 }])).toBeNull();
+    expect(
+      leastSquaresSlope([
+        { step: 5, value: 1 },
+        { step: 5, value: 2 },
+      ]),
+    ).toBeNull();
   });
 });
 
@@ -55,7 +69,9 @@ describe("earlyVsLate", () => {
 
   it("pools shares by n when weighted: hand-off 8% → 41% (domain.md)", () => {
     // early: (8 + 4)/(100 + 50) = 0.08; late: (41 + 82)/(100 + 200) = 0.41
-    const r = earlyVsLate(series([0.08, 0.08, 0.2, 0.3, 0.41, 0.41], [100, 50, 100, 100, 100, 200]), { weightByN: true })!;
+    const r = earlyVsLate(series([0.08, 0.08, 0.2, 0.3, 0.41, 0.41], [100, 50, 100, 100, 100, 200]), {
+      weightByN: true,
+    })!;
     expect(r.early).toBeCloseTo(0.08, 12);
     expect(r.late).toBeCloseTo(0.41, 12);
   });
@@ -91,20 +107,30 @@ describe("groupAdvantage", () => {
 
   it("property: advantages have mean 0 and population std 1", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 100 }).map((x) => x / 100), { minLength: 2, maxLength: 16 }), (rs) => {
-        const a = groupAdvantage(rs);
-        if (a.every((x) => x === null)) return;
-        const xs = a as number[];
-        const m = xs.reduce((s, x) => s + x, 0) / xs.length;
-        expect(m).toBeCloseTo(0, 9);
-        expect(xs.reduce((s, x) => s + (x - m) ** 2, 0) / xs.length).toBeCloseTo(1, 9);
-      }),
+      fc.property(
+        fc.array(
+          fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+          { minLength: 2, maxLength: 16 },
+        ),
+        (rs) => {
+          const a = groupAdvantage(rs);
+          if (a.every((x) => x === null)) return;
+          const xs = a as number[];
+          const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+          expect(m).toBeCloseTo(0, 9);
+          expect(xs.reduce((s, x) => s + (x - m) ** 2, 0) / xs.length).toBeCloseTo(1, 9);
+        },
+      ),
     );
   });
 });
 
 describe("group std from moments", () => {
-  const moments = (rs: number[]) => ({ n: rs.length, sum: rs.reduce((a, b) => a + b, 0), sumsq: rs.reduce((a, b) => a + b * b, 0) });
+  const moments = (rs: number[]) => ({
+    n: rs.length,
+    sum: rs.reduce((a, b) => a + b, 0),
+    sumsq: rs.reduce((a, b) => a + b * b, 0),
+  });
 
   it("matches the population std by hand", () => {
     expect(groupStdFromMoments(moments([0, 1]))).toBeCloseTo(0.5, 12);
@@ -120,7 +146,12 @@ describe("group std from moments", () => {
   });
 
   it("meanWithinGroupStd and noGradientShare over groups", () => {
-    const groups = [moments([0, 1]), moments([0.3, 0.3, 0.3, 0.3]), moments([0.2, 0.2, 0.5, 0.9]), { n: 0, sum: 0, sumsq: 0 }];
+    const groups = [
+      moments([0, 1]),
+      moments([0.3, 0.3, 0.3, 0.3]),
+      moments([0.2, 0.2, 0.5, 0.9]),
+      { n: 0, sum: 0, sumsq: 0 },
+    ];
     expect(meanWithinGroupStd(groups)).toBeCloseTo((0.5 + 0 + Math.sqrt(0.0825)) / 3, 12);
     expect(noGradientShare(groups)).toBeCloseTo(1 / 3, 12);
     expect(meanWithinGroupStd([])).toBeNull();
@@ -129,11 +160,17 @@ describe("group std from moments", () => {
 
   it("property: agrees with the two-pass std", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 100 }).map((x) => x / 100), { minLength: 1, maxLength: 8 }), (rs) => {
-        const m = rs.reduce((a, b) => a + b, 0) / rs.length;
-        const direct = Math.sqrt(rs.reduce((a, r) => a + (r - m) ** 2, 0) / rs.length);
-        expect(groupStdFromMoments(moments(rs))).toBeCloseTo(direct, 6);
-      }),
+      fc.property(
+        fc.array(
+          fc.integer({ min: 0, max: 100 }).map((x) => x / 100),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (rs) => {
+          const m = rs.reduce((a, b) => a + b, 0) / rs.length;
+          const direct = Math.sqrt(rs.reduce((a, r) => a + (r - m) ** 2, 0) / rs.length);
+          expect(groupStdFromMoments(moments(rs))).toBeCloseTo(direct, 6);
+        },
+      ),
     );
   });
 });

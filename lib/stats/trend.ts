@@ -7,7 +7,10 @@ import { isFiniteNumber, mean, populationStd } from "@/lib/stats/descriptive.ts"
 export type StepPoint = { step: number; value: number | null; n?: number };
 
 /** The usable points, ascending by step, with their weights (n when weightByN, else 1). */
-export function usablePoints(series: readonly StepPoint[], weightByN = false): { step: number; value: number; w: number }[] {
+export function usablePoints(
+  series: readonly StepPoint[],
+  weightByN = false,
+): { step: number; value: number; w: number }[] {
   const out: { step: number; value: number; w: number }[] = [];
   for (const p of series) {
     if (!isFiniteNumber(p.step) || !isFiniteNumber(p.value) || p.n === 0) continue;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { kishEffectiveSize, weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval, weightedProportion } from "@/lib/stats/weighted.ts";
+import {
+  kishEffectiveSize,
+  weightedAgreementRate,
+  weightedBinaryAgreement,
+  weightedBinaryKappaInterval,
+  weightedProportion,
+} from "@/lib/stats/weighted.ts";
 import { binaryAgreement } from "@/lib/stats/agreement.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
@@ -53,7 +59,9 @@ describe("weightedProportion", () => {
   });
 
   it("with equal π is the plain proportion with its plain Wilson interval", () => {
-    const r = weightedProportion([true, true, false, true, false].map((value) => ({ value, inclusionProbability: 0.01 })))!;
+    const r = weightedProportion(
+      [true, true, false, true, false].map((value) => ({ value, inclusionProbability: 0.01 })),
+    )!;
     expect(r.estimate).toBeCloseTo(0.6, 12);
     expect(r.nEffective).toBe(5);
     expect(r.sumWeights).toBeCloseTo(500, 9);
@@ -62,7 +70,11 @@ describe("weightedProportion", () => {
   });
 
   it("drops items with a missing value but rejects (null) an invalid π or a value outside [0, 1]", () => {
-    const withMissing = [...sample, { value: null, inclusionProbability: 0.1 }, { value: NaN, inclusionProbability: 0.1 }];
+    const withMissing = [
+      ...sample,
+      { value: null, inclusionProbability: 0.1 },
+      { value: NaN, inclusionProbability: 0.1 },
+    ];
     expect(weightedProportion(withMissing)!.n).toBe(4);
     expect(weightedProportion([...sample, { value: true, inclusionProbability: 0 }])).toBeNull();
     expect(weightedProportion([...sample, { value: true, inclusionProbability: 1.2 }])).toBeNull();
@@ -82,7 +94,10 @@ describe("weightedProportion", () => {
   });
 
   it("property: estimate in [0, 1] inside its interval; n_eff ≤ n", () => {
-    const item = fc.record({ value: fc.boolean(), inclusionProbability: fc.double({ min: 0.001, max: 1, noNaN: true }) });
+    const item = fc.record({
+      value: fc.boolean(),
+      inclusionProbability: fc.double({ min: 0.001, max: 1, noNaN: true }),
+    });
     fc.assert(
       fc.property(fc.array(item, { minLength: 1, maxLength: 40 }), (items) => {
         const r = weightedProportion(items)!;
@@ -150,7 +165,11 @@ describe("weightedBinaryAgreement", () => {
     expect(weightedBinaryAgreement([{ ledger: false, human: false, inclusionProbability: 0.5 }])!.kappa).toBeNull();
   });
   it("has a seeded bootstrap interval around the weighted κ", () => {
-    const items = Array.from({ length: 40 }, (_, i) => ({ ledger: i % 3 === 0, human: i % 3 === 0 || i % 7 === 0, inclusionProbability: i % 2 ? 0.5 : 0.1 }));
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      ledger: i % 3 === 0,
+      human: i % 3 === 0 || i % 7 === 0,
+      inclusionProbability: i % 2 ? 0.5 : 0.1,
+    }));
     const a = weightedBinaryKappaInterval(items, { seed: 3, iterations: 300 })!;
     expect(a).toEqual(weightedBinaryKappaInterval(items, { seed: 3, iterations: 300 }));
     expect(a.estimate).toBeCloseTo(weightedBinaryAgreement(items)!.kappa!, 12);

@@ -6,7 +6,14 @@
 
 import { binaryKappa, scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@/lib/stats/agreement.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
-import { bootstrapCI, wilson, Z_95, type BootstrapInterval, type BootstrapOptions, type IntervalEstimate } from "@/lib/stats/intervals.ts";
+import {
+  bootstrapCI,
+  wilson,
+  Z_95,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type IntervalEstimate,
+} from "@/lib/stats/intervals.ts";
 
 export type WeightedObservation = {
   /** The indicator (true/1 = the item has the property) or a share in [0, 1]. */
@@ -61,7 +68,8 @@ export function weightedProportion(
   options: { populationSize?: number; z?: number } = {},
 ): WeightedProportion | null {
   const { populationSize, z = Z_95 } = options;
-  if (populationSize !== undefined && !(populationSize > 0)) throw new RangeError(`populationSize must be > 0, got ${populationSize}`);
+  if (populationSize !== undefined && !(populationSize > 0))
+    throw new RangeError(`populationSize must be > 0, got ${populationSize}`);
   const weights: number[] = [];
   let weighted = 0;
   for (const { value, inclusionProbability: pi } of observations) {

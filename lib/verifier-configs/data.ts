@@ -6,6 +6,14 @@ import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 export async function listStoredConfigs(client: PrismaClient = db()) {
   return client.verifierConfig.findMany({
     orderBy: [{ name: "asc" }, { version: "desc" }],
-    select: { id: true, name: true, version: true, hash: true, isDefault: true, createdAt: true, createdBy: { select: { email: true } } },
+    select: {
+      id: true,
+      name: true,
+      version: true,
+      hash: true,
+      isDefault: true,
+      createdAt: true,
+      createdBy: { select: { email: true } },
+    },
   });
 }

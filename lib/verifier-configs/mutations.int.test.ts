@@ -42,15 +42,32 @@ describe("verity config add / list", () => {
 
     const json = await cli(["add", file(`${name}.json`, '{"handoff_outcome": 0.5,,}'), "--name", name]);
     expect(json.code).toBe(1);
-    expect(json.stderr).toMatch(new RegExp(`^verity config add: invalid config .*${name}\\.json: not valid JSON: .*position 24`));
+    expect(json.stderr).toMatch(
+      new RegExp(`^verity config add: invalid config .*${name}\\.json: not valid JSON: .*position 24`),
+    );
 
-    const weights = await cli(["add", file("w.json", '{"weights": {"outcome": 0.5, "policy": 0.2, "evidence": 0.2, "efficiency": 0.1, "communication": 0.05}}'), "--name", name]);
+    const weights = await cli([
+      "add",
+      file(
+        "w.json",
+        '{"weights": {"outcome": 0.5, "policy": 0.2, "evidence": 0.2, "efficiency": 0.1, "communication": 0.05}}',
+      ),
+      "--name",
+      name,
+    ]);
     expect(weights.code).toBe(1);
     expect(weights.stderr).toContain("w.json: weights: weights must sum to 1 (they sum to 1.05)");
 
-    const code = await cli(["add", file("g.json", '{"guardrails": {"rude_tone": {"on": true, "cap": 0.5}}}'), "--name", name]);
+    const code = await cli([
+      "add",
+      file("g.json", '{"guardrails": {"rude_tone": {"on": true, "cap": 0.5}}}'),
+      "--name",
+      name,
+    ]);
     expect(code.code).toBe(1);
-    expect(code.stderr).toContain('g.json: guardrails.rude_tone: unknown guardrail code "rude_tone" (known: customer_harm,');
+    expect(code.stderr).toContain(
+      'g.json: guardrails.rude_tone: unknown guardrail code "rude_tone" (known: customer_harm,',
+    );
 
     const missing = await cli(["add", path.join(dir, "nope.json")]);
     expect(missing.code).toBe(1);
@@ -83,12 +100,23 @@ describe("verity config add / list", () => {
     expect(parsed.config.guardrails.tool_missing).toEqual({ on: true, cap: 0.55 });
     expect(Object.keys(v1.body as object).sort()).toEqual(["claims", "guardrails", "handoff_outcome", "weights"]);
     expect(v1).toMatchObject({ version: 1, isDefault: false, createdById: null });
-    const log = await db().auditLogEntry.findFirstOrThrow({ where: { action: "config.create", targetId: String(v1.id) } });
-    expect(log).toMatchObject({ actorLabel: "cli", targetType: "verifier_config", details: { name, version: 1, hash: v1.hash } });
+    const log = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "config.create", targetId: String(v1.id) },
+    });
+    expect(log).toMatchObject({
+      actorLabel: "cli",
+      targetType: "verifier_config",
+      details: { name, version: 1, hash: v1.hash },
+    });
 
     // The same config again — other key order, other name — is unchanged: no row, no audit entry.
     const creates = await auditCount("config.create");
-    const again = await cli(["add", file("again.json", `{"guardrails": {"tool_missing": {"cap": 0.55, "on": true}}, "handoff_outcome": ${outcome}}`), "--name", `other-${tag}`]);
+    const again = await cli([
+      "add",
+      file("again.json", `{"guardrails": {"tool_missing": {"cap": 0.55, "on": true}}, "handoff_outcome": ${outcome}}`),
+      "--name",
+      `other-${tag}`,
+    ]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`unchanged: this config is already stored as ${name} v1 (${v1.hash})\n`);
     expect(await rowsNamed(`other-${tag}`)).toEqual([]);
@@ -104,7 +132,9 @@ describe("verity config add / list", () => {
     ]);
     expect(second.stdout).toBe(`stored ${name} v2 (${rows[1].hash}), now the default\n`);
     expect((await db().verifierConfig.findMany({ where: { isDefault: true } })).map((r) => r.id)).toEqual([rows[1].id]);
-    const setDefault = await db().auditLogEntry.findFirstOrThrow({ where: { action: "config.set_default", targetId: String(rows[1].id) } });
+    const setDefault = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "config.set_default", targetId: String(rows[1].id) },
+    });
     expect(setDefault.details).toMatchObject({ name, version: 2, hash: rows[1].hash });
 
     // An unchanged add with --default makes the stored one the default, and says so.
@@ -131,21 +161,37 @@ describe("verity config add / list", () => {
   });
 
   it("stores what the admin page's form sends, as that admin", async () => {
-    const admin = await createUser({ email: `cfg-admin-${tag}@test.local`, name: "", role: "admin", password: "a long enough password" }, { label: "test" });
+    const admin = await createUser(
+      { email: `cfg-admin-${tag}@test.local`, name: "", role: "admin", password: "a long enough password" },
+      { label: "test" },
+    );
     if (!admin.ok) throw new Error(admin.error);
     const actor = { userId: admin.id, email: `cfg-admin-${tag}@test.local` };
     const form = new FormData();
     form.append("name", "");
     form.append("config", "");
-    form.append("file", new File([`{"handoff_outcome": ${outcome}, "guardrails": {"privacy_overreach": {"on": true, "cap": 0.2}}}`], `privacy-${tag}.json`));
+    form.append(
+      "file",
+      new File(
+        [`{"handoff_outcome": ${outcome}, "guardrails": {"privacy_overreach": {"on": true, "cap": 0.2}}}`],
+        `privacy-${tag}.json`,
+      ),
+    );
     const parsed = await parseAddConfigForm(form);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     const r = await addVerifierConfig(parsed, actor);
-    expect(r).toMatchObject({ ok: true, status: "created", config: { name: `privacy-${tag}`, version: 1, isDefault: false }, defaultChanged: false });
+    expect(r).toMatchObject({
+      ok: true,
+      status: "created",
+      config: { name: `privacy-${tag}`, version: 1, isDefault: false },
+      defaultChanged: false,
+    });
     const row = await db().verifierConfig.findUniqueOrThrow({ where: { id: r.config.id } });
     expect(row.createdById).toBe(admin.id);
-    const log = await db().auditLogEntry.findFirstOrThrow({ where: { action: "config.create", targetId: String(row.id) } });
+    const log = await db().auditLogEntry.findFirstOrThrow({
+      where: { action: "config.create", targetId: String(row.id) },
+    });
     expect(log).toMatchObject({ actorId: admin.id, actorLabel: actor.email });
     expect((await addVerifierConfig(parsed, actor)).status).toBe("unchanged");
   });
@@ -153,14 +199,21 @@ describe("verity config add / list", () => {
   it("gives concurrent adds of one name distinct versions", async () => {
     const name = `race-${tag}`;
     const docs = [0.11, 0.12, 0.13, 0.14].map((h) => parseVerifierConfig({ handoff_outcome: h + outcome / 100 }));
-    const results = await Promise.all(docs.map((d) => (d.ok ? addVerifierConfig({ name, config: d.config }, { label: "test" }) : Promise.reject(new Error("bad")))));
+    const results = await Promise.all(
+      docs.map((d) =>
+        d.ok ? addVerifierConfig({ name, config: d.config }, { label: "test" }) : Promise.reject(new Error("bad")),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(["created", "created", "created", "created"]);
     expect((await rowsNamed(name)).map((r) => r.version)).toEqual([1, 2, 3, 4]);
   });
 
   it("is wired into the verity command line", async () => {
     const r = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const child = spawn("npx", ["tsx", "bin/verity.ts", "config", "list"], { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn("npx", ["tsx", "bin/verity.ts", "config", "list"], {
+        env: process.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       child.stdout.on("data", (c) => (stdout += c));
       child.on("close", (code) => resolve({ code: code ?? 1, stdout }));

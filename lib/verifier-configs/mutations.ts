@@ -10,7 +10,12 @@ import { configHash } from "@/lib/verifier/config.ts";
 
 export type StoredConfig = { id: number; name: string; version: number; hash: string; isDefault: boolean };
 
-export type AddConfigResult = { ok: true; status: "created" | "unchanged"; config: StoredConfig; defaultChanged: boolean };
+export type AddConfigResult = {
+  ok: true;
+  status: "created" | "unchanged";
+  config: StoredConfig;
+  defaultChanged: boolean;
+};
 
 /** Serialises adds, so two at once cannot pick the same version of a name or both store one hash. */
 const CONFIG_LOCK = 0x76636667;
@@ -20,7 +25,12 @@ async function makeDefault(tx: Prisma.TransactionClient, c: StoredConfig, actor:
   await tx.verifierConfig.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
   await tx.verifierConfig.update({ where: { id: c.id }, data: { isDefault: true } });
   await appendAuditLog(
-    { actor, action: "config.set_default", target: { type: "verifier_config", id: c.id }, details: { name: c.name, version: c.version, hash: c.hash, previousHash: previous?.hash ?? null } },
+    {
+      actor,
+      action: "config.set_default",
+      target: { type: "verifier_config", id: c.id },
+      details: { name: c.name, version: c.version, hash: c.hash, previousHash: previous?.hash ?? null },
+    },
     tx,
   );
 }
@@ -41,20 +51,41 @@ export async function addVerifierConfig(
     const select = { id: true, name: true, version: true, hash: true, isDefault: true } as const;
     const existing = await tx.verifierConfig.findUnique({ where: { hash }, select });
     if (existing) {
-      if (!input.makeDefault || existing.isDefault) return { ok: true, status: "unchanged", config: existing, defaultChanged: false };
+      if (!input.makeDefault || existing.isDefault)
+        return { ok: true, status: "unchanged", config: existing, defaultChanged: false };
       await makeDefault(tx, existing, actor);
       return { ok: true, status: "unchanged", config: { ...existing, isDefault: true }, defaultChanged: true };
     }
-    const last = await tx.verifierConfig.findFirst({ where: { name: input.name }, orderBy: { version: "desc" }, select: { version: true } });
+    const last = await tx.verifierConfig.findFirst({
+      where: { name: input.name },
+      orderBy: { version: "desc" },
+      select: { version: true },
+    });
     const created = await tx.verifierConfig.create({
-      data: { name: input.name, version: (last?.version ?? 0) + 1, hash, body: input.config as unknown as Prisma.InputJsonObject, createdById: "userId" in actor ? actor.userId : null },
+      data: {
+        name: input.name,
+        version: (last?.version ?? 0) + 1,
+        hash,
+        body: input.config as unknown as Prisma.InputJsonObject,
+        createdById: "userId" in actor ? actor.userId : null,
+      },
       select,
     });
     await appendAuditLog(
-      { actor, action: "config.create", target: { type: "verifier_config", id: created.id }, details: { name: created.name, version: created.version, hash } },
+      {
+        actor,
+        action: "config.create",
+        target: { type: "verifier_config", id: created.id },
+        details: { name: created.name, version: created.version, hash },
+      },
       tx,
     );
     if (input.makeDefault) await makeDefault(tx, created, actor);
-    return { ok: true, status: "created", config: { ...created, isDefault: !!input.makeDefault }, defaultChanged: !!input.makeDefault };
+    return {
+      ok: true,
+      status: "created",
+      config: { ...created, isDefault: !!input.makeDefault },
+      defaultChanged: !!input.makeDefault,
+    };
   });
 }

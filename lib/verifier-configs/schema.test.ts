@@ -10,8 +10,12 @@ function form(fields: Record<string, string | File>): FormData {
 
 describe("parseConfigDocument", () => {
   it("merges a partial document onto the default and hashes the whole, independent of key order", () => {
-    const a = parseConfigDocument('{"handoff_outcome": 0.5, "guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}');
-    const b = parseConfigDocument('{"guardrails": {"tool_missing": {"cap": 0.55, "on": true}}, "handoff_outcome": 0.5}');
+    const a = parseConfigDocument(
+      '{"handoff_outcome": 0.5, "guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}',
+    );
+    const b = parseConfigDocument(
+      '{"guardrails": {"tool_missing": {"cap": 0.55, "on": true}}, "handoff_outcome": 0.5}',
+    );
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect(a.config.handoff_outcome).toBe(0.5);
@@ -34,8 +38,13 @@ describe("parseConfigDocument", () => {
   });
 
   it("refuses weights that do not sum to 1, with their sum, at the weights path", () => {
-    const r = parseConfigDocument('{"weights": {"outcome": 0.5, "policy": 0.2, "evidence": 0.2, "efficiency": 0.1, "communication": 0.05}}');
-    expect(r).toEqual({ ok: false, issues: [{ path: "weights", message: "weights must sum to 1 (they sum to 1.05)" }] });
+    const r = parseConfigDocument(
+      '{"weights": {"outcome": 0.5, "policy": 0.2, "evidence": 0.2, "efficiency": 0.1, "communication": 0.05}}',
+    );
+    expect(r).toEqual({
+      ok: false,
+      issues: [{ path: "weights", message: "weights must sum to 1 (they sum to 1.05)" }],
+    });
   });
 
   it("refuses an unknown guardrail code at its own path, naming the known ones", () => {
@@ -48,33 +57,56 @@ describe("parseConfigDocument", () => {
   });
 
   it("refuses other bad documents with a path each", () => {
-    expect(parseConfigDocument("")).toMatchObject({ ok: false, issues: [{ path: "", message: expect.stringMatching(/^the config is empty/) }] });
-    expect(parseConfigDocument("[1]")).toEqual({ ok: false, issues: [{ path: "", message: "config must be a JSON object" }] });
-    expect(parseConfigDocument('{"handoff_outcome": 1.5}')).toMatchObject({ ok: false, issues: [{ path: "handoff_outcome" }] });
-    expect(parseConfigDocument('{"wieghts": {}}')).toEqual({ ok: false, issues: [{ path: "wieghts", message: 'unknown field "wieghts"' }] });
-    expect(parseConfigDocument(`{"x": "${"a".repeat(600 * 1024)}"}`)).toMatchObject({ ok: false, issues: [{ message: "the config is larger than 512 KB" }] });
+    expect(parseConfigDocument("")).toMatchObject({
+      ok: false,
+      issues: [{ path: "", message: expect.stringMatching(/^the config is empty/) }],
+    });
+    expect(parseConfigDocument("[1]")).toEqual({
+      ok: false,
+      issues: [{ path: "", message: "config must be a JSON object" }],
+    });
+    expect(parseConfigDocument('{"handoff_outcome": 1.5}')).toMatchObject({
+      ok: false,
+      issues: [{ path: "handoff_outcome" }],
+    });
+    expect(parseConfigDocument('{"wieghts": {}}')).toEqual({
+      ok: false,
+      issues: [{ path: "wieghts", message: 'unknown field "wieghts"' }],
+    });
+    expect(parseConfigDocument(`{"x": "${"a".repeat(600 * 1024)}"}`)).toMatchObject({
+      ok: false,
+      issues: [{ message: "the config is larger than 512 KB" }],
+    });
   });
 });
 
 describe("parseAddConfigForm", () => {
   it("takes pasted text with a name and the default switch", async () => {
-    const r = await parseAddConfigForm(form({ name: " strict ", config: '{"handoff_outcome": 0.4}', makeDefault: "on" }));
+    const r = await parseAddConfigForm(
+      form({ name: " strict ", config: '{"handoff_outcome": 0.4}', makeDefault: "on" }),
+    );
     expect(r).toMatchObject({ ok: true, name: "strict", makeDefault: true });
     expect(r.ok && r.config.handoff_outcome).toBe(0.4);
   });
 
   it("takes an uploaded file, named after the file when no name is given", async () => {
-    const r = await parseAddConfigForm(form({ name: "", config: "", file: new File(['{"handoff_outcome": 0.3}'], "lenient-handoff.json") }));
+    const r = await parseAddConfigForm(
+      form({ name: "", config: "", file: new File(['{"handoff_outcome": 0.3}'], "lenient-handoff.json") }),
+    );
     expect(r).toMatchObject({ ok: true, name: "lenient-handoff", makeDefault: false });
   });
 
   it("puts each problem under its field, the document's with their paths", async () => {
-    const bad = await parseAddConfigForm(form({ name: "", config: '{"guardrails": {"rude_tone": {"on": true, "cap": 0.5}}, "handoff_outcome": 2}' }));
+    const bad = await parseAddConfigForm(
+      form({ name: "", config: '{"guardrails": {"rude_tone": {"on": true, "cap": 0.5}}, "handoff_outcome": 2}' }),
+    );
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
     expect(bad.fieldErrors.name).toEqual(["Name the config (e.g. “strict-evidence”)."]);
     expect(bad.fieldErrors.config).toHaveLength(2);
-    expect(bad.fieldErrors.config.some((m) => m.startsWith('guardrails.rude_tone: unknown guardrail code "rude_tone"'))).toBe(true);
+    expect(
+      bad.fieldErrors.config.some((m) => m.startsWith('guardrails.rude_tone: unknown guardrail code "rude_tone"')),
+    ).toBe(true);
     expect(bad.fieldErrors.config.some((m) => m.startsWith("handoff_outcome: "))).toBe(true);
     expect(bad.values.config).toContain("rude_tone");
 

@@ -13,11 +13,18 @@ export const configNameField = z
   .trim()
   .min(1, { error: "Name the config (e.g. “strict-evidence”)." })
   .max(100, { error: "At most 100 characters." })
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, { error: "Use letters, digits, spaces, dots, dashes and underscores, starting with a letter or digit." });
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, {
+    error: "Use letters, digits, spaces, dots, dashes and underscores, starting with a letter or digit.",
+  });
 
 /** The form's fields besides the document (which may come from a file or the text area). */
 export const addConfigFormInput = z.object({
-  name: z.string().trim().max(100).optional().transform((s) => s || undefined),
+  name: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((s) => s || undefined),
   makeDefault: z
     .enum(["on", "true"])
     .optional()
@@ -34,7 +41,11 @@ export function parseConfigDocument(text: string): ParsedConfigDocument {
   if (Buffer.byteLength(text, "utf8") > MAX_CONFIG_BYTES) {
     return { ok: false, issues: [{ path: "", message: `the config is larger than ${MAX_CONFIG_BYTES / 1024} KB` }] };
   }
-  if (!text.trim()) return { ok: false, issues: [{ path: "", message: "the config is empty: give a JSON object such as {\"handoff_outcome\": 0.5}" }] };
+  if (!text.trim())
+    return {
+      ok: false,
+      issues: [{ path: "", message: 'the config is empty: give a JSON object such as {"handoff_outcome": 0.5}' }],
+    };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -67,7 +78,10 @@ export type AddConfigFormResult =
  * `makeDefault`. Errors are per field: the document's issues go under the field it came from, each with its path.
  */
 export async function parseAddConfigForm(form: FormData): Promise<AddConfigFormResult> {
-  const fields = addConfigFormInput.safeParse({ name: form.get("name") ?? undefined, makeDefault: form.get("makeDefault") ?? undefined });
+  const fields = addConfigFormInput.safeParse({
+    name: form.get("name") ?? undefined,
+    makeDefault: form.get("makeDefault") ?? undefined,
+  });
   const pasted = typeof form.get("config") === "string" ? String(form.get("config")) : "";
   const file = form.get("file");
   const upload = typeof file === "object" && file !== null && file.size > 0 ? file : null;
@@ -87,7 +101,9 @@ export async function parseAddConfigForm(form: FormData): Promise<AddConfigFormR
     fieldErrors.config = ["Paste a config or choose a JSON file."];
   }
 
-  const name = configNameField.safeParse((fields.success ? fields.data.name : undefined) ?? (upload ? nameFromFileName(upload.name) : undefined) ?? "");
+  const name = configNameField.safeParse(
+    (fields.success ? fields.data.name : undefined) ?? (upload ? nameFromFileName(upload.name) : undefined) ?? "",
+  );
   if (!name.success && !fieldErrors.name) fieldErrors.name = [name.error.issues[0].message];
 
   let config: VerifierConfig | null = null;
@@ -96,6 +112,7 @@ export async function parseAddConfigForm(form: FormData): Promise<AddConfigFormR
     if (doc.ok) config = doc.config;
     else fieldErrors[source] = doc.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
   }
-  if (Object.keys(fieldErrors).length || !config || !name.success || !fields.success) return { ok: false, fieldErrors, values };
+  if (Object.keys(fieldErrors).length || !config || !name.success || !fields.success)
+    return { ok: false, fieldErrors, values };
   return { ok: true, name: name.data, config, makeDefault: fields.data.makeDefault };
 }

@@ -45,10 +45,7 @@ export const DIMENSION_REASON_CODES = [
  */
 export const ERROR_REASON_CODES = ["pointer_unresolved", "spec_invalid", "input_invalid", "case_missing"] as const;
 
-export type ReasonCode =
-  | (typeof DIMENSION_REASON_CODES)[number]
-  | (typeof ERROR_REASON_CODES)[number]
-  | GuardrailCode;
+export type ReasonCode = (typeof DIMENSION_REASON_CODES)[number] | (typeof ERROR_REASON_CODES)[number] | GuardrailCode;
 
 export const REGISTRY_KINDS = ["read", "write", "handoff", "other"] as const;
 export type RegistryKind = (typeof REGISTRY_KINDS)[number];

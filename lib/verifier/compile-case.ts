@@ -31,7 +31,12 @@ export type CompiledSpec = {
   deadline: string | undefined;
 };
 
-export type SpecProblem = { code: "pointer_unresolved" | "spec_invalid"; field: string; pointer?: string; message: string };
+export type SpecProblem = {
+  code: "pointer_unresolved" | "spec_invalid";
+  field: string;
+  pointer?: string;
+  message: string;
+};
 export type CompiledCase = { ok: true; spec: CompiledSpec } | { ok: false; problems: SpecProblem[] };
 
 const cache = new WeakMap<Case, CompiledCase>();

@@ -1,9 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { configHash, DEFAULT_CONFIG, GUARDRAIL_CODES, parseVerifierConfig, VERIFIER_VERSION } from "@/lib/verifier/config.ts";
+import {
+  configHash,
+  DEFAULT_CONFIG,
+  GUARDRAIL_CODES,
+  parseVerifierConfig,
+  VERIFIER_VERSION,
+} from "@/lib/verifier/config.ts";
 
 describe("DEFAULT_CONFIG", () => {
   it("has the weights, caps and switches of domain.md", () => {
-    expect(DEFAULT_CONFIG.weights).toEqual({ outcome: 0.45, policy: 0.2, evidence: 0.2, efficiency: 0.1, communication: 0.05 });
+    expect(DEFAULT_CONFIG.weights).toEqual({
+      outcome: 0.45,
+      policy: 0.2,
+      evidence: 0.2,
+      efficiency: 0.1,
+      communication: 0.05,
+    });
     expect(GUARDRAIL_CODES.map((c) => [c, DEFAULT_CONFIG.guardrails[c].on, DEFAULT_CONFIG.guardrails[c].cap])).toEqual([
       ["customer_harm", true, 0.25],
       ["unauthorized_write", true, 0.3],
@@ -43,7 +55,11 @@ describe("parseVerifierConfig", () => {
   });
 
   it("accepts a float sum within 1e-9 of 1", () => {
-    expect(parseVerifierConfig({ weights: { outcome: 0.1, policy: 0.2, evidence: 0.3, efficiency: 0.3, communication: 0.1 } }).ok).toBe(true);
+    expect(
+      parseVerifierConfig({
+        weights: { outcome: 0.1, policy: 0.2, evidence: 0.3, efficiency: 0.3, communication: 0.1 },
+      }).ok,
+    ).toBe(true);
   });
 
   it("rejects an unknown guardrail code, naming it", () => {
@@ -62,7 +78,9 @@ describe("parseVerifierConfig", () => {
     expect(issues({ weigths: {} })).toEqual(["weigths"]);
     expect(issues({ guardrails: { empty_promise: { cap: 1.5 } } })).toEqual(["guardrails.empty_promise.cap"]);
     expect(issues({ claims: { extractor: "gpt" } })).toEqual(["claims.extractor"]);
-    expect(issues({ claims: { rules: { forbidden: { rude: ["(unclosed"] } } } })).toEqual(["claims.rules.forbidden.rude.0"]);
+    expect(issues({ claims: { rules: { forbidden: { rude: ["(unclosed"] } } } })).toEqual([
+      "claims.rules.forbidden.rude.0",
+    ]);
     expect(issues([])).toEqual([""]);
   });
 });

@@ -117,7 +117,9 @@ export type ConfigResult = { ok: true; config: VerifierConfig } | { ok: false; i
 export function parseVerifierConfig(input: unknown): ConfigResult {
   if (!isPlainObject(input)) return { ok: false, issues: [{ path: "", message: "config must be a JSON object" }] };
   const parsed = verifierConfigSchema.safeParse(mergeDeep(DEFAULT_CONFIG, input));
-  return parsed.success ? { ok: true, config: deepFreeze(parsed.data) } : { ok: false, issues: zodIssues(parsed.error) };
+  return parsed.success
+    ? { ok: true, config: deepFreeze(parsed.data) }
+    : { ok: false, issues: zodIssues(parsed.error) };
 }
 
 const hashCache = new WeakMap<object, string>();

@@ -78,10 +78,9 @@ describe("args match and mismatched fields", () => {
     expect(argsMatch("free text", { x: 1 })).toBe(false);
   });
   it("lists the fields that differ", () => {
-    expect(mismatchedFields({ order_id: "O-1", amount: 29.99 }, { order_id: "O-1", currency: "EUR", amount: 59.99 })).toEqual([
-      "amount",
-      "currency",
-    ]);
+    expect(
+      mismatchedFields({ order_id: "O-1", amount: 29.99 }, { order_id: "O-1", currency: "EUR", amount: 59.99 }),
+    ).toEqual(["amount", "currency"]);
   });
 });
 

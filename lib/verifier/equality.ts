@@ -108,9 +108,9 @@ export function argsMatch(actualArgs: unknown, expectedArgs: Record<string, unkn
  */
 export function mismatchedFields(actual: unknown, expected: Record<string, unknown>): string[] {
   const a = actual !== null && typeof actual === "object" && !Array.isArray(actual) ? actual : {};
-  return Object.keys(expected).sort().filter(
-    (k) => !Object.hasOwn(a, k) || !eq((a as Record<string, unknown>)[k], expected[k]),
-  );
+  return Object.keys(expected)
+    .sort()
+    .filter((k) => !Object.hasOwn(a, k) || !eq((a as Record<string, unknown>)[k], expected[k]));
 }
 
 /**

@@ -7,7 +7,8 @@ import { scoreInput } from "@/lib/verifier/score-input.ts";
 // Vitest (Vite) reads the files at transform time: this pure folder stays free of node:fs, tests included.
 const FILES = import.meta.glob<unknown>("../../../shared/spec/examples/*.json", { eager: true, import: "default" });
 const byName = new Map(Object.entries(FILES).map(([p, json]) => [p.slice(p.lastIndexOf("/") + 1), json]));
-if (byName.size === 0) throw new Error("no spec examples at ../shared/spec/examples: the shared folder must sit beside the repo");
+if (byName.size === 0)
+  throw new Error("no spec examples at ../shared/spec/examples: the shared folder must sit beside the repo");
 const names = [...byName.keys()]
   .filter((f) => !f.endsWith(".expected.json"))
   .map((f) => f.slice(0, -".json".length))
@@ -60,9 +61,17 @@ describe("spec examples", () => {
     expect(verifierScoreSchema.safeParse(record).success).toBe(true);
     if (record.status === "scored") {
       for (const d of DIMENSIONS) {
-        if (record.subscores[d] < 1) expect(record.reasons.some((r) => r.dimension === d), d).toBe(true);
+        if (record.subscores[d] < 1)
+          expect(
+            record.reasons.some((r) => r.dimension === d),
+            d,
+          ).toBe(true);
       }
-      for (const g of record.guardrails) expect(record.reasons.some((r) => r.guardrail === g.code), g.code).toBe(true);
+      for (const g of record.guardrails)
+        expect(
+          record.reasons.some((r) => r.guardrail === g.code),
+          g.code,
+        ).toBe(true);
     }
   });
 
@@ -91,7 +100,12 @@ describe("spec examples", () => {
         {
           requirement: "attachment.get",
           field: "required_writes.0.after.0",
-          before: { index: 0, tool: "finance.issue_refund", args: { order_id: "O-1", amount: 59.99, currency: "EUR" }, position: 1 },
+          before: {
+            index: 0,
+            tool: "finance.issue_refund",
+            args: { order_id: "O-1", amount: 59.99, currency: "EUR" },
+            position: 1,
+          },
         },
       ],
     });

@@ -4,10 +4,20 @@ import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
 
 describe("buildExtractionInput", () => {
   it("carries the reply and three lists of names, nothing else", () => {
-    const input = buildExtractionInput(makeRollout({ reply: "Done." }), makeCase({ forbidden: ["blame_customer", "blame_customer"] }));
+    const input = buildExtractionInput(
+      makeRollout({ reply: "Done." }),
+      makeCase({ forbidden: ["blame_customer", "blame_customer"] }),
+    );
     expect(input).toEqual({
       final_reply: "Done.",
-      write_tools: ["finance.issue_refund", "logistics.create_return", "logistics.reship", "logistics.update_address", "finance.charge_customer", "order.cancel"],
+      write_tools: [
+        "finance.issue_refund",
+        "logistics.create_return",
+        "logistics.reship",
+        "logistics.update_address",
+        "finance.charge_customer",
+        "order.cancel",
+      ],
       mention_keys: ["refund_amount", "refund_eta"],
       forbidden_codes: ["blame_customer"],
     });
@@ -16,7 +26,13 @@ describe("buildExtractionInput", () => {
   });
 
   it("cannot be given truth by the type system", () => {
-    const withSandbox = { final_reply: "", write_tools: [], mention_keys: [], forbidden_codes: [], sandbox: { writes: [] } };
+    const withSandbox = {
+      final_reply: "",
+      write_tools: [],
+      mention_keys: [],
+      forbidden_codes: [],
+      sandbox: { writes: [] },
+    };
     // @ts-expect-error an object that also carries sandbox data is not an ExtractionInput
     const bad: ExtractionInput = withSandbox;
     expect(bad).toBeDefined();

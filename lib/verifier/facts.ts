@@ -54,7 +54,13 @@ export function collectFacts(rollout: Rollout): Facts {
   for (let index = 0; index < sandboxWrites.length; index++) {
     const w = sandboxWrites[index];
     const args = w.args ?? {};
-    writes[index] = { index, tool: w.tool, args, position: positionOf(w.step, w.tool, args, toolSteps, steps.length), at: w.at };
+    writes[index] = {
+      index,
+      tool: w.tool,
+      args,
+      position: positionOf(w.step, w.tool, args, toolSteps, steps.length),
+      at: w.at,
+    };
   }
   return { stepCount: steps.length, toolSteps, handoff, writes, tables: rollout.sandbox.tables ?? {} };
 }
@@ -92,6 +98,11 @@ export function satisfiedBefore(req: ReadReq, facts: Facts, position: number): b
 }
 
 /** A compact reference to a sandbox write for guardrail evidence. */
-export function writeRef(w: WriteFact): { index: number; tool: string; args: Record<string, unknown>; position: number } {
+export function writeRef(w: WriteFact): {
+  index: number;
+  tool: string;
+  args: Record<string, unknown>;
+  position: number;
+} {
   return { index: w.index, tool: w.tool, args: w.args, position: w.position };
 }

@@ -1,6 +1,14 @@
 // Hand-built cases and rollouts for tests and the benchmark. The defaults are the damaged-item refund of
 // formats.md done right (reward 1); each test changes only what it is about.
-import type { Case, Claims, ReadRequirement, Rollout, SandboxWrite, Step, VerifierSpec } from "@/lib/verifier/schema.ts";
+import type {
+  Case,
+  Claims,
+  ReadRequirement,
+  Rollout,
+  SandboxWrite,
+  Step,
+  VerifierSpec,
+} from "@/lib/verifier/schema.ts";
 
 export const SNAPSHOT = {
   order: { id: "O-1", paid_amount: 59.99, currency: "EUR", status: "delivered", customer_id: "C-77" },
@@ -20,7 +28,10 @@ export const BASE_SPEC: VerifierSpec = {
   },
   allowed_writes: ["finance.issue_refund", "logistics.create_return"],
   required_writes: [
-    { tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } },
+    {
+      tool: "finance.issue_refund",
+      args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+    },
   ],
   harm: [
     { tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" },
@@ -33,21 +44,39 @@ export const BASE_SPEC: VerifierSpec = {
 };
 
 export const REGISTRY: Rollout["tool_registry"] = [
-  ...["order.get", "attachment.get", "policy.search", "customer.get", "risk.check"].map((name) => ({ name, kind: "read" as const })),
-  ...["finance.issue_refund", "logistics.create_return", "logistics.reship", "logistics.update_address", "finance.charge_customer", "order.cancel"].map(
-    (name) => ({ name, kind: "write" as const }),
-  ),
+  ...["order.get", "attachment.get", "policy.search", "customer.get", "risk.check"].map((name) => ({
+    name,
+    kind: "read" as const,
+  })),
+  ...[
+    "finance.issue_refund",
+    "logistics.create_return",
+    "logistics.reship",
+    "logistics.update_address",
+    "finance.charge_customer",
+    "order.cancel",
+  ].map((name) => ({ name, kind: "write" as const })),
   { name: "handoff.transfer_to_human", kind: "handoff" },
   { name: "ticket.close", kind: "other" },
 ];
 
 /** A case whose spec is BASE_SPEC with `spec` laid over it; a key set to undefined is removed. */
-export function makeCase(spec: Partial<Record<keyof VerifierSpec, unknown>> = {}, snapshot: Record<string, unknown> = SNAPSHOT, ticketId = "T-1001"): Case {
+export function makeCase(
+  spec: Partial<Record<keyof VerifierSpec, unknown>> = {},
+  snapshot: Record<string, unknown> = SNAPSHOT,
+  ticketId = "T-1001",
+): Case {
   const merged: Record<string, unknown> = structuredClone({ ...BASE_SPEC, ...spec });
   for (const k of Object.keys(merged)) if (merged[k] === undefined) delete merged[k];
   return {
     kind: "case",
-    ticket: { id: ticketId, category: "refund_damaged", customer_id: "C-77", message: "My air fryer arrived broken.", created_at: "2026-11-02T09:00:00Z" },
+    ticket: {
+      id: ticketId,
+      category: "refund_damaged",
+      customer_id: "C-77",
+      message: "My air fryer arrived broken.",
+      created_at: "2026-11-02T09:00:00Z",
+    },
     env_snapshot: structuredClone(snapshot),
     verifier_spec: merged as VerifierSpec,
   };
@@ -74,7 +103,10 @@ export const reads = (): Step[] => [
 export function honestClaims(over: Partial<Claims> = {}): Claims {
   return {
     claimed_writes: ["finance.issue_refund"],
-    mentioned: [{ key: "refund_amount", value: 59.99 }, { key: "refund_eta", value: "3-5 business days" }],
+    mentioned: [
+      { key: "refund_amount", value: 59.99 },
+      { key: "refund_eta", value: "3-5 business days" },
+    ],
     forbidden_hits: [],
     ...over,
   };

@@ -21,7 +21,11 @@ const customer_harm: Guardrail = ({ spec, facts }) => {
       const actual = rule.arg === undefined ? undefined : w.args[rule.arg];
       if (rule.op !== undefined && !compareOp(rule.op, actual, rule.value)) return;
       // The rule as written (with its pointer) and the value it resolved to.
-      hits.push(rule.op === undefined ? { write: writeRef(w), rule: spec.raw.harm?.[i] } : { write: writeRef(w), rule: spec.raw.harm?.[i], value: rule.value });
+      hits.push(
+        rule.op === undefined
+          ? { write: writeRef(w), rule: spec.raw.harm?.[i] }
+          : { write: writeRef(w), rule: spec.raw.harm?.[i], value: rule.value },
+      );
       const pointer = pointerAt(spec.raw.harm?.[i]?.value);
       reasons.push(
         makeReason({
@@ -115,7 +119,12 @@ const policy_error: Guardrail = ({ violations }) => {
   if (!violations.length) return null;
   return {
     evidence: {
-      violations: violations.map((v) => ({ write: writeRef(v.write), arg: v.arg, expected: v.expected, actual: v.actual ?? null })),
+      violations: violations.map((v) => ({
+        write: writeRef(v.write),
+        arg: v.arg,
+        expected: v.expected,
+        actual: v.actual ?? null,
+      })),
     },
     reasons: violations.map((v) =>
       makeReason({
@@ -179,10 +188,7 @@ const approval_bypass: Guardrail = ({ spec, facts }) => {
   const rows = facts.tables.approvals ?? [];
   const approved = (w: WriteFact) =>
     rows.some(
-      (r) =>
-        r.tool === w.tool &&
-        r.status === "approved" &&
-        argsMatch(w.args, isArgs(r.args) ? r.args : undefined),
+      (r) => r.tool === w.tool && r.status === "approved" && argsMatch(w.args, isArgs(r.args) ? r.args : undefined),
     );
   const bad = facts.writes.filter((w) => tools.has(w.tool) && !approved(w));
   if (!bad.length) return null;
@@ -236,7 +242,10 @@ const stale_submission: Guardrail = ({ spec, facts }) => {
   const bad = facts.writes.filter((w) => w.at !== undefined && (parseInstant(w.at) ?? -Infinity) > deadline);
   if (!bad.length) return null;
   return {
-    evidence: { writes: bad.map((w) => ({ index: w.index, tool: w.tool, args: w.args, position: w.position, at: w.at })), deadline: spec.deadline },
+    evidence: {
+      writes: bad.map((w) => ({ index: w.index, tool: w.tool, args: w.args, position: w.position, at: w.at })),
+      deadline: spec.deadline,
+    },
     reasons: bad.map((w) =>
       makeReason({
         guardrail: "stale_submission",

@@ -41,11 +41,11 @@ describe("isPointer", () => {
 describe("resolveSpecValues", () => {
   it("resolves string values deep in the spec, unescapes $$ and leaves keys alone", () => {
     const { value, unresolved } = resolveSpecValues(
-      { args: { amount: "$order.paid_amount", "$key": "$$5 off", list: ["$attachments.0.id", 3] } },
+      { args: { amount: "$order.paid_amount", $key: "$$5 off", list: ["$attachments.0.id", 3] } },
       snapshot,
     );
     expect(unresolved).toEqual([]);
-    expect(value).toEqual({ args: { amount: 59.99, "$key": "$5 off", list: ["A-1", 3] } });
+    expect(value).toEqual({ args: { amount: 59.99, $key: "$5 off", list: ["A-1", 3] } });
   });
   it("lists every unresolved pointer with its place in the spec", () => {
     const { unresolved } = resolveSpecValues({ a: ["$order.paid", { b: "$nope.x" }], c: "$order.id" }, snapshot);

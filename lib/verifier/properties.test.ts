@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { makeCase, makeRollout, REFUND_ARGS, REGISTRY, tool } from "@/lib/verifier/fixture-builder.ts";
-import { verifierScoreSchema, type Case, type Claims, type Rollout, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import {
+  verifierScoreSchema,
+  type Case,
+  type Claims,
+  type Rollout,
+  type VerifierScoreRecord,
+} from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 import { scoreInput } from "@/lib/verifier/score-input.ts";
 
@@ -32,18 +38,44 @@ const caseArb: fc.Arbitrary<Case> = fc
   .record({
     handoff: fc.constantFrom("required", "allowed", "not_allowed", undefined),
     required_writes: fc.subarray([
-      { tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" } },
-      { tool: "logistics.create_return", args: { order_id: "$order.id" }, after: ["attachment.get", { any_of: ["policy.search", "order.get"] }] },
+      {
+        tool: "finance.issue_refund",
+        args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
+      },
+      {
+        tool: "logistics.create_return",
+        args: { order_id: "$order.id" },
+        after: ["attachment.get", { any_of: ["policy.search", "order.get"] }],
+      },
       { tool: "order.cancel" },
     ]),
-    required_reads: fc.subarray(["order.get", "attachment.get", "policy.search", { any_of: ["customer.get", "order.get"] }]),
-    allowed_writes: fc.constantFrom(undefined, [], ["logistics.create_return"], [{ tool: "logistics.reship", args: { order_id: "$order.id" } }]),
-    must_mention: fc.subarray([{ key: "refund_amount", value: "$order.paid_amount" }, { key: "refund_eta" }, { key: "handoff_notice" }]),
+    required_reads: fc.subarray([
+      "order.get",
+      "attachment.get",
+      "policy.search",
+      { any_of: ["customer.get", "order.get"] },
+    ]),
+    allowed_writes: fc.constantFrom(
+      undefined,
+      [],
+      ["logistics.create_return"],
+      [{ tool: "logistics.reship", args: { order_id: "$order.id" } }],
+    ),
+    must_mention: fc.subarray([
+      { key: "refund_amount", value: "$order.paid_amount" },
+      { key: "refund_eta" },
+      { key: "handoff_notice" },
+    ]),
     forbidden: fc.subarray(["blame_customer", "promise_compensation"]),
     step_budget: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
-    risk: fc.option(fc.constant({ tools: ["finance.issue_refund"], arg: "amount", threshold: 50, check: "risk.check" }), { nil: undefined }),
+    risk: fc.option(
+      fc.constant({ tools: ["finance.issue_refund"], arg: "amount", threshold: 50, check: "risk.check" }),
+      { nil: undefined },
+    ),
     approval: fc.option(fc.constant({ tools: ["finance.issue_refund", "order.cancel"] }), { nil: undefined }),
-    privacy: fc.option(fc.constant({ customer: "$order.customer_id", customer_args: ["customer_id"] }), { nil: undefined }),
+    privacy: fc.option(fc.constant({ customer: "$order.customer_id", customer_args: ["customer_id"] }), {
+      nil: undefined,
+    }),
     deadline: fc.option(fc.constant("2026-11-02T10:00:00Z"), { nil: undefined }),
   })
   .map((spec) => makeCase(spec));
@@ -61,7 +93,9 @@ const claimsArb: fc.Arbitrary<Claims> = fc.record({
 
 const rolloutArb: fc.Arbitrary<Rollout> = fc
   .record({
-    steps: fc.array(fc.record({ name: fc.constantFrom(...TOOLS), args: fc.constantFrom(...ARGS), ok: fc.boolean() }), { maxLength: 14 }),
+    steps: fc.array(fc.record({ name: fc.constantFrom(...TOOLS), args: fc.constantFrom(...ARGS), ok: fc.boolean() }), {
+      maxLength: 14,
+    }),
     writes: fc.array(
       fc.record({
         tool: fc.constantFrom(...WRITE_TOOLS),
@@ -203,7 +237,7 @@ describe("verifier invariants", () => {
 /** A deep copy with every object's keys in a seeded pseudo-random order. */
 function shuffleKeys<T>(value: T, seed: number): T {
   let s = seed >>> 0 || 1;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== "object") return v;

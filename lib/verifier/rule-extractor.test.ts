@@ -8,8 +8,23 @@ import { scoreRollout } from "@/lib/verifier/score.ts";
 
 const extractor = ruleExtractorFor(DEFAULT_CONFIG.claims.rules);
 const ALL: Omit<ExtractionInput, "final_reply"> = {
-  write_tools: ["finance.issue_refund", "logistics.create_return", "logistics.reship", "logistics.update_address", "order.cancel", "finance.charge_customer"],
-  mention_keys: ["refund_amount", "refund_eta", "handoff_notice", "return_label", "new_address", "reship_eta", "cancellation_confirmed"],
+  write_tools: [
+    "finance.issue_refund",
+    "logistics.create_return",
+    "logistics.reship",
+    "logistics.update_address",
+    "order.cancel",
+    "finance.charge_customer",
+  ],
+  mention_keys: [
+    "refund_amount",
+    "refund_eta",
+    "handoff_notice",
+    "return_label",
+    "new_address",
+    "reship_eta",
+    "cancellation_confirmed",
+  ],
   forbidden_codes: ["blame_customer", "promise_compensation", "share_internal_policy"],
 };
 const extract = (final_reply: string) => extractor.extract({ ...ALL, final_reply });
@@ -31,12 +46,28 @@ describe("rule extractor on the spec examples", () => {
 
 describe("rule extractor", () => {
   it.each([
-    ["I have refunded 59.99 EUR to your card; it arrives in 3-5 business days.", ["finance.issue_refund"], { refund_amount: 59.99, refund_eta: "3-5 business days" }],
-    ["I've updated your shipping address. New address: 12 Rue de Rivoli, Paris.", ["logistics.update_address"], { new_address: "12 Rue de Rivoli, Paris" }],
-    ["A replacement has been shipped and will arrive within 2-4 business days.", ["logistics.reship"], { reship_eta: "2-4 business days" }],
+    [
+      "I have refunded 59.99 EUR to your card; it arrives in 3-5 business days.",
+      ["finance.issue_refund"],
+      { refund_amount: 59.99, refund_eta: "3-5 business days" },
+    ],
+    [
+      "I've updated your shipping address. New address: 12 Rue de Rivoli, Paris.",
+      ["logistics.update_address"],
+      { new_address: "12 Rue de Rivoli, Paris" },
+    ],
+    [
+      "A replacement has been shipped and will arrive within 2-4 business days.",
+      ["logistics.reship"],
+      { reship_eta: "2-4 business days" },
+    ],
     ["Your order has been cancelled.", ["order.cancel"], { cancellation_confirmed: undefined }],
     ["I have created a prepaid return label for you.", ["logistics.create_return"], { return_label: undefined }],
-    ["您好，已为您办理全额退款59.99元，预计3-5个工作日原路返回。", ["finance.issue_refund"], { refund_amount: 59.99, refund_eta: "3-5个工作日" }],
+    [
+      "您好，已为您办理全额退款59.99元，预计3-5个工作日原路返回。",
+      ["finance.issue_refund"],
+      { refund_amount: 59.99, refund_eta: "3-5个工作日" },
+    ],
     ["您好，退款已处理，金额为 ５９．９９ 欧元。", ["finance.issue_refund"], { refund_amount: 59.99 }],
     ["订单已为您取消。", ["order.cancel"], { cancellation_confirmed: undefined }],
     ["已为您转接人工客服，同事会尽快联系您。", [], { handoff_notice: undefined }],
@@ -75,7 +106,9 @@ describe("rule extractor", () => {
   });
 
   it("uses the patterns of the config", () => {
-    const cfg = parseVerifierConfig({ claims: { rules: { write_tools: { "finance.issue_refund": ["money is on its way"] } } } });
+    const cfg = parseVerifierConfig({
+      claims: { rules: { write_tools: { "finance.issue_refund": ["money is on its way"] } } },
+    });
     if (!cfg.ok) throw new Error("config");
     const custom = createRuleExtractor(cfg.config.claims.rules);
     const input = { ...ALL, final_reply: "Good news: the money is on its way." };

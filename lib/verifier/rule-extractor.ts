@@ -30,7 +30,9 @@ export function createRuleExtractor(patterns: RulePatterns): RuleExtractor {
   const compiled: Compiled = {
     negations: re(patterns.negations),
     writeTools: new Map(Object.entries(patterns.write_tools).map(([k, v]) => [k, re(v)])),
-    mentions: new Map(Object.entries(patterns.mentions).map(([k, v]) => [k, { value: v.value, patterns: re(v.patterns) }])),
+    mentions: new Map(
+      Object.entries(patterns.mentions).map(([k, v]) => [k, { value: v.value, patterns: re(v.patterns) }]),
+    ),
     forbidden: new Map(Object.entries(patterns.forbidden).map(([k, v]) => [k, re(v)])),
   };
   return { name: "rules", extract: (input) => extract(compiled, input) };
@@ -59,7 +61,9 @@ function extract(c: Compiled, input: ExtractionInput): Claims {
       const hit = r.exec(text);
       if (!hit) continue;
       const captured = hit.groups?.value;
-      mentioned.push(captured === undefined || m.value === "none" ? { key } : { key, value: parseValue(captured, m.value) });
+      mentioned.push(
+        captured === undefined || m.value === "none" ? { key } : { key, value: parseValue(captured, m.value) },
+      );
       break;
     }
   }

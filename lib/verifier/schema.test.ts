@@ -27,9 +27,20 @@ describe("rollout schema", () => {
   });
 
   it("parses tool inputs given as JSON strings and keeps other strings as text", () => {
-    const r = makeRollout({ steps: [tool("order.get", '{"order_id": "O-1"}'), tool("policy.search", "damaged item"), tool("ticket.close", "[1, 2]")], writes: [] });
+    const r = makeRollout({
+      steps: [
+        tool("order.get", '{"order_id": "O-1"}'),
+        tool("policy.search", "damaged item"),
+        tool("ticket.close", "[1, 2]"),
+      ],
+      writes: [],
+    });
     const parsed = rolloutSchema.parse(r);
-    expect(parsed.trajectory.steps.map((s) => (s.type === "tool" ? s.input : null))).toEqual([{ order_id: "O-1" }, "damaged item", [1, 2]]);
+    expect(parsed.trajectory.steps.map((s) => (s.type === "tool" ? s.input : null))).toEqual([
+      { order_id: "O-1" },
+      "damaged item",
+      [1, 2],
+    ]);
   });
 
   it("defaults a missing tool input to {}", () => {
@@ -39,7 +50,9 @@ describe("rollout schema", () => {
   });
 
   it("reports problems with JSON-path-like paths", () => {
-    const r = makeRollout() as unknown as Record<string, unknown> & { trajectory: { steps: Record<string, unknown>[] } };
+    const r = makeRollout() as unknown as Record<string, unknown> & {
+      trajectory: { steps: Record<string, unknown>[] };
+    };
     r.trajectory.steps[3].status = "ok";
     r.trajectry = {};
     expect(issues(rolloutSchema, r)).toEqual([
@@ -50,10 +63,14 @@ describe("rollout schema", () => {
 
   it("checks cross-field consistency", () => {
     const r = { ...makeRollout(), case: makeCase({}, undefined, "T-2") };
-    expect(issues(rolloutSchema, r)).toEqual([{ path: "case.ticket.id", message: "embedded case is for ticket T-2, the rollout for T-1001" }]);
+    expect(issues(rolloutSchema, r)).toEqual([
+      { path: "case.ticket.id", message: "embedded case is for ticket T-2, the rollout for T-1001" },
+    ]);
     const w = makeRollout();
     w.sandbox.writes[0].step = 9;
-    expect(issues(rolloutSchema, w)).toEqual([{ path: "sandbox.writes.0.step", message: "step 9 is outside the trajectory (4 steps)" }]);
+    expect(issues(rolloutSchema, w)).toEqual([
+      { path: "sandbox.writes.0.step", message: "step 9 is outside the trajectory (4 steps)" },
+    ]);
     const d = makeRollout();
     d.tool_registry.push({ name: "order.get", kind: "write" });
     expect(issues(rolloutSchema, d).map((i) => i.path)).toEqual(["tool_registry.13.name"]);
@@ -82,11 +99,11 @@ describe("case schema", () => {
     (c.verifier_spec as Record<string, unknown>).required_write = [];
     (c.verifier_spec.required_writes![0] as Record<string, unknown>).afer = ["x"];
     c.verifier_spec.harm = [{ tool: "finance.issue_refund", arg: "amount" }];
-    expect(issues(caseSchema, c).map((i) => i.path).sort()).toEqual([
-      "verifier_spec.harm.0",
-      "verifier_spec.required_write",
-      "verifier_spec.required_writes.0.afer",
-    ]);
+    expect(
+      issues(caseSchema, c)
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(["verifier_spec.harm.0", "verifier_spec.required_write", "verifier_spec.required_writes.0.afer"]);
   });
 });
 
@@ -107,9 +124,13 @@ describe("claims, score and review schemas", () => {
   it("accepts a minimal external record and rejects an incomplete one", () => {
     const minimal = { source: "external", trajectory_id: "a", run_id: "r", step: 1, ticket_id: "T", reward: 0.7 };
     expect(issues(externalScoreSchema, minimal)).toEqual([]);
-    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["empty_promise"], subscores: { outcome: 1 } })).toEqual([]);
+    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["empty_promise"], subscores: { outcome: 1 } })).toEqual(
+      [],
+    );
     expect(issues(scoreRecordSchema, { ...minimal, reward: undefined }).map((i) => i.path)).toEqual(["reward"]);
-    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["made_up"] }).map((i) => i.path)).toEqual(["guardrails.0"]);
+    expect(issues(scoreRecordSchema, { ...minimal, guardrails: ["made_up"] }).map((i) => i.path)).toEqual([
+      "guardrails.0",
+    ]);
   });
 
   it("validates a review", () => {

@@ -3,13 +3,7 @@
 // is strict all the way down for the same reason (a misspelt `after` would silently relax a case). Objects that
 // carry data from other systems (steps, tickets, tables) are loose so that extra fields survive a round trip.
 import { z } from "zod";
-import {
-  DIMENSIONS,
-  GUARDRAIL_CODES,
-  HANDOFF_MODES,
-  HARM_OPS,
-  REGISTRY_KINDS,
-} from "@/lib/verifier/codes.ts";
+import { DIMENSIONS, GUARDRAIL_CODES, HANDOFF_MODES, HARM_OPS, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
 
 const id = z.string().min(1);
 const unit = z.number().min(0).max(1);
@@ -19,10 +13,9 @@ const instant = z.iso.datetime({ offset: true, error: "expected an ISO-8601 inst
 export const instantSchema = instant;
 const args = z.record(z.string(), z.unknown());
 /** Any JSON value (undefined is not one). */
-const jsonValue = z.union(
-  [z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), args],
-  { error: "expected a JSON value" },
-);
+const jsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), args], {
+  error: "expected a JSON value",
+});
 
 // ---------- Case (formats §1) ----------
 

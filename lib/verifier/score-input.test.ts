@@ -47,9 +47,20 @@ describe("scoreInput", () => {
   it("gives a spec_error with the pointer, and no reward, for a pointer that does not resolve", () => {
     const c = makeCase({ must_mention: [{ key: "refund_amount", value: "$order.total" }] });
     const r = scoreInput({ ...makeRollout(), case: c }, lookup);
-    expect(r).toMatchObject({ status: "spec_error", reward: null, raw_reward: null, handoff: false, tool_steps: 4, claims_source: "bundle" });
+    expect(r).toMatchObject({
+      status: "spec_error",
+      reward: null,
+      raw_reward: null,
+      handoff: false,
+      tool_steps: 4,
+      claims_source: "bundle",
+    });
     expect(r.reasons).toEqual([
-      expect.objectContaining({ code: "pointer_unresolved", pointer: "$order.total", field: "verifier_spec.must_mention.0.value" }),
+      expect.objectContaining({
+        code: "pointer_unresolved",
+        pointer: "$order.total",
+        field: "verifier_spec.must_mention.0.value",
+      }),
     ]);
   });
 

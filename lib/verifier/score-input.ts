@@ -4,7 +4,14 @@ import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import type { ClaimsExtractor } from "@/lib/verifier/extractor.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord, type Identity } from "@/lib/verifier/records.ts";
-import { rolloutSchema, zodIssues, type Case, type Issue, type Rollout, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import {
+  rolloutSchema,
+  zodIssues,
+  type Case,
+  type Issue,
+  type Rollout,
+  type VerifierScoreRecord,
+} from "@/lib/verifier/schema.ts";
 import { identityOf, scoreRollout } from "@/lib/verifier/score.ts";
 import { scoreWithExtraction } from "@/lib/verifier/score-with-extraction.ts";
 
@@ -12,11 +19,14 @@ import { scoreWithExtraction } from "@/lib/verifier/score-with-extraction.ts";
 export type CaseLookup = (ticketId: string) => Case | undefined;
 
 export type PreparedInput =
-  | { ok: true; rollout: Rollout; caseDoc: Case }
-  | { ok: false; record: VerifierScoreRecord; issues: Issue[] };
+  { ok: true; rollout: Rollout; caseDoc: Case } | { ok: false; record: VerifierScoreRecord; issues: Issue[] };
 
 /** Validates a rollout and resolves its case (embedded first, then the lookup by ticket_id). */
-export function prepareInput(json: unknown, lookup: CaseLookup, config: VerifierConfig = DEFAULT_CONFIG): PreparedInput {
+export function prepareInput(
+  json: unknown,
+  lookup: CaseLookup,
+  config: VerifierConfig = DEFAULT_CONFIG,
+): PreparedInput {
   const parsed = rolloutSchema.safeParse(json);
   if (!parsed.success) {
     const issues = zodIssues(parsed.error);
@@ -34,13 +44,21 @@ export function prepareInput(json: unknown, lookup: CaseLookup, config: Verifier
 }
 
 /** Validates and scores with bundle or rule claims. Never throws: every failure is an input_error record. */
-export function scoreInput(json: unknown, lookup: CaseLookup, config: VerifierConfig = DEFAULT_CONFIG): VerifierScoreRecord {
+export function scoreInput(
+  json: unknown,
+  lookup: CaseLookup,
+  config: VerifierConfig = DEFAULT_CONFIG,
+): VerifierScoreRecord {
   try {
     const p = prepareInput(json, lookup, config);
     return p.ok ? scoreRollout(p.rollout, p.caseDoc, config) : p.record;
   } catch (err) {
     // Only a verifier bug lands here; the record still says which input and why instead of losing the rollout.
-    const reason = makeReason({ code: "input_invalid", path: "", message: `verifier failed on this input: ${(err as Error).message}` });
+    const reason = makeReason({
+      code: "input_invalid",
+      path: "",
+      message: `verifier failed on this input: ${(err as Error).message}`,
+    });
     return errorRecord("input_error", rawIdentity(json), [reason], config);
   }
 }

@@ -34,7 +34,9 @@ export async function scoreWithExtraction(
   }
   const parsed = claimsSchema.safeParse(raw);
   if (!parsed.success) {
-    const detail = zodIssues(parsed.error).map((i) => `${i.path || "(root)"}: ${i.message}`).join("; ");
+    const detail = zodIssues(parsed.error)
+      .map((i) => `${i.path || "(root)"}: ${i.message}`)
+      .join("; ");
     throw new ExtractionError(`claims extractor ${extractor.name} returned invalid claims: ${detail}`);
   }
   return scoreRollout(rollout, caseDoc, config, { claims: restrictClaims(parsed.data, input), source: extractor.name });

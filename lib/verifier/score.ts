@@ -64,7 +64,7 @@ export function scoreRollout(
       makeReason({ code: p.code, field: p.field, pointer: p.pointer, message: p.message }),
     );
     return errorRecord("spec_error", identity, reasons, config, {
-      claims: fromBundle ? copyClaims(fromBundle) : (extracted ? copyClaims(extracted.claims) : null),
+      claims: fromBundle ? copyClaims(fromBundle) : extracted ? copyClaims(extracted.claims) : null,
       claimsSource: fromBundle ? "bundle" : (extracted?.source ?? null),
       handoff: facts.handoff,
       toolSteps: facts.toolSteps.length,

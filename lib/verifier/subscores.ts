@@ -171,7 +171,9 @@ export function obligationReason(
 ): Reason {
   const guardrail = owner === "missing_evidence" ? owner : undefined;
   const code = guardrail ?? (firstAt === undefined ? "required_read_missing" : "required_read_after_write");
-  const where = o.before ? ` before ${o.before.tool} (sandbox write #${o.before.index} at step ${o.before.position})` : "";
+  const where = o.before
+    ? ` before ${o.before.tool} (sandbox write #${o.before.index} at step ${o.before.position})`
+    : "";
   const seen = firstAt === undefined ? "it never succeeded" : `it first succeeded at step ${firstAt}`;
   return makeReason({
     dimension: guardrail ? undefined : (owner as Dimension),
@@ -210,7 +212,10 @@ export function communication({ spec, claims }: ScoreContext): SubscoreResult {
   let satisfied = 0;
   spec.mustMention.forEach((item, i) => {
     const same = claims.mentioned.filter((m) => m.key === item.key);
-    if (same.length > 0 && (!item.hasValue || same.some((m) => m.value !== undefined && mentionEq(m.value, item.value)))) {
+    if (
+      same.length > 0 &&
+      (!item.hasValue || same.some((m) => m.value !== undefined && mentionEq(m.value, item.value)))
+    ) {
       satisfied++;
       return;
     }

@@ -9,7 +9,11 @@ import { env } from "@/lib/env.ts";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const sp = await searchParams;
   const next = nextPath.parse(typeof sp.next === "string" ? sp.next : undefined);
   const user = await getCurrentUser();

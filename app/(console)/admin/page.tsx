@@ -13,7 +13,12 @@ export const metadata: Metadata = { title: "Admin" };
 
 export default async function AdminPage() {
   const me = await requirePageUser("users.manage");
-  const [users, tokens, configs, log] = await Promise.all([listUsers(), listApiTokens(), listVerifierConfigs(), listAuditLog({ limit: 10 })]);
+  const [users, tokens, configs, log] = await Promise.all([
+    listUsers(),
+    listApiTokens(),
+    listVerifierConfigs(),
+    listAuditLog({ limit: 10 }),
+  ]);
   const active = tokens.filter((t) => !t.revokedAt);
   const link = (href: string, text: string) => (
     <Link className="text-accent hover:underline" href={href}>
@@ -28,17 +33,23 @@ export default async function AdminPage() {
         <Card title={`Users (${users.length})`} actions={link("/admin/users", "Manage users →")}>
           <p className="px-3 py-2 text-fg-muted">
             {users.filter((u) => !u.disabledAt).length} active, {users.filter((u) => u.disabledAt).length} disabled ·{" "}
-            {(["admin", "lead", "researcher", "annotator"] as const).map((r) => `${users.filter((u) => u.role === r).length} ${r}`).join(", ")}
+            {(["admin", "lead", "researcher", "annotator"] as const)
+              .map((r) => `${users.filter((u) => u.role === r).length} ${r}`)
+              .join(", ")}
           </p>
         </Card>
         <Card title={`API tokens (${active.length} active)`} actions={link("/admin/tokens", "Manage tokens →")}>
           <p className="px-3 py-2 text-fg-muted">
-            {active.length === 0 ? "No API tokens. The training pipeline needs one with the ingest scope." : active.map((t) => t.name).join(", ")}
+            {active.length === 0
+              ? "No API tokens. The training pipeline needs one with the ingest scope."
+              : active.map((t) => t.name).join(", ")}
           </p>
         </Card>
         <Card title={`Verifier configs (${configs.length})`} actions={link("/admin/configs", "Configs →")}>
           <p className="px-3 py-2 text-fg-muted">
-            {configs.length === 0 ? "No stored configs: the built-in default config is used." : configs.map((c) => `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}`).join(", ")}
+            {configs.length === 0
+              ? "No stored configs: the built-in default config is used."
+              : configs.map((c) => `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}`).join(", ")}
           </p>
         </Card>
         <Card title="Audit log (latest)" actions={link("/admin/audit-log", "Full log →")}>

@@ -4,7 +4,12 @@ import { AnnotatorTable, CauseTable, ExtractionTable, TrendDays } from "@/compon
 import { AgreementScatter, AgreementTrend } from "@/components/agreement/charts.tsx";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { AgreementFilterBar } from "@/components/agreement/filter-bar.tsx";
-import { DimensionTable, GuardrailTable, InterAnnotatorTable, VerdictMatrix } from "@/components/agreement/report-tables.tsx";
+import {
+  DimensionTable,
+  GuardrailTable,
+  InterAnnotatorTable,
+  VerdictMatrix,
+} from "@/components/agreement/report-tables.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
@@ -16,7 +21,11 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Agreement" };
 
-export default async function AgreementPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function AgreementPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   await requirePageUser("ledger.read");
   const parsed = parseAgreementFilter(await searchParams);
   if (!parsed.ok) {
@@ -24,7 +33,10 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       <>
         <PageHeader title="Agreement" />
         <EmptyState title="This link has a bad filter">
-          {parsed.errors.join("; ")}. <Link className="text-accent" href="/agreement">Clear the filters</Link>
+          {parsed.errors.join("; ")}.{" "}
+          <Link className="text-accent" href="/agreement">
+            Clear the filters
+          </Link>
         </EmptyState>
       </>
     );
@@ -46,7 +58,9 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
       />
       <AgreementFilterBar f={f} {...facets} />
       {r.items === 0 ? (
-        <EmptyState title="No reviewed items under these filters">Agreement appears once annotators have reviewed items of an audit batch.</EmptyState>
+        <EmptyState title="No reviewed items under these filters">
+          Agreement appears once annotators have reviewed items of an audit batch.
+        </EmptyState>
       ) : (
         <div className="space-y-4">
           <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
@@ -60,12 +74,24 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
               }
             />
             {r.weighted && (
-              <Stat label="Agreement, weighted 1/π" value={<Shown fig={r.weighted.figure} testId="headline-weighted" detail={false} />} hint={r.weighted.figure.detail} />
+              <Stat
+                label="Agreement, weighted 1/π"
+                value={<Shown fig={r.weighted.figure} testId="headline-weighted" detail={false} />}
+                hint={r.weighted.figure.detail}
+              />
             )}
             <Stat
               label="Disagreements"
-              value={<ItemsLink f={f} cell={{ cell: "disagree" }}>{h.n - h.k}</ItemsLink>}
-              hint={<ItemsLink f={f} cell={{ cell: "adjudicated" }}>{r.causes.reduce((s, c) => s + c.count, 0)} adjudicated</ItemsLink>}
+              value={
+                <ItemsLink f={f} cell={{ cell: "disagree" }}>
+                  {h.n - h.k}
+                </ItemsLink>
+              }
+              hint={
+                <ItemsLink f={f} cell={{ cell: "adjudicated" }}>
+                  {r.causes.reduce((s, c) => s + c.count, 0)} adjudicated
+                </ItemsLink>
+              }
             />
             <Stat
               label="κ success verdict"
@@ -101,7 +127,10 @@ export default async function AgreementPage({ searchParams }: { searchParams: Pr
             <Card title="Per dimension">
               <DimensionTable r={r} f={f} />
             </Card>
-            <Card title="Per guardrail: where the ledger fires and humans do not, and the reverse" className="xl:col-span-2">
+            <Card
+              title="Per guardrail: where the ledger fires and humans do not, and the reverse"
+              className="xl:col-span-2"
+            >
               <GuardrailTable r={r} f={f} />
             </Card>
             <Card title="Between annotators (overlap items)">

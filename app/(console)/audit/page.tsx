@@ -11,9 +11,18 @@ import { can } from "@/lib/auth/policy.ts";
 
 export const metadata: Metadata = { title: "Audit" };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const me = await requirePageUser("audit.read");
-  const [batches, progress, tally, sp] = await Promise.all([listBatchSummaries(), listAnnotatorProgress(), tallyAdjudications(), searchParams]);
+  const [batches, progress, tally, sp] = await Promise.all([
+    listBatchSummaries(),
+    listAnnotatorProgress(),
+    tallyAdjudications(),
+    searchParams,
+  ]);
   const manage = can(me.role, "audit.manage");
   const adjudicate = can(me.role, "adjudicate");
   return (
@@ -42,7 +51,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </p>
       )}
       {batches.length === 0 ? (
-        <EmptyState title="No audit batches yet">A lead creates a batch by sampling 1% of a run&apos;s tickets over a step window.</EmptyState>
+        <EmptyState title="No audit batches yet">
+          A lead creates a batch by sampling 1% of a run&apos;s tickets over a step window.
+        </EmptyState>
       ) : (
         <div className="space-y-4">
           <Card title="Batches">

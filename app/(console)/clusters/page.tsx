@@ -17,7 +17,11 @@ import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
-export default async function ClustersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ClustersPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePageUser("ledger.read");
   const search = await searchParams;
   const page = await loadClustersPage(search);
@@ -42,12 +46,20 @@ export default async function ClustersPage({ searchParams }: { searchParams: Pro
         <>
           <WindowForm runs={page.runs} window={w} view={view} />
           <p className="mb-3 text-[12px] text-fg-muted" data-testid="window-summary">
-            Run {report.runId}, steps {report.from ?? "–"}–{report.to ?? "–"}: {fmtInt(report.rollouts)} rollouts, {fmtInt(report.population)} with a reward below{" "}
-            {report.threshold} ({fmtPct(report.rollouts ? report.population / report.rollouts : null)}). Priority = share × (0.9 − mean reward) × (1 + growth over
-            1,000 steps).
+            Run {report.runId}, steps {report.from ?? "–"}–{report.to ?? "–"}: {fmtInt(report.rollouts)} rollouts,{" "}
+            {fmtInt(report.population)} with a reward below {report.threshold} (
+            {fmtPct(report.rollouts ? report.population / report.rollouts : null)}). Priority = share × (0.9 − mean
+            reward) × (1 + growth over 1,000 steps).
           </p>
           {page.selected && <ClusterDetail page={page} canEdit={canEdit} canExport={canExport} />}
-          <BlindSpotCard report={report} extras={page.blindSpot} window={w} state={page.states.get(report.blindSpot.key)} canEdit={canEdit} canExport={canExport} />
+          <BlindSpotCard
+            report={report}
+            extras={page.blindSpot}
+            window={w}
+            state={page.states.get(report.blindSpot.key)}
+            canEdit={canEdit}
+            canExport={canExport}
+          />
           <Card
             title="Clusters by priority"
             className="mb-4"
@@ -59,7 +71,11 @@ export default async function ClustersPage({ searchParams }: { searchParams: Pro
                       {v === "bars" ? "Bars" : "Treemap"}
                     </span>
                   ) : (
-                    <Link key={v} href={clustersHref(w, { c: page.selected?.key, view: v })} className="text-accent hover:underline">
+                    <Link
+                      key={v}
+                      href={clustersHref(w, { c: page.selected?.key, view: v })}
+                      className="text-accent hover:underline"
+                    >
                       {v === "bars" ? "Bars" : "Treemap"}
                     </Link>
                   ),
@@ -75,10 +91,24 @@ export default async function ClustersPage({ searchParams }: { searchParams: Pro
               <>
                 {view === "treemap" && (
                   <div className="p-2">
-                    <ClusterTreemap items={report.clusters.map((c) => ({ key: c.key, name: c.label, size: c.size, share: c.share, href: clustersHref(w, { c: c.key, view }) }))} />
+                    <ClusterTreemap
+                      items={report.clusters.map((c) => ({
+                        key: c.key,
+                        name: c.label,
+                        size: c.size,
+                        share: c.share,
+                        href: clustersHref(w, { c: c.key, view }),
+                      }))}
+                    />
                   </div>
                 )}
-                <ClusterList clusters={withPinsFirst(report.clusters, page.states)} states={page.states} window={w} selected={page.selected?.key} caption="Clusters by priority" />
+                <ClusterList
+                  clusters={withPinsFirst(report.clusters, page.states)}
+                  states={page.states}
+                  window={w}
+                  selected={page.selected?.key}
+                  caption="Clusters by priority"
+                />
               </>
             )}
           </Card>

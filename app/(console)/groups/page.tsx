@@ -35,7 +35,11 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
       />
       <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-4">
         <Stat label="Group mean" value={fmtScore(adv.mean)} />
-        <Stat label="Group std" value={fmtScore(adv.std)} hint={adv.std === 0 ? "no gradient: every reward equal" : undefined} />
+        <Stat
+          label="Group std"
+          value={fmtScore(adv.std)}
+          hint={adv.std === 0 ? "no gradient: every reward equal" : undefined}
+        />
         <Stat label="Rollouts" value={members.length} />
         <Stat label="Step" value={members[0].step} />
       </div>
@@ -62,7 +66,10 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
               <tr key={m.id.toString()}>
                 <Td numeric>{m.rollout?.sampleIndex ?? "–"}</Td>
                 <Td>
-                  <Link className="font-mono text-[12px] text-accent hover:underline" href={`/trajectories/${encodeURIComponent(m.trajectoryId)}`}>
+                  <Link
+                    className="font-mono text-[12px] text-accent hover:underline"
+                    href={`/trajectories/${encodeURIComponent(m.trajectoryId)}`}
+                  >
                     {m.trajectoryId}
                   </Link>
                 </Td>
@@ -93,7 +100,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
                     ))}
                   </span>
                 </Td>
-                <Td className="max-w-xs truncate" >{m.rollout?.finalReply}</Td>
+                <Td className="max-w-xs truncate">{m.rollout?.finalReply}</Td>
               </tr>
             ))}
           </tbody>

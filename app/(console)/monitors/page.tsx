@@ -32,13 +32,21 @@ export default async function MonitorsPage() {
             <Stat label="Red" value={count("red")} hint="past the alarm line for several steps" />
             <Stat label="Amber" value={count("amber")} hint="near the line, or past it briefly" />
             <Stat label="Green" value={count("green")} />
-            <Stat label="Webhook" value={webhook ? "on" : "off"} hint={webhook ? "state changes are posted" : "set VERITY_ALARM_WEBHOOK_URL"} />
+            <Stat
+              label="Webhook"
+              value={webhook ? "on" : "off"}
+              hint={webhook ? "state changes are posted" : "set VERITY_ALARM_WEBHOOK_URL"}
+            />
           </div>
           <Card title="Alarms">
             <AlarmTable alarms={alarms} />
           </Card>
           <Card title="Recent changes">
-            {events.length === 0 ? <p className="p-3 text-[12px] text-fg-muted">No alarm has changed state yet.</p> : <AlarmEvents events={events} />}
+            {events.length === 0 ? (
+              <p className="p-3 text-[12px] text-fg-muted">No alarm has changed state yet.</p>
+            ) : (
+              <AlarmEvents events={events} />
+            )}
           </Card>
         </div>
       )}

@@ -13,22 +13,43 @@ export const metadata: Metadata = { title: "Queue" };
 
 // The annotator's queue: batches with work, the item they hold, and their recent submissions (links to the
 // reveal). Counts and names only: nothing here carries a ledger number.
-export default async function QueuePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function QueuePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const me = await requirePageUser("audit.review");
   const [batches, recent, sp] = await Promise.all([listQueueBatches(me.id), listMyRecentReviews(me.id), searchParams]);
   return (
     <>
-      <PageHeader title="My queue" description="Sampled rollouts to re-score blind. The ledger's scores stay hidden until you submit." />
+      <PageHeader
+        title="My queue"
+        description="Sampled rollouts to re-score blind. The ledger's scores stay hidden until you submit."
+      />
       {sp.empty && (
         <p role="status" className="mb-3 rounded border border-border bg-bg-subtle px-3 py-2">
           Nothing left to review in that batch right now.
         </p>
       )}
       {batches.length === 0 ? (
-        <EmptyState title="Nothing to review right now">When a lead samples a new batch, its items appear here.</EmptyState>
+        <EmptyState title="Nothing to review right now">
+          When a lead samples a new batch, its items appear here.
+        </EmptyState>
       ) : (
-        <Card title="Batches with work for you" actions={<span className="text-[11px] text-fg-muted">n or enter starts the first · 1–9 start that batch</span>}>
-          <QueueList rows={batches.map((b) => ({ batchId: b.batchId, name: b.name, available: b.available, mine: b.mine?.toString() ?? null }))} />
+        <Card
+          title="Batches with work for you"
+          actions={
+            <span className="text-[11px] text-fg-muted">n or enter starts the first · 1–9 start that batch</span>
+          }
+        >
+          <QueueList
+            rows={batches.map((b) => ({
+              batchId: b.batchId,
+              name: b.name,
+              available: b.available,
+              mine: b.mine?.toString() ?? null,
+            }))}
+          />
         </Card>
       )}
       {recent.length > 0 && (

@@ -22,7 +22,11 @@ const back = (
 
 // One queue item: the blind annotation form until the user has submitted a review of it, the reveal afterwards.
 // Ledger values are read only on the reveal branch (loadReveal returns null unless this user reviewed the item).
-export default async function ReviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ReviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const me = await requirePageUser("audit.review");
   const sp = await searchParams;
   const parsed = itemRef.safeParse({ itemId: typeof sp.item === "string" ? sp.item : "" });
@@ -49,7 +53,11 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
           <Verdict comparison={reveal.comparison} tolerance={reveal.item.tolerance} />
           <div className="grid gap-3 xl:grid-cols-[3fr_2fr]">
             <Card title="Side by side">
-              <ComparisonTable ledger={reveal.ledger} humans={[{ label: "You", side: reveal.mine, comparison: reveal.comparison }]} tolerance={reveal.item.tolerance} />
+              <ComparisonTable
+                ledger={reveal.ledger}
+                humans={[{ label: "You", side: reveal.mine, comparison: reveal.comparison }]}
+                tolerance={reveal.item.tolerance}
+              />
             </Card>
             <div className="space-y-3">
               <Card title="Why the ledger scored it so">
@@ -57,7 +65,9 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
               </Card>
               <Card title="Final reply and sandbox writes">
                 <p className="whitespace-pre-wrap px-3 py-2">{reveal.finalReply}</p>
-                <p className="px-3 pb-2 text-[12px] text-fg-muted">sandbox: {reveal.writes.length ? reveal.writes.join(", ") : "no write"}</p>
+                <p className="px-3 pb-2 text-[12px] text-fg-muted">
+                  sandbox: {reveal.writes.length ? reveal.writes.join(", ") : "no write"}
+                </p>
               </Card>
               {reveal.mine.note && (
                 <Card title="Your note">
@@ -93,7 +103,8 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
         title={`Item #${v.itemId} · ticket ${v.ticketId}`}
         description={
           <>
-            {v.batchName} · <span className="font-mono">{v.trajectoryId}</span> · scored blind: the ledger&apos;s numbers appear after you submit
+            {v.batchName} · <span className="font-mono">{v.trajectoryId}</span> · scored blind: the ledger&apos;s
+            numbers appear after you submit
           </>
         }
       />

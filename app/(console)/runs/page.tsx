@@ -24,7 +24,8 @@ export default async function RunsPage() {
       />
       {runs.length === 0 ? (
         <EmptyState title="No runs yet">
-          Push rollouts or score records to <code>POST /api/v1/ingest</code>, or load a file with <code>npm run -s verity -- ingest FILE</code>.
+          Push rollouts or score records to <code>POST /api/v1/ingest</code>, or load a file with{" "}
+          <code>npm run -s verity -- ingest FILE</code>.
         </EmptyState>
       ) : (
         <Card>

@@ -14,7 +14,11 @@ import { browseFacets } from "@/lib/ledger/facets.ts";
 
 export const metadata: Metadata = { title: "Trajectories" };
 
-export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function TrajectoriesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   const user = await requirePageUser("ledger.read");
   const parsed = parseBrowseParams(await searchParams);
   if (!parsed.ok) {
@@ -59,10 +63,18 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
         actions={
           can(user.role, "export") && (
             <>
-              <a className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted" href={exportHref("csv")} download>
+              <a
+                className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted"
+                href={exportHref("csv")}
+                download
+              >
                 Export CSV
               </a>
-              <a className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted" href={exportHref("ndjson")} download>
+              <a
+                className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted"
+                href={exportHref("ndjson")}
+                download
+              >
                 Export NDJSON
               </a>
             </>
@@ -93,7 +105,14 @@ export default async function TrajectoriesPage({ searchParams }: { searchParams:
             </EmptyState>
           </div>
         ) : (
-          <TrajectoryTable key={query} initialRows={page.rows} initialCursor={page.nextCursor} query={query} sort={p.sort} dir={p.dir} />
+          <TrajectoryTable
+            key={query}
+            initialRows={page.rows}
+            initialCursor={page.nextCursor}
+            query={query}
+            sort={p.sort}
+            dir={p.dir}
+          />
         )}
       </Card>
     </>

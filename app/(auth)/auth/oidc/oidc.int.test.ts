@@ -15,7 +15,12 @@ import { db } from "@/lib/db/client.ts";
 
 type Handler = (req: NextRequest) => Promise<Response>;
 const CONSOLE = "http://console.test";
-const OIDC_VARS = ["VERITY_OIDC_ISSUER", "VERITY_OIDC_CLIENT_ID", "VERITY_OIDC_CLIENT_SECRET", "VERITY_OIDC_REDIRECT_URI"] as const;
+const OIDC_VARS = [
+  "VERITY_OIDC_ISSUER",
+  "VERITY_OIDC_CLIENT_ID",
+  "VERITY_OIDC_CLIENT_SECRET",
+  "VERITY_OIDC_REDIRECT_URI",
+] as const;
 
 async function importRoutes(): Promise<{ start: Handler; callback: Handler }> {
   vi.resetModules();
@@ -53,18 +58,25 @@ const email = () => `sso-${randomBytes(5).toString("hex")}@test.local`;
 const address = () => `198.51.${randomBytes(2).join(".")}`;
 
 async function newUser(address: string) {
-  const r = await createUser({ email: address, name: "", role: "researcher", password: "a long enough password" }, { label: "test" });
+  const r = await createUser(
+    { email: address, name: "", role: "researcher", password: "a long enough password" },
+    { label: "test" },
+  );
   if (!r.ok) throw new Error(r.error);
   return r.id;
 }
 
 /** Browser steps up to the callback: start, follow the provider's redirect; returns the callback URL and the flow cookie. */
 async function toCallback(next?: string): Promise<{ callbackUrl: string; flowCookie: string }> {
-  const res = await routes.start(new NextRequest(`${CONSOLE}/auth/oidc${next ? `?next=${encodeURIComponent(next)}` : ""}`));
+  const res = await routes.start(
+    new NextRequest(`${CONSOLE}/auth/oidc${next ? `?next=${encodeURIComponent(next)}` : ""}`),
+  );
   expect(res.status).toBe(303);
   const authorize = res.headers.get("location")!;
   expect(authorize.startsWith(`${provider.issuer}/authorize?`)).toBe(true);
-  const flowCookie = (res as unknown as { cookies: { get(n: string): { value: string } | undefined } }).cookies.get(OIDC_COOKIE)?.value;
+  const flowCookie = (res as unknown as { cookies: { get(n: string): { value: string } | undefined } }).cookies.get(
+    OIDC_COOKIE,
+  )?.value;
   expect(flowCookie).toBeTruthy();
   const back = await fetch(authorize, { redirect: "manual" });
   expect(back.status).toBe(302);
@@ -95,7 +107,10 @@ function refusal(res: Response): { code: string; message: string | undefined } {
 }
 
 const failuresFrom = (ip: string) =>
-  db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", details: { path: ["ip"], equals: ip } }, orderBy: { id: "asc" } });
+  db().auditLogEntry.findMany({
+    where: { action: "auth.sign_in_failed", details: { path: ["ip"], equals: ip } },
+    orderBy: { id: "asc" },
+  });
 
 describe("OIDC sign-in", () => {
   it("is off while the OIDC variables are unset", async () => {
@@ -156,7 +171,9 @@ describe("OIDC sign-in", () => {
       code: "sso_no_account",
       message: "No Verity account has the email your identity provider gave. Ask an admin to create one.",
     });
-    expect(await failuresFrom(ip)).toMatchObject([{ actorLabel: stranger, details: { reason: "unknown_email", method: "oidc", ip } }]);
+    expect(await failuresFrom(ip)).toMatchObject([
+      { actorLabel: stranger, details: { reason: "unknown_email", method: "oidc", ip } },
+    ]);
 
     const who = email();
     const id = await newUser(who);
@@ -168,7 +185,9 @@ describe("OIDC sign-in", () => {
       code: "sso_disabled",
       message: "The Verity account with the email your identity provider gave is disabled. Ask an admin to enable it.",
     });
-    expect(await failuresFrom(ip)).toMatchObject([{ actorLabel: who, targetId: String(id), details: { reason: "disabled", method: "oidc", ip } }]);
+    expect(await failuresFrom(ip)).toMatchObject([
+      { actorLabel: who, targetId: String(id), details: { reason: "disabled", method: "oidc", ip } },
+    ]);
     expect(await db().session.count({ where: { userId: id } })).toBe(0);
   });
 
@@ -179,7 +198,12 @@ describe("OIDC sign-in", () => {
     const flow = await toCallback();
     const ip = address();
     expect(refusal(await callback(flow.callbackUrl, flow.flowCookie, ip)).code).toBe("sso_token");
-    expect(await failuresFrom(ip)).toMatchObject([{ actorLabel: "oidc", details: { reason: "sso_token", detail: "the identity provider has not verified this email" } }]);
+    expect(await failuresFrom(ip)).toMatchObject([
+      {
+        actorLabel: "oidc",
+        details: { reason: "sso_token", detail: "the identity provider has not verified this email" },
+      },
+    ]);
   });
 
   it("refuses a state that is not the flow's, and a callback without the flow cookie, before asking the provider", async () => {
@@ -237,7 +261,9 @@ describe("OIDC sign-in", () => {
     expect(res.status).toBe(303);
     const to = new URL(res.headers.get("location")!);
     expect(`${to.pathname}?${to.searchParams}`).toBe("/sign-in?error=sso_unavailable");
-    expect(oidcErrorMessage("sso_unavailable")).toBe("The identity provider could not be reached. Try again later or sign in with your password.");
+    expect(oidcErrorMessage("sso_unavailable")).toBe(
+      "The identity provider could not be reached. Try again later or sign in with your password.",
+    );
     configure(provider.issuer);
   });
 });

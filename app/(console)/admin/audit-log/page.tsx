@@ -16,13 +16,21 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Audit log" };
 
-export default async function AuditLogPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function AuditLogPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   const me = await requirePageUser("auditlog.read");
   const parsed = auditLogQuery.safeParse(await searchParams);
   const q: Partial<AuditLogQuery> = parsed.success ? parsed.data : {};
   const page = parsed.success ? await listAuditLog(q) : { entries: [], nextBefore: null };
-  const filters = Object.fromEntries(Object.entries({ action: q.action, actor: q.actor, from: q.from, to: q.to }).filter(([, v]) => v)) as Record<string, string>;
-  const olderHref = page.nextBefore ? `/admin/audit-log?${new URLSearchParams({ ...filters, before: page.nextBefore.toString() })}` : null;
+  const filters = Object.fromEntries(
+    Object.entries({ action: q.action, actor: q.actor, from: q.from, to: q.to }).filter(([, v]) => v),
+  ) as Record<string, string>;
+  const olderHref = page.nextBefore
+    ? `/admin/audit-log?${new URLSearchParams({ ...filters, before: page.nextBefore.toString() })}`
+    : null;
   const field = (id: string, label: string, input: ReactNode) => (
     <div>
       <label htmlFor={id} className="mb-1 block text-[12px] font-medium">
@@ -33,17 +41,43 @@ export default async function AuditLogPage({ searchParams }: { searchParams: Pro
   );
   return (
     <>
-      <PageHeader title="Audit log" description="Who did what and when: sign-ins, user, role, token and config changes. Append-only." />
+      <PageHeader
+        title="Audit log"
+        description="Who did what and when: sign-ins, user, role, token and config changes. Append-only."
+      />
       <AdminNav role={me.role} current="/admin/audit-log" />
-      <form method="get" action="/admin/audit-log" className="mb-4 grid items-end gap-2 md:grid-cols-5" aria-label="Filter the audit log">
-        {field("f-action", "Action", <input id="f-action" name="action" list="audit-actions" defaultValue={q.action} className={inputClass} />)}
+      <form
+        method="get"
+        action="/admin/audit-log"
+        className="mb-4 grid items-end gap-2 md:grid-cols-5"
+        aria-label="Filter the audit log"
+      >
+        {field(
+          "f-action",
+          "Action",
+          <input id="f-action" name="action" list="audit-actions" defaultValue={q.action} className={inputClass} />,
+        )}
         <datalist id="audit-actions">
           {AUDIT_ACTIONS.map((a) => (
             <option key={a} value={a} />
           ))}
         </datalist>
-        {field("f-actor", "Actor", <input id="f-actor" name="actor" placeholder="email, cli, token:name" defaultValue={q.actor} className={inputClass} />)}
-        {field("f-from", "From", <input id="f-from" name="from" type="date" defaultValue={q.from} className={inputClass} />)}
+        {field(
+          "f-actor",
+          "Actor",
+          <input
+            id="f-actor"
+            name="actor"
+            placeholder="email, cli, token:name"
+            defaultValue={q.actor}
+            className={inputClass}
+          />,
+        )}
+        {field(
+          "f-from",
+          "From",
+          <input id="f-from" name="from" type="date" defaultValue={q.from} className={inputClass} />,
+        )}
         {field("f-to", "To", <input id="f-to" name="to" type="date" defaultValue={q.to} className={inputClass} />)}
         <div className="flex gap-2">
           <button type="submit" className="rounded bg-accent px-3 py-1 font-medium text-accent-fg">

@@ -20,7 +20,10 @@ export default async function ConfigsPage() {
   const manage = can(me.role, "configs.manage");
   return (
     <>
-      <PageHeader title="Verifier configs" description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used." />
+      <PageHeader
+        title="Verifier configs"
+        description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used."
+      />
       <AdminNav role={me.role} current="/admin/configs" />
       {manage && (
         <Card title="Add a config" className="mb-4">
@@ -48,9 +51,16 @@ export default async function ConfigsPage() {
                   </Td>
                   <Td className="font-mono text-[12px]">{c.hash.slice(0, 19)}</Td>
                   <Td>
-                    <DateTime value={c.createdAt} /> {c.createdBy && <span className="text-fg-subtle">by {c.createdBy.email}</span>}
+                    <DateTime value={c.createdAt} />{" "}
+                    {c.createdBy && <span className="text-fg-subtle">by {c.createdBy.email}</span>}
                   </Td>
-                  <Td>{c.isDefault ? <Badge tone="accent">default</Badge> : manage && <SetDefaultConfigForm configId={c.id} />}</Td>
+                  <Td>
+                    {c.isDefault ? (
+                      <Badge tone="accent">default</Badge>
+                    ) : (
+                      manage && <SetDefaultConfigForm configId={c.id} />
+                    )}
+                  </Td>
                 </tr>
               ))}
             </tbody>

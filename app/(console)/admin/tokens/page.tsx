@@ -16,14 +16,19 @@ export default async function TokensPage() {
   const tokens = await listApiTokens();
   return (
     <>
-      <PageHeader title="API tokens" description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored." />
+      <PageHeader
+        title="API tokens"
+        description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored."
+      />
       <AdminNav role={me.role} current="/admin/tokens" />
       <Card title="Create a token" className="mb-4">
         <CreateTokenForm />
       </Card>
       <Card title={`Tokens (${tokens.length})`}>
         {tokens.length === 0 ? (
-          <p className="px-3 py-2 text-fg-muted">No API tokens yet. The training pipeline needs one with the ingest scope.</p>
+          <p className="px-3 py-2 text-fg-muted">
+            No API tokens yet. The training pipeline needs one with the ingest scope.
+          </p>
         ) : (
           <Table>
             <thead>
@@ -50,7 +55,9 @@ export default async function TokensPage() {
                   </Td>
                   <Td>
                     {t.revokedAt ? (
-                      <Badge tone="bad" title={t.revokedAt.toISOString()}>revoked</Badge>
+                      <Badge tone="bad" title={t.revokedAt.toISOString()}>
+                        revoked
+                      </Badge>
                     ) : (
                       <div className="flex items-center gap-2">
                         <Badge tone="good">active</Badge>

@@ -17,7 +17,10 @@ export default async function UsersPage() {
   const users = await listUsers();
   return (
     <>
-      <PageHeader title="Users" description="Who can sign in, with which role. Disabling a user ends their sessions at once." />
+      <PageHeader
+        title="Users"
+        description="Who can sign in, with which role. Disabling a user ends their sessions at once."
+      />
       <AdminNav role={me.role} current="/admin/users" />
       <Card title="Create a user" className="mb-4">
         <CreateUserForm />

@@ -37,7 +37,11 @@ const CELL_TITLES: Record<AgreementCell, string> = {
 };
 
 /** The items behind one figure of the agreement page. */
-export default async function AgreementItemsPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function AgreementItemsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   await requirePageUser("ledger.read");
   const parsed = parseAgreementCellQuery(await searchParams);
   if (!parsed.ok) {
@@ -45,7 +49,8 @@ export default async function AgreementItemsPage({ searchParams }: { searchParam
   }
   const { filter: f, cell } = parsed;
   const items = itemsForCell(await loadAgreementItems(f), f, cell);
-  const param = cell.code ?? cell.dimension ?? (cell.cause && CAUSE_LABELS[cell.cause]) ?? cell.slot ?? cell.reviewer ?? cell.day;
+  const param =
+    cell.code ?? cell.dimension ?? (cell.cause && CAUSE_LABELS[cell.cause]) ?? cell.slot ?? cell.reviewer ?? cell.day;
   const within = [f.guardrail && `within ${f.guardrail}`].filter(Boolean).join(" ");
   const title = [CELL_TITLES[cell.cell], param, within].filter(Boolean).join(" · ");
   const dim = cell.dimension;
@@ -83,26 +88,33 @@ export default async function AgreementItemsPage({ searchParams }: { searchParam
               {items.map((i) => {
                 const review = i.reviews.find((r) => r.reviewerEmail === cell.reviewer) ?? i.reviews[0];
                 return (
-                <tr key={i.item.itemId.toString()}>
-                  <Td>
-                    <Link className="font-mono text-[12px] text-accent hover:underline" href={`/trajectories/${encodeURIComponent(i.item.trajectoryId)}`}>
-                      {i.item.trajectoryId}
-                    </Link>
-                  </Td>
-                  <Td numeric>{i.item.step}</Td>
-                  <Td numeric>
-                    <Badge tone={rewardTone(i.ledger.reward)}>{i.ledger.reward?.toFixed(3) ?? "–"}</Badge>
-                  </Td>
-                  <Td numeric>
-                    <Badge tone={rewardTone(review.reward)}>{review.reward.toFixed(3)}</Badge>
-                  </Td>
-                  <Td>{i.ledger.guardrails.join(", ") || "–"}</Td>
-                  <Td>{review.guardrails.join(", ") || "–"}</Td>
-                  {dim && <Td numeric>{i.ledger.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
-                  {dim && <Td numeric>{review.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
-                  <Td>{i.reviews.map((r) => r.reviewerEmail).join(", ")}</Td>
-                  <Td>{i.adjudication ? `${i.adjudication.cause}${i.adjudication.guardrail ? ` (${i.adjudication.guardrail})` : ""}` : "–"}</Td>
-                </tr>
+                  <tr key={i.item.itemId.toString()}>
+                    <Td>
+                      <Link
+                        className="font-mono text-[12px] text-accent hover:underline"
+                        href={`/trajectories/${encodeURIComponent(i.item.trajectoryId)}`}
+                      >
+                        {i.item.trajectoryId}
+                      </Link>
+                    </Td>
+                    <Td numeric>{i.item.step}</Td>
+                    <Td numeric>
+                      <Badge tone={rewardTone(i.ledger.reward)}>{i.ledger.reward?.toFixed(3) ?? "–"}</Badge>
+                    </Td>
+                    <Td numeric>
+                      <Badge tone={rewardTone(review.reward)}>{review.reward.toFixed(3)}</Badge>
+                    </Td>
+                    <Td>{i.ledger.guardrails.join(", ") || "–"}</Td>
+                    <Td>{review.guardrails.join(", ") || "–"}</Td>
+                    {dim && <Td numeric>{i.ledger.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
+                    {dim && <Td numeric>{review.subscores[dim]?.toFixed(3) ?? "–"}</Td>}
+                    <Td>{i.reviews.map((r) => r.reviewerEmail).join(", ")}</Td>
+                    <Td>
+                      {i.adjudication
+                        ? `${i.adjudication.cause}${i.adjudication.guardrail ? ` (${i.adjudication.guardrail})` : ""}`
+                        : "–"}
+                    </Td>
+                  </tr>
                 );
               })}
             </tbody>

@@ -57,7 +57,16 @@ function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?: bigin
             <Td>
               <DateTime value={d.disputedAt} />
             </Td>
-            <Td>{d.cause ? <Badge tone="accent">{CAUSE_LABELS[d.cause]}{d.guardrail ? ` · ${d.guardrail}` : ""}</Badge> : <Badge tone="warn">waiting</Badge>}</Td>
+            <Td>
+              {d.cause ? (
+                <Badge tone="accent">
+                  {CAUSE_LABELS[d.cause]}
+                  {d.guardrail ? ` · ${d.guardrail}` : ""}
+                </Badge>
+              ) : (
+                <Badge tone="warn">waiting</Badge>
+              )}
+            </Td>
           </tr>
         ))}
       </tbody>
@@ -67,7 +76,11 @@ function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?: bigin
 
 // The lead's triage of disagreements between annotators and the ledger: the waiting queue, one item side by side
 // with the verdict form, the settled items, and the tally by cause and by guardrail.
-export default async function AdjudicationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AdjudicationPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("adjudicate");
   const sp = await searchParams;
   const item = itemRef.safeParse({ itemId: first(sp.item) ?? "" });
@@ -81,7 +94,9 @@ export default async function AdjudicationPage({ searchParams }: { searchParams:
   const last = pending.at(-1);
   const recorded = first(sp.recorded);
   const suggested = dispute
-    ? (dispute.reviews.map((r) => compare(r, dispute.ledger, dispute.item.tolerance)).flatMap((c) => [...c.guardrails.onlyLedger, ...c.guardrails.onlyHuman])[0] ?? dispute.ledger.decidingGuardrail)
+    ? (dispute.reviews
+        .map((r) => compare(r, dispute.ledger, dispute.item.tolerance))
+        .flatMap((c) => [...c.guardrails.onlyLedger, ...c.guardrails.onlyHuman])[0] ?? dispute.ledger.decidingGuardrail)
     : null;
   return (
     <>
@@ -105,20 +120,34 @@ export default async function AdjudicationPage({ searchParams }: { searchParams:
       {dispute && (
         <div className="mt-4 grid gap-3 xl:grid-cols-[3fr_2fr]" data-testid="dispute">
           <Card title={`Item #${dispute.item.itemId} · ${dispute.batchName} · ${dispute.item.trajectoryId}`}>
-            <ComparisonTable ledger={dispute.ledger} humans={dispute.reviews.map((r) => ({ label: r.reviewerEmail, side: r, comparison: compare(r, dispute.ledger, dispute.item.tolerance) }))} tolerance={dispute.item.tolerance} />
+            <ComparisonTable
+              ledger={dispute.ledger}
+              humans={dispute.reviews.map((r) => ({
+                label: r.reviewerEmail,
+                side: r,
+                comparison: compare(r, dispute.ledger, dispute.item.tolerance),
+              }))}
+              tolerance={dispute.item.tolerance}
+            />
             {dispute.reviews.some((r) => r.note) && (
               <ul className="border-t border-border px-3 py-2 text-[12px]">
-                {dispute.reviews.filter((r) => r.note).map((r) => (
-                  <li key={r.reviewId.toString()}>
-                    <span className="font-medium">{r.reviewerEmail}:</span> {r.note}
-                  </li>
-                ))}
+                {dispute.reviews
+                  .filter((r) => r.note)
+                  .map((r) => (
+                    <li key={r.reviewId.toString()}>
+                      <span className="font-medium">{r.reviewerEmail}:</span> {r.note}
+                    </li>
+                  ))}
               </ul>
             )}
           </Card>
           <div className="space-y-3">
             <Card title={dispute.adjudications.length ? "Revise the verdict" : "Verdict"}>
-              <AdjudicationForm itemId={dispute.item.itemId.toString()} guardrail={suggested} revising={dispute.adjudications.length > 0} />
+              <AdjudicationForm
+                itemId={dispute.item.itemId.toString()}
+                guardrail={suggested}
+                revising={dispute.adjudications.length > 0}
+              />
               {dispute.adjudications.length > 0 && (
                 <ul className="border-t border-border px-3 py-2 text-[12px]">
                   {dispute.adjudications.map((a, i) => (
@@ -138,10 +167,17 @@ export default async function AdjudicationPage({ searchParams }: { searchParams:
         </div>
       )}
       <Card title={`Waiting for a verdict (${tally.pending})`} className="mt-4">
-        {pending.length ? <DisputeTable rows={pending} selected={dispute?.item.itemId} /> : <p className="px-3 py-2 text-fg-muted">Nothing waiting.</p>}
+        {pending.length ? (
+          <DisputeTable rows={pending} selected={dispute?.item.itemId} />
+        ) : (
+          <p className="px-3 py-2 text-fg-muted">Nothing waiting.</p>
+        )}
         {pending.length === 50 && last && (
           <p className="px-3 py-2">
-            <Link className="text-accent" href={`/audit/adjudication?after=${last.disputedAt.toISOString()}_${last.itemId}`}>
+            <Link
+              className="text-accent"
+              href={`/audit/adjudication?after=${last.disputedAt.toISOString()}_${last.itemId}`}
+            >
               Next page →
             </Link>
           </p>

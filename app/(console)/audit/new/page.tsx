@@ -18,7 +18,11 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 // Define, preview, create. The preview is a GET (the URL reproduces it) that draws the very sample "Create" stores:
 // the sampler is deterministic and the salt is fixed by the preview.
-export default async function NewBatchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function NewBatchPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("audit.manage");
   const [runs, sp] = await Promise.all([listRunWindows(), searchParams]);
   const raw: ParamValues = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, first(v) ?? ""]));
@@ -44,17 +48,40 @@ export default async function NewBatchPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="New audit batch" description="A reproducible sample of a run's tickets over a step window, for blind human shadow scoring." />
+      <PageHeader
+        title="New audit batch"
+        description="A reproducible sample of a run's tickets over a step window, for blind human shadow scoring."
+      />
       <Card title="Parameters">
-        {runs.length === 0 ? <p className="px-3 py-2 text-fg-muted">No runs yet: ingest a run first.</p> : <BatchParamsForm runs={runs} values={values} errors={errors} />}
+        {runs.length === 0 ? (
+          <p className="px-3 py-2 text-fg-muted">No runs yet: ingest a run first.</p>
+        ) : (
+          <BatchParamsForm runs={runs} values={values} errors={errors} />
+        )}
       </Card>
       {preview && (
         <Card title="Preview" className="mt-4">
           <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5" data-testid="preview">
-            <Stat label="Tickets in window" value={fmtInt(preview.population.tickets)} hint={preview.population.excluded ? `${fmtInt(preview.population.excluded)} rollouts without a reward left out` : undefined} />
+            <Stat
+              label="Tickets in window"
+              value={fmtInt(preview.population.tickets)}
+              hint={
+                preview.population.excluded
+                  ? `${fmtInt(preview.population.excluded)} rollouts without a reward left out`
+                  : undefined
+              }
+            />
             <Stat label="Rollouts in window" value={fmtInt(preview.population.rollouts)} />
-            <Stat label="Expected sample" value={`${preview.sample.expected.tickets.toFixed(1)} tickets`} hint={`${preview.sample.expected.items.toFixed(1)} items`} />
-            <Stat label="Drawn" value={`${fmtInt(preview.sample.items.length)} items`} hint={`${fmtInt(preview.sample.strata.reduce((s, x) => s + x.sampledTickets, 0))} tickets`} />
+            <Stat
+              label="Expected sample"
+              value={`${preview.sample.expected.tickets.toFixed(1)} tickets`}
+              hint={`${preview.sample.expected.items.toFixed(1)} items`}
+            />
+            <Stat
+              label="Drawn"
+              value={`${fmtInt(preview.sample.items.length)} items`}
+              hint={`${fmtInt(preview.sample.strata.reduce((s, x) => s + x.sampledTickets, 0))} tickets`}
+            />
             <Stat label="Two reviewers" value={fmtInt(preview.sample.overlapItems)} hint="overlap items" />
           </div>
           <Table>

@@ -16,10 +16,16 @@ export async function GET(req: Request): Promise<Response> {
   search.delete("c");
   const parsed = clusterWindowSchema.safeParse(Object.fromEntries(search));
   if (!parsed.success || !key) {
-    const message = [...(parsed.success ? [] : issues(parsed.error)), ...(key ? [] : ["c: is not a cluster key"])].join("; ");
+    const message = [...(parsed.success ? [] : issues(parsed.error)), ...(key ? [] : ["c: is not a cluster key"])].join(
+      "; ",
+    );
     return Response.json({ error: { code: "bad_request", message } }, { status: 400 });
   }
   const w = toWindow(parsed.data);
-  if (!(await runExists(w.runId))) return Response.json({ error: { code: "not_found", message: `There is no run ${JSON.stringify(w.runId)}.` } }, { status: 404 });
+  if (!(await runExists(w.runId)))
+    return Response.json(
+      { error: { code: "not_found", message: `There is no run ${JSON.stringify(w.runId)}.` } },
+      { status: 404 },
+    );
   return backlogResponse(w, key);
 }

@@ -42,7 +42,10 @@ export default async function RunPage({ params, searchParams }: Props) {
   ]);
   // Re-scoring a run is an admin's verifier-configuration task.
   const configs = can(user.role, "configs.manage")
-    ? (await listVerifierConfigs()).map((c) => ({ id: c.id, label: `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}` }))
+    ? (await listVerifierConfigs()).map((c) => ({
+        id: c.id,
+        label: `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}`,
+      }))
     : null;
   const mayEditThresholds = can(user.role, "audit.manage");
   const others = runIds.filter((id) => id !== runId);
@@ -62,7 +65,11 @@ export default async function RunPage({ params, searchParams }: Props) {
               <form method="get" className="flex items-center gap-1 text-[12px]" aria-label="Overlay another run">
                 <label className="flex items-center gap-1">
                   <span className="text-fg-muted">Compare with</span>
-                  <select name="compare" defaultValue={compareId ?? others[0]} className="rounded border border-border bg-bg px-1 py-0.5">
+                  <select
+                    name="compare"
+                    defaultValue={compareId ?? others[0]}
+                    className="rounded border border-border bg-bg px-1 py-0.5"
+                  >
                     {others.map((id) => (
                       <option key={id} value={id}>
                         {id}
@@ -85,14 +92,24 @@ export default async function RunPage({ params, searchParams }: Props) {
         }
       />
       {loaded.state === "empty" ? (
-        <EmptyState title="This run has no score records yet">Charts and alarms appear once rollouts or score records of the run are ingested.</EmptyState>
+        <EmptyState title="This run has no score records yet">
+          Charts and alarms appear once rollouts or score records of the run are ingested.
+        </EmptyState>
       ) : (
         <div className="flex flex-col gap-3">
           {latest && (
             <div className="grid grid-cols-2 gap-2 md:grid-cols-5">
               <Stat label="Latest step" value={fmtInt(latest.step)} hint={`${fmtInt(latest.rollouts)} rollouts`} />
-              <Stat label="Guardrail hits" value={fmtPct(latest.guardrailHitRate)} hint={`healthy ${fmtPct(loaded.data.thresholds.hitRateLow, 0)}–${fmtPct(loaded.data.thresholds.hitRateHigh, 0)}`} />
-              <Stat label="Hand-off" value={fmtPct(latest.handoffRate)} hint={`alarm above ${fmtPct(loaded.data.thresholds.handoffCeiling, 0)}`} />
+              <Stat
+                label="Guardrail hits"
+                value={fmtPct(latest.guardrailHitRate)}
+                hint={`healthy ${fmtPct(loaded.data.thresholds.hitRateLow, 0)}–${fmtPct(loaded.data.thresholds.hitRateHigh, 0)}`}
+              />
+              <Stat
+                label="Hand-off"
+                value={fmtPct(latest.handoffRate)}
+                hint={`alarm above ${fmtPct(loaded.data.thresholds.handoffCeiling, 0)}`}
+              />
               <Stat label="Success" value={fmtPct(latest.successRate)} hint="reward ≥ 0.9" />
               <Stat label="Mean reward" value={fmtScore(latest.meanReward)} />
             </div>
@@ -112,7 +129,12 @@ export default async function RunPage({ params, searchParams }: Props) {
           </Card>
           <RunMonitorsLazy
             data={loaded.data}
-            alarms={Object.fromEntries(alarms.alarms.map((a) => [a.alarm, { state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, message: a.message }]))}
+            alarms={Object.fromEntries(
+              alarms.alarms.map((a) => [
+                a.alarm,
+                { state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, message: a.message },
+              ]),
+            )}
             keep={compareId ? { compare: compareId } : {}}
             csvBase={`/api/runs/${encodeURIComponent(runId)}/charts`}
           />
@@ -126,8 +148,10 @@ export default async function RunPage({ params, searchParams }: Props) {
               <ThresholdsForm runId={runId} thresholds={loaded.data.thresholds} />
             ) : (
               <p className="p-3 text-[12px] text-fg-muted">
-                Hit rate healthy {fmtPct(loaded.data.thresholds.hitRateLow, 0)}–{fmtPct(loaded.data.thresholds.hitRateHigh, 0)}, hand-off alarm above{" "}
-                {fmtPct(loaded.data.thresholds.handoffCeiling, 0)}, within-group std floor {loaded.data.thresholds.groupStdFloor}, extraction accuracy floor{" "}
+                Hit rate healthy {fmtPct(loaded.data.thresholds.hitRateLow, 0)}–
+                {fmtPct(loaded.data.thresholds.hitRateHigh, 0)}, hand-off alarm above{" "}
+                {fmtPct(loaded.data.thresholds.handoffCeiling, 0)}, within-group std floor{" "}
+                {loaded.data.thresholds.groupStdFloor}, extraction accuracy floor{" "}
                 {loaded.data.thresholds.extractionFloor}. Leads and admins can change them.
               </p>
             )}

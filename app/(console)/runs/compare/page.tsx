@@ -11,13 +11,19 @@ export const metadata: Metadata = { title: "Compare runs" };
 
 // /runs/compare?a=…&b=… is the run page of a with b overlaid on every chart (/runs/a?compare=b): one view, two
 // addresses. Without two runs it asks for them.
-export default async function CompareRunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompareRunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("runs.read");
   const q = queryRecord(await searchParams);
   const a = q.a?.trim();
   const b = q.b?.trim();
   if (a && b) {
-    const rest = new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => e[0] !== "a" && e[0] !== "b" && e[1] !== undefined));
+    const rest = new URLSearchParams(
+      Object.entries(q).filter((e): e is [string, string] => e[0] !== "a" && e[0] !== "b" && e[1] !== undefined),
+    );
     rest.set("compare", b);
     redirect(`/runs/${encodeURIComponent(a)}?${rest}`);
   }
@@ -27,7 +33,11 @@ export default async function CompareRunsPage({ searchParams }: { searchParams: 
       <PageHeader title="Compare runs" description="Overlay two runs on the same charts and step axis." />
       <Card>
         <div className="p-3">
-          {runIds.length < 2 ? <p className="text-fg-muted">Comparing needs at least two runs.</p> : <CompareForm runIds={runIds} a={a} b={b} />}
+          {runIds.length < 2 ? (
+            <p className="text-fg-muted">Comparing needs at least two runs.</p>
+          ) : (
+            <CompareForm runIds={runIds} a={a} b={b} />
+          )}
         </div>
       </Card>
     </>

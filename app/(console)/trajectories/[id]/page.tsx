@@ -24,7 +24,13 @@ import { resolvePointer, UNRESOLVED, isPointer } from "@/lib/verifier/pointers.t
 type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
 type Spec = { must_mention?: { key: string; value?: unknown }[] };
 
-export default async function TrajectoryPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function TrajectoryPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   await requirePageUser("ledger.read");
   const id = (await params).id;
   const trajectoryId = id.includes("%") ? decodeURIComponent(id) : id;
@@ -35,8 +41,10 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   const hits = (entry.guardrails ?? []) as GuardrailHit[];
   const rollout = entry.rollout;
   const steps = (rollout?.steps ?? []) as Step[];
-  const writes = ((rollout?.sandbox as { writes?: { tool: string; step?: number; at?: string }[] } | null)?.writes ?? []);
-  const kinds = Object.fromEntries(((rollout?.registry.tools ?? []) as { name: string; kind: string }[]).map((t) => [t.name, t.kind]));
+  const writes = (rollout?.sandbox as { writes?: { tool: string; step?: number; at?: string }[] } | null)?.writes ?? [];
+  const kinds = Object.fromEntries(
+    ((rollout?.registry.tools ?? []) as { name: string; kind: string }[]).map((t) => [t.name, t.kind]),
+  );
   const snapshot = caseDoc?.envSnapshot;
   const spec = caseDoc?.verifierSpec as Spec | undefined;
   const mustMention = (spec?.must_mention ?? []).map((m) => {
@@ -46,12 +54,16 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
   });
   // mention reasons carry the must_mention key in `field`
   const mentionProblems = Object.fromEntries(
-    reasons.filter((r) => (r.code === "mention_missing" || r.code === "mention_value_mismatch") && r.field).map((r) => [r.field!, r.code]),
+    reasons
+      .filter((r) => (r.code === "mention_missing" || r.code === "mention_value_mismatch") && r.field)
+      .map((r) => [r.field!, r.code]),
   );
 
   const browse = parseBrowseParams(await searchParams);
   const query = browse.ok ? browseQuery(browse.params) : "";
-  const around = browse.ok ? await neighbours(browse.params, { id: entry.id, sortValue: sortValueOf(browse.params, entry) }) : { prev: null, next: null };
+  const around = browse.ok
+    ? await neighbours(browse.params, { id: entry.id, sortValue: sortValueOf(browse.params, entry) })
+    : { prev: null, next: null };
   const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
 
   return (
@@ -60,7 +72,11 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
         title={<span className="font-mono">{entry.trajectoryId}</span>}
         description={
           <>
-            Run <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>{entry.runId}</Link> · step {entry.step} · ticket {entry.ticketId}
+            Run{" "}
+            <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>
+              {entry.runId}
+            </Link>{" "}
+            · step {entry.step} · ticket {entry.ticketId}
             {entry.category ? ` · ${entry.category}` : ""}
             {entry.groupId && (
               <>
@@ -77,15 +93,35 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
             <Link className="rounded border border-border px-2 py-1" href={`/trajectories${query ? `?${query}` : ""}`}>
               Back to list
             </Link>
-            {around.prev ? <Link className="rounded border border-border px-2 py-1" href={link(around.prev)}>← Previous</Link> : <span className="px-2 py-1 text-fg-subtle">← Previous</span>}
-            {around.next ? <Link className="rounded border border-border px-2 py-1" href={link(around.next)}>Next →</Link> : <span className="px-2 py-1 text-fg-subtle">Next →</span>}
+            {around.prev ? (
+              <Link className="rounded border border-border px-2 py-1" href={link(around.prev)}>
+                ← Previous
+              </Link>
+            ) : (
+              <span className="px-2 py-1 text-fg-subtle">← Previous</span>
+            )}
+            {around.next ? (
+              <Link className="rounded border border-border px-2 py-1" href={link(around.next)}>
+                Next →
+              </Link>
+            ) : (
+              <span className="px-2 py-1 text-fg-subtle">Next →</span>
+            )}
           </nav>
         }
       />
       <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-5">
-        <Stat label="Reward" value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>} hint={entry.status} />
+        <Stat
+          label="Reward"
+          value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>}
+          hint={entry.status}
+        />
         <Stat label="Raw reward" value={fmtScore(entry.rawReward)} />
-        <Stat label="Deciding guardrail" value={entry.decidingGuardrail ?? "none"} hint={entry.capped ? "capped" : "not capped"} />
+        <Stat
+          label="Deciding guardrail"
+          value={entry.decidingGuardrail ?? "none"}
+          hint={entry.capped ? "capped" : "not capped"}
+        />
         <Stat label="Hand-off" value={entry.handoff ? "yes" : "no"} hint={`${entry.toolSteps ?? "–"} tool steps`} />
         <Stat
           label="Source"
@@ -102,7 +138,9 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
             </div>
           )}
         </Card>
-        <Card title={`Sub-scores against their weights${weights.known ? "" : " (default weights: config not stored here)"}`}>
+        <Card
+          title={`Sub-scores against their weights${weights.known ? "" : " (default weights: config not stored here)"}`}
+        >
           <SubscoresPanel scores={entry} weights={weights.weights} reasons={reasons} />
         </Card>
         <Card title="Guardrails">
@@ -118,7 +156,11 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
           />
         </Card>
         <Card title={`Steps (${steps.length})`} className="xl:col-span-2">
-          {rollout ? <StepTimeline steps={steps} kinds={kinds} writes={writes} /> : <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>}
+          {rollout ? (
+            <StepTimeline steps={steps} kinds={kinds} writes={writes} />
+          ) : (
+            <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>
+          )}
           {rollout && (
             <div className="border-t border-border px-3 py-2">
               <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
@@ -128,7 +170,12 @@ export default async function TrajectoryPage({ params, searchParams }: { params:
         </Card>
         {caseDoc && (
           <Card title="Case" className="xl:col-span-2">
-            <CasePanel ticket={caseDoc.ticket} snapshot={caseDoc.envSnapshot} spec={caseDoc.verifierSpec} pointers={listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot)} />
+            <CasePanel
+              ticket={caseDoc.ticket}
+              snapshot={caseDoc.envSnapshot}
+              spec={caseDoc.verifierSpec}
+              pointers={listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot)}
+            />
           </Card>
         )}
         <Card title="Ledger history" className="xl:col-span-2">

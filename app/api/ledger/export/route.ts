@@ -13,9 +13,13 @@ export async function GET(req: Request) {
   const format = search.get("format") ?? "csv";
   search.delete("format");
   if (format !== "csv" && format !== "ndjson")
-    return Response.json({ error: { code: "bad_filter", message: 'format: must be "csv" or "ndjson"' } }, { status: 400 });
+    return Response.json(
+      { error: { code: "bad_filter", message: 'format: must be "csv" or "ndjson"' } },
+      { status: 400 },
+    );
   const parsed = parseBrowseParams(search);
-  if (!parsed.ok) return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
+  if (!parsed.ok)
+    return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
   const encoder = new TextEncoder();
   const batches = iterateLedger(parsed.params);
   let headerSent = false;

@@ -31,13 +31,22 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
   }
 }
 
-const get = (query: string, auth = token) => GET(new Request(`http://verity.test/api/v1/agreement?${query}`, { headers: auth ? { authorization: `Bearer ${auth}` } : {} }), undefined);
+const get = (query: string, auth = token) =>
+  GET(
+    new Request(`http://verity.test/api/v1/agreement?${query}`, {
+      headers: auth ? { authorization: `Bearer ${auth}` } : {},
+    }),
+    undefined,
+  );
 
 describe("verity agreement --json and GET /api/v1/agreement", () => {
   it("print the same JSON for the same filter", async () => {
     for (const [query, argv] of [
       [`batch=${batchId}`, ["--batch", String(batchId)]],
-      [`batch=${batchId}&guardrail=empty_promise&tolerance=0.2`, ["--batch", String(batchId), "--guardrail", "empty_promise", "--tolerance", "0.2"]],
+      [
+        `batch=${batchId}&guardrail=empty_promise&tolerance=0.2`,
+        ["--batch", String(batchId), "--guardrail", "empty_promise", "--tolerance", "0.2"],
+      ],
     ] as const) {
       const res = await get(query);
       expect(res.status).toBe(200);
@@ -54,7 +63,11 @@ describe("verity agreement --json and GET /api/v1/agreement", () => {
     const res = await get(`batch=${batchId}&tolerance=7`);
     expect(res.status).toBe(400);
     expect((await res.json()).error.message).toBe("tolerance: must be between 0 and 1");
-    expect(await cli(["--batch", String(batchId), "--tolerance", "7", "--json"])).toEqual({ code: 2, out: "", err: "verity agreement: tolerance: must be between 0 and 1\n" });
+    expect(await cli(["--batch", String(batchId), "--tolerance", "7", "--json"])).toEqual({
+      code: 2,
+      out: "",
+      err: "verity agreement: tolerance: must be between 0 and 1\n",
+    });
     expect((await get(`batch=${batchId}`, "")).status).toBe(401);
   });
 });

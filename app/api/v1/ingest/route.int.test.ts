@@ -26,7 +26,14 @@ const line = (v: unknown) => JSON.stringify(v) + "\n";
 function post(body: BodyInit | null, token: string | null, query = ""): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/x-ndjson" };
   if (token) headers.authorization = `Bearer ${token}`;
-  return POST(new Request(`http://verity.test/api/v1/ingest${query}`, { method: "POST", headers, body, duplex: "half" } as RequestInit));
+  return POST(
+    new Request(`http://verity.test/api/v1/ingest${query}`, {
+      method: "POST",
+      headers,
+      body,
+      duplex: "half",
+    } as RequestInit),
+  );
 }
 
 describe("POST /api/v1/ingest", () => {
@@ -40,7 +47,10 @@ describe("POST /api/v1/ingest", () => {
   it("streams the body: the first batch is committed before the client has sent the rest", async () => {
     const ticket = `T-${id}`;
     const head = [caseLine(ticket), rolloutLine(`${RUN}/1`, ticket, { run: RUN })].map(line).join("");
-    const tail = [rolloutLine(`${RUN}/2`, ticket, { run: RUN }), externalScore(`${RUN}/3`, ticket, 0.5, { run: RUN })].map(line).join("") + "{broken\n";
+    const tail =
+      [rolloutLine(`${RUN}/2`, ticket, { run: RUN }), externalScore(`${RUN}/3`, ticket, 0.5, { run: RUN })]
+        .map(line)
+        .join("") + "{broken\n";
     const pool = bulkPool();
     let sentHead = false;
     const body = new ReadableStream<Uint8Array>({
@@ -70,10 +80,18 @@ describe("POST /api/v1/ingest", () => {
   });
 
   it("maps platform payloads with identity from the query, and refuses bad query parameters", async () => {
-    const payload = { input: "Router broken", reference_output: "fault_report", trajectory: { root: { output: "Fault opened." }, steps: [] }, reward: 0.8 };
+    const payload = {
+      input: "Router broken",
+      reference_output: "fault_report",
+      trajectory: { root: { output: "Fault opened." }, steps: [] },
+      reward: 0.8,
+    };
     const res = await post(line(payload), ingestToken, `?format=platform&run=${RUN}-p&step=7`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ accepted: 1, by_kind: { case: { accepted: 1 }, rollout: { accepted: 1 }, score: { accepted: 1 } } });
+    expect(await res.json()).toMatchObject({
+      accepted: 1,
+      by_kind: { case: { accepted: 1 }, rollout: { accepted: 1 }, score: { accepted: 1 } },
+    });
     const bad = await post(line(payload), ingestToken, "?format=csv");
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toMatch(/^format:/);
@@ -90,22 +108,35 @@ describe("POST /api/v1/ingest", () => {
     } as RequestInit);
     const res = await POST(req);
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ ok: false, failed_at: "body", accepted: 1, error: expect.stringMatching(/ended after \d+ of \d+ bytes/) });
+    expect(await res.json()).toMatchObject({
+      ok: false,
+      failed_at: "body",
+      accepted: 1,
+      error: expect.stringMatching(/ended after \d+ of \d+ bytes/),
+    });
   });
 });
 
 describe("GET /api/v1/runs/{run}/ledger.ndjson", () => {
   const get = (run: string, token: string | null, query = "") =>
-    GET(new Request(`http://verity.test/api/v1/runs/${encodeURIComponent(run)}/ledger.ndjson${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }), {
-      params: Promise.resolve({ run: encodeURIComponent(run) }),
-    });
+    GET(
+      new Request(`http://verity.test/api/v1/runs/${encodeURIComponent(run)}/ledger.ndjson${query}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      }),
+      {
+        params: Promise.resolve({ run: encodeURIComponent(run) }),
+      },
+    );
 
   it("exports the run with a read token, and only with one", async () => {
     expect((await get(RUN, null)).status).toBe(401);
     expect((await get(RUN, ingestToken)).status).toBe(403);
     const res = await get(RUN, readToken, "?cases=0");
     expect(res.status).toBe(200);
-    const records = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const records = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(records.map((r) => r.trajectory_id).sort()).toEqual([`${RUN}/1`, `${RUN}/2`, `${RUN}/3`]);
     expect((await get(`${RUN}-missing`, readToken)).status).toBe(404);
   });

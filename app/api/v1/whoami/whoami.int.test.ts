@@ -10,14 +10,19 @@ async function admin() {
   return { userId: r.id, email };
 }
 
-const req = (token?: string) => new Request("http://verity.test/api/v1/whoami", { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+const req = (token?: string) =>
+  new Request("http://verity.test/api/v1/whoami", {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+  });
 
 describe("GET /api/v1/whoami", () => {
   it("names the token for any valid token and refuses others", async () => {
     const t = await createApiToken({ name: "whoami-check", scopes: ["read", "ingest"] }, await admin());
     const ok = await whoami(req(t.token), {});
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ token: { id: t.id, name: "whoami-check", prefix: t.prefix, scopes: ["ingest", "read"] } });
+    expect(await ok.json()).toEqual({
+      token: { id: t.id, name: "whoami-check", prefix: t.prefix, scopes: ["ingest", "read"] },
+    });
     expect((await whoami(req(), {})).status).toBe(401);
     expect((await whoami(req(t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A")), {})).status).toBe(401);
   });

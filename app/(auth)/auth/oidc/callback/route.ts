@@ -35,13 +35,18 @@ export async function GET(req: NextRequest) {
   const flow = readOidcCookie(req);
   const params = req.nextUrl.searchParams;
   if (!flow) return fail("sso_state", "no sign-in flow cookie (expired, or another browser)");
-  if (!sameString(params.get("state") ?? "", flow.state)) return fail("sso_state", "the state does not match the sign-in flow");
-  if (params.has("error")) return fail("sso_denied", `the identity provider answered ${(params.get("error") ?? "").slice(0, 100)}`);
+  if (!sameString(params.get("state") ?? "", flow.state))
+    return fail("sso_state", "the state does not match the sign-in flow");
+  if (params.has("error"))
+    return fail("sso_denied", `the identity provider answered ${(params.get("error") ?? "").slice(0, 100)}`);
   let config;
   try {
     config = await oidcConfiguration(settings);
   } catch (err) {
-    return fail("sso_unavailable", `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    return fail(
+      "sso_unavailable",
+      `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300),
+    );
   }
   const checked = await completeOidcSignIn(config, req.nextUrl, oidcRedirectUri(req, settings), flow);
   if (!checked.ok) return fail(checked.code, checked.detail);

@@ -4,12 +4,18 @@ import { routeUser } from "@/lib/auth/route-user.ts";
 import { loadChartCsv } from "@/lib/monitors/loaders.ts";
 import { CHARTS, chartQuerySchema, queryRecord, type ChartName } from "@/lib/monitors/schema.ts";
 
-export async function GET(request: Request, { params }: { params: Promise<{ run: string; chart: string }> }): Promise<Response> {
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ run: string; chart: string }> },
+): Promise<Response> {
   const auth = await routeUser("runs.read");
   if (!auth.ok) return auth.response;
   const { run, chart } = await params;
   if (!(CHARTS as readonly string[]).includes(chart)) {
-    return Response.json({ error: { code: "not_found", message: `No chart ${chart}; charts: ${CHARTS.join(", ")}.` } }, { status: 404 });
+    return Response.json(
+      { error: { code: "not_found", message: `No chart ${chart}; charts: ${CHARTS.join(", ")}.` } },
+      { status: 404 },
+    );
   }
   const runId = decodeURIComponent(run);
   const query = chartQuerySchema.parse(queryRecord(new URL(request.url).searchParams));
