@@ -9,7 +9,7 @@ import { completion, startFakeLlm, type FakeLlm } from "@/lib/claims/fake-llm-se
 import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const EXAMPLES = path.resolve(ROOT, "../shared/spec/examples");
+const EXAMPLES = path.resolve(ROOT, "lib/verifier/examples");
 const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 
 type Run = { code: number | null; stdout: string; stderr: string; records: Record<string, unknown>[] };

@@ -21,13 +21,13 @@ export const DEMO_SIZES = {
 } as const;
 export type DemoSize = keyof typeof DEMO_SIZES;
 
-export const EXAMPLES_DIR = path.resolve(process.cwd(), "lib/demo/examples");
+export const EXAMPLES_DIR = path.resolve(process.cwd(), "lib/verifier/examples");
 
-/** The examples of shared/spec/examples (copied here): rollouts with their cases embedded, in run grpo-demo. */
+/** The verifier's worked examples (lib/verifier/examples): rollouts with their cases embedded, in run grpo-demo. */
 export function loadExamples(dir = EXAMPLES_DIR): unknown[] {
   return fs
     .readdirSync(dir)
-    .filter((f) => /^\d\d-.+\.json$/.test(f))
+    .filter((f) => /^\d\d-.+\.json$/.test(f) && !f.endsWith(".expected.json"))
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")));
 }

@@ -1,4 +1,4 @@
-// Wire objects for ingest tests, built from the verifier examples (lib/demo/examples) with fresh identities.
+// Wire objects for ingest tests, built from the verifier examples (lib/verifier/examples) with fresh identities.
 import { loadExamples } from "@/lib/demo/seed.ts";
 
 type Obj = Record<string, unknown>;

@@ -1,14 +1,13 @@
-// The shared worked examples (../shared/spec/examples), compared exactly as their README says, loaded from there.
+// The worked examples (lib/verifier/examples), compared exactly as their README says.
 import { describe, expect, it } from "vitest";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 import { verifierScoreSchema, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreInput } from "@/lib/verifier/score-input.ts";
 
 // Vitest (Vite) reads the files at transform time: this pure folder stays free of node:fs, tests included.
-const FILES = import.meta.glob<unknown>("../../../shared/spec/examples/*.json", { eager: true, import: "default" });
+const FILES = import.meta.glob<unknown>("./examples/*.json", { eager: true, import: "default" });
 const byName = new Map(Object.entries(FILES).map(([p, json]) => [p.slice(p.lastIndexOf("/") + 1), json]));
-if (byName.size === 0)
-  throw new Error("no spec examples at ../shared/spec/examples: the shared folder must sit beside the repo");
+if (byName.size === 0) throw new Error("no worked examples in lib/verifier/examples");
 const names = [...byName.keys()]
   .filter((f) => !f.endsWith(".expected.json"))
   .map((f) => f.slice(0, -".json".length))

@@ -31,7 +31,7 @@ const extract = (final_reply: string) => extractor.extract({ ...ALL, final_reply
 
 describe("rule extractor on the spec examples", () => {
   // Read by Vitest at transform time (no node:fs in this pure folder).
-  const files = import.meta.glob<unknown>("../../../shared/spec/examples/*.json", { eager: true, import: "default" });
+  const files = import.meta.glob<unknown>("./examples/*.json", { eager: true, import: "default" });
   const rollouts = Object.entries(files).filter(([p]) => !p.endsWith(".expected.json"));
   it("finds the examples", () => expect(rollouts.length).toBeGreaterThanOrEqual(10));
   it.each(rollouts)("agrees with the bundle claims of %s on writes, mention keys and forbidden codes", (_, json) => {
