@@ -2,6 +2,7 @@
 // and calls this; the benchmark serves it from a plain node:http server. The body is read as a stream, never
 // buffered whole.
 import type pg from "pg";
+import { bodyEncoding, gunzipChunks } from "@/lib/ingest/content-encoding.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestQuerySchema } from "@/lib/ingest/schema.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
@@ -28,7 +29,7 @@ export async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenera
  * 200 with the summary when the whole body was read (rejected lines are part of a normal answer); 400 for bad
  * query parameters or no body; 503 with the summary when the database went away mid-way (its
  * `last_committed_line` says how far it got; re-sending the body completes it); 400 with the summary when the body
- * itself broke off.
+ * itself broke off (a gzip body that does not decompress included); 415 for a Content-Encoding other than gzip.
  */
 export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<Response> {
   const url = new URL(req.url);
@@ -40,13 +41,17 @@ export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<
     });
   }
   if (!req.body) return json(400, { error: { code: "bad_request", message: "send NDJSON lines in the request body" } });
+  const encoding = bodyEncoding(req.headers.get("content-encoding"));
+  if (!encoding.ok) return json(415, { error: { code: "unsupported_encoding", message: encoding.message } });
   const length = Number(req.headers.get("content-length"));
-  const summary = await ingestStream(readChunks(req.body), {
+  const chunks = encoding.gzip ? gunzipChunks(readChunks(req.body)) : readChunks(req.body);
+  const summary = await ingestStream(chunks, {
     pool,
     format: query.data.format,
     defaults: { run: query.data.run, step: query.data.step },
     batchLines: query.data.batch,
-    expectedBytes: Number.isFinite(length) && length > 0 ? length : undefined,
+    // Content-Length counts compressed bytes; a gzip body cut short fails its own end-of-stream check instead.
+    expectedBytes: !encoding.gzip && Number.isFinite(length) && length > 0 ? length : undefined,
     // The server lives on: alarm state changes are posted after the answer, never holding the client up.
     alarms: { webhook: "background" },
   });

@@ -1,5 +1,6 @@
 // The ingest and export routes as a pipeline calls them: bearer tokens with scopes, a streamed body, JSON answers.
 import { randomBytes } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/ingest/route.ts";
 import { GET } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
@@ -23,8 +24,13 @@ afterAll(async () => closeBulkPool(process.env.DATABASE_URL!));
 
 const line = (v: unknown) => JSON.stringify(v) + "\n";
 
-function post(body: BodyInit | null, token: string | null, query = ""): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/x-ndjson" };
+function post(
+  body: BodyInit | null,
+  token: string | null,
+  query = "",
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/x-ndjson", ...extraHeaders };
   if (token) headers.authorization = `Bearer ${token}`;
   return POST(
     new Request(`http://verity.test/api/v1/ingest${query}`, {
@@ -113,6 +119,77 @@ describe("POST /api/v1/ingest", () => {
       failed_at: "body",
       accepted: 1,
       error: expect.stringMatching(/ended after \d+ of \d+ bytes/),
+    });
+  });
+});
+
+describe("POST /api/v1/ingest with Content-Encoding: gzip", () => {
+  const gzip = { "content-encoding": "gzip" };
+  /** A body delivered in small chunks, as over a network (gzip members and lines straddle them). */
+  const inChunks = (bytes: Uint8Array, size = 97) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += size) c.enqueue(bytes.subarray(i, i + size));
+        c.close();
+      },
+    });
+
+  it("decompresses the body as it streams and ingests its lines", async () => {
+    const ticket = `T-${id}-gz`;
+    const lines = [caseLine(ticket), externalScore(`${RUN}-gz/1`, ticket, 0.25, { run: `${RUN}-gz` })];
+    for (let i = 1; i <= 40; i++) lines.push(rolloutLine(`${RUN}-gz/${i}`, ticket, { run: `${RUN}-gz` }));
+    const res = await post(inChunks(gzipSync(lines.map(line).join(""))), ingestToken, "?batch=7", gzip);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      ok: true,
+      lines: 42,
+      accepted: 42,
+      rejected: 0,
+      by_kind: { case: { accepted: 1 }, rollout: { accepted: 40 }, score: { accepted: 1 } },
+      last_committed_line: 42,
+    });
+  });
+
+  it("answers 400 with a clear message for a body that is not gzip, or is cut short", async () => {
+    const notGzip = await post(line(caseLine(`T-${id}-nogz`)), ingestToken, "", gzip);
+    expect(notGzip.status).toBe(400);
+    expect(await notGzip.json()).toMatchObject({
+      ok: false,
+      failed_at: "body",
+      lines: 0,
+      error: expect.stringMatching(/^stopped: the gzip body is corrupt or cut short/),
+    });
+
+    const ticket = `T-${id}-gzcut`;
+    const text = [caseLine(ticket), ...[1, 2, 3].map((i) => rolloutLine(`${RUN}-gzcut/${i}`, ticket))]
+      .map(line)
+      .join("");
+    const whole = gzipSync(text);
+    const cut = await post(inChunks(whole.subarray(0, whole.length - 6)), ingestToken, "?batch=2", gzip);
+    expect(cut.status).toBe(400);
+    const s = await cut.json();
+    expect(s).toMatchObject({ ok: false, failed_at: "body", error: expect.stringMatching(/gzip body is corrupt/) });
+    // The lines that did decompress before the end are committed, batch by batch, like any body cut short.
+    expect(s.last_committed_line).toBeLessThan(4);
+  });
+
+  it("applies the line limit to the decompressed bytes", async () => {
+    // 16 MiB + 1 of one line compresses to a few kB: the limit must hold on what it decompresses to.
+    const huge = `{"kind":"case","pad":"${"a".repeat(16 * 1024 * 1024)}"}\n`;
+    const ticket = `T-${id}-gzbig`;
+    const res = await post(inChunks(gzipSync(huge + line(caseLine(ticket))), 4096), ingestToken, "", gzip);
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s).toMatchObject({ ok: true, lines: 2, accepted: 1, rejected: 1 });
+    expect(s.rejects).toEqual([{ line: 1, path: "", message: expect.stringMatching(/^line is longer than/) }]);
+  });
+
+  it("refuses an encoding other than gzip by name", async () => {
+    const res = await post(line(caseLine(`T-${id}-br`)), ingestToken, "", { "content-encoding": "br" });
+    expect(res.status).toBe(415);
+    expect((await res.json()).error).toMatchObject({
+      code: "unsupported_encoding",
+      message: expect.stringMatching(/"br"/),
     });
   });
 });
