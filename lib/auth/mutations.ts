@@ -56,12 +56,47 @@ function minutesUntilFree(oldest: Date | null, now: Date): string {
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+// Advisory-lock classes (the two-key form, a key space apart from the one-key locks elsewhere) serialising the
+// attempts for one email, and for one client address, while each reserves its slot.
+const EMAIL_LOCK = 0x7369_656d; // "siem"
+const ADDRESS_LOCK = 0x7369_6970; // "siip"
+
+type AttemptSlot = { ok: true; failureId: bigint } | { ok: false; by: "email" | "address"; oldest: Date | null };
+
+/**
+ * Counts an attempt before its password is checked: under a transaction-scoped advisory lock per email and per
+ * address (always taken in that order, so two attempts cannot wait on each other), reads the failures in the window
+ * and, below both limits, records this attempt as a failure at once. The caller deletes that row when the password
+ * is right. So of any number of simultaneous attempts at most the limit are checked against the hash: the count an
+ * attempt reads includes every attempt still being checked. The lock is held only for the count and the insert.
+ */
+async function reserveSignInAttempt(email: string, ip: string, now: Date, client: Db): Promise<AttemptSlot> {
+  const reserve = async (tx: Db): Promise<AttemptSlot> => {
+    await tx.$executeRaw`select pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${email}))`;
+    if (ip) await tx.$executeRaw`select pg_advisory_xact_lock(${ADDRESS_LOCK}::int, hashtext(${ip}))`;
+    const byEmail = await recentSignInFailures({ email }, now, tx);
+    if (byEmail.count >= SIGN_IN_LIMIT.failures) return { ok: false, by: "email", oldest: byEmail.oldest };
+    if (ip) {
+      const byAddress = await recentSignInFailures({ ip }, now, tx);
+      if (byAddress.count >= SIGN_IN_LIMIT.failuresPerAddress)
+        return { ok: false, by: "address", oldest: byAddress.oldest };
+    }
+    const row = await tx.signInFailure.create({ data: { email, ip, at: now }, select: { id: true } });
+    return { ok: true, failureId: row.id };
+  };
+  // Inside a caller's transaction the locks last until it commits; otherwise the reservation is its own.
+  return "$transaction" in client
+    ? client.$transaction(reserve, { maxWait: 30_000, timeout: 30_000 })
+    : reserve(client);
+}
+
 /**
  * Checks an email and password and starts a session. The answer to a wrong email and to a wrong password is the same
  * message after the same amount of work. After SIGN_IN_LIMIT.failures failures for the email, or
  * SIGN_IN_LIMIT.failuresPerAddress failures from the client address across emails, within the window, even the right
- * password is refused until the window moves on; an unknown address ("") is not limited by address. Every outcome
- * lands in the audit log.
+ * password is refused until the window moves on; an unknown address ("") is not limited by address. An attempt counts
+ * as a failure from before its password is checked (reserveSignInAttempt), so the limits hold for simultaneous
+ * attempts too. Every outcome lands in the audit log.
  */
 export async function signInWithPassword(
   input: { email: string; password: string; ip?: string },
@@ -81,24 +116,21 @@ export async function signInWithPassword(
       client,
     );
 
-  const [byEmail, byAddress] = await Promise.all([
-    recentSignInFailures({ email }, now, client),
-    ip ? recentSignInFailures({ ip }, now, client) : null,
-  ]);
-  if (byEmail.count >= SIGN_IN_LIMIT.failures) {
+  const slot = await reserveSignInAttempt(email, ip, now, client);
+  if (!slot.ok && slot.by === "email") {
     await failed("rate_limited");
     return {
       ok: false,
       code: "rate_limited",
-      message: `Too many failed sign-ins for this email. Try again in ${minutesUntilFree(byEmail.oldest, now)}, or ask an admin to reset the password.`,
+      message: `Too many failed sign-ins for this email. Try again in ${minutesUntilFree(slot.oldest, now)}, or ask an admin to reset the password.`,
     };
   }
-  if (byAddress && byAddress.count >= SIGN_IN_LIMIT.failuresPerAddress) {
+  if (!slot.ok) {
     await failed("rate_limited_address");
     return {
       ok: false,
       code: "rate_limited",
-      message: `Too many failed sign-ins from your network address. Try again in ${minutesUntilFree(byAddress.oldest, now)}.`,
+      message: `Too many failed sign-ins from your network address. Try again in ${minutesUntilFree(slot.oldest, now)}.`,
     };
   }
 
@@ -110,10 +142,12 @@ export async function signInWithPassword(
     ? await verifyPassword(password, user.passwordHash)
     : await verifyAgainstDummy(password);
   if (!user || !ok) {
-    await client.signInFailure.create({ data: { email, ip, at: now } });
+    // The reserved attempt stays: it is this failure.
     await failed(user ? "wrong_password" : "unknown_email", user?.id);
     return { ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS };
   }
+  // The right password is no failure, whatever follows.
+  await client.signInFailure.deleteMany({ where: { id: slot.failureId } });
   // Only someone who knows the password learns that the account is disabled.
   if (user.disabledAt) {
     await failed("disabled", user.id);

@@ -178,6 +178,62 @@ describe("the failed sign-in rate limit per client address", () => {
   });
 });
 
+describe("the failed sign-in limits under concurrency", () => {
+  const reasons = async (where: object) =>
+    (await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", ...where } })).map(
+      (e) => (e.details as { reason: string }).reason,
+    );
+  const tally = (xs: string[]) =>
+    Object.fromEntries([...new Set(xs)].map((x) => [x, xs.filter((y) => y === x).length]));
+
+  // Every attempt that reaches the password check logs wrong_password (or unknown_email); a refused one logs
+  // rate_limited* without checking. So the log counts how many of the 100 were checked against the hash.
+  it(`checks at most ${SIGN_IN_LIMIT.failures} of 100 simultaneous wrong passwords for one email`, async () => {
+    const u = await newUser();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        signInWithPassword({ email: u.email, password: `wrong ${i}`, ip: `10.200.${i >> 8}.${i & 255}` }),
+      ),
+    );
+    expect(tally(results.map((r) => (r.ok ? "ok" : r.code)))).toEqual({
+      wrong_credentials: SIGN_IN_LIMIT.failures,
+      rate_limited: 100 - SIGN_IN_LIMIT.failures,
+    });
+    expect(tally(await reasons({ actorLabel: u.email }))).toEqual({
+      wrong_password: SIGN_IN_LIMIT.failures,
+      rate_limited: 100 - SIGN_IN_LIMIT.failures,
+    });
+    expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(SIGN_IN_LIMIT.failures);
+  });
+
+  it(`checks at most ${SIGN_IN_LIMIT.failuresPerAddress} of 100 simultaneous wrong sign-ins from one address`, async () => {
+    const ip = `10.${randomBytes(3).join(".")}`;
+    const emails = Array.from({ length: 100 }, (_, i) => `conc-${i}-${randomBytes(4).toString("hex")}@test.local`);
+    const results = await Promise.all(
+      emails.map((email) => signInWithPassword({ email, password: "Summer2025!", ip })),
+    );
+    expect(tally(results.map((r) => (r.ok ? "ok" : r.code)))).toEqual({
+      wrong_credentials: SIGN_IN_LIMIT.failuresPerAddress,
+      rate_limited: 100 - SIGN_IN_LIMIT.failuresPerAddress,
+    });
+    expect(tally(await reasons({ details: { path: ["ip"], equals: ip } }))).toEqual({
+      unknown_email: SIGN_IN_LIMIT.failuresPerAddress,
+      rate_limited_address: 100 - SIGN_IN_LIMIT.failuresPerAddress,
+    });
+    expect(await db().signInFailure.count({ where: { ip } })).toBe(SIGN_IN_LIMIT.failuresPerAddress);
+  });
+
+  it("keeps no failure for a right password signed in while wrong ones run beside it", async () => {
+    const u = await newUser();
+    const results = await Promise.all([
+      signInWithPassword({ email: u.email, password: PASSWORD }),
+      ...Array.from({ length: 3 }, (_, i) => signInWithPassword({ email: u.email, password: `wrong ${i}` })),
+    ]);
+    expect(results[0].ok).toBe(true);
+    expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(3);
+  });
+});
+
 describe("sessions", () => {
   it("expire VERITY_SESSION_HOURS after sign-in", async () => {
     const u = await newUser();
