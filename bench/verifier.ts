@@ -5,7 +5,7 @@
 // score, serialise). Prints medians of several passes (wall clock and CPU time) and the ratio to the floor.
 import os from "node:os";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
-import { REGISTRY } from "@/lib/verifier/fixture-builder.ts";
+import { REGISTRY } from "@/lib/testing/verifier-fixtures.ts";
 import type { Case, Claims, Rollout, SandboxWrite, Step } from "@/lib/verifier/schema.ts";
 import { scoreInput } from "@/lib/verifier/score-input.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";

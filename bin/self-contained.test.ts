@@ -92,3 +92,20 @@ describe("the repository stands on its own", () => {
     expect(hits("docs/x.md", "[benchmarks](../docs/benchmarks.md), /usr/bin/chromium, /tmp/x")).toEqual([]);
   });
 });
+
+describe("test support stays apart from the product", () => {
+  it("no product file (app, components, lib, bin, proxy) imports lib/testing", () => {
+    const product = trackedFiles().filter(
+      (f) =>
+        /^(app|components|lib|bin)\/.*\.tsx?$|^proxy\.ts$/.test(f) &&
+        !/\.test\.tsx?$/.test(f) &&
+        !f.startsWith("lib/testing/") &&
+        fs.existsSync(path.join(ROOT, f)),
+    );
+    expect(product.length).toBeGreaterThan(100);
+    const offenders = product.filter((f) =>
+      /from\s+["']@\/lib\/testing\/|import\(["']@\/lib\/testing\//.test(fs.readFileSync(path.join(ROOT, f), "utf8")),
+    );
+    expect(offenders).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import { signInWithPassword } from "@/lib/auth/mutations.ts";
 import { verifyPassword } from "@/lib/auth/password.ts";
 import { createClient, db } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 const PASSWORD = "a long enough password";

@@ -5,7 +5,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { agreementResponse } from "@/lib/agreement/respond.ts";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema, type AgreementCellSelection } from "@/lib/agreement/schema.ts";
-import { seedAgreementAudit } from "@/lib/agreement/test-data.ts";
+import { seedAgreementAudit } from "@/lib/testing/agreement-data.ts";
 import { agreementRate, dimensionAgreement, scoresAgree } from "@/lib/stats/agreement.ts";
 import { extractionAccuracy, type Claims } from "@/lib/stats/extraction-accuracy.ts";
 import { krippendorffAlpha } from "@/lib/stats/krippendorff.ts";

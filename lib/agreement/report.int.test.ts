@@ -6,7 +6,7 @@ import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/audit/test-data.ts";
+import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";

@@ -8,7 +8,7 @@ import {
 } from "@/lib/audit/data.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/audit/test-data.ts";
+import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 

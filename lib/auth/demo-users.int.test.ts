@@ -3,7 +3,7 @@ import { createDemoUsersIfEmpty, DEMO_PASSWORD } from "@/lib/auth/demo-users.ts"
 import { verifyPassword } from "@/lib/auth/password.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 describe("demo users", () => {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completion, startFakeLlm, userPayload, type FakeLlm } from "@/lib/claims/fake-llm-server.ts";
+import { completion, startFakeLlm, userPayload, type FakeLlm } from "@/lib/testing/fake-llm-server.ts";
 import { createLlmExtractor } from "@/lib/claims/llm-extractor.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";

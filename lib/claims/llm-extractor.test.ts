@@ -1,11 +1,17 @@
 // The LLM extractor against a real local HTTP server (no network mocks): success, retries, timeouts, errors, and
 // what the request may contain.
 import { afterEach, describe, expect, it } from "vitest";
-import { completion, startFakeLlm, userPayload, type FakeHandler, type FakeLlm } from "@/lib/claims/fake-llm-server.ts";
+import {
+  completion,
+  startFakeLlm,
+  userPayload,
+  type FakeHandler,
+  type FakeLlm,
+} from "@/lib/testing/fake-llm-server.ts";
 import { readLlmEnv } from "@/lib/claims/llm-env.ts";
 import { createLlmExtractor, LlmExtractionError, type LlmExtractorOptions } from "@/lib/claims/llm-extractor.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
-import { makeCase, makeRollout, reads, tool, write } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout, reads, tool, write } from "@/lib/testing/verifier-fixtures.ts";
 import { scoreWithExtraction } from "@/lib/verifier/score-with-extraction.ts";
 
 const INPUT = {

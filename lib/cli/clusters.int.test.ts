@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/lib/cli/clusters.ts";
-import { ingestKnownLedger } from "@/lib/clusters/test-data.ts";
+import { ingestKnownLedger } from "@/lib/testing/clusters-data.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 
 const runId = `clu-cli-${randomBytes(4).toString("hex")}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { seedRun, uniqueName } from "@/lib/audit/test-data.ts";
+import { seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { parseSampleArgs, run } from "@/lib/cli/sample.ts";
 import { db } from "@/lib/db/client.ts";
 

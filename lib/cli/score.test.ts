@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completion, startFakeLlm, type FakeLlm } from "@/lib/claims/fake-llm-server.ts";
-import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
+import { completion, startFakeLlm, type FakeLlm } from "@/lib/testing/fake-llm-server.ts";
+import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EXAMPLES = path.resolve(ROOT, "lib/verifier/examples");

@@ -11,8 +11,8 @@ import {
 } from "@/lib/clusters/detail-data.ts";
 import { BLIND_SPOT_KEY, parseKey } from "@/lib/clusters/keys.ts";
 import { computeClusterReport, findCluster, loadClustersPage, loadFullReport } from "@/lib/clusters/loaders.ts";
-import { BLIND, EMPTY_PROMISE, ingestKnownLedger, PROMISES, RUN, STEPS, TOTALS } from "@/lib/clusters/test-data.ts";
-import { freshDatabase, type TestDatabase } from "@/lib/ingest/testing.ts";
+import { BLIND, EMPTY_PROMISE, ingestKnownLedger, PROMISES, RUN, STEPS, TOTALS } from "@/lib/testing/clusters-data.ts";
+import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { priorityScore } from "@/lib/stats/priority.ts";
 import { leastSquaresSlope } from "@/lib/stats/trend.ts";
 

@@ -4,7 +4,7 @@ import { computeClusterReport, loadFullReport } from "@/lib/clusters/loaders.ts"
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { describeRun } from "@/lib/demo/seed.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { freshDatabase, type TestDatabase } from "@/lib/ingest/testing.ts";
+import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 
 // The demo generator's two variants on the same tickets (a smaller "small" demo size: 48 tickets × 30 steps × 4):
 // what a lead should see on the clusters page of the demo data.

@@ -3,7 +3,7 @@ import { createClient } from "@/lib/db/client.ts";
 import { listClusterStates } from "@/lib/clusters/detail-data.ts";
 import { setClusterState } from "@/lib/clusters/mutations.ts";
 import { clusterStateInput } from "@/lib/clusters/schema.ts";
-import { freshDatabase, type TestDatabase } from "@/lib/ingest/testing.ts";
+import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 
 let t: TestDatabase;
 let client: ReturnType<typeof createClient>;

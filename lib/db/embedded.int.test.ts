@@ -53,7 +53,7 @@ describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
     const port = await freePort();
     env = { ...process.env, DATABASE_URL: "", VERITY_DATA_DIR: dataDir, VERITY_PG_PORT: String(port) };
     delete env.DATABASE_URL;
-    const fixture = "lib/db/fixtures/embedded-child.ts";
+    const fixture = "lib/testing/embedded-child.ts";
 
     const first = await runTsx([fixture, "write"], env);
     expect(first.code, first.err).toBe(0);

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { MigrationError, migrate, migrationStatus, readMigrations } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { shapeFromDatabase } from "@/lib/db/schema-shape.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

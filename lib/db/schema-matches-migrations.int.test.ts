@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { loadDmmf, shapeFromDatabase, shapeFromDmmf, SQL_ONLY_INDEXES, type Shape } from "@/lib/db/schema-shape.ts";
 
 describe("the migrated database matches prisma/schema.prisma", () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseLine, externalScore, rolloutLine } from "@/lib/ingest/fixtures.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import {
   chunked,
@@ -9,7 +9,7 @@ import {
   ledgerPicture,
   ndjson,
   type TestDatabase,
-} from "@/lib/ingest/testing.ts";
+} from "@/lib/testing/ingest-db.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
 import { createClient } from "@/lib/db/client.ts";

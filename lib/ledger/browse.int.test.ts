@@ -14,13 +14,13 @@ import {
 } from "@/lib/clusters/keys.ts";
 import { computeClusterReport } from "@/lib/clusters/loaders.ts";
 import { memberWhere } from "@/lib/clusters/sql.ts";
-import { ingestKnownLedger, RUN as CLU } from "@/lib/clusters/test-data.ts";
+import { ingestKnownLedger, RUN as CLU } from "@/lib/testing/clusters-data.ts";
 import { bindDatabase, db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
-import { caseLine, externalScore } from "@/lib/ingest/fixtures.ts";
+import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/ingest/testing.ts";
+import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import {
   BrowseCursorError,
   browseLedger,

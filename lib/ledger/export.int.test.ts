@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
-import { caseLine, externalScore } from "@/lib/ingest/fixtures.ts";
+import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { freshDatabase, ingestText, ledgerPicture, ndjson, type TestDatabase } from "@/lib/ingest/testing.ts";
+import { freshDatabase, ingestText, ledgerPicture, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { exportLedger, exportResponse, type ExportFilter } from "@/lib/ledger/export.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";

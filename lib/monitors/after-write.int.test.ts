@@ -4,11 +4,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { alarmReceiverForFile } from "@/lib/monitors/test-receiver.ts";
+import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
-import { ingestText, ndjson } from "@/lib/ingest/testing.ts";
+import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
 import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";

@@ -4,11 +4,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers } from "@/lib/audit/test-data.ts";
+import { makeUsers } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
-import { caseLine, externalScore } from "@/lib/ingest/fixtures.ts";
+import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";

@@ -2,8 +2,8 @@
 // two for the same change, even with two evaluations at once), the webhook posted to a local receiver, thresholds
 // edited through the audited mutation, and evaluation as data arrives giving the same end state as all at once.
 import { describe, expect, it } from "vitest";
-import { alarmReceiverForFile } from "@/lib/monitors/test-receiver.ts";
-import { uniqueName } from "@/lib/audit/test-data.ts";
+import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
+import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";

@@ -3,7 +3,7 @@ import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listAdjudications, listDisputes, loadDispute, tallyAdjudications } from "@/lib/audit/adjudication-data.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/audit/test-data.ts";
+import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { listOverlapItems, listReviewsWithLedger, loadReveal } from "@/lib/review/data.ts";
 import { loadAnnotation } from "@/lib/review/loaders.ts";

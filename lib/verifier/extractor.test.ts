@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildExtractionInput, restrictClaims, type ExtractionInput } from "@/lib/verifier/extractor.ts";
-import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 
 describe("buildExtractionInput", () => {
   it("carries the reply and three lists of names, nothing else", () => {

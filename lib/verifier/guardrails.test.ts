@@ -11,7 +11,7 @@ import {
   SNAPSHOT,
   tool,
   write,
-} from "@/lib/verifier/fixture-builder.ts";
+} from "@/lib/testing/verifier-fixtures.ts";
 import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
-import { makeCase, makeRollout, REFUND_ARGS, REGISTRY, tool } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout, REFUND_ARGS, REGISTRY, tool } from "@/lib/testing/verifier-fixtures.ts";
 import {
   verifierScoreSchema,
   type Case,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { buildExtractionInput, type ExtractionInput } from "@/lib/verifier/extractor.ts";
-import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 import { createRuleExtractor, parseAmount, ruleExtractorFor } from "@/lib/verifier/rule-extractor.ts";
 import { rolloutSchema } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";

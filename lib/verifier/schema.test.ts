@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeCase, makeRollout, tool } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout, tool } from "@/lib/testing/verifier-fixtures.ts";
 import {
   caseSchema,
   claimsSchema,

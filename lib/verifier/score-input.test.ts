@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeCase, makeRollout } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 import { scoreInput } from "@/lib/verifier/score-input.ts";
 
 const cases = new Map([["T-1001", makeCase()]]);

@@ -10,7 +10,7 @@ import {
   REFUND_ARGS,
   tool,
   write,
-} from "@/lib/verifier/fixture-builder.ts";
+} from "@/lib/testing/verifier-fixtures.ts";
 import type { Case, Reason, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 

@@ -8,7 +8,7 @@ import { createUser, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { findSessionUser } from "@/lib/auth/data.ts";
 import { OIDC_COOKIE } from "@/lib/auth/oidc-cookie.ts";
 import { oidcErrorMessage } from "@/lib/auth/oidc.ts";
-import { startTestOidcProvider, type IdTokenTamper, type TestOidcProvider } from "@/lib/auth/oidc-test-provider.ts";
+import { startTestOidcProvider, type IdTokenTamper, type TestOidcProvider } from "@/lib/testing/oidc-provider.ts";
 import { SESSION_COOKIE } from "@/lib/auth/session.ts";
 import { sha256Hex } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";

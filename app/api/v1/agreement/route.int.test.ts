@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET } from "@/app/api/v1/agreement/route.ts";
-import { seedAgreementAudit } from "@/lib/agreement/test-data.ts";
+import { seedAgreementAudit } from "@/lib/testing/agreement-data.ts";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { run as agreementCli } from "@/lib/cli/agreement.ts";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/ingest/route.ts";
 import { GET } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
-import { caseLine, externalScore, rolloutLine } from "@/lib/ingest/fixtures.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
 
 const id = randomBytes(4).toString("hex");

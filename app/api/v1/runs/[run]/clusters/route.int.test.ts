@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
-import { ingestKnownLedger } from "@/lib/clusters/test-data.ts";
+import { ingestKnownLedger } from "@/lib/testing/clusters-data.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { GET } from "@/app/api/v1/runs/[run]/clusters/route.ts";
 
-// The known ledger (lib/clusters/test-data.ts) under a run and tickets of its own in the shared test database.
+// The known ledger (lib/testing/clusters-data.ts) under a run and tickets of its own in the shared test database.
 const run = `clu-api-${randomBytes(4).toString("hex")}`;
 let read: string;
 let ingestOnly: string;

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { makeCase, makeRollout, reads, tool, write, REFUND_ARGS } from "@/lib/verifier/fixture-builder.ts";
+import { makeCase, makeRollout, reads, tool, write, REFUND_ARGS } from "@/lib/testing/verifier-fixtures.ts";
 import type { Rollout } from "@/lib/verifier/schema.ts";
 
 /** honest: reward 1 · empty_promise: claims a refund the sandbox never recorded · missing_evidence: refunds before reading. */

@@ -12,8 +12,8 @@
 //   external record at step 3000: no guardrail, outcome 0.2 weakest, reward 0.45 (T-OK)
 //   external record at step 1000: no guardrail, no sub-scores, reward 0.4 (T-OK)
 import type pg from "pg";
-import { caseLine, externalScore, rolloutLine } from "@/lib/ingest/fixtures.ts";
-import { ingestText, ndjson } from "@/lib/ingest/testing.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 
 export const RUN = "clu";
 export const STEPS = [0, 1000, 2000, 3000] as const;

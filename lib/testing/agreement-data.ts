@@ -3,7 +3,7 @@
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, type Variant } from "@/lib/audit/test-data.ts";
+import { makeUsers, seedRun, type Variant } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";

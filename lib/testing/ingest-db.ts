@@ -2,7 +2,7 @@
 // NDJSON bodies, and a comparable picture of a ledger (ids and timestamps left out).
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/db/scratch.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { ingestStream, type IngestOptions } from "@/lib/ingest/ingest.ts";
 import type { IngestSummary } from "@/lib/ingest/schema.ts";
 
