@@ -1,7 +1,7 @@
 import type { AgreementItem } from "@/lib/agreement/data.ts";
+import { extractionPairs } from "@/lib/agreement/extraction.ts";
 import {
   applyGuardrailFilter,
-  extractionPairs,
   overlapItems,
   primaryPairs,
   reviewDay,
@@ -59,10 +59,9 @@ export function itemsForCell(all: AgreementItem[], f: AgreementFilter, sel: Agre
       return items.filter((i) => i.adjudication?.cause === sel.cause);
     case "extraction_slot":
     case "extraction_slot_wrong": {
-      const ex = extractionPairs(pairs);
-      return ex.pairs
+      return extractionPairs(pairs)
         .filter((x) => {
-          const slot = extractionAccuracy([x], ex.universe).slots.find((s) => s.slot === sel.slot);
+          const slot = extractionAccuracy([x]).slots.find((s) => s.slot === sel.slot);
           return slot !== undefined && (sel.cell === "extraction_slot" || slot.correct === 0);
         })
         .map((x) => x.p.i);

@@ -1,8 +1,10 @@
 import type { Db } from "@/lib/auth/audit-log.ts";
+import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
+import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";
 import {
   CURRENT_REVIEW,
   itemSelect,
@@ -17,6 +19,8 @@ import {
 
 export type AgreementItem = {
   item: ItemHead;
+  /** The claim slots of the item's case (lib/agreement/case-slots.ts): what its extraction is compared on. */
+  slots: CaseSlots;
   category: string | null;
   ledger: LedgerSide;
   /** Current reviews, oldest first (restricted to one annotator when the filter names one). */
@@ -61,8 +65,13 @@ export async function loadAgreementItems(f: AgreementFilter, client: Db = db()):
       },
     },
   });
+  const slots = await listCaseSlots(
+    rows.map((r) => r.id),
+    client,
+  );
   return rows.map((r) => ({
     item: toItemHead(r),
+    slots: slots.get(r.id) ?? { writeTools: [] },
     category: r.ledger.category,
     ledger: toLedgerSide(r.ledger),
     reviews: r.reviews.map(toHumanSide),

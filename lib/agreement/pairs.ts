@@ -1,5 +1,4 @@
 import type { AgreementItem } from "@/lib/agreement/data.ts";
-import type { Claims as StatClaims } from "@/lib/stats/extraction-accuracy.ts";
 
 // The populations the report's figures are computed over, shared with the item lists behind them, so the count
 // behind a link is the figure's n by construction.
@@ -33,52 +32,4 @@ export function reviewDay(p: PrimaryPair): string {
 /** Items with two or more distinct reviewers: the between-annotator population. */
 export function overlapItems(items: AgreementItem[]): AgreementItem[] {
   return items.filter((i) => new Set(i.reviews.map((r) => r.reviewerId)).size > 1);
-}
-
-function toStatClaims(
-  c: {
-    claimed_writes?: readonly string[];
-    mentioned?: readonly { key: string; value?: unknown }[];
-    forbidden_hits?: readonly string[];
-  } | null,
-): StatClaims {
-  return {
-    claimed_writes: c?.claimed_writes ?? [],
-    mentioned: (c?.mentioned ?? []).map((m) => ({
-      key: m.key,
-      ...(m.value === undefined ? {} : { value: m.value as string | number | boolean | null }),
-    })),
-    forbidden_hits: c?.forbidden_hits ?? [],
-  };
-}
-
-/**
- * The ledger's claims (what the extractor produced) against the claims the primary annotator labelled, for pairs
- * whose ledger entry has claims, with the slot universe: every write tool, mention key and forbidden code either
- * side used in any pair. Every pair is compared on every slot of the universe.
- */
-export function extractionPairs(pairs: PrimaryPair[]) {
-  const writeTools = new Set<string>();
-  const mentionKeys = new Set<string>();
-  const forbidden = new Set<string>();
-  const list = pairs
-    .filter((p) => p.ledger.claims)
-    .map((p) => {
-      const extracted = toStatClaims(p.ledger.claims);
-      const human = toStatClaims(p.human.claims);
-      for (const c of [extracted, human]) {
-        c.claimed_writes.forEach((t) => writeTools.add(t));
-        c.mentioned.forEach((m) => mentionKeys.add(m.key));
-        c.forbidden_hits.forEach((x) => forbidden.add(x));
-      }
-      return { p, extracted, human };
-    });
-  return {
-    pairs: list,
-    universe: {
-      writeTools: [...writeTools].sort(),
-      mentionKeys: [...mentionKeys].sort(),
-      forbiddenCodes: [...forbidden].sort(),
-    },
-  };
 }

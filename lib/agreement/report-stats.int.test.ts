@@ -29,6 +29,9 @@ type Row = {
   mask: number;
   hc: Claims;
   lc: Claims | null;
+  wt: string[];
+  mk: string[];
+  fc: string[];
   day: string;
   cause: string | null;
 };
@@ -41,7 +44,12 @@ async function rowsBySql(batchId: number): Promise<Row[]> {
       `select i.id::text as item, i.inclusion_prob as p, u.email, r.reward as h, l.reward as l,
               json_build_object('outcome', r.outcome, 'policy', r.policy, 'evidence', r.evidence, 'efficiency', r.efficiency, 'communication', r.communication) as hs,
               json_build_object('outcome', l.outcome, 'policy', l.policy, 'evidence', l.evidence, 'efficiency', l.efficiency, 'communication', l.communication) as ls,
-              r.guardrails as hg, l.guardrail_mask as mask, r.claims as hc, l.claims as lc, to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+              r.guardrails as hg, l.guardrail_mask as mask, r.claims as hc, l.claims as lc,
+              (select coalesce(array_agg(t->>'name'), '{}') from rollouts ro join tool_registries tr on tr.id = ro.registry_id, jsonb_array_elements(tr.tools) t
+                where ro.id = i.rollout_id and t->>'kind' = 'write') as wt,
+              (select coalesce(array_agg(m->>'key'), '{}') from cases c, jsonb_array_elements(c.verifier_spec->'must_mention') m where c.ticket_id = i.ticket_id) as mk,
+              (select coalesce(array_agg(x), '{}') from cases c, jsonb_array_elements_text(c.verifier_spec->'forbidden') x where c.ticket_id = i.ticket_id) as fc,
+              to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD') as day,
               (select a.cause::text from adjudications a where a.item_id = i.id and not exists (select 1 from adjudications s where s.supersedes_id = a.id)) as cause
          from reviews r join audit_items i on i.id = r.item_id join ledger l on l.id = i.ledger_id join users u on u.id = r.reviewer_id
         where i.batch_id = $1 and l.reward is not null and not exists (select 1 from reviews s where s.supersedes_id = r.id)
@@ -126,13 +134,16 @@ describe("agreement report of a stratified, doubly-reviewed, adjudicated batch",
   });
 
   it("extraction, overall and per slot", () => {
-    const pairs = primary.filter((r) => r.lc).map((r) => ({ extracted: r.lc!, human: r.hc }));
-    const all = pairs.flatMap((p) => [p.extracted, p.human]);
-    const direct = extractionAccuracy(pairs, {
-      writeTools: [...new Set(all.flatMap((c) => c.claimed_writes))].sort(),
-      mentionKeys: [...new Set(all.flatMap((c) => c.mentioned.map((m) => m.key)))].sort(),
-      forbiddenCodes: [...new Set(all.flatMap((c) => c.forbidden_hits))].sort(),
-    });
+    // each item over its own case's slots: its registry's write tools, its spec's must-mention and forbidden codes
+    const pairs = primary
+      .filter((r) => r.lc)
+      .map((r) => ({
+        extracted: r.lc!,
+        human: r.hc,
+        slots: { writeTools: r.wt, mentionKeys: r.mk, forbiddenCodes: r.fc },
+      }));
+    expect(pairs.every((p) => p.slots.writeTools.length > 0)).toBe(true);
+    const direct = extractionAccuracy(pairs);
     expect(report.extraction.overall).toMatchObject({ correct: direct.overall!.correct, n: direct.overall!.n });
     expect(report.extraction.slots.map((s) => [s.slot, s.correct, s.n])).toEqual(
       direct.slots.map((s) => [s.slot, s.correct, s.n]),

@@ -4,6 +4,7 @@ import { itemsForCell } from "@/lib/agreement/cells.ts";
 import { applyGuardrailFilter } from "@/lib/agreement/pairs.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema, filterQuery, parseAgreementCellQuery } from "@/lib/agreement/schema.ts";
+import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";
 
 const f = agreementFilterSchema.parse({});
 const subs = (v: number) => ({ outcome: v, policy: v, evidence: v, efficiency: v, communication: v });
@@ -12,10 +13,11 @@ let nextId = 1;
 function item(
   ledger: number | null,
   human: number[],
-  opts: { lg?: string[]; hg?: string[][]; cause?: string; p?: number; who?: string[] } = {},
+  opts: { lg?: string[]; hg?: string[][]; cause?: string; p?: number; who?: string[]; slots?: CaseSlots } = {},
 ): AgreementItem {
   const id = BigInt(nextId++);
   return {
+    slots: opts.slots ?? { writeTools: ["finance.issue_refund"] },
     item: {
       itemId: id,
       batchId: 1,
@@ -112,6 +114,19 @@ describe("buildAgreementReport", () => {
 
   it("measures extraction: the ledger claims against the primary reviewer's claims", () => {
     expect(r.extraction.overall).toMatchObject({ correct: 4, n: 4 });
+  });
+
+  it("compares each item on its own case's slots, so its count does not depend on what else is selected", () => {
+    // A refund case shown with one must-mention key, an address case with another write tool and a forbidden
+    // code: 2 slots and 3 slots. Over a shared universe each would have been compared on 4 slots.
+    const refund = item(1, [1], { slots: { writeTools: ["finance.issue_refund"], mentionKeys: ["refund_amount"] } });
+    const address = item(1, [1], {
+      slots: { writeTools: ["finance.issue_refund", "crm.change_address"], forbiddenCodes: ["blame_customer"] },
+    });
+    const one = (xs: AgreementItem[]) => buildAgreementReport(xs, f).extraction.overall;
+    expect(one([refund])).toMatchObject({ correct: 2, n: 2 });
+    expect(one([address])).toMatchObject({ correct: 3, n: 3 });
+    expect(one([refund, address])).toMatchObject({ correct: 5, n: 5 });
   });
 
   it("weights by inclusion probability only when the sample was stratified", () => {

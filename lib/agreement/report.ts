@@ -1,6 +1,7 @@
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agreement/figures.ts";
-import { applyGuardrailFilter, extractionPairs, overlapItems, primaryPairs, reviewDay } from "@/lib/agreement/pairs.ts";
+import { extractionPairs } from "@/lib/agreement/extraction.ts";
+import { applyGuardrailFilter, overlapItems, primaryPairs, reviewDay } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import {
@@ -229,8 +230,8 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   }
 
   const ex = extractionPairs(pairs);
-  const acc = extractionAccuracy(ex.pairs, ex.universe);
-  const exItems = ex.pairs.length;
+  const acc = extractionAccuracy(ex);
+  const exItems = ex.length;
   // The overall accuracy pools slots, but its doubt is about items: guard it on the items compared.
   const overallFigure = (() => {
     if (!acc.overall) return rateFigure(0, 0);

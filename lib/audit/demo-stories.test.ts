@@ -28,12 +28,9 @@ describe("the demo annotators' claims", () => {
     const pairs = Array.from({ length: n }, (_, i) => ({
       extracted: ledger,
       human: humanClaims(ledger, universe, "s", `t${i}:2`),
+      slots: { writeTools: universe.writes, mentionKeys: universe.mentions, forbiddenCodes: universe.forbidden },
     }));
-    const r = extractionAccuracy(pairs, {
-      writeTools: universe.writes,
-      mentionKeys: universe.mentions,
-      forbiddenCodes: universe.forbidden,
-    });
+    const r = extractionAccuracy(pairs);
     const acc = (slot: string) => r.slots.find((s) => s.slot === slot)!.accuracy.estimate;
     // a wrong refund amount is read as the total with 10% on top: mentioned on both sides, values differ
     expect(acc("mention:refund_amount")).toBeCloseTo(1 - CLAIM_SLIPS.refundAmount, 1);

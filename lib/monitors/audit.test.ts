@@ -8,17 +8,22 @@ const claims = (
   forbidden: string[] = [],
 ) => ({ claimed_writes: writes, mentioned, forbidden_hits: forbidden });
 
+let nextItem = 1n;
 function pair(step: number, ledger: number | null, human: number, over: Partial<AuditPair> = {}): AuditPair {
   return {
+    itemId: nextItem++,
+    primary: true,
     step,
     ledgerReward: ledger,
     humanReward: human,
     tolerance: 0.1,
     ledgerClaims: claims(["finance.issue_refund"], [{ key: "refund_amount", value: 59.99 }]),
     humanClaims: claims(["finance.issue_refund"], [{ key: "refund_amount", value: 59.99 }]),
-    writeTools: ["finance.issue_refund", "logistics.create_return"],
-    mentionKeys: ["refund_amount", "refund_eta"],
-    forbiddenCodes: ["blame_customer"],
+    slots: {
+      writeTools: ["finance.issue_refund", "logistics.create_return"],
+      mentionKeys: ["refund_amount", "refund_eta"],
+      forbiddenCodes: ["blame_customer"],
+    },
     ...over,
   };
 }
@@ -28,11 +33,17 @@ describe("shadow audit over steps", () => {
     expect([0, 499, 500, 1999].map((s) => windowStart(s, 500))).toEqual([0, 0, 500, 1500]);
   });
 
-  it("a pair's slots come from its own universe: 2 write tools + 2 mention keys + 1 forbidden code", () => {
+  it("a pair's slots come from its own case: 2 write tools + 2 mention keys + 1 forbidden code", () => {
     expect(pairSlots(pair(0, 1, 1))).toEqual({ correct: 5, n: 5 });
     // the extractor missed the refund claim and the amount: write slot and mention slot wrong
     expect(pairSlots(pair(0, 1, 1, { ledgerClaims: claims([]) }))).toEqual({ correct: 3, n: 5 });
     expect(pairSlots(pair(0, 1, 1, { ledgerClaims: null }))).toBeNull();
+  });
+
+  it("an item counts once, through its primary review, and only when its ledger entry was compared", () => {
+    // as on /agreement: a second reviewer of an overlap item and a ledger entry without a reward add no slots
+    expect(pairSlots(pair(0, 1, 1, { primary: false }))).toBeNull();
+    expect(pairSlots(pair(0, null, 1))).toBeNull();
   });
 
   it("agreement within the batch tolerance (|0.4 − 0.3| counts as agreeing), extraction pooled over slots, human success", () => {
@@ -41,6 +52,7 @@ describe("shadow audit over steps", () => {
       pair(20, 0.3, 0.95),
       pair(30, null, 0.9), // spec error on the ledger side: not compared, still a review
       pair(600, 1, 1, { ledgerClaims: claims([]) }),
+      pair(610, 1, 1, { primary: false }), // the second review of an overlap item: agreement only
     ];
     const [w0, w1] = auditPoints(pairs, 500);
     expect(w0).toMatchObject({
@@ -49,17 +61,17 @@ describe("shadow audit over steps", () => {
       reviews: 3,
       compared: 2,
       agreeing: 1,
-      slots: 15,
-      correctSlots: 15,
+      slots: 10,
+      correctSlots: 10,
       humanSuccesses: 2,
     });
     expect(w0.agreement).toEqual(wilson(1, 2));
     expect(w0.humanSuccess).toEqual(wilson(2, 3));
-    expect(w1).toMatchObject({ step: 500, reviews: 1, compared: 1, agreeing: 1, slots: 5, correctSlots: 3 });
+    expect(w1).toMatchObject({ step: 500, reviews: 2, compared: 2, agreeing: 2, slots: 5, correctSlots: 3 });
     expect(w1.extraction!.estimate).toBe(0.6);
     expect(auditSeries([w0, w1]).agreement).toEqual([
       { step: 0, value: 0.5, n: 2 },
-      { step: 500, value: 1, n: 1 },
+      { step: 500, value: 1, n: 2 },
     ]);
   });
 

@@ -2,12 +2,20 @@
 // fixed so that a window's figures do not move as the run grows — with agreement, extraction accuracy and
 // human-measured success per window, each with its Wilson interval. Pure.
 import { scoresAgree, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
-import { extractionAccuracy, type Claims } from "@/lib/stats/extraction-accuracy.ts";
+import {
+  extractionAccuracy,
+  type CaseSlots,
+  type Claims,
+  type ExtractionPair,
+} from "@/lib/stats/extraction-accuracy.ts";
 import { wilson, type IntervalEstimate } from "@/lib/stats/intervals.ts";
 import type { StepPoint } from "@/lib/stats/trend.ts";
 
-/** One current review next to the ledger entry it shadows, with the claim universe its annotator was shown. */
+/** One current review next to the ledger entry it shadows, with the claim slots its annotator was shown. */
 export type AuditPair = {
+  itemId: bigint;
+  /** The item's first current review: the one its extraction accuracy is measured against (as on /agreement). */
+  primary: boolean;
   step: number;
   /** null: the ledger entry has no reward (spec or input error); not comparable. */
   ledgerReward: number | null;
@@ -16,10 +24,8 @@ export type AuditPair = {
   tolerance: number;
   ledgerClaims: Claims | null;
   humanClaims: Claims | null;
-  /** Write tools of the rollout's registry, the spec's must-mention keys and forbidden codes: the slots of the pair. */
-  writeTools: readonly string[];
-  mentionKeys: readonly string[];
-  forbiddenCodes: readonly string[];
+  /** Write tools of the rollout's registry, the spec's must-mention keys and forbidden codes (lib/agreement/case-slots.ts). */
+  slots: CaseSlots;
 };
 
 export type AuditPoint = {
@@ -32,7 +38,7 @@ export type AuditPoint = {
   compared: number;
   agreeing: number;
   agreement: IntervalEstimate | null;
-  /** Claim slots compared (pairs where both sides have claims) and how many agree. */
+  /** Claim slots compared (see extractionPair) and how many agree. */
   slots: number;
   correctSlots: number;
   extraction: IntervalEstimate | null;
@@ -46,20 +52,27 @@ export function windowStart(step: number, width: number): number {
   return Math.floor(step / width) * width;
 }
 
-/** Correct and compared claim slots of one pair under its own universe; null when either side has no claims. */
+/**
+ * The extraction pair a review contributes, as the agreement report counts it: an item counts once, through its
+ * primary review, when its ledger entry has a reward (it was compared) and claims. null otherwise.
+ */
+export function extractionPair(p: AuditPair): ExtractionPair | null {
+  if (!p.primary || p.ledgerReward === null || !p.ledgerClaims || !p.humanClaims) return null;
+  return { extracted: p.ledgerClaims, human: p.humanClaims, slots: p.slots };
+}
+
+/** Correct and compared claim slots of one pair under its own case's slots; null when it does not count. */
 export function pairSlots(p: AuditPair): { correct: number; n: number } | null {
-  if (!p.ledgerClaims || !p.humanClaims) return null;
-  const r = extractionAccuracy([{ extracted: p.ledgerClaims, human: p.humanClaims }], {
-    writeTools: p.writeTools,
-    mentionKeys: p.mentionKeys,
-    forbiddenCodes: p.forbiddenCodes,
-  });
+  const x = extractionPair(p);
+  if (!x) return null;
+  const r = extractionAccuracy([x]);
   return r.overall ? { correct: r.overall.correct, n: r.overall.n } : { correct: 0, n: 0 };
 }
 
 /** Reviews pooled into windows of `width` steps, in step order; windows without reviews are absent. */
 export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPoint[] {
   const byWindow = new Map<number, AuditPoint>();
+  const extraction = new Map<number, ExtractionPair[]>();
   for (const p of pairs) {
     const start = windowStart(p.step, width);
     let w = byWindow.get(start);
@@ -85,16 +98,20 @@ export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPo
       w.compared++;
       if (scoresAgree(p.humanReward, p.ledgerReward, p.tolerance)) w.agreeing++;
     }
-    const s = pairSlots(p);
-    if (s) {
-      w.slots += s.n;
-      w.correctSlots += s.correct;
+    const x = extractionPair(p);
+    if (x) {
+      const list = extraction.get(start) ?? [];
+      list.push(x);
+      extraction.set(start, list);
     }
   }
   const out = [...byWindow.values()].sort((a, b) => a.step - b.step);
   for (const w of out) {
+    const acc = extractionAccuracy(extraction.get(w.step) ?? []).overall;
+    w.slots = acc?.n ?? 0;
+    w.correctSlots = acc?.correct ?? 0;
     w.agreement = wilson(w.agreeing, w.compared);
-    w.extraction = wilson(w.correctSlots, w.slots);
+    w.extraction = acc?.accuracy ?? null;
     w.humanSuccess = wilson(w.humanSuccesses, w.reviews);
   }
   return out;

@@ -340,12 +340,13 @@ describe("shadow-audit chart equals a direct computation from the reviews", () =
     // both directions of disagreement were reviewed
     expect(rows.some((r) => r.agree < r.n)).toBe(true);
 
-    // extraction accuracy: each pair scored under its own registry's write tools and its case's spec, pooled
+    // extraction accuracy: each item once, through its first current review, when its ledger entry has a reward
+    // and claims, scored under its own registry's write tools and its case's spec, pooled per window
     const items = await db().auditItem.findMany({
       where: { batch: { runId: RUN } },
       select: {
-        ledger: { select: { step: true, claims: true } },
-        reviews: { select: { claims: true } },
+        ledger: { select: { step: true, reward: true, claims: true } },
+        reviews: { where: { supersededBy: { is: null } }, orderBy: { id: "asc" }, take: 1, select: { claims: true } },
         rollout: { select: { registry: { select: { tools: true } } } },
         ticketId: true,
       },
@@ -357,22 +358,24 @@ describe("shadow-audit chart equals a direct computation from the reviews", () =
       const tools = (it.rollout.registry.tools as { name: string; kind: string }[])
         .filter((x) => x.kind === "write")
         .map((x) => x.name);
-      for (const rv of it.reviews) {
-        if (!it.ledger.claims) continue;
-        const acc = extractionAccuracy(
-          [{ extracted: it.ledger.claims as unknown as Claims, human: rv.claims as unknown as Claims }],
-          {
+      const [rv] = it.reviews;
+      if (!rv || !it.ledger.claims || it.ledger.reward === null) continue;
+      const acc = extractionAccuracy([
+        {
+          extracted: it.ledger.claims as unknown as Claims,
+          human: rv.claims as unknown as Claims,
+          slots: {
             writeTools: tools,
             mentionKeys: (spec?.must_mention ?? []).map((m) => m.key),
             forbiddenCodes: spec?.forbidden ?? [],
           },
-        );
-        const w = Math.floor(it.ledger.step / 500) * 500;
-        const p = pooled.get(w) ?? { correct: 0, n: 0 };
-        p.correct += acc.overall?.correct ?? 0;
-        p.n += acc.overall?.n ?? 0;
-        pooled.set(w, p);
-      }
+        },
+      ]);
+      const w = Math.floor(it.ledger.step / 500) * 500;
+      const p = pooled.get(w) ?? { correct: 0, n: 0 };
+      p.correct += acc.overall?.correct ?? 0;
+      p.n += acc.overall?.n ?? 0;
+      pooled.set(w, p);
     }
     expectColumn(t.rows, "extraction", new Map([...pooled].map(([w, p]) => [w, p.n ? p.correct / p.n : null])));
     expectColumn(t.rows, "slots", new Map([...pooled].map(([w, p]) => [w, p.n])));

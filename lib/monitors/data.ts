@@ -1,6 +1,7 @@
 // Reads of the training monitors. Chart and alarm reads are O(steps) over the rollups (never the ledger); the shadow
 // audit read is O(reviews of the run), a ~1% sample. Typed raw SQL where Prisma cannot express the query.
 import type { Db } from "@/lib/auth/audit-log.ts";
+import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
 import type { AlarmState } from "@/lib/stats/alarms.ts";
@@ -36,54 +37,50 @@ export async function listAlarmStepRows(runId: string, client: Db = db()): Promi
 }
 
 type AuditRow = {
+  item_id: bigint;
   step: number;
   ledger_reward: number | null;
   human_reward: number;
   tolerance: number;
   ledger_claims: Claims | null;
   human_claims: Claims | null;
-  write_tools: string[];
-  mention_keys: string[];
-  forbidden: string[];
 };
 
 /**
  * Current shadow reviews of a run (no later review supersedes them) next to the ledger entry each was compared with,
- * in step order, with the claim universe the annotator was shown: the write tools of the rollout's registry and the
- * case spec's must-mention keys and forbidden codes. Starts from the run's batches, so it reads only the run's
+ * in step order, with the claim slots the annotator was shown (listCaseSlots, the read the agreement report uses).
+ * An item's first current review is its primary one. Starts from the run's batches, so it reads only the run's
  * reviews.
  */
 export async function listAuditPairs(runId: string, range: StepRange = {}, client: Db = db()): Promise<AuditPair[]> {
   const rows = await client.$queryRaw<AuditRow[]>`
-    select l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
-           l.claims as ledger_claims, r.claims as human_claims,
-           coalesce((select array_agg(t->>'name') from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) t
-                      where t->>'kind' = 'write'), '{}') as write_tools,
-           coalesce((select array_agg(m->>'key') from jsonb_array_elements(case when jsonb_typeof(c.verifier_spec->'must_mention') = 'array' then c.verifier_spec->'must_mention' else '[]'::jsonb end) m),
-                    '{}') as mention_keys,
-           coalesce((select array_agg(f) from jsonb_array_elements_text(case when jsonb_typeof(c.verifier_spec->'forbidden') = 'array' then c.verifier_spec->'forbidden' else '[]'::jsonb end) f),
-                    '{}') as forbidden
+    select i.id as item_id, l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
+           l.claims as ledger_claims, r.claims as human_claims
       from audit_batches b
       join audit_items i on i.batch_id = b.id
       join reviews r on r.item_id = i.id
       join ledger l on l.id = i.ledger_id
-      join rollouts ro on ro.id = i.rollout_id
-      join tool_registries tr on tr.id = ro.registry_id
-      left join cases c on c.ticket_id = i.ticket_id
      where b.run_id = ${runId} and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
        and not exists (select 1 from reviews s where s.supersedes_id = r.id)
-     order by l.step, r.id`;
-  return rows.map((r) => ({
-    step: r.step,
-    ledgerReward: r.ledger_reward,
-    humanReward: r.human_reward,
-    tolerance: r.tolerance,
-    ledgerClaims: r.ledger_claims,
-    humanClaims: r.human_claims,
-    writeTools: r.write_tools,
-    mentionKeys: r.mention_keys,
-    forbiddenCodes: r.forbidden,
-  }));
+     order by l.step, i.id, r.id`;
+  const slots = await listCaseSlots([...new Set(rows.map((r) => r.item_id))], client);
+  const seen = new Set<bigint>();
+  return rows.map((r) => {
+    // Rows of one item are adjacent and in review order (one item, one ledger entry, one step).
+    const primary = !seen.has(r.item_id);
+    seen.add(r.item_id);
+    return {
+      itemId: r.item_id,
+      primary,
+      step: r.step,
+      ledgerReward: r.ledger_reward,
+      humanReward: r.human_reward,
+      tolerance: r.tolerance,
+      ledgerClaims: r.ledger_claims,
+      humanClaims: r.human_claims,
+      slots: slots.get(r.item_id) ?? { writeTools: [] },
+    };
+  });
 }
 
 /**

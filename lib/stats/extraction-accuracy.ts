@@ -1,11 +1,19 @@
 // Pairwise accuracy of the claims extractor against human-labelled claims (domain.md: watched with an alarm below
-// 0.85). Each (extracted, human) pair is broken into yes/no slots and a slot is correct when both sides agree on it.
-// Slots per pair:
-//   write:<tool>      for each write tool in the universe, plus any tool either side claimed — "claimed or not";
-//                     a claim outside the universe is therefore a slot too, and wrong unless both made it.
-//   mention:<key>     for each key in `mentionKeys`, plus any key either side mentioned: correct when both mention it
-//                     or neither does, and, when both give a value, the values are equal (see mentionValuesEqual).
-//   forbidden:<code>  for each code in `forbiddenCodes`, plus any code either side hit.
+// 0.85). THE definition of extraction accuracy: the agreement report (page, API, CLI), the monitors' audit series
+// and the extraction alarm all call extractionAccuracy, so one item's slots, and the pooled figure over a set of
+// items, are the same wherever they are shown.
+// Each (extracted, human) pair is broken into yes/no slots over ITS OWN CASE's slots — the write tools of the
+// rollout's registry, the case spec's must-mention keys and forbidden codes, i.e. what the annotator was shown —
+// never over slots that other items in the same selection happen to use, so an item counts the same whatever else
+// a filter selects. A slot is correct when both sides agree on it. Slots per pair:
+//   write:<tool>      for each write tool of the case, plus any tool either side claimed — "claimed or not";
+//                     a claim outside the case is therefore a slot too, and wrong unless both made it.
+//   mention:<key>     for each must-mention key of the case, plus any key either side mentioned: correct when both
+//                     mention it or neither does, and, when both give a value, the values are equal
+//                     (see mentionValuesEqual).
+//   forbidden:<code>  for each forbidden code of the case, plus any code either side hit.
+// The pooled accuracy is Σ correct slots / Σ slots over the pairs, so it is additive: pooling two disjoint sets of
+// items gives the sums of their counts.
 
 import { wilson, Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
 
@@ -15,7 +23,14 @@ export type Claims = {
   mentioned: readonly { key: string; value?: MentionValue }[];
   forbidden_hits: readonly string[];
 };
-export type ExtractionPair = { extracted: Claims; human: Claims };
+/** The slots of one item's case: what its annotator was shown. */
+export type CaseSlots = {
+  writeTools: readonly string[];
+  mentionKeys?: readonly string[];
+  forbiddenCodes?: readonly string[];
+};
+/** One item: the ledger's (extracted) claims, the primary human label, and the slots of the item's own case. */
+export type ExtractionPair = { extracted: Claims; human: Claims; slots: CaseSlots };
 
 /** The alarm threshold for extraction accuracy (domain.md). */
 export const EXTRACTION_ACCURACY_THRESHOLD = 0.85;
@@ -82,26 +97,15 @@ function mentionMap(claims: Claims): Map<string, MentionValue | undefined> {
 }
 
 /**
- * Per-slot and overall pairwise accuracy = correct slots / slots, each with a Wilson interval (z default 1.96),
- * and `belowThreshold` when the overall accuracy is under `threshold` (default 0.85). Range [0, 1].
+ * Per-slot and overall pairwise accuracy = correct slots / slots, each pair over its own case's slots (see the file
+ * header), each with a Wilson interval (z default 1.96), and `belowThreshold` when the overall accuracy is under
+ * `threshold` (default 0.85). Range [0, 1].
  */
 export function extractionAccuracy(
   pairs: readonly ExtractionPair[],
-  options: {
-    writeTools: readonly string[];
-    mentionKeys?: readonly string[];
-    forbiddenCodes?: readonly string[];
-    threshold?: number;
-    z?: number;
-  },
+  options: { threshold?: number; z?: number } = {},
 ): ExtractionAccuracy {
-  const {
-    writeTools,
-    mentionKeys = [],
-    forbiddenCodes = [],
-    threshold = EXTRACTION_ACCURACY_THRESHOLD,
-    z = Z_95,
-  } = options;
+  const { threshold = EXTRACTION_ACCURACY_THRESHOLD, z = Z_95 } = options;
   const tally = new Map<string, { kind: SlotKind; name: string; correct: number; n: number }>();
   const record = (kind: SlotKind, name: string, ok: boolean) => {
     const slot = `${kind}:${name}`;
@@ -111,7 +115,8 @@ export function extractionAccuracy(
     tally.set(slot, t);
   };
 
-  for (const { extracted, human } of pairs) {
+  for (const { extracted, human, slots: own } of pairs) {
+    const { writeTools, mentionKeys = [], forbiddenCodes = [] } = own;
     const ew = new Set(extracted.claimed_writes);
     const hw = new Set(human.claimed_writes);
     for (const tool of new Set([...writeTools, ...ew, ...hw])) record("write", tool, ew.has(tool) === hw.has(tool));

@@ -1,0 +1,36 @@
+// The claim slots of audit items: for each item, the write tools of its rollout's registry and its case spec's
+// must-mention keys and forbidden codes — what the annotator was shown, and what extraction accuracy compares the
+// item on (lib/stats/extraction-accuracy.ts). The one read of them: the agreement report and the monitors' audit
+// series both take an item's slots from here, so the two can never compare one item on different slots.
+import type { Db } from "@/lib/auth/audit-log.ts";
+import { db } from "@/lib/db/client.ts";
+import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";
+
+type SlotRow = { item_id: bigint; write_tools: string[]; mention_keys: string[]; forbidden: string[] };
+
+/**
+ * The slots of each of `itemIds` (one indexed lookup per item: the rollout's registry, the case by ticket). An item
+ * whose case is missing has its registry's write tools only; a spec field that is not an array counts as empty.
+ */
+export async function listCaseSlots(itemIds: readonly bigint[], client: Db = db()): Promise<Map<bigint, CaseSlots>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await client.$queryRaw<SlotRow[]>`
+    select i.id as item_id,
+           coalesce((select array_agg(t->>'name' order by ord) from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) with ordinality as x(t, ord)
+                      where t->>'kind' = 'write'), '{}') as write_tools,
+           coalesce((select array_agg(m->>'key' order by ord) from jsonb_array_elements(case when jsonb_typeof(c.verifier_spec->'must_mention') = 'array' then c.verifier_spec->'must_mention' else '[]'::jsonb end) with ordinality as x(m, ord)),
+                    '{}') as mention_keys,
+           coalesce((select array_agg(f order by ord) from jsonb_array_elements_text(case when jsonb_typeof(c.verifier_spec->'forbidden') = 'array' then c.verifier_spec->'forbidden' else '[]'::jsonb end) with ordinality as x(f, ord)),
+                    '{}') as forbidden
+      from audit_items i
+      join rollouts ro on ro.id = i.rollout_id
+      join tool_registries tr on tr.id = ro.registry_id
+      left join cases c on c.ticket_id = i.ticket_id
+     where i.id = any(${[...itemIds]}::bigint[])`;
+  return new Map(
+    rows.map((r) => [
+      r.item_id,
+      { writeTools: r.write_tools, mentionKeys: r.mention_keys, forbiddenCodes: r.forbidden },
+    ]),
+  );
+}
