@@ -30,11 +30,28 @@ describe("parseInputText", () => {
     ]);
   });
 
+  it("keeps reading NDJSON whose first line is bad: that line costs only itself", () => {
+    for (const first of ["not json", "[1, 2", '{"a":', "[]", "42", '"text"']) {
+      const got = items(`${first}\n{"b":2}\n\n{"c":3}\n`);
+      expect(
+        got.map((i) => i.line),
+        first,
+      ).toEqual([1, 2, 4]);
+      expect(got.slice(1).map((i) => i.value)).toEqual([{ b: 2 }, { c: 3 }]);
+      expect(got[0].syntaxError !== undefined || got[0].value !== undefined).toBe(true);
+    }
+    expect(items('[1, 2]\n{"b":2}\n')[0].value).toEqual([1, 2]);
+    expect(items('oops\n{"b":2}\n')[0].syntaxError).toMatch(/JSON/);
+  });
+
   it("rejects a broken JSON document as a whole, with a line", () => {
     const r = parseInputText("f.json", '{\n  "a": 1,\n  "b": ,\n}\n');
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(/^f\.json:3: not JSON or NDJSON: /);
     expect(parseInputText("f.json", "[1, 2").ok).toBe(false);
+    // A pretty-printed document's nested objects are indented: they do not make it NDJSON.
+    const pretty = JSON.stringify({ kind: "rollout", steps: [{ a: 1 }, { b: 2 }] }, null, 2).replace('"a": 1', '"a": ');
+    expect(parseInputText("f.json", pretty).ok).toBe(false);
   });
 
   it("returns nothing for an empty file, and strips a byte-order mark", () => {

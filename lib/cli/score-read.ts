@@ -40,11 +40,12 @@ export function parseInputText(file: string, raw: string): ReadResult {
     return { ok: true, items: whole.map((v, i) => item(offsets[i], v)) };
   }
 
-  // Not one JSON value: NDJSON, provided its first line is a JSON object on its own. Otherwise the file is a
-  // broken JSON document and is reported as such (not as a hundred broken lines).
+  // Not one JSON value: NDJSON, provided some line is a JSON object on its own from its first column; then every
+  // non-blank line is an item and a bad one, the first included, costs that line only. Otherwise the file is a
+  // broken JSON document and is reported as such (not as a hundred broken lines): the objects nested in a
+  // pretty-printed document are indented, so they do not make it NDJSON.
   const rawLines = text.split("\n");
-  const firstLine = rawLines.findIndex((l) => l.trim() !== "");
-  if (text[start] === "[" || !isJsonObject(rawLines[firstLine])) {
+  if (!rawLines.some((l) => l.charCodeAt(0) === 123 /* { */ && isJsonObject(l))) {
     return {
       ok: false,
       message: `${file}:${lineAt(lines, syntaxErrorOffset(text))}: not JSON or NDJSON: ${wholeError}`,

@@ -126,6 +126,26 @@ describe("verity score", { timeout: 30_000 }, () => {
     );
   });
 
+  it("costs a bad first line of an NDJSON file only that line, and warns of an unused spec section", async () => {
+    const first = file("first-bad.ndjson", "{not json\n" + ndjson(makeRollout({ trajectoryId: "t/after" })));
+    const other = file("other.ndjson", ndjson({ ...makeRollout({ trajectoryId: "t/other" }), case: makeCase() }));
+    const caseFile = file("case.json", JSON.stringify(makeCase({ deadline: "tomorrow" })));
+    const r = await verity([first, other, caseFile]);
+    expect(r.code).toBe(0);
+    expect(r.records.map((x) => [x.trajectory_id, x.status])).toEqual([
+      [null, "input_error"],
+      ["t/after", "scored"],
+      ["t/other", "scored"],
+    ]);
+    // The case's deadline is read only by stale_submission, which is off: a warning, the rollout is scored.
+    expect(r.stderr).toContain(
+      `${caseFile}:1: verifier_spec.deadline: verifier_spec.deadline must be an ISO-8601 instant; not used, stale_submission is off`,
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(`${first.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}:1: \\(root\\): invalid JSON`),
+    );
+  });
+
   it("points at the line of the offending field in a pretty-printed file", async () => {
     const r0 = makeRollout() as unknown as Record<string, unknown>;
     const text = JSON.stringify([makeCase(), { ...r0, sample_index: -3 }], null, 2);

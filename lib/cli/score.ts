@@ -234,7 +234,10 @@ function registerCase(
   }
 }
 
-/** stderr lines for a record without a reward: `FILE:LINE: path: message`, the line of the offending field. */
+/**
+ * stderr lines for a record without a reward, and for the spec warnings of a scored one: `FILE:LINE: path:
+ * message`, the line of the offending field.
+ */
 function reportErrors(
   item: Item,
   r: VerifierScoreRecord,
@@ -242,9 +245,9 @@ function reportErrors(
   invalidCases: Map<string, string>,
   io: Io,
 ): void {
-  if (r.status === "scored") return;
   for (const reason of r.reasons) {
-    if (r.status === "spec_error") {
+    if (r.status === "scored" && reason.code !== "spec_warning") continue;
+    if (r.status !== "input_error") {
       // The offending field is in the case the rollout used: its embedded one, else the one found by ticket.
       const ownCase = isObject(item.value) && isObject(item.value.case);
       const c = ownCase ? { item, path: "case." } : r.ticket_id ? where(r.ticket_id) : undefined;

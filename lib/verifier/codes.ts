@@ -39,13 +39,26 @@ export const DIMENSION_REASON_CODES = [
 ] as const;
 
 /**
- * Reason codes of records that carry no reward: `pointer_unresolved` (spec error, from verifier.md),
- * `spec_invalid` (a resolved spec value has the wrong shape, e.g. a deadline that is not an instant),
+ * Reason codes of records that carry no reward: `pointer_unresolved` (spec error: a pointer does not resolve),
+ * `spec_invalid` (spec error: a resolved spec value has the wrong shape, e.g. a deadline that is not an instant),
  * `input_invalid` (the rollout fails its schema) and `case_missing` (no case for the rollout's ticket).
  */
 export const ERROR_REASON_CODES = ["pointer_unresolved", "spec_invalid", "input_invalid", "case_missing"] as const;
 
-export type ReasonCode = (typeof DIMENSION_REASON_CODES)[number] | (typeof ERROR_REASON_CODES)[number] | GuardrailCode;
+/**
+ * Reason codes that explain no score: `spec_warning`, a pointer_unresolved or spec_invalid problem in a spec
+ * section that only a guardrail switched off reads (the rollout is scored; the reason names that guardrail).
+ */
+export const WARNING_REASON_CODES = ["spec_warning"] as const;
+
+export type ReasonCode =
+  | (typeof DIMENSION_REASON_CODES)[number]
+  | (typeof ERROR_REASON_CODES)[number]
+  | (typeof WARNING_REASON_CODES)[number]
+  | GuardrailCode;
+
+/** The three values of a verifier record's `status`. */
+export const RECORD_STATUSES = ["scored", "spec_error", "input_error"] as const;
 
 export const REGISTRY_KINDS = ["read", "write", "handoff", "other"] as const;
 export type RegistryKind = (typeof REGISTRY_KINDS)[number];

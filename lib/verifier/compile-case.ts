@@ -1,7 +1,7 @@
 // Turns a case into the form the scorer needs: every pointer resolved once, read requirements normalised, defaults
 // applied. A ticket's case is shared by thousands of rollouts (K per group, every training step), so the result is
 // cached per case object; cases are treated as immutable once they are scored.
-import type { HandoffMode, HarmOp } from "@/lib/verifier/codes.ts";
+import type { GuardrailCode, HandoffMode, HarmOp } from "@/lib/verifier/codes.ts";
 import { asNumber } from "@/lib/verifier/equality.ts";
 import { isPointer, resolveSpecValues } from "@/lib/verifier/pointers.ts";
 import type { Case, ReadRequirement, VerifierSpec } from "@/lib/verifier/schema.ts";
@@ -36,8 +36,28 @@ export type SpecProblem = {
   field: string;
   pointer?: string;
   message: string;
+  /** The guardrail that alone reads the section the problem is in (none: the sub-scores read it too). */
+  guardrail?: GuardrailCode;
 };
-export type CompiledCase = { ok: true; spec: CompiledSpec } | { ok: false; problems: SpecProblem[] };
+
+/**
+ * `spec` is undefined when a problem lies in a section a sub-score reads; otherwise it is the spec without the
+ * sections that have problems, usable whenever the guardrails owning those sections are off (see specFor).
+ */
+export type CompiledCase = { spec: CompiledSpec | undefined; problems: SpecProblem[] };
+
+/**
+ * The optional sections that exactly one guardrail reads. A problem inside one of them concerns only that
+ * guardrail: with the guardrail off, the section is not used, so it cannot make the bundle a spec error.
+ */
+export const SECTION_GUARDRAIL: Readonly<Partial<Record<keyof VerifierSpec, GuardrailCode>>> = {
+  harm: "customer_harm",
+  allowed_writes: "unauthorized_write",
+  risk: "high_risk_unchecked",
+  approval: "approval_bypass",
+  privacy: "privacy_overreach",
+  deadline: "stale_submission",
+};
 
 const cache = new WeakMap<Case, CompiledCase>();
 
@@ -50,13 +70,28 @@ export function compileCase(caseDoc: Case): CompiledCase {
   return compiled;
 }
 
+/**
+ * The spec a config scores with: a spec error when a problem lies in a section that a sub-score or a guardrail
+ * switched on reads; otherwise the spec, with the problems of sections only off guardrails read as `ignored`.
+ */
+export type SpecForConfig =
+  { ok: true; spec: CompiledSpec; ignored: SpecProblem[] } | { ok: false; problems: SpecProblem[] };
+
+export function specFor(caseDoc: Case, guardrails: Readonly<Record<GuardrailCode, { on: boolean }>>): SpecForConfig {
+  const { spec, problems } = compileCase(caseDoc);
+  if (spec && problems.length === 0) return { ok: true, spec, ignored: problems };
+  const decisive = (p: SpecProblem) => p.guardrail === undefined || guardrails[p.guardrail].on;
+  if (!spec || problems.some(decisive)) return { ok: false, problems };
+  return { ok: true, spec, ignored: problems };
+}
+
 export function readReq(req: ReadRequirement): ReadReq {
   return typeof req === "string" ? { names: [req], label: req } : { names: req.any_of, label: req.any_of.join(" | ") };
 }
 
 function compile(caseDoc: Case): CompiledCase {
   const raw = caseDoc.verifier_spec;
-  const { value: s, unresolved } = resolveSpecValues(raw, caseDoc.env_snapshot);
+  const { value: resolved, unresolved } = resolveSpecValues(raw, caseDoc.env_snapshot);
   const problems: SpecProblem[] = unresolved.map((u) => ({
     code: "pointer_unresolved",
     field: `verifier_spec.${u.field}`,
@@ -64,20 +99,38 @@ function compile(caseDoc: Case): CompiledCase {
     message: `pointer ${u.pointer} does not resolve against env_snapshot`,
   }));
 
-  // Resolved values whose type the schema could not check (they came through a pointer).
+  // Resolved values whose type the schema could not check (they came through a pointer); a value whose pointer
+  // did not resolve is reported once, as unresolved.
+  const reported = (field: string) => problems.some((p) => p.field === field);
   let threshold = 0;
-  if (s.risk) {
-    const t = asNumber(s.risk.threshold);
+  if (resolved.risk && !reported("verifier_spec.risk.threshold")) {
+    const t = asNumber(resolved.risk.threshold);
     if (t === undefined) problems.push(invalid("verifier_spec.risk.threshold", raw.risk?.threshold, "a number"));
     else threshold = t;
   }
   let deadlineMs: number | undefined;
-  if (s.deadline !== undefined) {
-    deadlineMs = typeof s.deadline === "string" ? parseInstant(s.deadline) : undefined;
+  if (resolved.deadline !== undefined && !reported("verifier_spec.deadline")) {
+    deadlineMs = typeof resolved.deadline === "string" ? parseInstant(resolved.deadline) : undefined;
     if (deadlineMs === undefined) problems.push(invalid("verifier_spec.deadline", raw.deadline, "an ISO-8601 instant"));
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length === 0) return { spec: build(raw, resolved, threshold, deadlineMs), problems };
 
+  // Sections with a problem are left out of the spec; it is usable only if all of them belong to one guardrail.
+  const s: VerifierSpec = { ...resolved };
+  let usable = true;
+  for (const p of problems) {
+    const section = p.field.split(".")[1] as keyof VerifierSpec;
+    p.guardrail = SECTION_GUARDRAIL[section];
+    if (p.guardrail === undefined) usable = false;
+    delete s[section];
+  }
+  return {
+    spec: usable ? build(raw, s, threshold, s.deadline === undefined ? undefined : deadlineMs) : undefined,
+    problems,
+  };
+}
+
+function build(raw: VerifierSpec, s: VerifierSpec, threshold: number, deadlineMs: number | undefined): CompiledSpec {
   const requiredReads = (s.required_reads ?? []).map(readReq);
   const requiredWrites = (s.required_writes ?? []).map((w) => ({
     tool: w.tool,
@@ -85,27 +138,24 @@ function compile(caseDoc: Case): CompiledCase {
     after: (w.after ?? []).map(readReq),
   }));
   return {
-    ok: true,
-    spec: {
-      raw,
-      requiredReads,
-      requiredWrites,
-      allowedWrites: (s.allowed_writes ?? []).map((a) =>
-        typeof a === "string" ? { tool: a, args: undefined } : { tool: a.tool, args: a.args },
-      ),
-      policyQuery: s.policy?.query && { tool: s.policy.query.tool, args: s.policy.query.args },
-      policyRules: s.policy?.rules ?? [],
-      harm: s.harm ?? [],
-      mustMention: (s.must_mention ?? []).map((m) => ({ key: m.key, hasValue: m.value !== undefined, value: m.value })),
-      forbidden: new Set(s.forbidden ?? []),
-      handoff: s.handoff ?? "not_allowed",
-      budget: s.step_budget ?? 2 * (requiredReads.length + requiredWrites.length) + 2,
-      risk: s.risk && { tools: new Set(s.risk.tools), arg: s.risk.arg, threshold, check: readReq(s.risk.check) },
-      approvalTools: s.approval && new Set(s.approval.tools),
-      privacy: s.privacy && { customer: s.privacy.customer, customerArgs: s.privacy.customer_args },
-      deadlineMs,
-      deadline: s.deadline,
-    },
+    raw,
+    requiredReads,
+    requiredWrites,
+    allowedWrites: (s.allowed_writes ?? []).map((a) =>
+      typeof a === "string" ? { tool: a, args: undefined } : { tool: a.tool, args: a.args },
+    ),
+    policyQuery: s.policy?.query && { tool: s.policy.query.tool, args: s.policy.query.args },
+    policyRules: s.policy?.rules ?? [],
+    harm: s.harm ?? [],
+    mustMention: (s.must_mention ?? []).map((m) => ({ key: m.key, hasValue: m.value !== undefined, value: m.value })),
+    forbidden: new Set(s.forbidden ?? []),
+    handoff: s.handoff ?? "not_allowed",
+    budget: s.step_budget ?? 2 * (requiredReads.length + requiredWrites.length) + 2,
+    risk: s.risk && { tools: new Set(s.risk.tools), arg: s.risk.arg, threshold, check: readReq(s.risk.check) },
+    approvalTools: s.approval && new Set(s.approval.tools),
+    privacy: s.privacy && { customer: s.privacy.customer, customerArgs: s.privacy.customer_args },
+    deadlineMs,
+    deadline: s.deadline,
   };
 }
 

@@ -48,10 +48,18 @@ export function eq(actual: unknown, expected: unknown): boolean {
   if (Array.isArray(actual)) return false;
   const a = actual as Record<string, unknown>;
   const e = expected as Record<string, unknown>;
+  // Own keys only, on both sides: `__proto__`, `constructor` or `toString` in tool arguments are compared like any
+  // other key, and a key the object does not have is missing (not the value Object.prototype has under that name).
   for (const key in e) {
+    if (!Object.hasOwn(e, key)) continue;
     if (!Object.hasOwn(a, key) || !eq(a[key], e[key])) return false;
   }
   return true;
+}
+
+/** The value of an object's own property `key`; undefined when it has none (never an inherited one). */
+export function own(obj: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /** eq in both directions: the two values are interchangeable (used for duplicates and write positions). */

@@ -66,7 +66,10 @@ export function resolveSpecValues<T>(spec: T, snapshot: unknown): { value: T; un
       const out: Record<string, unknown> = {};
       for (const [k, item] of Object.entries(v)) {
         path.push(k);
-        out[k] = walk(item);
+        // `out.__proto__ = x` would set the prototype instead of a key: define it, like JSON.parse does.
+        if (k === "__proto__")
+          Object.defineProperty(out, k, { value: walk(item), enumerable: true, writable: true, configurable: true });
+        else out[k] = walk(item);
         path.pop();
       }
       return out;

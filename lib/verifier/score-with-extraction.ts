@@ -1,6 +1,6 @@
 // Scoring with an asynchronous claims extractor (an LLM). The extractor only ever receives buildExtractionInput's
 // reply and name lists, and its output is validated and restricted to that vocabulary before it is scored.
-import { compileCase } from "@/lib/verifier/compile-case.ts";
+import { specFor } from "@/lib/verifier/compile-case.ts";
 import type { VerifierConfig } from "@/lib/verifier/config.ts";
 import { buildExtractionInput, restrictClaims, type ClaimsExtractor } from "@/lib/verifier/extractor.ts";
 import { claimsSchema, zodIssues, type Case, type Rollout, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
@@ -24,7 +24,7 @@ export async function scoreWithExtraction(
   config: VerifierConfig,
   extractor: ClaimsExtractor,
 ): Promise<VerifierScoreRecord> {
-  if (rollout.claims || !compileCase(caseDoc).ok) return scoreRollout(rollout, caseDoc, config);
+  if (rollout.claims || !specFor(caseDoc, config.guardrails).ok) return scoreRollout(rollout, caseDoc, config);
   const input = buildExtractionInput(rollout, caseDoc);
   let raw: unknown;
   try {

@@ -2,7 +2,7 @@
 // No clock, no randomness, no environment, no I/O: the same inputs give the same record, byte for byte.
 import { evidenceObligations, matchRequiredWrites, policyViolations } from "@/lib/verifier/analysis.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type Dimension, type GuardrailCode } from "@/lib/verifier/codes.ts";
-import { compileCase } from "@/lib/verifier/compile-case.ts";
+import { specFor, type SpecProblem } from "@/lib/verifier/compile-case.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { buildExtractionInput } from "@/lib/verifier/extractor.ts";
 import { collectFacts } from "@/lib/verifier/facts.ts";
@@ -56,13 +56,11 @@ export function scoreRollout(
 ): VerifierScoreRecord {
   const identity = identityOf(rollout);
   const facts = collectFacts(rollout);
-  const compiled = compileCase(caseDoc);
+  const compiled = specFor(caseDoc, config.guardrails);
   const fromBundle = rollout.claims ?? undefined;
 
   if (!compiled.ok) {
-    const reasons = compiled.problems.map((p) =>
-      makeReason({ code: p.code, field: p.field, pointer: p.pointer, message: p.message }),
-    );
+    const reasons = compiled.problems.map((p) => specProblemReason(p, config));
     return errorRecord("spec_error", identity, reasons, config, {
       claims: fromBundle ? copyClaims(fromBundle) : extracted ? copyClaims(extracted.claims) : null,
       claimsSource: fromBundle ? "bundle" : (extracted?.source ?? null),
@@ -116,6 +114,8 @@ export function scoreRollout(
     }
   }
 
+  for (const p of compiled.ignored) reasons.push(specProblemReason(p, config));
+
   const rawReward = round6(raw);
   const reward = round6(Math.min(raw, cap));
   return buildRecord(identity, "scored", config, {
@@ -131,6 +131,21 @@ export function scoreRollout(
     claims: copyClaims(claims),
     handoff: facts.handoff,
     tool_steps: facts.toolSteps.length,
+  });
+}
+
+/**
+ * A spec problem as a reason: its own code when it makes the bundle a spec error; `spec_warning` (naming the
+ * guardrail) when only a guardrail that is off reads the section, so the rollout is scored without it.
+ */
+function specProblemReason(p: SpecProblem, config: VerifierConfig): Reason {
+  const off = p.guardrail !== undefined && !config.guardrails[p.guardrail].on;
+  return makeReason({
+    guardrail: off ? p.guardrail : undefined,
+    code: off ? "spec_warning" : p.code,
+    field: p.field,
+    pointer: p.pointer,
+    message: off ? `${p.message}; not used, ${p.guardrail} is off` : p.message,
   });
 }
 

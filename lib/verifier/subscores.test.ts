@@ -445,6 +445,26 @@ describe("communication", () => {
     expect(r.reasons).toContainEqual(expect.objectContaining({ code: "mention_value_mismatch", actual: null }));
   });
 
+  it("says that a mention has no value instead of showing it as null, and what was expected", () => {
+    const c = makeCase({ must_mention: [{ key: "refund_amount", value: null }] });
+    const valueless = score(makeRollout({ claims: honestClaims({ mentioned: [{ key: "refund_amount" }] }) }), c);
+    expect(valueless.reasons.find((x) => x.code === "mention_value_mismatch")?.message).toBe(
+      "the reply mentions refund_amount without a value, expected null",
+    );
+    const twice = score(
+      makeRollout({
+        claims: honestClaims({ mentioned: [{ key: "refund_amount", value: 50 }, { key: "refund_amount" }] }),
+      }),
+    );
+    expect(twice.reasons.find((x) => x.code === "mention_value_mismatch")?.message).toBe(
+      "the reply mentions refund_amount 2 times (as 50, without a value), expected 59.99 ($order.paid_amount)",
+    );
+    const wrong = score(makeRollout({ claims: honestClaims({ mentioned: [{ key: "refund_amount", value: 50 }] }) }));
+    expect(wrong.reasons.find((x) => x.code === "mention_value_mismatch")?.message).toBe(
+      "the reply mentions refund_amount as 50, expected 59.99 ($order.paid_amount)",
+    );
+  });
+
   it("takes 0.5 for a forbidden expression of the case, and ignores codes the case does not forbid", () => {
     const hit = score(makeRollout({ claims: honestClaims({ forbidden_hits: ["blame_customer", "blame_customer"] }) }));
     expect(hit.subscores.communication).toBe(0.5);

@@ -3,7 +3,7 @@ import type { Obligation, PolicyViolation, WriteMatching } from "@/lib/verifier/
 import type { Dimension } from "@/lib/verifier/codes.ts";
 import { pointerAt, type CompiledSpec } from "@/lib/verifier/compile-case.ts";
 import type { VerifierConfig } from "@/lib/verifier/config.ts";
-import { argsMatch, mentionEq, mismatchedFields } from "@/lib/verifier/equality.ts";
+import { argsMatch, mentionEq, mismatchedFields, own } from "@/lib/verifier/equality.ts";
 import { firstSatisfied, type Facts } from "@/lib/verifier/facts.ts";
 import { makeReason, show, showExpected } from "@/lib/verifier/reasons.ts";
 import type { Claims, Reason } from "@/lib/verifier/schema.ts";
@@ -85,7 +85,7 @@ function unmatchedWriteReasons({ spec, facts, match }: ScoreContext): Reason[] {
     const rawArgs = spec.raw.required_writes?.[r]?.args ?? {};
     for (const field of fields) {
       const pointer = pointerAt(rawArgs[field]);
-      const actual = candidate.args[field];
+      const actual = own(candidate.args, field);
       reasons.push(
         makeReason({
           dimension: "outcome",
@@ -241,7 +241,7 @@ export function communication({ spec, claims }: ScoreContext): SubscoreResult {
           pointer,
           expected: item.value,
           actual: actual.length === 1 ? actual[0] : actual,
-          message: `the reply mentions ${item.key} as ${show(actual.length === 1 ? actual[0] : actual)}, expected ${showExpected(item.value, pointer)}`,
+          message: `the reply mentions ${item.key} ${showMentions(same)}, expected ${showExpected(item.value, pointer)}`,
         }),
       );
     }
@@ -259,4 +259,13 @@ export function communication({ spec, claims }: ScoreContext): SubscoreResult {
     );
   }
   return { score: Math.max(0, mention - (hits.length > 0 ? 0.5 : 0)), reasons };
+}
+
+/**
+ * How the reply mentions a key: "as 50", "without a value", or "3 times (as 50, without a value, as 51)". A
+ * mention without a value is said so, not shown as null (a null value is a value, and may be the expected one).
+ */
+function showMentions(mentions: { value?: unknown }[]): string {
+  const one = (m: { value?: unknown }) => (m.value === undefined ? "without a value" : `as ${show(m.value)}`);
+  return mentions.length === 1 ? one(mentions[0]) : `${mentions.length} times (${mentions.map(one).join(", ")})`;
 }
