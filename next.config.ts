@@ -22,6 +22,11 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: true }, // `npm test` typechecks the whole tree once, with tsc
   // forbidden() renders app/(console)/forbidden.tsx with status 403 (lib/auth/guards.ts).
   experimental: { authInterrupts: true },
+  // The activity log's page was called the audit log before "audit" came to mean only the shadow audit; old
+  // bookmarks land on the new address with their filters.
+  async redirects() {
+    return [{ source: "/admin/audit-log", destination: "/admin/activity-log", permanent: true }];
+  },
   async headers() {
     return [
       { source: "/:path*", headers: SECURITY_HEADERS },

@@ -90,7 +90,7 @@ test.describe("the lead", () => {
       [batchId],
     );
     expect(Number(strata.find((s) => s.stratum === "empty_promise")?.n)).toBeGreaterThanOrEqual(3);
-    const log = await query("select 1 from audit_log where action = 'audit.batch_create' and target_id = $1", [
+    const log = await query("select 1 from activity_log where action = 'audit.batch_create' and target_id = $1", [
       String(batchId),
     ]);
     expect(log).toHaveLength(1);

@@ -109,7 +109,7 @@ test.describe("the lead", () => {
       [disputed.itemId],
     );
     expect(verdicts).toEqual([{ cause: "verifier_rule_wrong", guardrail: "empty_promise" }]);
-    const log = await query("select 1 from audit_log where action = 'adjudication.record' and target_id = $1", [
+    const log = await query("select 1 from activity_log where action = 'adjudication.record' and target_id = $1", [
       disputed.itemId,
     ]);
     expect(log).toHaveLength(1);

@@ -68,7 +68,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/admin/users": page(["admin"]),
   "/admin/tokens": page(["admin"]),
   "/admin/configs": page(READERS),
-  "/admin/audit-log": page(["admin", "lead"]),
+  "/admin/activity-log": page(["admin", "lead"]),
   "/groups": page(READERS),
   "/runs/compare": page(READERS),
   "/agreement/items": page(READERS),

@@ -15,17 +15,17 @@ const NAV: Record<DemoRole, string[]> = {
     "Clusters",
     "Monitors",
     "Configs",
-    "Audit log",
+    "Activity log",
     "Admin",
   ],
-  lead: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs", "Audit log"],
+  lead: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs", "Activity log"],
   researcher: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs"],
   annotator: ["Queue"],
 };
 const DENIED: Record<DemoRole, string | null> = {
   admin: null,
   lead: "/admin/users",
-  researcher: "/admin/audit-log",
+  researcher: "/admin/activity-log",
   annotator: "/trajectories",
 };
 

@@ -7,7 +7,7 @@ const SECTIONS: { href: string; label: string; action: Action }[] = [
   { href: "/admin/users", label: "Users", action: "users.manage" },
   { href: "/admin/tokens", label: "API tokens", action: "tokens.manage" },
   { href: "/admin/configs", label: "Verifier configs", action: "configs.read" },
-  { href: "/admin/audit-log", label: "Audit log", action: "auditlog.read" },
+  { href: "/admin/activity-log", label: "Activity log", action: "activitylog.read" },
 ];
 
 /** Tabs of the admin area, only those the role may open. */

@@ -5,7 +5,7 @@ import { FormMessage, inputClass } from "@/components/ui/field.tsx";
 import { saveClusterStateAction } from "@/lib/clusters/actions.ts";
 import { CLUSTER_STATUSES, STATUS_LABELS, type ClusterStatus } from "@/lib/clusters/schema.ts";
 
-/** A lead's triage of one cluster: pin it, set its status, keep a note. Saved (and audited) by a server action. */
+/** A lead's triage of one cluster: pin it, set its status, keep a note. Saved (and logged in the activity log) by a server action. */
 export function ClusterStateForm({
   runId,
   clusterKey,

@@ -15,7 +15,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/clusters", label: "Clusters", action: "ledger.read" },
   { href: "/monitors", label: "Monitors", action: "runs.read" },
   { href: "/admin/configs", label: "Configs", action: "configs.read" },
-  { href: "/admin/audit-log", label: "Audit log", action: "auditlog.read" },
+  { href: "/admin/activity-log", label: "Activity log", action: "activitylog.read" },
   { href: "/admin", label: "Admin", action: "users.manage" },
 ];
 

@@ -1,4 +1,4 @@
-import type { AuditLogQuery } from "@/lib/admin/schema.ts";
+import type { ActivityLogQuery } from "@/lib/admin/schema.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 
@@ -40,7 +40,7 @@ export async function listVerifierConfigs() {
   });
 }
 
-export type AuditLogPage = {
+export type ActivityLogPage = {
   entries: {
     id: bigint;
     at: Date;
@@ -58,12 +58,14 @@ export type AuditLogPage = {
 const DAY_MS = 86_400_000;
 
 /**
- * Audit-log entries, newest first, paged by id. `actor` is a user's email (matched by actor_id, indexed) or, when no
+ * Activity-log entries, newest first, paged by id. `actor` is a user's email (matched by actor_id, indexed) or, when no
  * user has it, an actor label such as "cli", "token:<name>" or the email of a failed sign-in.
  */
-export async function listAuditLog(q: Partial<AuditLogQuery> & { limit?: number } = {}): Promise<AuditLogPage> {
+export async function listActivityLog(
+  q: Partial<ActivityLogQuery> & { limit?: number } = {},
+): Promise<ActivityLogPage> {
   const limit = q.limit ?? 50;
-  const where: Prisma.AuditLogEntryWhereInput = {};
+  const where: Prisma.ActivityLogWhereInput = {};
   if (q.before) where.id = { lt: q.before };
   if (q.action) where.action = q.action;
   if (q.actor) {
@@ -77,7 +79,7 @@ export async function listAuditLog(q: Partial<AuditLogQuery> & { limit?: number 
       ...(q.to ? { lt: new Date(Date.parse(`${q.to}T00:00:00Z`) + DAY_MS) } : {}),
     };
   }
-  const rows = await db().auditLogEntry.findMany({ where, orderBy: { id: "desc" }, take: limit + 1 });
+  const rows = await db().activityLog.findMany({ where, orderBy: { id: "desc" }, take: limit + 1 });
   const more = rows.length > limit;
   const entries = more ? rows.slice(0, limit) : rows;
   return { entries, nextBefore: more ? entries[entries.length - 1].id : null };

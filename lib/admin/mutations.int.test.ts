@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listAuditLog } from "@/lib/admin/data.ts";
+import { listActivityLog } from "@/lib/admin/data.ts";
 import { changeRole, createUser, resetPassword, setDefaultConfig, setUserDisabled } from "@/lib/admin/mutations.ts";
-import { appendAuditLog } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { signInWithPassword } from "@/lib/auth/mutations.ts";
 import { verifyPassword } from "@/lib/auth/password.ts";
 import { createClient, db } from "@/lib/db/client.ts";
@@ -34,7 +34,7 @@ describe("user administration", () => {
     const a = await user("admin");
     const u = await user("researcher");
     expect(await changeRole(u.userId, "lead", a)).toEqual({ ok: true });
-    const e = await db().auditLogEntry.findFirstOrThrow({
+    const e = await db().activityLog.findFirstOrThrow({
       where: { action: "user.role_change", targetId: String(u.userId) },
     });
     expect(e).toMatchObject({
@@ -62,7 +62,7 @@ describe("user administration", () => {
     expect(await db().signInFailure.count({ where: { email: u.email } })).toBe(0);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD })).ok).toBe(false);
     expect((await signInWithPassword({ email: u.email, password: "another long password" })).ok).toBe(true);
-    const e = await db().auditLogEntry.findFirstOrThrow({
+    const e = await db().activityLog.findFirstOrThrow({
       where: { action: "user.password_reset", targetId: String(u.userId) },
     });
     expect(JSON.stringify(e.details)).not.toContain("another long password");
@@ -75,7 +75,7 @@ describe("user administration", () => {
     await setUserDisabled(u.userId, true, a); // no-op, not logged twice
     await setUserDisabled(u.userId, false, a);
     const actions = (
-      await db().auditLogEntry.findMany({
+      await db().activityLog.findMany({
         where: { targetType: "user", targetId: String(u.userId) },
         orderBy: { id: "asc" },
       })
@@ -123,7 +123,7 @@ describe("the last enabled admin", () => {
     });
     expect(await setDefaultConfig(c2.id, a, client)).toEqual({ ok: true });
     expect((await client.verifierConfig.findMany({ where: { isDefault: true } })).map((c) => c.id)).toEqual([c2.id]);
-    const e = await client.auditLogEntry.findFirstOrThrow({ where: { action: "config.set_default" } });
+    const e = await client.activityLog.findFirstOrThrow({ where: { action: "config.set_default" } });
     expect(e).toMatchObject({
       actorId: a.userId,
       targetType: "verifier_config",
@@ -133,35 +133,35 @@ describe("the last enabled admin", () => {
   });
 });
 
-describe("the audit log", () => {
+describe("the activity log", () => {
   it("is append-only", async () => {
-    await appendAuditLog({ actor: { label: "test" }, action: "test.append_only" });
-    const e = await db().auditLogEntry.findFirstOrThrow({ where: { action: "test.append_only" } });
-    await expect(db().auditLogEntry.update({ where: { id: e.id }, data: { action: "x" } })).rejects.toThrow(
+    await appendActivityLog({ actor: { label: "test" }, action: "test.append_only" });
+    const e = await db().activityLog.findFirstOrThrow({ where: { action: "test.append_only" } });
+    await expect(db().activityLog.update({ where: { id: e.id }, data: { action: "x" } })).rejects.toThrow(
       /append-only/,
     );
-    await expect(db().auditLogEntry.delete({ where: { id: e.id } })).rejects.toThrow(/append-only/);
+    await expect(db().activityLog.delete({ where: { id: e.id } })).rejects.toThrow(/append-only/);
   });
 
   it("filters by action, actor and day, newest first, paged by id", async () => {
     const a = await user("admin");
     const action = `test.filter_${randomBytes(3).toString("hex")}`;
-    for (let i = 0; i < 5; i++) await appendAuditLog({ actor: a, action, target: { type: "thing", id: i } });
-    await appendAuditLog({ actor: { label: "cli" }, action, target: { type: "thing", id: 99 } });
+    for (let i = 0; i < 5; i++) await appendActivityLog({ actor: a, action, target: { type: "thing", id: i } });
+    await appendActivityLog({ actor: { label: "cli" }, action, target: { type: "thing", id: 99 } });
 
-    const first = await listAuditLog({ action, limit: 4 });
+    const first = await listActivityLog({ action, limit: 4 });
     expect(first.entries.map((e) => e.targetId)).toEqual(["99", "4", "3", "2"]);
     expect(first.nextBefore).toBe(first.entries[3].id);
-    const second = await listAuditLog({ action, limit: 4, before: first.nextBefore! });
+    const second = await listActivityLog({ action, limit: 4, before: first.nextBefore! });
     expect(second.entries.map((e) => e.targetId)).toEqual(["1", "0"]);
     expect(second.nextBefore).toBeNull();
 
-    expect((await listAuditLog({ action, actor: a.email })).entries).toHaveLength(5);
-    expect((await listAuditLog({ action, actor: "cli" })).entries.map((e) => e.targetId)).toEqual(["99"]);
+    expect((await listActivityLog({ action, actor: a.email })).entries).toHaveLength(5);
+    expect((await listActivityLog({ action, actor: "cli" })).entries.map((e) => e.targetId)).toEqual(["99"]);
 
     const today = new Date().toISOString().slice(0, 10);
-    expect((await listAuditLog({ action, from: today, to: today })).entries).toHaveLength(6);
-    expect((await listAuditLog({ action, to: "2000-01-01" })).entries).toHaveLength(0);
-    expect((await listAuditLog({ action, from: "2999-01-01" })).entries).toHaveLength(0);
+    expect((await listActivityLog({ action, from: today, to: today })).entries).toHaveLength(6);
+    expect((await listActivityLog({ action, to: "2000-01-01" })).entries).toHaveLength(0);
+    expect((await listActivityLog({ action, from: "2999-01-01" })).entries).toHaveLength(0);
   });
 });

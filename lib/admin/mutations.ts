@@ -1,6 +1,6 @@
-// Changes to users, API tokens and verifier-config selection. Each change and its audit-log entry commit together.
+// Changes to users, API tokens and verifier-config selection. Each change and its activity-log entry commit together.
 import type { CreateUserInput } from "@/lib/admin/schema.ts";
-import { appendAuditLog, type AuditActor } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { hashPassword } from "@/lib/auth/password.ts";
 import type { Role, TokenScope } from "@/lib/auth/policy.ts";
 import { newApiToken } from "@/lib/auth/tokens.ts";
@@ -10,7 +10,7 @@ import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
 
 /** The acting signed-in user, or a label ("cli") for changes made from the command line. */
-export type Actor = AuditActor;
+export type Actor = ActivityActor;
 
 const actorUserId = (a: Actor) => ("userId" in a ? a.userId : null);
 
@@ -26,7 +26,7 @@ export async function createUser(
         data: { email: input.email, name: input.name, role: input.role, passwordHash },
         select: { id: true },
       });
-      await appendAuditLog(
+      await appendActivityLog(
         {
           actor,
           action: "user.create",
@@ -72,7 +72,7 @@ export async function changeRole(
       return { ok: false, field: "role", error: "This is the last enabled admin: make another admin first." };
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "user.role_change",
@@ -105,7 +105,7 @@ export async function setUserDisabled(
     }
     await tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
     if (disabled) await tx.session.deleteMany({ where: { userId } });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: disabled ? "user.disable" : "user.enable",
@@ -132,7 +132,7 @@ export async function resetPassword(
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     await tx.session.deleteMany({ where: { userId } });
     await tx.signInFailure.deleteMany({ where: { email: u.email } });
-    await appendAuditLog(
+    await appendActivityLog(
       { actor, action: "user.password_reset", target: { type: "user", id: userId }, details: { email: u.email } },
       tx,
     );
@@ -153,7 +153,7 @@ export async function createApiToken(
       data: { name: input.name, prefix, hash, scopes, createdById: actor.userId },
       select: { id: true },
     });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "token.create",
@@ -176,7 +176,7 @@ export async function revokeApiToken(tokenId: number, actor: Actor, client: Pris
     if (!t) return { ok: false, error: "No such token." };
     if (t.revokedAt) return { ok: true };
     await tx.apiToken.update({ where: { id: tokenId }, data: { revokedAt: new Date() } });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "token.revoke",
@@ -189,7 +189,7 @@ export async function revokeApiToken(tokenId: number, actor: Actor, client: Pris
   });
 }
 
-/** Makes one stored verifier config the default (and no other). A config change, so it is audit-logged. */
+/** Makes one stored verifier config the default (and no other). A config change, so it is recorded in the activity log. */
 export async function setDefaultConfig(configId: number, actor: Actor, client: PrismaClient = db()): Promise<Result> {
   return client.$transaction(async (tx) => {
     const c = await tx.verifierConfig.findUnique({
@@ -204,7 +204,7 @@ export async function setDefaultConfig(configId: number, actor: Actor, client: P
     });
     await tx.verifierConfig.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
     await tx.verifierConfig.update({ where: { id: configId }, data: { isDefault: true } });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "config.set_default",

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { auditLogQuery, createTokenInput, createUserInput, formObject, setDisabledInput } from "@/lib/admin/schema.ts";
+import {
+  activityLogQuery,
+  createTokenInput,
+  createUserInput,
+  formObject,
+  setDisabledInput,
+} from "@/lib/admin/schema.ts";
 
 describe("admin form schemas", () => {
   it("turns FormData into a plain object, checkboxes into arrays", () => {
@@ -36,9 +42,9 @@ describe("admin form schemas", () => {
     expect(setDisabledInput.safeParse({ userId: "0", disabled: "false" }).success).toBe(false);
   });
 
-  it("parses audit-log filters and refuses bad dates and cursors", () => {
+  it("parses activity-log filters and refuses bad dates and cursors", () => {
     expect(
-      auditLogQuery.parse({
+      activityLogQuery.parse({
         action: "auth.sign_in",
         actor: "Lead@Verity.Local",
         from: "2025-01-01",
@@ -52,8 +58,8 @@ describe("admin form schemas", () => {
       to: undefined,
       before: 42n,
     });
-    expect(auditLogQuery.safeParse({ from: "2025-13-45" }).success).toBe(false);
-    expect(auditLogQuery.safeParse({ before: "abc" }).success).toBe(false);
-    expect(auditLogQuery.parse({ action: "" })).toEqual({ action: undefined, actor: undefined });
+    expect(activityLogQuery.safeParse({ from: "2025-13-45" }).success).toBe(false);
+    expect(activityLogQuery.safeParse({ before: "abc" }).success).toBe(false);
+    expect(activityLogQuery.parse({ action: "" })).toEqual({ action: undefined, actor: undefined });
   });
 });

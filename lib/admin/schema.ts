@@ -45,8 +45,8 @@ const day = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2025-01-31")
   .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "must be a real date");
 
-/** Filters of the audit-log page (URL search params). Dates are whole UTC days, both ends included. */
-export const auditLogQuery = z.object({
+/** Filters of the activity-log page (URL search params). Dates are whole UTC days, both ends included. */
+export const activityLogQuery = z.object({
   action: z
     .string()
     .trim()
@@ -64,11 +64,11 @@ export const auditLogQuery = z.object({
   to: day.optional().or(z.literal("").transform(() => undefined)),
   before: z
     .string()
-    .regex(/^\d{1,19}$/, "must be an audit-log entry id")
+    .regex(/^\d{1,19}$/, "must be an activity-log entry id")
     .transform((s) => BigInt(s))
     .optional(),
 });
-export type AuditLogQuery = z.infer<typeof auditLogQuery>;
+export type ActivityLogQuery = z.infer<typeof activityLogQuery>;
 
 /** What a form action returns to its form (useActionState): field errors, a message, or success. */
 export type FormState = {

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";

@@ -1,7 +1,7 @@
 // A lead's verdict on a disputed item. Append-only (a database trigger refuses UPDATE and DELETE): a revised
-// verdict is a new row superseding the current one. Logged in the audit log in the same transaction.
+// verdict is a new row superseding the current one. Logged in the activity log in the same transaction.
 import type { AdjudicationInput } from "@/lib/audit/schema.ts";
-import { appendAuditLog } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
@@ -37,7 +37,7 @@ export async function recordAdjudication(
       },
       select: { id: true },
     });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "adjudication.record",

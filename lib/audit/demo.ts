@@ -256,7 +256,7 @@ export function hackingAgreementAt(t: number): number {
 }
 
 /**
- * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the audit log), a batch over the
+ * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log), a batch over the
  * whole run, every item reviewed, and in each audit window a share of disagreements that grows late in the run —
  * the hand-offs first, which the annotators judge unneeded — while the ledger's mean reward keeps rising.
  */
@@ -329,7 +329,7 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
 
 /**
  * Writes the reviews of `slots` (planned disagreements from `plan`, agreeing reviews otherwise), the item states and
- * audit-log entries, then the verdicts `decide` picks among the disputed items — in one transaction.
+ * activity-log entries, then the verdicts `decide` picks among the disputed items — in one transaction.
  */
 async function writeReviews(
   client: PrismaClient,
@@ -385,7 +385,7 @@ async function writeReviews(
           where: { id: slot.item.id },
           data: { reviewsDone: { increment: 1 }, status: done ? "done" : "open", ...(first ? { disputedAt: at } : {}) },
         });
-        await tx.auditLogEntry.create({
+        await tx.activityLog.create({
           data: {
             at,
             actorId: slot.reviewer.id,
@@ -411,7 +411,7 @@ async function writeReviews(
           select: { id: true },
         });
         verdicts++;
-        await tx.auditLogEntry.create({
+        await tx.activityLog.create({
           data: {
             actorId: ctx.lead.id,
             actorLabel: ctx.lead.email,

@@ -81,9 +81,9 @@ describe("creating a batch", () => {
       items: r.items,
       items_hash: preview.sample.itemsHash,
     });
-    expect(
-      await db().auditLogEntry.count({ where: { action: "audit.batch_create", targetId: String(r.batchId) } }),
-    ).toBe(1);
+    expect(await db().activityLog.count({ where: { action: "audit.batch_create", targetId: String(r.batchId) } })).toBe(
+      1,
+    );
 
     // the same parameters draw the same sample again
     const again = await createBatch(params, ACTOR);

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
 import type { BatchParams, ResolvedBatchParams } from "@/lib/audit/schema.ts";
-import { appendAuditLog, type AuditActor } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 
@@ -79,7 +79,7 @@ function defaultName(p: ResolvedBatchParams): string {
  */
 export async function createBatch(
   params: ResolvedBatchParams,
-  actor: AuditActor,
+  actor: ActivityActor,
   client: PrismaClient = db(),
 ): Promise<
   Result<{
@@ -138,7 +138,7 @@ export async function createBatch(
           reviewsNeeded: i.reviewsNeeded,
         })),
       });
-      await appendAuditLog(
+      await appendActivityLog(
         {
           actor,
           action: "audit.batch_create",

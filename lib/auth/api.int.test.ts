@@ -56,7 +56,7 @@ describe("API tokens", () => {
       });
     }
 
-    const log = await db().auditLogEntry.findMany({
+    const log = await db().activityLog.findMany({
       where: { targetType: "api_token", targetId: String(t.id) },
       orderBy: { id: "asc" },
     });

@@ -1,6 +1,6 @@
 // Authentication of /api/v1/* route handlers: `Authorization: Bearer vty_…`. Errors are JSON
 // {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token, 403 for a missing scope.
-import type { AuditActor, Db } from "@/lib/auth/audit-log.ts";
+import type { ActivityActor, Db } from "@/lib/auth/activity-log.ts";
 import { tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";
@@ -100,7 +100,7 @@ export function withApiAuth<Ctx>(
   };
 }
 
-/** Audit-log actor for changes made through the API. */
-export function apiActor(p: ApiPrincipal): AuditActor {
+/** Activity-log actor for changes made through the API. */
+export function apiActor(p: ApiPrincipal): ActivityActor {
   return { tokenId: p.tokenId, name: p.name };
 }

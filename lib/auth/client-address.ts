@@ -1,4 +1,4 @@
-// The client's network address, for the failed sign-in limit per address and the audit log.
+// The client's network address, for the failed sign-in limit per address and the activity log.
 //
 // Next.js hands the application no socket: it writes the connection's address into X-Forwarded-For, and only when the
 // request arrived without that header. So the rightmost entry is the connection's address when the client talks to

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import type { Role } from "@/lib/auth/policy.ts";
 import { SIGN_IN_LIMIT } from "@/lib/auth/schema.ts";
 import { db } from "@/lib/db/client.ts";

@@ -38,7 +38,7 @@ describe("demo users", () => {
     ]);
     expect(await verifyPassword(DEMO_PASSWORD, users[0].passwordHash)).toBe(true);
     expect(new Set(users.map((u) => u.passwordHash)).size).toBe(5);
-    expect(await client.auditLogEntry.count({ where: { action: "user.create", actorLabel: "system" } })).toBe(5);
+    expect(await client.activityLog.count({ where: { action: "user.create", actorLabel: "system" } })).toBe(5);
     expect(await createDemoUsersIfEmpty(client)).toEqual([]);
     expect(await client.user.count()).toBe(5);
   });

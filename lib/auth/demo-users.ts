@@ -1,7 +1,7 @@
 // The demo accounts of a fresh non-production database: one per role (two annotators, for overlap), password
 // "verity". Production (NODE_ENV=production without VERITY_DEMO) never gets them; the first admin comes from
 // `verity user create --role admin`.
-import { appendAuditLog } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { hashPassword } from "@/lib/auth/password.ts";
 import type { Role } from "@/lib/auth/policy.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -23,7 +23,7 @@ export async function createDemoUsersIfEmpty(client: PrismaClient): Promise<stri
   await client.$transaction(async (tx) => {
     for (const [i, u] of DEMO_USERS.entries()) {
       const created = await tx.user.create({ data: { ...u, passwordHash: hashes[i] }, select: { id: true } });
-      await appendAuditLog(
+      await appendActivityLog(
         {
           actor: { label: "system" },
           action: "user.create",

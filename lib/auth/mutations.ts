@@ -1,4 +1,4 @@
-import { appendAuditLog, type Db } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
 import { recentSignInFailures, type SessionUser } from "@/lib/auth/data.ts";
 import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/password.ts";
 import { SIGN_IN_LIMIT, WRONG_CREDENTIALS } from "@/lib/auth/schema.ts";
@@ -34,7 +34,7 @@ export async function endSession(sessionId: string, client: Db = db()): Promise<
   });
   if (!s) return null;
   await client.session.deleteMany({ where: { id: sessionId } });
-  await appendAuditLog(
+  await appendActivityLog(
     {
       actor: { userId: s.user.id, email: s.user.email },
       action: "auth.sign_out",
@@ -96,7 +96,7 @@ async function reserveSignInAttempt(email: string, ip: string, now: Date, client
  * SIGN_IN_LIMIT.failuresPerAddress failures from the client address across emails, within the window, even the right
  * password is refused until the window moves on; an unknown address ("") is not limited by address. An attempt counts
  * as a failure from before its password is checked (reserveSignInAttempt), so the limits hold for simultaneous
- * attempts too. Every outcome lands in the audit log.
+ * attempts too. Every outcome lands in the activity log.
  */
 export async function signInWithPassword(
   input: { email: string; password: string; ip?: string },
@@ -106,7 +106,7 @@ export async function signInWithPassword(
   const { email, password } = input;
   const ip = input.ip ?? "";
   const failed = (reason: string, userId?: number) =>
-    appendAuditLog(
+    appendActivityLog(
       {
         actor: { label: email },
         action: "auth.sign_in_failed",
@@ -155,7 +155,7 @@ export async function signInWithPassword(
   }
 
   const session = await createSession(user.id, now, client);
-  await appendAuditLog(
+  await appendActivityLog(
     {
       actor: { userId: user.id, email: user.email },
       action: "auth.sign_in",
@@ -183,7 +183,7 @@ export async function signInWithVerifiedEmail(
 ): Promise<VerifiedEmailSignIn> {
   const user = await client.user.findUnique({ where: { email }, select: { id: true, email: true, disabledAt: true } });
   if (!user || user.disabledAt) {
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor: { label: email },
         action: "auth.sign_in_failed",
@@ -195,7 +195,7 @@ export async function signInWithVerifiedEmail(
     return { ok: false, code: user ? "sso_disabled" : "sso_no_account" };
   }
   const session = await createSession(user.id, now, client);
-  await appendAuditLog(
+  await appendActivityLog(
     {
       actor: { userId: user.id, email: user.email },
       action: "auth.sign_in",
@@ -218,7 +218,7 @@ export async function recordSsoFailure(
   ip = "",
   client: Db = db(),
 ): Promise<void> {
-  await appendAuditLog(
+  await appendActivityLog(
     { actor: { label: method }, action: "auth.sign_in_failed", details: { reason, detail, method, ip } },
     client,
   );

@@ -17,7 +17,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   "configs.manage": { admin: Y, lead: n, researcher: n, annotator: n },
   "users.manage": { admin: Y, lead: n, researcher: n, annotator: n },
   "tokens.manage": { admin: Y, lead: n, researcher: n, annotator: n },
-  "auditlog.read": { admin: Y, lead: Y, researcher: n, annotator: n },
+  "activitylog.read": { admin: Y, lead: Y, researcher: n, annotator: n },
 };
 
 describe("the policy table", () => {
@@ -45,7 +45,7 @@ describe("the policy table", () => {
     expect([...POLICY.annotator]).toEqual(["audit.review"]);
   });
 
-  it("lets researchers read everything a lead reads except the audit log, and change nothing", () => {
+  it("lets researchers read everything a lead reads except the activity log, and change nothing", () => {
     for (const a of ["configs.manage", "users.manage", "tokens.manage", "audit.manage", "adjudicate"] as const)
       expect(can("researcher", a)).toBe(false);
   });

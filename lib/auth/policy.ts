@@ -29,13 +29,13 @@ export const ACTIONS = [
   "users.manage",
   /** create and revoke API tokens */
   "tokens.manage",
-  /** read the audit log of who did what */
-  "auditlog.read",
+  /** read the activity log of who did what */
+  "activitylog.read",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const RESEARCHER: readonly Action[] = ["runs.read", "ledger.read", "audit.read", "export", "configs.read"];
-const LEAD: readonly Action[] = [...RESEARCHER, "audit.manage", "adjudicate", "auditlog.read"];
+const LEAD: readonly Action[] = [...RESEARCHER, "audit.manage", "adjudicate", "activitylog.read"];
 
 /**
  * Role → allowed actions. Annotators score blind, so they get the queue and nothing that shows a ledger number.

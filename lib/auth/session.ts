@@ -52,7 +52,7 @@ export async function clearSessionCookie(): Promise<void> {
   });
 }
 
-/** The client address for the audit log and the failure limits (lib/auth/client-address.ts). */
+/** The client address for the activity log and the failure limits (lib/auth/client-address.ts). */
 export async function requestIp(): Promise<string> {
   return clientAddress(await headers(), trustedProxyList(env().VERITY_TRUSTED_PROXIES));
 }

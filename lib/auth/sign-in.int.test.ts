@@ -18,7 +18,7 @@ async function newUser(role: "admin" | "lead" | "researcher" | "annotator" = "re
 }
 
 const logFor = (targetId: number) =>
-  db().auditLogEntry.findMany({ where: { targetType: "user", targetId: String(targetId) }, orderBy: { id: "asc" } });
+  db().activityLog.findMany({ where: { targetType: "user", targetId: String(targetId) }, orderBy: { id: "asc" } });
 
 describe("signing in with email and password", () => {
   it("starts a session stored by the hash of its cookie and logs the sign-in", async () => {
@@ -55,7 +55,7 @@ describe("signing in with email and password", () => {
     expect(wrong).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
     expect(unknown).toEqual({ ok: false, code: "wrong_credentials", message: WRONG_CREDENTIALS });
     expect(WRONG_CREDENTIALS).toBe("Email or password is wrong.");
-    const failures = await db().auditLogEntry.findMany({
+    const failures = await db().activityLog.findMany({
       where: { action: "auth.sign_in_failed", actorLabel: u.email },
     });
     expect(failures).toHaveLength(1);
@@ -107,7 +107,7 @@ describe("the failed sign-in rate limit", () => {
     const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD }, later)).ok).toBe(true);
     const reasons = (
-      await db().auditLogEntry.findMany({
+      await db().activityLog.findMany({
         where: { action: "auth.sign_in_failed", actorLabel: u.email },
         orderBy: { id: "asc" },
       })
@@ -154,7 +154,7 @@ describe("the failed sign-in rate limit per client address", () => {
 
     const later = new Date(t0.getTime() + SIGN_IN_LIMIT.windowMinutes * 60_000 + 1000);
     expect((await signInWithPassword({ email: u.email, password: PASSWORD, ip }, later)).ok).toBe(true);
-    const refusal = await db().auditLogEntry.findFirst({
+    const refusal = await db().activityLog.findFirst({
       where: {
         action: "auth.sign_in_failed",
         actorLabel: u.email,
@@ -180,7 +180,7 @@ describe("the failed sign-in rate limit per client address", () => {
 
 describe("the failed sign-in limits under concurrency", () => {
   const reasons = async (where: object) =>
-    (await db().auditLogEntry.findMany({ where: { action: "auth.sign_in_failed", ...where } })).map(
+    (await db().activityLog.findMany({ where: { action: "auth.sign_in_failed", ...where } })).map(
       (e) => (e.details as { reason: string }).reason,
     );
   const tally = (xs: string[]) =>

@@ -33,7 +33,7 @@ describe("verity user (CLI)", () => {
     expect(r.stdout + r.stderr).not.toContain(password);
     const signIn = await signInWithPassword({ email, password });
     expect(signIn.ok && signIn.user.role).toBe("admin");
-    const log = await db().auditLogEntry.findFirstOrThrow({
+    const log = await db().activityLog.findFirstOrThrow({
       where: { action: "user.create", details: { path: ["email"], equals: email } },
     });
     expect(log.actorLabel).toBe("cli");

@@ -43,7 +43,7 @@ describe("setClusterState", () => {
       note: "spec v2 requires the write",
       updatedBy: "lead@test.local",
     });
-    const log = await client.auditLogEntry.findMany({ where: { action: "cluster.update" }, orderBy: { id: "asc" } });
+    const log = await client.activityLog.findMany({ where: { action: "cluster.update" }, orderBy: { id: "asc" } });
     expect(log.map((l) => [l.actorLabel, l.targetType, l.targetId])).toEqual([
       ["lead@test.local", "cluster", "r1/empty_promise"],
       ["lead@test.local", "cluster", "r1/empty_promise"],
@@ -57,11 +57,11 @@ describe("setClusterState", () => {
   });
 
   it("writes nothing when nothing changed, and refuses an unknown run", async () => {
-    const before = await client.auditLogEntry.count();
+    const before = await client.activityLog.count();
     expect(await setClusterState(input({ status: "fixed", note: "spec v2 requires the write" }), lead, client)).toEqual(
       { ok: true, changed: false },
     );
-    expect(await client.auditLogEntry.count()).toBe(before);
+    expect(await client.activityLog.count()).toBe(before);
     expect(await setClusterState({ ...input({}), run: "nope" }, lead, client)).toEqual({
       ok: false,
       error: 'There is no run "nope".',

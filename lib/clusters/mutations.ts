@@ -1,15 +1,15 @@
 // A lead's triage of a cluster: pin, status, note. One row per (run, cluster key), replaced on every change, and an
-// audit-log entry with the before and after in the same transaction (the row is the present, the log the history).
+// activity-log entry with the before and after in the same transaction (the row is the present, the log the history).
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
-import { appendAuditLog, type AuditActor } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import type { ClusterStateInput } from "@/lib/clusters/schema.ts";
 
 export type SetStateResult = { ok: true; changed: boolean } | { ok: false; error: string };
 
 export async function setClusterState(
   input: ClusterStateInput,
-  actor: AuditActor,
+  actor: ActivityActor,
   client: PrismaClient = db(),
 ): Promise<SetStateResult> {
   const run = await client.run.findUnique({ where: { id: input.run }, select: { id: true } });
@@ -31,7 +31,7 @@ export async function setClusterState(
         create: { runId: input.run, key: input.key, ...after, updatedById },
         update: { ...after, updatedById, updatedAt: new Date() },
       });
-      await appendAuditLog(
+      await appendActivityLog(
         {
           actor,
           action: "cluster.update",

@@ -1,9 +1,9 @@
 "use server";
 // The admin's "Re-score run" button: the same re-score as `verity rescore`, under the default config or one of the
-// stored verifier configs. Admin-only through the policy (configs.manage); recorded in the audit log.
+// stored verifier configs. Admin-only through the policy (configs.manage); recorded in the activity log.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { appendAuditLog } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -40,7 +40,7 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
   if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
     return { ok: false, message: `No run ${runId}.` };
   const summary = await rescoreRun(bulkPool(), { runId, config, alarms: { webhook: "background" } });
-  await appendAuditLog({
+  await appendActivityLog({
     actor: { userId: me.id, email: me.email },
     action: "run.rescore",
     target: { type: "run", id: runId },

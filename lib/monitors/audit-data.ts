@@ -2,7 +2,7 @@
 // ledger entry an item compares with is fixed when it is sampled, and cases and registries never change, so a run's
 // audit points are a function of its reviews' count and newest id: a cheap query decides whether the O(reviews)
 // read and the per-pair extraction scoring have to run again.
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { auditPoints, type AuditPoint } from "@/lib/monitors/audit.ts";
 import { listAuditPairs, reviewFingerprint } from "@/lib/monitors/data.ts";

@@ -1,6 +1,6 @@
 // Reads of the training monitors. Chart and alarm reads are O(steps) over the rollups (never the ledger); the shadow
 // audit read is O(reviews of the run), a ~1% sample. Typed raw SQL where Prisma cannot express the query.
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Claims } from "@/lib/stats/extraction-accuracy.ts";

@@ -1,6 +1,6 @@
 // Alarm evaluation against a real database: states persisted from the rollups, one event per state change (never
 // two for the same change, even with two evaluations at once), the webhook posted to a local receiver, thresholds
-// edited through the audited mutation, and evaluation as data arrives giving the same end state as all at once.
+// edited through the logged mutation, and evaluation as data arrives giving the same end state as all at once.
 import { describe, expect, it } from "vitest";
 import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
@@ -82,14 +82,14 @@ describe("evaluateRunAlarms", () => {
     expect(receiver.received.length).toBe(posted);
   });
 
-  it("new thresholds (audited) re-evaluate: a 90% hand-off ceiling turns the alarm green; two concurrent evaluations record the change back once", async () => {
+  it("new thresholds (logged) re-evaluate: a 90% hand-off ceiling turns the alarm green; two concurrent evaluations record the change back once", async () => {
     const lead = {
       userId: (await db().user.create({ data: { email: `${uniqueName("lead")}@t.local`, role: "lead" } })).id,
       email: "lead@t.local",
     };
     const saved = await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS, handoffCeiling: 0.9 }, lead);
     expect(saved).toEqual({ ok: true, stored: { handoffCeiling: 0.9 } });
-    const log = await db().auditLogEntry.findFirstOrThrow({
+    const log = await db().activityLog.findFirstOrThrow({
       where: { action: "run.thresholds_update", targetId: RUN },
     });
     expect(log.details).toMatchObject({

@@ -1,6 +1,6 @@
 // Writes of the training monitors: the persisted alarm states and their change events, the webhook outcome of an
-// event, and a run's thresholds (audited).
-import { appendAuditLog, type AuditActor, type Db } from "@/lib/auth/audit-log.ts";
+// event, and a run's thresholds (logged in the activity log).
+import { appendActivityLog, type ActivityActor, type Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { AlarmStatus } from "@/lib/stats/alarms.ts";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -73,12 +73,12 @@ export async function recordWebhookOutcomes(
 
 /**
  * Sets a run's thresholds (only the fields that differ from the defaults are stored; none → null) and records who
- * changed what from what in the audit log, in one transaction.
+ * changed what from what in the activity log, in one transaction.
  */
 export async function setRunThresholds(
   runId: string,
   thresholds: Thresholds,
-  actor: AuditActor,
+  actor: ActivityActor,
   client: PrismaClient = db(),
 ): Promise<{ ok: true; stored: Partial<Thresholds> | null } | { ok: false; error: string }> {
   return client.$transaction(async (tx) => {
@@ -93,7 +93,7 @@ export async function setRunThresholds(
         .filter((k) => before[k] !== thresholds[k])
         .map((k) => [k, { from: before[k], to: thresholds[k] }]),
     );
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "run.thresholds_update",

@@ -1,7 +1,7 @@
 // Reads of submitted reviews next to the ledger entries they shadow: the reveal, the adjudication page and the
 // agreement statistics. "Current" reviews are those no later review supersedes. Never call these for an annotator
 // on an item they have not reviewed: they carry ledger values (the blind loader is lib/review/loaders.ts).
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";

@@ -3,7 +3,7 @@
 // stratum or inclusion probability (both derive from the ledger's deciding guardrail). Whatever this returns may
 // reach the annotator's browser before they submit; keep it that way.
 import { renewLease } from "@/lib/audit/leases.ts";
-import type { Db } from "@/lib/auth/audit-log.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { listSpecPointers, type PointerRow } from "@/lib/ledger/spec-pointers.ts";
 import type { ScoringConfig } from "@/lib/review/human-reward.ts";

@@ -49,7 +49,7 @@ describe("submitting a review", () => {
     const item = await db().auditItem.findUniqueOrThrow({ where: { id: lease!.itemId } });
     expect(item).toMatchObject({ status: "done", reviewsDone: 1, disputedAt: null, leaseUserId: null });
     expect(await db().reviewDraft.count({ where: { itemId: lease!.itemId } })).toBe(0);
-    const log = await db().auditLogEntry.findFirstOrThrow({
+    const log = await db().activityLog.findFirstOrThrow({
       where: { action: "review.submit", targetId: lease!.itemId.toString() },
     });
     expect(log).toMatchObject({
@@ -122,7 +122,7 @@ describe("submitting a review", () => {
       "annotator_wrong",
     ]);
     expect((await listAdjudications({ batchId })).map((x) => x.cause)).toEqual(["ambiguous"]);
-    const logs = await db().auditLogEntry.count({
+    const logs = await db().activityLog.count({
       where: { action: "adjudication.record", targetId: lease!.itemId.toString() },
     });
     expect(logs).toBe(2);

@@ -1,7 +1,7 @@
 // Writes of the annotation flow: the draft autosave (which renews the lease) and the submission of a review.
-// Reviews are append-only (a database trigger refuses UPDATE and DELETE) and every submission is in the audit log.
+// Reviews are append-only (a database trigger refuses UPDATE and DELETE) and every submission is in the activity log.
 import { renewLease } from "@/lib/audit/leases.ts";
-import { appendAuditLog, type Db } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
@@ -138,7 +138,7 @@ export async function submitReview(
       },
     });
     await tx.reviewDraft.deleteMany({ where: { itemId, userId: actor.userId } });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "review.submit",

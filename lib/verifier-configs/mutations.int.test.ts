@@ -33,12 +33,12 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 const rowsNamed = (name: string) => db().verifierConfig.findMany({ where: { name }, orderBy: { version: "asc" } });
-const auditCount = (action: string) => db().auditLogEntry.count({ where: { action } });
+const activityCount = (action: string) => db().activityLog.count({ where: { action } });
 
 describe("verity config add / list", () => {
   it("refuses a bad document with its path and reason, and stores nothing", async () => {
     const name = `bad-${tag}`;
-    const before = await auditCount("config.create");
+    const before = await activityCount("config.create");
 
     const json = await cli(["add", file(`${name}.json`, '{"handoff_outcome": 0.5,,}'), "--name", name]);
     expect(json.code).toBe(1);
@@ -80,10 +80,10 @@ describe("verity config add / list", () => {
     expect((await cli(["frobnicate"])).code).toBe(2);
 
     expect(await rowsNamed(name)).toEqual([]);
-    expect(await auditCount("config.create")).toBe(before);
+    expect(await activityCount("config.create")).toBe(before);
   });
 
-  it("stores a config whole under its canonical hash, versioned by name, audit-logged; the same content again is unchanged", async () => {
+  it("stores a config whole under its canonical hash, versioned by name, recorded in the activity log; the same content again is unchanged", async () => {
     const name = `strict-${tag}`;
     const partial = `{"handoff_outcome": ${outcome}, "guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}`;
     const first = await cli(["add", file(`${name}.json`, partial)]);
@@ -100,7 +100,7 @@ describe("verity config add / list", () => {
     expect(parsed.config.guardrails.tool_missing).toEqual({ on: true, cap: 0.55 });
     expect(Object.keys(v1.body as object).sort()).toEqual(["claims", "guardrails", "handoff_outcome", "weights"]);
     expect(v1).toMatchObject({ version: 1, isDefault: false, createdById: null });
-    const log = await db().auditLogEntry.findFirstOrThrow({
+    const log = await db().activityLog.findFirstOrThrow({
       where: { action: "config.create", targetId: String(v1.id) },
     });
     expect(log).toMatchObject({
@@ -109,8 +109,8 @@ describe("verity config add / list", () => {
       details: { name, version: 1, hash: v1.hash },
     });
 
-    // The same config again — other key order, other name — is unchanged: no row, no audit entry.
-    const creates = await auditCount("config.create");
+    // The same config again — other key order, other name — is unchanged: no row, no activity-log entry.
+    const creates = await activityCount("config.create");
     const again = await cli([
       "add",
       file("again.json", `{"guardrails": {"tool_missing": {"cap": 0.55, "on": true}}, "handoff_outcome": ${outcome}}`),
@@ -120,7 +120,7 @@ describe("verity config add / list", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(`unchanged: this config is already stored as ${name} v1 (${v1.hash})\n`);
     expect(await rowsNamed(`other-${tag}`)).toEqual([]);
-    expect(await auditCount("config.create")).toBe(creates);
+    expect(await activityCount("config.create")).toBe(creates);
 
     // Different content under the same name is its next version; --default makes it the only default.
     const second = await cli(["add", file("v2.json", `{"handoff_outcome": ${outcome}}`), "--name", name, "--default"]);
@@ -132,7 +132,7 @@ describe("verity config add / list", () => {
     ]);
     expect(second.stdout).toBe(`stored ${name} v2 (${rows[1].hash}), now the default\n`);
     expect((await db().verifierConfig.findMany({ where: { isDefault: true } })).map((r) => r.id)).toEqual([rows[1].id]);
-    const setDefault = await db().auditLogEntry.findFirstOrThrow({
+    const setDefault = await db().activityLog.findFirstOrThrow({
       where: { action: "config.set_default", targetId: String(rows[1].id) },
     });
     expect(setDefault.details).toMatchObject({ name, version: 2, hash: rows[1].hash });
@@ -189,7 +189,7 @@ describe("verity config add / list", () => {
     });
     const row = await db().verifierConfig.findUniqueOrThrow({ where: { id: r.config.id } });
     expect(row.createdById).toBe(admin.id);
-    const log = await db().auditLogEntry.findFirstOrThrow({
+    const log = await db().activityLog.findFirstOrThrow({
       where: { action: "config.create", targetId: String(row.id) },
     });
     expect(log).toMatchObject({ actorId: admin.id, actorLabel: actor.email });

@@ -1,8 +1,8 @@
 // Storing verifier configs. A config is stored whole (merged onto the defaults) under its canonical hash, the hash
 // every score record carries, so a stored config is exactly what re-scoring with it uses. Versions count per name;
-// the same content again is `unchanged` whatever name it is sent under. Each change and its audit-log entries
+// the same content again is `unchanged` whatever name it is sent under. Each change and its activity-log entries
 // commit together.
-import { appendAuditLog, type AuditActor } from "@/lib/auth/audit-log.ts";
+import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { VerifierConfig } from "@/lib/verifier/config.ts";
@@ -20,11 +20,11 @@ export type AddConfigResult = {
 /** Serialises adds, so two at once cannot pick the same version of a name or both store one hash. */
 const CONFIG_LOCK = 0x76636667;
 
-async function makeDefault(tx: Prisma.TransactionClient, c: StoredConfig, actor: AuditActor): Promise<void> {
+async function makeDefault(tx: Prisma.TransactionClient, c: StoredConfig, actor: ActivityActor): Promise<void> {
   const previous = await tx.verifierConfig.findFirst({ where: { isDefault: true }, select: { hash: true } });
   await tx.verifierConfig.updateMany({ where: { isDefault: true }, data: { isDefault: false } });
   await tx.verifierConfig.update({ where: { id: c.id }, data: { isDefault: true } });
-  await appendAuditLog(
+  await appendActivityLog(
     {
       actor,
       action: "config.set_default",
@@ -42,7 +42,7 @@ async function makeDefault(tx: Prisma.TransactionClient, c: StoredConfig, actor:
  */
 export async function addVerifierConfig(
   input: { name: string; config: VerifierConfig; makeDefault?: boolean },
-  actor: AuditActor,
+  actor: ActivityActor,
   client: PrismaClient = db(),
 ): Promise<AddConfigResult> {
   const hash = configHash(input.config);
@@ -71,7 +71,7 @@ export async function addVerifierConfig(
       },
       select,
     });
-    await appendAuditLog(
+    await appendActivityLog(
       {
         actor,
         action: "config.create",

@@ -6,7 +6,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td } from "@/components/ui/table.tsx";
-import { listApiTokens, listAuditLog, listUsers, listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listApiTokens, listActivityLog, listUsers, listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Admin" };
@@ -17,7 +17,7 @@ export default async function AdminPage() {
     listUsers(),
     listApiTokens(),
     listVerifierConfigs(),
-    listAuditLog({ limit: 10 }),
+    listActivityLog({ limit: 10 }),
   ]);
   const active = tokens.filter((t) => !t.revokedAt);
   const link = (href: string, text: string) => (
@@ -27,7 +27,7 @@ export default async function AdminPage() {
   );
   return (
     <>
-      <PageHeader title="Admin" description="Users, API tokens, verifier configurations and the audit log." />
+      <PageHeader title="Admin" description="Users, API tokens, verifier configurations and the activity log." />
       <AdminNav role={me.role} current="/admin" />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title={`Users (${users.length})`} actions={link("/admin/users", "Manage users →")}>
@@ -52,7 +52,7 @@ export default async function AdminPage() {
               : configs.map((c) => `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}`).join(", ")}
           </p>
         </Card>
-        <Card title="Audit log (latest)" actions={link("/admin/audit-log", "Full log →")}>
+        <Card title="Activity log (latest)" actions={link("/admin/activity-log", "Full log →")}>
           {log.entries.length === 0 ? (
             <p className="px-3 py-2 text-fg-muted">Nothing recorded yet.</p>
           ) : (

@@ -107,7 +107,7 @@ function refusal(res: Response): { code: string; message: string | undefined } {
 }
 
 const failuresFrom = (ip: string) =>
-  db().auditLogEntry.findMany({
+  db().activityLog.findMany({
     where: { action: "auth.sign_in_failed", details: { path: ["ip"], equals: ip } },
     orderBy: { id: "asc" },
   });
@@ -141,7 +141,7 @@ describe("OIDC sign-in", () => {
     // the flow cookie is spent
     expect(res.headers.getSetCookie().some((c) => c.startsWith(`${OIDC_COOKIE}=;`))).toBe(true);
     expect(await findSessionUser(sha256Hex(token!))).toMatchObject({ id, email: who, role: "researcher" });
-    const log = await db().auditLogEntry.findMany({ where: { action: "auth.sign_in", targetId: String(id) } });
+    const log = await db().activityLog.findMany({ where: { action: "auth.sign_in", targetId: String(id) } });
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ actorId: id, actorLabel: who, details: { method: "oidc", ip } });
     expect(provider.refusals).toEqual([]);

@@ -1,5 +1,5 @@
-// The audit log: who did what, when, to what. Append-only (a trigger refuses UPDATE and DELETE on audit_log).
-// Other domains log through appendAuditLog too (reviews, adjudications, batches), inside their own transaction.
+// The activity log: who did what, when, to what. Append-only (a trigger refuses UPDATE and DELETE on activity_log).
+// Other domains log through appendActivityLog too (reviews, adjudications, batches), inside their own transaction.
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 
@@ -7,7 +7,7 @@ import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 /** The actions this module's callers record. Other domains may add their own dotted names (e.g. "review.submit"). */
-export const AUDIT_ACTIONS = [
+export const ACTIVITY_ACTIONS = [
   "auth.sign_in",
   "auth.sign_in_failed",
   "auth.sign_out",
@@ -21,27 +21,27 @@ export const AUDIT_ACTIONS = [
   "config.create",
   "config.set_default",
 ] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /** A signed-in user, an API token, or a named non-human actor such as "cli" or "system". */
-export type AuditActor = { userId: number; email: string } | { tokenId: number; name: string } | { label: string };
+export type ActivityActor = { userId: number; email: string } | { tokenId: number; name: string } | { label: string };
 
-export type AuditEntryInput = {
-  actor: AuditActor;
-  action: AuditAction | (string & {});
+export type ActivityEntryInput = {
+  actor: ActivityActor;
+  action: ActivityAction | (string & {});
   target?: { type: string; id: string | number | bigint };
   details?: Prisma.InputJsonObject;
 };
 
-function actorColumns(actor: AuditActor): { actorId: number | null; actorLabel: string } {
+function actorColumns(actor: ActivityActor): { actorId: number | null; actorLabel: string } {
   if ("userId" in actor) return { actorId: actor.userId, actorLabel: actor.email };
   if ("tokenId" in actor) return { actorId: null, actorLabel: `token:${actor.name}` };
   return { actorId: null, actorLabel: actor.label };
 }
 
 /** Appends one entry. Pass the transaction client to make the entry part of the change it records. */
-export async function appendAuditLog(entry: AuditEntryInput, client: Db = db()): Promise<void> {
-  await client.auditLogEntry.create({
+export async function appendActivityLog(entry: ActivityEntryInput, client: Db = db()): Promise<void> {
+  await client.activityLog.create({
     data: {
       ...actorColumns(entry.actor),
       action: entry.action,

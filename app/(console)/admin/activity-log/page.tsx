@@ -9,27 +9,27 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { inputClass } from "@/components/ui/field.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { listAuditLog } from "@/lib/admin/data.ts";
-import { auditLogQuery, type AuditLogQuery } from "@/lib/admin/schema.ts";
-import { AUDIT_ACTIONS } from "@/lib/auth/audit-log.ts";
+import { listActivityLog } from "@/lib/admin/data.ts";
+import { activityLogQuery, type ActivityLogQuery } from "@/lib/admin/schema.ts";
+import { ACTIVITY_ACTIONS } from "@/lib/auth/activity-log.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
-export const metadata: Metadata = { title: "Audit log" };
+export const metadata: Metadata = { title: "Activity log" };
 
-export default async function AuditLogPage({
+export default async function ActivityLogPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
-  const me = await requirePageUser("auditlog.read");
-  const parsed = auditLogQuery.safeParse(await searchParams);
-  const q: Partial<AuditLogQuery> = parsed.success ? parsed.data : {};
-  const page = parsed.success ? await listAuditLog(q) : { entries: [], nextBefore: null };
+  const me = await requirePageUser("activitylog.read");
+  const parsed = activityLogQuery.safeParse(await searchParams);
+  const q: Partial<ActivityLogQuery> = parsed.success ? parsed.data : {};
+  const page = parsed.success ? await listActivityLog(q) : { entries: [], nextBefore: null };
   const filters = Object.fromEntries(
     Object.entries({ action: q.action, actor: q.actor, from: q.from, to: q.to }).filter(([, v]) => v),
   ) as Record<string, string>;
   const olderHref = page.nextBefore
-    ? `/admin/audit-log?${new URLSearchParams({ ...filters, before: page.nextBefore.toString() })}`
+    ? `/admin/activity-log?${new URLSearchParams({ ...filters, before: page.nextBefore.toString() })}`
     : null;
   const field = (id: string, label: string, input: ReactNode) => (
     <div>
@@ -42,23 +42,23 @@ export default async function AuditLogPage({
   return (
     <>
       <PageHeader
-        title="Audit log"
+        title="Activity log"
         description="Who did what and when: sign-ins, user, role, token and config changes. Append-only."
       />
-      <AdminNav role={me.role} current="/admin/audit-log" />
+      <AdminNav role={me.role} current="/admin/activity-log" />
       <form
         method="get"
-        action="/admin/audit-log"
+        action="/admin/activity-log"
         className="mb-4 grid items-end gap-2 md:grid-cols-5"
-        aria-label="Filter the audit log"
+        aria-label="Filter the activity log"
       >
         {field(
           "f-action",
           "Action",
-          <input id="f-action" name="action" list="audit-actions" defaultValue={q.action} className={inputClass} />,
+          <input id="f-action" name="action" list="activity-actions" defaultValue={q.action} className={inputClass} />,
         )}
-        <datalist id="audit-actions">
-          {AUDIT_ACTIONS.map((a) => (
+        <datalist id="activity-actions">
+          {ACTIVITY_ACTIONS.map((a) => (
             <option key={a} value={a} />
           ))}
         </datalist>
@@ -83,7 +83,7 @@ export default async function AuditLogPage({
           <button type="submit" className="rounded bg-accent px-3 py-1 font-medium text-accent-fg">
             Filter
           </button>
-          <Link href="/admin/audit-log" className="px-2 py-1 text-accent hover:underline">
+          <Link href="/admin/activity-log" className="px-2 py-1 text-accent hover:underline">
             Clear
           </Link>
         </div>
