@@ -28,6 +28,14 @@ export const GUARDRAIL_HIT_RATE_ALARM: BandRule = {
   minN: 30,
 };
 
+/**
+ * The fewest GRPO groups (with two or more rewarded rollouts) a step needs before the within-group std alarm judges
+ * it. A mean over a handful of groups is noise: three groups that happen to be flat read 0 and would count towards
+ * red, as would a step whose rollouts are still arriving. A step with fewer reads "not enough groups" and moves no
+ * state. The one statement of the number (README, "Training alarms", quotes it).
+ */
+export const MIN_GROUPS_PER_STEP = 10;
+
 /** Mean within-group reward std below 0.05: GRPO has (almost) no gradient. */
 export const GROUP_STD_ALARM: FloorRule = {
   kind: "floor",
@@ -38,6 +46,8 @@ export const GROUP_STD_ALARM: FloorRule = {
   exitMargin: 0.005,
   enterAfter: 3,
   exitAfter: 3,
+  minN: MIN_GROUPS_PER_STEP,
+  minNUnit: "groups",
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   GROUP_STD_ALARM,
   GUARDRAIL_HIT_RATE_ALARM,
   HANDOFF_RATE_ALARM,
+  MIN_GROUPS_PER_STEP,
   REWARD_HACKING_ALARM,
 } from "@/lib/stats/alarm-presets.ts";
 import { leastSquaresSlope, type StepPoint } from "@/lib/stats/trend.ts";
@@ -326,5 +327,45 @@ describe("presets", () => {
     expect(() => evaluateAlarm({ ...handoff, enterAfter: 0 }, [])).toThrow(RangeError);
     expect(() => evaluateAlarm({ ...handoff, exitAfter: 1.5 }, [])).toThrow(RangeError);
     expect(() => evaluateAlarm({ ...handoff, exitMargin: -0.1 }, [])).toThrow(RangeError);
+  });
+});
+
+describe("within-group std alarm: a minimum number of groups per step", () => {
+  const std = (values: number[], groups: number): StepPoint[] =>
+    values.map((value, i) => ({ step: (i + 1) * 100, value, n: groups }));
+
+  it("judges a step with exactly the minimum, and calls one group fewer 'not enough groups' without moving", () => {
+    expect(MIN_GROUPS_PER_STEP).toBe(10);
+    // three flat steps at the minimum turn it red
+    expect(states(alarmTimeline(GROUP_STD_ALARM, std([0, 0, 0], MIN_GROUPS_PER_STEP)))).toBe("aar");
+    // the same values from one group fewer are not judged: green stays green, and the status says why
+    const short = alarmTimeline(GROUP_STD_ALARM, std([0, 0, 0], MIN_GROUPS_PER_STEP - 1));
+    expect(states(short)).toBe("ggg");
+    expect(short.map((s) => s.at)).toEqual([100, 200, 300]);
+    expect(short[2]).toMatchObject({ since: null, value: null, runs: { breach: 0, warn: 0 } });
+    expect(short[2].message).toBe(
+      "within-group reward std: not enough groups at step 300 (9, fewer than the 10 an evaluation needs); stays green",
+    );
+  });
+
+  it("a short step neither extends nor breaks a run, and a red alarm stays red through it", () => {
+    const pts: StepPoint[] = [
+      { step: 1, value: 0.01, n: 40 },
+      { step: 2, value: 0.01, n: 40 },
+      { step: 3, value: 0.2, n: 2 }, // not enough groups: no clear reading
+      { step: 4, value: 0.01, n: 40 },
+      { step: 5, value: 0.2, n: 0 }, // no groups at all
+    ];
+    const t = alarmTimeline(GROUP_STD_ALARM, pts);
+    expect(states(t)).toBe("aaarr");
+    expect(t[3]).toMatchObject({ state: "red", since: 4, value: 0.01 });
+    expect(t[4]).toMatchObject({ state: "red", since: 4, value: 0.01, at: 5, runs: t[3].runs });
+    expect(t[4].message).toMatch(/^within-group reward std: not enough groups at step 5 \(0, .*; stays red$/);
+  });
+
+  it("rules without a unit still skip short points unseen", () => {
+    const { minNUnit: _unit, ...silent } = GROUP_STD_ALARM;
+    void _unit;
+    expect(alarmTimeline(silent, std([0, 0, 0], MIN_GROUPS_PER_STEP - 1))).toEqual([]);
   });
 });

@@ -15,7 +15,9 @@
 //                   line for `exitAfter`, else amber.
 //   amber → green   clear of the warning line for `exitAfter` evaluations.
 // So a value hovering around a line stays in one state: it cannot leave without exitAfter clear evaluations and
-// cannot turn red without enterAfter breaching ones. Points with a missing value, or n < minN, are skipped.
+// cannot turn red without enterAfter breaching ones. Points with a missing value, or n < minN, are skipped — except
+// that a rule naming what n counts (`minNUnit`, e.g. "groups") evaluates a point with n < minN as "not enough
+// <unit>": the status says so at that step and nothing else moves (state, since, consecutive runs).
 
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import { usablePoints, type StepPoint } from "@/lib/stats/trend.ts";
@@ -37,6 +39,11 @@ type Common = {
   exitMargin?: number;
   /** Points computed from fewer items are skipped as too few to judge; default 1. */
   minN?: number;
+  /**
+   * What n counts ("groups"). Set, a point with n < minN reads "not enough <unit>" and changes nothing else; unset,
+   * such a point is skipped unseen. Not used by reward-hacking rules.
+   */
+  minNUnit?: string;
 };
 
 /** Rate that must stay at or under `ceiling`. warnAt default 0.8 × ceiling; exitMargin default 0.1 × ceiling. */
@@ -88,6 +95,8 @@ type Reading = {
   clearRed: boolean;
   clearAmber: boolean;
   detail?: string;
+  /** Set when the point had fewer than minN (its n): a "not enough" evaluation that changes no state. */
+  short?: number;
 };
 
 export const INITIAL_ALARM_STATUS: AlarmStatus = {
@@ -121,8 +130,22 @@ function readings(rule: AlarmRule, input: readonly StepPoint[] | HackingSeries, 
   const minN = rule.minN ?? 1;
   const fresh = (p: { step: number }) => after === null || p.step > after;
   if (rule.kind === "reward-hacking") return hackingReadings(rule, input as HackingSeries, fresh, minN);
-  const points = (input as readonly StepPoint[]).filter((p) => fresh(p) && (p.n === undefined || p.n >= minN));
-  return usablePoints(points).map(({ step, value: v }) => {
+  const fresh_ = (input as readonly StepPoint[]).filter(fresh);
+  const enough = (p: StepPoint) => p.n === undefined || p.n >= minN;
+  const short: Reading[] = rule.minNUnit
+    ? fresh_
+        .filter((p) => !enough(p) && isFiniteNumber(p.step))
+        .map((p) => ({
+          step: p.step,
+          value: Number.NaN,
+          breach: false,
+          warn: false,
+          clearRed: false,
+          clearAmber: false,
+          short: p.n,
+        }))
+    : [];
+  const judged = usablePoints(fresh_.filter(enough)).map(({ step, value: v }): Reading => {
     if (rule.kind === "ceiling") {
       const warnAt = rule.warnAt ?? 0.8 * rule.ceiling;
       const m = rule.exitMargin ?? 0.1 * rule.ceiling;
@@ -159,6 +182,7 @@ function readings(rule: AlarmRule, input: readonly StepPoint[] | HackingSeries, 
       clearAmber: inside(w + m),
     };
   });
+  return short.length === 0 ? judged : [...judged, ...short].sort((a, b) => a.step - b.step);
 }
 
 function hackingReadings(
@@ -276,6 +300,10 @@ function message(rule: AlarmRule, state: AlarmState, r: Reading, runs: AlarmStat
 
 /** One step of the state machine (see the file header for the transitions). */
 function advance(rule: AlarmRule, prev: AlarmStatus, r: Reading): AlarmStatus {
+  if (r.short !== undefined) {
+    const message = `${rule.label}: not enough ${rule.minNUnit} at step ${r.step} (${r.short}, fewer than the ${rule.minN} an evaluation needs); stays ${prev.state}`;
+    return { ...prev, at: r.step, message };
+  }
   const runs = {
     breach: r.breach ? prev.runs.breach + 1 : 0,
     warn: r.warn ? prev.runs.warn + 1 : 0,
