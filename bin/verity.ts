@@ -11,6 +11,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   agreement: () => import("@/lib/cli/agreement.ts"),
   clusters: () => import("@/lib/cli/clusters.ts"),
   config: () => import("@/lib/cli/config.ts"),
+  token: () => import("@/lib/cli/token.ts"),
 };
 
 const usage = `usage: verity <command> [options]
