@@ -8,7 +8,8 @@ import { canonicalJson } from "@/lib/verifier/canonical-json.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
 import type { ClaimsExtractor } from "@/lib/verifier/extractor.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
-import { errorRecord } from "@/lib/verifier/records.ts";
+import { depthIssue, idProblem } from "@/lib/verifier/limits.ts";
+import { errorRecord, type Identity } from "@/lib/verifier/records.ts";
 import { caseSchema, zodIssues, type Case, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreInput, scoreInputWithExtraction } from "@/lib/verifier/score-input.ts";
 
@@ -146,8 +147,20 @@ async function scoreItems(
   const embedded = new Map<string, CaseEntry>();
   const invalidCases = new Map<string, string>();
   const rollouts: Item[] = [];
+  // A value nested past the limit is refused before anything recursive (validation, canonical JSON) meets it.
+  const tooDeep = new Map<Item, { path: string; message: string }>();
   for (const item of items) {
     const v = item.value as Record<string, unknown> | undefined;
+    const deep = depthIssue(v);
+    if (deep) {
+      if (isObject(v) && v.kind === "case")
+        io.err(`${item.file}:${item.lineOf(deep.path)}: ${deep.path}: ${deep.message}`);
+      else {
+        tooDeep.set(item, deep);
+        rollouts.push(item);
+      }
+      continue;
+    }
     if (isObject(v) && v.kind === "case") registerCase(item, v, "", cases, invalidCases, io);
     else {
       rollouts.push(item);
@@ -163,6 +176,11 @@ async function scoreItems(
     if (item.syntaxError !== undefined) {
       const reason = makeReason({ code: "input_invalid", path: "", message: `invalid JSON: ${item.syntaxError}` });
       return errorRecord("input_error", nullIdentity, [reason], config);
+    }
+    const deep = tooDeep.get(item);
+    if (deep) {
+      const reason = makeReason({ code: "input_invalid", path: deep.path, message: deep.message });
+      return errorRecord("input_error", identityOfItem(item.value), [reason], config);
     }
     return extractor
       ? scoreInputWithExtraction(item.value, lookup, config, extractor)
@@ -206,6 +224,21 @@ const nullIdentity = {
   group_id: null,
   sample_index: null,
 };
+
+/** The identity fields of a rollout that is not validated, where they are ids (for an input_error record). */
+function identityOfItem(value: unknown): Identity {
+  const o = isObject(value) ? value : {};
+  const idOf = (v: unknown) => (typeof v === "string" && v !== "" && idProblem(v) === null ? v : null);
+  const intOf = (v: unknown) => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null);
+  return {
+    trajectory_id: idOf(o.trajectory_id),
+    run_id: idOf(o.run_id),
+    step: intOf(o.step),
+    ticket_id: idOf(o.ticket_id),
+    group_id: idOf(o.group_id),
+    sample_index: intOf(o.sample_index),
+  };
+}
 
 function registerCase(
   item: Item,

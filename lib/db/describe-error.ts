@@ -28,3 +28,53 @@ export function redactUrl(url: string): string {
     return "(an unparseable DATABASE_URL)";
   }
 }
+
+/**
+ * What a failed statement says about the database, by its SQLSTATE (PostgreSQL's appendix A) or Node's socket code:
+ * - "data": the values written were refused — class 22 (data exception: a value out of range, malformed, …), 23
+ *   (integrity constraint: a check, a unique key, not null) and 54 (program limit: an index row too large, a value
+ *   too deeply nested). Another statement without those values would succeed, so a caller can isolate them.
+ * - "unavailable": the database cannot be reached or cannot work now — class 08 (connection), 57P (shut down,
+ *   crashed, starting up), 53 (out of disk, memory or connections), 28 and 3D000 (cannot sign in), and a socket that
+ *   failed or closed. Retrying later, unchanged, is the remedy.
+ * - "other": anything else (a trigger's exception, a statement the server does not understand, a fault in Verity).
+ */
+export type DatabaseErrorKind = "data" | "unavailable" | "other";
+
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+// node-postgres reports a lost or unusable connection with these messages and no code.
+const LOST_CONNECTION =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout expired|Connection timeout)/;
+
+export function classifyDatabaseError(err: unknown): DatabaseErrorKind {
+  const e = err as { code?: unknown; message?: unknown } | null | undefined;
+  const code = typeof e?.code === "string" ? e.code : "";
+  if (/^[0-9A-Z]{5}$/.test(code)) {
+    const cls = code.slice(0, 2);
+    if (cls === "22" || cls === "23" || cls === "54") return "data";
+    if (cls === "08" || cls === "53" || cls === "28" || code.startsWith("57P") || code === "3D000")
+      return "unavailable";
+    return "other";
+  }
+  if (SOCKET_CODES.has(code)) return "unavailable";
+  if (typeof e?.message === "string" && LOST_CONNECTION.test(e.message)) return "unavailable";
+  return "other";
+}
+
+/** A failed statement in one sentence, its SQLSTATE in brackets when it has one. */
+export function describeDatabaseError(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null | undefined;
+  const message = String(e?.message ?? err).split("\n")[0];
+  const code = typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? ` [SQLSTATE ${e.code}]` : "";
+  return `${message}${code}`;
+}

@@ -15,6 +15,7 @@ import {
   type Rollout,
   type ScoreRecord,
 } from "@/lib/verifier/schema.ts";
+import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 function corpus(): {
@@ -93,6 +94,11 @@ const REPLACEMENTS: unknown[] = [
   "write",
   "customer_harm",
   "evidence",
+  // The id limits (lib/verifier/limits.ts): the longest id, one character more, characters an id may not have.
+  "i".repeat(MAX_ID_LENGTH),
+  "i".repeat(MAX_ID_LENGTH + 1),
+  "a<b",
+  "tab\there",
 ];
 
 /** One random change: replace a value, delete a key, add an unknown key, reverse an object's key order. */
@@ -123,21 +129,25 @@ function mutate(base: unknown, rand: () => number): unknown {
 describe("fast-path validation of rollouts and scored records", () => {
   const { rollouts, records, examples } = corpus();
 
-  it("takes every rollout and scored record the generator produces, storing what zod would", () => {
-    expect(rollouts.length).toBeGreaterThan(200);
-    for (const r of rollouts) {
-      const fast = fastRollout(r);
-      expect(fast, JSON.stringify(r).slice(0, 200)).toBe(r);
-      expect(rolloutRowOf(fast!)).toEqual(rolloutRowOf(rolloutSchema.parse(r)));
-    }
-    const scored = records.filter((r) => r.status === "scored");
-    expect(scored.length).toBeGreaterThan(200);
-    for (const r of scored) {
-      const fast = fastScoredRecord(r);
-      expect(fast).toBe(r);
-      expect(ledgerRowsOf(fast!)).toEqual(ledgerRowsOf(scoreRecordSchema.parse(r)));
-    }
-  });
+  it(
+    "takes every rollout and scored record the generator produces, storing what zod would",
+    { timeout: 60_000 },
+    () => {
+      expect(rollouts.length).toBeGreaterThan(200);
+      for (const r of rollouts) {
+        const fast = fastRollout(r);
+        expect(fast, JSON.stringify(r).slice(0, 200)).toBe(r);
+        expect(rolloutRowOf(fast!)).toEqual(rolloutRowOf(rolloutSchema.parse(r)));
+      }
+      const scored = records.filter((r) => r.status === "scored");
+      expect(scored.length).toBeGreaterThan(200);
+      for (const r of scored) {
+        const fast = fastScoredRecord(r);
+        expect(fast).toBe(r);
+        expect(ledgerRowsOf(fast!)).toEqual(ledgerRowsOf(scoreRecordSchema.parse(r)));
+      }
+    },
+  );
 
   it("stores the spec's example rollouts as zod would, whichever path takes them", () => {
     expect(examples.length).toBeGreaterThan(5);
@@ -170,6 +180,23 @@ describe("fast-path validation of rollouts and scored records", () => {
     delete noSource.source;
     expect(fastScoredRecord(noSource)).toBeNull();
     expect(scoreRecordSchema.safeParse(noSource).success).toBe(true);
+  });
+
+  it("leaves to zod an id past the limits, wherever it is", () => {
+    const r = structuredClone(rollouts[0]) as Record<string, unknown> & { trajectory: { steps: { name: string }[] } };
+    for (const bad of ["i".repeat(MAX_ID_LENGTH + 1), "a'b", "bell\u0007"]) {
+      expect(fastRollout({ ...r, trajectory_id: bad })).toBeNull();
+      expect(fastRollout({ ...r, group_id: bad })).toBeNull();
+      const steps = r.trajectory.steps.map((s) => ({ ...s, name: bad }));
+      expect(fastRollout({ ...r, trajectory: { ...r.trajectory, steps } })).toBeNull();
+      const rec = records.find((x) => x.status === "scored")!;
+      expect(fastScoredRecord({ ...rec, run_id: bad })).toBeNull();
+      expect(scoreRecordSchema.safeParse({ ...rec, run_id: bad }).success).toBe(false);
+    }
+    const rec = records.find((x) => x.status === "scored")!;
+    const reasons = [{ code: "x", message: "m", tool: "t".repeat(MAX_ID_LENGTH + 1) }];
+    expect(fastScoredRecord({ ...rec, reasons })).toBeNull();
+    expect(fastRollout({ ...r, trajectory_id: "i".repeat(MAX_ID_LENGTH) })).not.toBeNull();
   });
 
   it(

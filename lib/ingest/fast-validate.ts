@@ -6,6 +6,7 @@
 // "not sure"; it must never accept what zod rejects or change what a line stores (fast-validate.test.ts checks both
 // on generated lines and on 4,000 mutations of them).
 import { DIMENSIONS, GUARDRAIL_CODES, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
+import { ID_FORBIDDEN, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import {
   claimsSchema,
   guardrailHitSchema,
@@ -46,7 +47,10 @@ const KIND_SET = new Set<unknown>(REGISTRY_KINDS);
 const CONFIG_HASH = /^sha256:[0-9a-f]{64}$/;
 
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown) => typeof v === "string" && v.length >= 1;
+// The id limits of lib/verifier/limits.ts, as the schema's id applies them.
+const isIdText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v);
+const isId = (v: unknown) => isIdText(v) && (v as string).length >= 1;
+const isIndexedText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH;
 const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 const isUnit = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
 const absent = (v: unknown) => v === undefined;
@@ -163,8 +167,8 @@ function isReason(r: unknown): boolean {
   if (!isObj(r) || !keysOk(r, REASON, true, false) || !isId(r.code) || typeof r.message !== "string") return false;
   if (!(r.dimension === undefined || DIMENSION_SET.has(r.dimension))) return false;
   if (!(r.guardrail === undefined || GUARDRAIL_SET.has(r.guardrail))) return false;
-  for (const k of ["tool", "field", "pointer", "path"] as const)
-    if (!(r[k] === undefined || typeof r[k] === "string")) return false;
+  for (const k of ["tool", "field"] as const) if (!(r[k] === undefined || isIndexedText(r[k]))) return false;
+  for (const k of ["pointer", "path"] as const) if (!(r[k] === undefined || typeof r[k] === "string")) return false;
   return true;
 }
 
@@ -199,7 +203,7 @@ export function fastScoredRecord(v: unknown): ScoreRecord | null {
   if (!(absent(v.group_id) || v.group_id === null || isId(v.group_id))) return null;
   if (!(absent(v.sample_index) || v.sample_index === null || isNonNegInt(v.sample_index))) return null;
   if (!isId(v.verifier_version) || typeof v.config_hash !== "string" || !CONFIG_HASH.test(v.config_hash)) return null;
-  if (!(v.claims_source === null || typeof v.claims_source === "string")) return null;
+  if (!(v.claims_source === null || isIdText(v.claims_source))) return null;
   if (!everyIs(v.reasons, isReason)) return null;
   if (!isUnit(v.raw_reward) || !isUnit(v.reward) || typeof v.capped !== "boolean" || !isSubscores(v.subscores))
     return null;

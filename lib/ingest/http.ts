@@ -26,10 +26,11 @@ export async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenera
 }
 
 /**
- * 200 with the summary when the whole body was read (rejected lines are part of a normal answer); 400 for bad
- * query parameters or no body; 503 with the summary when the database went away mid-way (its
- * `last_committed_line` says how far it got; re-sending the body completes it); 400 with the summary when the body
- * itself broke off (a gzip body that does not decompress included); 415 for a Content-Encoding other than gzip.
+ * 200 with the summary when the whole body was read (rejected lines are part of a normal answer, including a line
+ * the database refused); 400 for bad query parameters or no body; 503 with the summary when the database is
+ * unavailable (its `last_committed_line` says how far it got; re-sending the body completes it); 500 with the
+ * summary when the server failed otherwise; 400 with the summary when the body itself broke off (a gzip body that
+ * does not decompress included); 415 for a Content-Encoding other than gzip.
  */
 export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<Response> {
   const url = new URL(req.url);
@@ -56,5 +57,6 @@ export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<
     alarms: { webhook: "background" },
   });
   if (summary.ok) return json(200, summary);
-  return json(summary.failed_at === "database" ? 503 : 400, summary);
+  const status = { database: 503, server: 500, body: 400 }[summary.failed_at ?? "server"];
+  return json(status, summary);
 }

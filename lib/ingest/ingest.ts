@@ -4,6 +4,7 @@
 // prepared while batch n is written, and at most one batch is in flight, so memory is bounded by two batches
 // whatever the body size.
 import type pg from "pg";
+import { classifyDatabaseError, describeDatabaseError } from "@/lib/db/describe-error.ts";
 import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLineChunks } from "@/lib/ingest/ndjson.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
@@ -156,11 +157,13 @@ async function ingestLines(
       if (!(err instanceof BatchDataError)) throw err;
       const live = prepared.filter((p) => !p.reject);
       if (live.length <= 1) {
+        // The one line left is the one the database refuses: rejected with the database's reason; the batch it came
+        // in was rolled back and its other lines are written without it.
         outcomes = prepared.map((p) => ({
           line: p.line,
           status: "rejected",
-          path: p.reject?.path ?? "",
-          message: p.reject?.message ?? `the database refused this line: ${err.message}`,
+          path: p.reject?.path ?? err.cause.column ?? "",
+          message: p.reject?.message ?? `the database refused this line: ${describeDatabaseError(err.cause)}`,
           parts: {},
           scored: false,
           unscored: false,
@@ -192,7 +195,6 @@ async function ingestLines(
     if (failure) return;
     inflight = write(prepared).catch((err: Error) => {
       failure = err;
-      summary.failed_at = "database";
     });
   };
 
@@ -213,10 +215,7 @@ async function ingestLines(
   } catch (err) {
     // Either reading the body failed (BodyError), or preparing a batch could not reach the database (case lookups).
     if (inflight) await inflight;
-    if (!failure) {
-      failure = err as Error;
-      summary.failed_at = err instanceof BodyError ? "body" : "database";
-    }
+    if (!failure) failure = err as Error;
   } finally {
     (writer as pg.PoolClient | null)?.release(failure ? (failure as Error) : undefined);
   }
@@ -227,9 +226,24 @@ async function ingestLines(
   await alarms?.settle();
   if (failure) {
     summary.ok = false;
-    summary.error = `stopped: ${(failure as Error).message}. Every line up to ${summary.last_committed_line} is committed; send the same lines again to complete the ingest (committed lines come back as unchanged).`;
+    const stop = stoppedBy(failure);
+    summary.failed_at = stop.at;
+    summary.error = `stopped: ${stop.reason}. Every line up to ${summary.last_committed_line} is committed; send the same lines again to complete the ingest (committed lines come back as unchanged).`;
   }
   return summary;
+}
+
+/**
+ * Why an ingest stopped before the end of its body. A line's own data never stops it (its batch is split until the
+ * line is isolated, see `write`), so this is the body breaking off, the database being unavailable — said only when
+ * it is (classifyDatabaseError) — or anything else, a fault of the server's.
+ */
+function stoppedBy(err: Error): { at: NonNullable<IngestSummary["failed_at"]>; reason: string } {
+  if (err instanceof BodyError) return { at: "body", reason: err.message };
+  const what = describeDatabaseError(err);
+  if (classifyDatabaseError(err) === "unavailable")
+    return { at: "database", reason: `the database is unavailable (${what})` };
+  return { at: "server", reason: `the server failed, not on the data of a line (${what})` };
 }
 
 /** Runs with a line accepted in this batch (unchanged lines change nothing an alarm reads). */

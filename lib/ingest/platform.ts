@@ -3,11 +3,10 @@
 // case holding the ticket (message = `input`, `reference_output` kept on the ticket). Pure.
 import { z } from "zod";
 import { defaultGroupId, sha256 } from "@/lib/ingest/rows.ts";
-import { zodIssues, type Issue } from "@/lib/verifier/schema.ts";
+import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import { idSchema as id, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 
 export type PlatformDefaults = { run?: string; step?: number };
-
-const id = z.string().min(1);
 
 export const platformPayloadSchema = z.strictObject({
   input: z.string().optional(),
@@ -59,6 +58,20 @@ export function mapPlatformPayload(
   const ticketId = p.ticket_id ?? `P-${sha256(message).slice(0, 12)}`;
   const trajectoryId = p.trajectory_id ?? `${runId}/s${step}/l${line}`;
   const groupId = p.group_id ?? defaultGroupId(runId, step, ticketId);
+  // A derived id is checked here, where the message can say what it was derived from.
+  for (const [field, value, from] of [
+    ["trajectory_id", trajectoryId, "RUN/sSTEP/lLINE"],
+    ["group_id", groupId, "RUN/sSTEP/TICKET"],
+  ] as const) {
+    if (value.length > MAX_ID_LENGTH)
+      return {
+        ok: false,
+        issue: {
+          path: field,
+          message: `not given, and the one derived from the run, step and ticket (${from}) would have ${value.length} characters (at most ${MAX_ID_LENGTH}): give ${field} in the payload`,
+        },
+      };
+  }
 
   const toolNames = new Set<string>();
   for (const s of p.trajectory.steps) {

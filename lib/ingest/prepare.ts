@@ -8,6 +8,7 @@ import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.
 import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
+import { depthIssue, depthIssueOfText } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord } from "@/lib/verifier/records.ts";
 import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
@@ -106,7 +107,7 @@ export class Preparer {
 
   /** Parses, validates and derives the rows of one line of the current batch. */
   add(raw: RawLine): void {
-    const p = this.parse(raw);
+    const p = this.parseGuarded(raw);
     this.parsed.push(p);
     if ("reject" in p) return;
     for (const part of p.parts) {
@@ -134,7 +135,7 @@ export class Preparer {
     await this.cases.load(this.pool, tickets);
     const out: PreparedLine[] = [];
     for (let i = 0; i < parsed.length; i++) {
-      out.push(this.resolve(parsed[i]));
+      out.push(this.resolveGuarded(parsed[i]));
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
     }
     return out;
@@ -144,6 +145,16 @@ export class Preparer {
   async prepare(batch: RawLine[]): Promise<PreparedLine[]> {
     for (const raw of batch) this.add(raw);
     return this.take();
+  }
+
+  /** parse, and if it throws all the same (a bug, or a limit not checked for), that line alone is rejected. */
+  private parseGuarded(raw: RawLine): Parsed {
+    try {
+      return this.parse(raw);
+    } catch (err) {
+      const text = this.opts.keepText ? (raw.text ?? null) : null;
+      return { line: raw.line, text, reject: { path: "", message: `cannot be prepared: ${(err as Error).message}` } };
+    }
   }
 
   private parse(raw: RawLine): Parsed {
@@ -158,6 +169,12 @@ export class Preparer {
       }
       const bad = unstorable(raw.text, value);
       if (bad) return { ...head, reject: { path: "", message: bad } };
+      // Before anything recursive (validation, hashing, JSON.stringify) meets the value.
+      const deep = depthIssueOfText(raw.text, value);
+      if (deep) return { ...head, reject: deep };
+    } else {
+      const deep = depthIssue(value);
+      if (deep) return { ...head, reject: deep };
     }
     if (this.opts.format === "platform") {
       const m = mapPlatformPayload(value, raw.line, this.opts.defaults);
@@ -207,6 +224,15 @@ export class Preparer {
       entry: entry.ok ? { ok: true, rows: lighten(entry.rows) } : entry,
       ticketId: l.value.ticket_id ?? null,
     };
+  }
+
+  private resolveGuarded(p: Parsed): PreparedLine {
+    try {
+      return this.resolve(p);
+    } catch (err) {
+      const reject = { path: "", message: `cannot be prepared: ${(err as Error).message}` };
+      return { line: p.line, text: p.text, category: null, reject };
+    }
   }
 
   private resolve(p: Parsed): PreparedLine {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import {
   caseSchema,
+  idSchema,
   rolloutSchema,
   scoreRecordSchema,
   zodIssues,
@@ -21,7 +22,7 @@ export const DEFAULT_BATCH_LINES = 2000;
 /** The response lists at most this many rejected lines; `truncated` says when there were more. */
 export const MAX_LISTED_REJECTS = 1000;
 
-const runId = z.string().min(1).max(200);
+const runId = idSchema;
 const stepNo = z.coerce.number().int().nonnegative();
 
 /** Query parameters of POST /api/v1/ingest (identity defaults are for `format=platform`). */
@@ -69,8 +70,9 @@ export type IngestSummary = {
   /** Every line up to this one is committed; re-sending the stream completes it without duplicates. */
   last_committed_line: number;
   error?: string;
-  /** Where it stopped: reading the body (cut off) or writing to the database (lost, refused). */
-  failed_at?: "body" | "database";
+  /** Where it stopped: reading the body (cut off), the database (unavailable: lost, refused the connection, out of
+   * disk), or the server otherwise (a fault that is not about one line's data). */
+  failed_at?: "body" | "database" | "server";
 };
 
 export function emptySummary(): IngestSummary {

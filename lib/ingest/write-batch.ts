@@ -2,6 +2,7 @@
 // (by ticket, trajectory and current ledger entry), decides per line accepted / unchanged / conflict, and writes the
 // new rows with COPY, then the rollups. Any error rolls the whole batch back, so a failed batch leaves nothing.
 import type pg from "pg";
+import { classifyDatabaseError } from "@/lib/db/describe-error.ts";
 import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/ingest/copy.ts";
 import type { PreparedLine } from "@/lib/ingest/prepare.ts";
 import { LEDGER_TAIL_COLUMNS, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
@@ -38,9 +39,12 @@ export type LineOutcome = {
   unscored: boolean;
 };
 
-/** A batch that failed on its data (not on the connection): the caller splits it to find the offending line. */
+/**
+ * A batch that failed on its data (a data-class SQLSTATE, see classifyDatabaseError; not the connection): it was
+ * rolled back, and the caller splits it to find the offending line.
+ */
 export class BatchDataError extends Error {
-  constructor(readonly cause: Error & { code?: string }) {
+  constructor(readonly cause: Error & { code?: string; column?: string }) {
     super(cause.message);
   }
 }
@@ -77,8 +81,7 @@ export async function writeIngestBatch(
     return outcomes;
   } catch (err) {
     await client.query("rollback").catch(() => undefined);
-    const code = (err as { code?: string }).code;
-    if (code && (code.startsWith("22") || code.startsWith("23"))) throw new BatchDataError(err as Error);
+    if (classifyDatabaseError(err) === "data") throw new BatchDataError(err as Error);
     throw err;
   }
 }

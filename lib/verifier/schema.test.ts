@@ -9,6 +9,7 @@ import {
   scoreRecordSchema,
   zodIssues,
 } from "@/lib/verifier/schema.ts";
+import { ID_BAD_CHARACTER, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, v: unknown) => {
@@ -147,5 +148,70 @@ describe("claims, score and review schemas", () => {
     expect(issues(reviewSchema, review)).toEqual([]);
     expect(issues(reviewSchema, { ...review, reviewer: "ann" }).map((i) => i.path)).toEqual(["reviewer"]);
     expect(issues(reviewSchema, { ...review, reward: 2 }).map((i) => i.path)).toEqual(["reward"]);
+  });
+});
+
+describe("id limits (lib/verifier/limits.ts)", () => {
+  const long = "x".repeat(MAX_ID_LENGTH + 1);
+  const tooLong = `too long: at most ${MAX_ID_LENGTH} characters (got ${MAX_ID_LENGTH + 1})`;
+
+  it("refuses an id past the length limit, naming its path, and takes one at the limit", () => {
+    expect(issues(rolloutSchema, { ...makeRollout(), trajectory_id: long })).toEqual([
+      { path: "trajectory_id", message: tooLong },
+    ]);
+    expect(issues(rolloutSchema, { ...makeRollout(), trajectory_id: "x".repeat(MAX_ID_LENGTH) })).toEqual([]);
+    expect(issues(rolloutSchema, { ...makeRollout(), group_id: long })).toEqual([
+      { path: "group_id", message: tooLong },
+    ]);
+    const c = makeCase();
+    expect(issues(caseSchema, { ...c, ticket: { ...c.ticket, category: long } })).toEqual([
+      { path: "ticket.category", message: tooLong },
+    ]);
+    expect(issues(caseSchema, { ...c, ticket: { ...c.ticket, customer_id: long } })).toEqual([
+      { path: "ticket.customer_id", message: tooLong },
+    ]);
+    const steps = [tool(long, {})];
+    expect(issues(rolloutSchema, makeRollout({ steps, writes: [] }))[0]).toEqual({
+      path: "trajectory.steps.0.name",
+      message: tooLong,
+    });
+  });
+
+  it("refuses control characters and <, >, \", ', backtick and backslash in ids", () => {
+    for (const bad of [
+      "a\u0000b",
+      "tab\there",
+      "new\nline",
+      "\u007f",
+      "\u0085",
+      "<b>",
+      'say "hi"',
+      "it's",
+      "a`b",
+      "a\\b",
+    ]) {
+      expect(issues(rolloutSchema, { ...makeRollout(), run_id: bad }), JSON.stringify(bad)).toEqual([
+        { path: "run_id", message: ID_BAD_CHARACTER },
+      ]);
+    }
+    for (const fine of ["grpo-7/s1200/g31/k2", "T-1001", "finance.issue_refund", "é-ü-中文", "a b+c@d:e#f"])
+      expect(issues(rolloutSchema, { ...makeRollout(), run_id: fine })).toEqual([]);
+  });
+
+  it("limits the reason texts a score record brings into the ledger's indexes", () => {
+    const record = scoreRollout(rolloutSchema.parse(makeRollout()), caseSchema.parse(makeCase()));
+    const reasons = [{ code: "x", message: "a message may be long: ".repeat(50), tool: long }];
+    expect(issues(scoreRecordSchema, { ...record, reasons })).toEqual([{ path: "reasons.0.tool", message: tooLong }]);
+    expect(issues(scoreRecordSchema, { ...record, reasons: [{ ...reasons[0], tool: "t" }] })).toEqual([]);
+    expect(
+      issues(externalScoreSchema, {
+        source: "external",
+        trajectory_id: "t",
+        run_id: long,
+        step: 1,
+        ticket_id: "T",
+        reward: 1,
+      }),
+    ).toEqual([{ path: "run_id", message: tooLong }]);
   });
 });

@@ -4,8 +4,18 @@
 // carry data from other systems (steps, tickets, tables) are loose so that extra fields survive a round trip.
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES, HANDOFF_MODES, HARM_OPS, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
+import { ID_BAD_CHARACTER, ID_FORBIDDEN, ID_TOO_LONG, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 
-const id = z.string().min(1);
+const tooLong = { error: (iss: { input?: unknown }) => `${ID_TOO_LONG} (got ${String(iss.input).length})` };
+const noBadCharacter = (s: string) => !ID_FORBIDDEN.test(s);
+/** Text that lands in an index (reason tools and fields): at most MAX_ID_LENGTH characters (lib/verifier/limits.ts). */
+const indexedText = z.string().max(MAX_ID_LENGTH, tooLong);
+/** An id, name or code that may be empty: limited in length and in its characters (lib/verifier/limits.ts). */
+const idText = z.string().max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+/** Ids (trajectory, run, ticket, group, category), tool and argument names, codes: a non-empty idText. */
+const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+/** The id schema, for inputs outside the wire formats that name the same things (--run, platform payload ids). */
+export const idSchema = id;
 const unit = z.number().min(0).max(1);
 const nonNegInt = z.number().int().nonnegative();
 const instant = z.iso.datetime({ offset: true, error: "expected an ISO-8601 instant with a time zone" });
@@ -64,7 +74,7 @@ export const verifierSpecSchema = z.strictObject({
 export const ticketSchema = z.looseObject({
   id,
   category: id,
-  customer_id: z.string().optional(),
+  customer_id: idText.optional(),
   message: z.string(),
   created_at: instant.optional(),
 });
@@ -181,8 +191,8 @@ export const reasonSchema = z.looseObject({
   dimension: z.enum(DIMENSIONS).optional(),
   guardrail: z.enum(GUARDRAIL_CODES).optional(),
   code: id,
-  tool: z.string().optional(),
-  field: z.string().optional(),
+  tool: indexedText.optional(),
+  field: indexedText.optional(),
   pointer: z.string().optional(),
   path: z.string().optional(),
   expected: z.unknown().optional(),
@@ -209,7 +219,7 @@ const verifierCommon = {
   source: z.literal("verifier"),
   verifier_version: id,
   config_hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: "expected sha256:<64 hex digits>" }),
-  claims_source: z.string().nullable(),
+  claims_source: idText.nullable(),
   reasons: z.array(reasonSchema),
 };
 const noGuardrails = z.array(guardrailHitSchema).max(0);
@@ -245,11 +255,11 @@ const specErrorRecordSchema = z.strictObject({
 // A malformed rollout may lack even its identity, so every field that comes from it is nullable here.
 const inputErrorRecordSchema = z.strictObject({
   ...verifierCommon,
-  trajectory_id: z.string().nullable(),
-  run_id: z.string().nullable(),
+  trajectory_id: idText.nullable(),
+  run_id: idText.nullable(),
   step: nonNegInt.nullable(),
-  ticket_id: z.string().nullable(),
-  group_id: z.string().nullable().optional(),
+  ticket_id: idText.nullable(),
+  group_id: idText.nullable().optional(),
   sample_index: nonNegInt.nullable().optional(),
   status: z.literal("input_error"),
   raw_reward: z.null(),

@@ -1,0 +1,85 @@
+// The limits every boundary that accepts wire objects holds them to (ingest API and CLI, `verity score`), said once.
+// They exist because what lies past them does not fail cleanly: a value nested thousands of levels deep overflows
+// the stack of every recursive step after JSON.parse (canonical JSON, hashing, JSON.stringify, PostgreSQL's jsonb
+// parser), and an id of a few thousand characters no longer fits a PostgreSQL index row (2,704 bytes), so the write
+// of its whole batch fails. Pure.
+
+/** Levels of objects and arrays a value may have; the line's own object is level 1. */
+export const MAX_DEPTH = 64;
+
+/**
+ * Characters an id, name or code may have. At four UTF-8 bytes a character, the widest index over ids (the
+ * clustering index: run, category, ticket) stays under PostgreSQL's 2,704-byte index row at this length.
+ */
+export const MAX_ID_LENGTH = 200;
+
+/** What an id may not contain: control characters (C0, DEL, C1) and `<`, `>`, `"`, `'`, backtick and backslash. */
+export const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f<>"'`\\]/;
+
+export const ID_TOO_LONG = `too long: at most ${MAX_ID_LENGTH} characters`;
+export const ID_BAD_CHARACTER = "contains a character an id may not have (a control character, <, >, \", ', ` or \\)";
+
+/** Why a string cannot be an id, or null when it can (the length of the empty string is the schema's business). */
+export function idProblem(s: string): string | null {
+  if (s.length > MAX_ID_LENGTH) return `${ID_TOO_LONG} (got ${s.length})`;
+  if (ID_FORBIDDEN.test(s)) return ID_BAD_CHARACTER;
+  return null;
+}
+
+/**
+ * Where a value is nested deeper than `max` levels: the dotted path of the first object or array past the limit
+ * (`trajectory.steps.0.output.a.…`), or null. The walk itself never goes deeper than `max + 1`, so it cannot
+ * overflow whatever the input; it visits only objects and arrays.
+ */
+export function depthIssue(value: unknown, max = MAX_DEPTH): { path: string; message: string } | null {
+  if (value === null || typeof value !== "object") return null;
+  const path = deeper(value, 1, max);
+  if (!path) return null;
+  return { path: path.reverse().join("."), message: `nested deeper than ${max} levels of objects and arrays` };
+}
+
+/**
+ * depthIssue for a value parsed from `text`. A value cannot be deeper than the number of `{` and `[` in its text,
+ * and nearly every line has fewer than the limit: counting them (natively, with indexOf) is several times cheaper
+ * than walking the value, which happens only for a line with more.
+ */
+export function depthIssueOfText(
+  text: string,
+  value: unknown,
+  max = MAX_DEPTH,
+): { path: string; message: string } | null {
+  let n = 0;
+  for (let i = text.indexOf("{"); i >= 0 && n <= max; i = text.indexOf("{", i + 1)) n++;
+  for (let i = text.indexOf("["); i >= 0 && n <= max; i = text.indexOf("[", i + 1)) n++;
+  return n <= max ? null : depthIssue(value, max);
+}
+
+/** The path (innermost segment first) to the first container below `v` (at `level`) past `max`, or null. */
+function deeper(v: object, level: number, max: number): (string | number)[] | null {
+  if (level > max) return [];
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === "object") {
+        const p = deeper(x, level + 1, max);
+        if (p) {
+          p.push(i);
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    const x = o[k];
+    if (x !== null && typeof x === "object") {
+      const p = deeper(x, level + 1, max);
+      if (p) {
+        p.push(k);
+        return p;
+      }
+    }
+  }
+  return null;
+}
