@@ -168,6 +168,49 @@ describe("verity score", { timeout: 30_000 }, () => {
     );
   });
 
+  it("holds its input to the limits: nesting depth and ids, each reported with its line and path", async () => {
+    const deep = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+    const deepCase = JSON.stringify(makeCase({}, undefined, "T-DEEP")).replace(
+      '"env_snapshot":{',
+      `"env_snapshot":{"x":${deep(10_000)},`,
+    );
+    const rollout = JSON.stringify(makeRollout({ trajectoryId: "t/deep" }));
+    const deepRollout = rollout.replace('"output":"ok"', `"output":${deep(10_000)}`);
+    expect(deepRollout).not.toBe(rollout);
+    const f = file(
+      "limits.ndjson",
+      [
+        JSON.stringify(makeCase()),
+        deepCase,
+        JSON.stringify(makeRollout()),
+        deepRollout,
+        JSON.stringify({ ...makeRollout({ trajectoryId: "t/long" }), run_id: "r".repeat(3000) }),
+      ].join("\n") + "\n",
+    );
+    const r = await verity([f]);
+    expect(r.code).toBe(0);
+    expect(r.records.map((x) => [x.trajectory_id, x.status])).toEqual([
+      ["t/1", "scored"],
+      ["t/deep", "input_error"],
+      ["t/long", "input_error"],
+    ]);
+    const depthMessage = "nested deeper than 64 levels of objects and arrays";
+    const caseDepthPath = ["env_snapshot", "x", ...Array(62).fill("a")].join(".");
+    const stepDepthPath = ["trajectory", "steps", "0", "output", ...Array(60).fill("a")].join(".");
+    expect((r.records[1].reasons as unknown[])[0]).toMatchObject({ path: stepDepthPath, message: depthMessage });
+    expect((r.records[2].reasons as unknown[])[0]).toMatchObject({
+      path: "run_id",
+      message: "too long: at most 200 characters (got 3000)",
+    });
+    expect(r.stderr.split("\n")).toEqual(
+      expect.arrayContaining([
+        `${f}:2: ${caseDepthPath}: ${depthMessage}`,
+        `${f}:4: ${stepDepthPath}: ${depthMessage}`,
+        `${f}:5: run_id: too long: at most 200 characters (got 3000)`,
+      ]),
+    );
+  });
+
   it("uses --config: an invalid one exits 2 with the reason, a valid one changes the hash and the guardrails", async () => {
     const bad = await verity([
       "--config",

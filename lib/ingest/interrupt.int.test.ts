@@ -115,6 +115,7 @@ describe("the database stops in the middle of an ingest", () => {
     expect(summary.last_committed_line).toBeGreaterThan(TICKETS);
     expect(summary.last_committed_line).toBeLessThan(TICKETS + ROLLOUTS);
     expect(first.stderr).toMatch(new RegExp(`Every line up to ${summary.last_committed_line} is committed`));
+    expect(summary.error).toMatch(/^stopped: the database is unavailable \(/);
 
     // Restart: exactly the lines up to last_committed_line are there (batches are whole).
     server = newServer(Number(new URL(url).port));

@@ -7,6 +7,7 @@ import { GET } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { limitsBody } from "@/lib/testing/limits-body.ts";
 
 const id = randomBytes(4).toString("hex");
 const RUN = `api-${id}`;
@@ -102,6 +103,56 @@ describe("POST /api/v1/ingest", () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toMatch(/^format:/);
     expect((await post(null, ingestToken)).status).toBe(400);
+  });
+
+  it("stores the other 9,998 lines of a 10,000-line body with one line nested too deep and one id too long", async () => {
+    const body = limitsBody(`${RUN}-lim`);
+    const res = await post(body.text, ingestToken);
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s).toMatchObject({ ok: true, lines: 10_000, accepted: 9_998, rejected: 2, last_committed_line: 10_000 });
+    expect(s.rejects).toEqual([
+      { line: body.deep.line, path: body.deep.path, message: "nested deeper than 64 levels of objects and arrays" },
+      { line: body.longId.line, path: "trajectory_id", message: "too long: at most 200 characters (got 3000)" },
+    ]);
+    const { rows } = await bulkPool().query("select count(*)::int as n from rollouts where run_id = $1", [
+      `${RUN}-lim`,
+    ]);
+    expect(rows[0].n).toBe(9_998);
+  }, 300_000);
+
+  it("holds platform payloads to the same limits, with paths into the payload", async () => {
+    const payload = (extra: Record<string, unknown>) => ({
+      input: `Router broken ${id}`,
+      trajectory: { root: { output: "Fault opened." }, steps: [] },
+      reward: 0.8,
+      ...extra,
+    });
+    const deepInput = '{"a":'.repeat(5000) + "1" + "}".repeat(5000);
+    const body =
+      [
+        line(payload({ trajectory_id: `${RUN}-pl/1` })),
+        line(payload({ trajectory_id: "t".repeat(201) })),
+        line(payload({ ticket_id: "T<script>" })),
+        line(payload({ run_id: "r".repeat(195) })), // the derived trajectory id RUN/s7/l4 is past the limit
+      ].join("") +
+      `{"input": "x", "trajectory": {"root": {"output": "o"}, "steps": [{"type": "tool", "name": "t", "input": ${deepInput}}]}, "reward": 1}\n`;
+    const res = await post(body, ingestToken, `?format=platform&run=${RUN}-pl&step=7`);
+    expect(res.status).toBe(200);
+    const s = await res.json();
+    expect(s).toMatchObject({ ok: true, lines: 5, accepted: 1, rejected: 4 });
+    expect(s.rejects.map((r: { line: number; path: string }) => [r.line, r.path])).toEqual([
+      [2, "trajectory_id"],
+      [3, "ticket_id"],
+      [4, "trajectory_id"],
+      [5, ["trajectory", "steps", "0", "input", ...Array(60).fill("a")].join(".")],
+    ]);
+    expect(s.rejects[2].message).toMatch(
+      /^not given, and the one derived .* would have 201 characters \(at most 200\)/,
+    );
+    const tooLongRun = await post(line(payload({})), ingestToken, `?format=platform&run=${"r".repeat(201)}&step=7`);
+    expect(tooLongRun.status).toBe(400);
+    expect((await tooLongRun.json()).error.message).toMatch(/^run: too long: at most 200 characters/);
   });
 
   it("reports a body cut short of its Content-Length", async () => {
