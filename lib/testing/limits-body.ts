@@ -1,6 +1,6 @@
 // A large NDJSON body with one line past each limit (lib/verifier/limits.ts), for the ingest tests that prove one
 // bad line costs that line alone, through the CLI and the API.
-import { caseLine, rolloutLine } from "@/lib/ingest/fixtures.ts";
+import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { MAX_DEPTH } from "@/lib/verifier/limits.ts";
 
 export type LimitsBody = {
