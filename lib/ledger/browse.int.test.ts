@@ -37,7 +37,8 @@ import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 const DEMO = "brw-demo"; // 30 tickets × 10 steps × 4 = 1,200 entries: above the exact-count cap
 const EX = "brw-ex"; // the ten spec examples: ties, an error record without reward
 const EDGE = "brw-edge";
-const FORMULA_ID = '=HYPERLINK("http://evil.example","click")';
+// A formula a spreadsheet would run (ids may not hold quotes, so its arguments are cells).
+const FORMULA_ID = "=HYPERLINK(A1,B2)";
 const ODD_TOOL = "crm.look@up|v2#%";
 
 let t: TestDatabase;
@@ -365,7 +366,10 @@ describe("CSV export cells", () => {
     const rows = await collect(params({ q: FORMULA_ID }));
     expect(rows).toHaveLength(1);
     const line = csvLine(rows[0]);
-    expect(line.startsWith(`"'=HYPERLINK(""http://evil.example"",""click"")",${EDGE},7,'+E-2,`)).toBe(true);
+    expect(line.startsWith(`"'=HYPERLINK(A1,B2)",${EDGE},7,'+E-2,`)).toBe(true);
+    expect(csvCell('=HYPERLINK("http://evil.example","click")')).toBe(
+      `"'=HYPERLINK(""http://evil.example"",""click"")"`,
+    );
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("\tx")).toBe("'\tx");
