@@ -109,7 +109,7 @@ describe("migration runner", () => {
     expect(tables.map((r) => r.t)).toEqual(["_prisma_migrations", "ok"]);
   });
 
-  it("makes the ledger append-only: rows cannot be deleted or rewritten, only marked superseded", async () => {
+  it("makes the ledger append-only: rows cannot be deleted or rewritten, only marked superseded by a successor", async () => {
     const url = await scratch();
     await migrate(url);
     const c = new pg.Client({ connectionString: url });
@@ -123,7 +123,15 @@ describe("migration runner", () => {
       const id = rows[0].id;
       await expect(c.query(`update ledger set reward = 1 where id = $1`, [id])).rejects.toThrow(/append-only/);
       await expect(c.query(`delete from ledger where id = $1`, [id])).rejects.toThrow(/append-only/);
+      // marked superseded in the transaction that inserts its successor (012_append_only checks that at commit)
+      await c.query("begin");
       await c.query(`update ledger set is_current = false where id = $1`, [id]);
+      await c.query(
+        `insert into ledger (trajectory_id, run_id, step, ticket_id, status, source, reward, content_hash, supersedes_id)
+         values ('t', 'r', 1, 'T', 'scored', 'verifier', 0.6, 'h2', $1)`,
+        [id],
+      );
+      await c.query("commit");
       await expect(c.query(`update ledger set is_current = true where id = $1`, [id])).rejects.toThrow(/append-only/);
     } finally {
       await c.end();
