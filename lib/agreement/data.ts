@@ -23,8 +23,10 @@ export type AgreementItem = {
   slots: CaseSlots;
   category: string | null;
   ledger: LedgerSide;
-  /** Current reviews, oldest first (restricted to one annotator when the filter names one). */
+  /** Current reviews that count, oldest first (restricted to one annotator when the filter names one). */
   reviews: HumanSide[];
+  /** Current reviews that do not count toward agreement (their author could have seen the ledger), with why. */
+  excluded?: HumanSide[];
   adjudication: { cause: string; guardrail: string | null } | null;
 };
 
@@ -74,7 +76,8 @@ export async function loadAgreementItems(f: AgreementFilter, client: Db = db()):
     slots: slots.get(r.id) ?? { writeTools: [] },
     category: r.ledger.category,
     ledger: toLedgerSide(r.ledger),
-    reviews: r.reviews.map(toHumanSide),
+    reviews: r.reviews.filter((x) => x.excludedReason === null).map(toHumanSide),
+    excluded: r.reviews.filter((x) => x.excludedReason !== null).map(toHumanSide),
     adjudication: r.adjudications[0] ?? null,
   }));
 }

@@ -17,6 +17,27 @@ export function applyGuardrailFilter(items: AgreementItem[], guardrail?: string)
   );
 }
 
+/** Items with at least one counted review: every figure is computed over these, never over excluded reviews. */
+export function countedItems(items: AgreementItem[]): AgreementItem[] {
+  return items.filter((i) => i.reviews.length > 0);
+}
+
+/** The reviews left out of every figure because their author could have seen the ledger, with the reason. */
+export function excludedReviews(items: AgreementItem[]) {
+  return items.flatMap((i) =>
+    (i.excluded ?? []).map((r) => ({
+      itemId: i.item.itemId,
+      batchId: i.item.batchId,
+      trajectoryId: i.item.trajectoryId,
+      reviewId: r.reviewId,
+      reviewerEmail: r.reviewerEmail,
+      createdAt: r.createdAt,
+      reward: r.reward,
+      reason: r.excludedReason ?? "",
+    })),
+  );
+}
+
 /** The primary (first) review of each item with a ledger reward: an item never counts twice against the ledger. */
 export function primaryPairs(items: AgreementItem[]): PrimaryPair[] {
   return items

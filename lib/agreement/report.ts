@@ -1,7 +1,14 @@
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agreement/figures.ts";
 import { extractionPairs } from "@/lib/agreement/extraction.ts";
-import { applyGuardrailFilter, overlapItems, primaryPairs, reviewDay } from "@/lib/agreement/pairs.ts";
+import {
+  applyGuardrailFilter,
+  countedItems,
+  excludedReviews,
+  overlapItems,
+  primaryPairs,
+  reviewDay,
+} from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import {
@@ -37,7 +44,9 @@ function weightedKappaFigure(items: { ledger: boolean; human: boolean; inclusion
 }
 
 export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
-  const items = applyGuardrailFilter(all, f.guardrail);
+  const filtered = applyGuardrailFilter(all, f.guardrail);
+  // Only blind reviews count (lib/review/blind.ts); the others are listed apart under `excluded`.
+  const items = countedItems(filtered);
   const tol = f.tolerance;
   const pairs = primaryPairs(items);
   const scorePairs = pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward }));
@@ -256,6 +265,8 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     tolerance: tol,
     minItems: MIN_N_FOR_RATE,
     items: items.length,
+    /** Reviews recorded but left out of every figure, with the reason (their author could have seen the ledger). */
+    excluded: excludedReviews(filtered),
     headline,
     /** True when inclusion probabilities differ: weighted figures are then shown beside the unweighted ones. */
     stratified,

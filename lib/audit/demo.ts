@@ -22,6 +22,7 @@ import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/monitors/schema.ts";
+import { exclusionReason } from "@/lib/review/blind.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
 import { scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DisagreementCause } from "@/lib/audit/causes.ts";
@@ -364,10 +365,17 @@ async function writeReviews(
         );
         if (!cmp.rewardDisagrees) agreeingCount++;
         if (JSON.stringify(labelled) !== JSON.stringify(ledgerClaims ?? labelled)) claimsDiffer.add(slot.item.id);
+        // The same rule as a submission (the demo's reviewers are annotators, so every review counts).
+        const excludedReason = await exclusionReason(tx, {
+          userId: slot.reviewer.id,
+          itemId: slot.item.id,
+          trajectoryId: slot.item.trajectoryId,
+        });
         const review = await tx.review.create({
           data: {
             itemId: slot.item.id,
             reviewerId: slot.reviewer.id,
+            excludedReason,
             ...made.subscores,
             guardrails: made.guardrails,
             reward: made.reward,
@@ -383,7 +391,11 @@ async function writeReviews(
         if (first) disputed.push(slot.item);
         await tx.auditItem.update({
           where: { id: slot.item.id },
-          data: { reviewsDone: { increment: 1 }, status: done ? "done" : "open", ...(first ? { disputedAt: at } : {}) },
+          data: {
+            reviewsDone: { increment: excludedReason === null ? 1 : 0 },
+            status: done ? "done" : "open",
+            ...(first ? { disputedAt: at } : {}),
+          },
         });
         await tx.activityLog.create({
           data: {

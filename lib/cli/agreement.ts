@@ -60,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
       : []),
     `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
     `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
+    `excluded reviews ${report.excluded.length}${report.excluded.length ? "  (not blind: their authors could have seen the ledger; --json lists each with its reason)" : ""}`,
     `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
     "",
     `guardrail                 both  ledger-only  human-only  kappa${report.stratified ? "  (weighted 1/π)" : ""}`,

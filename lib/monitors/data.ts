@@ -62,6 +62,7 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
       join ledger l on l.id = i.ledger_id
      where b.run_id = ${runId} and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
        and not exists (select 1 from reviews s where s.supersedes_id = r.id)
+       and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
      order by l.step, i.id, r.id`;
   const slots = await listCaseSlots([...new Set(rows.map((r) => r.item_id))], client);
   const seen = new Set<bigint>();

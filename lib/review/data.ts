@@ -37,6 +37,8 @@ export type HumanSide = {
   note: string;
   secondsSpent: number;
   createdAt: Date;
+  /** Why the review does not count toward agreement, decided at submission (lib/review/blind.ts); null: it counts. */
+  excludedReason?: string | null;
 };
 
 export type ItemHead = {
@@ -91,6 +93,7 @@ export const reviewSelect = {
   note: true,
   secondsSpent: true,
   createdAt: true,
+  excludedReason: true,
 } satisfies Prisma.ReviewSelect;
 type ReviewRow = Prisma.ReviewGetPayload<{ select: typeof reviewSelect }>;
 
@@ -156,6 +159,7 @@ export function toHumanSide(r: ReviewRow): HumanSide {
     note: r.note,
     secondsSpent: r.secondsSpent,
     createdAt: r.createdAt,
+    excludedReason: r.excludedReason,
   };
 }
 

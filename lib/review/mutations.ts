@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
+import { exclusionReason } from "@/lib/review/blind.ts";
 import { humanReward } from "@/lib/review/human-reward.ts";
 import { scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
@@ -52,6 +53,8 @@ type LockedItem = {
  * nobody has taken since) and must not have reviewed it already. The reward is recomputed here from the sub-scores
  * and flags with the batch's config; the client's live number is never trusted. A review that disagrees with the
  * ledger entry (see compareWithLedger) marks the item disputed, which puts it in the adjudication queue.
+ * Whether the review counts toward agreement is decided here too (lib/review/blind.ts) and stored with it; a review
+ * that does not count is kept and shown apart with its reason, and leaves the item waiting for a counted review.
  */
 export async function submitReview(
   itemId: bigint,
@@ -60,7 +63,7 @@ export async function submitReview(
   secondsSpent: number,
   now = new Date(),
   client: PrismaClient = db(),
-): Promise<Result<{ reviewId: bigint; reward: number; disagrees: boolean }>> {
+): Promise<Result<{ reviewId: bigint; reward: number; disagrees: boolean; excludedReason: string | null }>> {
   return client.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<LockedItem[]>`
       select id, status::text as status, lease_user_id, lease_expires_at, reviews_done, reviews_needed, disputed_at
@@ -111,10 +114,16 @@ export async function submitReview(
       item.batch.tolerance,
     );
 
+    const excludedReason = await exclusionReason(tx, {
+      userId: actor.userId,
+      itemId,
+      trajectoryId: item.trajectoryId,
+    });
     const review = await tx.review.create({
       data: {
         itemId,
         reviewerId: actor.userId,
+        excludedReason,
         ...body.subscores,
         guardrails: body.guardrails,
         reward: human.reward,
@@ -125,7 +134,7 @@ export async function submitReview(
       },
       select: { id: true },
     });
-    const reviewsDone = locked.reviews_done + 1;
+    const reviewsDone = locked.reviews_done + (excludedReason === null ? 1 : 0);
     await tx.auditItem.update({
       where: { id: itemId },
       data: {
@@ -151,10 +160,11 @@ export async function submitReview(
           guardrails: body.guardrails,
           seconds_spent: secondsSpent,
           disagrees: comparison.disagrees,
+          excluded_reason: excludedReason,
         },
       },
       tx,
     );
-    return { ok: true, reviewId: review.id, reward: human.reward, disagrees: comparison.disagrees };
+    return { ok: true, reviewId: review.id, reward: human.reward, disagrees: comparison.disagrees, excludedReason };
   });
 }

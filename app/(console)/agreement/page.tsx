@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AnnotatorTable, CauseTable, ExtractionTable, TrendDays } from "@/components/agreement/calibration-tables.tsx";
 import { AgreementScatter, AgreementTrend } from "@/components/agreement/charts.tsx";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
+import { ExcludedReviews } from "@/components/agreement/excluded-reviews.tsx";
 import { AgreementFilterBar } from "@/components/agreement/filter-bar.tsx";
 import {
   DimensionTable,
@@ -147,6 +148,17 @@ export default async function AgreementPage({
             </Card>
           </div>
         </div>
+      )}
+      {r.excluded.length > 0 && (
+        <Card
+          title={`Excluded reviews (${r.excluded.length}): recorded, not counted in any figure above`}
+          className="mt-4"
+        >
+          <p className="mb-2 text-[12px] text-fg-muted">
+            A review counts only if its author could not have seen the rollout&apos;s ledger numbers before submitting.
+          </p>
+          <ExcludedReviews excluded={r.excluded} />
+        </Card>
       )}
     </>
   );

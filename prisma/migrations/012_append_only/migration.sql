@@ -61,3 +61,49 @@ CREATE CONSTRAINT TRIGGER ledger_superseded_has_successor AFTER UPDATE OF is_cur
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (OLD.is_current AND NOT NEW.is_current)
   EXECUTE FUNCTION verity_ledger_has_successor();
+
+-- 3. Blind reviews. A review counts toward agreement only if its author could not have seen the rollout's ledger
+-- numbers before submitting (docs/audit.md). The server decides at submission and stores the reason a review does
+-- not count (NULL: it counts); reviews stay append-only, so the reason is part of the row from its insert.
+ALTER TABLE "reviews" ADD COLUMN "excluded_reason" TEXT;
+
+-- Reviews submitted before this migration get the reason the submission would have given them (lib/review/blind.ts),
+-- judged on the record of roles in the activity log (user.create's role, user.role_change's from and to) up to the
+-- moment each was submitted: the author's role then (the last change before it, else the first change after it,
+-- else the present role), then any earlier role, then an earlier review of the same rollout by the same author. The roles that can read the ledger (lib/auth/policy.ts, "ledger.read") are
+-- admin, lead and researcher. The append-only trigger is set aside for this one statement, inside the migration's
+-- own transaction.
+ALTER TABLE "reviews" DISABLE TRIGGER "reviews_append_only";
+WITH history AS (
+  SELECT a.id, a.at, a.target_id AS user_id, a.action, a.details FROM "activity_log" a
+   WHERE a.action IN ('user.create', 'user.role_change') AND a.target_type = 'user'
+), judged AS (
+  SELECT r.id,
+         COALESCE(
+           (SELECT CASE WHEN h.action = 'user.create' THEN h.details->>'role' ELSE h.details->>'to' END
+              FROM history h WHERE h.user_id = r.reviewer_id::text AND h.at <= r.created_at
+             ORDER BY h.id DESC LIMIT 1),
+           (SELECT h.details->>'from' FROM history h
+             WHERE h.user_id = r.reviewer_id::text AND h.at > r.created_at AND h.action = 'user.role_change'
+             ORDER BY h.id LIMIT 1),
+           u.role::text) AS role_then,
+         (SELECT x.role FROM history h,
+                 LATERAL (VALUES (h.details->>'role'), (h.details->>'from'), (h.details->>'to')) AS x(role)
+           WHERE h.user_id = r.reviewer_id::text AND h.at <= r.created_at
+             AND x.role IN ('admin', 'lead', 'researcher')
+           ORDER BY h.id DESC LIMIT 1) AS held,
+         (SELECT e.item_id FROM "reviews" e JOIN "audit_items" ei ON ei.id = e.item_id
+           WHERE e.reviewer_id = r.reviewer_id AND ei.trajectory_id = i.trajectory_id AND e.item_id <> r.item_id
+             AND e.id < r.id
+           ORDER BY e.id LIMIT 1) AS seen_in
+    FROM "reviews" r JOIN "users" u ON u.id = r.reviewer_id JOIN "audit_items" i ON i.id = r.item_id
+)
+UPDATE "reviews" r
+   SET "excluded_reason" = CASE
+         WHEN j.role_then IN ('admin', 'lead', 'researcher') THEN 'author''s role (' || j.role_then || ') can read the ledger'
+         WHEN j.held IS NOT NULL THEN 'author held the role ' || j.held || ', which can read the ledger, before submitting'
+         ELSE 'author saw this rollout''s ledger numbers after reviewing it in audit item ' || j.seen_in
+       END
+  FROM judged j
+ WHERE r.id = j.id AND (j.role_then IN ('admin', 'lead', 'researcher') OR j.held IS NOT NULL OR j.seen_in IS NOT NULL);
+ALTER TABLE "reviews" ENABLE TRIGGER "reviews_append_only";
