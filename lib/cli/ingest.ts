@@ -22,8 +22,12 @@ options:
   --strict                   exit 1 when any line was rejected
   --no-progress              no progress line on the terminal
 
-exit status: 0 done, 1 done with rejected lines under --strict, 2 usage, 3 stopped early (database lost, …):
-the summary's last_committed_line says how far it got; running the same file again completes it.`;
+A line past a limit (nesting depth 64, ids of at most 200 characters without control characters or <>"'\`\\) or
+refused by the database for its data is rejected alone, with its path and reason; the other lines are stored.
+
+exit status: 0 done, 1 done with rejected lines under --strict, 2 usage, 3 stopped early (failed_at: the database
+unavailable, the input unreadable, or a server fault): the summary's last_committed_line says how far it got;
+running the same file again completes it.`;
 
 type Io = { out: (s: string) => void; err: (s: string) => void; stderr: NodeJS.WriteStream };
 const io: Io = {
