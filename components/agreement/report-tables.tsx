@@ -8,7 +8,7 @@ type Props = { r: AgreementReport; f: AgreementFilter };
 
 /** The success-verdict confusion matrix; every cell, the diagonal included, links to its items. */
 export function VerdictMatrix({ r, f }: Props) {
-  if (!r.verdict) return <p className="px-3 py-2 text-fg-muted">κ is undefined: both sides gave one verdict only.</p>;
+  if (!r.verdict) return <p className="px-3 py-2 text-fg-muted">No item was compared with the ledger.</p>;
   const m = r.verdict.matrix;
   return (
     <Table>

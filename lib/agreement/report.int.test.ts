@@ -93,7 +93,7 @@ describe("agreement report on a real database", () => {
     // (ledger 0.55, human 1: tickets 5, 10, 15, 25, 30, 35) and 3 honest ones scored weak (tickets 7, 14, 21)
     expect(40 - direct.agreeing).toBe(10 + 6 + 3);
     expect(report.verdict?.kappa).toBeCloseTo(
-      successVerdictKappa(rows.map((r) => ({ human: r.human, ledger: r.ledger })))!.kappa,
+      successVerdictKappa(rows.map((r) => ({ human: r.human, ledger: r.ledger })))!.kappa!,
       12,
     );
     const codes = (mask: number) => GUARDRAIL_CODES.filter((_, i) => (mask & (1 << i)) !== 0);

@@ -281,7 +281,7 @@ describe("small-sample guard on every figure", () => {
     expect(figs.length).toBeGreaterThan(10);
     for (const x of figs) {
       expect(x.tooFew).toBe(true);
-      expect(x.label).toMatch(/^(too few to say|not defined)$/);
+      expect(x.label).toMatch(/^(too few to say|not defined(: [a-z ]+)?)$/);
       expect(x.label).not.toMatch(/%|\d/);
     }
     expect(few.dimensions[0].figures.mae.detail).toMatch(/^n = 3 · 95% CI /);
@@ -289,6 +289,32 @@ describe("small-sample guard on every figure", () => {
       /^1 of 1 · 95% CI/,
     );
   });
+  it("a κ that is undefined reads 'not defined' with the reason, and has no interval", () => {
+    // every ledger verdict and guardrail flag is the same ("not success", never fires) while the humans vary
+    const flat = buildAgreementReport(
+      Array.from({ length: 40 }, (_, j) => item(0.2, [j % 2 ? 1 : 0.2], { hg: [j % 2 ? [] : ["empty_promise"]] })),
+      f,
+    );
+    expect(flat.verdict!.kappa).toBeNull();
+    expect(flat.verdict!.figure).toMatchObject({
+      value: null,
+      label: "not defined: the ledger gives every item the same verdict",
+      undefinedReason: "the ledger gives every item the same verdict",
+      interval: null,
+    });
+    expect(flat.verdict!.interval).toBeNull();
+    const ep = flat.guardrails.find((g) => g.code === "empty_promise")!;
+    expect(ep.figures.kappa).toMatchObject({
+      value: null,
+      label: "not defined: the ledger gives every item the same flag",
+      interval: null,
+    });
+    // the spread is on the human side only: ρ of the ledger's constant sub-scores is undefined too
+    expect(flat.dimensions[0].figures.spearman.label).toBe(
+      `not defined: the ledger gives every item the same ${flat.dimensions[0].dimension} score`,
+    );
+  });
+
   it("prints the figure at 30 items and more", () => {
     const many = buildAgreementReport(
       Array.from({ length: 30 }, (_, j) => item(j % 3 ? 1 : 0.2, [j % 5 ? 1 : 0.2])),
@@ -296,7 +322,7 @@ describe("small-sample guard on every figure", () => {
     );
     expect(many.headline.tooFew).toBe(false);
     expect(many.headline.label).toMatch(/^\d+%$/);
-    expect(many.verdict!.figure.label).toBe(many.verdict!.kappa.toFixed(3));
+    expect(many.verdict!.figure.label).toBe(many.verdict!.kappa!.toFixed(3));
     expect(many.dimensions[0].figures.spearman.label).toBe(many.dimensions[0].spearman!.toFixed(3));
   });
 });

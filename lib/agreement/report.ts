@@ -18,10 +18,11 @@ import {
   scoresAgree,
   successVerdictKappa,
   SUCCESS_THRESHOLD,
+  VERDICT_RATERS,
 } from "@/lib/stats/agreement.ts";
-import { meanAbsoluteErrorInterval, spearmanInterval } from "@/lib/stats/correlation.ts";
+import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
-import { cohensKappaInterval } from "@/lib/stats/kappa.ts";
+import { cohensKappaInterval, kappaUndefinedReason, type RaterNames } from "@/lib/stats/kappa.ts";
 import { krippendorffAlpha, krippendorffAlphaInterval } from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
 import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval } from "@/lib/stats/weighted.ts";
@@ -33,14 +34,30 @@ import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 // with a Figure (lib/agreement/figures.ts): below 30 items it reads "too few to say" with n and its interval.
 
 const SEED = 20261129;
+const NO_OVERLAP = "no item was reviewed by two annotators";
 const ITERATIONS = 500;
 
+const GUARDRAIL_RATERS: RaterNames = { a: "the ledger", b: "the human side", what: "flag" };
+
 /** Weighted κ of a binary signal with its bootstrap interval, guarded on the effective n. */
-function weightedKappaFigure(items: { ledger: boolean; human: boolean; inclusionProbability: number }[]) {
+function weightedKappaFigure(
+  items: { ledger: boolean; human: boolean; inclusionProbability: number }[],
+  raters: RaterNames,
+) {
   const w = weightedBinaryAgreement(items);
   if (!w) return null;
   const iv = w.kappa === null ? null : weightedBinaryKappaInterval(items, { seed: SEED, iterations: ITERATIONS });
-  return { agreement: weightedFigure(w.agreement), kappa: statFigure(w.kappa, w.agreement.nEffective, iv) };
+  const undefinedReason = kappaUndefinedReason(
+    [
+      [w.tp, w.fp],
+      [w.fn, w.tn],
+    ],
+    raters,
+  );
+  return {
+    agreement: weightedFigure(w.agreement),
+    kappa: statFigure(w.kappa, w.agreement.nEffective, iv, { undefinedReason }),
+  };
 }
 
 export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
@@ -77,6 +94,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
           human: p.human.reward >= SUCCESS_THRESHOLD,
           inclusionProbability: p.i.item.inclusionProb,
         })),
+        VERDICT_RATERS,
       )
     : null;
 
@@ -103,10 +121,18 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
         figures: {
           precision: rateFigure(g.tp, g.tp + g.fp),
           recall: rateFigure(g.tp, g.tp + g.fn),
-          kappa: statFigure(g.kappa, g.n, kappaCI),
+          kappa: statFigure(g.kappa, g.n, kappaCI, {
+            undefinedReason: kappaUndefinedReason(
+              [
+                [g.tp, g.fp],
+                [g.fn, g.tn],
+              ],
+              GUARDRAIL_RATERS,
+            ),
+          }),
           agreement: rateFigure(g.tp + g.tn, g.n),
         },
-        weighted: stratified ? weightedKappaFigure(flags) : null,
+        weighted: stratified ? weightedKappaFigure(flags, GUARDRAIL_RATERS) : null,
       };
     });
 
@@ -120,7 +146,13 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       ...d,
       figures: {
         mae: statFigure(d.mae, d.n, meanAbsoluteErrorInterval(ledger, human)),
-        spearman: statFigure(d.spearman, d.n, spearmanInterval(ledger, human)),
+        spearman: statFigure(d.spearman, d.n, spearmanInterval(ledger, human), {
+          undefinedReason: spearmanUndefinedReason(ledger, human, {
+            a: "the ledger",
+            b: "the human side",
+            what: `${d.dimension} score`,
+          }),
+        }),
       },
     };
   });
@@ -168,7 +200,9 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       code,
       alpha: a?.alpha ?? null,
       units: overlap.length,
-      figure: statFigure(a?.alpha ?? null, overlap.length, ci),
+      figure: statFigure(a?.alpha ?? null, overlap.length, ci, {
+        undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same flag",
+      }),
     };
   });
 
@@ -275,7 +309,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       kappa: verdict.kappa,
       interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
       n: verdict.n,
-      figure: statFigure(verdict.kappa, verdict.n, verdict.interval),
+      figure: statFigure(verdict.kappa, verdict.n, verdict.interval, { undefinedReason: verdict.undefinedReason }),
       /** Weighted κ (1/π) when the batch was stratified. */
       weightedKappa: weightedVerdict?.kappa ?? null,
       // rows: ledger success / not; columns: human success / not
@@ -295,7 +329,9 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       items: overlap.length,
       rewardAlpha: rewardAlpha?.alpha ?? null,
       rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
-      rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI),
+      rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {
+        undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same reward",
+      }),
       guardrails: guardrailAlpha,
     },
     annotators,

@@ -101,8 +101,20 @@ describe("successVerdictKappa", () => {
     expect(successVerdictKappa(pairs, { threshold: 0.5 })!.kappa).toBe(1);
   });
 
-  it("is null when every item has the same verdict on both sides (one class only) or there are none", () => {
-    expect(successVerdictKappa(rep(30, { ledger: 0.95, human: 0.97 }))).toBeNull();
+  it("κ is null, with the reason, when a side gives every item the same verdict; null when there are no items", () => {
+    expect(successVerdictKappa(rep(30, { ledger: 0.95, human: 0.97 }))).toMatchObject({
+      kappa: null,
+      interval: null,
+      n: 30,
+      undefinedReason: "the ledger and the human side each give every item the same verdict",
+    });
+    // one side constant: p_o = p_e on every resample, so κ would be 0 with a zero-width interval
+    const oneSided = [...rep(20, { ledger: 0.95, human: 0.97 }), ...rep(10, { ledger: 0.95, human: 0.3 })];
+    expect(successVerdictKappa(oneSided, { seed: 1 })).toMatchObject({
+      kappa: null,
+      interval: null,
+      undefinedReason: "the ledger gives every item the same verdict",
+    });
     expect(successVerdictKappa([])).toBeNull();
     expect(successVerdictKappa([{ ledger: null, human: 1 }])).toBeNull();
   });
@@ -159,6 +171,13 @@ describe("binaryAgreement and guardrailAgreement", () => {
     // A guardrail nobody ever fired: all agree, but precision, recall and κ are undefined.
     expect(ch).toMatchObject({ tp: 0, fp: 0, fn: 0, tn: 4, precision: null, recall: null, kappa: null });
     expect(ch.agreement!.estimate).toBe(1);
+  });
+
+  it("κ is undefined when one side never fires (or always does), whatever the other does", () => {
+    expect(binaryKappa(0, 0, 3, 7)).toBeNull(); // the ledger never fires
+    expect(binaryKappa(4, 6, 0, 0)).toBeNull(); // the ledger always fires
+    expect(binaryKappa(0, 3, 0, 7)).toBeNull(); // the human never fires
+    expect(binaryKappa(8, 2, 4, 86)).toBeCloseTo(1360 / 1960, 12);
   });
 
   it("n = 0", () => {

@@ -2,7 +2,7 @@
 // never imputed: a pair whose human or ledger score is null, undefined, NaN or ±Infinity is dropped, and every result
 // reports the n it was computed on, so a shrinking n is visible instead of silently shifting the estimate.
 
-import { cohensKappaInterval, confusionMatrix, type ConfusionMatrix } from "@/lib/stats/kappa.ts";
+import { cohensKappaInterval, confusionMatrix, kappaUndefinedReason, type ConfusionMatrix } from "@/lib/stats/kappa.ts";
 import { meanAbsoluteError, spearman } from "@/lib/stats/correlation.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import {
@@ -51,7 +51,9 @@ export function agreementRate(
 }
 
 export type VerdictKappa = {
-  kappa: number;
+  /** null when undefined: one side gives every item the same verdict (undefinedReason says which). */
+  kappa: number | null;
+  undefinedReason: string | null;
   /** Seeded percentile bootstrap over items; null when too few resamples have a defined κ. */
   interval: BootstrapInterval | null;
   /** Rows: ledger verdict, columns: human verdict; labels [true (success), false]. */
@@ -61,8 +63,8 @@ export type VerdictKappa = {
 
 /**
  * Cohen's κ on the success verdict (reward ≥ threshold, default 0.9) of ledger vs human, with a seeded
- * bootstrap interval (see cohensKappaInterval). Range [−1, 1]. null when n = 0 or both sides give one and the
- * same verdict for every item (κ undefined; the agreement rate still says how often they agree).
+ * bootstrap interval (see cohensKappaInterval). Range [−1, 1]. null when n = 0; kappa null, with the reason, when
+ * either side gives every item the same verdict (κ undefined; the agreement rate still says how often they agree).
  */
 export function successVerdictKappa(
   pairs: readonly ScorePair[],
@@ -74,18 +76,30 @@ export function successVerdictKappa(
     if (isFiniteNumber(human) && isFiniteNumber(ledger)) verdicts.push([ledger >= threshold, human >= threshold]);
   }
   const matrix = confusionMatrix(verdicts, [true, false]);
+  if (matrix.n === 0) return null;
   const kappa = binaryKappa(matrix.counts[0][0], matrix.counts[0][1], matrix.counts[1][0], matrix.counts[1][1]);
-  if (kappa === null) return null;
-  return { kappa, interval: cohensKappaInterval(verdicts, bootstrap), matrix, n: matrix.n };
+  if (kappa === null)
+    return {
+      kappa,
+      undefinedReason: kappaUndefinedReason(matrix.counts, VERDICT_RATERS),
+      interval: null,
+      matrix,
+      n: matrix.n,
+    };
+  return { kappa, undefinedReason: null, interval: cohensKappaInterval(verdicts, bootstrap), matrix, n: matrix.n };
 }
+
+/** The raters of the success-verdict matrix (rows: ledger, columns: human), for kappaUndefinedReason. */
+export const VERDICT_RATERS = { a: "the ledger", b: "the human side", what: "verdict" };
 
 /**
  * κ of a 2×2 table (tp, fp, fn, tn): κ = 2(tp·tn − fp·fn) / ((tp + fp)(fp + tn) + (tp + fn)(fn + tn)), algebraically
- * Cohen's (p_o − p_e)/(1 − p_e). Range [−1, 1]. null when the denominator is 0 (n = 0 or p_e = 1).
+ * Cohen's (p_o − p_e)/(1 − p_e). Range [−1, 1]. null when n = 0 or either side is constant (the ledger or the human
+ * fires on every item or on none: see kappaUndefinedReason).
  */
 export function binaryKappa(tp: number, fp: number, fn: number, tn: number): number | null {
   const denominator = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn);
-  if (denominator === 0) return null;
+  if (denominator === 0 || tp + fp === 0 || fn + tn === 0 || tp + fn === 0 || fp + tn === 0) return null;
   return (2 * (tp * tn - fp * fn)) / denominator;
 }
 

@@ -8,6 +8,7 @@ import {
   pearson,
   spearman,
   spearmanInterval,
+  spearmanUndefinedReason,
 } from "@/lib/stats/correlation.ts";
 
 describe("averageRanks", () => {
@@ -153,5 +154,24 @@ describe("meanAbsoluteErrorInterval", () => {
     });
     expect(meanAbsoluteErrorInterval([0.5], [0.4])).toBeNull();
     expect(meanAbsoluteErrorInterval([], [])).toBeNull();
+  });
+});
+
+describe("spearmanUndefinedReason", () => {
+  const names = { a: "the ledger", b: "the human side", what: "outcome score" };
+  it("says why ρ is null, exactly when it is", () => {
+    expect(spearmanUndefinedReason([1, 1, 1], [0.2, 0.5, 1], names)).toBe(
+      "the ledger gives every item the same outcome score",
+    );
+    expect(spearman([1, 1, 1], [0.2, 0.5, 1])).toBeNull();
+    expect(spearmanUndefinedReason([0.2, 0.5, 1], [1, 1, 1], names)).toBe(
+      "the human side gives every item the same outcome score",
+    );
+    expect(spearmanUndefinedReason([1, 1], [1, 1], names)).toBe(
+      "the ledger and the human side each give every item the same outcome score",
+    );
+    expect(spearmanUndefinedReason([1, null], [null, 1], names)).toBe("fewer than two items are scored on both sides");
+    expect(spearmanUndefinedReason([0.1, 0.5, 0.9], [0.2, 0.4, 1], names)).toBeNull();
+    expect(spearman([0.1, 0.5, 0.9], [0.2, 0.4, 1])).not.toBeNull();
   });
 });

@@ -71,6 +71,25 @@ export function completePairs(
  * not the 1 − 6Σd²/n(n²−1) shortcut, which is only exact without ties). Range [−1, 1].
  * null when fewer than 2 complete pairs or either side is constant (all ties: no ranking to correlate).
  */
+/**
+ * Why spearman(xs, ys) is null, or null when it is defined: fewer than 2 complete pairs, or a side whose values are
+ * all equal ("the ledger gives every item the same score" with names { a: "the ledger", b: …, what: "score" }).
+ */
+export function spearmanUndefinedReason(
+  xs: readonly (number | null | undefined)[],
+  ys: readonly (number | null | undefined)[],
+  names: { a: string; b: string; what: string },
+): string | null {
+  const p = completePairs(xs, ys);
+  if (p.xs.length < 2) return "fewer than two items are scored on both sides";
+  const constA = p.xs.every((x) => x === p.xs[0]);
+  const constB = p.ys.every((y) => y === p.ys[0]);
+  if (constA && constB) return `${names.a} and ${names.b} each give every item the same ${names.what}`;
+  if (constA) return `${names.a} gives every item the same ${names.what}`;
+  if (constB) return `${names.b} gives every item the same ${names.what}`;
+  return null;
+}
+
 export function spearman(
   xs: readonly (number | null | undefined)[],
   ys: readonly (number | null | undefined)[],

@@ -5,6 +5,7 @@ import {
   cohensKappaInterval,
   confusionMatrix,
   kappaFromMatrix,
+  kappaUndefinedReason,
   type LabelPair,
 } from "@/lib/stats/kappa.ts";
 
@@ -42,8 +43,26 @@ describe("cohensKappa", () => {
     expect(cohensKappa(table(0, 5, 5, 0))).toBe(-1);
   });
 
-  it("is 0 when one rater gives one class only and the other varies (p_o = p_e)", () => {
-    expect(cohensKappa(table(6, 4, 0, 0))).toBe(0);
+  it("is null when one rater gives one class only and the other varies (p_o = p_e on every sample: no information)", () => {
+    expect(cohensKappa(table(6, 4, 0, 0))).toBeNull();
+    expect(cohensKappa(table(6, 0, 4, 0))).toBeNull();
+    expect(cohensKappaInterval(table(6, 4, 0, 0), { seed: 1, iterations: 200 })).toBeNull();
+  });
+
+  it("says why κ is undefined", () => {
+    const names = { a: "the ledger", b: "the human side", what: "verdict" };
+    const m = (a: number, b: number, c: number, d: number) => [
+      [a, b],
+      [c, d],
+    ];
+    expect(kappaUndefinedReason(m(6, 4, 0, 0), names)).toBe("the ledger gives every item the same verdict");
+    expect(kappaUndefinedReason(m(6, 0, 4, 0), names)).toBe("the human side gives every item the same verdict");
+    expect(kappaUndefinedReason(m(10, 0, 0, 0), names)).toBe(
+      "the ledger and the human side each give every item the same verdict",
+    );
+    expect(kappaUndefinedReason(m(0, 0, 0, 0), names)).toBe("no item was rated by both");
+    expect(kappaUndefinedReason(m(20, 5, 10, 15), names)).toBeNull();
+    expect(kappaUndefinedReason([])).toBe("no item was rated by both");
   });
 
   it("is null when both raters use one and the same class only, and for n = 0", () => {

@@ -50,11 +50,37 @@ export function confusionMatrix<L extends Label>(
   return { labels: all, counts, n };
 }
 
+/** Who the two raters of a matrix are (rows, columns) and what they give, for the reason κ is undefined. */
+export type RaterNames = { a: string; b: string; what: string };
+
+/**
+ * Why κ is undefined on this square count matrix, or null when it is defined: no item rated by both, or a rater
+ * who gave every item the same label. With one rater constant, p_o = p_e whatever the other does, so κ is 0 on
+ * every sample — a number that says nothing about agreement, with a zero-width bootstrap interval; it is reported
+ * as undefined instead. E.g. "the ledger gives every item the same verdict".
+ */
+export function kappaUndefinedReason(
+  counts: readonly (readonly number[])[],
+  names: RaterNames = { a: "rater A", b: "rater B", what: "label" },
+): string | null {
+  const k = counts.length;
+  const rows = counts.map((r) => r.reduce((s, c) => s + c, 0));
+  const cols = Array.from({ length: k }, (_, j) => counts.reduce((s, r) => s + (r[j] ?? 0), 0));
+  const n = rows.reduce((s, c) => s + c, 0);
+  if (!(n > 0)) return "no item was rated by both";
+  const constantA = rows.filter((c) => c > 0).length <= 1;
+  const constantB = cols.filter((c) => c > 0).length <= 1;
+  if (constantA && constantB) return `${names.a} and ${names.b} each give every item the same ${names.what}`;
+  if (constantA) return `${names.a} gives every item the same ${names.what}`;
+  if (constantB) return `${names.b} gives every item the same ${names.what}`;
+  return null;
+}
+
 /**
  * Cohen's κ from a square count matrix: κ = (p_o − p_e) / (1 − p_e), p_o = Σ_i c_ii / n (observed agreement),
  * p_e = Σ_i (row_i / n)(col_i / n) (agreement expected if the raters labelled independently with their own
  * marginals). Range [−1, 1]: 1 is perfect agreement, 0 chance-level, negative worse than chance.
- * null when n = 0 or p_e = 1 (both raters used one and the same label for everything: κ is 0/0).
+ * null when n = 0 or either rater used one label for everything (see kappaUndefinedReason).
  */
 export function kappaFromMatrix(counts: readonly (readonly number[])[]): number | null {
   const k = counts.length;
@@ -73,6 +99,7 @@ export function kappaFromMatrix(counts: readonly (readonly number[])[]): number 
     }
   }
   if (!(n > 0)) return null;
+  if (rows.filter((c) => c > 0).length <= 1 || cols.filter((c) => c > 0).length <= 1) return null;
   let pe = 0;
   for (let i = 0; i < k; i++) pe += (rows[i] / n) * (cols[i] / n);
   const po = diagonal / n;
