@@ -59,6 +59,8 @@ const LOST_CONNECTION =
 export function classifyDatabaseError(err: unknown): DatabaseErrorKind {
   const e = err as { code?: unknown; message?: unknown } | null | undefined;
   const code = typeof e?.code === "string" ? e.code : "";
+  // Before the SQLSTATE test: EPIPE also has five capital letters.
+  if (SOCKET_CODES.has(code)) return "unavailable";
   if (/^[0-9A-Z]{5}$/.test(code)) {
     const cls = code.slice(0, 2);
     if (cls === "22" || cls === "23" || cls === "54") return "data";
@@ -66,7 +68,6 @@ export function classifyDatabaseError(err: unknown): DatabaseErrorKind {
       return "unavailable";
     return "other";
   }
-  if (SOCKET_CODES.has(code)) return "unavailable";
   if (typeof e?.message === "string" && LOST_CONNECTION.test(e.message)) return "unavailable";
   return "other";
 }
@@ -75,6 +76,7 @@ export function classifyDatabaseError(err: unknown): DatabaseErrorKind {
 export function describeDatabaseError(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown } | null | undefined;
   const message = String(e?.message ?? err).split("\n")[0];
-  const code = typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? ` [SQLSTATE ${e.code}]` : "";
+  const sqlState = typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) && !SOCKET_CODES.has(e.code);
+  const code = sqlState ? ` [SQLSTATE ${e.code}]` : "";
   return `${message}${code}`;
 }
