@@ -1,12 +1,19 @@
 // Runs before every page, route handler and server action (Next 16 "proxy", Node runtime). It does not decide
-// access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce and
-// tells the guards which path was asked for (to come back to it after sign-in).
+// access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce, tells the
+// guards which path was asked for (to come back to it after sign-in), and refuses a server action posted from another
+// origin with a 403 (lib/auth/same-origin.ts).
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
 import { PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
+import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
 
 export function proxy(req: NextRequest) {
+  if (isCrossOriginPagePost(req.method, req.nextUrl.pathname, req.headers))
+    return new NextResponse("Cross-origin request refused.", {
+      status: 403,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   const nonce = randomBytes(16).toString("base64");
   const https =
     req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";

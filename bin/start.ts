@@ -38,10 +38,14 @@ async function main(): Promise<void> {
     if (b.status !== 0) throw new Error("the production build failed (see above)");
     recordBuild();
   }
-  const child = spawn("npx", ["next", dev ? "dev" : "start", "-p", String(e.PORT)], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: childEnv,
-  });
+  // The production console runs behind bin/serve.ts, which records each connection's own address (the dev server
+  // does not: it believes a client's X-Forwarded-For, see docs/auth.md).
+  const child = dev
+    ? spawn("npx", ["next", "dev", "-p", String(e.PORT)], { stdio: ["ignore", "pipe", "inherit"], env: childEnv })
+    : spawn("npx", ["tsx", "bin/serve.ts", "--port", String(e.PORT)], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...childEnv, NODE_ENV: "production" },
+      });
   let announced = false;
   child.stdout.on("data", (chunk: Buffer) => {
     const text = chunk.toString();

@@ -132,7 +132,7 @@ async function e2e(adminUrl: string) {
       ...env,
       NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
     };
-    server = spawn("npx", ["next", "start", "-p", String(port)], {
+    server = spawn("npx", ["tsx", "bin/serve.ts", "--port", String(port)], {
       env: serverEnv,
       stdio: ["ignore", "ignore", "inherit"],
       detached: true,

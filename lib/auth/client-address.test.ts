@@ -5,13 +5,13 @@ const xff = (value?: string) => new Headers(value === undefined ? {} : { "x-forw
 const none = trustedProxyList(undefined);
 
 describe("the client address", () => {
-  it("is the connection's address Next.js records when nothing is forwarded", () => {
+  it("is the connection's address the listener records (lib/auth/peer-address.ts)", () => {
     expect(clientAddress(xff("10.0.0.7"), none)).toBe("10.0.0.7");
     expect(clientAddress(xff(), none)).toBe("");
     expect(clientAddress(xff(" , "), none)).toBe("");
   });
 
-  it("without trusted proxies, ignores what the sender wrote to the left of the nearest hop", () => {
+  it("without trusted proxies, is the last hop: the connection's address", () => {
     // A client that writes its own header cannot pick the address a proxy appended after it.
     expect(clientAddress(xff("1.1.1.1, 2.2.2.2, 203.0.113.5"), none)).toBe("203.0.113.5");
   });

@@ -1,11 +1,10 @@
 // The client's network address, for the failed sign-in limit per address and the activity log.
 //
-// Next.js hands the application no socket: it writes the connection's address into X-Forwarded-For, and only when the
-// request arrived without that header. So the rightmost entry is the connection's address when the client talks to
-// the console directly (unless it sent its own header), or the address the nearest reverse proxy saw when one
-// appends to the header. Entries further left were written by whoever sent the request and are believed only when
-// the entry to their right is a configured trusted proxy (VERITY_TRUSTED_PROXIES): walking from the right, trusted
-// proxies are skipped and the first other address is the client's.
+// Next.js hands the application no socket. The console's listener (bin/serve.ts, lib/auth/peer-address.ts) makes the
+// connection's address the last X-Forwarded-For entry of every request, and the whole header unless that connection
+// came from a trusted proxy (VERITY_TRUSTED_PROXIES). Walking from the right, trusted proxies are skipped and the first
+// other address is the client's: without trusted proxies that is the connection's own address, whatever the client
+// wrote; behind them it is the address the nearest trusted proxy saw.
 import { BlockList, isIP } from "node:net";
 
 /** One VERITY_TRUSTED_PROXIES entry: an IPv4/IPv6 address or a CIDR range. Null when it is neither. */
@@ -65,16 +64,28 @@ export function normalizeAddress(raw: string): string {
   return a.slice(0, 100);
 }
 
-function isTrusted(address: string, trusted: BlockList): boolean {
+/** Whether an address (normalised) is one of the trusted proxies. */
+export function isTrustedAddress(address: string, trusted: BlockList): boolean {
   const v = isIP(address);
   return v !== 0 && trusted.check(address, v === 4 ? "ipv4" : "ipv6");
 }
 
+/** The X-Forwarded-For entries of a request, normalised, left to right. */
+function forwardedHops(headers: Headers): string[] {
+  return (headers.get("x-forwarded-for") ?? "").split(",").map(normalizeAddress).filter(Boolean);
+}
+
+/** Whether the request reached the console through a trusted proxy: its connection's address (the last hop) is one. */
+export function fromTrustedProxy(headers: Headers, trusted: BlockList): boolean {
+  const last = forwardedHops(headers).at(-1);
+  return last !== undefined && isTrustedAddress(last, trusted);
+}
+
 /** The client's address as described above; "" when the request carries none (e.g. outside a server). */
 export function clientAddress(headers: Headers, trusted: BlockList): string {
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(normalizeAddress).filter(Boolean);
+  const hops = forwardedHops(headers);
   for (let i = hops.length - 1; i > 0; i--) {
-    if (!isTrusted(hops[i], trusted)) return hops[i];
+    if (!isTrustedAddress(hops[i], trusted)) return hops[i];
   }
   return hops[0] ?? "";
 }
