@@ -1,7 +1,7 @@
 // The console's HTTP server for `npm start` and the end-to-end tests: Next.js's request handler (the production
 // build) behind a listener that records each connection's own address in the request before Next sees it
 // (lib/auth/peer-address.ts). `next start` cannot: it keeps an X-Forwarded-For the client wrote itself, which would let
-// a client without a proxy choose its address for the sign-in limit and the audit log. `--port N` (default PORT).
+// a client without a proxy choose its address for the sign-in limit and the activity log. `--port N` (default PORT).
 import { createServer } from "node:http";
 import next from "next";
 import { trustedProxyList } from "@/lib/auth/client-address.ts";

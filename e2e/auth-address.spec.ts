@@ -1,16 +1,16 @@
 // What a client talking to the console directly (no proxy, VERITY_TRUSTED_PROXIES unset, as under `npm start`) can
-// claim about itself: neither its address (for the sign-in limit and the audit log) by writing X-Forwarded-For, nor
+// claim about itself: neither its address (for the sign-in limit and the activity log) by writing X-Forwarded-For, nor
 // a server action's origin.
 import pg from "pg";
 import { DEMO_USERS, expect, SignInPage, test } from "./fixtures/auth.ts";
 
-/** The address the audit log recorded for the latest sign-in of `email`. */
+/** The address the activity log recorded for the latest sign-in of `email`. */
 async function lastSignInAddress(email: string): Promise<string | undefined> {
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
   try {
     const r = await c.query<{ ip: string }>(
-      "select details->>'ip' as ip from audit_log where action = 'auth.sign_in' and actor_label = $1 order by id desc limit 1",
+      "select details->>'ip' as ip from activity_log where action = 'auth.sign_in' and actor_label = $1 order by id desc limit 1",
       [email],
     );
     return r.rows[0]?.ip;

@@ -1,6 +1,16 @@
 import { z } from "zod";
 import { invalidProxyEntries } from "@/lib/auth/client-address.ts";
 
+/** "https://host[:port]" with nothing after it but an optional "/". */
+function isOrigin(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return /^https?:$/.test(u.protocol) && v.replace(/\/$/, "") === u.origin;
+  } catch {
+    return false;
+  }
+}
+
 // Every environment variable the product reads, validated in one place. README.md lists the same set.
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -24,11 +34,18 @@ const envSchema = z.object({
       error: (i) =>
         `must list IP addresses or CIDR ranges separated by commas (not ${invalidProxyEntries(String(i.input)).join(", ")})`,
     }),
+  /** The console's public origin (https://verity.example.org), for absolute URLs such as the OIDC redirect URI. */
+  VERITY_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || isOrigin(v), {
+      error: "must be an http:// or https:// origin only (https://verity.example.org), without a path or query",
+    }),
   // OIDC sign-in (authorization code + PKCE) is on only when issuer, client id and secret are all set.
   VERITY_OIDC_ISSUER: z.string().url().optional(),
   VERITY_OIDC_CLIENT_ID: z.string().min(1).optional(),
   VERITY_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  /** Defaults to <origin of the request>/auth/oidc/callback; set it when a proxy rewrites the host. */
+  /** Defaults to <public origin>/auth/oidc/callback (lib/auth/public-origin.ts). */
   VERITY_OIDC_REDIRECT_URI: z.string().url().optional(),
   VERITY_LLM_BASE_URL: z.string().url().optional(),
   VERITY_LLM_MODEL: z.string().optional(),

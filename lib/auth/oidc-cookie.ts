@@ -4,8 +4,9 @@ import { oidcFlowState, type OidcFlowState, type OidcSettings } from "@/lib/auth
 /** Carries the OIDC flow state from /auth/oidc to /auth/oidc/callback (HTTP-only, ten minutes, that path only). */
 export const OIDC_COOKIE = "verity_oidc";
 
-export function oidcRedirectUri(req: NextRequest, s: OidcSettings): string {
-  return s.redirectUri ?? new URL("/auth/oidc/callback", req.nextUrl.origin).toString();
+/** The callback address the authorization request names: VERITY_OIDC_REDIRECT_URI, else on the public origin. */
+export function oidcRedirectUri(origin: string, s: OidcSettings): string {
+  return s.redirectUri ?? new URL("/auth/oidc/callback", `${origin}/`).toString();
 }
 
 export function readOidcCookie(req: NextRequest): OidcFlowState | null {

@@ -88,13 +88,14 @@ describe("the email of validated ID-token claims", () => {
   });
 
   it.each([
-    ["no email", {}],
-    ["an empty email", { email: "  " }],
-    ["an unverified email", { email: "a@b.example", email_verified: false }],
-    ["an unverified email as a string", { email: "a@b.example", email_verified: "false" }],
-    ["a non-string email", { email: 42 }],
-  ])("refuses %s", (_label, claims) => {
-    expect(emailFromClaims(claims).ok).toBe(false);
+    ["no email", {}, "sso_no_email"],
+    ["an empty email", { email: "  " }, "sso_no_email"],
+    ["a non-string email", { email: 42 }, "sso_no_email"],
+    ["only email_verified", { email_verified: true }, "sso_no_email"],
+    ["an unverified email", { email: "a@b.example", email_verified: false }, "sso_email_unverified"],
+    ["an unverified email as a string", { email: "a@b.example", email_verified: "false" }, "sso_email_unverified"],
+  ])("refuses %s, saying which", (_label, claims, code) => {
+    expect(emailFromClaims(claims)).toMatchObject({ ok: false, code });
   });
 });
 

@@ -5,6 +5,7 @@
 // verified email to existing accounts; OIDC never creates users or changes roles.
 import * as oidc from "openid-client";
 import { z } from "zod";
+import { nextPath } from "@/lib/auth/schema.ts";
 import type { Env } from "@/lib/env.ts";
 
 export type OidcSettings = { issuer: string; clientId: string; clientSecret: string; redirectUri?: string };
@@ -24,7 +25,8 @@ export const oidcFlowState = z.object({
   state: z.string().min(16),
   nonce: z.string().min(16),
   verifier: z.string().min(43).max(128),
-  next: z.string().optional(),
+  // Re-checked as a path on this site: the cookie comes back from the browser.
+  next: nextPath,
 });
 export type OidcFlowState = z.infer<typeof oidcFlowState>;
 
@@ -34,12 +36,23 @@ export function newOidcFlow(next?: string): OidcFlowState {
 
 /** Why an OIDC sign-in was refused; the sign-in page shows OIDC_SIGN_IN_ERRORS[code]. */
 export type OidcErrorCode =
-  "sso_state" | "sso_denied" | "sso_token" | "sso_unavailable" | "sso_no_account" | "sso_disabled";
+  | "sso_state"
+  | "sso_denied"
+  | "sso_token"
+  | "sso_no_email"
+  | "sso_email_unverified"
+  | "sso_unavailable"
+  | "sso_no_account"
+  | "sso_disabled";
 
 export const OIDC_SIGN_IN_ERRORS: Record<OidcErrorCode, string> = {
   sso_state: "Single sign-on did not complete (the sign-in link expired or was used twice). Try again.",
   sso_denied: "The identity provider did not sign you in. Try again, or sign in with your password.",
   sso_token: "The identity provider's answer could not be verified. Try again or ask an admin.",
+  sso_no_email:
+    "The identity provider did not tell Verity your email address. Ask an admin to let Verity read it (the email scope).",
+  sso_email_unverified:
+    "The identity provider has not verified your email address. Verify it there, then sign in again.",
   sso_unavailable: "The identity provider could not be reached. Try again later or sign in with your password.",
   sso_no_account: "No Verity account has the email your identity provider gave. Ask an admin to create one.",
   sso_disabled: "The Verity account with the email your identity provider gave is disabled. Ask an admin to enable it.",
@@ -60,12 +73,17 @@ const configurations = new Map<string, { at: number; config: Promise<oidc.Config
 
 /**
  * The issuer's client configuration (discovery document; the JWKS is fetched and cached by the library, and fetched
- * again when a token names an unknown key), discovered once an hour per settings. A failed discovery is not kept.
+ * again when a token names an unknown key), discovered once an hour per settings, or afresh when the kept one is
+ * older than `maxAgeMs` (sign-in start asks with 0: the fetch proves the issuer is reachable before the browser is
+ * sent there). A failed discovery is not kept.
  */
-export function oidcConfiguration(s: OidcSettings, now = Date.now()): Promise<oidc.Configuration> {
+export function oidcConfiguration(
+  s: OidcSettings,
+  { now = Date.now(), maxAgeMs = DISCOVERY_TTL_MS }: { now?: number; maxAgeMs?: number } = {},
+): Promise<oidc.Configuration> {
   const key = JSON.stringify([s.issuer, s.clientId, s.clientSecret]);
   const cached = configurations.get(key);
-  if (cached && now - cached.at < DISCOVERY_TTL_MS) return cached.config;
+  if (cached && now - cached.at < Math.min(maxAgeMs, DISCOVERY_TTL_MS)) return cached.config;
   const issuer = new URL(s.issuer);
   const execute = isLoopback(issuer)
     ? [oidc.enableNonRepudiationChecks, oidc.allowInsecureRequests]
@@ -104,14 +122,23 @@ const emailClaims = z.object({
   email_verified: z.union([z.boolean(), z.string()]).optional(),
 });
 
-/** The email of validated ID-token claims, lower-cased; refused when missing or when the issuer says it is unverified. */
-export function emailFromClaims(claims: unknown): { ok: true; email: string } | { ok: false; error: string } {
+export type EmailFromClaims =
+  { ok: true; email: string } | { ok: false; code: "sso_no_email" | "sso_email_unverified"; error: string };
+
+/** The email of validated claims, lower-cased; refused when missing or when the issuer says it is unverified. */
+export function emailFromClaims(claims: unknown): EmailFromClaims {
   const c = emailClaims.safeParse(claims);
   if (!c.success || !c.data.email?.trim())
-    return { ok: false, error: "the identity provider sent no email (request the email scope)" };
+    return { ok: false, code: "sso_no_email", error: "the identity provider sent no email (request the email scope)" };
   if (c.data.email_verified === false || c.data.email_verified === "false")
-    return { ok: false, error: "the identity provider has not verified this email" };
+    return { ok: false, code: "sso_email_unverified", error: "the identity provider has not verified this email" };
   return { ok: true, email: c.data.email.trim().toLowerCase() };
+}
+
+/** Whether claims name an email at all (email_verified without email does not count). */
+function hasEmail(claims: unknown): boolean {
+  const c = emailClaims.safeParse(claims);
+  return c.success && Boolean(c.data.email?.trim());
 }
 
 export type OidcCallbackResult = { ok: true; email: string } | { ok: false; code: OidcErrorCode; detail: string };
@@ -147,7 +174,8 @@ export function classifyOidcError(err: unknown): { code: OidcErrorCode; detail: 
 /**
  * Completes the flow at the callback: checks the authorization response against the flow's state, trades the code
  * with the PKCE verifier (client_secret_basic) at the token endpoint, validates the ID token (signature, iss, aud,
- * exp, nonce) and returns its verified email. `callbackUrl` is the URL the issuer redirected to; its query is read
+ * exp, nonce) and returns its verified email — from the ID token, or from the UserInfo endpoint when the ID token has
+ * none. `callbackUrl` is the URL the issuer redirected to; its query is read
  * against `redirectUri`, the address the authorization request named.
  */
 export async function completeOidcSignIn(
@@ -165,8 +193,15 @@ export async function completeOidcSignIn(
       expectedNonce: flow.nonce,
       idTokenExpected: true,
     });
-    const email = emailFromClaims(tokens.claims());
-    return email.ok ? email : { ok: false, code: "sso_token", detail: email.error };
+    let claims: unknown = tokens.claims();
+    // A provider may put the email in the UserInfo response only (OIDC Core 5.4: scope-requested claims are returned
+    // there when an access token is issued); its sub must be the ID token's (5.3.2), which fetchUserInfo checks.
+    if (!hasEmail(claims) && config.serverMetadata().userinfo_endpoint) {
+      const sub = tokens.claims()!.sub;
+      claims = await oidc.fetchUserInfo(config, tokens.access_token, sub);
+    }
+    const email = emailFromClaims(claims);
+    return email.ok ? email : { ok: false, code: email.code, detail: email.error };
   } catch (err) {
     return { ok: false, ...classifyOidcError(err) };
   }

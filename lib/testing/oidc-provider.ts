@@ -1,12 +1,16 @@
 // A local OpenID provider for tests (node:http on 127.0.0.1): discovery, JWKS, an authorization endpoint that signs
-// in whoever the test names and redirects at once, and a token endpoint that checks client_secret_basic, the
-// redirect URI and PKCE, spends each code once and issues an RS256-signed ID token. `tamper` makes the next ID token
-// wrong in one way, to show the console refusing it.
+// in whoever the test names and redirects at once, a token endpoint that checks client_secret_basic, the redirect
+// URI and PKCE, spends each code once and issues an RS256-signed ID token, and a UserInfo endpoint for its access
+// tokens. The email travels in the ID token, only in UserInfo, or nowhere (`signInAs`). `tamper` makes the next ID
+// token wrong in one way, to show the console refusing it.
 import { createHash, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type IdTokenTamper = "none" | "nonce" | "signature" | "audience" | "issuer" | "expired" | "unsigned";
+
+/** Where the provider puts the user's email: in the ID token, only in the UserInfo response, or nowhere. */
+export type EmailIn = "id_token" | "userinfo" | "nowhere";
 
 type Grant = {
   clientId: string;
@@ -15,6 +19,7 @@ type Grant = {
   challenge: string;
   email: string;
   emailVerified: boolean;
+  emailIn: EmailIn;
 };
 
 export type TestOidcProvider = {
@@ -22,7 +27,7 @@ export type TestOidcProvider = {
   clientId: string;
   clientSecret: string;
   /** Who the authorization endpoint signs in next. */
-  signInAs(email: string, opts?: { emailVerified?: boolean }): void;
+  signInAs(email: string, opts?: { emailVerified?: boolean; emailIn?: EmailIn }): void;
   /** How the next ID token is spoiled ("none" after each token). */
   tamper(how: IdTokenTamper): void;
   /** Requests the token endpoint refused, with why (the test asserts on them). */
@@ -51,7 +56,8 @@ export async function startTestOidcProvider(
   const kid = "test-key-1";
   const codes = new Map<string, Grant>();
   const refusals: string[] = [];
-  let user = { email: "", emailVerified: true };
+  let user = { email: "", emailVerified: true, emailIn: "id_token" as EmailIn };
+  const accessTokens = new Map<string, Grant>();
   let tamper: IdTokenTamper = "none";
   let codeSeq = 0;
 
@@ -66,6 +72,7 @@ export async function startTestOidcProvider(
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
+        userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ["code"],
         subject_types_supported: ["public"],
@@ -130,14 +137,23 @@ export async function startTestOidcProvider(
         iat: how === "expired" ? now - 7200 : now,
         exp: how === "expired" ? now - 3600 : now + 300,
         nonce: how === "nonce" ? "a-nonce-from-another-flow" : grant.nonce,
-        email: grant.email,
-        email_verified: grant.emailVerified,
+        ...(grant.emailIn === "id_token" ? { email: grant.email, email_verified: grant.emailVerified } : {}),
       };
+      const accessToken = `at-${++codeSeq}`;
+      accessTokens.set(accessToken, grant);
       const idToken =
         how === "unsigned"
           ? jwt({ alg: "none", typ: "JWT" }, claims, null)
           : jwt({ alg: "RS256", typ: "JWT", kid }, claims, how === "signature" ? stranger : privateKey);
-      return json(200, { access_token: `at-${grant.email}`, token_type: "Bearer", expires_in: 300, id_token: idToken });
+      return json(200, { access_token: accessToken, token_type: "Bearer", expires_in: 300, id_token: idToken });
+    }
+    if (url.pathname === "/userinfo") {
+      const grant = accessTokens.get((req.headers.authorization ?? "").replace(/^Bearer /, ""));
+      if (!grant) return json(401, { error: "invalid_token" });
+      return json(200, {
+        sub: `sub-${grant.email}`,
+        ...(grant.emailIn === "nowhere" ? {} : { email: grant.email, email_verified: grant.emailVerified }),
+      });
     }
     json(404, { error: "not_found" });
   });
@@ -149,7 +165,7 @@ export async function startTestOidcProvider(
     clientId,
     clientSecret,
     signInAs(email, opts) {
-      user = { email, emailVerified: opts?.emailVerified ?? true };
+      user = { email, emailVerified: opts?.emailVerified ?? true, emailIn: opts?.emailIn ?? "id_token" };
     },
     tamper(how) {
       tamper = how;

@@ -20,6 +20,8 @@ const OIDC_VARS = [
   "VERITY_OIDC_CLIENT_ID",
   "VERITY_OIDC_CLIENT_SECRET",
   "VERITY_OIDC_REDIRECT_URI",
+  "VERITY_PUBLIC_URL",
+  "VERITY_TRUSTED_PROXIES",
 ] as const;
 
 async function importRoutes(): Promise<{ start: Handler; callback: Handler }> {
@@ -38,6 +40,8 @@ function configure(issuer: string) {
   process.env.VERITY_OIDC_CLIENT_ID = provider.clientId;
   process.env.VERITY_OIDC_CLIENT_SECRET = provider.clientSecret;
   delete process.env.VERITY_OIDC_REDIRECT_URI;
+  delete process.env.VERITY_PUBLIC_URL;
+  delete process.env.VERITY_TRUSTED_PROXIES;
 }
 
 beforeAll(async () => {
@@ -191,18 +195,53 @@ describe("OIDC sign-in", () => {
     expect(await db().session.count({ where: { userId: id } })).toBe(0);
   });
 
-  it("refuses an email the provider has not verified", async () => {
+  it("refuses an email the provider has not verified, saying so", async () => {
     const who = email();
     await newUser(who);
     provider.signInAs(who, { emailVerified: false });
     const flow = await toCallback();
     const ip = address();
-    expect(refusal(await callback(flow.callbackUrl, flow.flowCookie, ip)).code).toBe("sso_token");
+    expect(refusal(await callback(flow.callbackUrl, flow.flowCookie, ip))).toEqual({
+      code: "sso_email_unverified",
+      message: "The identity provider has not verified your email address. Verify it there, then sign in again.",
+    });
     expect(await failuresFrom(ip)).toMatchObject([
       {
         actorLabel: "oidc",
-        details: { reason: "sso_token", detail: "the identity provider has not verified this email" },
+        details: { reason: "sso_email_unverified", detail: "the identity provider has not verified this email" },
       },
+    ]);
+  });
+
+  it("asks the UserInfo endpoint for the email when the ID token has none (OIDC Core 5.4)", async () => {
+    const who = email();
+    const id = await newUser(who);
+    provider.signInAs(who, { emailIn: "userinfo" });
+    const flow = await toCallback();
+    const res = await callback(flow.callbackUrl, flow.flowCookie, address());
+    expect(res.status).toBe(303);
+    expect(await findSessionUser(sha256Hex(sessionToken(res)!))).toMatchObject({ id, email: who });
+    // an unverified email from UserInfo is refused like one in the ID token
+    provider.signInAs(who, { emailIn: "userinfo", emailVerified: false });
+    const unverified = await toCallback();
+    expect(refusal(await callback(unverified.callbackUrl, unverified.flowCookie, address())).code).toBe(
+      "sso_email_unverified",
+    );
+  });
+
+  it("refuses a sign-in that gives no email anywhere, with its own reason", async () => {
+    const who = email();
+    await newUser(who);
+    provider.signInAs(who, { emailIn: "nowhere" });
+    const flow = await toCallback();
+    const ip = address();
+    expect(refusal(await callback(flow.callbackUrl, flow.flowCookie, ip))).toEqual({
+      code: "sso_no_email",
+      message:
+        "The identity provider did not tell Verity your email address. Ask an admin to let Verity read it (the email scope).",
+    });
+    expect(await failuresFrom(ip)).toMatchObject([
+      { actorLabel: "oidc", details: { reason: "sso_no_email", method: "oidc", ip } },
     ]);
   });
 
@@ -252,18 +291,81 @@ describe("OIDC sign-in", () => {
     expect(await db().session.count({ where: { userId: id } })).toBe(0);
   });
 
-  it("answers an unreachable provider with its own message", async () => {
+  it("answers a provider unreachable at sign-in start with the sign-in page and an activity-log entry", async () => {
     const down = await startTestOidcProvider();
-    await down.close();
     configure(down.issuer);
-    const offline = await importRoutes();
-    const res = await offline.start(new NextRequest(`${CONSOLE}/auth/oidc`));
+    const flaky = await importRoutes();
+    // discovered once while it was up: the start must not send the browser on to it from memory once it is down
+    expect((await flaky.start(new NextRequest(`${CONSOLE}/auth/oidc`))).status).toBe(303);
+    await down.close();
+    const ip = address();
+    const res = await flaky.start(new NextRequest(`${CONSOLE}/auth/oidc`, { headers: { "x-forwarded-for": ip } }));
     expect(res.status).toBe(303);
-    const to = new URL(res.headers.get("location")!);
-    expect(`${to.pathname}?${to.searchParams}`).toBe("/sign-in?error=sso_unavailable");
+    expect(res.headers.get("location")).toBe(`${CONSOLE}/sign-in?error=sso_unavailable`);
     expect(oidcErrorMessage("sso_unavailable")).toBe(
       "The identity provider could not be reached. Try again later or sign in with your password.",
     );
+    const logged = await failuresFrom(ip);
+    expect(logged).toMatchObject([{ actorLabel: "oidc", details: { reason: "sso_unavailable", method: "oidc", ip } }]);
+    expect((logged[0].details as { detail: string }).detail).toMatch(/^discovery failed: /);
+    configure(provider.issuer);
+  });
+});
+
+describe("OIDC addresses: built from the console's public origin, not the server's own name", () => {
+  /** Start and callback as `next start` hands them over: req.url on localhost:3400 whatever the browser asked for. */
+  const OWN = "http://localhost:3400";
+
+  async function signInThrough(headers: Record<string, string>) {
+    const r = await importRoutes();
+    const who = email();
+    await newUser(who);
+    provider.signInAs(who);
+    const start = await r.start(new NextRequest(`${OWN}/auth/oidc?next=%2Fruns`, { headers }));
+    expect(start.status).toBe(303);
+    const authorize = new URL(start.headers.get("location")!);
+    const flowCookie = (start as unknown as { cookies: { get(n: string): { value: string } | undefined } }).cookies.get(
+      OIDC_COOKIE,
+    )!.value;
+    const back = await fetch(authorize, { redirect: "manual" });
+    const callbackUrl = new URL(back.headers.get("location")!);
+    const res = await r.callback(
+      new NextRequest(`${OWN}${callbackUrl.pathname}${callbackUrl.search}`, {
+        headers: { ...headers, cookie: `${OIDC_COOKIE}=${flowCookie}` },
+      }),
+    );
+    return { redirectUri: authorize.searchParams.get("redirect_uri"), res };
+  }
+
+  it("uses the Host the browser sent (the console opened at 127.0.0.1)", async () => {
+    configure(provider.issuer);
+    const { redirectUri, res } = await signInThrough({ host: "127.0.0.1:3400", "x-forwarded-for": "127.0.0.1" });
+    expect(redirectUri).toBe("http://127.0.0.1:3400/auth/oidc/callback");
+    expect(res.headers.get("location")).toBe("http://127.0.0.1:3400/runs");
+    expect(sessionToken(res)).toBeTruthy();
+    expect(provider.refusals.at(-1) ?? "").not.toBe("redirect_uri differs");
+  });
+
+  it("uses VERITY_PUBLIC_URL when set", async () => {
+    configure(provider.issuer);
+    process.env.VERITY_PUBLIC_URL = "https://verity.example.org";
+    const { redirectUri, res } = await signInThrough({ host: "127.0.0.1:3400", "x-forwarded-for": "127.0.0.1" });
+    expect(redirectUri).toBe("https://verity.example.org/auth/oidc/callback");
+    expect(res.headers.get("location")).toBe("https://verity.example.org/runs");
+    expect(res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`))).toMatch(/Secure/i);
+    configure(provider.issuer);
+  });
+
+  it("uses a trusted proxy's X-Forwarded-Host and -Proto, and ignores them from anyone else", async () => {
+    configure(provider.issuer);
+    process.env.VERITY_TRUSTED_PROXIES = "10.0.0.0/8";
+    const forwarded = { host: "10.0.0.5:3400", "x-forwarded-host": "verity.example.com", "x-forwarded-proto": "https" };
+    const viaProxy = await signInThrough({ ...forwarded, "x-forwarded-for": "203.0.113.5, 10.0.0.2" });
+    expect(viaProxy.redirectUri).toBe("https://verity.example.com/auth/oidc/callback");
+    expect(viaProxy.res.headers.get("location")).toBe("https://verity.example.com/runs");
+    const direct = await signInThrough({ ...forwarded, "x-forwarded-for": "203.0.113.5" });
+    expect(direct.redirectUri).toBe("http://10.0.0.5:3400/auth/oidc/callback");
+    expect(direct.res.headers.get("location")).toBe("http://10.0.0.5:3400/runs");
     configure(provider.issuer);
   });
 });

@@ -4,6 +4,7 @@ import { clientAddress, trustedProxyList } from "@/lib/auth/client-address.ts";
 import { recordSsoFailure, signInWithVerifiedEmail } from "@/lib/auth/mutations.ts";
 import { completeOidcSignIn, oidcConfiguration, oidcSettings, type OidcErrorCode } from "@/lib/auth/oidc.ts";
 import { OIDC_COOKIE, oidcRedirectUri, readOidcCookie } from "@/lib/auth/oidc-cookie.ts";
+import { publicOrigin, publicUrl } from "@/lib/auth/public-origin.ts";
 import { isSecureRequest } from "@/lib/auth/secure-request.ts";
 import { SESSION_COOKIE } from "@/lib/auth/session.ts";
 import { env } from "@/lib/env.ts";
@@ -26,9 +27,11 @@ export async function GET(req: NextRequest) {
   const settings = oidcSettings(e);
   if (!settings) return new NextResponse("Single sign-on is not configured.", { status: 404 });
   const ip = clientAddress(req.headers, trustedProxyList(e.VERITY_TRUSTED_PROXIES));
+  const origin = publicOrigin(req.headers, req.nextUrl, e);
+  const secure = isSecureRequest(req.headers, req.nextUrl) || origin.startsWith("https:");
   const fail = async (code: OidcErrorCode, detail?: string) => {
     if (detail !== undefined) await recordSsoFailure("oidc", code, detail, ip);
-    const res = NextResponse.redirect(new URL(`/sign-in?error=${code}`, req.url), 303);
+    const res = NextResponse.redirect(publicUrl(`/sign-in?error=${code}`, origin), 303);
     res.cookies.delete({ name: OIDC_COOKIE, path: "/auth/oidc" });
     return res;
   };
@@ -48,17 +51,17 @@ export async function GET(req: NextRequest) {
       `discovery failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300),
     );
   }
-  const checked = await completeOidcSignIn(config, req.nextUrl, oidcRedirectUri(req, settings), flow);
+  const checked = await completeOidcSignIn(config, req.nextUrl, oidcRedirectUri(origin, settings), flow);
   if (!checked.ok) return fail(checked.code, checked.detail);
   // signInWithVerifiedEmail logs its own refusals, with the email.
   const signedIn = await signInWithVerifiedEmail(checked.email, "oidc", ip);
   if (!signedIn.ok) return fail(signedIn.code);
-  const res = NextResponse.redirect(new URL(flow.next ?? "/", req.url), 303);
+  const res = NextResponse.redirect(publicUrl(flow.next ?? "/", origin), 303);
   res.cookies.delete({ name: OIDC_COOKIE, path: "/auth/oidc" });
   res.cookies.set(SESSION_COOKIE, signedIn.session.token, {
     httpOnly: true,
     sameSite: "lax",
-    secure: isSecureRequest(req.headers, req.nextUrl),
+    secure,
     path: "/",
     expires: signedIn.session.expiresAt,
   });
