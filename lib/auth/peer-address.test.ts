@@ -10,7 +10,7 @@ const proxies = trustedProxyList("10.0.0.0/8");
 function seen(sent: IncomingHttpHeaders, peer: string | undefined, trusted = none): Headers {
   const h = { ...sent };
   recordPeer(h, peer, trusted);
-  return new Headers(Object.entries(h).map(([k, v]) => [k, [v].flat().join(", ")]));
+  return new Headers(Object.entries(h).map(([k, v]): [string, string] => [k, [v].flat().join(", ")]));
 }
 
 const spoof = {
