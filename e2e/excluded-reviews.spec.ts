@@ -25,6 +25,9 @@ test("an admin's review is listed apart with its reason and counts in no figure"
   await expect(page.getByTestId("human-reward-value")).toHaveText("1.000");
   await page.keyboard.press("Control+Enter");
   await expect(page.getByTestId("reveal")).toBeVisible();
+  await expect(page.getByTestId("excluded-note")).toContainText(
+    "Recorded, but not counted toward agreement: author's role (admin) can read the ledger",
+  );
 
   await page.goto(`/agreement?batch=${setup.batchId}`);
   await expect(page.getByText("No reviewed items under these filters")).toBeVisible();

@@ -51,6 +51,11 @@ export default async function ReviewPage({
         />
         <div className="space-y-3" data-testid="reveal">
           <Verdict comparison={reveal.comparison} tolerance={reveal.item.tolerance} />
+          {reveal.mine.excludedReason && (
+            <p className="rounded border border-border bg-bg-subtle px-3 py-2" data-testid="excluded-note">
+              Recorded, but not counted toward agreement: {reveal.mine.excludedReason} (only blind reviews count).
+            </p>
+          )}
           <div className="grid gap-3 xl:grid-cols-[3fr_2fr]">
             <Card title="Side by side">
               <ComparisonTable
