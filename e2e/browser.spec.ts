@@ -174,3 +174,18 @@ test("a large run shows an estimated count, labelled, and loads past the first p
   await expect.poll(loaded).toBeGreaterThanOrEqual(200);
   expect((await loaded()) % 100).toBe(0);
 });
+
+test("the reason filter offers every code the verifier writes, warnings and spec problems included", async ({
+  page,
+}) => {
+  await page.goto("/trajectories");
+  const options = await page
+    .getByRole("form", { name: "Filters" })
+    .locator('select[name="reason"] option')
+    .allTextContents();
+  for (const code of ["spec_warning", "spec_invalid", "pointer_unresolved", "input_invalid", "case_missing"]) {
+    expect(options).toContain(code);
+  }
+  expect(options).toContain("mention_value_mismatch");
+  expect(options).toContain("tool_missing");
+});

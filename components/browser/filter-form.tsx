@@ -4,39 +4,18 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { FormEvent, ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import {
+  DIMENSION_REASON_CODES,
+  DIMENSIONS,
+  ERROR_REASON_CODES,
+  GUARDRAIL_CODES,
+  WARNING_REASON_CODES,
+} from "@/lib/verifier/codes.ts";
 
-const GUARDRAILS = [
-  "customer_harm",
-  "unauthorized_write",
-  "duplicate_side_effect",
-  "empty_promise",
-  "policy_error",
-  "missing_evidence",
-  "high_risk_unchecked",
-  "approval_bypass",
-  "privacy_overreach",
-  "stale_submission",
-  "tool_missing",
-];
-const DIMS = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
-const REASONS = [
-  "required_write_missing",
-  "required_write_args_mismatch",
-  "handoff_required_missing",
-  "handoff_instead_of_resolution",
-  "policy_query_missing",
-  "policy_rule_violated",
-  "required_read_missing",
-  "required_read_after_write",
-  "over_step_budget",
-  "mention_missing",
-  "mention_value_mismatch",
-  "forbidden_expression",
-  "pointer_unresolved",
-  "input_invalid",
-  "case_missing",
-  ...GUARDRAILS,
-];
+// Every code the verifier can write (lib/verifier/codes.ts), so a new one is offered as soon as it exists.
+const GUARDRAILS: string[] = [...GUARDRAIL_CODES];
+const DIMS = DIMENSIONS;
+const REASONS = [...DIMENSION_REASON_CODES, ...ERROR_REASON_CODES, ...WARNING_REASON_CODES, ...GUARDRAIL_CODES];
 
 // filters kept under "More filters", which opens by itself when one of them is set
 const MORE = [
