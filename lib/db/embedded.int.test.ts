@@ -73,6 +73,34 @@ describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
   }, 120_000);
 });
 
+describe("embedded PostgreSQL below a folder the postgres user cannot enter", () => {
+  // As root, initdb and postgres run as the postgres user; a checkout inside `mktemp -d` (mode 700) hides them.
+  it.skipIf(process.getuid?.() !== 0)(
+    "says which folder and what to do, instead of a spawn error",
+    async () => {
+      const closed = fs.mkdtempSync(path.join(os.tmpdir(), "verity-closed-"));
+      try {
+        expect(fs.statSync(closed).mode & 0o777).toBe(0o700);
+        const env: NodeJS.ProcessEnv = {
+          ...process.env,
+          VERITY_DATA_DIR: path.join(closed, "inner", "data"),
+          VERITY_PG_PORT: String(await freePort()),
+        };
+        delete env.DATABASE_URL;
+        const r = await runTsx(["lib/testing/embedded-child.ts", "read"], env);
+        expect(r.code).not.toBe(0);
+        expect(r.err).toContain(
+          `The embedded PostgreSQL runs as the postgres user, which cannot enter ${closed} (no execute permission for others)`,
+        );
+        expect(r.err).not.toContain("EACCES");
+      } finally {
+        fs.rmSync(closed, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});
+
 describe("a bad DATABASE_URL", () => {
   it("gives one clear sentence for an unreachable server, not a stack trace", async () => {
     const port = await freePort(); // nothing listens there

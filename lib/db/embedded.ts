@@ -92,6 +92,15 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
     });
     fs.mkdirSync(path.dirname(dataDir), { recursive: true });
     fs.chmodSync(path.dirname(dataDir), 0o755);
+    if (process.getuid?.() === 0) {
+      const closed = closedAncestor(path.dirname(dataDir));
+      if (closed) {
+        throw new DatabaseUnavailableError(
+          `The embedded PostgreSQL runs as the postgres user, which cannot enter ${closed} (no execute permission for ` +
+            `others): run \`chmod o+x ${closed}\`, move the checkout, or set DATABASE_URL to an existing server.`,
+        );
+      }
+    }
     if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
       await pgServer.initialise();
     }
@@ -124,6 +133,14 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       server = undefined;
     },
   };
+}
+
+/** The first folder from `dir` up to the root that users other than its owner cannot enter, or null. */
+function closedAncestor(dir: string): string | null {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return d;
+    if (d === path.dirname(d)) return null;
+  }
 }
 
 function isAlive(pid: number): boolean {
