@@ -6,7 +6,7 @@ import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { eq } from "@/lib/verifier/equality.ts";
 import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
 import { resolveSpecValues } from "@/lib/verifier/pointers.ts";
-import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import { caseSchema, rolloutSchema, type Case, type Rollout, type VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 const parsed = <T>(value: unknown): T => JSON.parse(JSON.stringify(value).replaceAll('"PROTO"', '"__proto__"')) as T;
@@ -50,6 +50,22 @@ describe("__proto__ and constructor keys in tool arguments", () => {
     const other = refundWith({ PROTO: { v: 2 } }, required(1));
     const r = score(other.rollout, other.caseDoc);
     expect(r.subscores.outcome).toBe(0);
+    expect(r.reasons).toContainEqual(
+      expect.objectContaining({ code: "required_write_args_mismatch", field: "__proto__", actual: { v: 2 } }),
+    );
+  });
+
+  it("keeps a __proto__ argument through input validation, so the verifier sees what the sandbox recorded", () => {
+    const required = {
+      required_writes: [{ tool: "finance.issue_refund", args: { order_id: "$order.id", PROTO: { v: 1 } } }],
+    };
+    const other = refundWith({ PROTO: { v: 2 } }, required);
+    const rollout = rolloutSchema.parse(other.rollout);
+    const caseDoc = caseSchema.parse(other.caseDoc);
+    expect(Object.getOwnPropertyDescriptor(rollout.sandbox.writes[0].args, "__proto__")?.value).toEqual({
+      v: 2,
+    });
+    const r = score(rollout, caseDoc);
     expect(r.reasons).toContainEqual(
       expect.objectContaining({ code: "required_write_args_mismatch", field: "__proto__", actual: { v: 2 } }),
     );

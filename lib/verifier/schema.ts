@@ -21,7 +21,11 @@ const nonNegInt = z.number().int().nonnegative();
 const instant = z.iso.datetime({ offset: true, error: "expected an ISO-8601 instant with a time zone" });
 /** An ISO-8601 instant with a time zone (for validators that check single fields, e.g. lib/ingest/fast-validate.ts). */
 export const instantSchema = instant;
-const args = z.record(z.string(), z.unknown());
+// A JSON object kept as parsed: z.record would copy it and drop a `__proto__` key, which JSON.parse makes an own key
+// and which tool arguments may carry like any other.
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+const args = z.custom<Record<string, unknown>>(isJsonObject, { error: "expected an object" });
 /** Any JSON value (undefined is not one). */
 const jsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), args], {
   error: "expected a JSON value",
