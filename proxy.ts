@@ -5,8 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
-import { PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
+import { MALFORMED_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
+import { malformedSegment } from "@/lib/server/route-params.ts";
 
 export function proxy(req: NextRequest) {
   if (isCrossOriginPagePost(req.method, req.nextUrl.pathname, req.headers))
@@ -14,6 +15,11 @@ export function proxy(req: NextRequest) {
       status: 403,
       headers: { "content-type": "text/plain; charset=utf-8" },
     });
+  // A path segment that does not percent-decode makes Next throw while matching routes (a bare 500): answer 400
+  // before routing, as JSON for the APIs and as the console's page (app/bad-address) for the rest.
+  const malformed = malformedSegment(req.nextUrl.pathname);
+  if (malformed !== null && req.nextUrl.pathname.startsWith("/api/")) return malformedApiAddress(malformed);
+  if (req.nextUrl.pathname.startsWith("/api/v1/")) return NextResponse.next();
   const nonce = randomBytes(16).toString("base64");
   const https =
     req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
@@ -26,10 +32,23 @@ export function proxy(req: NextRequest) {
   params.delete("_rsc");
   const query = params.toString();
   requestHeaders.set(PATH_HEADER, req.nextUrl.pathname + (query ? `?${query}` : ""));
-  const res = NextResponse.next({ request: { headers: requestHeaders } });
+  requestHeaders.delete(MALFORMED_HEADER);
+  if (malformed !== null) requestHeaders.set(MALFORMED_HEADER, malformed);
+  const res =
+    malformed === null
+      ? NextResponse.next({ request: { headers: requestHeaders } })
+      : NextResponse.rewrite(new URL("/bad-address", req.url), { status: 400, request: { headers: requestHeaders } });
   res.headers.set("content-security-policy", csp);
   if (https) res.headers.set("strict-transport-security", "max-age=31536000");
   return res;
+}
+
+function malformedApiAddress(segment: string): Response {
+  const message = `The address has a malformed percent-encoding in ${JSON.stringify(segment)}: each "%" must be followed by two hex digits, and the escapes must spell UTF-8.`;
+  return NextResponse.json(
+    { error: { code: "bad_request", message } },
+    { status: 400, headers: { "cache-control": "no-store" } },
+  );
 }
 
 export const config = {
@@ -38,5 +57,6 @@ export const config = {
   // Next buffers the body of every request it proxies and cuts it at 10 MB (proxyClientMaxBodySize), which would
   // break the streamed ingest. Those handlers authenticate each request themselves (lib/auth/api.ts), set no
   // cookies and render no documents; next.config.ts gives them their headers.
-  matcher: ["/((?!_next/|favicon.ico|api/v1/).*)"],
+  // Its routes with a dynamic segment pass through only for the malformed-address check.
+  matcher: ["/((?!_next/|favicon.ico|api/v1/).*)", "/api/v1/runs/:path*"],
 };

@@ -16,7 +16,8 @@ import { AlarmBadge, type AlarmView } from "@/components/monitors/alarm-badge.ts
 import { RangeControl } from "@/components/monitors/range-control.tsx";
 import type { ChartData } from "@/lib/monitors/loaders.ts";
 import type { AlarmKey } from "@/lib/monitors/rules.ts";
-import { SMOOTHING, type ChartName } from "@/lib/monitors/schema.ts";
+import { FieldError } from "@/components/ui/field.tsx";
+import { SMOOTHING, type ChartName, type ChartQueryErrors } from "@/lib/monitors/schema.ts";
 import { chartTable } from "@/lib/monitors/series.ts";
 
 export type RunMonitorsProps = {
@@ -27,15 +28,19 @@ export type RunMonitorsProps = {
   keep: Record<string, string>;
   /** CSV route of the first run: `${csvBase}/${chart}?…`. */
   csvBase: string;
+  /** The address's bad range and smoothing parameters, shown at their fields, with the values as given. */
+  errors?: ChartQueryErrors["fields"];
+  given?: Record<string, string>;
 };
 
 const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
 
-export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
+export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = {} }: RunMonitorsProps) {
   const router = useRouter();
   const pathname = usePathname();
   const [pending, startTransition] = useTransition();
   const [smooth, setSmooth] = useState(data.smooth);
+  const [smoothError, setSmoothError] = useState(errors.smooth);
   const [perGuardrail, setPerGuardrail] = useState(false);
   const { range, extent, thresholds: t, bucket } = data;
   const runIds = data.runs.map((r) => r.id);
@@ -59,6 +64,7 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
   };
   const setSmoothing = (w: number) => {
     setSmooth(w);
+    setSmoothError(undefined);
     // A view option: update the address without asking the server again.
     window.history.replaceState(null, "", `${pathname}?${params({ smooth: w > 1 ? w : null })}`);
   };
@@ -88,26 +94,33 @@ export function RunMonitors({ data, alarms, keep, csvBase }: RunMonitorsProps) {
       <section aria-label="Step range and view" className="rounded-md border border-border bg-bg px-3 py-2">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <RangeControl
-            key={`${range.from}-${range.to}`}
+            key={`${range.from}-${range.to}-${errors.from ?? ""}-${errors.to ?? ""}`}
             range={range}
             extent={extent}
             pending={pending}
             onApply={zoom}
+            given={{ from: given.from, to: given.to }}
+            errors={{ from: errors.from, to: errors.to }}
           />
-          <label className="flex items-center gap-1.5 text-[12px]">
-            <span className="text-fg-muted">Smoothing</span>
-            <select
-              className="rounded border border-border bg-bg px-1 py-0.5"
-              value={smooth}
-              onChange={(e) => setSmoothing(Number(e.target.value))}
-            >
-              {SMOOTHING.map((w) => (
-                <option key={w} value={w}>
-                  {w === 1 ? "none" : `moving average, ${w} points`}
-                </option>
-              ))}
-            </select>
-          </label>
+          <div className="flex flex-col text-[12px]">
+            <label className="flex items-center gap-1.5">
+              <span className="text-fg-muted">Smoothing</span>
+              <select
+                className="rounded border border-border bg-bg px-1 py-0.5 aria-[invalid=true]:border-bad"
+                value={smooth}
+                onChange={(e) => setSmoothing(Number(e.target.value))}
+                aria-invalid={smoothError ? true : undefined}
+                aria-describedby={smoothError ? "smooth-error" : undefined}
+              >
+                {SMOOTHING.map((w) => (
+                  <option key={w} value={w}>
+                    {w === 1 ? "none" : `moving average, ${w} points`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FieldError id="smooth-error" errors={smoothError ? [`smooth ${smoothError}`] : undefined} />
+          </div>
         </div>
         <StepOverview points={data.overview} range={range} onSelect={zoom} />
         <p className="text-[11px] text-fg-muted">

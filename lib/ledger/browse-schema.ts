@@ -145,19 +145,37 @@ export function paramsRecord(
   return out;
 }
 
+/** The filters that take a comma list, which a checkbox group sends as the key repeated (any=a&any=b). */
+const LIST_FILTERS = new Set(["category", "weakest", "any", "all", "none", "deciding", "status"]);
+
+/** Single-valued keys given more than once (run=a&run=b would otherwise match run "a,b", i.e. nothing). */
+function repeatedSingles(input: URLSearchParams | Record<string, string | string[] | undefined>): string[] {
+  const counts = new Map<string, number>();
+  const entries = input instanceof URLSearchParams ? [...input] : Object.entries(input);
+  for (const [k, v] of entries)
+    for (const x of Array.isArray(v) ? v : [v])
+      if (x !== undefined && x !== "") counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].filter(([k, n]) => n > 1 && k in browseParamsSchema.shape && !LIST_FILTERS.has(k)).map(([k]) => k);
+}
+
 /** Parses browser params; errors come back as "field: message" strings. */
 export function parseBrowseParams(
   input: URLSearchParams | Record<string, string | string[] | undefined>,
 ): { ok: true; params: BrowseParams } | { ok: false; errors: string[] } {
+  const repeated = repeatedSingles(input);
   const r = browseParamsSchema.safeParse(paramsRecord(input));
-  if (r.success) return { ok: true, params: r.data };
+  if (r.success && !repeated.length) return { ok: true, params: r.data };
+  const issues = r.success ? [] : r.error.issues.filter((i) => !repeated.includes(String(i.path[0])));
   return {
     ok: false,
-    errors: r.error.issues.map((i) =>
-      i.code === "unrecognized_keys"
-        ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}`
-        : `${i.path.join(".")}: ${i.message}`,
-    ),
+    errors: [
+      ...repeated.map((k) => `${k}: is given more than once; give it once`),
+      ...issues.map((i) =>
+        i.code === "unrecognized_keys"
+          ? `unknown filter ${i.keys.map((k) => `"${k}"`).join(", ")}`
+          : `${i.path.join(".")}: ${i.message}`,
+      ),
+    ],
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { alarmRules, ruleHash } from "@/lib/monitors/rules.ts";
 import {
-  chartQuerySchema,
+  chartQueryMessages,
+  parseChartQuery,
   DEFAULT_THRESHOLDS,
   resolveThresholds,
   thresholdOverrides,
@@ -65,19 +66,70 @@ describe("thresholds", () => {
 });
 
 describe("chart query", () => {
-  it("parses range, comparison and smoothing; swaps a reversed range; drops bad values", () => {
-    expect(chartQuerySchema.parse({ from: "750", to: "3000", compare: "b", smooth: "5" })).toEqual({
-      from: 750,
-      to: 3000,
-      compare: "b",
-      smooth: 5,
+  const errorsOf = (input: URLSearchParams | Record<string, string | string[]>) => {
+    const r = parseChartQuery(input);
+    return r.ok ? null : { fields: r.errors.fields, other: r.errors.other, query: r.query };
+  };
+
+  it("parses range, comparison and smoothing; an empty value is not given", () => {
+    expect(parseChartQuery({ from: "750", to: "3000", compare: "b", smooth: "5" })).toEqual({
+      ok: true,
+      query: { from: 750, to: 3000, compare: "b", smooth: 5 },
     });
-    expect(chartQuerySchema.parse({ from: "3000", to: "750" })).toMatchObject({ from: 750, to: 3000 });
-    expect(chartQuerySchema.parse({ from: "abc", to: "-1", smooth: "999", compare: "" })).toEqual({
-      from: undefined,
-      to: undefined,
-      compare: undefined,
-      smooth: undefined,
+    expect(parseChartQuery(new URLSearchParams("from=&to=3000&compare=&smooth="))).toEqual({
+      ok: true,
+      query: { to: 3000 },
     });
+  });
+
+  it("names each bad value at its parameter and keeps the good ones", () => {
+    expect(errorsOf({ from: "abc", to: "3000" })).toEqual({
+      fields: { from: "must be a whole number of steps, 0 or more" },
+      other: [],
+      query: { to: 3000 },
+    });
+    expect(errorsOf({ to: "-1" })?.fields).toEqual({ to: "must be a whole number of steps, 0 or more" });
+    expect(errorsOf({ to: "1.5" })?.fields).toEqual({ to: "must be a whole number of steps, 0 or more" });
+    expect(errorsOf({ to: "2147483648" })?.fields).toEqual({ to: "must be at most 2147483647" });
+    expect(errorsOf({ smooth: "7", from: "0" })).toEqual({
+      fields: { smooth: "must be one of 1, 3, 5, 10 (1 is none)" },
+      other: [],
+      query: { from: 0 },
+    });
+    expect(errorsOf({ compare: "x".repeat(201) })?.fields).toEqual({ compare: "must be at most 200 characters" });
+  });
+
+  it("refuses a reversed range at from, and shows neither end", () => {
+    expect(errorsOf({ from: "3000", to: "750", smooth: "3" })).toEqual({
+      fields: { from: "must not be after to" },
+      other: [],
+      query: { smooth: 3 },
+    });
+  });
+
+  it("refuses a parameter given twice, from a URL or from Next's searchParams", () => {
+    expect(errorsOf(new URLSearchParams("smooth=3&smooth=5&from=10"))).toEqual({
+      fields: { smooth: "is given more than once; give it once" },
+      other: [],
+      query: { from: 10 },
+    });
+    expect(errorsOf({ compare: ["a", "b"] })?.fields).toEqual({ compare: "is given more than once; give it once" });
+  });
+
+  it("refuses unknown parameters by name", () => {
+    expect(errorsOf(new URLSearchParams("colour=red&from=5"))).toEqual({
+      fields: {},
+      other: ['unknown parameter "colour" (the run page takes from, to, compare, smooth)'],
+      query: { from: 5 },
+    });
+  });
+
+  it("says each error as one sentence per parameter for a 400", () => {
+    const r = parseChartQuery({ from: "x", smooth: "2", zoom: "1" });
+    expect(r.ok ? [] : chartQueryMessages(r.errors)).toEqual([
+      "from: must be a whole number of steps, 0 or more",
+      "smooth: must be one of 1, 3, 5, 10 (1 is none)",
+      'unknown parameter "zoom" (the run page takes from, to, compare, smooth)',
+    ]);
   });
 });

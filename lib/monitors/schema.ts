@@ -138,25 +138,93 @@ export type ChartName = (typeof CHARTS)[number];
 /** Smoothing choices: a trailing window of this many points (1 = none). */
 export const SMOOTHING = [1, 3, 5, 10] as const;
 
-const stepParam = z.preprocess(blank, z.coerce.number().int().min(0).max(2147483647).optional()).catch(undefined);
+const MAX_STEP = 2147483647;
+const stepParam = z
+  .string()
+  .regex(/^\d+$/, { error: "must be a whole number of steps, 0 or more" })
+  .transform(Number)
+  .pipe(z.number().max(MAX_STEP, { error: `must be at most ${MAX_STEP}` }));
+const smoothValues = SMOOTHING.map(String) as [string, ...string[]];
 
 /**
- * The run page's and the CSV routes' search params: step range (zoom), second run to overlay, smoothing window.
- * A bad value is dropped (the page shows the whole run) rather than failing the page.
+ * The run page's and the CSV routes' search params: step range (zoom), second run to overlay, smoothing window. As
+ * strict as the trajectory browser's: a bad value, an unknown parameter or a parameter given twice is an error naming
+ * it (parseChartQuery), never silently dropped. An empty value is "not given" (a cleared form field).
  */
 export const chartQuerySchema = z
-  .object({
-    from: stepParam,
-    to: stepParam,
-    compare: z.preprocess(blank, z.string().trim().min(1).max(200).optional()).catch(undefined),
-    smooth: z.preprocess(blank, z.coerce.number().int().min(1).max(50).optional()).catch(undefined),
+  .strictObject({
+    from: stepParam.optional(),
+    to: stepParam.optional(),
+    compare: z.string().trim().min(1).max(200, { error: "must be at most 200 characters" }).optional(),
+    smooth: z
+      .enum(smoothValues, { error: `must be one of ${SMOOTHING.join(", ")} (1 is none)` })
+      .transform(Number)
+      .optional(),
   })
-  .transform((q) =>
-    q.from !== undefined && q.to !== undefined && q.from > q.to ? { ...q, from: q.to, to: q.from } : q,
-  );
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, {
+    error: "must not be after to",
+    path: ["from"],
+  });
 export type ChartQuery = z.infer<typeof chartQuerySchema>;
+export const CHART_QUERY_KEYS = ["from", "to", "compare", "smooth"] as const;
+export type ChartQueryKey = (typeof CHART_QUERY_KEYS)[number];
 
-/** URLSearchParams or Next's searchParams object → a plain record for the schema (first value of repeated keys). */
+/** What was wrong with a chart query: per parameter, and for parameters the page does not take. */
+export type ChartQueryErrors = { fields: Partial<Record<ChartQueryKey, string>>; other: string[] };
+
+/**
+ * Parses the run page's or a CSV route's search params. With errors it still returns the query of the parameters
+ * that are good (a page shows those and the errors at their fields) and the values as given (the fields show them).
+ */
+export function parseChartQuery(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+):
+  | { ok: true; query: ChartQuery }
+  | { ok: false; query: ChartQuery; errors: ChartQueryErrors; given: Record<string, string> } {
+  const lists: [string, string[]][] =
+    params instanceof URLSearchParams
+      ? [...new Set(params.keys())].map((k) => [k, params.getAll(k)])
+      : Object.entries(params).map(([k, v]) => [k, v === undefined ? [] : Array.isArray(v) ? v : [v]]);
+  const errors: ChartQueryErrors = { fields: {}, other: [] };
+  const given: Record<string, string> = {};
+  const record: Record<string, string> = {};
+  for (const [k, values] of lists) {
+    if (values.length === 0) continue;
+    given[k] = values[0];
+    if (values.length > 1) fieldError(errors, k, "is given more than once; give it once");
+    else if (values[0].trim() !== "") record[k] = values[0];
+  }
+  const first = chartQuerySchema.safeParse(record);
+  if (first.success && !errors.other.length && !Object.keys(errors.fields).length)
+    return { ok: true, query: first.data };
+  if (!first.success)
+    for (const issue of first.error.issues) {
+      if (issue.code === "unrecognized_keys") for (const k of issue.keys) fieldError(errors, k, "");
+      else fieldError(errors, String(issue.path[0]), issue.message);
+    }
+  // The good part: the record without the parameters in error (a range in error loses both ends).
+  const bad = new Set<string>([...Object.keys(errors.fields), ...unknownKeys(record)]);
+  if (errors.fields.from === "must not be after to") bad.add("to");
+  const rest = chartQuerySchema.safeParse(Object.fromEntries(Object.entries(record).filter(([k]) => !bad.has(k))));
+  return { ok: false, query: rest.success ? rest.data : {}, errors, given };
+}
+
+const isKey = (k: string): k is ChartQueryKey => (CHART_QUERY_KEYS as readonly string[]).includes(k);
+const unknownKeys = (record: Record<string, string>) => Object.keys(record).filter((k) => !isKey(k));
+
+function fieldError(errors: ChartQueryErrors, key: string, message: string) {
+  if (!isKey(key)) {
+    const line = `unknown parameter "${key}" (the run page takes ${CHART_QUERY_KEYS.join(", ")})`;
+    if (!errors.other.includes(line)) errors.other.push(line);
+  } else errors.fields[key] ??= message;
+}
+
+/** The errors of a chart query as one sentence per parameter, "from: must be …" (for a 400 answer). */
+export function chartQueryMessages(errors: ChartQueryErrors): string[] {
+  return [...Object.entries(errors.fields).map(([k, m]) => `${k}: ${m}`), ...errors.other];
+}
+
+/** URLSearchParams or Next's searchParams object → a plain record (first value of repeated keys). */
 export function queryRecord(
   params: URLSearchParams | Record<string, string | string[] | undefined>,
 ): Record<string, string | undefined> {

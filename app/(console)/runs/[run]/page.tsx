@@ -9,6 +9,7 @@ import { RescoreButton } from "@/components/runs/rescore-button.tsx";
 import { StepsTable } from "@/components/runs/steps-table.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
+import { FieldError } from "@/components/ui/field.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { listVerifierConfigs } from "@/lib/admin/data.ts";
@@ -17,20 +18,26 @@ import { can } from "@/lib/auth/policy.ts";
 import { listAlarmEvents } from "@/lib/monitors/data.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
-import { chartQuerySchema, queryRecord } from "@/lib/monitors/schema.ts";
+import { chartQueryMessages, parseChartQuery } from "@/lib/monitors/schema.ts";
 import { getRunSummary, listRunIds } from "@/lib/runs/data.ts";
+import { decodeSegment } from "@/lib/server/route-params.ts";
 
 type Props = { params: Promise<{ run: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  return { title: `Run ${decodeURIComponent((await params).run)}` };
+  const raw = (await params).run;
+  return { title: `Run ${decodeSegment(raw) ?? raw}` };
 }
 
 export default async function RunPage({ params, searchParams }: Props) {
   const user = await requirePageUser("runs.read");
-  const runId = decodeURIComponent((await params).run);
-  const query = chartQuerySchema.parse(queryRecord(await searchParams));
-  const loaded = await loadRunCharts(runId, query);
+  const runId = decodeSegment((await params).run);
+  if (runId === null) notFound();
+  // A bad parameter is shown at its field (the range, smoothing and comparison controls stay editable); the page
+  // shows what the good ones ask for.
+  const parsed = parseChartQuery(await searchParams);
+  const bad = parsed.ok ? null : parsed;
+  const loaded = await loadRunCharts(runId, parsed.query);
   if (loaded.state === "not_found") notFound();
   const compareId = loaded.state === "ok" ? (loaded.data.runs[1]?.id ?? null) : null;
   const [summary, alarms, compareAlarms, events, runIds] = await Promise.all([
@@ -50,6 +57,15 @@ export default async function RunPage({ params, searchParams }: Props) {
   const mayEditThresholds = can(user.role, "audit.manage");
   const others = runIds.filter((id) => id !== runId);
   const latest = summary?.latest ?? null;
+  // Errors with no field on the page: unknown parameters, and all of them while there are no charts.
+  const unplaced = bad
+    ? loaded.state === "empty"
+      ? chartQueryMessages(bad.errors)
+      : [
+          ...bad.errors.other,
+          ...(bad.errors.fields.compare && !others.length ? [`compare ${bad.errors.fields.compare}`] : []),
+        ]
+    : [];
 
   return (
     <>
@@ -68,7 +84,9 @@ export default async function RunPage({ params, searchParams }: Props) {
                   <select
                     name="compare"
                     defaultValue={compareId ?? others[0]}
-                    className="rounded border border-border bg-bg px-1 py-0.5"
+                    className="rounded border border-border bg-bg px-1 py-0.5 aria-[invalid=true]:border-bad"
+                    aria-invalid={bad?.errors.fields.compare ? true : undefined}
+                    aria-describedby={bad?.errors.fields.compare ? "compare-error" : undefined}
                   >
                     {others.map((id) => (
                       <option key={id} value={id}>
@@ -85,12 +103,21 @@ export default async function RunPage({ params, searchParams }: Props) {
                     Stop comparing
                   </Link>
                 )}
+                <FieldError
+                  id="compare-error"
+                  errors={bad?.errors.fields.compare ? [`compare ${bad.errors.fields.compare}`] : undefined}
+                />
               </form>
             )}
             {configs && <RescoreButton runId={runId} configs={configs} />}
           </div>
         }
       />
+      {unplaced.length > 0 && (
+        <p role="alert" className="mb-3 rounded border border-bad/40 bg-bad-bg px-3 py-2 text-[12px] text-bad">
+          This address has a bad parameter: {unplaced.join("; ")}.
+        </p>
+      )}
       {loaded.state === "empty" ? (
         <EmptyState title="This run has no score records yet">
           Charts and alarms appear once rollouts or score records of the run are ingested.
@@ -137,6 +164,8 @@ export default async function RunPage({ params, searchParams }: Props) {
             )}
             keep={compareId ? { compare: compareId } : {}}
             csvBase={`/api/runs/${encodeURIComponent(runId)}/charts`}
+            errors={bad?.errors.fields}
+            given={bad?.given}
           />
           {events.length > 0 && (
             <Card title="Alarm changes">

@@ -1,8 +1,10 @@
 // The data behind one chart of the run page as CSV (signed-in console users with runs.read): the same table the chart
-// draws, for the same step range, overlaid run and smoothing (?from=&to=&compare=&smooth=).
+// draws, for the same step range, overlaid run and smoothing (?from=&to=&compare=&smooth=). A bad parameter is a 400
+// naming it. Next hands route handlers their params decoded: the run id is used as it is.
+import { apiError } from "@/lib/auth/api.ts";
 import { routeUser } from "@/lib/auth/route-user.ts";
 import { loadChartCsv } from "@/lib/monitors/loaders.ts";
-import { CHARTS, chartQuerySchema, queryRecord, type ChartName } from "@/lib/monitors/schema.ts";
+import { CHARTS, chartQueryMessages, parseChartQuery, type ChartName } from "@/lib/monitors/schema.ts";
 
 export async function GET(
   request: Request,
@@ -10,17 +12,13 @@ export async function GET(
 ): Promise<Response> {
   const auth = await routeUser("runs.read");
   if (!auth.ok) return auth.response;
-  const { run, chart } = await params;
-  if (!(CHARTS as readonly string[]).includes(chart)) {
-    return Response.json(
-      { error: { code: "not_found", message: `No chart ${chart}; charts: ${CHARTS.join(", ")}.` } },
-      { status: 404 },
-    );
-  }
-  const runId = decodeURIComponent(run);
-  const query = chartQuerySchema.parse(queryRecord(new URL(request.url).searchParams));
-  const csv = await loadChartCsv(runId, chart as ChartName, query);
-  if (!csv) return Response.json({ error: { code: "not_found", message: `No run ${runId}.` } }, { status: 404 });
+  const { run: runId, chart } = await params;
+  if (!(CHARTS as readonly string[]).includes(chart))
+    return apiError(404, "not_found", `No chart ${JSON.stringify(chart)}; charts: ${CHARTS.join(", ")}.`);
+  const parsed = parseChartQuery(new URL(request.url).searchParams);
+  if (!parsed.ok) return apiError(400, "bad_request", `${chartQueryMessages(parsed.errors).join("; ")}.`);
+  const csv = await loadChartCsv(runId, chart as ChartName, parsed.query);
+  if (!csv) return apiError(404, "not_found", `No run ${JSON.stringify(runId)}.`);
   return new Response(csv.body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

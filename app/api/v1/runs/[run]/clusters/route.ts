@@ -15,7 +15,8 @@ export const runtime = "nodejs";
 export async function GET(req: Request, ctx: { params: Promise<{ run: string }> }): Promise<Response> {
   const auth = await authenticateApi(req, "read");
   if (!auth.ok) return auth.response;
-  const runId = decodeURIComponent((await ctx.params).run);
+  // Next hands route handlers their params decoded (decoding again would fail on a run id with a "%").
+  const runId = (await ctx.params).run;
   const parsed = clusterApiSchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
   if (!parsed.success) return apiError(400, "bad_request", issues(parsed.error).join("; "));
   if (!(await runExists(runId))) return apiError(404, "not_found", `There is no run ${JSON.stringify(runId)}.`);

@@ -10,6 +10,7 @@ export const runtime = "nodejs";
 export async function GET(req: Request, ctx: { params: Promise<{ run: string }> }): Promise<Response> {
   const auth = await authenticateApi(req, "read");
   if (!auth.ok) return auth.response;
+  // Next hands route handlers their params decoded (decoding again would fail on a run id with a "%").
   const { run } = await ctx.params;
-  return exportResponse(decodeURIComponent(run), new URL(req.url).searchParams, bulkPool());
+  return exportResponse(run, new URL(req.url).searchParams, bulkPool());
 }

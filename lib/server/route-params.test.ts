@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { decodeSegment, malformedSegment } from "@/lib/server/route-params.ts";
+
+describe("malformedSegment", () => {
+  it("finds a % without two hex digits", () => {
+    expect(malformedSegment("/trajectories/abc%ZZ")).toBe("abc%ZZ");
+    expect(malformedSegment("/runs/abc%")).toBe("abc%");
+    expect(malformedSegment("/runs/abc%4")).toBe("abc%4");
+  });
+
+  it("finds escapes that are not UTF-8, in any segment", () => {
+    expect(malformedSegment("/api/runs/%E0%A4%A/charts/hit-rate")).toBe("%E0%A4%A");
+    expect(malformedSegment("/api/runs/grpo-demo/charts/%FF")).toBe("%FF");
+    expect(malformedSegment("/api/runs/%C3%28/charts/hit-rate")).toBe("%C3%28");
+  });
+
+  it("passes every well-formed path, encoded slashes and percent signs included", () => {
+    for (const p of ["/", "/runs", "/runs/grpo-demo", "/runs/a%2Fb", "/trajectories/a%25ZZ", "/runs/%E0%A4%A4", ""])
+      expect(malformedSegment(p)).toBeNull();
+  });
+});
+
+describe("decodeSegment", () => {
+  it("decodes once", () => {
+    expect(decodeSegment("grpo%2Ddemo")).toBe("grpo-demo");
+    expect(decodeSegment("a%2525b")).toBe("a%25b");
+    expect(decodeSegment("%E0%A4%A4")).toBe("त");
+  });
+
+  it("is null for what does not decode", () => {
+    expect(decodeSegment("abc%ZZ")).toBeNull();
+    expect(decodeSegment("%E0%A4%A")).toBeNull();
+  });
+});
