@@ -3,8 +3,8 @@ import { notFound } from "next/navigation";
 import { rewardTone } from "@/components/ui/format.ts";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { ClaimsPanel } from "@/components/trajectory/claims-panel.tsx";
-import { GuardrailsPanel, type GuardrailHit } from "@/components/trajectory/guardrails-panel.tsx";
-import { ReasonList, type Reason } from "@/components/trajectory/reason-list.tsx";
+import { GuardrailsPanel } from "@/components/trajectory/guardrails-panel.tsx";
+import { ReasonList } from "@/components/trajectory/reason-list.tsx";
 import { StepTimeline } from "@/components/trajectory/step-timeline.tsx";
 import { SubscoresPanel } from "@/components/trajectory/subscores-panel.tsx";
 import { RewardWaterfall } from "@/components/trajectory/waterfall.tsx";
@@ -14,15 +14,9 @@ import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
-import { neighbours, sortValueOf } from "@/lib/ledger/browse.ts";
-import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { loadTrajectoryDetail } from "@/lib/ledger/detail.ts";
 import { describeChanges } from "@/lib/ledger/history.ts";
-import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
-import { resolvePointer, UNRESOLVED, isPointer } from "@/lib/verifier/pointers.ts";
-
-type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
-type Spec = { must_mention?: { key: string; value?: unknown }[] };
+import { loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
+import { decodeSegment } from "@/lib/server/route-params.ts";
 
 export default async function TrajectoryPage({
   params,
@@ -32,38 +26,12 @@ export default async function TrajectoryPage({
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
   await requirePageUser("ledger.read");
-  const id = (await params).id;
-  const trajectoryId = id.includes("%") ? decodeURIComponent(id) : id;
-  const detail = await loadTrajectoryDetail(trajectoryId);
-  if (!detail) notFound();
-  const { entry, caseDoc, history, weights } = detail;
-  const reasons = (entry.reasons ?? []) as Reason[];
-  const hits = (entry.guardrails ?? []) as GuardrailHit[];
+  const trajectoryId = decodeSegment((await params).id);
+  if (trajectoryId === null) notFound();
+  const page = await loadTrajectoryPage(trajectoryId, await searchParams);
+  if (!page) notFound();
+  const { entry, caseDoc, history, weights, reasons, hits, steps, writes, kinds, query, around } = page;
   const rollout = entry.rollout;
-  const steps = (rollout?.steps ?? []) as Step[];
-  const writes = (rollout?.sandbox as { writes?: { tool: string; step?: number; at?: string }[] } | null)?.writes ?? [];
-  const kinds = Object.fromEntries(
-    ((rollout?.registry.tools ?? []) as { name: string; kind: string }[]).map((t) => [t.name, t.kind]),
-  );
-  const snapshot = caseDoc?.envSnapshot;
-  const spec = caseDoc?.verifierSpec as Spec | undefined;
-  const mustMention = (spec?.must_mention ?? []).map((m) => {
-    const has = m.value !== undefined;
-    const v = has && isPointer(m.value) ? resolvePointer(m.value, snapshot) : m.value;
-    return { key: m.key, hasExpected: has, expected: v === UNRESOLVED ? "(does not resolve)" : v };
-  });
-  // mention reasons carry the must_mention key in `field`
-  const mentionProblems = Object.fromEntries(
-    reasons
-      .filter((r) => (r.code === "mention_missing" || r.code === "mention_value_mismatch") && r.field)
-      .map((r) => [r.field!, r.code]),
-  );
-
-  const browse = parseBrowseParams(await searchParams);
-  const query = browse.ok ? browseQuery(browse.params) : "";
-  const around = browse.ok
-    ? await neighbours(browse.params, { id: entry.id, sortValue: sortValueOf(browse.params, entry) })
-    : { prev: null, next: null };
   const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
 
   return (
@@ -150,8 +118,8 @@ export default async function TrajectoryPage({
           <ClaimsPanel
             claims={entry.claims as never}
             executed={writes.map((w) => w.tool)}
-            mustMention={mustMention}
-            reasonsByKey={mentionProblems}
+            mustMention={page.mustMention}
+            reasonsByKey={page.mentionProblems}
             source={entry.claimsSource}
           />
         </Card>
@@ -174,7 +142,7 @@ export default async function TrajectoryPage({
               ticket={caseDoc.ticket}
               snapshot={caseDoc.envSnapshot}
               spec={caseDoc.verifierSpec}
-              pointers={listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot)}
+              pointers={page.pointers}
             />
           </Card>
         )}
