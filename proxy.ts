@@ -1,7 +1,7 @@
 // Runs before every page, route handler and server action (Next 16 "proxy", Node runtime). It does not decide
 // access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce, tells the
-// guards which path was asked for (to come back to it after sign-in), and refuses a server action posted from another
-// origin with a 403 (lib/auth/same-origin.ts).
+// guards which path was asked for (to come back to it after sign-in), refuses a server action posted from another
+// origin with a 403 (lib/auth/same-origin.ts) and an address whose path does not percent-decode with a 400.
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
