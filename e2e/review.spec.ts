@@ -9,9 +9,22 @@ test.describe.configure({ timeout: SETUP_TIMEOUT });
 
 let setup: Setup;
 test.beforeAll(async () => {
+  test.setTimeout(SETUP_TIMEOUT);
   // Two honest refunds (ledger reward 1) and one empty promise (the ledger caps it at 0.35).
   setup = await setupBatch("review", ["honest", "empty_promise", "honest"]);
 });
+
+// The console as a lead or annotator usually sees it: the checks of what stays in view are made at this size.
+const LAPTOP = { width: 1440, height: 900 };
+
+const scrollTop = (page: Page) => page.getByTestId("rollout-pane").evaluate((el) => el.scrollTop);
+
+/** The pane's collapsible sections, by the summary that opens each. */
+function sections(page: Page) {
+  const pane = page.getByTestId("rollout-pane");
+  const details = (summary: string) => pane.locator(`details:has(> summary:text-is("${summary}"))`);
+  return { pane, snapshot: details("Environment snapshot"), spec: details("Verifier spec"), inputs: details("input") };
+}
 
 /** Scores the item on screen: all five sub-scores 1, no flag, the refund claimed, a note. Keys only. */
 async function scoreWithKeys(page: Page, note: string) {
@@ -76,8 +89,157 @@ test.describe("the annotator", () => {
   });
 });
 
+test.describe("the annotator reading", () => {
+  test.use({ role: "annotator", viewport: LAPTOP });
+
+  let reading: Setup;
+  test.beforeAll(async () => {
+    test.setTimeout(SETUP_TIMEOUT);
+    // One more honest refund, read with the keyboard before it is scored.
+    reading = await setupBatch("reading", ["honest"]);
+  });
+
+  test("reads the rollout with the keyboard: scrolls the pane, opens its sections, lists every key", async ({
+    page,
+  }) => {
+    await page.goto("/queue");
+    await expect(page.getByTestId("queue-batches")).toHaveAttribute("data-ready", "true");
+    await page
+      .getByTestId("queue-batches")
+      .locator("li", { hasText: reading.batchName })
+      .getByRole("button", { name: "Start" })
+      .click();
+    await page.waitForURL(/\/review\?item=\d+/);
+    await expect(page.getByTestId("annotation-form")).toHaveAttribute("data-ready", "true");
+
+    // The key legend is in view without scrolling.
+    const legend = page.getByRole("region", { name: "Keys" });
+    const box = (await legend.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(LAPTOP.height);
+
+    const { snapshot, spec, inputs } = sections(page);
+    await expect(snapshot).not.toHaveAttribute("open");
+    await page.keyboard.press("e");
+    await expect(snapshot).toHaveAttribute("open", "");
+    await page.keyboard.press("v");
+    await expect(spec).toHaveAttribute("open", "");
+    await expect(inputs).toHaveCount(3);
+    await page.keyboard.press("i");
+    for (let n = 0; n < 3; n++) await expect(inputs.nth(n)).toHaveAttribute("open", "");
+
+    expect(await scrollTop(page)).toBe(0);
+    await page.keyboard.press("Shift+J");
+    await expect.poll(() => scrollTop(page)).toBeGreaterThan(0);
+    const down = await scrollTop(page);
+    await page.keyboard.press("]");
+    await expect.poll(() => scrollTop(page)).toBeGreaterThan(down);
+    await page.keyboard.press("Shift+K");
+    await page.keyboard.press("Shift+K");
+    await page.keyboard.press("Shift+K");
+    await expect.poll(() => scrollTop(page)).toBeLessThan(down);
+    await page.keyboard.press("e");
+    await expect(snapshot).not.toHaveAttribute("open");
+    await page.keyboard.press("i");
+    await expect(inputs.first()).not.toHaveAttribute("open");
+
+    // ? lists every key of the page, reading and scoring alike; Escape closes it.
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keys" });
+    await expect(help).toBeVisible();
+    for (const what of [
+      "scroll the rollout down",
+      "scroll the rollout up",
+      "next step",
+      "previous step",
+      "open or close every step's input",
+      "open or close the environment snapshot",
+      "open or close the verifier spec",
+      "move the cursor",
+      "submit",
+      "skip (give the item back)",
+      "show or hide this list",
+    ])
+      await expect(help).toContainText(what);
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+    await page.keyboard.press("?");
+    await expect(help).toBeVisible();
+    await page.keyboard.press("?");
+    await expect(help).toBeHidden();
+
+    // Typing in a field types: no key of the page fires.
+    await page.keyboard.press("n");
+    await page.keyboard.type("e v ? J");
+    await expect(page.getByRole("textbox", { name: "Note" })).toHaveValue("e v ? J");
+    await expect(snapshot).not.toHaveAttribute("open");
+    await expect(spec).toHaveAttribute("open", "");
+    await expect(help).toBeHidden();
+    await page.getByRole("textbox", { name: "Note" }).fill("");
+    await page.keyboard.press("Escape");
+
+    // Scored and submitted, so the batch leaves the queue (d: back to the first sub-score).
+    await page.keyboard.press("d");
+    await scoreWithKeys(page, "read with the keyboard");
+  });
+});
+
 test.describe("the lead", () => {
   test.use({ role: "lead" });
+
+  test("settles a dispute with the rollout beside both sides' scores, by keyboard, and follows it to the trajectory", async ({
+    page,
+  }) => {
+    await page.setViewportSize(LAPTOP);
+    const disputed = setup.items.find((i) => i.kind === "empty_promise")!;
+    await page.goto(`/audit/adjudication?item=${disputed.itemId}`);
+    const dispute = page.getByTestId("dispute");
+    await expect(dispute).toBeVisible();
+    // the rollout: reply, steps, sandbox writes (none: the refund was only promised)
+    const pane = page.getByTestId("rollout-pane");
+    await expect(pane.getByTestId("final-reply")).toHaveText(
+      "I have refunded 59.99 EUR; it reaches your card in 3-5 business days.",
+    );
+    await expect(pane.getByTestId("timeline").locator("> li")).toHaveCount(3);
+    await expect(pane.getByTestId("timeline")).toContainText("ticket.close");
+    await expect(pane).toContainText("The sandbox recorded no write.");
+    // both sides' scores and claims
+    const comparison = page.getByTestId("comparison");
+    await expect(page.getByTestId("ledger-reward")).toHaveText(/^0\.\d{3}$/);
+    await expect(comparison).toContainText("empty_promise");
+    await expect(comparison).toContainText("claims write finance.issue_refund");
+    await expect(dispute.getByRole("columnheader", { name: "annotator@verity.local" })).toBeVisible();
+    await expect(comparison.locator("tr").first().locator("td").nth(2)).toHaveText(/^1\.000/);
+
+    // the same reading keys as the annotation page
+    await expect(page.getByRole("form", { name: "Verdict" })).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("rollout-pane")).toHaveAttribute("data-ready", "true");
+    const { snapshot, spec } = sections(page);
+    await page.keyboard.press("e");
+    await expect(snapshot).toHaveAttribute("open", "");
+    await page.keyboard.press("v");
+    await expect(spec).toHaveAttribute("open", "");
+    expect(await scrollTop(page)).toBe(0);
+    await page.keyboard.press("Shift+J");
+    await expect.poll(() => scrollTop(page)).toBeGreaterThan(0);
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keys" });
+    await expect(help).toContainText("scroll the rollout down");
+    await expect(help).toContainText("verifier rule wrong");
+    await expect(help).toContainText("record the verdict");
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
+    await page.getByLabel("Note").focus();
+    await page.keyboard.type("e");
+    await expect(page.getByLabel("Note")).toHaveValue("e");
+    await expect(snapshot).toHaveAttribute("open", "");
+    await page.getByLabel("Note").fill("");
+
+    const link = dispute.getByRole("link", { name: disputed.trajectoryId });
+    await expect(link).toHaveAttribute("href", `/trajectories/${encodeURIComponent(disputed.trajectoryId)}`);
+    await link.click();
+    await expect(page.getByTestId("waterfall")).toBeVisible();
+  });
 
   test("adjudicates the disagreement and sees it tallied by cause and guardrail, and the batch's progress", async ({
     page,

@@ -12,9 +12,11 @@ import {
   toggle,
   type FormState,
   KEYS,
+  LEGEND,
 } from "@/components/review/form-model.ts";
+import { KeyHelp } from "@/components/review/key-help.tsx";
+import { HELP_KEYS, isTyping, READING_KEYS, READING_LEGEND, type KeyGroup } from "@/components/review/reading-keys.ts";
 import { useAutosave } from "@/components/review/use-autosave.ts";
-import { cn } from "@/components/ui/cn.ts";
 import { skipItemAction, submitReviewAction } from "@/lib/review/actions.ts";
 import { partialHumanReward, SCORE_STEPS, type ScoringConfig } from "@/lib/review/human-reward.ts";
 import type { DraftBody } from "@/lib/review/schema.ts";
@@ -31,9 +33,11 @@ export type AnnotationFormProps = {
   leaseExpiresAt: string;
 };
 
-const isTyping = (t: EventTarget | null) =>
-  t instanceof HTMLElement &&
-  (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable);
+const KEY_GROUPS: KeyGroup[] = [
+  { title: "Scoring", keys: KEYS },
+  { title: "Reading the rollout", keys: READING_KEYS },
+  { title: "This list", keys: HELP_KEYS },
+];
 
 /**
  * The blind annotation form, keyboard first: a cursor walks the rows (five sub-scores, eleven guardrail flags, the
@@ -134,7 +138,8 @@ export function AnnotationForm(p: AnnotationFormProps) {
         }
         return;
       }
-      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      // shift+↑/↓ scroll the rollout pane (reading-pane.tsx), not the cursor
+      if (e.altKey || e.ctrlKey || e.metaKey || (e.shiftKey && e.key.startsWith("Arrow"))) return;
       const r = rows[cursor];
       const digit = "01234".indexOf(e.key);
       if (digit >= 0 && r.kind === "dim") {
@@ -193,7 +198,7 @@ export function AnnotationForm(p: AnnotationFormProps) {
 
   const st = autosave.status;
   return (
-    <div ref={root} className="space-y-3" data-testid="annotation-form">
+    <div ref={root} className="flex flex-col gap-3 xl:h-full" data-testid="annotation-form">
       <RewardPanel reward={reward} />
       {st.state === "lost" && (
         <p role="alert" className="rounded border border-bad/40 bg-bad-bg px-2 py-1 text-[12px] text-bad">
@@ -203,7 +208,7 @@ export function AnnotationForm(p: AnnotationFormProps) {
           </a>
         </p>
       )}
-      <div className="rounded-md border border-border">
+      <div className="rounded-md border border-border xl:min-h-0 xl:flex-1 xl:overflow-y-auto" data-testid="form-rows">
         {rows.map((r, i) => (
           <FormRow
             key={rowId(r)}
@@ -267,18 +272,21 @@ export function AnnotationForm(p: AnnotationFormProps) {
             : ""}
         </span>
       </div>
-      <section aria-label="Keys" className="rounded-md border border-border bg-bg-subtle px-3 py-2 text-[12px]">
-        <h2 className="mb-1 text-[11px] font-semibold uppercase tracking-wide text-fg-subtle">Keys</h2>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
-          {KEYS.map(([k, what]) => (
-            <div key={k} className="contents">
-              <dt>
-                <kbd className={cn("rounded border border-border bg-bg px-1 font-mono text-[11px]")}>{k}</kbd>
-              </dt>
-              <dd className="text-fg-muted">{what}</dd>
-            </div>
+      <section
+        aria-label="Keys"
+        className="shrink-0 rounded-md border border-border bg-bg-subtle px-3 py-1.5 text-[12px]"
+      >
+        <ul className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {[...LEGEND, ...READING_LEGEND].map(([k, what]) => (
+            <li key={k} className="flex items-center gap-1">
+              <kbd className="rounded border border-border bg-bg px-1 font-mono text-[11px]">{k}</kbd>
+              <span className="text-fg-muted">{what}</span>
+            </li>
           ))}
-        </dl>
+          <li className="ml-auto">
+            <KeyHelp groups={KEY_GROUPS} />
+          </li>
+        </ul>
       </section>
     </div>
   );

@@ -113,7 +113,7 @@ export function missingDimensions(s: FormState): Dimension[] {
 
 export const toggle = (list: string[], x: string) => (list.includes(x) ? list.filter((y) => y !== x) : [...list, x]);
 
-/** The keys of the annotation page, as the legend shows them. */
+/** The keys of the annotation form, as the ? list shows them (the rollout pane's are in reading-keys.ts). */
 export const KEYS: [string, string][] = [
   ["↑ ↓ or k j", "move the cursor"],
   ["0 1 2 3 4", "score the sub-score under the cursor 0 · 0.25 · 0.5 · 0.75 · 1"],
@@ -124,4 +124,17 @@ export const KEYS: [string, string][] = [
   ["n", "write the note"],
   ["ctrl+enter", "submit"],
   ["s", "skip (give the item back)"],
+];
+
+/** The legend kept in view under the form: each key with a word or two. */
+export const LEGEND: [string, string][] = [
+  ["j k", "move"],
+  ["0–4", "score"],
+  ["x", "toggle"],
+  ["enter", "type"],
+  ["esc", "leave field"],
+  ["d g c", "jump"],
+  ["n", "note"],
+  ["ctrl+enter", "submit"],
+  ["s", "skip"],
 ];

@@ -11,7 +11,10 @@ function Json({ value }: { value: unknown }) {
   );
 }
 
-/** The ticket, the environment snapshot (collapsible) and the spec, with every pointer next to its value. */
+/**
+ * The ticket, the environment snapshot (collapsible) and the spec, with every pointer next to its value. The
+ * collapsibles carry data-section, which the reading keys of the review pages open and close.
+ */
 export function CasePanel({
   ticket,
   snapshot,
@@ -30,7 +33,7 @@ export function CasePanel({
         <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Ticket {t.id}</div>
         <p className="whitespace-pre-wrap">{t.message}</p>
       </div>
-      <details>
+      <details data-section="snapshot">
         <summary className="cursor-pointer text-[12px] font-medium">Environment snapshot</summary>
         <Json value={snapshot} />
       </details>
@@ -55,7 +58,7 @@ export function CasePanel({
           </tbody>
         </Table>
       </div>
-      <details>
+      <details data-section="spec">
         <summary className="cursor-pointer text-[12px] font-medium">Verifier spec</summary>
         <Json value={spec} />
       </details>

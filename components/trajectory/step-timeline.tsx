@@ -65,7 +65,7 @@ export function StepTimeline({
               {phantom && <Badge tone="bad">no sandbox write recorded</Badge>}
             </div>
             {s.input !== undefined && (
-              <details className="mt-1">
+              <details className="mt-1" data-section="input">
                 <summary className="cursor-pointer text-[11px] text-fg-muted">input</summary>
                 <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px]">{text(s.input)}</pre>
               </details>

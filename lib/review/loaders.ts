@@ -5,33 +5,27 @@
 import { renewLease } from "@/lib/audit/leases.ts";
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import { listSpecPointers, type PointerRow } from "@/lib/ledger/spec-pointers.ts";
 import type { ScoringConfig } from "@/lib/review/human-reward.ts";
+import {
+  caseViewSelect,
+  registryToolsOf,
+  rolloutViewSelect,
+  toRolloutView,
+  type RolloutView,
+} from "@/lib/review/rollout-view.ts";
 import { parseDraft, type DraftBody } from "@/lib/review/schema.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { isPointer, resolvePointer, UNRESOLVED } from "@/lib/verifier/pointers.ts";
 
-type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
-type Write = { tool: string; args?: unknown; step?: number; at?: string };
 type Spec = { must_mention?: { key: string; value?: unknown }[]; forbidden?: string[] };
 
 export type MentionOption = { key: string; expected: unknown; hasExpected: boolean };
 
-export type AnnotationView = {
+export type AnnotationView = RolloutView & {
   itemId: string;
   batchId: number;
   batchName: string;
-  trajectoryId: string;
-  ticketId: string;
   leaseExpiresAt: string;
-  steps: Step[];
-  finalReply: string;
-  writes: Write[];
-  kinds: Record<string, string>;
-  ticket: unknown;
-  snapshot: unknown;
-  spec: unknown;
-  pointers: PointerRow[];
   writeTools: string[];
   mentions: MentionOption[];
   forbidden: string[];
@@ -72,7 +66,7 @@ export async function loadAnnotation(
       trajectoryId: true,
       ticketId: true,
       batch: { select: { id: true, name: true, config: { select: { body: true } } } },
-      rollout: { select: { steps: true, finalReply: true, sandbox: true, registry: { select: { tools: true } } } },
+      rollout: { select: rolloutViewSelect },
       reviews: { where: { reviewerId: userId }, select: { id: true }, take: 1 },
       drafts: { where: { userId }, select: { body: true, secondsSpent: true } },
     },
@@ -83,32 +77,19 @@ export async function loadAnnotation(
   const expires = await renewLease(itemId, userId, now, client);
   if (!expires) return { state: "not_leased" };
 
-  const caseDoc = await client.case.findUnique({
-    where: { ticketId: item.ticketId },
-    select: { ticket: true, envSnapshot: true, verifierSpec: true },
-  });
-  const tools = (item.rollout.registry.tools ?? []) as { name: string; kind: string }[];
-  const sandbox = (item.rollout.sandbox ?? {}) as { writes?: Write[] };
+  const caseDoc = await client.case.findUnique({ where: { ticketId: item.ticketId }, select: caseViewSelect });
+  const tools = registryToolsOf(item.rollout);
   const spec = (caseDoc?.verifierSpec ?? {}) as Spec;
   const snapshot = caseDoc?.envSnapshot ?? {};
   const draft = item.drafts[0];
   return {
     state: "annotate",
     view: {
+      ...toRolloutView(item.rollout, caseDoc),
       itemId: item.id.toString(),
       batchId: item.batch.id,
       batchName: item.batch.name,
-      trajectoryId: item.trajectoryId,
-      ticketId: item.ticketId,
       leaseExpiresAt: expires.toISOString(),
-      steps: (item.rollout.steps ?? []) as Step[],
-      finalReply: item.rollout.finalReply,
-      writes: sandbox.writes ?? [],
-      kinds: Object.fromEntries(tools.map((t) => [t.name, t.kind])),
-      ticket: caseDoc?.ticket ?? { id: item.ticketId },
-      snapshot,
-      spec: caseDoc?.verifierSpec ?? null,
-      pointers: caseDoc ? listSpecPointers(caseDoc.verifierSpec, snapshot) : [],
       writeTools: tools.filter((t) => t.kind === "write").map((t) => t.name),
       mentions: (spec.must_mention ?? []).map((m) => {
         const hasExpected = m.value !== undefined;

@@ -102,8 +102,10 @@ export default async function ReviewPage({
     );
   }
   const v = page.view;
+  // On wide screens the page fills the window (main's padding is 2.5rem): the rollout pane and the form's rows
+  // scroll on their own, so the form's reward, buttons and key legend stay in view.
   return (
-    <>
+    <div className="flex flex-col xl:h-[calc(100vh-2.5rem)]">
       <PageHeader
         title={`Item #${v.itemId} · ticket ${v.ticketId}`}
         description={
@@ -113,9 +115,9 @@ export default async function ReviewPage({
           </>
         }
       />
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_460px]">
-        <RolloutContext view={v} />
-        <div className="xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
+      <div className="grid gap-4 xl:min-h-0 xl:flex-1 xl:grid-cols-[minmax(0,1fr)_460px] xl:grid-rows-[minmax(0,1fr)]">
+        <RolloutContext view={v} className="xl:h-full xl:overflow-y-auto xl:pr-1" />
+        <div className="xl:h-full xl:min-h-0">
           <AnnotationForm
             itemId={v.itemId}
             batchId={v.batchId}
@@ -129,6 +131,6 @@ export default async function ReviewPage({
           />
         </div>
       </div>
-    </>
+    </div>
   );
 }
