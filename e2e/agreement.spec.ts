@@ -54,3 +54,103 @@ test("the JSON report is served to readers and refuses a bad filter", async ({ p
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.message).toContain("tolerance: must be between 0 and 1");
 });
+
+test("κ, α, ρ and π stay symbols under the uppercase label style", async ({ page }) => {
+  await page.goto("/agreement");
+  await expect(page.getByTestId("headline")).toBeVisible();
+  // innerText is what is drawn (after text-transform); an uppercased κ would read "Κ", α "Α", ρ "Ρ"
+  for (const label of ["κ success verdict", "α between annotators", "Spearman ρ"]) {
+    const el = page.getByText(label, { exact: true }).first();
+    await expect(el).toBeVisible();
+    const drawn = await el.innerText();
+    expect(drawn, label).toContain(label.match(/[α-ω]/)![0]);
+    expect(drawn, label).not.toMatch(/[Α-Ω]/);
+  }
+  const symbol = page.getByText("κ success verdict", { exact: true }).first().getByText("κ", { exact: true });
+  await expect(symbol).toHaveCSS("text-transform", "none");
+});
+
+test("the items list sorts, filters and pages through the URL, and links each item to its rollout and verdict", async ({
+  page,
+}) => {
+  await page.goto("/agreement/items?size=10");
+  const rows = page.getByTestId("agreement-items").locator("> tr");
+  await expect(rows).toHaveCount(10);
+  const total = Number((await page.getByTestId("items-range").innerText()).match(/of (\d+)/)![1]);
+  expect(total).toBeGreaterThan(20);
+  const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-item")));
+  const ledger = async () => (await rows.getByTestId("row-ledger").allInnerTexts()).map(Number);
+
+  // sort by ledger reward, ascending, from the form
+  const form = page.getByRole("form", { name: "Item list" });
+  await form.getByLabel("Sort by").selectOption("ledger");
+  await form.getByLabel("Order").selectOption("asc");
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/sort=ledger/);
+  await expect(page).toHaveURL(/dir=asc/);
+  const p1 = await ledger();
+  expect(p1).toHaveLength(10);
+  expect(p1).toEqual([...p1].sort((a, b) => a - b));
+  const ids1 = await ids();
+
+  // the next page continues after the last row: by key, not by offset
+  await page.getByRole("link", { name: "Next page" }).click();
+  await expect(page).toHaveURL(/after=/);
+  await expect(page.getByTestId("items-range")).toContainText(`11–20 of ${total}`);
+  const p2 = await ledger();
+  expect(p2[0]).toBeGreaterThanOrEqual(p1.at(-1)!);
+  expect(p2).toEqual([...p2].sort((a, b) => a - b));
+  const ids2 = await ids();
+  expect(ids2.filter((id) => ids1.includes(id))).toEqual([]);
+  await page.getByRole("link", { name: "Previous page" }).click();
+  await expect(page).toHaveURL(/before=/);
+  expect(await ids()).toEqual(ids1);
+
+  // disagreements first, within the same sort
+  await form.getByLabel("Disagreements first").check();
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/disagreementsFirst=1/);
+  const flags = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-disagrees")));
+  expect(flags[0]).toBe("true");
+  expect(flags.slice(flags.indexOf("false") < 0 ? flags.length : flags.indexOf("false"))).not.toContain("true");
+
+  // filter by annotator and batch (the first row's): every row is theirs
+  const annotator = (await rows.first().getByTestId("row-reviewers").innerText()).split(", ")[0];
+  const batch = await rows.first().getByTestId("row-batch").innerText();
+  await form.getByLabel("Annotator").selectOption(annotator);
+  await form.getByLabel("Batch").selectOption({ label: batch });
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/batch=\d+/);
+  await expect(page).toHaveURL(new RegExp(`annotator=${encodeURIComponent(annotator)}`));
+  await expect(rows.first()).toBeVisible();
+  for (const who of await rows.getByTestId("row-reviewers").allInnerTexts()) expect(who).toContain(annotator);
+  for (const b of await rows.getByTestId("row-batch").allInnerTexts()) expect(b).toBe(batch);
+
+  // filter by guardrail: every row has it flagged on one side
+  await page.goto("/agreement/items?size=10&sort=ledger&dir=asc");
+  const flagged = (await rows.getByTestId("row-ledger-guardrails").allInnerTexts()).find((t) => t !== "–");
+  const code = flagged!.split(", ")[0];
+  expect(code).toMatch(/^[a-z_]+$/);
+  await form.getByLabel("Guardrail").selectOption(code);
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`guardrail=${code}`));
+  for (let n = 0; n < (await rows.count()); n++) await expect(rows.nth(n)).toContainText(code);
+
+  // each item links to its rollout, a disputed one to its adjudication
+  await page.goto("/agreement/items?size=10&disagreementsFirst=1");
+  const first = rows.first();
+  await expect(first.locator('a[href^="/trajectories/"]')).toHaveCount(1);
+  const verdict = first.locator('a[href^="/audit/adjudication?item="]');
+  await expect(verdict).toHaveAttribute("href", `/audit/adjudication?item=${await first.getAttribute("data-item")}`);
+  await verdict.click();
+  await expect(page.getByTestId("dispute")).toBeVisible();
+});
+
+test("a bad sort, order or cursor on the items list is named on the page", async ({ page }) => {
+  const res = await page.goto("/agreement/items?sort=bogus&dir=up&after=zz");
+  expect(res?.status()).toBe(200);
+  await expect(page.getByText(/sort: /)).toBeVisible();
+  await expect(page.getByText(/dir: /)).toBeVisible();
+  await expect(page.getByText(/after: /)).toBeVisible();
+  await expect(page.getByTestId("agreement-items")).toHaveCount(0);
+});

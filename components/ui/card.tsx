@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn.ts";
+import { keepSymbols } from "@/components/ui/symbols.tsx";
 
 export function Card({
   title,
@@ -25,10 +26,10 @@ export function Card({
   );
 }
 
-export function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+export function Stat({ label, value, hint }: { label: ReactNode; value: ReactNode; hint?: ReactNode }) {
   return (
     <div className="rounded-md border border-border bg-bg px-3 py-2">
-      <div className="text-[11px] uppercase tracking-wide text-fg-subtle">{label}</div>
+      <div className="text-[11px] uppercase tracking-wide text-fg-subtle">{keepSymbols(label)}</div>
       <div className="num mt-0.5 text-lg font-semibold">{value}</div>
       {hint && <div className="text-[11px] text-fg-muted">{hint}</div>}
     </div>

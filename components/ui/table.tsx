@@ -1,7 +1,9 @@
 import type { ReactNode } from "react";
 import { cn } from "@/components/ui/cn.ts";
+import { keepSymbols } from "@/components/ui/symbols.tsx";
 
-// Dense table primitives: 13px text, tight rows, sticky header, numbers right-aligned in tabular figures.
+// Dense table primitives: 13px text, tight rows, sticky header, numbers right-aligned in tabular figures. Headers
+// are uppercase; Greek letters in them (κ, α, ρ, π) keep their case.
 export function Table({ children, className }: { children: ReactNode; className?: string }) {
   return (
     <div className={cn("overflow-x-auto", className)}>
@@ -19,7 +21,7 @@ export function Th({ children, numeric, className }: { children?: ReactNode; num
         className,
       )}
     >
-      {children}
+      {keepSymbols(children)}
     </th>
   );
 }
