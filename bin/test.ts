@@ -1,25 +1,30 @@
-// `npm test`: typecheck, lint, unit and integration tests (Vitest, a fresh database per run) and end-to-end tests
-// (Playwright in Debian's Chromium against the built console on its own fresh database with demo data).
-// Ends with one line "N passed, N failed". `npm test -- unit|int|e2e|static` runs one part.
+// `npm test`: typecheck, lint, unit and integration tests (Vitest, a fresh database per run), end-to-end tests
+// (Playwright in Debian's Chromium against the built console on its own fresh database with demo data) and the
+// Python client's tests (unittest, against the built console on a fresh database without demo data).
+// Ends with one line "N passed, N failed". `npm test -- unit|int|e2e|py|static` runs one part.
 import { spawn, type SpawnOptions } from "node:child_process";
-import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
+import http from "node:http";
+import type net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
+import { createClient } from "@/lib/db/client.ts";
 import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
-import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
+import { buildConsoleIfStale, startConsole, type ConsoleServer } from "@/lib/server/console-process.ts";
+import { unittestCounts } from "@/bin/unittest-report.ts";
 
 // The e2e database gets the small demo (quick to load); set before lib/env.ts reads and caches the environment.
 process.env.VERITY_DEMO_SIZE ??= "small";
 
 const ROOT = process.cwd();
 const OUT = path.join(ROOT, ".data", "test-results");
-const parts = new Set(process.argv.slice(2).filter((a) => ["static", "unit", "int", "e2e"].includes(a)));
-const extra = process.argv.slice(2).filter((a) => !["static", "unit", "int", "e2e"].includes(a));
+const PARTS = ["static", "unit", "int", "e2e", "py"];
+const parts = new Set(process.argv.slice(2).filter((a) => PARTS.includes(a)));
+const extra = process.argv.slice(2).filter((a) => !PARTS.includes(a));
 const want = (p: string) => parts.size === 0 || parts.has(p);
 
 let passed = 0;
@@ -38,17 +43,6 @@ function tally(name: string, p: number, f: number) {
   passed += p;
   failed += f;
   if (f) failures.push(`${name}: ${f} failed`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 function withDb(url: string, name: string) {
@@ -116,38 +110,13 @@ async function e2e(adminUrl: string) {
     NODE_ENV: "production",
     VERITY_DEMO: "1",
   };
-  let server: ReturnType<typeof spawn> | undefined;
+  let server: ConsoleServer | undefined;
   try {
     await migrate(url);
     await prepareFirstRun(url, (l) => process.stdout.write(`  ${l}\n`));
-    if (!buildIsCurrent()) {
-      say("production build (next build)");
-      const b = await run("npx", ["next", "build"], { env });
-      if (b !== 0) return tally("build", 0, 1);
-      recordBuild();
-    }
-    const port = await freePort();
-    // With the memory flags `npm start` gives the console (bin/start.ts).
-    const serverEnv = {
-      ...env,
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
-    };
-    server = spawn("npx", ["tsx", "bin/serve.ts", "--port", String(port)], {
-      env: serverEnv,
-      stdio: ["ignore", "ignore", "inherit"],
-      detached: true,
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const ok = await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (Date.now() > deadline) throw new Error("the console did not become healthy within 60 s");
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
+    server = await startConsole(env);
+    const base = server.base;
     say(`end-to-end tests (playwright, ${base})`);
     const out = path.join(OUT, "playwright.json");
     fs.rmSync(out, { force: true });
@@ -160,13 +129,98 @@ async function e2e(adminUrl: string) {
     };
     tally("e2e", r.stats.expected + r.stats.flaky, r.stats.unexpected);
   } finally {
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, "SIGTERM");
-      } catch {
-        /* already gone */
-      }
+    await server?.stop();
+    await dropDatabase(adminUrl, name);
+  }
+}
+
+/** An admin and two API tokens (scopes ingest, read) in the Python tests' database, made as the console makes them. */
+async function pythonTestTokens(url: string): Promise<{ ingest: string; read: string }> {
+  const client = createClient(url);
+  try {
+    const email = "python-client@test.local";
+    const u = await createUser(
+      { email, name: "", role: "admin", password: crypto.randomBytes(18).toString("base64url") },
+      { label: "npm test" },
+      client,
+    );
+    if (!u.ok) throw new Error(u.error);
+    const actor = { userId: u.id, email };
+    const ingest = await createApiToken({ name: "python ingest", scopes: ["ingest"] }, actor, client);
+    const read = await createApiToken({ name: "python read", scopes: ["read"] }, actor, client);
+    return { ingest: ingest.token, read: read.token };
+  } finally {
+    await client.$disconnect();
+  }
+}
+
+/**
+ * A control endpoint on 127.0.0.1 for a test process that is not this one (the Python client's tests):
+ * `POST /kill` and `POST /start` act on the console and answer 200 when done (500 with the reason otherwise).
+ */
+async function controlEndpoint(server: ConsoleServer): Promise<{ url: string; close: () => Promise<void> }> {
+  const srv = http.createServer((req, res) => {
+    const action = req.method === "POST" ? { "/kill": server.kill, "/start": server.start }[req.url ?? ""] : undefined;
+    if (!action) {
+      res.writeHead(404).end();
+      return;
     }
+    action().then(
+      () => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'),
+      (err: Error) =>
+        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: err.message })),
+    );
+  });
+  await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", () => resolve()));
+  const port = (srv.address() as net.AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => srv.close(() => resolve())) };
+}
+
+async function python(adminUrl: string) {
+  const name = `verity_py_${crypto.randomBytes(3).toString("hex")}`;
+  await createDatabaseIfMissing(adminUrl, name);
+  const url = withDb(adminUrl, name);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    VERITY_DEMO: "0",
+  };
+  let server: ConsoleServer | undefined;
+  let control: { url: string; close: () => Promise<void> } | undefined;
+  try {
+    await migrate(url);
+    const tokens = await pythonTestTokens(url);
+    if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
+    server = await startConsole(env);
+    control = await controlEndpoint(server);
+    say(`python client tests (unittest, ${server.base})`);
+    const child = spawn("python3", ["-m", "unittest", "discover", "-s", "clients/python/tests", "-v", ...extra], {
+      env: {
+        ...process.env,
+        PYTHONPATH: path.join(ROOT, "clients", "python"),
+        PYTHONDONTWRITEBYTECODE: "1",
+        VERITY_TEST_URL: server.base,
+        VERITY_TEST_INGEST_TOKEN: tokens.ingest,
+        VERITY_TEST_READ_TOKEN: tokens.read,
+        VERITY_TEST_CONTROL_URL: control.url,
+      },
+      stdio: ["ignore", "inherit", "pipe"],
+    });
+    // unittest writes its report on stderr: pass it through and keep it for the tally.
+    let report = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      report += d.toString("utf8");
+      process.stderr.write(d);
+    });
+    const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? 1)));
+    const t = unittestCounts(report);
+    // A run that crashed before its summary, or exited non-zero without a failure in it, counts as one failure.
+    tally("python client tests", t?.passed ?? 0, t ? t.failed || (code !== 0 ? 1 : 0) : 1);
+  } finally {
+    await control?.close();
+    await server?.stop();
     await dropDatabase(adminUrl, name);
   }
 }
@@ -175,7 +229,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(OUT, { recursive: true });
   if (want("static")) await staticChecks();
   if (want("unit")) await vitest("unit", { ...process.env, NODE_ENV: "test" });
-  if (want("int") || want("e2e")) {
+  if (want("int") || want("e2e") || want("py")) {
     const database = await ensureDatabase("postgres");
     const adminUrl = database.adminUrl;
     try {
@@ -191,6 +245,7 @@ async function main(): Promise<number> {
         }
       }
       if (want("e2e")) await e2e(adminUrl);
+      if (want("py")) await python(adminUrl);
     } finally {
       await database.stop();
     }

@@ -1,0 +1,96 @@
+// The built console as a child process: `next build` when its sources changed (the stamp of build-stamp.ts, so one
+// `npm test` builds once for every part that needs it), then served as `npm start` serves it (bin/serve.ts) on a free
+// port, which the owner can stop, kill (SIGKILL, no goodbye: what a crash looks like to a client) and start again on
+// the same port.
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
+import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
+
+/** Builds the console unless the build on disk is from the current sources. False if the build failed. */
+export async function buildConsoleIfStale(env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<boolean> {
+  if (buildIsCurrent()) return true;
+  say("production build (next build)");
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn("npx", ["next", "build"], { stdio: "inherit", env });
+    child.on("close", (c) => resolve(c ?? 1));
+  });
+  if (code !== 0) return false;
+  recordBuild();
+  return true;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+export type ConsoleServer = {
+  base: string;
+  /** SIGKILL to the console's process group; resolves once it has exited. */
+  kill: () => Promise<void>;
+  /** Starts it again on the same port; resolves once /api/health answers 200. */
+  start: () => Promise<void>;
+  /** Stops it for good (SIGTERM). */
+  stop: () => Promise<void>;
+};
+
+async function waitHealthy(base: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error("the console exited while starting");
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`the console did not become healthy within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** bin/serve.ts against `env.DATABASE_URL`, with the memory flags `npm start` gives the console (bin/start.ts). */
+export async function startConsole(env: NodeJS.ProcessEnv): Promise<ConsoleServer> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const serverEnv = {
+    ...env,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
+  };
+  const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
+  let child: ChildProcess | null = null;
+  const exited = (c: ChildProcess) =>
+    c.exitCode !== null || c.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => c.once("exit", () => resolve()));
+  const signal = async (sig: NodeJS.Signals) => {
+    const c = child;
+    child = null;
+    if (!c?.pid) return;
+    try {
+      process.kill(-c.pid, sig);
+    } catch {
+      /* already gone */
+    }
+    await exited(c);
+  };
+  const start = async () => {
+    if (child) return;
+    const c = spawn(tsx, ["bin/serve.ts", "--port", String(port)], {
+      env: serverEnv,
+      stdio: ["ignore", "ignore", "inherit"],
+      detached: true,
+    });
+    child = c;
+    await waitHealthy(base, c);
+  };
+  await start();
+  return { base, kill: () => signal("SIGKILL"), start, stop: () => signal("SIGTERM") };
+}
