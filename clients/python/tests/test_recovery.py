@@ -59,14 +59,13 @@ class RecoveryTest(unittest.TestCase):
             outage.set()
             side.join()
             verity.close(timeout=10)
+        ids = [r["trajectory_id"] for r in export_run(run)]
+        self.assertEqual(len(ids), total, "entries lost or duplicated")
+        self.assertEqual(sorted(ids), sorted(f"{run}/{i}" for i in range(total)))
         stats = verity.stats()
         self.assertGreaterEqual(stats["retries"], 1, "the outage was never seen by the client")
         self.assertEqual((stats["failed"], stats["rejected"], stats["abandoned"]), (0, 0, 0))
         self.assertEqual(stats["accepted"] + stats["unchanged"], total + 1)
-        ledger = export_run(run)
-        ids = [r["trajectory_id"] for r in ledger]
-        self.assertEqual(len(ids), total, "entries lost or duplicated")
-        self.assertEqual(sorted(ids), sorted(f"{run}/{i}" for i in range(total)))
 
     def test_5xx_answers_and_dropped_or_cut_connections_are_retried_without_duplicates(self) -> None:
         proxy = FaultProxy(URL)
@@ -83,14 +82,14 @@ class RecoveryTest(unittest.TestCase):
                 v.log_rollout(trajectory_id=f"{run}/{i}", step=i // 50, ticket_id=ticket, **fields)
             self.assertTrue(v.flush(timeout=120))
             stats = v.stats()
+        ids = [r["trajectory_id"] for r in export_run(run)]
+        self.assertEqual(len(ids), 2000, "entries lost or duplicated")
+        self.assertEqual(sorted(ids), sorted(f"{run}/{i}" for i in range(2000)))
         self.assertEqual(proxy.modes[:6], ["503", "503", "refuse", "cut", "pass", "cut"])
         self.assertGreaterEqual(stats["retries"], 5)
         self.assertEqual((stats["failed"], stats["rejected"]), (0, 0))
         self.assertEqual(stats["accepted"] + stats["unchanged"], 2001)
         self.assertTrue(all(h.get("content-encoding") == "gzip" for h in proxy.seen))
-        ids = [r["trajectory_id"] for r in export_run(run)]
-        self.assertEqual(len(ids), 2000)
-        self.assertEqual(sorted(ids), sorted(f"{run}/{i}" for i in range(2000)))
 
     def test_a_client_error_is_not_retried_and_reaches_on_error(self) -> None:
         errors: list = []
