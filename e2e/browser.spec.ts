@@ -139,6 +139,27 @@ test("a bad filter in the URL is named, not ignored", async ({ page }) => {
   await expect(page.getByText(/any(\.0)?: must be guardrail codes/)).toBeVisible();
 });
 
+test("a bad filter is marked at its field, and the form keeps the good ones and stays editable", async ({ page }) => {
+  await page.goto("/trajectories?run=grpo-demo&reward_max=2&frobnicate=1");
+  await hydrated(page);
+  const form = page.getByRole("form", { name: "Filters" });
+  await expect(form.getByLabel("Run")).toHaveValue("grpo-demo");
+  const problem = form.locator('[data-problem="reward_max"]');
+  await expect(problem).toContainText('must be between 0 and 1 (given "2")');
+  // the message sits in the field's own label, next to its input
+  await expect(
+    form.locator("label", { has: page.locator('[data-problem="reward_max"]') }).locator('input[name="reward_max"]'),
+  ).toHaveCount(1);
+  await expect(form.getByRole("alert").filter({ hasText: 'unknown filter "frobnicate"' })).toBeVisible();
+  await form.getByLabel("Reward max").fill("0.6");
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/run=grpo-demo/);
+  await expect(page).toHaveURL(/reward_max=0\.6/);
+  await expect(page).not.toHaveURL(/frobnicate/);
+  await expect(page.getByTestId("match-count")).toBeVisible();
+  await expect(page.getByText("This link has a bad filter")).toHaveCount(0);
+});
+
 test("hidden columns and the density are remembered across visits", async ({ page }) => {
   await page.goto("/trajectories?run=grpo-demo");
   await hydrated(page);

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { FormEvent, ReactNode } from "react";
+import { createContext, useContext, type FormEvent, type ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import {
   DIMENSION_REASON_CODES,
@@ -18,6 +18,31 @@ const DIMS = DIMENSIONS;
 const REASONS = [...DIMENSION_REASON_CODES, ...ERROR_REASON_CODES, ...WARNING_REASON_CODES, ...GUARDRAIL_CODES];
 
 // filters kept under "More filters", which opens by itself when one of them is set
+/** The filters that have a field of their own in the form (a refused one is shown there; others above Apply). */
+const FIELD_NAMES = new Set<string>([
+  "run",
+  "step_from",
+  "step_to",
+  "category",
+  "reward_min",
+  "reward_max",
+  "any",
+  "all",
+  "none",
+  "deciding",
+  "capped",
+  "handoff",
+  "q",
+  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`]),
+  "reward_below",
+  "weakest",
+  "status",
+  "reason",
+  "sig",
+  "sandbox_write",
+  "sampled",
+  "reviewed",
+]);
 const MORE = [
   ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
   "reward_below",
@@ -32,11 +57,25 @@ const MORE = [
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/** What was wrong with each filter of the address (field → message), shown at the field it belongs to. */
+const Problems = createContext<Record<string, string>>({});
+
+function Problem({ name }: { name?: string }) {
+  const message = useContext(Problems)[name ?? ""];
+  if (!message) return null;
+  return (
+    <span role="alert" data-problem={name} className="max-w-56 text-[11px] text-danger">
+      {message}
+    </span>
+  );
+}
+
+function Field({ label, name, children }: { label: string; name?: string; children: ReactNode }) {
   return (
     <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
       {label}
       {children}
+      <Problem name={name} />
     </label>
   );
 }
@@ -67,13 +106,14 @@ function Checks({
           </label>
         ))}
       </fieldset>
+      <Problem name={name} />
     </details>
   );
 }
 
 function YesNo({ name, label, value }: { name: string; label: string; value?: string }) {
   return (
-    <Field label={label}>
+    <Field label={label} name={name}>
       <select name={name} defaultValue={value ?? ""} className={input}>
         <option value="">any</option>
         <option value="yes">yes</option>
@@ -88,10 +128,13 @@ export function FilterForm({
   params,
   runs,
   categories,
+  problems = {},
 }: {
   params: BrowseParams;
   runs: string[];
   categories: string[];
+  /** Filters of the address that were refused (field → why); the others are applied and shown as usual. */
+  problems?: Record<string, string>;
 }) {
   const router = useRouter();
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -109,147 +152,159 @@ export function FilterForm({
     if (params.dir !== "desc") q.set("dir", params.dir);
     router.push(`/trajectories${q.size ? `?${q}` : ""}`);
   }
+  const unplaced = Object.entries(problems).filter(([k]) => !FIELD_NAMES.has(k));
   return (
-    <form
-      onSubmit={submit}
-      className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2"
-      aria-label="Filters"
-    >
-      <Field label="Run">
-        <select name="run" defaultValue={params.run ?? ""} className={input}>
-          <option value="">all runs</option>
-          {runs.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label="Steps from">
-        <input name="step_from" type="number" min={0} defaultValue={params.step_from} className={`${input} w-20`} />
-      </Field>
-      <Field label="to">
-        <input name="step_to" type="number" min={0} defaultValue={params.step_to} className={`${input} w-20`} />
-      </Field>
-      <Field label="Category">
-        <select name="category" defaultValue={params.category?.[0] ?? ""} className={input}>
-          <option value="">all</option>
-          {categories.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field label="Reward min">
-        <input
-          name="reward_min"
-          type="number"
-          step="0.01"
-          min={0}
-          max={1}
-          defaultValue={params.reward_min}
-          className={`${input} w-20`}
-        />
-      </Field>
-      <Field label="Reward max">
-        <input
-          name="reward_max"
-          type="number"
-          step="0.01"
-          min={0}
-          max={1}
-          defaultValue={params.reward_max}
-          className={`${input} w-20`}
-        />
-      </Field>
-      <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
-      <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
-      <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
-      <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
-      <YesNo name="capped" label="Capped" value={params.capped} />
-      <YesNo name="handoff" label="Hand-off" value={params.handoff} />
-      <Field label="Ticket or trajectory id">
-        <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
-      </Field>
-      <details className="basis-full" open={MORE.some((k) => params[k] !== undefined)}>
-        <summary className="cursor-pointer text-[12px] text-fg-muted">More filters</summary>
-        <div className="mt-2 flex flex-wrap items-end gap-2">
-          {DIMS.map((d) => (
-            <Field key={d} label={`${d} min / max`}>
-              <span className="flex gap-1">
-                <input
-                  name={`${d}_min`}
-                  type="number"
-                  step="0.01"
-                  min={0}
-                  max={1}
-                  defaultValue={params[`${d}_min`]}
-                  className={`${input} w-16`}
-                  aria-label={`${d} min`}
-                />
-                <input
-                  name={`${d}_max`}
-                  type="number"
-                  step="0.01"
-                  min={0}
-                  max={1}
-                  defaultValue={params[`${d}_max`]}
-                  className={`${input} w-16`}
-                  aria-label={`${d} max`}
-                />
-              </span>
-            </Field>
-          ))}
-          <Field label="Reward below">
-            <input
-              name="reward_below"
-              type="number"
-              step="any"
-              min={0}
-              max={1}
-              defaultValue={params.reward_below}
-              className={`${input} w-20`}
-            />
-          </Field>
-          <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
-          <Checks
-            name="status"
-            legend="Status"
-            values={["scored", "spec_error", "input_error"]}
-            selected={params.status}
+    <Problems.Provider value={problems}>
+      <form
+        onSubmit={submit}
+        className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2"
+        aria-label="Filters"
+      >
+        <Field label="Run" name="run">
+          <select name="run" defaultValue={params.run ?? ""} className={input}>
+            <option value="">all runs</option>
+            {runs.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Steps from" name="step_from">
+          <input name="step_from" type="number" min={0} defaultValue={params.step_from} className={`${input} w-20`} />
+        </Field>
+        <Field label="to" name="step_to">
+          <input name="step_to" type="number" min={0} defaultValue={params.step_to} className={`${input} w-20`} />
+        </Field>
+        <Field label="Category" name="category">
+          <select name="category" defaultValue={params.category?.[0] ?? ""} className={input}>
+            <option value="">all</option>
+            {categories.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Reward min" name="reward_min">
+          <input
+            name="reward_min"
+            type="number"
+            step="0.01"
+            min={0}
+            max={1}
+            defaultValue={params.reward_min}
+            className={`${input} w-20`}
           />
-          <Field label="Reason code">
-            <select name="reason" defaultValue={params.reason ?? ""} className={input}>
-              <option value="">any</option>
-              {REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Reason signature (code@tool#field)">
-            <input
-              name="sig"
-              defaultValue={params.sig}
-              className={`${input} w-72`}
-              placeholder="required_read_missing@order.get#required_reads.0"
+        </Field>
+        <Field label="Reward max" name="reward_max">
+          <input
+            name="reward_max"
+            type="number"
+            step="0.01"
+            min={0}
+            max={1}
+            defaultValue={params.reward_max}
+            className={`${input} w-20`}
+          />
+        </Field>
+        <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
+        <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
+        <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
+        <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
+        <YesNo name="capped" label="Capped" value={params.capped} />
+        <YesNo name="handoff" label="Hand-off" value={params.handoff} />
+        <Field label="Ticket or trajectory id" name="q">
+          <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
+        </Field>
+        <details className="basis-full" open={MORE.some((k) => params[k] !== undefined || k in problems)}>
+          <summary className="cursor-pointer text-[12px] text-fg-muted">More filters</summary>
+          <div className="mt-2 flex flex-wrap items-end gap-2">
+            {DIMS.map((d) => (
+              <Field key={d} label={`${d} min / max`}>
+                <span className="flex gap-1">
+                  <input
+                    name={`${d}_min`}
+                    type="number"
+                    step="0.01"
+                    min={0}
+                    max={1}
+                    defaultValue={params[`${d}_min`]}
+                    className={`${input} w-16`}
+                    aria-label={`${d} min`}
+                  />
+                  <input
+                    name={`${d}_max`}
+                    type="number"
+                    step="0.01"
+                    min={0}
+                    max={1}
+                    defaultValue={params[`${d}_max`]}
+                    className={`${input} w-16`}
+                    aria-label={`${d} max`}
+                  />
+                </span>
+                <Problem name={`${d}_min`} />
+                <Problem name={`${d}_max`} />
+              </Field>
+            ))}
+            <Field label="Reward below" name="reward_below">
+              <input
+                name="reward_below"
+                type="number"
+                step="any"
+                min={0}
+                max={1}
+                defaultValue={params.reward_below}
+                className={`${input} w-20`}
+              />
+            </Field>
+            <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
+            <Checks
+              name="status"
+              legend="Status"
+              values={["scored", "spec_error", "input_error"]}
+              selected={params.status}
             />
-          </Field>
-          <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
-          <YesNo name="sampled" label="Sampled" value={params.sampled} />
-          <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
+            <Field label="Reason code" name="reason">
+              <select name="reason" defaultValue={params.reason ?? ""} className={input}>
+                <option value="">any</option>
+                {REASONS.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Reason signature (code@tool#field)" name="sig">
+              <input
+                name="sig"
+                defaultValue={params.sig}
+                className={`${input} w-72`}
+                placeholder="required_read_missing@order.get#required_reads.0"
+              />
+            </Field>
+            <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
+            <YesNo name="sampled" label="Sampled" value={params.sampled} />
+            <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
+          </div>
+        </details>
+        {unplaced.length > 0 && (
+          <div role="alert" className="basis-full text-[12px] text-danger">
+            {unplaced.map(([k, m]) => (
+              <p key={k}>{m}</p>
+            ))}
+          </div>
+        )}
+        <div className="flex gap-2">
+          <button type="submit" className="h-7 rounded bg-accent px-3 text-[12px] font-medium text-accent-fg">
+            Apply
+          </button>
+          <Link href="/trajectories" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
+            Clear
+          </Link>
         </div>
-      </details>
-      <div className="flex gap-2">
-        <button type="submit" className="h-7 rounded bg-accent px-3 text-[12px] font-medium text-accent-fg">
-          Apply
-        </button>
-        <Link href="/trajectories" className="flex h-7 items-center rounded border border-border px-3 text-[12px]">
-          Clear
-        </Link>
-      </div>
-    </form>
+      </form>
+    </Problems.Provider>
   );
 }

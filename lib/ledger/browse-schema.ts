@@ -158,14 +158,33 @@ function repeatedSingles(input: URLSearchParams | Record<string, string | string
   return [...counts].filter(([k, n]) => n > 1 && k in browseParamsSchema.shape && !LIST_FILTERS.has(k)).map(([k]) => k);
 }
 
-/** Parses browser params; errors come back as "field: message" strings. */
+/**
+ * Parses browser params; errors come back as "field: message" strings, and also per field (`problems`, with the
+ * value given) beside `partial`: the params without the refused fields, so a page can keep every good filter and
+ * show each error at its own field.
+ */
 export function parseBrowseParams(
   input: URLSearchParams | Record<string, string | string[] | undefined>,
-): { ok: true; params: BrowseParams } | { ok: false; errors: string[] } {
+):
+  | { ok: true; params: BrowseParams }
+  | { ok: false; errors: string[]; problems: Record<string, string>; partial: BrowseParams } {
   const repeated = repeatedSingles(input);
-  const r = browseParamsSchema.safeParse(paramsRecord(input));
+  const record = paramsRecord(input);
+  const r = browseParamsSchema.safeParse(record);
   if (r.success && !repeated.length) return { ok: true, params: r.data };
   const issues = r.success ? [] : r.error.issues.filter((i) => !repeated.includes(String(i.path[0])));
+  const problems: Record<string, string> = {};
+  const given = (k: string) => (record[k] === undefined ? "" : ` (given ${JSON.stringify(record[k].slice(0, 80))})`);
+  for (const k of repeated) problems[k] = "is given more than once; give it once";
+  for (const i of issues) {
+    if (i.code === "unrecognized_keys") for (const k of i.keys) problems[k] = `unknown filter "${k}"`;
+    else {
+      const k = String(i.path[0] ?? "");
+      problems[k] ??= `${i.message}${given(k)}`;
+    }
+  }
+  const rest = Object.fromEntries(Object.entries(record).filter(([k]) => !(k in problems)));
+  const again = browseParamsSchema.safeParse(rest);
   return {
     ok: false,
     errors: [
@@ -176,6 +195,8 @@ export function parseBrowseParams(
           : `${i.path.join(".")}: ${i.message}`,
       ),
     ],
+    problems,
+    partial: again.success ? again.data : browseParamsSchema.parse({}),
   };
 }
 

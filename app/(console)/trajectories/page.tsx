@@ -22,14 +22,25 @@ export default async function TrajectoriesPage({
   const user = await requirePageUser("ledger.read");
   const parsed = parseBrowseParams(await searchParams);
   if (!parsed.ok) {
+    // The form stays, with every good filter applied in it and each refused one marked at its field.
+    const facets = await browseFacets();
     return (
       <>
         <PageHeader title="Trajectories" />
+        <Card title="Filters">
+          <FilterForm
+            params={parsed.partial}
+            runs={facets.runs}
+            categories={facets.categories}
+            problems={parsed.problems}
+          />
+        </Card>
         <EmptyState title="This link has a bad filter">
-          {parsed.errors.join("; ")}.{" "}
+          {parsed.errors.join("; ")}. Fix the marked filter and apply, or{" "}
           <Link className="text-accent" href="/trajectories">
-            Clear the filters
+            clear the filters
           </Link>
+          .
         </EmptyState>
       </>
     );
