@@ -28,7 +28,9 @@ test.describe("console pages", () => {
   test("a bad filter in the URL is explained, not ignored", async ({ page }) => {
     await page.goto("/trajectories?after=abc&colour=red");
     await expect(page.getByText("This link has a bad filter")).toBeVisible();
-    await expect(page.getByText(/unknown filter "colour"/)).toBeVisible();
+    // named in the summary and, since it has no field of its own, above the form's Apply button
+    await expect(page.getByText(/unknown filter "colour"\. Fix/)).toBeVisible();
+    await expect(page.getByRole("form", { name: "Filters" }).getByText('unknown filter "colour"')).toBeVisible();
   });
 
   test("audit, agreement, clusters, monitors and admin read from the database", async ({ page }) => {
