@@ -1,20 +1,8 @@
 import Link from "next/link";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
+import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
-const GUARDRAILS = [
-  "customer_harm",
-  "unauthorized_write",
-  "duplicate_side_effect",
-  "empty_promise",
-  "policy_error",
-  "missing_evidence",
-  "high_risk_unchecked",
-  "approval_bypass",
-  "privacy_overreach",
-  "stale_submission",
-  "tool_missing",
-];
 
 /** A plain GET form: the URL holds the filters, so every view of the report can be linked. */
 export function AgreementFilterBar({
@@ -78,7 +66,7 @@ export function AgreementFilterBar({
         "guardrail",
         "Guardrail",
         f.guardrail,
-        GUARDRAILS.map((g) => ({ value: g, label: g })),
+        GUARDRAIL_CODES.map((g) => ({ value: g, label: g })),
       )}
       <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
         Reviewed from

@@ -1,6 +1,7 @@
 // The data behind each chart of the run page, as a table (columns + rows keyed by step) that the chart draws and the
 // CSV download writes, so the two can never disagree. Rates come from lib/rollups/stats.ts on (pooled) counters:
 // per step, or pooled over a trailing window when smoothing. Pure; safe in client components.
+import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { ratio, rewardStd, stepHealth } from "@/lib/rollups/stats.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import { smoothCounters } from "@/lib/monitors/buckets.ts";
@@ -13,19 +14,7 @@ export type Row = { step: number } & Record<string, number | null>;
 export type ChartTable = { columns: Column[]; rows: Row[] };
 
 /** Guardrail codes in verifier.md table order, for stable colours and legend order. */
-export const GUARDRAIL_ORDER = [
-  "customer_harm",
-  "unauthorized_write",
-  "duplicate_side_effect",
-  "empty_promise",
-  "policy_error",
-  "missing_evidence",
-  "high_risk_unchecked",
-  "approval_bypass",
-  "privacy_overreach",
-  "stale_submission",
-  "tool_missing",
-] as const;
+export const GUARDRAIL_ORDER = GUARDRAIL_CODES;
 
 /** Codes that ever triggered in `rows`, in table order (unknown codes last, by name). */
 export function codesIn(rows: readonly StepRollupCounters[]): string[] {
