@@ -95,17 +95,24 @@ describe("the database stops in the middle of an ingest", () => {
     const env = { DATABASE_URL: url, VERITY_DATA_DIR: path.join(dir, "data") };
     const cli = runCli(["ingest", file, "--batch", "200"], env);
 
-    // Wait until a few batches are in, then shut the server down under the running ingest.
+    // Wait until a few batches are in, then hold the ledger so no later batch can commit (on a quiet machine the
+    // whole file would otherwise be in before the shutdown completes), and shut the server down under the ingest.
     const probe = new pg.Client({ connectionString: url });
+    probe.on("error", () => undefined);
     await probe.connect();
     for (let i = 0; ; i++) {
+      await probe.query("begin");
       const { rows } = await probe.query("select count(*)::int as n from rollouts");
-      if (rows[0].n >= 600) break;
+      if (rows[0].n >= 600) {
+        await probe.query("lock table ledger in exclusive mode");
+        break;
+      }
+      await probe.query("rollback");
       if (i > 1200) throw new Error("the ingest did not get going");
       await new Promise((r) => setTimeout(r, 25));
     }
-    await probe.end().catch(() => undefined);
     await server.stop();
+    await probe.end().catch(() => undefined);
 
     const first = await cli;
     expect(first.code).toBe(3);
