@@ -9,7 +9,7 @@ import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLineChunks } from "@/lib/ingest/ndjson.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
 import type { PlatformDefaults } from "@/lib/ingest/platform.ts";
-import { Preparer, type PreparedLine, type RawLine } from "@/lib/ingest/prepare.ts";
+import { Preparer, type LineMapper, type PreparedLine, type RawLine } from "@/lib/ingest/prepare.ts";
 import {
   DEFAULT_BATCH_LINES,
   emptySummary,
@@ -36,6 +36,8 @@ export type IngestOptions = {
   format?: IngestFormat;
   /** Identity defaults for `format: "platform"` (--run, --step). */
   defaults?: PlatformDefaults;
+  /** Maps each line of a foreign format to a rollout, its score record and a minimal case (`verity import`). */
+  mapper?: LineMapper;
   /** Config the verifier scores rollouts with on the way in (default: DEFAULT_CONFIG). */
   config?: VerifierConfig;
   batchLines?: number;
@@ -113,6 +115,7 @@ async function ingestLines(
   const preparer = new Preparer(opts.pool, {
     format: opts.format ?? "ndjson",
     defaults: opts.defaults ?? {},
+    mapper: opts.mapper,
     config: opts.config ?? DEFAULT_CONFIG,
     keepText: !!opts.onReject,
   });

@@ -2,6 +2,7 @@
 // an external score record with the payload's reward, and — when Verity does not know the ticket yet — a minimal
 // case holding the ticket (message = `input`, `reference_output` kept on the ticket). Pure.
 import { z } from "zod";
+import type { LineMapper } from "@/lib/ingest/prepare.ts";
 import { defaultGroupId, sha256 } from "@/lib/ingest/rows.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { idSchema as id, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
@@ -99,5 +100,13 @@ export function mapPlatformPayload(
       },
       score: { kind: "score", source: "external", ...identity, reward: p.reward },
     },
+  };
+}
+
+/** The reward-platform payload as a line mapper: an error in the minimal case is one about `input`. */
+export function platformMapper(defaults: PlatformDefaults): LineMapper {
+  return {
+    map: (value, line) => mapPlatformPayload(value, line, defaults),
+    locate: (part, issue) => ({ path: part === "case" ? "input" : payloadPath(issue.path), message: issue.message }),
   };
 }

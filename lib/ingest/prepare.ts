@@ -3,7 +3,7 @@
 // decides "new or unchanged": that needs the database under the ingest lock (see write-batch.ts).
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
-import { mapPlatformPayload, payloadPath, type PlatformDefaults } from "@/lib/ingest/platform.ts";
+import { platformMapper, type PlatformDefaults, type PlatformMapped } from "@/lib/ingest/platform.ts";
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { depthIssue, depthIssueOfText } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord } from "@/lib/verifier/records.ts";
-import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import type { Case, Issue, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { identityOf, scoreRollout } from "@/lib/verifier/score.ts";
 
 /** A line as read: decoded text (NDJSON) or an already-built value (the demo generator), or why it is unusable. */
@@ -29,9 +29,22 @@ export type PreparedLine = {
   category: string | null;
 };
 
+/**
+ * Turns one line of a foreign format (a decoded JSON value) into the wire objects it stands for — a rollout, its
+ * external score record and the minimal case stored when its ticket has none — which are then validated like any
+ * other line. `locate` says where an error in one of them lies in the line as the user wrote it. Called in line
+ * order, so a mapper may number lines (sample indices) as it goes.
+ */
+export type LineMapper = {
+  map(value: unknown, line: number): { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
+  locate(part: "case" | "rollout" | "score", issue: Issue): Issue;
+};
+
 export type PrepareOptions = {
   format: IngestFormat;
   defaults: PlatformDefaults;
+  /** Maps each line before validation (importers); without it, `format: "platform"` maps reward-platform payloads. */
+  mapper?: LineMapper;
   config: VerifierConfig;
   /** Keep each line's text until its batch is written (only --rejects needs it; it doubles what a batch holds). */
   keepText?: boolean;
@@ -95,10 +108,14 @@ export class Preparer {
   /** Rollouts of this batch the verifier may still have to score, by trajectory. */
   private unscored = new Map<string, Extract<Part, { kind: "rollout" }>[]>();
 
+  private readonly mapper: LineMapper | null;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly opts: PrepareOptions = { format: "ndjson", defaults: {}, config: DEFAULT_CONFIG },
-  ) {}
+  ) {
+    this.mapper = opts.mapper ?? (opts.format === "platform" ? platformMapper(opts.defaults) : null);
+  }
 
   /** Lines added since the last `take`. */
   get size(): number {
@@ -176,16 +193,17 @@ export class Preparer {
       const deep = depthIssue(value);
       if (deep) return { ...head, reject: deep };
     }
-    if (this.opts.format === "platform") {
-      const m = mapPlatformPayload(value, raw.line, this.opts.defaults);
+    if (this.mapper) {
+      const m = this.mapper.map(value, raw.line);
       if (!m.ok) return { ...head, reject: m.issue };
       const valid: Extract<ParsedLine, { ok: true }>[] = [];
-      for (const l of [parseLineValue(m.mapped.rollout), parseLineValue(m.mapped.score)]) {
-        if (!l.ok) return { ...head, reject: { path: payloadPath(l.issue.path), message: l.issue.message } };
+      for (const part of ["rollout", "score"] as const) {
+        const l = parseLineValue(m.mapped[part]);
+        if (!l.ok) return { ...head, reject: this.mapper.locate(part, l.issue) };
         valid.push(l);
       }
       const platformCase = parseLineValue(m.mapped.case);
-      if (!platformCase.ok) return { ...head, reject: { path: "input", message: platformCase.issue.message } };
+      if (!platformCase.ok) return { ...head, reject: this.mapper.locate("case", platformCase.issue) };
       return {
         ...head,
         parts: valid.map((l) => this.derive(l)),
