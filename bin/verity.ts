@@ -4,6 +4,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   score: () => import("@/lib/cli/score.ts"),
   user: () => import("@/lib/cli/user.ts"),
   ingest: () => import("@/lib/cli/ingest.ts"),
+  import: () => import("@/lib/cli/import.ts"),
   export: () => import("@/lib/cli/export.ts"),
   rescore: () => import("@/lib/cli/rescore.ts"),
   sample: () => import("@/lib/cli/sample.ts"),

@@ -1,0 +1,177 @@
+// `verity import jsonl FILE|- --preset verl|trl | --map field=path,...`: a rollout dump (verl's rollout_data_dir,
+// TRL's completions table as JSONL, any JSONL under a map) into the ledger, one rollout and one external score record
+// a line. The last stdout line is the ingest summary (lib/ingest/schema.ts), line numbers those of the file.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { stdio, type Io } from "@/lib/cli/command.ts";
+import { withBulkDatabase } from "@/lib/ingest/database.ts";
+import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
+import { importJsonl, openDump } from "@/lib/import/jsonl.ts";
+import { buildImportMap, MAP_FIELDS, type ImportMap } from "@/lib/import/jsonl-map.ts";
+import { jsonlImportCliSchema, type JsonlImportCliOptions } from "@/lib/import/schema.ts";
+import { zodIssues } from "@/lib/verifier/schema.ts";
+
+const USAGE = `usage: verity import jsonl FILE|- (--preset verl|trl | --map field=path,...) --run RUN [options]
+
+Imports a rollout dump, one rollout a line (gzip-compressed files are read as they stream): each line becomes a
+rollout, an external score record with the dump's reward, and — for a prompt Verity has no case for — a minimal case
+(the prompt as the ticket, an empty verifier spec). Importing the same file again changes nothing. See docs/import.md.
+
+  --preset verl      verl's trainer.rollout_data_dir files (<step>.jsonl: input, output, gts, score, step, and the
+                     reward function's extra values such as acc, kept as reward components)
+  --preset trl       TRL GRPOTrainer's completions table exported as JSONL (step, prompt, completion, one column
+                     per reward function, advantage); the reward is the sum of the reward columns (--weights)
+  --map F=PATH,...   where each field is in a line (with a preset: overrides and additions); a path is keys and
+                     [indexes] (acc, extra.acc, completion[-1].content). Fields:
+${Object.entries(MAP_FIELDS)
+  .map(([f, about]) => `                       ${f.padEnd(14)} ${about}`)
+  .join("\n")}
+  --run RUN          the run the rollouts belong to (required unless the map gives run)
+  --category C       the category of the tickets created for prompts (default imported)
+  --weights N=W,...  weights of TRL's reward columns (default 1 each, as TRL's reward_weights)
+  --reward-range LO,HI  the trainer's reward scale, mapped linearly onto the ledger's [0, 1]
+  --rejects FILE     write every rejected line (with its error) to FILE as NDJSON
+  --batch N          lines per transaction (default 2000)
+  --strict           exit 1 when any line was rejected
+  --no-progress      no progress line on the terminal
+
+A bad line — not JSON, a field missing or of the wrong type, a reward outside the ledger's scale — is rejected
+alone, with its line number, the path in the line and the field; the other lines are stored.
+
+exit status: 0 done, 1 done with rejected lines under --strict, 2 usage, 3 stopped early (the summary's failed_at
+and error say why; importing the same file again completes it).`;
+
+export function parseImportJsonlArgs(
+  argv: string[],
+): { ok: true; opts: JsonlImportCliOptions; map: ImportMap } | { ok: false; message: string; help?: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        preset: { type: "string" },
+        map: { type: "string" },
+        run: { type: "string" },
+        category: { type: "string" },
+        weights: { type: "string" },
+        "reward-range": { type: "string" },
+        rejects: { type: "string" },
+        batch: { type: "string" },
+        strict: { type: "boolean" },
+        "no-progress": { type: "boolean" },
+        progress: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { ok: false, message: "", help: true };
+  if (positionals.length > 1) return { ok: false, message: `one file at a time (got ${positionals.join(", ")})` };
+  const r = jsonlImportCliSchema.safeParse({
+    file: positionals[0] ?? "",
+    preset: values.preset,
+    map: values.map,
+    run: values.run,
+    category: values.category,
+    weights: values.weights,
+    "reward-range": values["reward-range"],
+    rejects: values.rejects,
+    batch: values.batch,
+    strict: values.strict ?? false,
+    progress: values["no-progress"] ? "off" : values.progress ? "on" : "auto",
+  });
+  if (!r.success) {
+    return {
+      ok: false,
+      message: zodIssues(r.error)
+        .map((i) => (i.path && i.path !== "file" ? `--${i.path}: ` : "") + i.message)
+        .join("; "),
+    };
+  }
+  const opts = r.data;
+  const map = buildImportMap({
+    preset: opts.preset,
+    map: opts.map,
+    weights: opts.weights,
+    rewardRange: opts["reward-range"],
+  });
+  if (!map.ok) return { ok: false, message: map.message };
+  if (!opts.run && !map.value.paths.run)
+    return { ok: false, message: "--run: give the run the rollouts belong to (or map run=PATH)" };
+  return { ok: true, opts, map: map.value };
+}
+
+export async function run(argv: string[], io: Io = stdio): Promise<number> {
+  const args = parseImportJsonlArgs(argv);
+  if (!args.ok) {
+    if (args.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    io.err(`verity import jsonl: ${args.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { opts, map } = args;
+  const fromStdin = opts.file === "-";
+  if (!fromStdin) {
+    try {
+      fs.accessSync(opts.file, fs.constants.R_OK);
+    } catch {
+      io.err(`verity import jsonl: cannot read ${opts.file}`);
+      return 2;
+    }
+  }
+  const totalBytes = fromStdin ? null : fs.statSync(opts.file).size;
+  const rejects = opts.rejects ? fs.createWriteStream(opts.rejects) : null;
+  const showProgress = opts.progress === "on" || (opts.progress === "auto" && !!process.stderr.isTTY);
+  const bar = showProgress ? new ProgressLine(process.stderr) : null;
+  let started = Date.now();
+
+  const summary = await withBulkDatabase(async (pool) => {
+    started = Date.now();
+    const source = fromStdin ? process.stdin : openDump(opts.file);
+    return importJsonl(source, {
+      pool,
+      map,
+      defaults: { run: opts.run, category: opts.category },
+      batchLines: opts.batch,
+      alarms: { intervalMs: 60_000 },
+      onProgress: (p) =>
+        bar?.update(
+          formatProgress({
+            lines: p.committedLine,
+            // Bytes of the decompressed lines: the file's size is a fraction only for an uncompressed file.
+            bytes: p.bytes,
+            totalBytes: totalBytes !== null && !opts.file.endsWith(".gz") ? totalBytes : null,
+            elapsedMs: Date.now() - started,
+            rejected: p.rejected,
+          }),
+        ),
+      onReject: rejects
+        ? async (r) => {
+            if (!rejects.write(JSON.stringify(r) + "\n"))
+              await new Promise<void>((res) => rejects.once("drain", () => res()));
+          }
+        : undefined,
+    });
+  });
+  bar?.done();
+  if (rejects) await new Promise<void>((res) => rejects.end(() => res()));
+
+  const secs = (Date.now() - started) / 1000;
+  const rollouts = summary.by_kind.rollout;
+  io.err(
+    `verity import jsonl: ${rollouts.accepted} rollouts imported, ${rollouts.unchanged} already there, ` +
+      `${summary.rejected} lines rejected, of ${summary.lines} lines in ${secs.toFixed(1)} s` +
+      (summary.by_kind.case.accepted ? `; ${summary.by_kind.case.accepted} prompts got a ticket` : "") +
+      (summary.rejected && opts.rejects ? `; rejected lines are in ${opts.rejects}` : ""),
+  );
+  if (!summary.ok) io.err(`verity import jsonl: ${summary.error}`);
+  io.out(JSON.stringify(summary));
+  if (!summary.ok) return 3;
+  return opts.strict && summary.rejected > 0 ? 1 : 0;
+}
