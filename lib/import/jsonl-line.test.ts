@@ -24,7 +24,7 @@ function mapper(opts: { preset?: PresetName; map?: string; weights?: string; rew
 /** Maps every line, and checks each mapped object against the wire schemas the ingest path validates with. */
 function mapAll(mp: JsonlMapper, values: unknown[]) {
   return values.map((v, i) => {
-    const r = mp.map(v, i + 1);
+    const r = mp.map(v);
     if (!r.ok) return r;
     for (const part of ["case", "rollout", "score"] as const) {
       const parsed = parseLineValue(r.mapped[part]);
@@ -103,7 +103,7 @@ describe("the verl preset on verl's rollout dump", () => {
 
   it("rescales a reward range onto [0, 1], and refuses a reward off the ledger's scale without one", () => {
     const line = { ...verl[0], score: -1 };
-    expect(mapper({ preset: "verl" }).map(line, 7)).toEqual({
+    expect(mapper({ preset: "verl" }).map(line)).toEqual({
       ok: false,
       issue: {
         path: "score",
@@ -112,9 +112,9 @@ describe("the verl preset on verl's rollout dump", () => {
       },
     });
     const scaled = mapper({ preset: "verl", rewardRange: "-1,1" });
-    const r = scaled.map({ ...verl[0], score: 0.5 }, 1);
+    const r = scaled.map({ ...verl[0], score: 0.5 });
     expect(r.ok && r.mapped.score.reward).toBe(0.75);
-    expect(scaled.map({ ...verl[0], score: 3 }, 2)).toEqual({
+    expect(scaled.map({ ...verl[0], score: 3 })).toEqual({
       ok: false,
       issue: { path: "score", message: "reward: 3 is outside --reward-range -1,1" },
     });
@@ -160,7 +160,7 @@ describe("the trl preset on TRL's completions table", () => {
   });
 
   it("without weights sums to TRL's scale, which needs a reward range", () => {
-    const r = mapper({ preset: "trl" }).map(trl[0], 1);
+    const r = mapper({ preset: "trl" }).map(trl[0]);
     expect(r).toEqual({
       ok: false,
       issue: {
@@ -169,7 +169,7 @@ describe("the trl preset on TRL's completions table", () => {
           "reward: 2 is outside [0, 1], the ledger's scale: give --reward-range LO,HI to map the trainer's range onto it",
       },
     });
-    const scaled = mapper({ preset: "trl", rewardRange: "0,2", map: "outcome=accuracy_reward" }).map(trl[1], 2);
+    const scaled = mapper({ preset: "trl", rewardRange: "0,2", map: "outcome=accuracy_reward" }).map(trl[1]);
     expect(scaled.ok && scaled.mapped.score).toMatchObject({
       reward: 0.5,
       subscores: { outcome: 0 },
@@ -178,7 +178,7 @@ describe("the trl preset on TRL's completions table", () => {
   });
 
   it("names the columns when none has a value", () => {
-    expect(mapper({ preset: "trl" }).map({ ...trl[0], accuracy_reward: null, format_reward: null }, 9)).toEqual({
+    expect(mapper({ preset: "trl" }).map({ ...trl[0], accuracy_reward: null, format_reward: null })).toEqual({
       ok: false,
       issue: {
         path: "accuracy_reward+format_reward",
@@ -241,32 +241,32 @@ describe("a generic --map", () => {
 
   it("names the line's path and the field for a missing value or a wrong type", () => {
     const mp = mapper({ map });
-    expect(mp.map({ ...line, data: { turns: [] } }, 4)).toEqual({
+    expect(mp.map({ ...line, data: { turns: [] } })).toEqual({
       ok: false,
       issue: { path: "data.q", message: "prompt: data.q is absent" },
     });
-    expect(mp.map({ ...line, data: "flat" }, 4)).toEqual({
+    expect(mp.map({ ...line, data: "flat" })).toEqual({
       ok: false,
       issue: { path: "data.q", message: 'prompt: data.q: string has no field "q"' },
     });
-    expect(mp.map({ ...line, data: { q: "x", turns: 42 } }, 4)).toEqual({
+    expect(mp.map({ ...line, data: { q: "x", turns: 42 } })).toEqual({
       ok: false,
       issue: { path: "data.turns", message: "completion: expected text or a list of chat messages (got 42)" },
     });
-    expect(mp.map({ ...line, it: -2 }, 4)).toEqual({
+    expect(mp.map({ ...line, it: -2 })).toEqual({
       ok: false,
       issue: { path: "it", message: "step: expected an integer >= 0 or a string of digits (got -2)" },
     });
-    expect(mp.map({ ...line, r: { total: "0.5" } }, 4)).toEqual({
+    expect(mp.map({ ...line, r: { total: "0.5" } })).toEqual({
       ok: false,
       issue: { path: "r.total", message: 'reward: expected a number (got the string "0.5")' },
     });
-    expect(mp.map([line], 4)).toEqual({
+    expect(mp.map([line])).toEqual({
       ok: false,
       issue: { path: "", message: "expected a JSON object (got an array)" },
     });
     const sub = mapper({ map: `${map},outcome=r.acc` });
-    expect(sub.map({ ...line, r: { total: 0.5, acc: "yes" } }, 5)).toEqual({
+    expect(sub.map({ ...line, r: { total: 0.5, acc: "yes" } })).toEqual({
       ok: false,
       issue: { path: "r.acc", message: 'outcome: expected a number in [0, 1] or a boolean (got the string "yes")' },
     });
@@ -292,16 +292,16 @@ describe("a generic --map", () => {
 
   it("counts a bad line in its group, so fixing it and importing again keeps every index", () => {
     const mp = mapper({ map });
-    const bad = mp.map({ ...line, r: { total: 7 } }, 1);
+    const bad = mp.map({ ...line, r: { total: 7 } });
     expect(bad.ok).toBe(false);
-    const next = mp.map(line, 2);
+    const next = mp.map(line);
     expect(next.ok && next.mapped.rollout.sample_index).toBe(1);
   });
 
   it("refuses a step that comes back after its counters were dropped instead of numbering it again", () => {
     const mp = mapper({ map });
-    for (let s = 0; s <= TRACKED_STEPS; s++) expect(mp.map({ ...line, it: s }, s + 1).ok).toBe(true);
-    expect(mp.map({ ...line, it: 0 }, 99)).toEqual({
+    for (let s = 0; s <= TRACKED_STEPS; s++) expect(mp.map({ ...line, it: s }).ok).toBe(true);
+    expect(mp.map({ ...line, it: 0 })).toEqual({
       ok: false,
       issue: {
         path: "it",
@@ -309,7 +309,7 @@ describe("a generic --map", () => {
       },
     });
     // The most recent steps are still counted.
-    const again = mp.map({ ...line, it: TRACKED_STEPS }, 100);
+    const again = mp.map({ ...line, it: TRACKED_STEPS });
     expect(again.ok && again.mapped.rollout.sample_index).toBe(1);
   });
 
@@ -322,9 +322,9 @@ describe("a generic --map", () => {
       })(),
       { category: "imported" },
     );
-    const r = mp.map({ ...line, meta: { run: "grpo-3", k: "4", id: "t-1" } }, 1);
+    const r = mp.map({ ...line, meta: { run: "grpo-3", k: "4", id: "t-1" } });
     expect(r.ok && r.mapped.rollout).toMatchObject({ run_id: "grpo-3", sample_index: 4, trajectory_id: "t-1" });
-    expect(mp.map({ ...line, meta: { run: 5, k: 0, id: "t" } }, 2)).toEqual({
+    expect(mp.map({ ...line, meta: { run: 5, k: 0, id: "t" } })).toEqual({
       ok: false,
       issue: { path: "meta.run", message: "run: expected a run id (got 5)" },
     });
