@@ -210,3 +210,49 @@ test("the reason filter offers every code the verifier writes, warnings and spec
   expect(options).toContain("mention_value_mismatch");
   expect(options).toContain("tool_missing");
 });
+
+test("the rollout page shows the trainer's reward beside the ledger's, with the difference, only when there is one", async ({
+  page,
+}) => {
+  // ex/06: the ledger caps it at 0.55 (missing_evidence); the demo's trainer reported the uncapped 0.866667.
+  await page.goto("/trajectories/ex%2F06");
+  const trained = page.getByTestId("trained-reward");
+  await expect(trained).toContainText("0.867");
+  await expect(trained).toContainText("+0.317");
+  await expect(page.getByText("the trainer's reward, 0.317 above the ledger's")).toBeVisible();
+  // ex/01: the trainer's reward equals the ledger's.
+  await page.goto("/trajectories/ex%2F01");
+  await expect(page.getByTestId("trained-reward")).toContainText("= ledger");
+  // ex/03 carries none: no trained-reward card at all.
+  await page.goto("/trajectories/ex%2F03");
+  await expect(page.getByText("Raw reward", { exact: true })).toBeVisible();
+  await expect(page.getByTestId("trained-reward")).toHaveCount(0);
+  await expect(page.getByText("Trained reward", { exact: true })).toHaveCount(0);
+});
+
+test("filter on a trained reward that differs from the ledger's through the form, and refuse a bad value at its field", async ({
+  page,
+}) => {
+  await page.goto("/trajectories?run=grpo-demo");
+  await hydrated(page);
+  const form = page.getByRole("form", { name: "Filters" });
+  await form.getByLabel("Trained reward differs from ledger").selectOption("yes");
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/trained_differs=yes/);
+  await expect(page.getByTestId("match-count")).toHaveText("2 matching");
+  await expect(rows(page)).toHaveCount(2);
+  expect((await rows(page).locator("td:first-child").allInnerTexts()).sort()).toEqual(["ex/04", "ex/06"]);
+  await expect(page.getByText("trained reward differs from ledger").first()).toBeVisible();
+
+  await form.getByLabel("Trained reward differs from ledger").selectOption("no");
+  await form.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/trained_differs=no/);
+  await expect(rows(page)).toHaveCount(2);
+  expect((await rows(page).locator("td:first-child").allInnerTexts()).sort()).toEqual(["ex/01", "ex/02"]);
+
+  await page.goto("/trajectories?run=grpo-demo&trained_differs=sometimes");
+  await hydrated(page);
+  await expect(page.getByRole("form", { name: "Filters" }).locator('[data-problem="trained_differs"]')).toContainText(
+    'must be "yes" or "no" (given "sometimes")',
+  );
+});

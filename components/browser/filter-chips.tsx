@@ -51,6 +51,10 @@ export function filterChips(p: BrowseParams): Chip[] {
   add(["deciding"], p.deciding?.length ? `deciding ${p.deciding.join(" or ")}` : null);
   add(["capped"], yes(p.capped, "capped", "not capped"));
   add(["handoff"], yes(p.handoff, "hand-off", "no hand-off"));
+  add(
+    ["trained_differs"],
+    yes(p.trained_differs, "trained reward differs from ledger", "trained reward equals ledger"),
+  );
   add(["sandbox_write"], yes(p.sandbox_write, "sandbox wrote", "no sandbox write"));
   add(["status"], p.status?.length ? `status ${p.status.join(" or ")}` : null);
   add(["reason"], p.reason === undefined ? null : `reason ${p.reason}`);

@@ -32,6 +32,7 @@ const FIELD_NAMES = new Set<string>([
   "deciding",
   "capped",
   "handoff",
+  "trained_differs",
   "q",
   ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`]),
   "reward_below",
@@ -214,6 +215,7 @@ export function FilterForm({
         <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
         <YesNo name="capped" label="Capped" value={params.capped} />
         <YesNo name="handoff" label="Hand-off" value={params.handoff} />
+        <YesNo name="trained_differs" label="Trained reward differs from ledger" value={params.trained_differs} />
         <Field label="Ticket or trajectory id" name="q">
           <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
         </Field>

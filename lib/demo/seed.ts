@@ -7,6 +7,7 @@ import pg from "pg";
 import type { Variant } from "@/lib/demo/curve.ts";
 import { describeDemoRun, demoRunValues, type DemoRunSpec } from "@/lib/demo/generate.ts";
 import { env } from "@/lib/env.ts";
+import { EXAMPLE_TRAINED_REWARDS } from "@/lib/demo/example-trained-rewards.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
 import type { IngestSummary } from "@/lib/ingest/schema.ts";
@@ -58,6 +59,14 @@ function check(summary: IngestSummary, what: string): void {
   }
 }
 
+/** The worked examples as the demo loads them: with EXAMPLE_TRAINED_REWARDS on their rollouts. */
+export function demoExamples(): unknown[] {
+  return (loadExamples() as Record<string, unknown>[]).map((e) => {
+    const trained = EXAMPLE_TRAINED_REWARDS[String(e.trajectory_id)];
+    return trained === undefined ? e : { ...e, trained_reward: trained };
+  });
+}
+
 /** Serialises concurrent first starts: the second one waits, then finds the runs and loads nothing. */
 const SEED_LOCK = 0x64656d6f;
 
@@ -76,7 +85,7 @@ export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {
     const started = Date.now();
     const size = opts.size ?? env().VERITY_DEMO_SIZE;
     await describeRun(pool, EXAMPLES_RUN, "The ten worked examples of the verifier spec, one per rule.");
-    const examples = await ingestValues(loadExamples(), { pool });
+    const examples = await ingestValues(demoExamples(), { pool });
     check(examples, "the verifier examples");
     let rollouts = examples.by_kind.rollout.accepted;
     const runs: string[] = [];

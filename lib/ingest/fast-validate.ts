@@ -54,6 +54,8 @@ const isIndexedText = (v: unknown) => typeof v === "string" && v.length <= MAX_I
 const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 const isUnit = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
 const absent = (v: unknown) => v === undefined;
+/** `trained_reward`: absent, null or a finite number (JSON cannot spell the others, a JavaScript caller can). */
+const isTrainedReward = (v: unknown) => v === undefined || v === null || Number.isFinite(v);
 
 /**
  * The keys of `o` are among `known`, optionally followed by keys it does not know (`loose`). With `ordered`, the
@@ -160,6 +162,7 @@ export function fastRollout(v: unknown): Rollout | null {
     names.add(e.name);
   }
   if (!(absent(v.claims) || v.claims === null || isClaims(v.claims))) return null;
+  if (!isTrainedReward(v.trained_reward)) return null;
   return v as Rollout;
 }
 
@@ -210,5 +213,6 @@ export function fastScoredRecord(v: unknown): ScoreRecord | null {
   if (!everyIs(v.guardrails, isGuardrailHit)) return null;
   if (!(v.deciding_guardrail === null || GUARDRAIL_SET.has(v.deciding_guardrail))) return null;
   if (!isClaims(v.claims) || typeof v.handoff !== "boolean" || !isNonNegInt(v.tool_steps)) return null;
+  if (!isTrainedReward(v.trained_reward)) return null;
   return v as ScoreRecord;
 }

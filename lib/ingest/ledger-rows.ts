@@ -2,7 +2,9 @@
 //
 // The hash covers the wire record rebuilt from the stored columns (recordFromLedger), in canonical JSON: what export
 // writes is what the hash covers, so export -> ingest reproduces hash and row exactly, whatever key order jsonb
-// hands back.
+// hands back. The trained reward is joined on afterwards (entryHash): an entry takes its rollout's when its record
+// gives none, which is known only when the entry is written (write-batch.ts), and an entry without one keeps the
+// hash it had before the field existed.
 import { canonicalJsonFast as canonicalJson, CanonicalText } from "@/lib/ingest/canonical.ts";
 import { encodeCopyTail } from "@/lib/ingest/copy.ts";
 import { guardrailMask, sha256 } from "@/lib/ingest/rows.ts";
@@ -39,11 +41,16 @@ export type LedgerValues = {
   claims: unknown;
   handoff: boolean | null;
   tool_steps: number | null;
+  /** The trainer's own reward: the record's, else (set when written) its rollout's. */
+  trained_reward: number | null;
 };
 
 export type LedgerEntryRows = {
   values: LedgerValues;
+  /** entryHash(record_hash, values.trained_reward). */
   content_hash: string;
+  /** The hash of the record without its trained reward. */
+  record_hash: string;
   /** The jsonb columns as JSON text (canonical; computed once for the hash and reused by COPY). */
   json: { guardrails: string; reasons: string; claims: string | null };
   /** ledger_guardrails rows: code, cap, deciding. */
@@ -61,7 +68,7 @@ export type LedgerEntryRows = {
 };
 
 /** The columns of a ledger row that its score record determines, in LedgerEntryRows.copy; the others (id, rollout,
- * category, supersedes) are known only when it is written. */
+ * category, supersedes, trained reward and content hash) are known only when it is written. */
 export const LEDGER_TAIL_COLUMNS = [
   "trajectory_id",
   "run_id",
@@ -88,7 +95,6 @@ export const LEDGER_TAIL_COLUMNS = [
   "claims",
   "handoff",
   "tool_steps",
-  "content_hash",
 ];
 
 function str(v: unknown): string | null {
@@ -153,6 +159,7 @@ export function ledgerEntryRows(
       claims: null,
       handoff: null,
       tool_steps: null,
+      trained_reward: record.trained_reward ?? null,
     };
     return { ok: true, rows: finish(values, capOf) };
   }
@@ -183,6 +190,7 @@ export function ledgerEntryRows(
     claims: record.claims ?? null,
     handoff: record.handoff ?? null,
     tool_steps: record.tool_steps ?? null,
+    trained_reward: record.trained_reward ?? null,
   };
   return { ok: true, rows: finish(values, (g) => g.cap as number) };
 }
@@ -193,15 +201,16 @@ function finish(values: LedgerValues, capOf: (g: Record<string, unknown>) => num
     reasons: canonicalJson(values.reasons),
     claims: values.claims === null ? null : canonicalJson(values.claims),
   };
-  const record = recordFromLedger(values);
+  const record = recordFromLedger({ ...values, trained_reward: null });
   if ("guardrails" in record) record.guardrails = new CanonicalText(json.guardrails);
   if ("reasons" in record) record.reasons = new CanonicalText(json.reasons);
   if (json.claims !== null && "claims" in record) record.claims = new CanonicalText(json.claims);
   const v = values;
-  const contentHash = sha256(canonicalJson(record));
+  const recordHash = sha256(canonicalJson(record));
   return {
     values,
-    content_hash: contentHash,
+    content_hash: entryHash(recordHash, values.trained_reward),
+    record_hash: recordHash,
     json,
     copy: encodeCopyTail([
       v.trajectory_id,
@@ -229,7 +238,6 @@ function finish(values: LedgerValues, capOf: (g: Record<string, unknown>) => num
       json.claims,
       v.handoff,
       v.tool_steps,
-      contentHash,
     ]),
     // One narrow row per code (its primary key), even if an external record lists a code twice.
     guardrails: [...new Map(values.guardrails.map((g) => [String(g.code), g])).values()].map((g) => ({
@@ -248,7 +256,23 @@ function finish(values: LedgerValues, capOf: (g: Record<string, unknown>) => num
 }
 
 export function ledgerHash(values: LedgerValues): string {
-  return sha256(canonicalJson(recordFromLedger(values)));
+  return entryHash(sha256(canonicalJson(recordFromLedger({ ...values, trained_reward: null }))), values.trained_reward);
+}
+
+/** An entry's content hash from its record's (without trained reward) and its trained reward: the record's own
+ * when there is none, so entries and files from before `trained_reward` existed hash as they did. */
+export function entryHash(recordHash: string, trained: number | null): string {
+  return trained === null ? recordHash : sha256(`${recordHash}\ntrained_reward ${JSON.stringify(trained)}`);
+}
+
+/** The entry with another trained reward (its rollout's, or the superseded entry's on a re-score). */
+export function withTrainedReward(rows: LedgerEntryRows, trained: number | null): LedgerEntryRows {
+  if (trained === rows.values.trained_reward) return rows;
+  return {
+    ...rows,
+    values: { ...rows.values, trained_reward: trained },
+    content_hash: entryHash(rows.record_hash, trained),
+  };
 }
 
 /**
@@ -272,9 +296,10 @@ export function recordFromLedger(v: LedgerValues): Record<string, unknown> {
     if (Object.keys(subscores).length) out.subscores = subscores;
     if (v.guardrails.length) out.guardrails = v.guardrails;
     if (v.reasons.length) out.reasons = v.reasons;
+    if (v.trained_reward !== null) out.trained_reward = v.trained_reward;
     return out;
   }
-  return {
+  const out: Record<string, unknown> = {
     kind: "score",
     ...id,
     status: v.status,
@@ -293,4 +318,6 @@ export function recordFromLedger(v: LedgerValues): Record<string, unknown> {
     handoff: v.handoff,
     tool_steps: v.tool_steps,
   };
+  if (v.trained_reward !== null) out.trained_reward = v.trained_reward;
+  return out;
 }

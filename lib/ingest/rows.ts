@@ -63,6 +63,8 @@ export type RolloutRow = {
   registry: string;
   registry_hash: string;
   tool_steps: number;
+  /** The trainer's own reward, when the rollout carries one. */
+  trained_reward: number | null;
   content_hash: string;
   /** The row's ROLLOUT_TAIL_COLUMNS in COPY format (the JSON documents are only ever needed as text, for COPY). */
   copy: Buffer;
@@ -81,6 +83,7 @@ export const ROLLOUT_TAIL_COLUMNS = [
   "sandbox",
   "claims",
   "tool_steps",
+  "trained_reward",
   "content_hash",
 ];
 
@@ -103,7 +106,8 @@ export function withIdentityDefaults(r: Rollout): Rollout {
  * The row of a validated rollout. Its content hash covers the stored values serialised as validated (field order of
  * the schema, extra fields in the order received): the same line sent again hashes the same. Unlike cases and ledger
  * entries it is not key-order canonical — rollouts are the bulk of every ingest and never round-trip through jsonb
- * before being compared, so the cost of canonical JSON is not worth paying here.
+ * before being compared, so the cost of canonical JSON is not worth paying here. A trained reward joins the hashed
+ * head only when the rollout has one, so a rollout without it hashes as it did before the field existed.
  */
 export function rolloutRow(r: Rollout): RolloutRow {
   const steps = JSON.stringify(r.trajectory.steps);
@@ -114,6 +118,7 @@ export function rolloutRow(r: Rollout): RolloutRow {
   const sampleIndex = r.sample_index ?? 0;
   let toolSteps = 0;
   for (const s of r.trajectory.steps) if (s.type === "tool") toolSteps++;
+  const trained = r.trained_reward ?? null;
   const head = JSON.stringify({
     trajectory_id: r.trajectory_id,
     run_id: r.run_id,
@@ -122,6 +127,7 @@ export function rolloutRow(r: Rollout): RolloutRow {
     sample_index: sampleIndex,
     ticket_id: r.ticket_id,
     final_reply: r.trajectory.final_reply,
+    ...(trained === null ? {} : { trained_reward: trained }),
   });
   // Fed in parts: concatenating them first would copy the whole rollout once more.
   const contentHash = createHash("sha256")
@@ -145,6 +151,7 @@ export function rolloutRow(r: Rollout): RolloutRow {
     registry: registry.text,
     registry_hash: registry.hash,
     tool_steps: toolSteps,
+    trained_reward: trained,
     content_hash: contentHash,
     copy: encodeCopyTail([
       r.trajectory_id,
@@ -158,6 +165,7 @@ export function rolloutRow(r: Rollout): RolloutRow {
       sandbox,
       claims,
       toolSteps,
+      trained,
       contentHash,
     ]),
   };

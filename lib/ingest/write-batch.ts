@@ -5,7 +5,7 @@ import type pg from "pg";
 import { classifyDatabaseError } from "@/lib/db/describe-error.ts";
 import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/ingest/copy.ts";
 import type { PreparedLine } from "@/lib/ingest/prepare.ts";
-import { LEDGER_TAIL_COLUMNS, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
+import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
 
@@ -61,10 +61,25 @@ export function newWriteContext(): WriteContext {
 
 export type NewEntry = { rows: LedgerEntryRows; trajectoryId: string; category: string | null };
 
-type StoredRollout = { id: string | null; hash: string; run_id: string; step: number; ticket_id: string };
+type StoredRollout = {
+  id: string | null;
+  hash: string;
+  run_id: string;
+  step: number;
+  ticket_id: string;
+  trained: number | null;
+};
 
 /** COPY columns of a ledger row: those known only when it is written, then its encoded tail (LedgerEntryRows.copy). */
-const LEDGER_COLUMNS = ["id", "rollout_id", "category", "supersedes_id", ...LEDGER_TAIL_COLUMNS];
+const LEDGER_COLUMNS = [
+  "id",
+  "rollout_id",
+  "category",
+  "supersedes_id",
+  "trained_reward",
+  "content_hash",
+  ...LEDGER_TAIL_COLUMNS,
+];
 
 export async function writeIngestBatch(
   client: pg.PoolClient,
@@ -113,19 +128,27 @@ async function classifyAndWrite(
       run_id: string | null;
       step: number | null;
       ticket_id: string | null;
+      trained: number | null;
     }>(
-      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id
+      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id, null::float8 as trained
          from cases where ticket_id = any($1::text[])
        union all
-       select 'r', trajectory_id, content_hash, id::text, run_id, step, ticket_id from rollouts where trajectory_id = any($2::text[])
+       select 'r', trajectory_id, content_hash, id::text, run_id, step, ticket_id, trained_reward from rollouts where trajectory_id = any($2::text[])
        union all
-       select 'l', trajectory_id, content_hash, null, null, null, null from ledger where trajectory_id = any($2::text[]) and is_current`,
+       select 'l', trajectory_id, content_hash, null, null, null, null, null from ledger where trajectory_id = any($2::text[]) and is_current`,
       [[...tickets], [...trajectories]],
     );
     for (const r of rows) {
       if (r.k === "c") caseHash.set(r.key, r.hash);
       else if (r.k === "r")
-        rollouts.set(r.key, { id: r.id, hash: r.hash, run_id: r.run_id!, step: r.step!, ticket_id: r.ticket_id! });
+        rollouts.set(r.key, {
+          id: r.id,
+          hash: r.hash,
+          run_id: r.run_id!,
+          step: r.step!,
+          ticket_id: r.ticket_id!,
+          trained: r.trained,
+        });
       else current.set(r.key, r.hash);
     }
   }
@@ -180,7 +203,9 @@ async function classifyAndWrite(
       // Only a rollout stored by this line is scored: re-sending a stored rollout stays a no-op even when its case
       // has arrived since (`verity rescore` scores those).
       if (!conflict && addRollout && l.rollout.score && !current.has(r.trajectory_id)) {
-        addEntries.push({ rows: l.rollout.score, trajectoryId: r.trajectory_id, category: l.category });
+        // The verifier's record knows nothing of the trainer: the entry takes the rollout's trained reward.
+        const rows = withTrainedReward(l.rollout.score, r.trained_reward);
+        addEntries.push({ rows, trajectoryId: r.trajectory_id, category: l.category });
         o.scored = true;
       } else if (!conflict && addRollout && !l.rollout.caseKnown && !l.score) {
         o.unscored = true;
@@ -191,18 +216,25 @@ async function classifyAndWrite(
       const v = l.score.values;
       const r =
         rollouts.get(v.trajectory_id) ??
-        (addRollout && addRollout.trajectory_id === v.trajectory_id ? addRollout : undefined);
+        (addRollout && addRollout.trajectory_id === v.trajectory_id
+          ? { ...addRollout, trained: addRollout.trained_reward }
+          : undefined);
       const mismatch = r && (["run_id", "step", "ticket_id"] as const).find((k) => r[k] !== v[k]);
       const cur = current.get(v.trajectory_id);
+      // A record that gives no trained reward takes its rollout's. It matches a current entry with that one or with
+      // none (the entry was written before its rollout arrived), so sending the same file again changes nothing.
+      const own = v.trained_reward;
+      const score = own === null ? withTrainedReward(l.score, r?.trained ?? null) : l.score;
+      const same = cur === score.content_hash || (own === null && cur === l.score.record_hash);
       if (mismatch) {
         conflict = {
           path: mismatch,
           message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})`,
         };
       } else if (cur === undefined) {
-        addEntries.push({ rows: l.score, trajectoryId: v.trajectory_id, category: l.category });
+        addEntries.push({ rows: score, trajectoryId: v.trajectory_id, category: l.category });
         o.parts.score = "accepted";
-      } else if (cur === l.score.content_hash) {
+      } else if (same) {
         o.parts.score = "unchanged";
       } else {
         conflict = {
@@ -228,6 +260,7 @@ async function classifyAndWrite(
         run_id: r.run_id,
         step: r.step,
         ticket_id: r.ticket_id,
+        trained: r.trained_reward,
       });
       newRollouts.push(r);
     }
@@ -373,7 +406,17 @@ export async function insertLedgerEntries(
   entries.forEach((e, i) => {
     const v = e.rows.values;
     const id = ids[i];
-    ledger.push({ head: [id, rolloutIdOf(v.trajectory_id), e.category, supersedes?.[i] ?? null], tail: e.rows.copy });
+    ledger.push({
+      head: [
+        id,
+        rolloutIdOf(v.trajectory_id),
+        e.category,
+        supersedes?.[i] ?? null,
+        v.trained_reward,
+        e.rows.content_hash,
+      ],
+      tail: e.rows.copy,
+    });
     for (const g of e.rows.guardrails) guardrails.push([id, v.run_id, v.step, g.code, g.cap, g.deciding]);
     e.rows.reasons.forEach((r, ord) =>
       reasons.push([id, ord, v.run_id, v.step, r.dimension, r.guardrail, r.code, r.tool, r.field]),

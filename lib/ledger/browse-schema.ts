@@ -85,6 +85,8 @@ export const browseParamsSchema = z
     ).optional(),
     capped: yesNo.optional(),
     handoff: yesNo.optional(),
+    // the trainer's own reward against the ledger's: |trained_reward - reward| > 1e-6 ("yes") or within it ("no")
+    trained_differs: yesNo.optional(),
     status: list(["scored", "spec_error", "input_error"], "scored, spec_error or input_error").optional(),
     reason: z
       .string()

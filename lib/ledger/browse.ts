@@ -26,6 +26,8 @@ export type BrowseRow = {
   source: string;
   reward: number | null;
   rawReward: number | null;
+  /** The trainer's own reward, when the entry carries one. */
+  trainedReward: number | null;
   outcome: number | null;
   policy: number | null;
   evidence: number | null;
@@ -109,6 +111,14 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
     c.push(parts.length === 1 ? parts[0] : Prisma.sql`(${Prisma.join(parts, " or ")})`);
   }
   if (p.capped) c.push(p.capped === "yes" ? Prisma.sql`l.capped` : Prisma.sql`not l.capped`);
+  // Written as ledger_trained_differs_idx's predicate says it (013), so that index serves "yes". Entries without a
+  // trained reward, or without a ledger reward (error records), match neither.
+  if (p.trained_differs)
+    c.push(
+      p.trained_differs === "yes"
+        ? Prisma.sql`abs(l.trained_reward - l.reward) > 1e-6`
+        : Prisma.sql`abs(l.trained_reward - l.reward) <= 1e-6`,
+    );
   // "l.handoff" as ledger_handoffs_idx's predicate says it (same rows as "is true" in a WHERE)
   if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff` : Prisma.sql`l.handoff is not true`);
   // A stored rollout whose sandbox recorded no write (or at least one). Entries without a stored rollout (external
@@ -178,6 +188,7 @@ type RawRow = {
   source: string;
   reward: number | null;
   raw_reward: number | null;
+  trained_reward: number | null;
   outcome: number | null;
   policy: number | null;
   evidence: number | null;
@@ -206,6 +217,7 @@ function toRow(r: RawRow): BrowseRow {
     source: r.source,
     reward: r.reward,
     rawReward: r.raw_reward,
+    trainedReward: r.trained_reward,
     outcome: r.outcome,
     policy: r.policy,
     evidence: r.evidence,
@@ -226,7 +238,7 @@ function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", l
   const d = Prisma.raw(dir);
   return db().$queryRaw<RawRow[]>`
     select l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category, l.status::text as status,
-           l.source::text as source, l.reward, l.raw_reward, l.outcome, l.policy, l.evidence, l.efficiency,
+           l.source::text as source, l.reward, l.raw_reward, l.trained_reward, l.outcome, l.policy, l.evidence, l.efficiency,
            l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff, l.tool_steps,
            ${expr} as sort_value,
            exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id) as sampled,

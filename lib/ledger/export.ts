@@ -33,7 +33,7 @@ type Row = LedgerValues & { id: string };
 const COLUMNS = `l.id::text as id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.status::text as status,
   l.source::text as source, l.verifier_version, l.config_hash, l.claims_source, l.raw_reward, l.reward, l.capped,
   l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask,
-  l.guardrails, l.reasons, l.claims, l.handoff, l.tool_steps`;
+  l.guardrails, l.reasons, l.claims, l.handoff, l.tool_steps, l.trained_reward`;
 
 /** Whether the run exists (the API answers 404 rather than an empty export for a typo). */
 export async function runExists(pool: pg.Pool, runId: string): Promise<boolean> {

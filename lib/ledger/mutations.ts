@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
-import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
+import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ingest/write-batch.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
@@ -53,8 +53,14 @@ type RolloutRowDb = {
   sandbox: unknown;
   claims: unknown;
   tools: unknown;
+  trained_reward: number | null;
 };
-type CurrentRow = RollupEntry & { id: string; trajectory_id: string; content_hash: string };
+type CurrentRow = RollupEntry & {
+  id: string;
+  trajectory_id: string;
+  content_hash: string;
+  trained_reward: number | null;
+};
 
 export type RescoreOptions = {
   runId: string;
@@ -93,7 +99,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
     for (;;) {
       const { rows } = await pool.query<RolloutRowDb>(
         `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
-                r.final_reply, r.sandbox, r.claims, t.tools
+                r.final_reply, r.sandbox, r.claims, t.tools, r.trained_reward
            from rollouts r join tool_registries t on t.id = r.registry_id
           where r.run_id = $1 and (r.step, r.id) > ($2, $3::bigint)
           order by r.step, r.id limit $4`,
@@ -105,7 +111,10 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         pool,
         rows.map((r) => r.ticket_id),
       );
-      const fresh = new Map<string, { rolloutId: string; rows: LedgerEntryRows; category: string }>();
+      const freshOf = new Map<
+        string,
+        { rolloutId: string; rows: LedgerEntryRows; category: string; trained: number | null }
+      >();
       for (const r of rows) {
         const known = cases.get(r.ticket_id);
         if (!known) {
@@ -113,7 +122,13 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
           continue;
         }
         const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
-        if (entry.ok) fresh.set(r.trajectory_id, { rolloutId: r.id, rows: entry.rows, category: known.category });
+        if (entry.ok)
+          freshOf.set(r.trajectory_id, {
+            rolloutId: r.id,
+            rows: entry.rows,
+            category: known.category,
+            trained: r.trained_reward,
+          });
       }
       summary.rollouts += rows.length;
 
@@ -122,21 +137,25 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         await beginLedgerWrite(client);
         const cur = await client.query<CurrentRow>(
           `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
-                  source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail
+                  source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,
+                  trained_reward
              from ledger where trajectory_id = any($1::text[]) and is_current`,
-          [[...fresh.keys()]],
+          [[...freshOf.keys()]],
         );
         const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
         const delta = new RollupDelta();
         const entries: NewEntry[] = [];
         const supersedes: (string | null)[] = [];
         const rolloutIds = new Map<string, string>();
-        for (const [trajectoryId, f] of fresh) {
+        for (const [trajectoryId, fresh] of freshOf) {
           const old = currentOf.get(trajectoryId);
           if (old?.source === "external") {
             summary.skipped_external++;
             continue;
           }
+          // The trainer's reward is not the verifier's to change: the new entry keeps the one of the entry it
+          // supersedes (which may have come from a score record); a first entry takes its rollout's.
+          const f = { ...fresh, rows: withTrainedReward(fresh.rows, old ? old.trained_reward : fresh.trained) };
           if (old && old.content_hash === f.rows.content_hash) {
             summary.unchanged++;
             continue;

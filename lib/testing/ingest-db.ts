@@ -51,7 +51,7 @@ export async function ledgerPicture(
   const { rows } = await pool.query(
     `select trajectory_id, run_id, step, ticket_id, group_id, category, status::text, source::text, verifier_version,
             config_hash, claims_source, raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication,
-            deciding_guardrail, guardrail_mask, guardrails, reasons, claims, handoff, tool_steps, is_current, content_hash,
+            deciding_guardrail, guardrail_mask, guardrails, reasons, claims, handoff, tool_steps, trained_reward, is_current, content_hash,
             (supersedes_id is not null) as supersedes,
             (select coalesce(json_agg(json_build_object('code', g.code, 'cap', g.cap, 'deciding', g.deciding) order by g.code), '[]')
                from ledger_guardrails g where g.ledger_id = l.id) as narrow_guardrails,

@@ -18,6 +18,16 @@ const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, 
 export const idSchema = id;
 const unit = z.number().min(0).max(1);
 const nonNegInt = z.number().int().nonnegative();
+/** The trainer's own reward (`trained_reward`): any finite number, or null for none; never on the ledger's scale. */
+const trainedReward = z
+  .number({ error: (iss) => `expected a finite number or null (got ${describeInput(iss.input)})` })
+  .nullable()
+  .optional();
+function describeInput(v: unknown): string {
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  return v === undefined ? "nothing" : Array.isArray(v) ? "an array" : typeof v;
+}
 const instant = z.iso.datetime({ offset: true, error: "expected an ISO-8601 instant with a time zone" });
 /** An ISO-8601 instant with a time zone (for validators that check single fields, e.g. lib/ingest/fast-validate.ts). */
 export const instantSchema = instant;
@@ -156,6 +166,7 @@ export const rolloutSchema = z
     }),
     tool_registry: z.array(registryEntrySchema),
     claims: claimsSchema.nullable().optional(),
+    trained_reward: trainedReward,
   })
   .superRefine((r, ctx) => {
     // Cross-field checks that no single field schema can express; each names the offending path.
@@ -225,6 +236,7 @@ const verifierCommon = {
   config_hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: "expected sha256:<64 hex digits>" }),
   claims_source: idText.nullable(),
   reasons: z.array(reasonSchema),
+  trained_reward: trainedReward,
 };
 const noGuardrails = z.array(guardrailHitSchema).max(0);
 
@@ -301,6 +313,7 @@ export const externalScoreSchema = z.strictObject({
     )
     .optional(),
   reasons: z.array(reasonSchema).optional(),
+  trained_reward: trainedReward,
 });
 
 /** Any ledger entry. A record without `source` is a verifier record (formats §3 omits the field). */

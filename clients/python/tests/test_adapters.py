@@ -47,10 +47,12 @@ class GrpoRecordsTest(unittest.TestCase):
         self.assertEqual(records[3], {"kind": "score", "source": "external", **identity, "reward": 0.0,
                                       "subscores": {"outcome": 0.0},
                                       "reasons": [{"code": "reward_component", "field": "accuracy", "actual": 0.0,
-                                                   "message": "accuracy = 0"}]})
+                                                   "message": "accuracy = 0"}],
+                                      "trained_reward": 0.0})
         self.assertEqual(records[4], {"kind": "rollout", **identity,
                                       "trajectory": {"steps": [], "final_reply": "No idea."},
-                                      "sandbox": {"writes": [], "tables": {}}, "tool_registry": []})
+                                      "sandbox": {"writes": [], "tables": {}}, "tool_registry": [],
+                                      "trained_reward": 0.0})
         # A NaN component (TRL: the function had nothing to say) is left out, not sent.
         self.assertNotIn("subscores", records[9])
         self.assertEqual(records[9]["trajectory_id"], "grpo-7/s12/u2/k1")
@@ -60,6 +62,9 @@ class GrpoRecordsTest(unittest.TestCase):
                                rewards=[-1.0, 3.0, 1.0], reward_range=(-1.0, 3.0), known_tickets={prompt_ticket_id("q")})
         scores = [r for r in records if r["kind"] == "score"]
         self.assertEqual([r["reward"] for r in scores], [0.0, 1.0, 0.5])
+        # The trainer's own number, before the mapping, on both records.
+        self.assertEqual([r["trained_reward"] for r in scores], [-1.0, 3.0, 1.0])
+        self.assertEqual([r["trained_reward"] for r in records if r["kind"] == "rollout"], [-1.0, 3.0, 1.0])
         self.assertEqual(scores[2]["reasons"], [{"code": "trainer_reward", "actual": 1.0, "message": "trainer reward 1"}])
         self.assertEqual([(r["group_id"], r["sample_index"]) for r in scores],
                          [(f"r/s0/{prompt_ticket_id('p')}", 0), (f"r/s0/{prompt_ticket_id('p')}", 1),
@@ -195,6 +200,7 @@ class AdaptersAgainstTheConsoleTest(unittest.TestCase):
         ticket = prompt_ticket_id(prompt)
         first = next(r for r in ledger if r["trajectory_id"] == f"{run}/s0/{ticket}/k0")
         self.assertEqual((first["source"], first["reward"], first["subscores"]), ("external", 1.0, {"communication": 1.0}))
+        self.assertEqual(first["trained_reward"], 2.0)  # the trainer's reward, on its own scale
         self.assertTrue(math.isclose(next(r for r in ledger if r["trajectory_id"] == f"{run}/s2/{ticket}/k1")["reward"],
                                      2.5 / 3))
 

@@ -101,6 +101,24 @@ class DeliveryTest(unittest.TestCase):
         )
         self.assertEqual([g["code"] for g in first["guardrails"]], ["missing_evidence"])
 
+    def test_trained_rewards_travel_with_rollouts_and_score_records(self) -> None:
+        run = unique_run("trained")
+        ticket = f"T-{run}"
+        fields = example_rollout_fields()
+        with Verity(URL, INGEST_TOKEN, run=run) as verity:
+            verity.log([example_case(ticket)])
+            # Scored by the verifier on the way in: the entry takes the rollout's trained reward.
+            verity.log_rollout(trajectory_id=f"{run}/scored", step=1, ticket_id=ticket, trained_reward=0.25, **fields)
+            # The trainer's score record gives its own.
+            verity.log_score(trajectory_id=f"{run}/own", step=1, ticket_id=ticket, reward=0.5, trained_reward=-2.5)
+            verity.log_rollout(trajectory_id=f"{run}/own", step=1, ticket_id=ticket, **fields)
+            self.assertTrue(verity.flush(timeout=60))
+            self.assertEqual(verity.stats()["rejected"], 0)
+        by_id = {r["trajectory_id"]: r for r in export_run(run)}
+        self.assertEqual((by_id[f"{run}/scored"]["source"], by_id[f"{run}/scored"]["reward"]), ("verifier", 1.0))
+        self.assertEqual(by_id[f"{run}/scored"]["trained_reward"], 0.25)
+        self.assertEqual(by_id[f"{run}/own"]["trained_reward"], -2.5)
+
     def test_rejected_lines_are_reported_with_their_record_and_line(self) -> None:
         run = unique_run("rejects")
         rejects: list = []
@@ -198,6 +216,18 @@ class FullQueueTest(unittest.TestCase):
         stats = verity.stats()
         self.assertEqual((stats["logged"], stats["dropped"], stats["accepted"]), (18, 0, 18))
         self.assertEqual(len(export_run(self.run)), 18)
+
+
+class TrainedRewardRecordTest(unittest.TestCase):
+    def test_a_trained_reward_json_cannot_carry_is_refused_with_the_fields_name(self) -> None:
+        from verity_client.records import rollout_record
+
+        for bad in (float("nan"), float("inf")):
+            with self.assertRaisesRegex(ValueError, "trained_reward must be a finite number"):
+                score_record(trajectory_id="t", run_id="r", step=0, ticket_id="T", reward=0.5, trained_reward=bad)
+            with self.assertRaisesRegex(ValueError, "trained_reward must be a finite number"):
+                rollout_record(trajectory_id="t", run_id="r", step=0, ticket_id="T", final_reply="", trained_reward=bad)
+        self.assertNotIn("trained_reward", score_record(trajectory_id="t", run_id="r", step=0, ticket_id="T", reward=1))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ Per completion i (K completions of a prompt make a group):
 - rollout: a text completion is the final reply (no steps); a chat completion (messages) becomes llm steps for the
   assistant's text, tool steps for its tool calls (with the tool messages' content as output), and its last
   assistant text as the final reply. The registry lists the tools called, kind from `tool_kinds` (default other).
+- trained reward: `rewards[i]` exactly as the trainer optimized it (before any `reward_range` mapping) goes into
+  `trained_reward` on both records, so the console can show where the trainer's number and the ledger's part.
 - score: `reward` (mapped from `reward_range` to [0, 1] when given; the ledger holds rewards in [0, 1] and rejects
   others by line); components named like a sub-score (outcome, policy, evidence, efficiency, communication) become
   `subscores`, the others reasons `{"code": "reward_component", "field": name, "actual": value}`.
@@ -87,15 +89,17 @@ def grpo_records(
         }
         subscores, reasons = _components({name: column[i] for name, column in columns.items()})
         reward = float(rewards[i])
+        trained = reward
         if reward_range is not None:
             lo, hi = reward_range
             reasons.insert(0, {"code": "trainer_reward", "actual": reward, "message": f"trainer reward {reward:g}"})
             reward = (reward - lo) / (hi - lo)
-        out.append(score_record(reward=reward, subscores=subscores, reasons=reasons, **identity))
+        out.append(score_record(reward=reward, subscores=subscores, reasons=reasons, trained_reward=trained, **identity))
         steps, final_reply, tools = completion_trajectory(completions[i])
         kinds = tool_kinds or {}
         registry = [{"name": t, "kind": kinds.get(t, "other")} for t in sorted(tools)]
-        out.append(rollout_record(steps=steps, final_reply=final_reply, tool_registry=registry, **identity))
+        out.append(rollout_record(steps=steps, final_reply=final_reply, tool_registry=registry, trained_reward=trained,
+                                  **identity))
     return out
 
 

@@ -36,13 +36,16 @@ def rollout_record(
     tool_registry: Sequence[Mapping[str, Any]] = (),
     claims: Optional[Mapping[str, Any]] = None,
     case: Optional[Mapping[str, Any]] = None,
+    trained_reward: Optional[float] = None,
 ) -> Record:
     """A rollout line: `{"kind": "rollout", ..., "trajectory": {"steps", "final_reply"}, "sandbox", "tool_registry"}`.
 
     `steps` are `{"type": "llm", "name"?, "output"?}` or `{"type": "tool", "name", "input", "output"?, "status":
     "success" | "failed"}`; `sandbox_writes` are `{"tool", "args", "step"?, "at"?}`; `tool_registry` entries are
     `{"name", "kind"}` with kind one of read, write, handoff, other. A rollout whose case is known is scored by the
-    verifier on the way in, unless its score record was logged before it.
+    verifier on the way in, unless its score record was logged before it. `trained_reward` is the number the trainer
+    optimized for this rollout (any finite number, on the trainer's scale); the ledger entry carries it beside its
+    own reward.
     """
     out: Record = {"kind": "rollout", "trajectory_id": trajectory_id, "run_id": run_id, "step": step}
     _put(out, "group_id", group_id)
@@ -53,6 +56,7 @@ def rollout_record(
     out["sandbox"] = {"writes": [dict(w) for w in sandbox_writes], "tables": dict(tables or {})}
     out["tool_registry"] = [dict(t) for t in tool_registry]
     _put(out, "claims", dict(claims) if claims is not None else None)
+    _put(out, "trained_reward", _trained(trained_reward))
     return out
 
 
@@ -69,12 +73,14 @@ def score_record(
     reasons: Optional[Sequence[Mapping[str, Any]]] = None,
     group_id: Optional[str] = None,
     sample_index: Optional[int] = None,
+    trained_reward: Optional[float] = None,
 ) -> Record:
     """An external score record: the reward a trainer computed, stored in the ledger as given (not reproducible).
 
     `reward` and `raw_reward` are in [0, 1]; `subscores` may give any of the five dimensions (outcome, policy,
     evidence, efficiency, communication); `guardrails` are guardrail codes or `{"code", "cap"?, "evidence"?}`;
-    `reasons` are `{"code", "message", ...}`.
+    `reasons` are `{"code", "message", ...}`; `trained_reward` is the number the trainer optimized (any finite
+    number; the entry takes its rollout's when it is not given here).
     """
     out: Record = {
         "kind": "score",
@@ -91,7 +97,19 @@ def score_record(
     _put(out, "subscores", dict(subscores) if subscores else None)
     _put(out, "guardrails", list(guardrails) if guardrails else None)
     _put(out, "reasons", [dict(r) for r in reasons] if reasons else None)
+    _put(out, "trained_reward", _trained(trained_reward))
     return out
+
+
+def _trained(value: Any) -> Optional[float]:
+    """A trained reward as JSON carries it: a float (numpy scalars and 0-d tensors too); NaN and infinities are
+    refused here with the field's name, as the server would refuse the line."""
+    if value is None:
+        return None
+    number = float(value.item() if hasattr(value, "item") else value)
+    if number != number or number in (float("inf"), float("-inf")):
+        raise ValueError(f"trained_reward must be a finite number, got {number}")
+    return number
 
 
 def case_record(

@@ -17,6 +17,7 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 import { describeChanges } from "@/lib/ledger/history.ts";
 import { loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
+import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
 
 export default async function TrajectoryPage({
   params,
@@ -32,6 +33,7 @@ export default async function TrajectoryPage({
   if (!page) notFound();
   const { entry, caseDoc, history, weights, reasons, hits, steps, writes, kinds, query, around } = page;
   const rollout = entry.rollout;
+  const gap = trainedRewardGap(entry.trainedReward, entry.reward);
   const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
 
   return (
@@ -78,13 +80,39 @@ export default async function TrajectoryPage({
           </nav>
         }
       />
-      <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-5">
+      <div
+        className={`mb-4 grid grid-cols-2 gap-2 ${entry.trainedReward !== null ? "md:grid-cols-6" : "md:grid-cols-5"}`}
+      >
         <Stat
           label="Reward"
           value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>}
           hint={entry.status}
         />
         <Stat label="Raw reward" value={fmtScore(entry.rawReward)} />
+        {entry.trainedReward !== null && (
+          <Stat
+            label="Trained reward"
+            value={
+              <span data-testid="trained-reward">
+                {fmtScore(entry.trainedReward)}
+                {gap && (
+                  <span className="ml-2">
+                    <Badge tone={gap.differs ? "bad" : "good"}>
+                      {gap.differs ? `${gap.difference > 0 ? "+" : "−"}${fmtGap(gap.difference)}` : "= ledger"}
+                    </Badge>
+                  </span>
+                )}
+              </span>
+            }
+            hint={
+              gap === null
+                ? "the trainer's reward; the ledger has none"
+                : gap.differs
+                  ? `the trainer's reward, ${fmtGap(gap.difference)} ${gap.difference > 0 ? "above" : "below"} the ledger's`
+                  : "the trainer's reward, equal to the ledger's"
+            }
+          />
+        )}
         <Stat
           label="Deciding guardrail"
           value={entry.decidingGuardrail ?? "none"}
@@ -175,4 +203,10 @@ export default async function TrajectoryPage({
       </div>
     </>
   );
+}
+
+/** A difference between two rewards: three decimals, or two significant digits when smaller than 0.001. */
+function fmtGap(d: number): string {
+  const a = Math.abs(d);
+  return a >= 0.001 ? a.toFixed(3) : a.toPrecision(2);
 }
