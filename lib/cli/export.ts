@@ -1,16 +1,39 @@
-// `verity export --run R [--from S --to S] [--guardrail CODE] [--out FILE]`: the run's current ledger as NDJSON score
-// records, streamed (to stdout unless --out), each ticket's case first so the file re-ingests into an empty database.
+// `verity export --run R [--from S --to S] [--guardrail CODE] [--format ndjson|parquet] [--out FILE]`: the run's
+// current ledger, streamed (to stdout unless --out) — as NDJSON score records, each ticket's case first so the file
+// re-ingests into an empty database, or as one Parquet file of flat rows (docs/formats.md "Parquet export").
 import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
+import type pg from "pg";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
-import { exportFilterSchema, exportLedger, runExists } from "@/lib/ledger/export.ts";
+import {
+  entryFilterSchema,
+  exportFilterSchema,
+  exportLedger,
+  runExists,
+  type EntryFilter,
+} from "@/lib/ledger/export.ts";
+import { exportLedgerParquet } from "@/lib/ledger/parquet-export.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
-const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--no-cases] [--out FILE]
+const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--format ndjson|parquet]
+                     [--no-cases] [--out FILE]
 
-Writes the run's current ledger entries as NDJSON score records (formats.md §3), ordered by step. Each ticket's
-case comes before its first record, so the file can be ingested into an empty database (--no-cases leaves them out).`;
+Writes the run's current ledger entries, ordered by step. --format ndjson (the default): NDJSON score records
+(formats.md §3), each ticket's case before its first record, so the file can be ingested into an empty database
+(--no-cases leaves them out). --format parquet: one Parquet file, one flat row per entry (formats.md "Parquet
+export"), written row group by row group; it needs --out, or stdout sent to a file or a pipe.`;
+
+type Sink = { write: (chunk: string | Uint8Array) => Promise<void>; end: () => Promise<void> };
+
+function sinkOf(stream: NodeJS.WritableStream, own: boolean): Sink {
+  return {
+    write: async (chunk) => {
+      if (!stream.write(chunk)) await once(stream, "drain");
+    },
+    end: () => (own ? new Promise<void>((res) => (stream as fs.WriteStream).end(() => res())) : Promise.resolve()),
+  };
+}
 
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
   const flags = parseFlags(
@@ -22,6 +45,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
       from: { type: "string" },
       to: { type: "string" },
       guardrail: { type: "string" },
+      format: { type: "string" },
       out: { type: "string" },
       "no-cases": { type: "boolean" },
     },
@@ -29,19 +53,21 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
   );
   if ("exit" in flags) return flags.exit;
   const { values } = flags;
-  const parsed = exportFilterSchema.safeParse({
-    run: values.run,
-    from: values.from,
-    to: values.to,
-    guardrail: values.guardrail,
-    cases: !values["no-cases"],
-  });
-  if (!parsed.success) {
-    out.err(
-      `verity export: ${zodIssues(parsed.error)
-        .map((i) => (i.path ? `--${i.path}: ` : "") + i.message)
-        .join("; ")}\n\n${USAGE}`,
-    );
+  const format = values.format ?? "ndjson";
+  const problems: string[] = [];
+  if (format !== "ndjson" && format !== "parquet") problems.push(`--format: must be ndjson or parquet, not ${format}`);
+  if (format === "parquet" && values["no-cases"]) problems.push("--no-cases: applies to --format ndjson only");
+  if (format === "parquet" && !values.out && (out.stdout as { isTTY?: boolean }).isTTY)
+    problems.push("--out: a Parquet file is binary; give --out FILE or send stdout to a file");
+  const fields = { run: values.run, from: values.from, to: values.to, guardrail: values.guardrail };
+  const parsed =
+    format === "parquet"
+      ? entryFilterSchema.safeParse(fields)
+      : exportFilterSchema.safeParse({ ...fields, cases: !values["no-cases"] });
+  if (!parsed.success)
+    problems.push(...zodIssues(parsed.error).map((i) => (i.path ? `--${i.path}: ` : "") + i.message));
+  if (problems.length || !parsed.success) {
+    out.err(`verity export: ${problems.join("; ")}\n\n${USAGE}`);
     return 2;
   }
   const filter = parsed.data;
@@ -50,14 +76,37 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
       out.err(`verity export: no run ${JSON.stringify(filter.run)}`);
       return 1;
     }
-    const sink: NodeJS.WritableStream = values.out ? fs.createWriteStream(values.out) : out.stdout;
-    let lines = 0;
-    for await (const line of exportLedger(pool, filter)) {
-      lines++;
-      if (!sink.write(line)) await once(sink, "drain");
+    const sink = sinkOf(values.out ? fs.createWriteStream(values.out) : out.stdout, Boolean(values.out));
+    const where = values.out ? ` written to ${values.out}` : "";
+    if (format === "parquet") {
+      const bytes = await writeParquet(pool, filter, sink, values.out);
+      out.err(`verity export: ${bytes.toLocaleString("en-US")} bytes of Parquet${where}`);
+      return 0;
     }
-    if (values.out) await new Promise<void>((res) => (sink as fs.WriteStream).end(() => res()));
-    out.err(`verity export: ${lines} lines${values.out ? ` written to ${values.out}` : ""}`);
+    let lines = 0;
+    for await (const line of exportLedger(pool, { cases: true, ...filter })) {
+      lines++;
+      await sink.write(line);
+    }
+    await sink.end();
+    out.err(`verity export: ${lines} lines${where}`);
     return 0;
   });
+}
+
+/** Writes the Parquet file; a failure part-way removes the partial file (it has no footer, so it is no file). */
+async function writeParquet(pool: pg.Pool, filter: EntryFilter, sink: Sink, file: string | undefined): Promise<number> {
+  let bytes = 0;
+  try {
+    for await (const chunk of exportLedgerParquet(pool, filter)) {
+      bytes += chunk.byteLength;
+      await sink.write(chunk);
+    }
+    await sink.end();
+  } catch (err) {
+    await sink.end().catch(() => undefined);
+    if (file) fs.rmSync(file, { force: true });
+    throw err;
+  }
+  return bytes;
 }

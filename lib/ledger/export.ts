@@ -8,22 +8,30 @@ import { recordFromLedger, type LedgerValues } from "@/lib/ingest/ledger-rows.ts
 import { caseFromColumns } from "@/lib/ingest/rows.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
+const filterFields = {
+  run: z.string().min(1).max(200),
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().nonnegative().optional(),
+  guardrail: z.enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` }).optional(),
+};
+const stepOrder: [(f: { from?: number; to?: number }) => boolean, { path: string[]; error: string }] = [
+  (f) => f.from === undefined || f.to === undefined || f.from <= f.to,
+  { path: ["to"], error: "must be at least `from`" },
+];
+
+/** Which current entries an export holds: a run, a step range, a guardrail. */
+export const entryFilterSchema = z.strictObject(filterFields).refine(...stepOrder);
+export type EntryFilter = z.infer<typeof entryFilterSchema>;
+
+/** The NDJSON export's filter: the entries, and whether each ticket's case comes before its first record. */
 export const exportFilterSchema = z
   .strictObject({
-    run: z.string().min(1).max(200),
-    from: z.coerce.number().int().nonnegative().optional(),
-    to: z.coerce.number().int().nonnegative().optional(),
-    guardrail: z
-      .enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` })
-      .optional(),
+    ...filterFields,
     cases: z
       .union([z.boolean(), z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true")])
       .default(true),
   })
-  .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, {
-    path: ["to"],
-    error: "must be at least `from`",
-  });
+  .refine(...stepOrder);
 export type ExportFilter = z.infer<typeof exportFilterSchema>;
 
 const BATCH = 1000;
@@ -42,32 +50,72 @@ export async function runExists(pool: pg.Pool, runId: string): Promise<boolean> 
 }
 
 /**
- * Yields the export line by line (each ending in "\n"), current entries ordered by (step, id). Keyset pagination on
- * (step, id) — through ledger(run_id, step, id), or ledger_guardrails(run_id, code, step) with a guardrail filter —
- * so memory holds one batch, whatever the run's size. Stop iterating to cancel; the snapshot is released.
+ * Runs `body` inside one read-only snapshot on a client of its own, so every batch of an export sees the same
+ * ledger. Stop iterating to cancel; the snapshot is released either way.
  */
-export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BATCH): AsyncGenerator<string> {
+export async function* inSnapshot<T>(
+  pool: pg.Pool,
+  body: (client: pg.PoolClient) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
   const client = await checkout(pool);
   let failed = false;
   try {
     await client.query("begin isolation level repeatable read read only");
+    yield* body(client);
+    await client.query("commit");
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    if (!failed) await client.query("rollback").catch(() => undefined);
+    client.release(failed ? true : undefined);
+  }
+}
+
+/**
+ * The filter's current entries in batches, ordered by (step, id). Keyset pagination on (step, id) — through
+ * ledger(run_id, step, id), or ledger_guardrails(run_id, code, step) with a guardrail filter — so memory holds one
+ * batch, whatever the run's size. `columns` reads the ledger as `l` and must select `l.id::text as id` and `step`;
+ * `joins` may add tables to it.
+ */
+export async function* currentEntryBatches<R extends { id: string; step: number }>(
+  client: pg.PoolClient,
+  filter: EntryFilter,
+  query: { columns: string; joins?: string },
+  batchSize = BATCH,
+): AsyncGenerator<R[]> {
+  const joins = query.joins ?? "";
+  let after: { step: number; id: string } = { step: -1, id: "0" };
+  const from = filter.from ?? 0;
+  const to = filter.to ?? 2147483647;
+  for (;;) {
+    const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize];
+    const sql = filter.guardrail
+      ? `select ${query.columns} from ledger_guardrails g join ledger l on l.id = g.ledger_id ${joins}
+          where g.run_id = $1 and g.code = $7 and g.step between $2 and $3 and (g.step, g.ledger_id) > ($4, $5::bigint)
+            and l.is_current
+          order by g.step, g.ledger_id limit $6`
+      : `select ${query.columns} from ledger l ${joins}
+          where l.run_id = $1 and l.step between $2 and $3 and (l.step, l.id) > ($4, $5::bigint) and l.is_current
+          order by l.step, l.id limit $6`;
+    if (filter.guardrail) params.push(filter.guardrail);
+    const { rows } = await client.query<R>(sql, params);
+    if (rows.length === 0) return;
+    yield rows;
+    const last = rows[rows.length - 1];
+    after = { step: last.step, id: last.id };
+    if (rows.length < batchSize) return;
+  }
+}
+
+/**
+ * Yields the export line by line (each ending in "\n"), current entries ordered by (step, id), in keyset batches
+ * (currentEntryBatches) from one snapshot. Stop iterating to cancel; the snapshot is released.
+ */
+export function exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BATCH): AsyncGenerator<string> {
+  return inSnapshot(pool, async function* (client) {
     const emitted = new Set<string>();
-    let after: { step: number; id: string } = { step: -1, id: "0" };
-    const from = filter.from ?? 0;
-    const to = filter.to ?? 2147483647;
-    for (;;) {
-      const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize];
-      const sql = filter.guardrail
-        ? `select ${COLUMNS} from ledger_guardrails g join ledger l on l.id = g.ledger_id
-            where g.run_id = $1 and g.code = $7 and g.step between $2 and $3 and (g.step, g.ledger_id) > ($4, $5::bigint)
-              and l.is_current
-            order by g.step, g.ledger_id limit $6`
-        : `select ${COLUMNS} from ledger l
-            where l.run_id = $1 and l.step between $2 and $3 and (l.step, l.id) > ($4, $5::bigint) and l.is_current
-            order by l.step, l.id limit $6`;
-      if (filter.guardrail) params.push(filter.guardrail);
-      const { rows } = await client.query<Row>(sql, params);
-      if (rows.length === 0) break;
+    for await (const rows of currentEntryBatches<Row>(client, filter, { columns: COLUMNS }, batchSize)) {
       if (filter.cases) {
         const tickets = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !emitted.has(t));
         if (tickets.length) {
@@ -88,28 +136,22 @@ export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSi
         }
       }
       for (const r of rows) yield JSON.stringify(recordFromLedger(r)) + "\n";
-      const last = rows[rows.length - 1];
-      after = { step: last.step, id: last.id };
-      if (rows.length < batchSize) break;
     }
-    await client.query("commit");
-  } catch (err) {
-    failed = true;
-    throw err;
-  } finally {
-    if (!failed) await client.query("rollback").catch(() => undefined);
-    client.release(failed ? true : undefined);
-  }
+  });
 }
 
 /**
- * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
- * under backpressure (a pull reads the next lines only when the client has taken the previous ones). A client
- * that goes away cancels the stream, which releases the snapshot.
+ * The query of an export route, with the run from its path: the filter, or the answer to give instead — 400 naming
+ * the parameter and what is wrong with it, 404 for an unknown run.
  */
-export async function exportResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
+export async function parseExportRequest<S extends z.ZodType<{ run: string }>>(
+  schema: S,
+  runId: string,
+  params: URLSearchParams,
+  pool: pg.Pool,
+): Promise<z.infer<S> | Response> {
   const headers = { "cache-control": "no-store" };
-  const parsed = exportFilterSchema.safeParse({ ...Object.fromEntries(params), run: runId });
+  const parsed = schema.safeParse({ ...Object.fromEntries(params), run: runId });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return Response.json(
@@ -123,7 +165,19 @@ export async function exportResponse(runId: string, params: URLSearchParams, poo
       { status: 404, headers },
     );
   }
-  const lines = exportLedger(pool, parsed.data);
+  return parsed.data;
+}
+
+/**
+ * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
+ * under backpressure (a pull reads the next lines only when the client has taken the previous ones). A client
+ * that goes away cancels the stream, which releases the snapshot.
+ */
+export async function exportResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
+  const parsed = await parseExportRequest(exportFilterSchema, runId, params, pool);
+  if (parsed instanceof Response) return parsed;
+  const headers = { "cache-control": "no-store" };
+  const lines = exportLedger(pool, parsed);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
