@@ -70,6 +70,7 @@ describe("the verl preset on verl's rollout dump", () => {
         sandbox: { writes: [], tables: {} },
         tool_registry: [],
         claims: null,
+        trained_reward: 1,
       },
       score: {
         kind: "score",
@@ -81,6 +82,7 @@ describe("the verl preset on verl's rollout dump", () => {
         group_id: `r/s12/${t1}`,
         sample_index: 0,
         reward: 1,
+        trained_reward: 1,
         // acc is a reward_extra_info value: kept as a component; pred is text, not a component.
         reasons: [{ code: "reward_component", field: "acc", actual: 1, message: "acc = 1" }],
       },
@@ -113,7 +115,10 @@ describe("the verl preset on verl's rollout dump", () => {
     });
     const scaled = mapper({ preset: "verl", rewardRange: "-1,1" });
     const r = scaled.map({ ...verl[0], score: 0.5 });
-    expect(r.ok && r.mapped.score.reward).toBe(0.75);
+    // The ledger's reward is rescaled; the trainer's stays what it optimized.
+    expect(r.ok && [r.mapped.score.reward, r.mapped.score.trained_reward, r.mapped.rollout.trained_reward]).toEqual([
+      0.75, 0.5, 0.5,
+    ]);
     expect(scaled.map({ ...verl[0], score: 3 })).toEqual({
       ok: false,
       issue: { path: "score", message: "reward: 3 is outside --reward-range -1,1" },
@@ -172,6 +177,7 @@ describe("the trl preset on TRL's completions table", () => {
     const scaled = mapper({ preset: "trl", rewardRange: "0,2", map: "outcome=accuracy_reward" }).map(trl[1]);
     expect(scaled.ok && scaled.mapped.score).toMatchObject({
       reward: 0.5,
+      trained_reward: 1,
       subscores: { outcome: 0 },
       reasons: [{ field: "format_reward", actual: 1 }],
     });

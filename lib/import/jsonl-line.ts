@@ -170,7 +170,7 @@ export class JsonlMapper implements LineMapper {
       group_id: groupId,
       sample_index: sampleIndex,
     };
-    const { reward, subscores, reasons } = scores.value;
+    const { reward, trained, subscores, reasons } = scores.value;
     return {
       ok: true,
       mapped: {
@@ -184,12 +184,15 @@ export class JsonlMapper implements LineMapper {
           // inferred from a name (as for reward-platform payloads).
           tool_registry: [...tools].sort().map((name) => ({ name, kind: "other" })),
           claims: null,
+          // What the trainer optimized, on its own scale (before --reward-range).
+          trained_reward: trained,
         },
         score: {
           kind: "score",
           source: "external",
           ...identity,
           reward,
+          trained_reward: trained,
           ...(Object.keys(subscores).length ? { subscores } : {}),
           ...(reasons.length ? { reasons } : {}),
         },

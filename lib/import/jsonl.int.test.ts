@@ -104,8 +104,9 @@ describe("verity import jsonl into a real database", () => {
         [verl[3].input, verl[3].gts],
       ]),
     );
-    expect(scores.map((s) => [s.source, s.step, s.reward]).sort()).toEqual(
-      verl.map((l) => ["external", 12, l.score]).sort(),
+    // The dump's score is what the trainer optimized: each entry carries it as trained_reward too.
+    expect(scores.map((s) => [s.source, s.step, s.reward, s.trained_reward]).sort()).toEqual(
+      verl.map((l) => ["external", 12, l.score, l.score]).sort(),
     );
   });
 
@@ -126,6 +127,27 @@ describe("verity import jsonl into a real database", () => {
     expect(rewards(10)).toEqual([1, 1]);
     // The group of a (step, prompt) is one GRPO group: two prompts at step 5, one at step 10.
     expect(await count(t.pool, `select distinct group_id from ledger where run_id = 'trl-run'`)).toBe(3);
+  });
+
+  it("stores the trainer's reward as trained_reward on its own scale when --reward-range rescales the ledger's", async () => {
+    const s = await importFile(TRL, "trl-range", { preset: "trl", rewardRange: "0,2" });
+    expect(s).toMatchObject({ ok: true, lines: 7, accepted: 7, rejected: 0 });
+    const { rows } = await t.pool.query(
+      `select l.reward, l.trained_reward as ledger_trained, r.trained_reward as rollout_trained
+         from ledger l join rollouts r using (trajectory_id) where l.run_id = 'trl-range' and l.is_current`,
+    );
+    const sums = fs
+      .readFileSync(TRL, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .map((l) => (l.accuracy_reward ?? 0) + (l.format_reward ?? 0));
+    const triples = rows.map((r) => [Number(r.reward), r.ledger_trained, r.rollout_trained]);
+    expect(triples.sort()).toEqual(sums.map((x) => [x / 2, x, x]).sort());
+    const exportedTrained = (await exported("trl-range"))
+      .filter((l) => l.kind === "score")
+      .map((l) => l.trained_reward);
+    expect(exportedTrained.sort()).toEqual([...sums].sort());
   });
 
   it("a bad line costs that line only, with its line number, path and field; the rest is stored", async () => {
