@@ -18,6 +18,13 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
     .optional(),
+  /** A streaming standby of DATABASE_URL; read-only pages and APIs read from it (lib/db/read-client.ts). */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** Seconds of replica lag above which the console says its data is behind. */
+  VERITY_REPLICA_MAX_LAG: z.coerce.number().positive().default(30),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   VERITY_DATA_DIR: z.string().default(".data"),
   VERITY_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
-import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
@@ -34,7 +34,7 @@ export type AgreementItem = {
  * Every reviewed audit item under the filter, with the ledger entry it was compared with, its current reviews and
  * its latest adjudication. Reviewed items are a 1% sample, so this is thousands of rows, not millions.
  */
-export async function loadAgreementItems(f: AgreementFilter, client: Db = db()): Promise<AgreementItem[]> {
+export async function loadAgreementItems(f: AgreementFilter, client: Db = readDb()): Promise<AgreementItem[]> {
   const reviewWhere: Prisma.ReviewWhereInput = {
     ...CURRENT_REVIEW,
     ...(f.annotator ? { reviewer: { email: f.annotator } } : {}),

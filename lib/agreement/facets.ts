@@ -1,11 +1,11 @@
-import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 
 /** Options of the agreement filters: runs and batches with reviews, categories, annotators who reviewed. */
 export async function agreementFacets() {
   const [batches, categories, annotators] = await Promise.all([
-    db().auditBatch.findMany({ select: { id: true, name: true, runId: true }, orderBy: { id: "desc" } }),
-    db().case.findMany({ select: { category: true }, distinct: ["category"], orderBy: { category: "asc" } }),
-    db().user.findMany({ where: { reviews: { some: {} } }, select: { email: true }, orderBy: { email: "asc" } }),
+    readDb().auditBatch.findMany({ select: { id: true, name: true, runId: true }, orderBy: { id: "desc" } }),
+    readDb().case.findMany({ select: { category: true }, distinct: ["category"], orderBy: { category: "asc" } }),
+    readDb().user.findMany({ where: { reviews: { some: {} } }, select: { email: true }, orderBy: { email: "asc" } }),
   ]);
   return {
     runs: [...new Set(batches.map((b) => b.runId))].sort(),

@@ -6,7 +6,7 @@
 //   {"kind":"example", …}    the lowest-reward members with their final reply and structured reasons
 // Counts here are exact (members are selected with sql.ts memberWhere), even where the report samples level 2.
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import {
   listCases,
   listClusterSignatures,
@@ -22,7 +22,7 @@ export const EXPORT_EXAMPLES = 20;
 export async function* clusterBacklog(
   w: ClusterWindow,
   key: ClusterKey,
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
 ): AsyncGenerator<string> {
   const line = (o: unknown) => JSON.stringify(o) + "\n";
   const [tickets, signatures] = await Promise.all([
@@ -87,7 +87,7 @@ export async function* clusterBacklog(
 }
 
 /** A streamed NDJSON download of the backlog (console route and token API alike). */
-export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: PrismaClient = db()): Response {
+export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: PrismaClient = readDb()): Response {
   const encoder = new TextEncoder();
   const lines = clusterBacklog(w, key, client);
   const body = new ReadableStream<Uint8Array>({

@@ -1,7 +1,7 @@
 // Assembles what the page, the token API and the CLI show: the clustering report (data.ts → report.ts), the
 // leads' triage states, and per shown cluster its lowest-reward examples and most common reply phrasings.
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { primaryOf, readDb } from "@/lib/db/read-client.ts";
 import { binSteps } from "@/lib/clusters/bins.ts";
 import { cachedReport } from "@/lib/clusters/cache.ts";
 import { readBlindSpotFacts, readLevelOneFacts, readSignatureSample, readWindowSteps } from "@/lib/clusters/data.ts";
@@ -32,7 +32,7 @@ export const REPLY_SAMPLE = 2000;
 export const EXAMPLES = 5;
 
 /** The clustering of a window: level 1, co-fired sets and blind spot exact, levels 2–3 on a bounded sample. */
-export async function computeClusterReport(w: ClusterWindow, client: PrismaClient = db()): Promise<ClusterReport> {
+export async function computeClusterReport(w: ClusterWindow, client: PrismaClient = readDb()): Promise<ClusterReport> {
   const { bins, edges } = binSteps(await readWindowSteps(w, client));
   // Three independent aggregates on three pooled connections: the wall time is the slowest, not the sum.
   const [levelOne, signatures, blindSpot] = await Promise.all([
@@ -44,7 +44,7 @@ export async function computeClusterReport(w: ClusterWindow, client: PrismaClien
 }
 
 /** computeClusterReport, reused while the run's rollups have not changed (cache.ts). */
-export function clusterReport(w: ClusterWindow, client: PrismaClient = db()): Promise<ClusterReport> {
+export function clusterReport(w: ClusterWindow, client: PrismaClient = readDb()): Promise<ClusterReport> {
   return cachedReport(client, w, () => computeClusterReport(w, client));
 }
 
@@ -80,7 +80,7 @@ export async function loadClusterExtras(
   report: ClusterReport,
   keys: readonly string[],
   opts: { phrasings: boolean; examples?: number },
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
 ): Promise<Map<string, ClusterExtras>> {
   const entries = await Promise.all(
     keys.map(async (key): Promise<[string, ClusterExtras]> => {
@@ -107,9 +107,9 @@ export type FullReport = {
 export async function loadFullReport(
   w: ClusterWindow,
   opts: { phrasings: boolean },
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
 ): Promise<FullReport> {
-  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(w.runId, client)]);
+  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(w.runId, primaryOf(client))]);
   const keys = [BLIND_SPOT_KEY, ...report.clusters.map((c) => c.key)];
   const extras = await loadClusterExtras(w, report, keys, opts, client);
   return { report, states, extras };
@@ -139,7 +139,7 @@ export type ClustersPage = {
 /** Page data of /clusters from its URL params: run and window (default: the newest run, all steps, 0.5). */
 export async function loadClustersPage(
   search: Record<string, string | string[] | undefined>,
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
 ): Promise<ClustersPage> {
   const record = paramsRecord(search);
   const parsed = clusterPageSchema.safeParse(record);
@@ -156,7 +156,8 @@ export async function loadClustersPage(
     to: p.step_to,
     threshold: p.threshold ?? DEFAULT_THRESHOLD,
   };
-  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(run.id, client)]);
+  // Triage states from the primary: the page right after a lead pins or dismisses a cluster shows that change.
+  const [report, states] = await Promise.all([clusterReport(w, client), listClusterStates(run.id, primaryOf(client))]);
   const keys = [BLIND_SPOT_KEY, ...(p.c && p.c !== BLIND_SPOT_KEY ? [p.c] : [])];
   const extras = await loadClusterExtras(w, report, keys, { phrasings: true }, client);
   const selected = p.c ? { key: p.c, found: findCluster(report, p.c), extras: extras.get(p.c)! } : null;

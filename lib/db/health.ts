@@ -1,6 +1,7 @@
 import pg from "pg";
 import { describeConnectionError } from "@/lib/db/describe-error.ts";
 import { migrationStatus } from "@/lib/db/migrate.ts";
+import { replicaLag, type ReplicaLag } from "@/lib/db/replica-lag.ts";
 import { env } from "@/lib/env.ts";
 
 export type Health = {
@@ -8,10 +9,20 @@ export type Health = {
   database: "reachable" | "unreachable";
   migrations: { current: boolean; applied: number; pending: string[]; edited: string[]; unknown: string[] } | null;
   error?: string;
+  /**
+   * Only with DATABASE_REPLICA_URL. Its state does not change `ok`: a replica that is down or behind costs the
+   * console nothing but freshness (reads fall back to the primary), so the console stays healthy.
+   */
+  replica?: ReplicaLag;
 };
 
 /** Database reachable and every migration of this build applied (and unedited). */
 export async function checkHealth(): Promise<Health> {
+  const [primary, replica] = await Promise.all([checkPrimary(), replicaLag()]);
+  return replica ? { ...primary, replica } : primary;
+}
+
+async function checkPrimary(): Promise<Health> {
   const url = env().DATABASE_URL;
   if (!url) return { ok: false, database: "unreachable", migrations: null, error: "DATABASE_URL is not set." };
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

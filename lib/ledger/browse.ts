@@ -1,5 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask, guardrailMask } from "@/lib/ingest/rows.ts";
 import {
   type BrowseParams,
@@ -236,7 +236,7 @@ function toRow(r: RawRow): BrowseRow {
 function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number) {
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
-  return db().$queryRaw<RawRow[]>`
+  return readDb().$queryRaw<RawRow[]>`
     select l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category, l.status::text as status,
            l.source::text as source, l.reward, l.raw_reward, l.trained_reward, l.outcome, l.policy, l.evidence, l.efficiency,
            l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff, l.tool_steps,
@@ -311,15 +311,15 @@ export async function countLedger(
   opts: { sampleRows?: number } = {},
 ): Promise<{ count: number; exact: boolean; atLeast?: true }> {
   const where = Prisma.join(browseConditions(p), " and ");
-  const rows = await db().$queryRaw<{ n: bigint }[]>`
+  const rows = await readDb().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
-  const [{ tuples }] = await db().$queryRaw<
+  const [{ tuples }] = await readDb().$queryRaw<
     { tuples: number }[]
   >`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
   const percent = Math.min(100, Math.max(0.0001, ((opts.sampleRows ?? 10_000) / tuples) * 100));
-  const sampled = await db().$queryRaw<{ n: bigint }[]>`
+  const sampled = await readDb().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;
   const estimate = Math.round(Number(sampled[0].n) * (100 / percent));
   return estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { DEFAULT_CONFIG, configHash, parseVerifierConfig } from "@/lib/verifier/config.ts";
 import type { Dimension } from "@/lib/verifier/codes.ts";
@@ -8,7 +8,7 @@ const DEFAULT_HASH = configHash(DEFAULT_CONFIG);
 /** The weights a ledger entry was computed with: its config by hash, else the default config (flagged). */
 async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimension, number>; known: boolean }> {
   if (!hash || hash === DEFAULT_HASH) return { weights: DEFAULT_CONFIG.weights, known: hash === DEFAULT_HASH };
-  const stored = await db().verifierConfig.findUnique({ where: { hash }, select: { body: true } });
+  const stored = await readDb().verifierConfig.findUnique({ where: { hash }, select: { body: true } });
   const parsed = stored ? parseVerifierConfig(stored.body) : null;
   return parsed?.ok
     ? { weights: parsed.config.weights, known: true }
@@ -17,14 +17,14 @@ async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimens
 
 /** Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. */
 export async function loadTrajectoryDetail(trajectoryId: string) {
-  const entry = await db().ledgerEntry.findFirst({
+  const entry = await readDb().ledgerEntry.findFirst({
     where: { trajectoryId, isCurrent: true },
     include: { rollout: { include: { registry: true } } },
   });
   if (!entry) return null;
   const [caseDoc, history, weights] = await Promise.all([
-    db().case.findUnique({ where: { ticketId: entry.ticketId } }),
-    db().ledgerEntry.findMany({
+    readDb().case.findUnique({ where: { ticketId: entry.ticketId } }),
+    readDb().ledgerEntry.findMany({
       where: { trajectoryId },
       orderBy: { id: "asc" },
       select: {
@@ -59,7 +59,7 @@ export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof loadTraject
 
 /** The K rollouts of a GRPO group (current entries), in sample order. */
 export async function loadGroup(groupId: string) {
-  return db().ledgerEntry.findMany({
+  return readDb().ledgerEntry.findMany({
     where: { groupId, isCurrent: true },
     orderBy: [{ rollout: { sampleIndex: "asc" } }, { id: "asc" }],
     include: { rollout: { select: { sampleIndex: true, finalReply: true, toolSteps: true } } },

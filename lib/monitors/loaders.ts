@@ -1,6 +1,6 @@
 // Page data of the run page (one run, or two overlaid), the CSV downloads and the Monitors page. The caller has
 // resolved the user; these take explicit ids. Every chart read is O(steps in range) over the rollups.
-import { db } from "@/lib/db/client.ts";
+import { primaryOf, readDb } from "@/lib/db/read-client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
@@ -46,12 +46,13 @@ export type LoadResult =
 export async function loadRunCharts(
   runId: string,
   query: ChartQuery,
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
   maxPoints = MAX_POINTS,
 ): Promise<LoadResult> {
+  // The thresholds come from the primary: the page a lead sees right after saving them shows what was saved.
   const [run, compareRun] = await Promise.all([
-    getRunThresholds(runId, client),
-    query.compare && query.compare !== runId ? getRunThresholds(query.compare, client) : null,
+    getRunThresholds(runId, primaryOf(client)),
+    query.compare && query.compare !== runId ? getRunThresholds(query.compare, primaryOf(client)) : null,
   ]);
   if (!run) return { state: "not_found" };
   const head = { id: run.id, description: run.description };
@@ -93,7 +94,7 @@ export async function loadChartCsv(
   runId: string,
   chart: ChartName,
   query: ChartQuery,
-  client: PrismaClient = db(),
+  client: PrismaClient = readDb(),
 ): Promise<{ name: string; body: string } | null> {
   const r = await loadRunCharts(runId, query, client);
   if (r.state === "not_found") return null;

@@ -5,6 +5,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { listRunThresholds } from "@/lib/monitors/data.ts";
 import { refreshAlarms } from "@/lib/monitors/evaluate.ts";
 import { listRunSummaries } from "@/lib/runs/data.ts";
@@ -13,7 +14,11 @@ export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   await requirePageUser("runs.read");
-  const [runs, thresholds, alarms] = await Promise.all([listRunSummaries(), listRunThresholds(), refreshAlarms()]);
+  const [runs, thresholds, alarms] = await Promise.all([
+    listRunSummaries(readDb()),
+    listRunThresholds(),
+    refreshAlarms(),
+  ]);
   const byRun = new Map([...alarms].map(([id, r]) => [id, r.alarms]));
   return (
     <>
