@@ -1,6 +1,6 @@
 // Reads from a streaming standby, against a real PostgreSQL 15 primary and hot standby (lib/testing/standby-pair.ts)
-// on VERITY_PG_PORT + 1 and + 2: what the read-only loaders and routes show comes from the standby, a standby that
-// stops costs no request (the primary answers within it), and the lag is measured honestly.
+// on VERITY_PG_PORT + 1 and + 2: what the read-only loaders, the token export and /api/health show comes from the
+// standby, a standby that stops costs no request (the primary answers within it), and the lag is measured honestly.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
