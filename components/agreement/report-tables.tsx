@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
@@ -100,7 +101,10 @@ export function GuardrailTable({ r, f }: Props) {
           <Th numeric>Human only</Th>
           <Th numeric>Precision</Th>
           <Th numeric>Recall</Th>
+          <Th numeric>Flagged: ledger / human</Th>
           <Th numeric>κ</Th>
+          <Th numeric>AC1</Th>
+          <Th numeric>PABAK</Th>
           <Th numeric>Agreement</Th>
           {r.stratified && <Th numeric>Agreement (weighted 1/π)</Th>}
           {r.stratified && <Th numeric>κ (weighted 1/π)</Th>}
@@ -134,7 +138,22 @@ export function GuardrailTable({ r, f }: Props) {
               <Shown fig={g.figures.recall} />
             </Td>
             <Td numeric>
-              <Shown fig={g.figures.kappa} />
+              <span title={`n = ${g.prevalence.n}`}>
+                {share(g.prevalence.ledger)} / {share(g.prevalence.human)}
+              </span>
+            </Td>
+            <Td numeric>
+              <Read when={g.read === "kappa"}>
+                <Shown fig={g.figures.kappa} />
+              </Read>
+            </Td>
+            <Td numeric>
+              <Read when={g.read === "ac1"}>
+                <Shown fig={g.figures.ac1} />
+              </Read>
+            </Td>
+            <Td numeric>
+              <Shown fig={g.figures.pabak} />
             </Td>
             <Td numeric>
               <Shown fig={g.figures.agreement} />
@@ -145,6 +164,111 @@ export function GuardrailTable({ r, f }: Props) {
         ))}
       </tbody>
     </Table>
+  );
+}
+
+/** A share as a whole percentage, "–" when there is none. */
+function share(x: number | null): string {
+  return x === null ? "–" : `${Math.round(x * 100)}%`;
+}
+
+/** Marks the coefficient to read at this prevalence. */
+function Read({ when, children }: { when: boolean; children: ReactNode }) {
+  return when ? (
+    <b title="the coefficient to read at this prevalence" data-read="true">
+      {children}
+    </b>
+  ) : (
+    <>{children}</>
+  );
+}
+
+/** One coefficient's row: its value, its 95% interval and how the interval is computed. */
+function CoefficientRow({
+  name,
+  fig,
+  method,
+  read,
+  testId,
+}: {
+  name: string;
+  fig: AgreementReport["guardrails"][number]["figures"]["ac1"];
+  method: string;
+  read: boolean;
+  testId: string;
+}) {
+  return (
+    <tr data-testid={testId}>
+      <Td>
+        {name}
+        {read && (
+          <>
+            {" "}
+            <Badge tone="accent">read this</Badge>
+          </>
+        )}
+      </Td>
+      <Td numeric>
+        <Read when={read}>
+          <Shown fig={fig} />
+        </Read>
+      </Td>
+      <Td numeric>{fig.interval ? `${fig.interval.lower.toFixed(3)} to ${fig.interval.upper.toFixed(3)}` : "–"}</Td>
+      <Td className="text-fg-muted">{method}</Td>
+    </tr>
+  );
+}
+
+/**
+ * The success verdict's agreement beyond chance: Cohen's κ, Gwet's AC1 and PABAK with their intervals, the
+ * prevalence on each side and n, and which to read at that prevalence.
+ */
+export function VerdictCoefficients({ r }: { r: AgreementReport }) {
+  const v = r.verdict;
+  if (!v) return <p className="px-3 py-2 text-[12px] text-fg-muted">No item has a verdict on both sides.</p>;
+  return (
+    <>
+      <p className="px-3 py-2" data-testid="verdict-prevalence">
+        The ledger passes <b>{share(v.prevalence.ledger)}</b> of these items, the human side{" "}
+        <b>{share(v.prevalence.human)}</b> · n = {v.prevalence.n}
+      </p>
+      <Table>
+        <thead>
+          <tr>
+            <Th>Coefficient</Th>
+            <Th numeric>Value</Th>
+            <Th numeric>95% interval</Th>
+            <Th>Interval</Th>
+          </tr>
+        </thead>
+        <tbody>
+          <CoefficientRow
+            name="Cohen's κ"
+            fig={v.figure}
+            method="percentile bootstrap over items"
+            read={v.read === "kappa"}
+            testId="verdict-kappa"
+          />
+          <CoefficientRow
+            name="Gwet's AC1"
+            fig={v.ac1}
+            method="Gwet's variance, t with n − 1 df"
+            read={v.read === "ac1"}
+            testId="verdict-ac1"
+          />
+          <CoefficientRow
+            name="PABAK"
+            fig={v.pabak}
+            method="2·p_o − 1, t with n − 1 df"
+            read={false}
+            testId="verdict-pabak"
+          />
+        </tbody>
+      </Table>
+      <p className="px-3 py-2 text-[12px] text-fg-muted" data-testid="prevalence-note">
+        {r.prevalenceNote}
+      </p>
+    </>
   );
 }
 
@@ -163,6 +287,16 @@ export function InterAnnotatorTable({ r, f }: Props) {
           {ia.items} overlap item{ia.items === 1 ? "" : "s"}
         </ItemsLink>
       </p>
+      <p className="px-3 pb-2" data-testid="inter-annotator-verdict">
+        Success verdict: AC1{" "}
+        <b>
+          <Shown fig={ia.verdict.ac1} />
+        </b>{" "}
+        · PABAK{" "}
+        <b>
+          <Shown fig={ia.verdict.pabak} />
+        </b>
+      </p>
       {ia.guardrails.length > 0 ? (
         <Table>
           <thead>
@@ -170,6 +304,7 @@ export function InterAnnotatorTable({ r, f }: Props) {
               <Th>Guardrail flag</Th>
               <Th numeric>Overlap items</Th>
               <Th numeric>Nominal α</Th>
+              <Th numeric>AC1</Th>
             </tr>
           </thead>
           <tbody data-testid="guardrail-alpha">
@@ -181,6 +316,9 @@ export function InterAnnotatorTable({ r, f }: Props) {
                 <Td numeric>{g.units}</Td>
                 <Td numeric>
                   <Shown fig={g.figure} />
+                </Td>
+                <Td numeric>
+                  <Shown fig={g.ac1} />
                 </Td>
               </tr>
             ))}

@@ -20,6 +20,14 @@ import {
   SUCCESS_THRESHOLD,
   VERDICT_RATERS,
 } from "@/lib/stats/agreement.ts";
+import {
+  brennanPrediger,
+  chanceCorrectedRaw,
+  coefficientToRead,
+  gwetAc1,
+  PREVALENCE_NOTE,
+  type ChanceCorrected,
+} from "@/lib/stats/chance-corrected.ts";
 import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 import { cohensKappaInterval, kappaUndefinedReason, type RaterNames } from "@/lib/stats/kappa.ts";
@@ -57,6 +65,39 @@ function weightedKappaFigure(
   return {
     agreement: weightedFigure(w.agreement),
     kappa: statFigure(w.kappa, w.agreement.nEffective, iv, { undefinedReason }),
+  };
+}
+
+const NOT_RATED = "no item was rated by both";
+
+/** A chance-corrected coefficient as a Figure: n, and its t interval (Gwet's variance). */
+function coefficientFigure(c: ChanceCorrected | null, n: number, noneReason = NOT_RATED): Figure {
+  return statFigure(c?.value ?? null, c?.n ?? n, c?.interval ?? null, { undefinedReason: c ? null : noneReason });
+}
+
+/**
+ * Beside κ for one binary signal (success verdict, a guardrail's flag): Gwet's AC1 and PABAK with their intervals, the
+ * prevalence on each side (share of items positive) and n, and which coefficient to read at this prevalence.
+ * `table` rows: ledger positive / not; columns: human positive / not.
+ */
+function prevalenceProof(table: readonly (readonly number[])[]) {
+  const n = table[0][0] + table[0][1] + table[1][0] + table[1][1];
+  const ledger = n ? (table[0][0] + table[0][1]) / n : null;
+  const human = n ? (table[0][0] + table[1][0]) / n : null;
+  return {
+    ac1: coefficientFigure(gwetAc1(table), n),
+    pabak: coefficientFigure(brennanPrediger(table), n),
+    prevalence: { ledger, human, n },
+    read: coefficientToRead([ledger, human]),
+  };
+}
+
+/** AC1 and PABAK among annotators on one binary signal of the overlap items (each item rated by 2 or more). */
+function betweenAnnotators(units: boolean[][]) {
+  const none = units.length === 0 ? NO_OVERLAP : "no overlap item has two reviews";
+  return {
+    ac1: coefficientFigure(chanceCorrectedRaw(units, [true, false], "ac1"), units.length, none),
+    pabak: coefficientFigure(chanceCorrectedRaw(units, [true, false], "bp"), units.length, none),
   };
 }
 
@@ -116,9 +157,18 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
               flags.map((x) => [x.ledger, x.human] as const),
               { seed: SEED, iterations: ITERATIONS },
             );
+      const proof = prevalenceProof([
+        [g.tp, g.fp],
+        [g.fn, g.tn],
+      ]);
       return {
         ...g,
+        /** Share of items flagged by each side, and which coefficient to read at that prevalence. */
+        prevalence: proof.prevalence,
+        read: proof.read,
         figures: {
+          ac1: proof.ac1,
+          pabak: proof.pabak,
           precision: rateFigure(g.tp, g.tp + g.fp),
           recall: rateFigure(g.tp, g.tp + g.fn),
           kappa: statFigure(g.kappa, g.n, kappaCI, {
@@ -198,6 +248,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     const ci = a ? krippendorffAlphaInterval(units, { metric: "nominal", seed: SEED, iterations: ITERATIONS }) : null;
     return {
       code,
+      ...betweenAnnotators(units),
       alpha: a?.alpha ?? null,
       units: overlap.length,
       figure: statFigure(a?.alpha ?? null, overlap.length, ci, {
@@ -305,7 +356,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     /** True when inclusion probabilities differ: weighted figures are then shown beside the unweighted ones. */
     stratified,
     weighted: w && { estimate: w.estimate, nEffective: w.nEffective, interval: w.interval, figure: weightedFigure(w) },
+    /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
+    prevalenceNote: PREVALENCE_NOTE,
     verdict: verdict && {
+      ...prevalenceProof(verdict.matrix.counts),
       kappa: verdict.kappa,
       interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
       n: verdict.n,
@@ -327,6 +381,8 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     trend,
     interAnnotator: {
       items: overlap.length,
+      /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
+      verdict: betweenAnnotators(overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD))),
       rewardAlpha: rewardAlpha?.alpha ?? null,
       rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
       rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {

@@ -58,19 +58,32 @@ export async function run(argv: string[]): Promise<number> {
     ...(report.weighted
       ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`]
       : []),
-    `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail})` : "not defined"}`,
+    `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail}, bootstrap)${report.verdict.read === "kappa" ? "  <- read this" : ""}` : "not defined"}`,
+    ...(report.verdict
+      ? [
+          `AC1 (success)    ${report.verdict.ac1.label}  (${report.verdict.ac1.detail}, t)${report.verdict.read === "ac1" ? "  <- read this" : ""}`,
+          `PABAK (success)  ${report.verdict.pabak.label}  (${report.verdict.pabak.detail}, t)`,
+          `prevalence       ledger passes ${pct(report.verdict.prevalence.ledger)}, human side ${pct(report.verdict.prevalence.human)} of ${report.verdict.prevalence.n} items`,
+        ]
+      : []),
+    `AC1 between annotators (success) ${report.interAnnotator.verdict.ac1.label}  (${report.interAnnotator.verdict.ac1.detail})`,
     `alpha (reward)   ${report.interAnnotator.rewardAlphaFigure.label}  (${report.interAnnotator.rewardAlphaFigure.detail}) over ${report.interAnnotator.items} overlap items`,
     `excluded reviews ${report.excluded.length}${report.excluded.length ? "  (not blind: their authors could have seen the ledger; --json lists each with its reason)" : ""}`,
     `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
     "",
-    `guardrail                 both  ledger-only  human-only  kappa${report.stratified ? "  (weighted 1/π)" : ""}`,
+    `guardrail                 both  ledger-only  human-only  flagged l/h  kappa${report.stratified ? "  (weighted 1/π)" : ""}  |  AC1  |  PABAK`,
     ...report.guardrails.map(
       (g) =>
-        `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}`,
+        `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${`${pct(g.prevalence.ledger)}/${pct(g.prevalence.human)}`.padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}  |  ${g.figures.ac1.label}${g.read === "ac1" ? " <-" : ""}  |  ${g.figures.pabak.label}`,
     ),
     "",
+    report.prevalenceNote,
     `Below ${report.minItems} items a figure reads "too few to say"; --json gives every figure with its n and interval.`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
   return 0;
+}
+
+function pct(x: number | null): string {
+  return x === null ? "–" : `${Math.round(x * 100)}%`;
 }

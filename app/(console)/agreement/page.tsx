@@ -9,6 +9,7 @@ import {
   DimensionTable,
   GuardrailTable,
   InterAnnotatorTable,
+  VerdictCoefficients,
   VerdictMatrix,
 } from "@/components/agreement/report-tables.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
@@ -124,6 +125,9 @@ export default async function AgreementPage({
             </Card>
             <Card title={`Success verdict (reward ≥ ${r.verdict?.threshold ?? 0.9})`}>
               <VerdictMatrix r={r} f={f} />
+            </Card>
+            <Card title="Success verdict beyond chance: κ, AC1 and PABAK">
+              <VerdictCoefficients r={r} />
             </Card>
             <Card title="Per dimension">
               <DimensionTable r={r} f={f} />

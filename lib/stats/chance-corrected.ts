@@ -1,0 +1,166 @@
+// Agreement coefficients that survive prevalence: Gwet's AC1 and the Brennan–Prediger coefficient (for two raters and
+// two categories, PABAK: the prevalence- and bias-adjusted κ, 2·p_o − 1). Cohen's κ takes its chance agreement from
+// the raters' marginals, so when both raters call 85% of items a success it is high (p_e ≈ 0.745) and κ is low even
+// at 88% agreement (κ ≈ 0.53). AC1 takes chance agreement as the propensity to agree on hard-to-score items,
+// p_e = Σ_k π_k(1 − π_k)/(q − 1), which is small when prevalence is extreme (AC1 ≈ 0.84 on the same items); PABAK
+// takes p_e = 1/q. Variances are Gwet's (2008; Handbook of Inter-Rater Reliability, 4th ed., 2014), the intervals
+// t-based with n − 1 degrees of freedom, as in Gwet's irrCAC package, so published worked examples reproduce exactly.
+
+import type { Interval } from "@/lib/stats/intervals.ts";
+import { studentTQuantile } from "@/lib/stats/student-t.ts";
+
+export type ChanceCorrected = {
+  value: number;
+  /** Standard error (Gwet's variance estimator; no finite-population correction). */
+  se: number;
+  /** value ± t(0.975, n − 1)·se, kept inside [−1, 1]; null when n < 2. */
+  interval: Interval | null;
+  /** Observed agreement. */
+  pa: number;
+  /** Chance agreement under the coefficient's own definition. */
+  pe: number;
+  /** Items rated (table: by both raters; raw: by at least two raters). */
+  n: number;
+  /** Categories. */
+  q: number;
+};
+
+function tInterval(value: number, se: number, n: number, level: number): Interval | null {
+  if (n < 2 || !Number.isFinite(se)) return null;
+  const t = studentTQuantile(1 - (1 - level) / 2, n - 1);
+  return { lower: Math.max(-1, value - t * se), upper: Math.min(1, value + t * se) };
+}
+
+function tableShape(counts: readonly (readonly number[])[]) {
+  const q = counts.length;
+  let n = 0;
+  let diagonal = 0;
+  const rows = new Array<number>(q).fill(0);
+  const cols = new Array<number>(q).fill(0);
+  for (let i = 0; i < q; i++) {
+    if (counts[i].length !== q) throw new RangeError("a contingency table must be square");
+    for (let j = 0; j < q; j++) {
+      const c = counts[i][j];
+      if (!(c >= 0)) throw new RangeError(`a count must be a non-negative number, got ${c}`);
+      n += c;
+      rows[i] += c;
+      cols[j] += c;
+      if (i === j) diagonal += c;
+    }
+  }
+  return { q, n, pa: n > 0 ? diagonal / n : 0, rows, cols };
+}
+
+/**
+ * Gwet's AC1 of two raters from their q×q contingency table (rows: rater A, columns: rater B; list every category,
+ * used or not: for a success verdict q = 2 even when nobody failed). AC1 = (p_a − p_e)/(1 − p_e), with
+ * π_k = (row_k + col_k)/2n and p_e = Σ π_k(1 − π_k)/(q − 1). Variance (Gwet 2008, eq. for two raters):
+ *   v = [Σ_kl p_kl (δ_kl − 2(1 − AC1)(1 − (π_k + π_l)/2)/(q − 1))² − (p_a − 2(1 − AC1)p_e)²] / (n(1 − p_e)²).
+ * null when no item was rated or q < 2.
+ */
+export function gwetAc1(counts: readonly (readonly number[])[], level = 0.95): ChanceCorrected | null {
+  const { q, n, pa, rows, cols } = tableShape(counts);
+  if (q < 2 || !(n > 0)) return null;
+  const pi = rows.map((r, k) => (r + cols[k]) / (2 * n));
+  const pe = pi.reduce((s, p) => s + p * (1 - p), 0) / (q - 1);
+  if (1 - pe < 1e-15) return null;
+  const ac1 = (pa - pe) / (1 - pe);
+  let sum = 0;
+  for (let k = 0; k < q; k++)
+    for (let l = 0; l < q; l++) {
+      const term = (k === l ? 1 : 0) - (2 * (1 - ac1) * (1 - (pi[k] + pi[l]) / 2)) / (q - 1);
+      sum += (counts[k][l] / n) * term * term;
+    }
+  const variance = Math.max(0, (sum - (pa - 2 * (1 - ac1) * pe) ** 2) / (n * (1 - pe) ** 2));
+  const se = Math.sqrt(variance);
+  return { value: ac1, se, interval: tInterval(ac1, se, n, level), pa, pe, n, q };
+}
+
+/**
+ * The Brennan–Prediger coefficient of two raters, (p_a − 1/q)/(1 − 1/q): chance agreement as if each category were
+ * equally likely. With two categories it is PABAK = 2·p_a − 1. Variance p_a(1 − p_a)/(n(1 − 1/q)²).
+ * null when no item was rated or q < 2.
+ */
+export function brennanPrediger(counts: readonly (readonly number[])[], level = 0.95): ChanceCorrected | null {
+  const { q, n, pa } = tableShape(counts);
+  if (q < 2 || !(n > 0)) return null;
+  const pe = 1 / q;
+  const value = (pa - pe) / (1 - pe);
+  const se = Math.sqrt(Math.max(0, (pa * (1 - pa)) / (n * (1 - pe) ** 2)));
+  return { value, se, interval: tInterval(value, se, n, level), pa, pe, n, q };
+}
+
+type Missing = null | undefined;
+
+/** Per item, how many raters chose each category; items with fewer than one rating are dropped. */
+function ratingCounts<L>(units: readonly (readonly (L | Missing)[])[], categories: readonly L[]) {
+  const index = new Map<L, number>(categories.map((c, i) => [c, i]));
+  const out: number[][] = [];
+  for (const unit of units) {
+    const row = new Array<number>(categories.length).fill(0);
+    let r = 0;
+    for (const v of unit) {
+      if (v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))) continue;
+      const k = index.get(v);
+      if (k === undefined) throw new RangeError(`rating ${String(v)} is not one of the categories`);
+      row[k]++;
+      r++;
+    }
+    if (r > 0) out.push(row);
+  }
+  return out;
+}
+
+/**
+ * Gwet's AC1 (mode "ac1") or the Brennan–Prediger coefficient (mode "bp") among any number of raters, from raw ratings:
+ * one array per item with each rater's category, null where a rater did not rate it (Gwet 2014, ch. 5; the irrCAC
+ * package's raw-data functions). p_a averages, over items rated at least twice, the share of agreeing rater pairs;
+ * π_k is the mean share of ratings in category k. The variance is the linearised one over items.
+ * null when fewer than one item has two ratings, or q < 2.
+ */
+export function chanceCorrectedRaw<L>(
+  units: readonly (readonly (L | Missing)[])[],
+  categories: readonly L[],
+  mode: "ac1" | "bp",
+  level = 0.95,
+): ChanceCorrected | null {
+  const q = categories.length;
+  if (q < 2) return null;
+  const counts = ratingCounts(units, categories);
+  const n = counts.length;
+  const r = counts.map((row) => row.reduce((s, c) => s + c, 0));
+  const rated2 = r.filter((x) => x >= 2).length;
+  if (rated2 === 0) return null;
+  // p_a per item: Σ_k r_ik(r_ik − 1) / (r_i(r_i − 1)) for items rated at least twice
+  const paItem = counts.map((row, i) =>
+    r[i] >= 2 ? row.reduce((s, c) => s + c * (c - 1), 0) / (r[i] * (r[i] - 1)) : 0,
+  );
+  const pa = paItem.reduce((s, x, i) => s + (r[i] >= 2 ? x : 0), 0) / rated2;
+  const pi = categories.map((_, k) => counts.reduce((s, row, i) => s + row[k] / r[i], 0) / n);
+  const pe = mode === "ac1" ? pi.reduce((s, p) => s + p * (1 - p), 0) / (q - 1) : 1 / q;
+  if (1 - pe < 1e-15) return null;
+  const value = (pa - pe) / (1 - pe);
+  const linearised = counts.map((row, i) => {
+    const item = ((n / rated2) * (paItem[i] - (r[i] >= 2 ? pe : 0))) / (1 - pe);
+    if (mode === "bp") return item;
+    const peItem = row.reduce((s, c, k) => s + c * (1 - pi[k]), 0) / (r[i] * (q - 1));
+    return item - (2 * (1 - value) * (peItem - pe)) / (1 - pe);
+  });
+  const variance = n > 1 ? linearised.reduce((s, x) => s + (x - value) ** 2, 0) / (n * (n - 1)) : NaN;
+  const se = Math.sqrt(variance);
+  return { value, se, interval: tInterval(value, se, n, level), pa, pe, n, q };
+}
+
+/**
+ * Which coefficient to read, from the prevalence of the positive category on each side (shares in [0, 1]): when
+ * either side puts more than 90% or less than 10% of items in one category, κ is held down by the prevalence itself
+ * (the kappa paradox) and AC1/PABAK say more; otherwise κ, AC1 and PABAK tell the same story and κ is the familiar one.
+ */
+export function coefficientToRead(prevalence: readonly (number | null)[]): "kappa" | "ac1" {
+  return prevalence.some((p) => p !== null && (p > 0.9 || p < 0.1)) ? "ac1" : "kappa";
+}
+
+/** The one-line note the agreement page shows beside the coefficients. */
+export const PREVALENCE_NOTE =
+  "When either side passes (or flags) more than 90% or fewer than 10% of items, κ is pulled toward 0 by the " +
+  "prevalence alone: read AC1 and PABAK. Otherwise the three agree and κ is the familiar one.";
