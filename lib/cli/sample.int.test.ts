@@ -99,4 +99,41 @@ describe("verity sample", () => {
     expect(await run(["--run", "no-such-run", "--from", "0", "--to", "1"], refused.io)).toBe(1);
     expect(refused.err.join("")).toContain("No run no-such-run");
   });
+
+  it("--plan sizes the audit for the window: design effect of whole tickets, rate, and the strata it leaves too small", async () => {
+    const runId = uniqueName("plan-run");
+    await seedRun(process.env.DATABASE_URL!, {
+      runId,
+      tickets: 200,
+      perTicket: 4,
+      variant: (i) => (i % 10 === 0 ? "missing_evidence" : "honest"),
+    });
+    const base = ["--run", runId, "--from", "0", "--to", "20", "--pick", "all"];
+    const j = capture();
+    expect(await run([...base, "--plan", "--json"], j.io)).toBe(0);
+    const { plan } = JSON.parse(j.out.at(-1)!);
+    expect(plan.map((p: { halfWidth: number }) => p.halfWidth)).toEqual([0.03, 0.05, 0.1]);
+    const five = plan[1];
+    // no reviews yet: the documented defaults; 4 rollouts per ticket → deff 1 + 3·0.3 = 1.9
+    expect([five.agreement, five.icc, five.itemsPerTicket, five.designEffect]).toEqual([0.88, 0.3, 4, 1.9]);
+    expect(five.overall).toEqual({ itemsSrs: 163, items: 310, ticketsNeeded: 78, rate: 0.39, feasible: true });
+    expect(plan[0].overall.feasible).toBe(false); // ±3%: 857 items in 215 tickets, more than the 200 there are
+    expect(five.sources.icc).toMatch(/^default 0.3 \(0 tickets with two or more reviewed items; 10 needed/);
+
+    const t = capture();
+    expect(await run([...base, "--plan", "--half-width", "0.1", "--agreement", "0.95", "--icc", "0"], t.io)).toBe(0);
+    const text = t.out.join("\n");
+    expect(text).toContain("expected agreement 95% (given); intra-ticket correlation 0.00 (given)");
+    expect(text).toMatch(/±10\s*%\s+19\s+19\s+5\s+2\.5%/);
+    // at the default 1% rate the batch draws fewer items than each stratum's ±10% figure needs
+    expect(text).toMatch(/missing_evidence .* TOO SMALL/);
+    // nothing was created
+    expect(await db().auditBatch.count({ where: { runId } })).toBe(0);
+
+    const bad = capture();
+    expect(await run([...base, "--plan", "--half-width", "1.5"], bad.io)).toBe(2);
+    expect(bad.err[0]).toContain('--half-width: must be a number strictly between 0 and 1, got "1.5"');
+    expect(await run([...base, "--icc", "0.2"], bad.io)).toBe(2);
+    expect(bad.err[1]).toContain("--half-width, --agreement and --icc go with --plan");
+  });
 });

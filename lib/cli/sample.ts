@@ -3,6 +3,8 @@
 import { parseArgs } from "node:util";
 import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
 import { createBatch, resolveParams } from "@/lib/audit/mutations.ts";
+import { loadPlanEvidence, planForBatch, type BatchPlan } from "@/lib/audit/plan.ts";
+import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 import { batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
@@ -22,17 +24,23 @@ options:
   --tolerance T          reward difference beyond which an item goes to adjudication (default 0.1)
   --name NAME            batch name (default: run, window and rate)
   --dry-run              show the population and the sample; create nothing
+  --plan                 show how big the audit must be over this window (items, design effect of sampling whole
+                         tickets, tickets and rate, overall and per stratum); create nothing
+  --half-width H         the plan's target half-width of the agreement's 95% interval (default: 0.03, 0.05, 0.1)
+  --agreement P          the plan's expected agreement (default: the run's reviewed agreement, else 0.88)
+  --icc R                the plan's intra-ticket correlation (default: measured from the run's reviews, else 0.3)
   --json                 print the manifest as JSON instead of the table
 
 exit status: 0 done, 1 refused (unknown run, empty sample), 2 usage.`;
 
 type Io = Pick<CommandIo, "out" | "err">;
+type PlanArgs = { halfWidths: number[]; agreement?: number; icc?: number };
 const io: Io = stdio;
 
 export function parseSampleArgs(
   argv: string[],
 ):
-  | { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean }
+  | { ok: true; params: ResolvedBatchParams; dryRun: boolean; json: boolean; plan: PlanArgs | null }
   | { ok: false; message: string; help?: boolean } {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -50,6 +58,10 @@ export function parseSampleArgs(
         tolerance: { type: "string" },
         name: { type: "string" },
         "dry-run": { type: "boolean" },
+        plan: { type: "boolean" },
+        "half-width": { type: "string" },
+        agreement: { type: "string" },
+        icc: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -89,7 +101,32 @@ export function parseSampleArgs(
       message: r.error.issues.map((i) => `${flag[String(i.path[0])] ?? String(i.path[0])}: ${i.message}`).join("; "),
     };
   }
-  return { ok: true, params: resolveParams(r.data), dryRun: !!values["dry-run"], json: !!values.json };
+  const fraction = (flag: string, v: unknown, open: boolean): number | string | undefined => {
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    const ok = v !== "" && Number.isFinite(x) && (open ? x > 0 && x < 1 : x >= 0 && x <= 1);
+    return ok ? x : `${flag}: must be a number ${open ? "strictly between 0 and 1" : "between 0 and 1"}, got "${v}"`;
+  };
+  const hw = fraction("--half-width", values["half-width"], true);
+  const agreement = fraction("--agreement", values.agreement, false);
+  const icc = fraction("--icc", values.icc, false);
+  const bad = [hw, agreement, icc].filter((x) => typeof x === "string");
+  if (bad.length) return { ok: false, message: bad.join("; ") };
+  if (!values.plan && (hw !== undefined || agreement !== undefined || icc !== undefined))
+    return { ok: false, message: "--half-width, --agreement and --icc go with --plan" };
+  return {
+    ok: true,
+    params: resolveParams(r.data),
+    dryRun: !!values["dry-run"],
+    json: !!values.json,
+    plan: values.plan
+      ? {
+          halfWidths: hw !== undefined ? [hw as number] : [...PLAN_HALF_WIDTHS],
+          agreement: agreement as number | undefined,
+          icc: icc as number | undefined,
+        }
+      : null,
+  };
 }
 
 const pct = (x: number) => `${+(x * 100).toFixed(3)}%`;
@@ -113,6 +150,32 @@ export function formatPreview(p: ResolvedBatchParams, preview: BatchPreview): st
   return lines;
 }
 
+/** The plan as text: one line per target, then the strata at the widest target. */
+export function formatPlan(p: ResolvedBatchParams, preview: BatchPreview, plans: BatchPlan[]): string[] {
+  const w = plans[plans.length - 1];
+  const drawn = new Map(preview.sample.strata.map((s) => [s.stratum, s.items]));
+  const lines = [
+    `run ${p.runId}, steps ${p.stepFrom}–${p.stepTo}: ${preview.population.tickets} tickets, ${preview.population.rollouts} rollouts`,
+    `expected agreement ${pct(w.agreement)} (${w.sources.agreement}); intra-ticket correlation ${w.icc.toFixed(2)} (${w.sources.icc})`,
+    `${w.itemsPerTicket.toFixed(2)} items per sampled ticket (pick ${p.pick}): design effect ${w.designEffect.toFixed(2)}`,
+    "",
+    "target   items (SRS)  items  tickets  rate",
+    ...plans.map(
+      (x) =>
+        `±${String(Math.round(x.halfWidth * 1000) / 10).padEnd(5)}% ${String(x.overall.itemsSrs).padStart(11)} ${String(x.overall.items).padStart(6)} ${String(x.overall.ticketsNeeded).padStart(8)}  ${x.overall.feasible ? pct(x.overall.rate) : "more than the window holds"}`,
+    ),
+    "",
+    `per stratum at ±${Math.round(w.halfWidth * 1000) / 10}%     agreement  items  tickets  this batch (rate ${pct(p.rate)})`,
+  ];
+  for (const s of w.strata) {
+    const d = drawn.get(s.stratum) ?? 0;
+    lines.push(
+      `${s.stratum.padEnd(24)} ${pct(s.agreement).padStart(9)} ${String(s.items).padStart(6)} ${String(s.ticketsNeeded).padStart(8)}  ${d}${d < s.items ? "  TOO SMALL" : ""}`,
+    );
+  }
+  return lines;
+}
+
 export async function run(argv: string[], out: Io = io): Promise<number> {
   const parsed = parseSampleArgs(argv);
   if (!parsed.ok) {
@@ -123,10 +186,22 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
     out.err(`verity sample: ${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  const { params, dryRun, json } = parsed;
+  const { params, dryRun, json, plan } = parsed;
   return withBulkDatabase(async (_pool, url) => {
     const client = createClient(url);
     try {
+      if (plan) {
+        const [preview, evidence] = await Promise.all([
+          previewBatch(params, client),
+          loadPlanEvidence(params.runId, client),
+        ]);
+        const plans = plan.halfWidths.map((h) =>
+          planForBatch(params, preview, evidence, h, { agreement: plan.agreement, icc: plan.icc }),
+        );
+        if (json) out.out(JSON.stringify({ plan: plans }));
+        else for (const l of formatPlan(params, preview, plans)) out.out(l);
+        return 0;
+      }
       if (dryRun) {
         const preview = await previewBatch(params, client);
         if (json)

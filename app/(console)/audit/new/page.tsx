@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { z } from "zod";
 import { BatchParamsForm, type ParamValues } from "@/components/audit/batch-params-form.tsx";
+import { AuditPlanCard } from "@/components/audit/audit-plan.tsx";
 import { CreateBatchForm } from "@/components/audit/create-batch-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
@@ -9,8 +10,10 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
+import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
 import { batchParamsSchema, DEFAULT_OVERLAP, DEFAULT_RATE, DEFAULT_TOLERANCE } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 
 export const metadata: Metadata = { title: "New audit batch" };
 
@@ -44,7 +47,12 @@ export default async function NewBatchPage({
       };
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
   const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
-  const preview = parsed?.success ? await previewBatch({ ...parsed.data, salt: values.salt }) : null;
+  const resolved = parsed?.success ? { ...parsed.data, salt: values.salt } : null;
+  const [preview, evidence] = resolved
+    ? await Promise.all([previewBatch(resolved), loadPlanEvidence(resolved.runId)])
+    : [null, null];
+  const plans =
+    resolved && preview && evidence ? PLAN_HALF_WIDTHS.map((h) => planForBatch(resolved, preview, evidence, h)) : null;
 
   return (
     <>
@@ -114,6 +122,11 @@ export default async function NewBatchPage({
           </Table>
           <p className="px-3 pt-2 font-mono text-[11px] text-fg-muted">items hash {preview.sample.itemsHash}</p>
           <CreateBatchForm values={values} items={preview.sample.items.length} />
+        </Card>
+      )}
+      {preview && plans && (
+        <Card title="How big the audit must be" className="mt-4">
+          <AuditPlanCard plans={plans} preview={preview} />
         </Card>
       )}
     </>
