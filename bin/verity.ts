@@ -13,6 +13,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   clusters: () => import("@/lib/cli/clusters.ts"),
   config: () => import("@/lib/cli/config.ts"),
   token: () => import("@/lib/cli/token.ts"),
+  run: () => import("@/lib/cli/run.ts"),
 };
 
 const usage = `usage: verity <command> [options]

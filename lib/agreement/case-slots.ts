@@ -23,7 +23,7 @@ export async function listCaseSlots(itemIds: readonly bigint[], client: Db = db(
            coalesce((select array_agg(f order by ord) from jsonb_array_elements_text(case when jsonb_typeof(c.verifier_spec->'forbidden') = 'array' then c.verifier_spec->'forbidden' else '[]'::jsonb end) with ordinality as x(f, ord)),
                     '{}') as forbidden
       from audit_items i
-      join rollouts ro on ro.id = i.rollout_id
+      join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
       join tool_registries tr on tr.id = ro.registry_id
       left join cases c on c.ticket_id = i.ticket_id
      where i.id = any(${[...itemIds]}::bigint[])`;

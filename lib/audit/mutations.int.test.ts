@@ -70,7 +70,7 @@ describe("creating a batch", () => {
     expect(batch.items.filter((i) => i.reviewsNeeded === 2)).toHaveLength(r.overlapItems);
     // the item's ledger entry is the current one of its trajectory
     for (const i of batch.items.slice(0, 5)) {
-      const l = await db().ledgerEntry.findUniqueOrThrow({ where: { id: i.ledgerId } });
+      const l = await db().ledgerEntry.findUniqueOrThrow({ where: { runId_id: { runId: i.runId, id: i.ledgerId } } });
       expect(l).toMatchObject({ trajectoryId: i.trajectoryId, isCurrent: true });
     }
     const m = batch.manifest as Record<string, unknown>;

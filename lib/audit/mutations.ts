@@ -129,6 +129,7 @@ export async function createBatch(
       await tx.auditItem.createMany({
         data: preview.sample.items.map((i) => ({
           batchId: batch.id,
+          runId: params.runId,
           rolloutId: i.row.rolloutId,
           ledgerId: i.row.ledgerId,
           trajectoryId: i.row.trajectoryId,

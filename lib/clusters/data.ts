@@ -166,7 +166,7 @@ export function signatureSampleQuery(
       select s.key, x.code, x.tool, x.field, s.category, s.bin, s.ticket_id,
              grouping(s.key, x.code, x.tool, x.field, s.category, s.bin, s.ticket_id) as gs,
              count(*)::int as n, sum(s.reward) as reward_sum, sum(s.removed) as removed_sum
-        from s cross join lateral (select distinct r.code, r.tool, r.field from ledger_reasons r where r.ledger_id = s.id) x
+        from s cross join lateral (select distinct r.code, r.tool, r.field from ledger_reasons r where r.run_id = ${w.runId} and r.ledger_id = s.id) x
        group by grouping sets ((s.key, x.code, x.tool, x.field, s.category, s.bin), (s.key, x.code, x.tool, x.field, s.ticket_id))
     )
     select gs, key, code, tool, field, category, bin, n, reward_sum, removed_sum, null::int as size from g where gs = 1

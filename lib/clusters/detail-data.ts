@@ -40,7 +40,7 @@ export async function listClusterExamples(
   >`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
-      join ledger e on e.id = x.id
+      join ledger e on e.run_id = ${w.runId} and e.id = x.id
      order by x.reward, x.id`;
   return rows.map((r) => ({
     trajectoryId: r.trajectory_id,
@@ -71,8 +71,8 @@ export async function sampleClusterReplies(
     select e.trajectory_id, r.final_reply
       from (select l.id from ledger l where ${memberWhere(w, key)} and (hashint8(l.id) & ${HASH_SPACE - 1}) < ${below}
              limit ${limit}) x
-      join ledger e on e.id = x.id
-      join rollouts r on r.id = e.rollout_id
+      join ledger e on e.run_id = ${w.runId} and e.id = x.id
+      join rollouts r on r.run_id = e.run_id and r.id = e.rollout_id
      order by x.id`;
   return rows.map((r) => ({ trajectoryId: r.trajectory_id, reply: r.final_reply }));
 }
@@ -104,7 +104,7 @@ export async function listClusterSignatures(
 ): Promise<SignatureCount[]> {
   const rows = await client.$queryRaw<{ code: string; tool: string | null; field: string | null; n: number }[]>`
     select r.code, r.tool, r.field, count(distinct l.id)::int as n
-      from ledger l join ledger_reasons r on r.ledger_id = l.id
+      from ledger l join ledger_reasons r on r.run_id = l.run_id and r.ledger_id = l.id
      where ${memberWhere(w, key)}
      group by r.code, r.tool, r.field order by n desc, r.code, r.tool nulls first, r.field nulls first`;
   return rows.map((r) => ({ code: r.code, tool: r.tool, field: r.field, rollouts: r.n }));
@@ -156,8 +156,8 @@ export async function listExportExamples(
   >`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail, r.final_reply, e.reasons
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
-      join ledger e on e.id = x.id
-      left join rollouts r on r.id = e.rollout_id
+      join ledger e on e.run_id = ${w.runId} and e.id = x.id
+      left join rollouts r on r.run_id = e.run_id and r.id = e.rollout_id
      order by x.reward, x.id`;
   return rows.map((r) => ({
     trajectoryId: r.trajectory_id,

@@ -52,7 +52,7 @@ export function blindSpotWhere(w: ClusterWindow): Prisma.Sql {
 }
 
 function hasSignature(sig: { code: string; tool: string | null; field: string | null }): Prisma.Sql {
-  return Prisma.sql`exists (select 1 from ledger_reasons r where r.ledger_id = l.id and r.code = ${sig.code}
+  return Prisma.sql`exists (select 1 from ledger_reasons r where r.run_id = l.run_id and r.ledger_id = l.id and r.code = ${sig.code}
     and r.tool is not distinct from ${sig.tool}::text and r.field is not distinct from ${sig.field}::text)`;
 }
 

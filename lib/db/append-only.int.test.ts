@@ -75,6 +75,21 @@ describe("append-only tables, as the application's database user", () => {
     },
   );
 
+  // 014 partitions these tables by run: the rule holds on a run's own partition too, addressed by its name.
+  it.each(["ledger", "rollouts"])("refuses UPDATE, DELETE and TRUNCATE on a run's partition of %s", async (table) => {
+    const part = (await one("select verity_run_partition_name($1, $2) as name", [table, RUN])).name as string;
+    expect((await one(`select count(*)::int as n from "${part}"`)).n).toBe(12);
+    await expect(inRolledBack(t.pool, `update "${part}" set step = step + 1`)).rejects.toThrow(
+      `${table} is append-only: rows cannot be changed`,
+    );
+    await expect(inRolledBack(t.pool, `delete from "${part}"`)).rejects.toThrow(
+      `${table} is append-only: rows cannot be deleted`,
+    );
+    await expect(inRolledBack(t.pool, `truncate "${part}" cascade`)).rejects.toThrow(
+      `${table} is append-only: it cannot be truncated`,
+    );
+  });
+
   it("refuses, at commit, clearing a ledger entry's is_current when no entry supersedes it", async () => {
     const e = await one("select id, trajectory_id from ledger where run_id = $1 and is_current limit 1", [RUN]);
     await expect(t.pool.query("update ledger set is_current = false where id = $1", [e.id])).rejects.toThrow(

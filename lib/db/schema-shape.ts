@@ -142,18 +142,22 @@ const PG_ON_DELETE: Record<string, string> = {
   d: "setdefault",
 };
 
-/** The same shape read from a live database's catalog (schema `public`, Prisma's bookkeeping table excluded). */
+/**
+ * The same shape read from a live database's catalog (schema `public`, Prisma's bookkeeping table excluded). A
+ * partitioned table counts once, as its parent: its partitions (one per run, 014) and the indexes and foreign keys
+ * PostgreSQL clones onto them are not part of the schema.
+ */
 export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
   const skip = "'_prisma_migrations'";
   const tables = await client.query<{ t: string }>(
-    `select table_name as t from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not in (${skip}) order by 1`,
+    `select c.relname as t from pg_class c join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+      where c.relkind in ('r', 'p') and not c.relispartition and c.relname not in (${skip}) order by 1`,
   );
   const columns = await client.query<{ t: string; c: string; type: string; notnull: boolean; def: string | null }>(
     `select c.relname as t, a.attname as c, format_type(a.atttypid, a.atttypmod) as type, a.attnotnull as notnull,
             pg_get_expr(d.adbin, d.adrelid) as def
        from pg_attribute a
-       join pg_class c on c.oid = a.attrelid and c.relkind = 'r'
+       join pg_class c on c.oid = a.attrelid and c.relkind in ('r', 'p') and not c.relispartition
        join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
        left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
       where a.attnum > 0 and not a.attisdropped and c.relname not in (${skip})`,
@@ -177,7 +181,7 @@ export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
                join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum) as cols
        from pg_index i join pg_class c on c.oid = i.indrelid join pg_class ic on ic.oid = i.indexrelid
        join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
-      where c.relname not in (${skip})`,
+      where c.relname not in (${skip}) and not c.relispartition`,
   );
   const fks = await client.query<{ t: string; cols: string; rt: string; rcols: string; del: string }>(
     `select c.relname as t, rc.relname as rt, con.confdeltype as del,
@@ -187,7 +191,7 @@ export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
                join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.n) as rcols
        from pg_constraint con join pg_class c on c.oid = con.conrelid join pg_class rc on rc.oid = con.confrelid
        join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
-      where con.contype = 'f'`,
+      where con.contype = 'f' and con.conparentid = 0 and not c.relispartition`,
   );
   const pgType = (t: string) =>
     t

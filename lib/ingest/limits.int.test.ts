@@ -104,7 +104,8 @@ describe("a value the database refuses", () => {
       expect(s.rejects[0].message).toMatch(/^the database refused this line: .*"refuse_one".*\[SQLSTATE 23514\]$/);
       expect(s.rejects[1]).toMatchObject({ line: 8, path: "" });
       expect(s.rejects[1].message).toMatch(
-        /^the database refused this line: index row .* "rollouts_final_reply_idx".*\[SQLSTATE 54000\]$/,
+        // the run's partition of the index (014): rollouts_r<16 hex>_final_reply_idx
+        /^the database refused this line: index row .* "rollouts_r[0-9a-f]{16}_final_reply_idx".*\[SQLSTATE 54000\]$/,
       );
       expect(
         (await db.pool.query("select trajectory_id from rollouts order by 1")).rows.map((r) => r.trajectory_id),

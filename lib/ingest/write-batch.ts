@@ -119,7 +119,8 @@ async function classifyAndWrite(
   const rollouts = new Map<string, StoredRollout>();
   const current = new Map<string, string>();
   if (tickets.size || trajectories.size) {
-    // What exists already, in one round trip: cases by ticket, rollouts and current ledger entries by trajectory.
+    // What exists already, in one round trip: cases by ticket, rollouts and current ledger entries by trajectory (each
+    // trajectory's run from the trajectories lookup, so every probe is on that run's partition).
     const { rows } = await client.query<{
       k: "c" | "r" | "l";
       key: string;
@@ -133,9 +134,13 @@ async function classifyAndWrite(
       `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id, null::float8 as trained
          from cases where ticket_id = any($1::text[])
        union all
-       select 'r', trajectory_id, content_hash, id::text, run_id, step, ticket_id, trained_reward from rollouts where trajectory_id = any($2::text[])
+       select 'r', r.trajectory_id, r.content_hash, r.id::text, r.run_id, r.step, r.ticket_id, r.trained_reward
+         from trajectories t join rollouts r on r.run_id = t.run_id and r.trajectory_id = t.trajectory_id
+        where t.trajectory_id = any($2::text[])
        union all
-       select 'l', trajectory_id, content_hash, null, null, null, null, null from ledger where trajectory_id = any($2::text[]) and is_current`,
+       select 'l', l.trajectory_id, l.content_hash, null, null, null, null, null
+         from trajectories t join ledger l on l.run_id = t.run_id and l.trajectory_id = t.trajectory_id
+        where t.trajectory_id = any($2::text[]) and l.is_current`,
       [[...tickets], [...trajectories]],
     );
     for (const r of rows) {

@@ -131,7 +131,7 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
     c.push(
       p.run
         ? Prisma.sql`exists (select 1 from rollouts r where r.run_id = ${p.run} and r.id = l.rollout_id and ${wrote})`
-        : Prisma.sql`exists (select 1 from rollouts r where r.id = l.rollout_id and ${wrote})`,
+        : Prisma.sql`exists (select 1 from rollouts r where r.run_id = l.run_id and r.id = l.rollout_id and ${wrote})`,
     );
   }
   // compared as the enum, not as text, so the (run_id, status, id) index applies

@@ -17,15 +17,19 @@ async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimens
 
 /** Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. */
 export async function loadTrajectoryDetail(trajectoryId: string) {
+  // The trajectory's run first (one key lookup), so the reads below touch that run's partitions only.
+  const run = await readDb().trajectory.findUnique({ where: { trajectoryId }, select: { runId: true } });
+  if (!run) return null;
+  const runId = run.runId;
   const entry = await readDb().ledgerEntry.findFirst({
-    where: { trajectoryId, isCurrent: true },
+    where: { runId, trajectoryId, isCurrent: true },
     include: { rollout: { include: { registry: true } } },
   });
   if (!entry) return null;
   const [caseDoc, history, weights] = await Promise.all([
     readDb().case.findUnique({ where: { ticketId: entry.ticketId } }),
     readDb().ledgerEntry.findMany({
-      where: { trajectoryId },
+      where: { runId, trajectoryId },
       orderBy: { id: "asc" },
       select: {
         id: true,

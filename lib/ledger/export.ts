@@ -91,7 +91,7 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
   for (;;) {
     const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize];
     const sql = filter.guardrail
-      ? `select ${query.columns} from ledger_guardrails g join ledger l on l.id = g.ledger_id ${joins}
+      ? `select ${query.columns} from ledger_guardrails g join ledger l on l.run_id = g.run_id and l.id = g.ledger_id ${joins}
           where g.run_id = $1 and g.code = $7 and g.step between $2 and $3 and (g.step, g.ledger_id) > ($4, $5::bigint)
             and l.is_current
           order by g.step, g.ledger_id limit $6`

@@ -139,8 +139,8 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
           `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
                   source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,
                   trained_reward
-             from ledger where trajectory_id = any($1::text[]) and is_current`,
-          [[...freshOf.keys()]],
+             from ledger where run_id = $1 and trajectory_id = any($2::text[]) and is_current`,
+          [runId, [...freshOf.keys()]],
         );
         const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
         const delta = new RollupDelta();
@@ -187,8 +187,8 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         const superseded = supersedes.filter((s): s is string => s !== null);
         if (superseded.length) {
           const flipped = await client.query(
-            "update ledger set is_current = false where id = any($1::bigint[]) and is_current",
-            [superseded],
+            "update ledger set is_current = false where run_id = $1 and id = any($2::bigint[]) and is_current",
+            [runId, superseded],
           );
           if (flipped.rowCount !== superseded.length)
             throw new Error(

@@ -58,7 +58,7 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
 export const PARQUET_SELECT = PARQUET_COLUMNS.map((c) => `${c.sql} as ${c.name}`).join(", ");
 
 /** The join that brings the rollout's sample index. */
-export const PARQUET_JOIN = "left join rollouts ro on ro.id = l.rollout_id";
+export const PARQUET_JOIN = "left join rollouts ro on ro.run_id = l.run_id and ro.id = l.rollout_id";
 
 const UTF8 = { type: "BYTE_ARRAY", converted_type: "UTF8", logical_type: { type: "STRING" } } as const;
 

@@ -59,7 +59,7 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
       from audit_batches b
       join audit_items i on i.batch_id = b.id
       join reviews r on r.item_id = i.id
-      join ledger l on l.id = i.ledger_id
+      join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
      where b.run_id = ${runId} and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
        and not exists (select 1 from reviews s where s.supersedes_id = r.id)
        and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)

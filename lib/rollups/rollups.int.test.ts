@@ -56,6 +56,8 @@ describe("applyRollupDelta", () => {
     };
     const first = new RollupDelta();
     for (const e of [base, capped, handoff, specError]) first.add(e, 1);
+    // Rollups live in their run's partitions (014), which the run's creation makes, as ingest does.
+    await t.pool.query("insert into runs (id) values ('delta')");
     const client = await t.pool.connect();
     try {
       await applyRollupDelta(client, first);

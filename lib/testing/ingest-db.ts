@@ -54,10 +54,10 @@ export async function ledgerPicture(
             deciding_guardrail, guardrail_mask, guardrails, reasons, claims, handoff, tool_steps, trained_reward, is_current, content_hash,
             (supersedes_id is not null) as supersedes,
             (select coalesce(json_agg(json_build_object('code', g.code, 'cap', g.cap, 'deciding', g.deciding) order by g.code), '[]')
-               from ledger_guardrails g where g.ledger_id = l.id) as narrow_guardrails,
+               from ledger_guardrails g where g.run_id = l.run_id and g.ledger_id = l.id) as narrow_guardrails,
             (select coalesce(json_agg(json_build_object('ord', r.ord, 'code', r.code, 'dimension', r.dimension,
                                                         'guardrail', r.guardrail, 'tool', r.tool, 'field', r.field) order by r.ord), '[]')
-               from ledger_reasons r where r.ledger_id = l.id) as narrow_reasons
+               from ledger_reasons r where r.run_id = l.run_id and r.ledger_id = l.id) as narrow_reasons
        from ledger l where run_id = $1 ${currentOnly ? "and is_current" : ""}
       order by trajectory_id, id`,
     [runId],

@@ -1,0 +1,177 @@
+// Archive of a run (`verity run archive R --out FILE`): its current ledger entries (with their cases) and its
+// rollouts are exported as NDJSON, and only once that file is complete on disk are the run's partitions detached and
+// dropped (014_partition_by_run), with its derived rows (trajectory lookup, monitors, cluster triage) and the run
+// itself. Dropping a partition is a catalog change, so a run of a million entries goes in seconds, where deleting
+// its rows would rewrite every index (and the append-only triggers refuse DELETE anyway).
+import fs from "node:fs";
+import { once } from "node:events";
+import type pg from "pg";
+import { exportLedger } from "@/lib/ledger/export.ts";
+import { checkout } from "@/lib/ingest/pool.ts";
+import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
+import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
+
+/** The run's partitioned tables, children before the tables their foreign keys point at. */
+export const RUN_PARTITIONED_TABLES = [
+  "ledger_reasons",
+  "ledger_guardrails",
+  "ledger",
+  "rollouts",
+  "step_guardrail_rollups",
+  "step_rollups",
+  "group_rollups",
+] as const;
+
+export type ArchiveSummary = {
+  run: string;
+  entries: number;
+  rollouts: number;
+  cases: number;
+  bytes: number;
+  exportMs: number;
+  dropMs: number;
+};
+
+export class ArchiveRefused extends Error {}
+
+type Counts = { entries: number; all_entries: number; rollouts: number; max_ledger: string | null };
+
+async function countsOf(q: pg.ClientBase | pg.Pool, run: string): Promise<Counts> {
+  const { rows } = await q.query<Counts>(
+    `select (select count(*)::int from ledger where run_id = $1 and is_current) as entries,
+            (select count(*)::int from ledger where run_id = $1) as all_entries,
+            (select count(*)::int from rollouts where run_id = $1) as rollouts,
+            (select max(id)::text from ledger where run_id = $1) as max_ledger`,
+    [run],
+  );
+  return rows[0];
+}
+
+const BATCH = 1000;
+
+/** The run's rollouts as ingest lines (formats.md §2), in id order, from one read-only snapshot. */
+async function* exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<string> {
+  const client = await checkout(pool);
+  try {
+    await client.query("begin isolation level repeatable read read only");
+    let after = "0";
+    for (;;) {
+      const { rows } = await client.query(
+        `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
+                r.final_reply, r.sandbox, r.claims, t.tools
+           from rollouts r join tool_registries t on t.id = r.registry_id
+          where r.run_id = $1 and r.id > $2::bigint order by r.id limit $3`,
+        [run, after, BATCH],
+      );
+      for (const r of rows) yield JSON.stringify(rolloutFromColumns(r)) + "\n";
+      if (rows.length < BATCH) break;
+      after = rows[rows.length - 1].id;
+    }
+  } finally {
+    await client.query("rollback").catch(() => undefined);
+    client.release();
+  }
+}
+
+/**
+ * Exports the run to `out` (written to `out.partial`, flushed to disk, then renamed) and drops its partitions. Refuses,
+ * leaving the database untouched, when the run does not exist, has shadow-audit batches (their reviews are people's
+ * work and point at its entries), the export fails, or the run changed between the export and the drop (a write
+ * after the export would be lost: the counts read in the export must still hold under the ledger write lock).
+ */
+export async function archiveRun(pool: pg.Pool, run: string, out: string): Promise<ArchiveSummary> {
+  const exists = await pool.query("select 1 from runs where id = $1", [run]);
+  if (!exists.rowCount) throw new ArchiveRefused(`no run ${JSON.stringify(run)}`);
+  const batches = await pool.query<{ n: number }>("select count(*)::int as n from audit_batches where run_id = $1", [
+    run,
+  ]);
+  if (batches.rows[0].n > 0)
+    throw new ArchiveRefused(
+      `run ${JSON.stringify(run)} has ${batches.rows[0].n} shadow-audit batch(es): their reviews point at its ledger entries, so it is not archived`,
+    );
+
+  const t0 = performance.now();
+  const before = await countsOf(pool, run);
+  const partial = `${out}.partial`;
+  const sink = fs.createWriteStream(partial, { flags: "wx" });
+  const failed = new Promise<never>((_, reject) => sink.on("error", reject));
+  failed.catch(() => undefined); // observed by the races below; an error before the first race is not unhandled
+  let entries = 0;
+  let rollouts = 0;
+  let cases = 0;
+  try {
+    const write = async (line: string) => {
+      if (!sink.write(line)) await Promise.race([once(sink, "drain"), failed]);
+    };
+    for await (const line of exportLedger(pool, { run, cases: true })) {
+      if (line.startsWith('{"kind":"case"')) cases++;
+      else entries++;
+      await write(line);
+    }
+    for await (const line of exportRollouts(pool, run)) {
+      rollouts++;
+      await write(line);
+    }
+    await Promise.race([new Promise<void>((res) => sink.end(res)), failed]);
+    const fd = fs.openSync(partial, "r");
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+  } catch (err) {
+    sink.destroy();
+    fs.rmSync(partial, { force: true });
+    throw new ArchiveRefused(`the export did not complete (${(err as Error).message}); nothing was dropped`);
+  }
+  if (entries !== before.entries || rollouts !== before.rollouts) {
+    fs.rmSync(partial, { force: true });
+    throw new ArchiveRefused(
+      `the export wrote ${entries} entries and ${rollouts} rollouts where the run has ${before.entries} and ${before.rollouts}: the run changed while it was exported; nothing was dropped`,
+    );
+  }
+  fs.renameSync(partial, out);
+  const bytes = fs.statSync(out).size;
+  const t1 = performance.now();
+
+  const client = await checkout(pool);
+  try {
+    await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+    const now = await countsOf(client, run);
+    if (JSON.stringify(now) !== JSON.stringify(before))
+      throw new ArchiveRefused(
+        `run ${JSON.stringify(run)} changed after its export (${now.all_entries} ledger rows, ${now.rollouts} rollouts; exported from ${before.all_entries} and ${before.rollouts}): nothing was dropped; archive it again`,
+      );
+    const again = await client.query("select 1 from audit_batches where run_id = $1", [run]);
+    if (again.rowCount)
+      throw new ArchiveRefused(`run ${JSON.stringify(run)} gained a shadow-audit batch; nothing was dropped`);
+    await client.query("delete from trajectories where run_id = $1", [run]);
+    await client.query("delete from monitor_alarm_events where run_id = $1", [run]);
+    await client.query("delete from monitor_alarms where run_id = $1", [run]);
+    await client.query("delete from cluster_states where run_id = $1", [run]);
+    for (const table of RUN_PARTITIONED_TABLES) {
+      const { rows } = await client.query<{ name: string; attached: boolean }>(
+        `select verity_run_partition_name($1, $2) as name,
+                exists (select 1 from pg_inherits i where i.inhrelid = to_regclass(quote_ident(verity_run_partition_name($1, $2)))
+                           and i.inhparent = $1::regclass) as attached`,
+        [table, run],
+      );
+      if (!rows[0].attached) continue;
+      await client.query(`alter table "${table}" detach partition "${rows[0].name}"`);
+      await client.query(`drop table "${rows[0].name}"`);
+    }
+    await client.query("delete from runs where id = $1", [run]);
+    await client.query("commit");
+  } catch (err) {
+    await client.query("rollback").catch(() => undefined);
+    client.release();
+    throw err;
+  }
+  client.release();
+  return {
+    run,
+    entries,
+    rollouts,
+    cases,
+    bytes,
+    exportMs: Math.round(t1 - t0),
+    dropMs: Math.round(performance.now() - t1),
+  };
+}
