@@ -17,6 +17,7 @@ import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { startStandbyPair, type StandbyPair } from "@/lib/testing/standby-pair.ts";
 import { GET as health } from "@/app/api/health/route.ts";
 import { GET as ledgerNdjson } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
+import { GET as ledgerParquet } from "@/app/api/v1/runs/[run]/ledger.parquet/route.ts";
 
 const base = Number(process.env.VERITY_PG_PORT ?? 54329);
 let pair: StandbyPair;
@@ -84,6 +85,15 @@ const exportLines = async (run: string) => {
   // The run's score records, without the case lines the export puts before them.
   return { status: res.status, lines: lines.filter((l) => "trajectory_id" in JSON.parse(l)) };
 };
+const parquetStatus = async (run: string) =>
+  (
+    await ledgerParquet(
+      new Request(`http://console.test/api/v1/runs/${run}/ledger.parquet`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+      { params: Promise.resolve({ run }) },
+    )
+  ).status;
 const healthBody = async () => (await (await health()).json()) as { ok: boolean; replica?: Record<string, unknown> };
 
 describe("reads from a streaming standby", () => {
@@ -95,13 +105,16 @@ describe("reads from a streaming standby", () => {
 
     // Replay paused: the primary has the run, the standby (and so every read-only page) does not yet.
     await standby.query("select pg_wal_replay_pause()");
-    await ingestRun("rep-a");
-    expect((await listRunSummaries(createClient(pair.primaryUrl))).map((r) => r.id)).toContain("rep-a");
-    expect((await listRunSummaries(read.client)).map((r) => r.id)).not.toContain("rep-a");
-    expect((await browse("rep-a")).rows).toHaveLength(0);
-    expect((await exportLines("rep-a")).status).toBe(404);
-
-    await standby.query("select pg_wal_replay_resume()");
+    try {
+      await ingestRun("rep-a");
+      expect((await listRunSummaries(createClient(pair.primaryUrl))).map((r) => r.id)).toContain("rep-a");
+      expect((await listRunSummaries(read.client)).map((r) => r.id)).not.toContain("rep-a");
+      expect((await browse("rep-a")).rows).toHaveLength(0);
+      expect((await exportLines("rep-a")).status).toBe(404);
+      expect(await parquetStatus("rep-a")).toBe(404);
+    } finally {
+      await standby.query("select pg_wal_replay_resume()");
+    }
     await until("the standby to replay the run", async () =>
       (await listRunSummaries(read.client)).some((r) => r.id === "rep-a"),
     );
@@ -112,6 +125,7 @@ describe("reads from a streaming standby", () => {
     expect((await computeClusterReport({ runId: "rep-a", threshold: 0.5 }, read.client)).rollouts).toBe(3);
     const exported = await exportLines("rep-a");
     expect(exported.status).toBe(200);
+    expect(await parquetStatus("rep-a")).toBe(200);
     expect(exported.lines.map((l) => JSON.parse(l).trajectory_id).sort()).toEqual(["rep-a/0", "rep-a/1", "rep-a/2"]);
   });
 

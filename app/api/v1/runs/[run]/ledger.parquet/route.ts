@@ -1,6 +1,7 @@
 // GET /api/v1/runs/{run}/ledger.parquet?from=&to=&guardrail= (token scope `read`): the run's current ledger as one
 // Parquet file, one flat row per entry (docs/formats.md "Parquet export"), streamed row group by row group.
 import { authenticateApi } from "@/lib/auth/api.ts";
+import { readPool } from "@/lib/db/read-client.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { exportParquetResponse } from "@/lib/ledger/parquet-export.ts";
 
@@ -12,5 +13,5 @@ export async function GET(req: Request, ctx: { params: Promise<{ run: string }> 
   if (!auth.ok) return auth.response;
   // Next hands route handlers their params decoded (decoding again would fail on a run id with a "%").
   const { run } = await ctx.params;
-  return exportParquetResponse(run, new URL(req.url).searchParams, bulkPool());
+  return exportParquetResponse(run, new URL(req.url).searchParams, readPool() ?? bulkPool());
 }
