@@ -216,6 +216,48 @@ test.describe("training monitors", () => {
     await page.reload();
     await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "red", SLOW);
   });
+
+  test("the trained-reward chart shows where the trainer's reward left the ledger's, with its alarm and CSV", async ({
+    page,
+  }) => {
+    // The demo's hacking trainer drops the guardrail caps from three quarters of training on (step 22,500): its
+    // trained reward is then the raw reward, and every capped rollout disagrees with the ledger.
+    const run = new RunPage(page);
+    await run.open("grpo-hacking");
+    const chart = run.chart("trained-reward");
+    await expect(chart.getByRole("heading", { name: "Trained reward vs ledger" })).toBeVisible();
+    await expect(chart.locator(".recharts-surface").first()).toBeVisible();
+    await expect(chart.getByText("alarm 1%")).toBeVisible();
+    await expect(chart.locator(".recharts-legend-wrapper").getByText("trained reward differs")).toBeVisible();
+    await expect(chart.locator(".recharts-line")).toHaveCount(2);
+    await expect(page.locator('tr[data-alarm="trained_mismatch"]')).toHaveAttribute("data-state", "red");
+
+    const { download, rows } = await run.downloadCsv("trained-reward");
+    expect(download.suggestedFilename()).toBe("grpo-hacking-trained-reward.csv");
+    expect(rows[0]).toEqual([
+      "step",
+      "rollouts with a trained reward",
+      "trained reward differs",
+      "mean |trained − ledger|",
+    ]);
+    const points = rows.slice(1).map((r) => r.map(Number));
+    expect(points).toHaveLength(40);
+    for (const [step, n, share, diff] of points) {
+      expect(n).toBe(240);
+      if (step < 22_500) expect([share, diff]).toEqual([0, 0]);
+    }
+    const late = points.filter(([step]) => step >= 22_500);
+    expect(late.length).toBe(10);
+    for (const [, , share, diff] of late) {
+      expect(share).toBeGreaterThan(0.01);
+      expect(diff).toBeGreaterThan(0);
+    }
+
+    // The normal run's trainer optimizes exactly the ledger's reward: no mismatch, the alarm green.
+    await run.open("grpo-main");
+    await expect(run.chart("trained-reward").locator(".recharts-surface").first()).toBeVisible();
+    await expect(page.locator('tr[data-alarm="trained_mismatch"]')).toHaveAttribute("data-state", "green");
+  });
   test.afterAll(async () => restoreThresholds());
 });
 

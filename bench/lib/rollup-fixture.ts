@@ -54,6 +54,7 @@ function entry(run: SimulatedRun, step: number, group: number, u: () => number, 
     handoff: f.handoff,
     guardrail_mask: guardrailMask(triggered.map(([, code]) => code)),
     deciding_guardrail: lowest?.[0] ?? null,
+    trained_reward: null,
   };
 }
 

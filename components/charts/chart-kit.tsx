@@ -45,10 +45,12 @@ export function runLines(
   key: string,
   name: (id: string) => string,
   stroke: string,
+  yAxisId?: string,
 ): ReactNode[] {
   return runIds.map((id, i) => (
     <Line
       key={id}
+      yAxisId={yAxisId}
       dataKey={runKey(key, i)}
       name={name(id)}
       stroke={stroke}

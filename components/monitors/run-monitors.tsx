@@ -12,6 +12,7 @@ import { HitRateChart } from "@/components/charts/hit-rate-chart.tsx";
 import { OutcomesChart } from "@/components/charts/outcomes-chart.tsx";
 import { RemovedChart } from "@/components/charts/removed-chart.tsx";
 import { StepOverview } from "@/components/charts/step-overview.tsx";
+import { TrainedRewardChart } from "@/components/charts/trained-reward-chart.tsx";
 import { AlarmBadge, type AlarmView } from "@/components/monitors/alarm-badge.tsx";
 import { RangeControl } from "@/components/monitors/range-control.tsx";
 import type { ChartData } from "@/lib/monitors/loaders.ts";
@@ -82,11 +83,13 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
       outcomes: chartTable(d, "outcomes"),
       std: chartTable(d, "group-std"),
       removed: chartTable(d, "removed"),
+      trained: chartTable(d, "trained-reward"),
       audit: chartTable(d, "audit"),
     };
   }, [data.runs, smooth]);
   const handoffAlarm = alarms.handoff;
   const hasAudit = data.runs.some((r) => r.audit.length > 0);
+  const hasTrained = data.runs.some((r) => r.rows.some((s) => s.trained > 0));
   const common = { runIds, range, bucket };
 
   return (
@@ -194,6 +197,23 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
           csvHref={csv("removed")}
         >
           <RemovedChart table={tables.removed} {...common} />
+        </ChartCard>
+
+        <ChartCard
+          id="chart-trained-reward"
+          title="Trained reward vs ledger"
+          description={`Share of rollouts whose trained reward (the trainer's own) differs from the ledger's by more than 1e-6, and the mean absolute difference, over rollouts that carry one. Alarm above ${pct(t.trainedMismatchCeiling)}: the trainer optimizes something other than what the ledger records.`}
+          status={<AlarmBadge alarm={alarms.trained_mismatch} />}
+          csvHref={csv("trained-reward")}
+        >
+          {hasTrained ? (
+            <TrainedRewardChart table={tables.trained} {...common} ceiling={t.trainedMismatchCeiling} />
+          ) : (
+            <p className="px-3 py-10 text-center text-[13px] text-fg-muted">
+              No rollout {runIds.length > 1 ? "of these runs" : "of this run"} in these steps carries a trained reward.
+              Log the trainer&apos;s own reward as <code>trained_reward</code> to compare it with the ledger&apos;s.
+            </p>
+          )}
         </ChartCard>
 
         <ChartCard

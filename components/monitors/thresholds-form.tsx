@@ -26,6 +26,12 @@ const FIELDS: Field[] = [
     unit: "/1k steps",
     hint: "while agreement or human success falls faster than",
   },
+  {
+    name: "trainedMismatchCeiling",
+    label: "Trained-reward mismatch alarm",
+    unit: "%",
+    hint: "share of a step's rollouts whose trained reward differs from the ledger's above",
+  },
 ];
 
 const shown = (f: Field, v: number) => (f.unit === "%" ? String(Math.round(v * 1e6) / 1e4) : String(v));

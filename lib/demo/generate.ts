@@ -5,6 +5,8 @@ import { buildTicket, CATEGORIES, type DemoTicket } from "@/lib/demo/catalog.ts"
 import { drawFlaws, ratesAt, type Variant } from "@/lib/demo/curve.ts";
 import { hashSeed, rng } from "@/lib/demo/rng.ts";
 import { buildRollout } from "@/lib/demo/rollout.ts";
+import type { Case, Rollout } from "@/lib/verifier/schema.ts";
+import { scoreRollout } from "@/lib/verifier/score.ts";
 
 export type DemoRunSpec = {
   runId: string;
@@ -35,6 +37,25 @@ export function strideOf(spec: Pick<DemoRunSpec, "steps" | "stride">): number {
   return spec.stride ?? Math.max(1, Math.round(30_000 / spec.steps));
 }
 
+/**
+ * Where the hacking variant's trainer starts optimizing the uncapped reward (a reward function that lost its
+ * guardrail caps): from this fraction of training on, its trained reward is the verifier's raw reward, so every
+ * capped rollout disagrees with the ledger. Before it, and throughout the normal variant, the trainer optimizes
+ * exactly the ledger's reward.
+ */
+export const DEMO_CAPS_DROPPED_AT = 0.75;
+
+/**
+ * The trainer's own reward for a demo rollout (`trained_reward`): the verifier's reward under the default config, or
+ * its raw reward once the hacking variant's trainer has dropped the caps. Scoring draws no random numbers, so the
+ * run's other figures are what they were without it.
+ */
+export function demoTrainedReward(rollout: Record<string, unknown>, caseDoc: unknown, capsDropped: boolean): number {
+  const record = scoreRollout(rollout as Rollout, caseDoc as Case);
+  if (record.status !== "scored") return 0;
+  return capsDropped ? record.raw_reward : record.reward;
+}
+
 /** Cases first, then every rollout, step by step: what `verity ingest` would read for this run. */
 export function* demoRunValues(spec: DemoRunSpec): Generator<Record<string, unknown>> {
   const tickets = demoTickets(spec);
@@ -45,19 +66,22 @@ export function* demoRunValues(spec: DemoRunSpec): Generator<Record<string, unkn
   const evidenceBoost = withWrites ? tickets.length / withWrites : 1;
   for (let s = 0; s < spec.steps; s++) {
     const step = s * stride;
-    const rates = ratesAt(spec.steps > 1 ? s / (spec.steps - 1) : 1, spec.variant);
+    const at = spec.steps > 1 ? s / (spec.steps - 1) : 1;
+    const rates = ratesAt(at, spec.variant);
+    const capsDropped = spec.variant === "hacking" && at >= DEMO_CAPS_DROPPED_AT;
     for (let g = 0; g < tickets.length; g++) {
       const t = tickets[g];
       const groupId = `${spec.runId}/s${step}/g${g + 1}`;
       for (let k = 0; k < spec.k; k++) {
         const r = rng(hashSeed(spec.seed, spec.runId, step, g, k));
         const flaws = drawFlaws(rates, r.next, t.plan.writes.length ? evidenceBoost : 1);
-        yield buildRollout(
+        const rollout = buildRollout(
           t,
           flaws,
           { trajectory_id: `${groupId}/k${k}`, run_id: spec.runId, step, group_id: groupId, sample_index: k },
           r,
         );
+        yield { ...rollout, trained_reward: demoTrainedReward(rollout, t.case, capsDropped) };
       }
     }
   }

@@ -27,6 +27,9 @@ function step(s: number, over: Partial<AlarmStepRow> = {}): AlarmStepRow {
     groupStdSum: 25 * 0.2,
     rewarded: 100,
     rewardSum: 50,
+    trained: 0,
+    trainedDiffers: 0,
+    trainedAbsDiffSum: 0,
     ...over,
   };
 }
@@ -71,6 +74,21 @@ describe("alarm persistence: entering and leaving each state", () => {
     // the other step alarms saw healthy values throughout
     expect(of(transitions, "hit_rate")).toEqual([]);
     expect(of(transitions, "group_std")).toEqual([]);
+  });
+
+  it("trained-reward mismatch: one step past 1% turns it red at once; steps without trained rewards are skipped", () => {
+    // differing per 200 trained: 0, 0, (none logged), 3 (1.5%), 0, 0, 0 → red at the breach, back after 3 clear
+    const differing = [0, 0, null, 3, 0, 0, 0];
+    const { transitions, stored } = replayArrivals(
+      differing.map((d, i) =>
+        step(i, d === null ? {} : { trained: 200, trainedDiffers: d, trainedAbsDiffSum: d * 0.25 }),
+      ),
+    );
+    expect(of(transitions, "trained_mismatch")).toEqual(["green→red@3", "red→green@6"]);
+    expect(stored.find((r) => r.alarm === "trained_mismatch")).toMatchObject({ state: "green", value: 0 });
+    // exactly 1% is at the line (amber: past the 0.5% warning), not past it
+    const near = replayArrivals([step(0, { trained: 200, trainedDiffers: 2 })]);
+    expect(of(near.transitions, "trained_mismatch")).toEqual(["green→amber@0"]);
   });
 
   it("guardrail hit rate leaves the band on both sides and comes back", () => {

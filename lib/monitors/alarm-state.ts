@@ -24,6 +24,9 @@ export type AlarmStepRow = {
   groupStdSum: number;
   rewarded: number;
   rewardSum: number;
+  trained: number;
+  trainedDiffers: number;
+  trainedAbsDiffSum: number;
 };
 
 export type AlarmInputs = { steps: readonly AlarmStepRow[]; audit: readonly AuditPoint[]; auditWindow: number };
@@ -68,6 +71,13 @@ export function computeAlarmStatuses(rules: AlarmRules, inputs: AlarmInputs): Re
     extraction: last(alarmTimeline(rules.extraction, human.extraction)),
     hacking_agreement: last(alarmTimeline(rules.hacking_agreement, { ledger, human: human.agreement })),
     hacking_success: last(alarmTimeline(rules.hacking_success, { ledger, human: human.humanSuccess })),
+    // Per step: a step without a trained reward has no point (skipped, as a step below an alarm's minimum is).
+    trained_mismatch: last(
+      alarmTimeline(
+        rules.trained_mismatch,
+        stepSeries(steps.map((s) => ({ step: s.step, k: s.trainedDiffers, n: s.trained }))),
+      ),
+    ),
   };
 }
 

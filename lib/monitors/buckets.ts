@@ -22,6 +22,9 @@ const NUMERIC = [
   "groups",
   "flatGroups",
   "groupStdSum",
+  "trained",
+  "trainedDiffers",
+  "trainedAbsDiffSum",
 ] as const satisfies readonly (keyof StepRollupCounters)[];
 
 /** Zero counters at `step`. */

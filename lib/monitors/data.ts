@@ -22,18 +22,36 @@ const MAX_STEP = 2147483647;
  */
 export async function listAlarmStepRows(runId: string, client: Db = db()): Promise<AlarmStepRow[]> {
   const [r] = await client.$queryRaw<{ rows: number[][] }[]>`
-    select coalesce(json_agg(json_build_array(step, rollouts, handoffs, guardrail_hits, groups, group_std_sum, rewarded, reward_sum) order by step), '[]') as rows
+    select coalesce(json_agg(json_build_array(step, rollouts, handoffs, guardrail_hits, groups, group_std_sum, rewarded, reward_sum,
+                                              trained, trained_differs, trained_abs_diff_sum) order by step), '[]') as rows
       from step_rollups where run_id = ${runId}`;
-  return r.rows.map(([step, rollouts, handoffs, guardrailHits, groups, groupStdSum, rewarded, rewardSum]) => ({
-    step,
-    rollouts,
-    handoffs,
-    guardrailHits,
-    groups,
-    groupStdSum,
-    rewarded,
-    rewardSum,
-  }));
+  return r.rows.map(
+    ([
+      step,
+      rollouts,
+      handoffs,
+      guardrailHits,
+      groups,
+      groupStdSum,
+      rewarded,
+      rewardSum,
+      trained,
+      trainedDiffers,
+      trainedAbsDiffSum,
+    ]) => ({
+      step,
+      rollouts,
+      handoffs,
+      guardrailHits,
+      groups,
+      groupStdSum,
+      rewarded,
+      rewardSum,
+      trained,
+      trainedDiffers,
+      trainedAbsDiffSum,
+    }),
+  );
 }
 
 type AuditRow = {
@@ -215,7 +233,8 @@ export async function listBucketedRollups(
              sum(rollouts) as rollouts, sum(rewarded) as rewarded, sum(reward_sum) as reward_sum, sum(reward_sumsq) as reward_sumsq,
              sum(success) as success, sum(handoffs) as handoffs, sum(guardrail_hits) as guardrail_hits, sum(capped) as capped,
              sum(removed_sum) as removed_sum, sum(spec_errors) as spec_errors, sum(input_errors) as input_errors,
-             sum(external) as external, sum(groups) as groups, sum(flat_groups) as flat_groups, sum(group_std_sum) as group_std_sum
+             sum(external) as external, sum(groups) as groups, sum(flat_groups) as flat_groups, sum(group_std_sum) as group_std_sum,
+             sum(trained) as trained, sum(trained_differs) as trained_differs, sum(trained_abs_diff_sum) as trained_abs_diff_sum
         from step_rollups where run_id = ${runId} and step between ${range.from} and ${range.to} group by 1),
     g as (
       select ${origin}::int + ((step - ${origin}::int) / ${w}::int) * ${w}::int as b, code,
@@ -223,7 +242,8 @@ export async function listBucketedRollups(
         from step_guardrail_rollups where run_id = ${runId} and step between ${range.from} and ${range.to}
        group by 1, 2 having sum(hits) > 0 or sum(deciding) > 0)
     select (select json_agg(json_build_array(b, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits, capped,
-                                             removed_sum, spec_errors, input_errors, external, groups, flat_groups, group_std_sum) order by b)
+                                             removed_sum, spec_errors, input_errors, external, groups, flat_groups, group_std_sum,
+                                             trained, trained_differs, trained_abs_diff_sum) order by b)
               from s) as steps,
            (select json_agg(json_build_array(b, code, hits, deciding, removed_sum)) from g) as guardrails`;
   const byBucket = new Map<number, StepRollupCounters["guardrails"]>();
@@ -249,6 +269,9 @@ export async function listBucketedRollups(
     groups: n[13],
     flatGroups: n[14],
     groupStdSum: n[15],
+    trained: n[16],
+    trainedDiffers: n[17],
+    trainedAbsDiffSum: n[18],
     guardrails: byBucket.get(n[0]) ?? {},
   }));
 }

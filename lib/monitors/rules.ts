@@ -6,6 +6,7 @@ import {
   GUARDRAIL_HIT_RATE_ALARM,
   HANDOFF_RATE_ALARM,
   REWARD_HACKING_ALARM,
+  TRAINED_REWARD_MISMATCH_ALARM,
 } from "@/lib/stats/alarm-presets.ts";
 import type { AlarmRule, BandRule, CeilingRule, FloorRule, RewardHackingRule } from "@/lib/stats/alarms.ts";
 import type { Thresholds } from "@/lib/monitors/schema.ts";
@@ -17,6 +18,7 @@ export const ALARMS = [
   "extraction",
   "hacking_agreement",
   "hacking_success",
+  "trained_mismatch",
 ] as const;
 export type AlarmKey = (typeof ALARMS)[number];
 
@@ -28,6 +30,7 @@ export const ALARM_LABELS: Record<AlarmKey, string> = {
   extraction: "Extraction accuracy",
   hacking_agreement: "Reward hacking (shadow agreement)",
   hacking_success: "Reward hacking (human success)",
+  trained_mismatch: "Trained-reward mismatch",
 };
 
 /** Which series each alarm reads: per step from the rollups, or per audit window from the shadow reviews. */
@@ -38,6 +41,7 @@ export const ALARM_SOURCES: Record<AlarmKey, "steps" | "audit"> = {
   extraction: "audit",
   hacking_agreement: "audit",
   hacking_success: "audit",
+  trained_mismatch: "steps",
 };
 
 export type AlarmRules = {
@@ -47,6 +51,7 @@ export type AlarmRules = {
   extraction: FloorRule;
   hacking_agreement: RewardHackingRule;
   hacking_success: RewardHackingRule;
+  trained_mismatch: CeilingRule;
 };
 
 /**
@@ -100,6 +105,12 @@ export function alarmRules(t: Thresholds): AlarmRules {
     },
     hacking_agreement: hacking("shadow agreement"),
     hacking_success: hacking("human-measured success"),
+    trained_mismatch: {
+      ...TRAINED_REWARD_MISMATCH_ALARM,
+      ceiling: t.trainedMismatchCeiling,
+      warnAt: r12(0.5 * t.trainedMismatchCeiling),
+      exitMargin: r12(0.1 * t.trainedMismatchCeiling),
+    },
   };
 }
 

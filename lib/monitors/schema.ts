@@ -22,6 +22,8 @@ export const DEFAULT_THRESHOLDS = {
   hackingRise: 0.01,
   /** Reward hacking: while the human measure falls faster than this, in share per 1,000 steps. */
   hackingFall: 0.01,
+  /** Share of a step's rollouts whose trained reward differs from the ledger's (beyond 1e-6): alarm above this. */
+  trainedMismatchCeiling: 0.01,
 } as const;
 
 const fraction = z
@@ -51,6 +53,7 @@ const shape = {
   hackingWindow: steps,
   hackingRise: slope,
   hackingFall: slope,
+  trainedMismatchCeiling: fraction.gt(0, { error: "Above 0." }),
 };
 
 const bandOrdered = (t: { hitRateLow: number; hitRateHigh: number }) => t.hitRateLow < t.hitRateHigh;
@@ -116,6 +119,7 @@ export const thresholdsFormSchema = z
     hackingWindow: plain("hackingWindow"),
     hackingRise: plain("hackingRise"),
     hackingFall: plain("hackingFall"),
+    trainedMismatchCeiling: percent("trainedMismatchCeiling"),
   })
   .transform(({ runId, ...t }) => ({ runId, thresholds: t }))
   .pipe(z.object({ runId: z.string(), thresholds: thresholdsSchema }));
@@ -132,7 +136,7 @@ export type ThresholdsFormState = {
 };
 
 /** The charts of the run page; each has a CSV download under /api/runs/<run>/charts/<chart>. */
-export const CHARTS = ["hit-rate", "handoff", "outcomes", "group-std", "removed", "audit"] as const;
+export const CHARTS = ["hit-rate", "handoff", "outcomes", "group-std", "removed", "trained-reward", "audit"] as const;
 export type ChartName = (typeof CHARTS)[number];
 
 /** Smoothing choices: a trailing window of this many points (1 = none). */

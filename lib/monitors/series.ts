@@ -5,6 +5,7 @@ import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { ratio, rewardStd, stepHealth } from "@/lib/rollups/stats.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import { smoothCounters } from "@/lib/monitors/buckets.ts";
+import { trainedRewardMismatch } from "@/lib/stats/trained-reward.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
 import type { ChartName } from "@/lib/monitors/schema.ts";
 
@@ -131,6 +132,24 @@ export function removedTable(rows: readonly StepRollupCounters[]): ChartTable {
   };
 }
 
+/**
+ * The trainer's reward against the ledger's (trainedRewardMismatch per point): how many entries carry both, the share
+ * whose two rewards differ beyond 1e-6, and the mean |trained − reward|. A point without trained rewards has nulls.
+ */
+export function trainedRewardTable(rows: readonly StepRollupCounters[]): ChartTable {
+  return {
+    columns: [
+      { key: "trained", label: "rollouts with a trained reward", format: "count" },
+      { key: "mismatchShare", label: "trained reward differs", format: "percent" },
+      { key: "meanAbsDiff", label: "mean |trained − ledger|", format: "number" },
+    ],
+    rows: rows.map((r) => {
+      const m = trainedRewardMismatch([r]);
+      return { step: r.step, trained: r.trained, mismatchShare: m?.share ?? null, meanAbsDiff: m?.meanAbsDiff ?? null };
+    }),
+  };
+}
+
 /** Shadow-audit windows: agreement, extraction accuracy and human-measured success, each with its Wilson interval. */
 export function auditTable(points: readonly AuditPoint[]): ChartTable {
   const est = (p: AuditPoint, k: "agreement" | "extraction" | "humanSuccess") => [
@@ -174,7 +193,7 @@ export function auditTable(points: readonly AuditPoint[]): ChartTable {
   };
 }
 
-export type StepChart = "hit-rate" | "handoff" | "outcomes" | "group-std" | "removed";
+export type StepChart = "hit-rate" | "handoff" | "outcomes" | "group-std" | "removed" | "trained-reward";
 
 const BUILDERS: Record<StepChart, (rows: readonly StepRollupCounters[]) => ChartTable> = {
   "hit-rate": hitRateTable,
@@ -182,6 +201,7 @@ const BUILDERS: Record<StepChart, (rows: readonly StepRollupCounters[]) => Chart
   outcomes: outcomesTable,
   "group-std": groupStdTable,
   removed: removedTable,
+  "trained-reward": trainedRewardTable,
 };
 
 /** One step chart's table from (bucketed) counters, smoothed over `smooth` points. */

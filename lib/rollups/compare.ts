@@ -2,7 +2,7 @@
 // tolerance, because adding and subtracting floats in another order rounds differently (~1e-15 per operation).
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 
-const SUMS = new Set(["rewardSum", "rewardSumsq", "removedSum", "groupStdSum"]);
+const SUMS = new Set(["rewardSum", "rewardSumsq", "removedSum", "groupStdSum", "trainedAbsDiffSum"]);
 
 /** Human-readable differences ("step 3 rewardSum: 1.2 vs 1.3"); empty when the rollups agree. */
 export function rollupDifferences(

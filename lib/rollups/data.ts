@@ -4,6 +4,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { FLAT_STD, GROUP_STD_SQL, SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+import { TRAINED_REWARD_TOLERANCE } from "@/lib/stats/trained-reward.ts";
 
 export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };
 
@@ -24,6 +25,10 @@ export type StepRollupCounters = {
   groups: number;
   flatGroups: number;
   groupStdSum: number;
+  /** Entries with a trained reward and a ledger reward; those differing by more than 1e-6; Σ |trained − reward|. */
+  trained: number;
+  trainedDiffers: number;
+  trainedAbsDiffSum: number;
   /** Triggered guardrails of the step, by code (codes that never triggered are absent). */
   guardrails: Record<string, GuardrailCounters>;
 };
@@ -105,7 +110,10 @@ export async function computeStepRollupsFromLedger(
             count(*) filter (where status = 'input_error')::int as input_errors,
             count(*) filter (where source = 'external')::int as external,
             coalesce(max(s.groups), 0)::int as groups, coalesce(max(s.flat_groups), 0)::int as flat_groups,
-            coalesce(max(s.group_std_sum), 0) as group_std_sum
+            coalesce(max(s.group_std_sum), 0) as group_std_sum,
+            count(*) filter (where trained_reward is not null and reward is not null)::int as trained,
+            count(*) filter (where abs(trained_reward - reward) > ${TRAINED_REWARD_TOLERANCE})::int as trained_differs,
+            coalesce(sum(abs(trained_reward - reward)), 0) as trained_abs_diff_sum
        from cur c left join spread s on s.step = c.step
       group by c.step order by c.step`,
     runId,
@@ -144,6 +152,9 @@ export async function computeStepRollupsFromLedger(
     groups: s.groups,
     flatGroups: s.flat_groups,
     groupStdSum: s.group_std_sum,
+    trained: s.trained,
+    trainedDiffers: s.trained_differs,
+    trainedAbsDiffSum: s.trained_abs_diff_sum,
     guardrails: byStep.get(s.step) ?? {},
   }));
 }

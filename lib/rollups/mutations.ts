@@ -4,6 +4,7 @@
 // steps lock the rows in the same order and cannot deadlock.
 import type pg from "pg";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
 
 /** reward >= this counts as a success (pass@1 in the domain brief). */
 export const SUCCESS_THRESHOLD = 0.9;
@@ -21,6 +22,8 @@ export type RollupEntry = {
   handoff: boolean | null;
   guardrail_mask: number;
   deciding_guardrail: string | null;
+  /** The trainer's own reward (ledger.trained_reward). */
+  trained_reward: number | null;
 };
 
 type StepAcc = {
@@ -36,6 +39,9 @@ type StepAcc = {
   specErrors: number;
   inputErrors: number;
   external: number;
+  trained: number;
+  trainedDiffers: number;
+  trainedAbsDiffSum: number;
 };
 type GuardrailAcc = { hits: number; deciding: number; removedSum: number };
 type GroupAcc = { n: number; rewardSum: number; rewardSumsq: number };
@@ -79,6 +85,9 @@ export class RollupDelta {
         specErrors: 0,
         inputErrors: 0,
         external: 0,
+        trained: 0,
+        trainedDiffers: 0,
+        trainedAbsDiffSum: 0,
       };
       this.steps.set(sk, s);
     }
@@ -97,6 +106,12 @@ export class RollupDelta {
     if (e.status === "spec_error") s.specErrors += sign;
     if (e.status === "input_error") s.inputErrors += sign;
     if (e.source === "external") s.external += sign;
+    const gap = trainedRewardGap(e.trained_reward, e.reward);
+    if (gap) {
+      s.trained += sign;
+      if (gap.differs) s.trainedDiffers += sign;
+      s.trainedAbsDiffSum += sign * Math.abs(gap.difference);
+    }
 
     for (const code of codesOfMask(e.guardrail_mask)) {
       const gk = `${sk}${SEP}${code}`;
@@ -195,9 +210,10 @@ export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta:
     `with steps as (
        insert into step_rollups as t (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs,
                                       guardrail_hits, capped, removed_sum, spec_errors, input_errors, external,
-                                      groups, flat_groups, group_std_sum)
+                                      groups, flat_groups, group_std_sum, trained, trained_differs, trained_abs_diff_sum)
        select * from unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[], $7::int[], $8::int[],
-                            $9::int[], $10::int[], $11::float8[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[], $17::float8[])
+                            $9::int[], $10::int[], $11::float8[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[], $17::float8[],
+                            $24::int[], $25::int[], $26::float8[])
        on conflict (run_id, step) do update set
          rollouts = t.rollouts + excluded.rollouts, rewarded = t.rewarded + excluded.rewarded,
          reward_sum = t.reward_sum + excluded.reward_sum, reward_sumsq = t.reward_sumsq + excluded.reward_sumsq,
@@ -206,7 +222,9 @@ export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta:
          removed_sum = t.removed_sum + excluded.removed_sum, spec_errors = t.spec_errors + excluded.spec_errors,
          input_errors = t.input_errors + excluded.input_errors, external = t.external + excluded.external,
          groups = t.groups + excluded.groups, flat_groups = t.flat_groups + excluded.flat_groups,
-         group_std_sum = t.group_std_sum + excluded.group_std_sum
+         group_std_sum = t.group_std_sum + excluded.group_std_sum, trained = t.trained + excluded.trained,
+         trained_differs = t.trained_differs + excluded.trained_differs,
+         trained_abs_diff_sum = t.trained_abs_diff_sum + excluded.trained_abs_diff_sum
        returning 1),
      guardrails as (
        insert into step_guardrail_rollups as t (run_id, step, code, hits, deciding, removed_sum)
@@ -240,6 +258,9 @@ export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta:
       g.map(([, v]) => v.hits),
       g.map(([, v]) => v.deciding),
       g.map(([, v]) => v.removedSum),
+      steps.map(([, v]) => v.trained),
+      steps.map(([, v]) => v.trainedDiffers),
+      steps.map(([, v]) => v.trainedAbsDiffSum),
     ],
   );
 }

@@ -36,6 +36,7 @@ describe("applyRollupDelta", () => {
       handoff: false,
       guardrail_mask: 0,
       deciding_guardrail: null,
+      trained_reward: null,
     };
     const capped: RollupEntry = {
       ...base,
@@ -45,7 +46,16 @@ describe("applyRollupDelta", () => {
       guardrail_mask: (1 << 1) | (1 << 5),
       deciding_guardrail: "unauthorized_write",
     };
-    const handoff: RollupEntry = { ...base, group_id: "g2", reward: 0.6, raw_reward: 0.6, handoff: true };
+    // trained rewards: the capped entry's trainer saw its raw 0.8 (differs by 0.5), the hand-off's 0.6 (agrees)
+    Object.assign(capped, { trained_reward: 0.8 });
+    const handoff: RollupEntry = {
+      ...base,
+      group_id: "g2",
+      reward: 0.6,
+      raw_reward: 0.6,
+      handoff: true,
+      trained_reward: 0.6,
+    };
     const specError: RollupEntry = {
       ...base,
       group_id: "g2",
@@ -92,6 +102,64 @@ describe("applyRollupDelta", () => {
     expect(s.groups).toBe(1);
     expect(s.flatGroups).toBe(0);
     expect(s.groupStdSum).toBeCloseTo(0.35, 9);
+    // The hand-off re-scored to 0.9 keeps its trained 0.6: now 0.3 apart. With the capped entry, 2 of 2 differ.
+    expect({ trained: s.trained, trainedDiffers: s.trainedDiffers }).toEqual({ trained: 2, trainedDiffers: 2 });
+    expect(s.trainedAbsDiffSum).toBeCloseTo(0.5 + 0.3, 12);
+  });
+});
+
+describe("trained-reward rollups", () => {
+  it("equal a direct SQL computation over the ledger, after ingests with trained rewards and a re-score", async () => {
+    const run = "trn-roll";
+    // Every rollout of a generated run with a trained reward: the verifier's own reward for even samples, a reward
+    // off by a known amount for odd ones; some entries get theirs from an external record instead.
+    const values = [...demoRunValues({ runId: run, tickets: 12, steps: 6, k: 4, seed: "tr", variant: "normal" })].map(
+      (v) =>
+        v.kind === "rollout"
+          ? { ...v, trained_reward: Number(v.sample_index) % 2 === 0 ? undefined : 0.123 * Number(v.sample_index) }
+          : v,
+    );
+    expect(await ingestValues(values, { pool: t.pool, batchLines: 250 })).toMatchObject({ ok: true, rejected: 0 });
+    await ingestText(
+      t.pool,
+      ndjson([
+        { ...externalScore("trn-roll/ext/1", "T-TR", 0.5, { run, step: 0 }), trained_reward: 0.5 },
+        { ...externalScore("trn-roll/ext/2", "T-TR", 0.5, { run, step: 0 }), trained_reward: 0.75 },
+        { ...externalScore("trn-roll/ext/3", "T-TR", 0.5, { run, step: 0 }), trained_reward: -1 },
+      ]),
+    );
+    const direct = async () => {
+      const { rows } = await t.pool.query<{ step: number; n: number; d: number; s: number }>(
+        `select step, count(*) filter (where trained_reward is not null and reward is not null)::int as n,
+                count(*) filter (where abs(trained_reward - reward) > 0.000001)::int as d,
+                coalesce(sum(abs(trained_reward - reward)), 0)::float8 as s
+           from ledger where run_id = $1 and is_current group by step order by step`,
+        [run],
+      );
+      return rows;
+    };
+    const check = async () => {
+      const rolled = await listStepRollups(run, {}, createClient(t.url));
+      const want = await direct();
+      expect(rolled.map((r) => r.step)).toEqual(want.map((w) => w.step));
+      for (const [i, w] of want.entries()) {
+        expect([rolled[i].trained, rolled[i].trainedDiffers]).toEqual([w.n, w.d]);
+        expect(rolled[i].trainedAbsDiffSum).toBeCloseTo(w.s, 9);
+      }
+      expect(await differences(run)).toEqual([]);
+      return want;
+    };
+    const before = await check();
+    expect(before.reduce((a, w) => a + w.d, 0)).toBeGreaterThan(100);
+    expect(before[0]).toMatchObject({ step: 0 });
+
+    // A re-score moves rewards but keeps trained rewards: the counters follow the new rewards.
+    const config = parseVerifierConfig({ guardrails: { missing_evidence: { on: false } }, handoff_outcome: 0.9 });
+    if (!config.ok) throw new Error("config");
+    const r = await rescoreRun(t.pool, { runId: run, config: config.config, batchSize: 50, alarms: false });
+    expect(r.reward_changed).toBeGreaterThan(0);
+    const after = await check();
+    expect(after).not.toEqual(before);
   });
 });
 

@@ -19,6 +19,9 @@ const zero: StepRollupCounters = {
   groups: 0,
   flatGroups: 0,
   groupStdSum: 0,
+  trained: 0,
+  trainedDiffers: 0,
+  trainedAbsDiffSum: 0,
   guardrails: {},
 };
 

@@ -66,3 +66,19 @@ export const REWARD_HACKING_ALARM: RewardHackingRule = {
   exitAfter: 3,
   humanLabel: "human agreement",
 };
+
+/**
+ * The trainer's reward against the ledger's: share of a step's entries (with both) whose trained reward differs by
+ * more than 1e-6. The two should agree exactly — a mismatch means the trainer optimizes something other than what
+ * the ledger records — so one step past 1% turns it red (enterAfter 1) and a single entry is enough to judge (minN 1).
+ */
+export const TRAINED_REWARD_MISMATCH_ALARM: CeilingRule = {
+  kind: "ceiling",
+  label: "trained-reward mismatch",
+  ceiling: 0.01,
+  warnAt: 0.005,
+  exitMargin: 0.001,
+  enterAfter: 1,
+  exitAfter: 3,
+  minN: 1,
+};
