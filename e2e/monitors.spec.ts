@@ -179,8 +179,8 @@ test.describe("training monitors", () => {
       "data-state",
       "red",
     );
-    // every run is listed, with a link to its page (grpo-demo's raised trained-reward alarm links to it too: two of
-    // its worked examples carry a trained reward the caps did not touch)
+    // every run is listed, with a link to its page (grpo-demo's raised trained-reward alarm links to it too: the
+    // demo's trainer reported the uncapped reward for two capped worked examples)
     await expect(page.getByRole("link", { name: "grpo-demo", exact: true }).first()).toBeVisible();
     await expect(page.locator('tr[data-run="grpo-demo"][data-alarm="trained_mismatch"]')).toHaveAttribute(
       "data-state",
