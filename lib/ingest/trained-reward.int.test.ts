@@ -256,6 +256,10 @@ describe("the browser's trained-reward filter", () => {
         { "QUERY PLAN": string }[]
       >`explain select l.id from ledger l where ${where} order by l.id desc limit 101`,
     ]);
-    expect(plan.map((r) => r["QUERY PLAN"]).join("\n")).toContain("ledger_trained_differs_idx");
+    // Each run's partition (014) has its own copy of the index under a derived name: the partial index is the one
+    // that answers the whole predicate, so the scan needs no Filter.
+    const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toMatch(/Index (Only )?Scan/);
+    expect(text).not.toMatch(/Filter:|Seq Scan/);
   });
 });
