@@ -49,6 +49,9 @@ describe("verity export --format parquet", () => {
       "policy_error",
     ]);
     expect(rows.some((r) => r.sample_index === 2)).toBe(true);
+    expect(rows.find((r) => r.trajectory_id === `${runId}/x2`)?.trained_reward).toBe(0.75);
+    expect(rows.filter((r) => r.trained_reward === 1).length).toBe(10);
+    expect(rows.some((r) => r.trained_reward === null)).toBe(true);
     expect(view.metadata["verity.export"]).toBe(
       JSON.stringify({ kind: "ledger", run_id: runId, from: null, to: null, guardrail: null }),
     );
@@ -72,6 +75,7 @@ describe("verity export --format parquet", () => {
       source: "VARCHAR",
       reward: "DOUBLE",
       raw_reward: "DOUBLE",
+      trained_reward: "DOUBLE",
       outcome: "DOUBLE",
       policy: "DOUBLE",
       evidence: "DOUBLE",

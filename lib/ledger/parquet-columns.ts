@@ -32,6 +32,8 @@ export const PARQUET_COLUMNS: readonly ParquetColumn[] = [
   col("source", "string", false, "l.source::text"),
   col("reward", "double", true),
   col("raw_reward", "double", true),
+  // The number the trainer optimized, when its rollout or score record carried one.
+  col("trained_reward", "double", true),
   col("outcome", "double", true),
   col("policy", "double", true),
   col("evidence", "double", true),

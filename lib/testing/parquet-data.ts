@@ -1,5 +1,5 @@
 // Test support for the Parquet exports: a small ledger with every kind of value a column can hold (verifier and
-// external entries, null sub-scores, groups and sample indexes, no guardrail, one, several, re-scored entries that
+// external entries, null sub-scores, a trainer's reward or none, groups and sample indexes, no guardrail, one, several, re-scored entries that
 // supersede others), and the rows a Parquet export of it must hold, read from the database by SQL of its own.
 import type pg from "pg";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
@@ -20,6 +20,7 @@ export async function ingestParquetLedger(pool: pg.Pool, run: string): Promise<v
       lines.push({
         ...rolloutLine(`${run}/${ex}/${k}`, ticket, { run, step, example: ex, group: `${run}/s${step}/${ticket}` }),
         sample_index: k,
+        ...(k === 1 ? { trained_reward: 1 } : {}),
       });
     }
   }
@@ -32,6 +33,7 @@ export async function ingestParquetLedger(pool: pg.Pool, run: string): Promise<v
     {
       ...externalScore(`${run}/x2`, `${run}-T02`, 0.9, { run, step: 3 }),
       subscores: { outcome: 1, policy: 0.5 },
+      trained_reward: 0.75,
       reasons: [{ code: "custom", message: 'an "odd" reason, with ünïcode', tool: "t" }],
     },
   );
@@ -54,7 +56,7 @@ export async function expectedParquetRows(
   const { rows } = await pool.query(
     `select l.id::text as id, l.trajectory_id, l.supersedes_id::text as supersedes_id, l.run_id, l.step, l.group_id,
             r.sample_index, l.ticket_id, l.category, l.status::text as status, l.source::text as source, l.reward,
-            l.raw_reward, l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.capped, l.deciding_guardrail,
+            l.raw_reward, l.trained_reward, l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.capped, l.deciding_guardrail,
             l.guardrails, l.reasons, l.handoff, l.tool_steps, l.verifier_version, l.config_hash, l.created_at
        from ledger l left join rollouts r on r.id = l.rollout_id
       where l.run_id = $1 and l.is_current and l.step >= $2 and l.step <= $3
