@@ -11,6 +11,10 @@ const formats: Record<
     about: "rollout dumps, one rollout a line: --preset verl|trl, or --map field=path,...",
     load: () => import("@/lib/cli/import-jsonl.ts"),
   },
+  tau2: {
+    about: "a tau2-bench results file (tasks and simulations) with its domain's db.json: --db DB.json",
+    load: () => import("@/lib/cli/import-tau2.ts"),
+  },
 };
 
 const USAGE = `usage: verity import <format> FILE [options]

@@ -39,6 +39,7 @@ type Frame = {
 
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER_TAIL = /^[-+0-9.eE]*$/;
 const LITERALS = ["true", "false", "null"] as const;
 
 /** A JSON path in the style of the tool's error messages: `simulations[12].messages[3].tool_calls`. */
@@ -230,11 +231,12 @@ export async function* streamTopLevel(
         continue;
       }
       if (ch === "-" || (ch >= "0" && ch <= "9")) {
+        // A number may go on in the next chunk: wait while everything left could still be part of it.
+        if (!eof && NUMBER_TAIL.test(buf.slice(i))) return false;
         NUMBER.lastIndex = i;
         const m = NUMBER.exec(buf);
         if (!m) fail(`malformed number`);
         const end = i + m![0].length;
-        if (end >= buf.length && !eof) return false;
         const next = buf[end];
         if (next !== undefined && /[0-9.eE+\-]/.test(next)) {
           advance(end);

@@ -71,18 +71,20 @@ function textTokens(s: string, into: Set<string>): void {
   }
 }
 
-/** Fields of an array element that identify it (`customer_id`, `line_id`, `id`, `phone_number`). */
-const ID_FIELD = /(?:^|_)(?:id|number)$/;
+/** Fields of an array element that identify it or link it (`customer_id`, `id`, `phone_number`, `line_ids`). */
+const ID_FIELD = /(?:^|_)(?:id|ids|number)$/;
+const names = (v: unknown, refs: Set<string>) =>
+  Array.isArray(v) ? v.some((x) => refs.has(String(x))) : refs.has(String(v));
 
 /**
  * The entities of one collection of the database named by `refs`: a collection that is an object keyed by id
  * (retail's `orders`, airline's `reservations`) gives the entries whose key is named; one that is an array
- * (telecom's `customers`) gives the elements whose id field (`…_id`, `…_number`) holds a named value.
+ * (telecom's `customers`) gives the elements whose id fields (`…_id`, `…_number`, or a list `…_ids`) hold a named value.
  */
 function pick(collection: unknown, refs: Set<string>): unknown {
   if (Array.isArray(collection)) {
     const hits = collection.filter(
-      (e) => isObject(e) && Object.entries(e).some(([k, v]) => ID_FIELD.test(k) && refs.has(String(v))),
+      (e) => isObject(e) && Object.entries(e).some(([k, v]) => ID_FIELD.test(k) && names(v, refs)),
     );
     return hits.length ? hits : undefined;
   }

@@ -1,0 +1,115 @@
+// `verity import tau2 RESULTS.json --db DB.json [--run R]`: a tau2-bench results file into the ledger
+// (lib/import/tau2.ts; the mapping is in docs/import.md). The last line on stdout is the JSON summary.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { type Io, stdio } from "@/lib/cli/command.ts";
+import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/schema.ts";
+import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
+import { withBulkDatabase } from "@/lib/ingest/database.ts";
+import { zodIssues } from "@/lib/verifier/schema.ts";
+
+const USAGE = `usage: verity import tau2 RESULTS.json --db DB.json [--run RUN] [--step N] [--strict]
+
+Imports a tau2-bench results file: each task becomes a case (ticket from the user scenario, env snapshot from the
+entities of DB.json that the task names, verifier spec from its evaluation criteria), each simulation a rollout of
+its task's case, scored by the verifier on the way in, with tau2-bench's reward as its trained_reward. The mapping,
+and where Verity's verdict and tau2-bench's reward differ, are in docs/import.md.
+
+options:
+  --db DB.json     the domain's database (tau2-bench: data/tau2/domains/<domain>/db.json); required
+  --run RUN        the run (default: the results file's name without its extension)
+  --step N         the training step of every rollout (default 0)
+  --batch N        lines per transaction (default 2000)
+  --strict         exit 1 when any task or simulation was rejected
+
+A task or simulation that cannot be imported is rejected alone, with its JSON path in the file and the reason;
+the others are imported. Importing the same file again changes nothing.
+
+exit status: 0 done, 1 done with rejects under --strict, 2 usage, 3 stopped early (malformed JSON: its line,
+column and path; the database unavailable): what was read before is imported, and running it again completes it.`;
+
+export function parseImportTau2Args(
+  argv: string[],
+): { ok: true; opts: Tau2ImportCliOptions } | { ok: false; message: string; help?: boolean } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        db: { type: "string" },
+        run: { type: "string" },
+        step: { type: "string" },
+        batch: { type: "string" },
+        strict: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { ok: false, message: "", help: true };
+  if (positionals.length > 1)
+    return { ok: false, message: `one results file at a time (got ${positionals.join(", ")})` };
+  const r = tau2ImportCliSchema.safeParse({
+    results: positionals[0] ?? "",
+    db: values.db,
+    run: values.run,
+    step: values.step,
+    batch: values.batch,
+    strict: values.strict ?? false,
+  });
+  if (!r.success)
+    return {
+      ok: false,
+      message: zodIssues(r.error)
+        .map((i) => (i.path && i.path !== "results" ? `--${i.path}: ` : "") + i.message)
+        .join("; "),
+    };
+  return { ok: true, opts: r.data };
+}
+
+export async function run(argv: string[], io: Io = stdio): Promise<number> {
+  const args = parseImportTau2Args(argv);
+  if (!args.ok) {
+    if (args.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    io.err(`verity import tau2: ${args.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const opts = args.opts;
+  try {
+    fs.accessSync(opts.results, fs.constants.R_OK);
+  } catch {
+    io.err(`verity import tau2: cannot read ${opts.results}`);
+    return 2;
+  }
+  const db = readTau2Db(opts.db);
+  if (!db.ok) {
+    io.err(`verity import tau2: ${db.message}`);
+    return 2;
+  }
+  const runId = opts.run ?? defaultTau2Run(opts.results);
+  const started = Date.now();
+  const summary = await withBulkDatabase((pool) =>
+    importTau2({ pool, results: opts.results, db: db.db, run: runId, step: opts.step, batchLines: opts.batch }),
+  );
+  const secs = (Date.now() - started) / 1000;
+  const counts = (c: { accepted: number; unchanged: number; rejected: number }) =>
+    `${c.accepted} accepted, ${c.unchanged} unchanged, ${c.rejected} rejected`;
+  io.err(
+    `verity import tau2: run ${runId}: ${summary.tasks} tasks (cases: ${counts(summary.cases)}), ` +
+      `${summary.simulations} simulations (rollouts: ${counts(summary.rollouts)}); the verifier scored ` +
+      `${summary.scored} in ${secs.toFixed(1)} s`,
+  );
+  for (const r of summary.rejects.slice(0, 20)) io.err(`  ${r.path}: ${r.message}`);
+  if (summary.rejects.length > 20) io.err(`  … ${summary.rejected - 20} more in the summary`);
+  if (!summary.ok) io.err(`verity import tau2: ${summary.error}`);
+  io.out(JSON.stringify(summary));
+  if (!summary.ok) return 3;
+  return opts.strict && summary.rejected > 0 ? 1 : 0;
+}
