@@ -93,6 +93,15 @@ describe("streamTopLevel", () => {
     expect(err.reason).toContain(reason);
   });
 
+  it("yields every value before a syntax error, then raises it", async () => {
+    const seen: unknown[] = [];
+    await expect(async () => {
+      for await (const v of streamTopLevel(chunks(`{"tasks": [1, {"a": 2}, {"b" 3}]}`, 1 << 16), { arrays: ["tasks"] }))
+        seen.push(v.value);
+    }).rejects.toThrow(JsonSyntaxError);
+    expect(seen).toEqual([1, { a: 2 }]);
+  });
+
   it("refuses bytes that are not UTF-8", async () => {
     async function* bad(): AsyncGenerator<Uint8Array> {
       yield new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]);

@@ -299,8 +299,15 @@ export async function* streamTopLevel(
     return -1;
   };
 
+  // A syntax error is raised after the values read before it have been yielded.
+  let broken: unknown = null;
   const step = (eof: boolean) => {
-    scan(eof);
+    try {
+      scan(eof);
+    } catch (err) {
+      broken = err;
+      return;
+    }
     // Keep only what is still needed: the captured value, or the unfinished token.
     const keep = capture ? capture.start : i;
     if (keep > 0) {
@@ -318,6 +325,7 @@ export async function* streamTopLevel(
     }
     step(false);
     while (out.length) yield out.shift()!;
+    if (broken) throw broken;
     if (stopped) return;
   }
   try {
@@ -327,4 +335,5 @@ export async function* streamTopLevel(
   }
   step(true);
   while (out.length) yield out.shift()!;
+  if (broken) throw broken;
 }
