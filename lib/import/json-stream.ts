@@ -39,7 +39,18 @@ type Frame = {
 
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-const NUMBER_TAIL = /^[-+0-9.eE]*$/;
+/** Where the run of characters that could belong to a number, starting at `i`, ends. */
+function numberRunEnd(s: string, i: number): number {
+  let k = i;
+  for (; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    // 0-9 . + - e E
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69)) break;
+  }
+  return k;
+}
+const STRUCTURE = /["{}[\]]/g;
+const FAST_STRING = /"(?:[^"\\]|\\[^])*"/y;
 const LITERALS = ["true", "false", "null"] as const;
 
 /** A JSON path in the style of the tool's error messages: `simulations[12].messages[3].tool_calls`. */
@@ -76,6 +87,12 @@ export async function* streamTopLevel(
   // The value being captured: where it starts in buf, and where in the document.
   let capture: {
     start: number;
+    /** The fast path's progress through the element: position, bracket depth (resumed when more input comes). */
+    fast: { at: number; depth: number };
+    /** Set once the fast path gave up: the element is scanned token by token. */
+    checked: boolean;
+    /** The value, when the fast path parsed it. */
+    parsed?: { value: unknown };
     depth: number;
     key: string;
     index: number | null;
@@ -114,19 +131,28 @@ export async function* streamTopLevel(
     if (stack.length === 1 && stack[0].key !== null) {
       const key = stack[0].key;
       if (arrays.has(key) && buf[i] === "[") return; // its elements are captured one by one
-      if (arrays.has(key) || values.has(key)) capture = { start: i, depth: 1, key, index: null, line, column };
+      if (arrays.has(key) || values.has(key))
+        capture = { start: i, fast: { at: i, depth: 0 }, checked: false, depth: 1, key, index: null, line, column };
     } else if (stack.length === 2 && stack[1].kind === "array" && stack[0].key !== null && arrays.has(stack[0].key)) {
-      capture = { start: i, depth: 2, key: stack[0].key, index: stack[1].index, line, column };
+      capture = {
+        start: i,
+        fast: { at: i, depth: 0 },
+        checked: false,
+        depth: 2,
+        key: stack[0].key,
+        index: stack[1].index,
+        line,
+        column,
+      };
     }
   };
   /** A value ended at i (exclusive): the depth is back where the capture began. */
   const valueEnded = () => {
     if (capture && stack.length === capture.depth) {
-      const text = buf.slice(capture.start, i);
       out.push({
         key: capture.key,
         index: capture.index,
-        value: JSON.parse(text),
+        value: capture.parsed ? capture.parsed.value : JSON.parse(buf.slice(capture.start, i)),
         line: capture.line,
         column: capture.column,
       });
@@ -213,6 +239,30 @@ export async function* streamTopLevel(
         seenRoot = true;
       }
       maybeCapture();
+      if (capture && capture.start === i && !capture.checked && (ch === "{" || ch === "[")) {
+        // Fast path: find the element's end by its brackets and strings alone, and let JSON.parse check it. Only
+        // when JSON.parse refuses it is the element scanned again below, token by token, to say where and why.
+        const end = balancedEnd(capture);
+        if (end < 0) {
+          if (!eof) return false;
+          capture.checked = true;
+        } else {
+          let value: unknown;
+          let parsed = true;
+          try {
+            value = JSON.parse(buf.slice(i, end));
+          } catch {
+            parsed = false;
+            capture.checked = true;
+          }
+          if (parsed) {
+            capture.parsed = { value };
+            advance(end);
+            valueEnded();
+            continue;
+          }
+        }
+      }
       if (ch === "{" || ch === "[") {
         advance(i + 1);
         stack.push({
@@ -232,7 +282,7 @@ export async function* streamTopLevel(
       }
       if (ch === "-" || (ch >= "0" && ch <= "9")) {
         // A number may go on in the next chunk: wait while everything left could still be part of it.
-        if (!eof && NUMBER_TAIL.test(buf.slice(i))) return false;
+        if (!eof && numberRunEnd(buf, i) === buf.length) return false;
         NUMBER.lastIndex = i;
         const m = NUMBER.exec(buf);
         if (!m) fail(`malformed number`);
@@ -252,7 +302,7 @@ export async function* streamTopLevel(
         valueEnded();
         continue;
       }
-      if (!eof && LITERALS.some((l) => l.startsWith(buf.slice(i)))) return false;
+      if (!eof && buf.length - i < 5 && LITERALS.some((l) => l.startsWith(buf.slice(i)))) return false;
       fail(`expected a value, found ${describe(ch)}`);
     }
   };
@@ -299,6 +349,38 @@ export async function* streamTopLevel(
     return -1;
   };
 
+  /**
+   * The end (exclusive) of the object or array the capture starts with, found by its brackets and strings only, or
+   * -1 when the buffer ends first (the progress is kept in `c.fast`, so a long element is not scanned twice).
+   */
+  const balancedEnd = (c: { fast: { at: number; depth: number } }): number => {
+    let k = c.fast.at;
+    let depth = c.fast.depth;
+    for (;;) {
+      STRUCTURE.lastIndex = k;
+      const m = STRUCTURE.exec(buf);
+      if (!m) break;
+      const at = m.index;
+      const q = buf.charCodeAt(at);
+      if (q === 34) {
+        FAST_STRING.lastIndex = at;
+        const sm = FAST_STRING.exec(buf);
+        if (!sm) {
+          k = at;
+          break;
+        }
+        k = at + sm[0].length;
+        continue;
+      }
+      depth += q === 123 || q === 91 ? 1 : -1;
+      k = at + 1;
+      if (depth === 0) return k;
+    }
+    c.fast.at = k;
+    c.fast.depth = depth;
+    return -1;
+  };
+
   // A syntax error is raised after the values read before it have been yielded.
   let broken: unknown = null;
   const step = (eof: boolean) => {
@@ -312,7 +394,10 @@ export async function* streamTopLevel(
     const keep = capture ? capture.start : i;
     if (keep > 0) {
       buf = buf.slice(keep);
-      if (capture) capture.start -= keep;
+      if (capture) {
+        capture.start -= keep;
+        capture.fast.at -= keep;
+      }
       i -= keep;
     }
   };
