@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/auth.ts";
+import { readParquetFile } from "../lib/testing/parquet-reader.ts";
 
 // The clusters page over the demo data (run grpo-main: 60 tickets × 40 steps × K=4, a GRPO run that learns; and
 // grpo-hacking, whose hand-offs creep up). A lead drills into the empty-promise cluster down to a category, opens
@@ -107,6 +108,29 @@ test.describe("clusters as a lead", () => {
     await c.triage().getByLabel("Note").fill("");
     await c.triage().getByRole("button", { name: "Save" }).click();
     await expect(c.triage().getByRole("status")).toHaveText("Saved.");
+  });
+
+  test("download a cluster's rollouts as Parquet, one row per member, readable by DuckDB", async ({ page }) => {
+    const c = new ClustersPage(page);
+    await c.goto("run=grpo-main&c=empty_promise");
+    const size = count(await c.detail().getByTestId("cluster-size").innerText());
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      c.detail().getByRole("link", { name: "Export its rollouts as Parquet" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("verity-cluster-grpo-main-empty_promise.parquet");
+    const view = await readParquetFile((await download.path())!);
+    expect(view.rows.length).toBe(size);
+    expect(view.rows.every((r) => r.run_id === "grpo-main" && r.deciding_guardrail === "empty_promise")).toBe(true);
+    expect(view.rows.every((r) => (r.reward as number) < 0.5)).toBe(true);
+    expect(view.rows.every((r) => (r.guardrail_codes as string[]).includes("empty_promise"))).toBe(true);
+    expect(view.types.guardrail_codes).toBe("VARCHAR[]");
+    expect(JSON.parse(view.metadata["verity.export"])).toMatchObject({
+      kind: "cluster",
+      run_id: "grpo-main",
+      key: "empty_promise",
+      threshold: 0.5,
+    });
   });
 
   test("the blind spot grows late in the reward-hacking run, as one repeated reply", async ({ page }) => {

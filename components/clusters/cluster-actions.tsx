@@ -27,6 +27,11 @@ export function ClusterLinks({
           Export as data backlog (NDJSON)
         </a>
       )}
+      {canExport && (
+        <a href={exportHref(window, clusterKey, "parquet")} className="text-accent hover:underline" download>
+          Export its rollouts as Parquet
+        </a>
+      )}
     </div>
   );
 }

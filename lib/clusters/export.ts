@@ -5,6 +5,8 @@
 //   {"kind":"case", …}       its case in the wire format of formats.md §1 (re-ingestible as is), when stored
 //   {"kind":"example", …}    the lowest-reward members with their final reply and structured reasons
 // Counts here are exact (members are selected with sql.ts memberWhere), even where the report samples level 2.
+// `format=parquet` downloads the members themselves instead: one flat row per ledger entry (clusterMembersParquet).
+import type pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import {
@@ -15,6 +17,11 @@ import {
 } from "@/lib/clusters/detail-data.ts";
 import { browserHref, clusterLabel, formatKey, type ClusterKey } from "@/lib/clusters/keys.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
+import { memberWhere } from "@/lib/clusters/sql.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import { inSnapshot } from "@/lib/ledger/export.ts";
+import { PARQUET_JOIN, PARQUET_SELECT, type ParquetRow } from "@/lib/ledger/parquet-columns.ts";
+import { fileSlug, parquetChunks, parquetResponse } from "@/lib/ledger/parquet.ts";
 
 const CASE_CHUNK = 200;
 export const EXPORT_EXAMPLES = 20;
@@ -114,4 +121,47 @@ export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: Prism
       "cache-control": "no-store",
     },
   });
+}
+
+const MEMBER_BATCH = 5000;
+
+/**
+ * The cluster's members as a Parquet file: one row per current ledger entry, the columns of the ledger's Parquet
+ * export (docs/formats.md §6), ordered by (step, id), read by key from one snapshot; what was exported is in the
+ * footer's `verity.export`.
+ */
+export function clusterMembersParquet(
+  w: ClusterWindow,
+  key: ClusterKey,
+  pool: pg.Pool = bulkPool(),
+  options: { rowGroupRows?: number } = {},
+): AsyncGenerator<Uint8Array> {
+  const where = memberWhere(w, key);
+  const n = where.values.length;
+  const batches = inSnapshot(pool, async function* (client) {
+    let after = { step: -1, id: "0" };
+    for (;;) {
+      const { rows } = await client.query<ParquetRow>(
+        `select ${PARQUET_SELECT} from ledger l ${PARQUET_JOIN}
+          where ${where.text} and (l.step, l.id) > ($${n + 1}, $${n + 2}::bigint)
+          order by l.step, l.id limit $${n + 3}`,
+        [...where.values, after.step, after.id, MEMBER_BATCH],
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      after = { step: rows[rows.length - 1].step, id: rows[rows.length - 1].id };
+      if (rows.length < MEMBER_BATCH) return;
+    }
+  });
+  const what = { kind: "cluster", run_id: w.runId, key: formatKey(key), label: clusterLabel(key) };
+  const window = { step_from: w.from ?? null, step_to: w.to ?? null, threshold: w.threshold };
+  return parquetChunks(batches, { ...options, metadata: { "verity.export": JSON.stringify({ ...what, ...window }) } });
+}
+
+/** A streamed Parquet download of the cluster's members (console route and token API alike). */
+export function backlogParquetResponse(w: ClusterWindow, key: ClusterKey, pool: pg.Pool = bulkPool()): Response {
+  const slug = formatKey(key)
+    .replace(/[^a-z0-9_.-]+/gi, "-")
+    .slice(0, 80);
+  return parquetResponse(clusterMembersParquet(w, key, pool), `verity-cluster-${fileSlug(w.runId)}-${slug}.parquet`);
 }

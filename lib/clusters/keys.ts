@@ -167,7 +167,7 @@ export function clustersHref(w: LinkWindow, extra: { c?: string; view?: string }
   return `/clusters?${windowQuery(w, { c: extra.c, view: extra.view === "treemap" ? "treemap" : undefined })}`;
 }
 
-/** The console's NDJSON backlog download of one cluster. */
-export function exportHref(w: LinkWindow, key: string): string {
-  return `/clusters/export?${windowQuery(w, { c: key })}`;
+/** The console's backlog download of one cluster: NDJSON, or its members as Parquet. */
+export function exportHref(w: LinkWindow, key: string, format: "ndjson" | "parquet" = "ndjson"): string {
+  return `/clusters/export?${windowQuery(w, { c: key, format: format === "parquet" ? "parquet" : undefined })}`;
 }
