@@ -121,7 +121,8 @@ describe("014_partition_by_run on a database with data", () => {
     const maxIds = (await c.query(`select (select max(id) from rollouts) as r, (select max(id) from ledger) as l`))
       .rows[0];
 
-    expect(await migrate(s.url, { files: all })).toContain("014_partition_by_run");
+    // 014 alone first: later migrations may add columns (015 adds trained-reward counters to step_rollups)
+    expect(await migrate(s.url, { files: all.filter((f) => f.name < "015") })).toEqual(["014_partition_by_run"]);
 
     for (const t of tables) expect({ t, rows: await rowsOf(c, t) }).toEqual({ t, rows: before.get(t) });
     expect(before.get("ledger")).toHaveLength(10);
@@ -185,7 +186,9 @@ describe("014_partition_by_run on a database with data", () => {
       ),
     ).rejects.toThrow("trajectory run-a/t0 belongs to run run-a, not run with spaces & 'quotes'");
 
-    // And the product ingests into the migrated database: a new run gets its partitions on first ingest.
+    // And the product, with every later migration applied, ingests into the migrated database: a new run gets its
+    // partitions on first ingest.
+    await migrate(s.url, { files: all });
     const pool = new pg.Pool({ connectionString: s.url, max: 2 });
     drops.push(() => pool.end());
     const sum = await ingestText(pool, ndjson([caseLine("T-NEW"), rolloutLine("fresh/1", "T-NEW", { run: "fresh" })]));
