@@ -113,6 +113,15 @@ describe("verity export --format parquet", () => {
     expect(codecs).toEqual(["SNAPPY"]);
   });
 
+  it("writes row groups of the size asked for, and the same rows whatever the size", async () => {
+    const small = path.join(dir, "groups.parquet");
+    expect(
+      await run(["--run", runId, "--format", "parquet", "--row-group", "1000", "--out", small], capture().io),
+    ).toBe(0);
+    const view = await readParquetFile(small);
+    expect(view.rows.map(withParsedReasons)).toEqual(await expectedParquetRows(bulkPool(), runId));
+  });
+
   it("filters by step range and guardrail, and an empty selection is a file with the schema and no rows", async () => {
     const mid = path.join(dir, "mid.parquet");
     expect(
@@ -145,6 +154,11 @@ describe("verity export --format parquet", () => {
     const cases = capture();
     expect(await run(["--run", runId, "--format", "parquet", "--no-cases", "--out", file], cases.io)).toBe(2);
     expect(cases.err[0]).toMatch(/^verity export: --no-cases: applies to --format ndjson only/);
+    const group = capture();
+    expect(await run(["--run", runId, "--format", "parquet", "--row-group", "10", "--out", file], group.io)).toBe(2);
+    expect(group.err[0]).toMatch(/^verity export: --row-group: must be a whole number from 1,000 to 1,000,000, not 10/);
+    expect(await run(["--run", runId, "--row-group", "5000"], group.io)).toBe(2);
+    expect(group.err[1]).toMatch(/^verity export: --row-group: applies to --format parquet only/);
     const range = capture();
     expect(
       await run(["--run", runId, "--format", "parquet", "--from", "5", "--to", "2", "--out", file], range.io),

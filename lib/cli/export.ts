@@ -14,15 +14,17 @@ import {
   type EntryFilter,
 } from "@/lib/ledger/export.ts";
 import { exportLedgerParquet } from "@/lib/ledger/parquet-export.ts";
+import { ROW_GROUP_ROWS } from "@/lib/ledger/parquet.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--format ndjson|parquet]
-                     [--no-cases] [--out FILE]
+                     [--no-cases] [--row-group ROWS] [--out FILE]
 
 Writes the run's current ledger entries, ordered by step. --format ndjson (the default): NDJSON score records
 (formats.md §3), each ticket's case before its first record, so the file can be ingested into an empty database
 (--no-cases leaves them out). --format parquet: one Parquet file, one flat row per entry (formats.md "Parquet
-export"), written row group by row group; it needs --out, or stdout sent to a file or a pipe.`;
+export"), written row group by row group (--row-group: rows per group, default ${ROW_GROUP_ROWS.toLocaleString("en-US")}; memory
+grows with it); it needs --out, or stdout sent to a file or a pipe.`;
 
 type Sink = { write: (chunk: string | Uint8Array) => Promise<void>; end: () => Promise<void> };
 
@@ -48,6 +50,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
       format: { type: "string" },
       out: { type: "string" },
       "no-cases": { type: "boolean" },
+      "row-group": { type: "string" },
     },
     out,
   );
@@ -57,6 +60,11 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
   const problems: string[] = [];
   if (format !== "ndjson" && format !== "parquet") problems.push(`--format: must be ndjson or parquet, not ${format}`);
   if (format === "parquet" && values["no-cases"]) problems.push("--no-cases: applies to --format ndjson only");
+  const rowGroup = values["row-group"] === undefined ? ROW_GROUP_ROWS : Number(values["row-group"]);
+  if (values["row-group"] !== undefined && format !== "parquet")
+    problems.push("--row-group: applies to --format parquet only");
+  else if (!(Number.isInteger(rowGroup) && rowGroup >= 1_000 && rowGroup <= 1_000_000))
+    problems.push(`--row-group: must be a whole number from 1,000 to 1,000,000, not ${values["row-group"]}`);
   if (format === "parquet" && !values.out && (out.stdout as { isTTY?: boolean }).isTTY)
     problems.push("--out: a Parquet file is binary; give --out FILE or send stdout to a file");
   const fields = { run: values.run, from: values.from, to: values.to, guardrail: values.guardrail };
@@ -79,7 +87,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     const sink = sinkOf(values.out ? fs.createWriteStream(values.out) : out.stdout, Boolean(values.out));
     const where = values.out ? ` written to ${values.out}` : "";
     if (format === "parquet") {
-      const bytes = await writeParquet(pool, filter, sink, values.out);
+      const bytes = await writeParquet(pool, filter, sink, values.out, rowGroup);
       out.err(`verity export: ${bytes.toLocaleString("en-US")} bytes of Parquet${where}`);
       return 0;
     }
@@ -95,10 +103,16 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
 }
 
 /** Writes the Parquet file; a failure part-way removes the partial file (it has no footer, so it is no file). */
-async function writeParquet(pool: pg.Pool, filter: EntryFilter, sink: Sink, file: string | undefined): Promise<number> {
+async function writeParquet(
+  pool: pg.Pool,
+  filter: EntryFilter,
+  sink: Sink,
+  file: string | undefined,
+  rowGroupRows: number,
+): Promise<number> {
   let bytes = 0;
   try {
-    for await (const chunk of exportLedgerParquet(pool, filter)) {
+    for await (const chunk of exportLedgerParquet(pool, filter, { rowGroupRows })) {
       bytes += chunk.byteLength;
       await sink.write(chunk);
     }
