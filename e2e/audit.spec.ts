@@ -58,7 +58,18 @@ test.describe("the lead", () => {
       .innerText();
     const drawn = Number(drawnText.split(" ")[0]);
     expect(drawn).toBeGreaterThanOrEqual(3);
-    await expect(page.getByRole("row", { name: /empty_promise/ })).toContainText("4");
+    await expect(page.locator(".preview-strata").getByRole("row", { name: /empty_promise/ })).toContainText("4");
+
+    // How big the audit must be: one line per target over this window, and each stratum's need beside its draw
+    const plan = page.getByTestId("audit-plan");
+    for (const [id, label] of [
+      ["plan-0.03", "±3%"],
+      ["plan-0.05", "±5%"],
+      ["plan-0.1", "±10%"],
+    ])
+      await expect(plan.getByTestId(id)).toContainText(label);
+    await expect(plan).toContainText("design effect");
+    await expect(plan.getByTestId("plan-stratum-empty_promise").locator("td").last()).toHaveText(/^4\b/);
 
     // The URL alone reproduces the same draw.
     const other = await context.newPage();

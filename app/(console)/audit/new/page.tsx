@@ -92,7 +92,7 @@ export default async function NewBatchPage({
             />
             <Stat label="Two reviewers" value={fmtInt(preview.sample.overlapItems)} hint="overlap items" />
           </div>
-          <Table>
+          <Table className="preview-strata">
             <thead>
               <tr>
                 <Th>Stratum (deciding guardrail)</Th>
