@@ -42,3 +42,11 @@ export function parseFlags<const O extends Options>(
   }
   return { values };
 }
+
+/**
+ * A schema's issues as one flag-error line: "--batch: must be …; --run: …". An issue on `positional` (the command's
+ * file argument) or on no path is printed without a flag name.
+ */
+export function flagIssueMessage(issues: readonly { path: string; message: string }[], positional: string): string {
+  return issues.map((i) => (i.path && i.path !== positional ? `--${i.path}: ` : "") + i.message).join("; ");
+}

@@ -3,7 +3,7 @@
 // a line. The last stdout line is the ingest summary (lib/ingest/schema.ts), line numbers those of the file.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { stdio, type Io } from "@/lib/cli/command.ts";
+import { stdio, type Io, flagIssueMessage } from "@/lib/cli/command.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
 import { importJsonl, openDump } from "@/lib/import/jsonl.ts";
@@ -87,9 +87,7 @@ export function parseImportJsonlArgs(
   if (!r.success) {
     return {
       ok: false,
-      message: zodIssues(r.error)
-        .map((i) => (i.path && i.path !== "file" ? `--${i.path}: ` : "") + i.message)
-        .join("; "),
+      message: flagIssueMessage(zodIssues(r.error), "file"),
     };
   }
   const opts = r.data;

@@ -2,7 +2,7 @@
 // (lib/import/tau2.ts; the mapping is in docs/import.md). The last line on stdout is the JSON summary.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { type Io, stdio } from "@/lib/cli/command.ts";
+import { type Io, stdio, flagIssueMessage } from "@/lib/cli/command.ts";
 import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/schema.ts";
 import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
@@ -64,9 +64,7 @@ export function parseImportTau2Args(
   if (!r.success)
     return {
       ok: false,
-      message: zodIssues(r.error)
-        .map((i) => (i.path && i.path !== "results" ? `--${i.path}: ` : "") + i.message)
-        .join("; "),
+      message: flagIssueMessage(zodIssues(r.error), "results"),
     };
   return { ok: true, opts: r.data };
 }

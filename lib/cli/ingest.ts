@@ -6,6 +6,7 @@ import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
 import { ingestCliSchema, type IngestCliOptions } from "@/lib/ingest/schema.ts";
+import { flagIssueMessage } from "@/lib/cli/command.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity ingest FILE|- [options]
@@ -76,9 +77,7 @@ export function parseIngestArgs(
   if (!r.success) {
     return {
       ok: false,
-      message: zodIssues(r.error)
-        .map((i) => (i.path && i.path !== "file" ? `--${i.path}: ` : "") + i.message)
-        .join("; "),
+      message: flagIssueMessage(zodIssues(r.error), "file"),
     };
   }
   return { ok: true, opts: r.data };
