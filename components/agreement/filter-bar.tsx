@@ -69,6 +69,13 @@ export function AgreementFilterBar({
         GUARDRAIL_CODES.map((g) => ({ value: g, label: g })),
       )}
       <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
+        Ledger
+        <select name="basis" defaultValue={f.basis ?? ""} className={input}>
+          <option value="">as reviewed</option>
+          <option value="now">now (after fixes)</option>
+        </select>
+      </label>
+      <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">
         Reviewed from
         <input type="date" name="from" defaultValue={f.from} className={input} />
       </label>

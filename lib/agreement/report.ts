@@ -1,3 +1,4 @@
+import { compareBases } from "@/lib/agreement/bases.ts";
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agreement/figures.ts";
 import { extractionPairs } from "@/lib/agreement/extraction.ts";
@@ -347,6 +348,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
 
   return {
     filter: f,
+    /** The ledger the figures compare with: as each item recorded it when reviewed, or its current entry. */
+    basis: f.basis ?? "reviewed",
+    /** The headline (overall and per guardrail) under both bases, and the re-scored items between them. */
+    bases: compareBases(all, f),
     tolerance: tol,
     minItems: MIN_N_FOR_RATE,
     items: items.length,

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
+export const AGREEMENT_BASES = ["reviewed", "now"] as const;
+export type AgreementBasis = (typeof AGREEMENT_BASES)[number];
+
 /** Filters of the agreement report: URL params of /agreement, the API's query and the CLI's flags. */
 export const agreementFilterSchema = z
   .object({
@@ -13,6 +16,9 @@ export const agreementFilterSchema = z
     annotator: z.string().email("must be an annotator's email").optional(),
     guardrail: z.enum(GUARDRAIL_CODES, { message: "must be a guardrail code" }).optional(),
     tolerance: z.coerce.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1").default(0.1),
+    /** Which ledger the reviews are compared with: the entry each item recorded when it was sampled (`reviewed`,
+     * the default) or its rollout's current entry, after any re-score (`now`). */
+    basis: z.enum(AGREEMENT_BASES, { message: "must be reviewed or now" }).optional(),
   })
   .strict();
 export type AgreementFilter = z.infer<typeof agreementFilterSchema>;

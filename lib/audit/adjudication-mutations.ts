@@ -1,8 +1,10 @@
 // A lead's verdict on a disputed item. Append-only (a database trigger refuses UPDATE and DELETE): a revised
-// verdict is a new row superseding the current one. Logged in the activity log in the same transaction.
+// verdict is a new row superseding the current one. Logged in the activity log in the same transaction. A verdict of
+// "spec wrong" or "verifier rule wrong" links the item to a defect in the same transaction (lib/defects/mutations.ts).
 import type { AdjudicationInput } from "@/lib/audit/schema.ts";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string };
@@ -15,10 +17,10 @@ export async function recordAdjudication(
   input: AdjudicationInput,
   actor: { userId: number; email: string },
   client: PrismaClient = db(),
-): Promise<Result<{ adjudicationId: bigint; supersedesId: bigint | null }>> {
+): Promise<Result<{ adjudicationId: bigint; supersedesId: bigint | null; defectId: bigint | null }>> {
   return client.$transaction(async (tx) => {
-    const [item] = await tx.$queryRaw<{ id: bigint; reviews_done: number }[]>`
-      select id, reviews_done from audit_items where id = ${input.itemId} for update`;
+    const [item] = await tx.$queryRaw<{ id: bigint; reviews_done: number; run_id: string; ticket_id: string }[]>`
+      select id, reviews_done, run_id, ticket_id from audit_items where id = ${input.itemId} for update`;
     if (!item) return { ok: false, error: "No such item." };
     if (item.reviews_done === 0)
       return { ok: false, error: "This item has no review yet: there is nothing to adjudicate." };
@@ -51,6 +53,22 @@ export async function recordAdjudication(
       },
       tx,
     );
-    return { ok: true, adjudicationId: created.id, supersedesId: current?.id ?? null };
+    const defect = await linkAdjudication(
+      tx,
+      {
+        adjudicationId: created.id,
+        item: { id: item.id, runId: item.run_id, ticketId: item.ticket_id },
+        cause: input.cause,
+        guardrail: input.guardrail ?? null,
+        leadId: actor.userId,
+      },
+      actor,
+    );
+    return {
+      ok: true,
+      adjudicationId: created.id,
+      supersedesId: current?.id ?? null,
+      defectId: defect?.defectId ?? null,
+    };
   });
 }

@@ -17,6 +17,7 @@ import {
   type ScoringConfig,
 } from "@/lib/audit/demo-stories.ts";
 import { createClient } from "@/lib/db/client.ts";
+import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
@@ -423,6 +424,19 @@ async function writeReviews(
           select: { id: true },
         });
         verdicts++;
+        const item = await tx.auditItem.findUniqueOrThrow({
+          where: { id: v.item },
+          select: { id: true, runId: true, ticketId: true },
+        });
+        const lead = { userId: ctx.lead.id, email: ctx.lead.email };
+        const link = {
+          adjudicationId: a.id,
+          item,
+          cause: v.cause,
+          guardrail: v.guardrail ?? null,
+          leadId: lead.userId,
+        };
+        await linkAdjudication(tx, link, lead);
         await tx.activityLog.create({
           data: {
             actorId: ctx.lead.id,

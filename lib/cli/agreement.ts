@@ -5,9 +5,12 @@ import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
 
 const HELP = `usage: verity agreement [--run R] [--batch N] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                        [--category C] [--annotator EMAIL] [--guardrail CODE] [--tolerance 0.1] [--json]
+                        [--category C] [--annotator EMAIL] [--guardrail CODE] [--tolerance 0.1]
+                        [--basis reviewed|now] [--json]
 
-Prints the human/ledger agreement report: a summary, or with --json the same JSON as GET /api/v1/agreement.`;
+Prints the human/ledger agreement report: a summary, or with --json the same JSON as GET /api/v1/agreement.
+--basis now compares the reviews with each rollout's current ledger entry (after re-scores and spec fixes) instead
+of the entry each item recorded when it was reviewed (the default); the summary shows both when they differ.`;
 
 export async function run(argv: string[]): Promise<number> {
   let values;
@@ -23,6 +26,7 @@ export async function run(argv: string[]): Promise<number> {
         annotator: { type: "string" },
         guardrail: { type: "string" },
         tolerance: { type: "string" },
+        basis: { type: "string" },
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -55,6 +59,11 @@ export async function run(argv: string[]): Promise<number> {
   const lines = [
     `reviewed items   ${report.items}`,
     `agreement        ${h.label}  (${h.detail})`,
+    ...(report.bases.differ
+      ? [
+          `as reviewed/now  ${pct(report.bases.reviewed.rate)} → ${pct(report.bases.now.rate)}  (${report.bases.rescored.length} items re-scored since review, ${report.bases.flipped.length} of them changed agreement; this report: ${report.basis === "now" ? "now" : "as reviewed"})`,
+        ]
+      : []),
     ...(report.weighted
       ? [`weighted 1/π     ${report.weighted.figure.label}  (${report.weighted.figure.detail})`]
       : []),

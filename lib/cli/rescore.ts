@@ -2,6 +2,8 @@
 // appending superseding ledger entries, and prints what changed. The last stdout line is the JSON summary.
 import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
+import { createClient } from "@/lib/db/client.ts";
+import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
@@ -47,7 +49,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     return 2;
   }
   const runId = values.run;
-  return withBulkDatabase(async (pool) => {
+  return withBulkDatabase(async (pool, url) => {
     const exists = await pool.query("select 1 from runs where id = $1", [runId]);
     if (!exists.rowCount) {
       out.err(`verity rescore: no run ${JSON.stringify(runId)}`);
@@ -56,6 +58,15 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     const started = Date.now();
     const summary = await rescoreRun(pool, { runId, config: config.config });
     for (const line of formatRescoreReport(summary)) out.out(line);
+    // Fixed defects whose items now agree with their reviews are verified (lib/defects/mutations.ts).
+    const client = createClient(url);
+    try {
+      const verified = await verifyDefects({ runId }, client);
+      if (verified.length)
+        out.out(`defects verified: ${verified.map((d) => `#${d.id}`).join(", ")} (their items now agree)`);
+    } finally {
+      await client.$disconnect();
+    }
     out.err(`verity rescore: ${summary.rollouts} rollouts in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     out.out(JSON.stringify(summary));
     return 0;

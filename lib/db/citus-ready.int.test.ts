@@ -27,6 +27,8 @@ const NOT_RUN_SCOPED = [
   "audit_batches",
   "audit_items",
   "cluster_states",
+  "defect_items",
+  "defects",
   "monitor_alarm_events",
   "monitor_alarms",
   "trajectories",

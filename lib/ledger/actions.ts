@@ -6,6 +6,7 @@ import { z } from "zod";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
+import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
@@ -53,6 +54,7 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
       crossed_down: summary.crossed_down,
     },
   });
+  await verifyDefects({ runId });
   revalidatePath(`/runs/${encodeURIComponent(runId)}`);
   return {
     ok: true,

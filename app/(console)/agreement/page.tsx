@@ -3,6 +3,7 @@ import Link from "next/link";
 import { AnnotatorTable, CauseTable, ExtractionTable, TrendDays } from "@/components/agreement/calibration-tables.tsx";
 import { AgreementScatter, AgreementTrend } from "@/components/agreement/charts.tsx";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
+import { BasisComparisonCard } from "@/components/agreement/basis-comparison.tsx";
 import { ExcludedReviews } from "@/components/agreement/excluded-reviews.tsx";
 import { AgreementFilterBar } from "@/components/agreement/filter-bar.tsx";
 import {
@@ -20,6 +21,7 @@ import { agreementFacets } from "@/lib/agreement/facets.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, parseAgreementFilter } from "@/lib/agreement/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { countFixes } from "@/lib/defects/data.ts";
 
 export const metadata: Metadata = { title: "Agreement" };
 
@@ -47,6 +49,7 @@ export default async function AgreementPage({
   const [items, facets] = await Promise.all([loadAgreementItems(f), agreementFacets()]);
   const r = buildAgreementReport(items, f);
   const h = r.headline;
+  const fixes = r.bases.differ ? await countFixes(r.bases.rescored.map((id) => BigInt(id))) : null;
   return (
     <>
       <PageHeader
@@ -110,6 +113,7 @@ export default async function AgreementPage({
               hint={`${r.interAnnotator.items} overlap items · ${r.interAnnotator.rewardAlphaFigure.detail}`}
             />
           </div>
+          {fixes && <BasisComparisonCard c={r.bases} fixes={fixes} f={f} />}
           <p className="text-[12px] text-fg-muted" data-testid="weighting-note">
             {r.stratified
               ? "This sample is stratified (items had unequal inclusion probabilities): the figures marked “weighted 1/π” count each item by its inverse inclusion probability and estimate the run; counts, precision, recall, sub-score, calibration and extraction figures are of the sample, unweighted."

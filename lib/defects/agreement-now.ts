@@ -1,0 +1,82 @@
+// The ledger "as it is now" for audit items: the current entry of each item's rollout (after any re-score), beside
+// the entry the item recorded when it was sampled. What defect verification and the agreement report's `now`
+// basis compare the reviews with.
+import type { Db } from "@/lib/auth/activity-log.ts";
+import { db } from "@/lib/db/client.ts";
+import {
+  compare,
+  CURRENT_REVIEW,
+  ledgerSelect,
+  reviewSelect,
+  toHumanSide,
+  toLedgerSide,
+  type LedgerSide,
+} from "@/lib/review/data.ts";
+
+/**
+ * The current ledger entry of each item's rollout, keyed by item id; an item whose rollout has no current entry
+ * (none can be missing once scored: a re-score supersedes, it never removes) is absent. One query per run.
+ */
+export async function currentLedgerOfItems(
+  items: readonly { itemId: bigint; runId: string; rolloutId: bigint }[],
+  client: Db = db(),
+): Promise<Map<bigint, LedgerSide>> {
+  const byRun = new Map<string, { itemId: bigint; rolloutId: bigint }[]>();
+  for (const i of items) byRun.set(i.runId, [...(byRun.get(i.runId) ?? []), i]);
+  const out = new Map<bigint, LedgerSide>();
+  for (const [runId, list] of byRun) {
+    const rows = await client.ledgerEntry.findMany({
+      where: { runId, isCurrent: true, rolloutId: { in: [...new Set(list.map((i) => i.rolloutId))] } },
+      select: { ...ledgerSelect, rolloutId: true },
+    });
+    const ofRollout = new Map(rows.map((r) => [r.rolloutId, r]));
+    for (const i of list) {
+      const row = ofRollout.get(i.rolloutId);
+      if (row) out.set(i.itemId, toLedgerSide(row));
+    }
+  }
+  return out;
+}
+
+export type ItemNow = {
+  itemId: bigint;
+  /** The rollout's current entry, null when it has none. */
+  ledgerId: bigint | null;
+  /** The current entry is not the one the item recorded: the rollout was re-scored since it was sampled. */
+  rescored: boolean;
+  /** Every current review of the item agrees with the current entry (the adjudication rule, batch tolerance). */
+  agrees: boolean;
+};
+
+/** For each item: was it re-scored since sampling, and do its current reviews agree with the ledger now? */
+export async function itemsAgreeNow(itemIds: readonly bigint[], client: Db = db()): Promise<ItemNow[]> {
+  if (itemIds.length === 0) return [];
+  const items = await client.auditItem.findMany({
+    where: { id: { in: [...itemIds] } },
+    orderBy: { id: "asc" },
+    select: {
+      id: true,
+      runId: true,
+      rolloutId: true,
+      ledgerId: true,
+      batch: { select: { tolerance: true } },
+      reviews: { where: CURRENT_REVIEW, orderBy: { id: "asc" }, select: reviewSelect },
+    },
+  });
+  const now = await currentLedgerOfItems(
+    items.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutId })),
+    client,
+  );
+  return items.map((i) => {
+    const ledger = now.get(i.id) ?? null;
+    return {
+      itemId: i.id,
+      ledgerId: ledger?.ledgerId ?? null,
+      rescored: !!ledger && ledger.ledgerId !== i.ledgerId,
+      agrees:
+        !!ledger &&
+        i.reviews.length > 0 &&
+        i.reviews.every((r) => !compare(toHumanSide(r), ledger, i.batch.tolerance).disagrees),
+    };
+  });
+}

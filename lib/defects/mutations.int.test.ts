@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
+import { db } from "@/lib/db/client.ts";
+import { listDefects, loadDefect } from "@/lib/defects/data.ts";
+import { markDefectFixed, verifyDefects } from "@/lib/defects/mutations.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
+import { configHash, DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
+
+const url = process.env.DATABASE_URL!;
+
+describe("defects", () => {
+  it("a rule-wrong verdict opens a defect; a second item of the same guardrail joins it; a revised verdict withdraws it", async () => {
+    const { runId, lead, items } = await disputedRun(url, 2);
+    const a1 = await recordAdjudication(
+      { itemId: items[0], cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+      lead,
+    );
+    expect(a1.ok && a1.defectId).not.toBe(null);
+    const a2 = await recordAdjudication(
+      { itemId: items[1], cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+      lead,
+    );
+    expect(a2.ok && a2.defectId).toBe(a1.ok && a1.defectId);
+    const { rows } = await listDefects({ run: runId });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ cause: "verifier_rule_wrong", guardrail: "empty_promise", status: "open" });
+    expect(rows[0].items.map((i) => i.itemId).sort()).toEqual([...items].sort());
+    expect(await db().activityLog.count({ where: { action: "defect.open", targetId: rows[0].id.toString() } })).toBe(1);
+
+    // Not a defect cause: both items leave it, and the defect nothing opens any more is withdrawn.
+    await recordAdjudication({ itemId: items[0], cause: "annotator_wrong", note: "" }, lead);
+    expect((await listDefects({ run: runId })).rows[0].items.map((i) => i.itemId)).toEqual([items[1]]);
+    await recordAdjudication({ itemId: items[1], cause: "ambiguous", note: "" }, lead);
+    expect((await listDefects({ run: runId })).rows).toEqual([]);
+    expect(
+      await db().activityLog.count({ where: { action: "defect.withdraw", targetId: rows[0].id.toString() } }),
+    ).toBe(1);
+  });
+
+  it("a spec-wrong verdict opens one defect per case", async () => {
+    const { runId, lead, items } = await disputedRun(url, 2);
+    for (const itemId of items) await recordAdjudication({ itemId, cause: "spec_wrong", note: "" }, lead);
+    const { rows } = await listDefects({ run: runId, kind: "spec" });
+    expect(rows.map((r) => r.ticketId).sort()).toEqual([`${runId}/T0`, `${runId}/T1`]);
+    expect(rows.every((r) => r.status === "open" && r.items.length === 1)).toBe(true);
+  });
+
+  it("goes open → fixed → verified: verified only once the fix is re-scored and the items agree", async () => {
+    const { runId, lead, items } = await disputedRun(url, 2);
+    let defectId = 0n;
+    for (const itemId of items) {
+      const r = await recordAdjudication(
+        { itemId, cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+        lead,
+      );
+      if (r.ok && r.defectId) defectId = r.defectId;
+    }
+    const config = noEmptyPromise();
+    // The fix's kind must match the defect's.
+    expect(await markDefectFixed({ runId, defectId }, { kind: "case_version", ref: "1" }, lead)).toMatchObject({
+      ok: false,
+      error: "A rule defect is fixed by a verifier config, not by a case version.",
+    });
+    expect(await markDefectFixed({ runId, defectId }, { kind: "config", ref: configHash(config) }, lead)).toEqual({
+      ok: true,
+      status: "fixed",
+    });
+    expect(await markDefectFixed({ runId, defectId }, { kind: "config", ref: configHash(config) }, lead)).toMatchObject(
+      { ok: false, error: `Defect #${defectId} is already fixed.` },
+    );
+    // Nothing re-scored yet: the items still disagree, so it stays fixed.
+    expect(await verifyDefects({ runId })).toEqual([]);
+    let d = await loadDefect(runId, defectId);
+    expect(d?.now.map((x) => [x.rescored, x.agrees])).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+
+    // A re-score under the default config changes nothing (same config hash): still not verified.
+    await rescoreRun(bulkPool(url), { runId, config: DEFAULT_CONFIG, alarms: false });
+    expect(await verifyDefects({ runId })).toEqual([]);
+
+    const summary = await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    expect(summary.reward_changed).toBe(2);
+    expect(await verifyDefects({ runId })).toEqual([{ runId, id: defectId }]);
+    d = await loadDefect(runId, defectId);
+    expect(d).toMatchObject({ status: "verified", fixKind: "config", fixRef: configHash(config) });
+    expect(d?.now.map((x) => [x.rescored, x.agrees])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+    const log = await db().activityLog.findMany({
+      where: { targetType: "defect", targetId: defectId.toString() },
+      orderBy: { id: "asc" },
+      select: { action: true, actorLabel: true },
+    });
+    expect(log.map((l) => l.action)).toEqual(["defect.open", "defect.fix", "defect.verify"]);
+    expect(log[1].actorLabel).toBe(lead.email);
+  });
+});
