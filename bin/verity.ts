@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   config: () => import("@/lib/cli/config.ts"),
   token: () => import("@/lib/cli/token.ts"),
   run: () => import("@/lib/cli/run.ts"),
+  case: () => import("@/lib/cli/case.ts"),
 };
 
 const usage = `usage: verity <command> [options]

@@ -9,6 +9,8 @@ export type KnownCase = {
   doc: Case;
   hash: string;
   category: string;
+  /** The case version (018): the stored one, or for a revision earlier in this body the one it will become. */
+  version: number;
   /** Read from the database (committed), as opposed to seen earlier in this body (committed with its batch). */
   stored: boolean;
 };
@@ -40,8 +42,8 @@ export class CaseCache {
   }
 
   /** Adds a case seen in the body, keyed by its ticket. */
-  remember(doc: Case, row: CaseRow = caseRow(doc)): KnownCase {
-    const known = { doc, hash: row.content_hash, category: row.category, stored: false };
+  remember(doc: Case, row: CaseRow = caseRow(doc), version = 1): KnownCase {
+    const known = { doc, hash: row.content_hash, category: row.category, version, stored: false };
     this.set(doc.ticket.id, known);
     return known;
   }
@@ -60,14 +62,16 @@ export class CaseCache {
       verifier_spec: unknown;
       content_hash: string;
       category: string;
+      version: number;
     }>(
-      `select ticket_id, ticket, env_snapshot, verifier_spec, content_hash, category from cases where ticket_id = any($1::text[])`,
+      `select ticket_id, ticket, env_snapshot, verifier_spec, content_hash, category, version
+         from cases where ticket_id = any($1::text[])`,
       [missing],
     );
     for (const r of rows) {
       const parsed = caseSchema.safeParse(caseFromColumns(r));
       const doc = parsed.success ? parsed.data : caseFromColumns(r);
-      this.set(r.ticket_id, { doc, hash: r.content_hash, category: r.category, stored: true });
+      this.set(r.ticket_id, { doc, hash: r.content_hash, category: r.category, version: r.version, stored: true });
     }
   }
 }

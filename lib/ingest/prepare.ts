@@ -7,6 +7,7 @@ import { platformMapper, type PlatformDefaults, type PlatformMapped } from "@/li
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
+import type { RevisionMarker } from "@/lib/cases/schema.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { depthIssue, depthIssueOfText } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
@@ -22,8 +23,10 @@ export type PreparedLine = {
   /** The line as received, for --rejects (kept, while its batch is in flight, only when asked for). */
   text: string | null;
   reject?: { path: string; message: string };
-  case?: { row: CaseRow; ifAbsent: boolean };
-  rollout?: { row: RolloutRow; score?: LedgerEntryRows; caseKnown: boolean };
+  /** `revision`: the line says it revises the stored case (a different case is then a new version, not a conflict). */
+  case?: { row: CaseRow; ifAbsent: boolean; revision?: RevisionMarker };
+  /** `caseVersion`: the version of the case that scored `score`. */
+  rollout?: { row: RolloutRow; score?: LedgerEntryRows; caseVersion?: number; caseKnown: boolean };
   score?: LedgerEntryRows;
   /** Ticket category for the line's ledger entry (from its case, when known). */
   category: string | null;
@@ -52,7 +55,7 @@ export type PrepareOptions = {
 
 /** A validated part of a line with what can be derived from it alone (rows, hashes), computed as the line arrives. */
 type Part =
-  | { kind: "case"; value: Case }
+  | { kind: "case"; value: Case; revision?: RevisionMarker }
   | {
       kind: "rollout";
       row: RolloutRow;
@@ -217,7 +220,7 @@ export class Preparer {
 
   /** What a validated part gives by itself: a rollout's row, a score record's ledger rows. */
   private derive(l: Extract<ParsedLine, { ok: true }>): Part {
-    if (l.kind === "case") return { kind: "case", value: l.value };
+    if (l.kind === "case") return { kind: "case", value: l.value, revision: l.revision };
     if (l.kind === "rollout") {
       const rollout = withIdentityDefaults(l.value);
       return {
@@ -264,7 +267,7 @@ export class Preparer {
     }
     for (const part of p.parts) {
       if (part.kind === "case") {
-        const conflict = this.takeCase(part.value, out);
+        const conflict = this.takeCase(part.value, out, part.revision);
         if (conflict) return { ...out, case: undefined, reject: conflict };
       } else if (part.kind === "rollout") {
         if (part.embeddedCase) {
@@ -276,7 +279,7 @@ export class Preparer {
         const rolloutPart: PreparedLine["rollout"] = { row: part.row, caseKnown: !!known };
         if (known && part.value) {
           const entry = ledgerEntryRows(safeScore(part.value, known.doc, this.opts.config));
-          if (entry.ok) rolloutPart.score = lighten(entry.rows);
+          if (entry.ok) Object.assign(rolloutPart, { score: lighten(entry.rows), caseVersion: known.version });
         }
         out.rollout = rolloutPart;
       } else {
@@ -288,18 +291,29 @@ export class Preparer {
     return out;
   }
 
-  /** A case from the body: a conflict with one already known (stored or earlier in the body) rejects the line. */
-  private takeCase(doc: Case, out: PreparedLine): { path: string; message: string } | null {
+  /**
+   * A case from the body: a conflict with one already known (stored or earlier in the body) rejects the line, unless
+   * the line is marked as a revision; then the rollouts after it are scored under the revised case, as the version
+   * after the known one (the write decides the stored number under the ledger lock, see write-batch.ts).
+   */
+  private takeCase(doc: Case, out: PreparedLine, revision?: RevisionMarker): { path: string; message: string } | null {
     const row = caseRow(doc);
     const known = this.cases.get(doc.ticket.id);
     if (known && known.hash !== row.content_hash) {
-      return {
-        path: "ticket.id",
-        message: `conflict: ticket ${doc.ticket.id} already has a different case (${known.stored ? "stored" : "earlier in this body"}); cases are never overwritten`,
-      };
+      if (!revision)
+        return {
+          path: "ticket.id",
+          message: `conflict: ticket ${doc.ticket.id} already has a different case (${known.stored ? "stored" : "earlier in this body"}); cases are never overwritten unless the line says "revision": {"reason": …}`,
+        };
+      if (row.category !== known.category)
+        return {
+          path: "ticket.category",
+          message: `a revision cannot change the ticket's category (${JSON.stringify(known.category)}): the ledger files its entries under it`,
+        };
+      this.cases.remember(doc, row, known.version + 1);
     }
     if (!known) this.cases.remember(doc, row);
-    out.case = { row, ifAbsent: false };
+    out.case = { row, ifAbsent: false, ...(revision ? { revision } : {}) };
     return null;
   }
 }

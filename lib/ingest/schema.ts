@@ -1,6 +1,7 @@
 // What the ingest path accepts from outside — NDJSON lines, API query parameters, CLI flags — and what it answers.
 // Line contents are validated by the verifier's wire schemas (lib/verifier/schema.ts), the single source of truth.
 import { z } from "zod";
+import { revisionMarkerSchema, toRevisionMarker, type RevisionMarker } from "@/lib/cases/schema.ts";
 import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import {
   caseSchema,
@@ -96,7 +97,7 @@ export function emptySummary(): IngestSummary {
 }
 
 export type ParsedLine =
-  | { ok: true; kind: "case"; value: Case }
+  | { ok: true; kind: "case"; value: Case; revision?: RevisionMarker }
   | { ok: true; kind: "rollout"; value: Rollout }
   | { ok: true; kind: "score"; value: ScoreRecord }
   | { ok: false; issue: Issue };
@@ -118,6 +119,19 @@ export function parseLineValue(value: unknown): ParsedLine {
   const kind = (value as { kind?: unknown }).kind;
   const source = (value as { source?: unknown }).source;
   if (kind === "case") {
+    // A case line may say it revises the stored case (docs/cases.md); the marker is not part of the case or its hash.
+    if ("revision" in value) {
+      const { revision, ...rest } = value as Record<string, unknown>;
+      const m = revisionMarkerSchema.safeParse(revision);
+      if (!m.success) {
+        const i = firstIssue(m.error);
+        return { ok: false, issue: { path: i.path ? `revision.${i.path}` : "revision", message: i.message } };
+      }
+      const r = caseSchema.safeParse(rest);
+      return r.success
+        ? { ok: true, kind, value: r.data, revision: toRevisionMarker(m.data) }
+        : { ok: false, issue: firstIssue(r.error) };
+    }
     const r = caseSchema.safeParse(value);
     return r.success ? { ok: true, kind, value: r.data } : { ok: false, issue: firstIssue(r.error) };
   }

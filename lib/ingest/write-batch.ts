@@ -8,6 +8,8 @@ import type { PreparedLine } from "@/lib/ingest/prepare.ts";
 import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
 import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
+import type { RevisionMarker } from "@/lib/cases/schema.ts";
+import { writeCaseVersion } from "@/lib/cases/write-version.ts";
 
 /**
  * Transaction-scoped advisory lock held by every writer of the ledger (ingest batches, re-score batches). "Is there
@@ -59,7 +61,15 @@ export function newWriteContext(): WriteContext {
   return { registries: new Map(), runs: new Set() };
 }
 
-export type NewEntry = { rows: LedgerEntryRows; trajectoryId: string; category: string | null };
+export type NewEntry = {
+  rows: LedgerEntryRows;
+  trajectoryId: string;
+  category: string | null;
+  /** The case version that scored the entry (the verifier's); null or absent for a score record from outside. */
+  caseVersion?: number | null;
+};
+
+type Revision = { row: CaseRow; version: number; meta: RevisionMarker };
 
 type StoredRollout = {
   id: string | null;
@@ -78,6 +88,7 @@ const LEDGER_COLUMNS = [
   "supersedes_id",
   "trained_reward",
   "content_hash",
+  "case_version",
   ...LEDGER_TAIL_COLUMNS,
 ];
 
@@ -115,7 +126,7 @@ async function classifyAndWrite(
     if (l.rollout) trajectories.add(l.rollout.row.trajectory_id);
     if (l.score) trajectories.add(l.score.values.trajectory_id);
   }
-  const caseHash = new Map<string, string>();
+  const caseHash = new Map<string, { hash: string; version: number }>();
   const rollouts = new Map<string, StoredRollout>();
   const current = new Map<string, string>();
   if (tickets.size || trajectories.size) {
@@ -131,7 +142,7 @@ async function classifyAndWrite(
       ticket_id: string | null;
       trained: number | null;
     }>(
-      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, null::int as step, null::text as ticket_id, null::float8 as trained
+      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, version as step, null::text as ticket_id, null::float8 as trained
          from cases where ticket_id = any($1::text[])
        union all
        select 'r', r.trajectory_id, r.content_hash, r.id::text, r.run_id, r.step, r.ticket_id, r.trained_reward
@@ -144,7 +155,7 @@ async function classifyAndWrite(
       [[...tickets], [...trajectories]],
     );
     for (const r of rows) {
-      if (r.k === "c") caseHash.set(r.key, r.hash);
+      if (r.k === "c") caseHash.set(r.key, { hash: r.hash, version: r.step! });
       else if (r.k === "r")
         rollouts.set(r.key, {
           id: r.id,
@@ -159,6 +170,7 @@ async function classifyAndWrite(
   }
 
   const newCases: CaseRow[] = [];
+  const revisions: Revision[] = [];
   const newRollouts: RolloutRow[] = [];
   const newEntries: NewEntry[] = [];
   const outcomes: LineOutcome[] = [];
@@ -174,6 +186,7 @@ async function classifyAndWrite(
     }
     let conflict: { path: string; message: string } | null = null;
     let addCase: CaseRow | null = null;
+    let revise: Revision | null = null;
     let addRollout: RolloutRow | null = null;
     const addEntries: NewEntry[] = [];
 
@@ -182,12 +195,15 @@ async function classifyAndWrite(
       if (stored === undefined) {
         addCase = l.case.row;
         o.parts.case = "accepted";
-      } else if (stored === l.case.row.content_hash || l.case.ifAbsent) {
+      } else if (stored.hash === l.case.row.content_hash || l.case.ifAbsent) {
         o.parts.case = "unchanged";
+      } else if (l.case.revision) {
+        revise = { row: l.case.row, version: stored.version + 1, meta: l.case.revision };
+        o.parts.case = "accepted";
       } else {
         conflict = {
           path: "ticket.id",
-          message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten`,
+          message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten unless the line says "revision": {"reason": …}`,
         };
       }
     }
@@ -210,7 +226,12 @@ async function classifyAndWrite(
       if (!conflict && addRollout && l.rollout.score && !current.has(r.trajectory_id)) {
         // The verifier's record knows nothing of the trainer: the entry takes the rollout's trained reward.
         const rows = withTrainedReward(l.rollout.score, r.trained_reward);
-        addEntries.push({ rows, trajectoryId: r.trajectory_id, category: l.category });
+        addEntries.push({
+          rows,
+          trajectoryId: r.trajectory_id,
+          category: l.category,
+          caseVersion: l.rollout.caseVersion ?? null,
+        });
         o.scored = true;
       } else if (!conflict && addRollout && !l.rollout.caseKnown && !l.score) {
         o.unscored = true;
@@ -254,8 +275,12 @@ async function classifyAndWrite(
       continue;
     }
     if (addCase) {
-      caseHash.set(addCase.ticket_id, addCase.content_hash);
+      caseHash.set(addCase.ticket_id, { hash: addCase.content_hash, version: 1 });
       newCases.push(addCase);
+    }
+    if (revise) {
+      caseHash.set(revise.row.ticket_id, { hash: revise.row.content_hash, version: revise.version });
+      revisions.push(revise);
     }
     if (addRollout) {
       const r = addRollout;
@@ -273,7 +298,7 @@ async function classifyAndWrite(
       current.set(e.trajectoryId, e.rows.content_hash);
       newEntries.push(e);
     }
-    if (addCase || addRollout || addEntries.length) o.status = "accepted";
+    if (addCase || revise || addRollout || addEntries.length) o.status = "accepted";
   }
 
   for (const e of newEntries) {
@@ -288,6 +313,9 @@ async function classifyAndWrite(
   );
   const ids = await allocateIds(client, newRollouts.length, newEntries.length);
   await insertCases(client, newCases);
+  // In line order, after the new cases: a line may revise a case an earlier line of the batch brought.
+  for (const r of revisions)
+    await writeCaseVersion(client, r.row, r.version, { reason: r.meta.reason, answers: r.meta.answers });
   await insertRollouts(client, newRollouts, ids.rollouts, rollouts, ctx, pending);
   await insertLedgerEntries(client, newEntries, ids.ledger, (t) => rollouts.get(t)?.id ?? null);
   return outcomes;
@@ -419,6 +447,7 @@ export async function insertLedgerEntries(
         supersedes?.[i] ?? null,
         v.trained_reward,
         e.rows.content_hash,
+        e.caseVersion ?? null,
       ],
       tail: e.rows.copy,
     });

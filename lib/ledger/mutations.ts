@@ -40,7 +40,7 @@ export type RescoreSummary = {
   transitions: GuardrailTransition[];
 };
 
-type RolloutRowDb = {
+export type RolloutRowDb = {
   id: string;
   trajectory_id: string;
   run_id: string;
@@ -60,6 +60,7 @@ type CurrentRow = RollupEntry & {
   trajectory_id: string;
   content_hash: string;
   trained_reward: number | null;
+  case_version: number | null;
 };
 
 export type RescoreOptions = {
@@ -71,28 +72,148 @@ export type RescoreOptions = {
   alarms?: AlarmHookOptions | false;
 };
 
+/** A rollout's new score, before it is compared with the rollout's current entry. */
+export type FreshEntry = {
+  rolloutId: string;
+  rows: LedgerEntryRows;
+  category: string;
+  /** The rollout's own trained reward (a first entry takes it; a superseding one keeps its predecessor's). */
+  trained: number | null;
+  /** The case version that scored it. */
+  caseVersion: number | null;
+};
+
+/** What a re-score counts as it goes (one per re-score, across its batches). */
+export class RescoreTally {
+  readonly summary: RescoreSummary;
+  private readonly moves = new Map<string, GuardrailTransition>();
+  private readonly before = { sum: 0, n: 0 };
+  private readonly after = { sum: 0, n: 0 };
+
+  constructor(runId: string, hash: string) {
+    this.summary = {
+      run_id: runId,
+      config_hash: hash,
+      rollouts: 0,
+      rescored: 0,
+      reward_changed: 0,
+      added: 0,
+      unchanged: 0,
+      skipped_external: 0,
+      skipped_no_case: 0,
+      crossed_up: 0,
+      crossed_down: 0,
+      mean_before: null,
+      mean_after: null,
+      transitions: [],
+    };
+  }
+
+  superseded(old: CurrentRow, next: LedgerEntryRows["values"]): void {
+    const s = this.summary;
+    s.rescored++;
+    if (old.reward !== next.reward) s.reward_changed++;
+    if (old.reward !== null) Object.assign(this.before, { sum: this.before.sum + old.reward, n: this.before.n + 1 });
+    if (next.reward !== null) Object.assign(this.after, { sum: this.after.sum + next.reward, n: this.after.n + 1 });
+    const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
+    const isOk = next.reward !== null && next.reward >= SUCCESS_THRESHOLD;
+    if (!wasOk && isOk) s.crossed_up++;
+    if (wasOk && !isOk) s.crossed_down++;
+    if (old.deciding_guardrail !== next.deciding_guardrail) {
+      const key = `${old.deciding_guardrail}>${next.deciding_guardrail}`;
+      const m = this.moves.get(key) ?? { from: old.deciding_guardrail, to: next.deciding_guardrail, n: 0 };
+      m.n++;
+      this.moves.set(key, m);
+    }
+  }
+
+  finish(): RescoreSummary {
+    const s = this.summary;
+    s.mean_before = this.before.n ? this.before.sum / this.before.n : null;
+    s.mean_after = this.after.n ? this.after.sum / this.after.n : null;
+    s.transitions = [...this.moves.values()].sort((a, b) => b.n - a.n || String(a.from).localeCompare(String(b.from)));
+    return s;
+  }
+}
+
+/**
+ * Writes one batch of new scores of a run's rollouts, in one transaction under the ledger lock: each whose score (or
+ * the case version that scored it) differs from its current entry becomes a new entry superseding it, with the
+ * rollups; external entries are left alone. Returns the number of entries written.
+ */
+export async function supersedeEntries(
+  pool: pg.Pool,
+  runId: string,
+  freshOf: Map<string, FreshEntry>,
+  tally: RescoreTally,
+): Promise<number> {
+  const summary = tally.summary;
+  const client = await checkout(pool);
+  try {
+    await beginLedgerWrite(client);
+    const cur = await client.query<CurrentRow>(
+      `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
+              source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,
+              trained_reward, case_version
+         from ledger where run_id = $1 and trajectory_id = any($2::text[]) and is_current`,
+      [runId, [...freshOf.keys()]],
+    );
+    const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
+    const delta = new RollupDelta();
+    const entries: NewEntry[] = [];
+    const supersedes: (string | null)[] = [];
+    const rolloutIds = new Map<string, string>();
+    for (const [trajectoryId, fresh] of freshOf) {
+      const old = currentOf.get(trajectoryId);
+      if (old?.source === "external") {
+        summary.skipped_external++;
+        continue;
+      }
+      // The trainer's reward is not the verifier's to change: the new entry keeps the one of the entry it
+      // supersedes (which may have come from a score record); a first entry takes its rollout's.
+      const rows = withTrainedReward(fresh.rows, old ? old.trained_reward : fresh.trained);
+      // An entry scored under another version of its case is superseded even when the score is the same, so the
+      // ledger says which version each current entry answers to. (An entry that names no version keeps its place.)
+      const otherVersion = old?.case_version != null && old.case_version !== fresh.caseVersion;
+      if (old && old.content_hash === rows.content_hash && !otherVersion) {
+        summary.unchanged++;
+        continue;
+      }
+      entries.push({ rows, trajectoryId, category: fresh.category, caseVersion: fresh.caseVersion });
+      supersedes.push(old?.id ?? null);
+      rolloutIds.set(trajectoryId, fresh.rolloutId);
+      if (!old) {
+        summary.added++;
+        continue;
+      }
+      delta.add(old, -1);
+      tally.superseded(old, rows.values);
+    }
+    const superseded = supersedes.filter((s): s is string => s !== null);
+    if (superseded.length) {
+      const flipped = await client.query(
+        "update ledger set is_current = false where run_id = $1 and id = any($2::bigint[]) and is_current",
+        [runId, superseded],
+      );
+      if (flipped.rowCount !== superseded.length)
+        throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
+    }
+    const ids = await allocateIds(client, 0, entries.length);
+    await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
+    await client.query("commit");
+    client.release();
+    return entries.length;
+  } catch (err) {
+    await client.query("rollback").catch(() => undefined);
+    client.release(err as Error);
+    throw err;
+  }
+}
+
 export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<RescoreSummary> {
   const { runId, config } = opts;
-  const summary: RescoreSummary = {
-    run_id: runId,
-    config_hash: configHash(config),
-    rollouts: 0,
-    rescored: 0,
-    reward_changed: 0,
-    added: 0,
-    unchanged: 0,
-    skipped_external: 0,
-    skipped_no_case: 0,
-    crossed_up: 0,
-    crossed_down: 0,
-    mean_before: null,
-    mean_after: null,
-    transitions: [],
-  };
+  const tally = new RescoreTally(runId, configHash(config));
   const cases = new CaseCache();
-  const moves = new Map<string, GuardrailTransition>();
-  const before = { sum: 0, n: 0 };
-  const after = { sum: 0, n: 0 };
   let cursor = { step: -1, id: "0" };
   const alarms = opts.alarms === false ? null : alarmHook(pool, opts.alarms);
   try {
@@ -111,14 +232,11 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         pool,
         rows.map((r) => r.ticket_id),
       );
-      const freshOf = new Map<
-        string,
-        { rolloutId: string; rows: LedgerEntryRows; category: string; trained: number | null }
-      >();
+      const freshOf = new Map<string, FreshEntry>();
       for (const r of rows) {
         const known = cases.get(r.ticket_id);
         if (!known) {
-          summary.skipped_no_case++;
+          tally.summary.skipped_no_case++;
           continue;
         }
         const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
@@ -128,91 +246,16 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
             rows: entry.rows,
             category: known.category,
             trained: r.trained_reward,
+            caseVersion: known.version,
           });
       }
-      summary.rollouts += rows.length;
-
-      const client = await checkout(pool);
-      try {
-        await beginLedgerWrite(client);
-        const cur = await client.query<CurrentRow>(
-          `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
-                  source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,
-                  trained_reward
-             from ledger where run_id = $1 and trajectory_id = any($2::text[]) and is_current`,
-          [runId, [...freshOf.keys()]],
-        );
-        const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
-        const delta = new RollupDelta();
-        const entries: NewEntry[] = [];
-        const supersedes: (string | null)[] = [];
-        const rolloutIds = new Map<string, string>();
-        for (const [trajectoryId, fresh] of freshOf) {
-          const old = currentOf.get(trajectoryId);
-          if (old?.source === "external") {
-            summary.skipped_external++;
-            continue;
-          }
-          // The trainer's reward is not the verifier's to change: the new entry keeps the one of the entry it
-          // supersedes (which may have come from a score record); a first entry takes its rollout's.
-          const f = { ...fresh, rows: withTrainedReward(fresh.rows, old ? old.trained_reward : fresh.trained) };
-          if (old && old.content_hash === f.rows.content_hash) {
-            summary.unchanged++;
-            continue;
-          }
-          entries.push({ rows: f.rows, trajectoryId, category: f.category });
-          supersedes.push(old?.id ?? null);
-          rolloutIds.set(trajectoryId, f.rolloutId);
-          const next = f.rows.values;
-          if (!old) {
-            summary.added++;
-            continue;
-          }
-          summary.rescored++;
-          if (old.reward !== next.reward) summary.reward_changed++;
-          delta.add(old, -1);
-          if (old.reward !== null) Object.assign(before, { sum: before.sum + old.reward, n: before.n + 1 });
-          if (next.reward !== null) Object.assign(after, { sum: after.sum + next.reward, n: after.n + 1 });
-          const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
-          const isOk = next.reward !== null && next.reward >= SUCCESS_THRESHOLD;
-          if (!wasOk && isOk) summary.crossed_up++;
-          if (wasOk && !isOk) summary.crossed_down++;
-          if (old.deciding_guardrail !== next.deciding_guardrail) {
-            const key = `${old.deciding_guardrail}>${next.deciding_guardrail}`;
-            const m = moves.get(key) ?? { from: old.deciding_guardrail, to: next.deciding_guardrail, n: 0 };
-            m.n++;
-            moves.set(key, m);
-          }
-        }
-        const superseded = supersedes.filter((s): s is string => s !== null);
-        if (superseded.length) {
-          const flipped = await client.query(
-            "update ledger set is_current = false where run_id = $1 and id = any($2::bigint[]) and is_current",
-            [runId, superseded],
-          );
-          if (flipped.rowCount !== superseded.length)
-            throw new Error(
-              "the ledger changed under the re-score (an entry was superseded concurrently); run it again",
-            );
-        }
-        const ids = await allocateIds(client, 0, entries.length);
-        await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
-        await client.query("commit");
-        if (entries.length > 0) alarms?.committed([runId]);
-      } catch (err) {
-        await client.query("rollback").catch(() => undefined);
-        client.release(err as Error);
-        throw err;
-      }
-      client.release();
-      opts.onProgress?.(summary.rollouts);
+      tally.summary.rollouts += rows.length;
+      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) alarms?.committed([runId]);
+      opts.onProgress?.(tally.summary.rollouts);
     }
   } finally {
     // Also when a batch failed: the batches before it are committed.
     await alarms?.settle();
   }
-  summary.mean_before = before.n ? before.sum / before.n : null;
-  summary.mean_after = after.n ? after.sum / after.n : null;
-  summary.transitions = [...moves.values()].sort((a, b) => b.n - a.n || String(a.from).localeCompare(String(b.from)));
-  return summary;
+  return tally.finish();
 }

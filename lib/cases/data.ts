@@ -1,0 +1,139 @@
+// Reads of cases and their versions (migration 018), and of the rollouts of one ticket, for the workbench, the CLI and
+// the re-score of a revised case. Explicit ids in, plain rows out; callers check the role first.
+import type pg from "pg";
+import { caseFromColumns } from "@/lib/ingest/rows.ts";
+import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import { DEFAULT_CONFIG, configHash, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
+import type { Case } from "@/lib/verifier/schema.ts";
+
+export type StoredCase = {
+  ticketId: string;
+  category: string;
+  version: number;
+  contentHash: string;
+  /** The current version as a wire case (what the verifier scores with). */
+  doc: Case;
+};
+
+export async function getCase(
+  pool: pg.Pool | pg.PoolClient,
+  ticketId: string,
+  lock = false,
+): Promise<StoredCase | null> {
+  const { rows } = await pool.query<{
+    ticket_id: string;
+    category: string;
+    version: number;
+    content_hash: string;
+    ticket: unknown;
+    env_snapshot: unknown;
+    verifier_spec: unknown;
+  }>(
+    `select ticket_id, category, version, content_hash, ticket, env_snapshot, verifier_spec
+       from cases where ticket_id = $1 ${lock ? "for update" : ""}`,
+    [ticketId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    ticketId: r.ticket_id,
+    category: r.category,
+    version: r.version,
+    contentHash: r.content_hash,
+    doc: caseFromColumns(r),
+  };
+}
+
+export type CaseVersionRow = {
+  version: number;
+  contentHash: string;
+  reason: string;
+  author: string | null;
+  answersAdjudicationIds: string[];
+  answersCluster: string | null;
+  createdAt: Date;
+  verifierSpec: unknown;
+  envSnapshot: unknown;
+};
+
+/** Every version of a case, newest first (a case has a handful: no pagination needed). */
+export async function listCaseVersions(pool: pg.Pool, ticketId: string): Promise<CaseVersionRow[]> {
+  const { rows } = await pool.query<{
+    version: number;
+    content_hash: string;
+    reason: string;
+    author: string | null;
+    answers_adjudication_ids: string[] | null;
+    answers_cluster: string | null;
+    created_at: Date;
+    verifier_spec: unknown;
+    env_snapshot: unknown;
+  }>(
+    `select v.version, v.content_hash, v.reason, u.email as author, v.answers_adjudication_ids::text[] as answers_adjudication_ids,
+            v.answers_cluster, v.created_at, v.verifier_spec, v.env_snapshot
+       from case_versions v left join users u on u.id = v.author_id
+      where v.ticket_id = $1 order by v.version desc`,
+    [ticketId],
+  );
+  return rows.map((r) => ({
+    version: r.version,
+    contentHash: r.content_hash,
+    reason: r.reason,
+    author: r.author,
+    answersAdjudicationIds: r.answers_adjudication_ids ?? [],
+    answersCluster: r.answers_cluster,
+    createdAt: r.created_at,
+    verifierSpec: r.verifier_spec,
+    envSnapshot: r.env_snapshot,
+  }));
+}
+
+/** A ticket's rollout with its current ledger entry's config hash and case version (null: no current entry). */
+export type TicketRollout = RolloutRowDb & { config_hash: string | null };
+
+/**
+ * The rollouts of one ticket, run by run (each probe on that run's partition, by the (run_id, ticket_id) index), in
+ * pages of `pageSize`: a ticket has a few hundred rollouts per run, a bulk fix many tickets, and neither is held
+ * whole.
+ */
+export async function* ticketRollouts(
+  pool: pg.Pool,
+  ticketId: string,
+  opts: { runId?: string; pageSize?: number } = {},
+): AsyncGenerator<TicketRollout[]> {
+  const runs = opts.runId
+    ? [opts.runId]
+    : (await pool.query<{ id: string }>("select id from runs order by id")).rows.map((r) => r.id);
+  for (const runId of runs) {
+    let after = "0";
+    for (;;) {
+      const { rows } = await pool.query<TicketRollout>(
+        `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
+                r.final_reply, r.sandbox, r.claims, t.tools, r.trained_reward,
+                (select l.config_hash from ledger l where l.run_id = r.run_id and l.trajectory_id = r.trajectory_id
+                    and l.is_current) as config_hash
+           from rollouts r join tool_registries t on t.id = r.registry_id
+          where r.run_id = $1 and r.ticket_id = $2 and r.id > $3::bigint
+          order by r.id limit $4`,
+        [runId, ticketId, after, opts.pageSize ?? 500],
+      );
+      if (rows.length === 0) break;
+      yield rows;
+      after = rows[rows.length - 1].id;
+    }
+  }
+}
+
+/**
+ * The verifier configs by hash: the built-in default and every stored one. A ticket's rollouts are re-scored under
+ * the config their current entry was scored with, so that a revised case changes only what the case decides.
+ */
+export async function configsByHash(pool: pg.Pool): Promise<Map<string, VerifierConfig>> {
+  const out = new Map<string, VerifierConfig>([[configHash(DEFAULT_CONFIG), DEFAULT_CONFIG]]);
+  const { rows } = await pool.query<{ body: unknown }>("select body from verifier_configs");
+  for (const r of rows) {
+    const c = parseVerifierConfig(r.body);
+    if (c.ok) out.set(configHash(c.config), c.config);
+  }
+  return out;
+}
