@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/audit": page(READERS),
   "/audit/new": page(["admin", "lead"]),
   "/audit/adjudication": page(["admin", "lead"]),
+  "/audit/defects": page(["admin", "lead"]),
   "/review": page(["admin", "annotator"]),
   "/agreement": page(READERS),
   "/clusters": page(READERS),

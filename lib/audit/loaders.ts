@@ -12,6 +12,7 @@ import {
 import { itemRef } from "@/lib/audit/schema.ts";
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { defectsOfItem, type DefectRow } from "@/lib/defects/data.ts";
 import type { Comparison } from "@/lib/review/compare.ts";
 import { compare } from "@/lib/review/data.ts";
 import { loadItemRolloutView, type RolloutView } from "@/lib/review/rollout-view.ts";
@@ -24,6 +25,10 @@ export type DisputeView = Dispute & {
   rollout: RolloutView | null;
   /** The guardrail the verdict form proposes: the first one the two sides disagree on, else the deciding one. */
   suggested: string | null;
+  /** The item's rollout id: the spec workbench opens with it selected. */
+  rolloutId: bigint;
+  /** The defects the item is linked to (a spec-wrong or rule-wrong verdict). */
+  defects: DefectRow[];
 };
 
 export type AdjudicationPageData = {
@@ -43,13 +48,18 @@ export function parseDisputeKey(v: string | undefined): { disputedAt: Date; item
 }
 
 async function loadDisputeView(itemId: bigint, client: Db): Promise<DisputeView | null> {
-  const [dispute, rollout] = await Promise.all([loadDispute(itemId, client), loadItemRolloutView(itemId, client)]);
-  if (!dispute) return null;
+  const [dispute, rollout, defects, head] = await Promise.all([
+    loadDispute(itemId, client),
+    loadItemRolloutView(itemId, client),
+    defectsOfItem(itemId, client),
+    client.auditItem.findUnique({ where: { id: itemId }, select: { rolloutId: true } }),
+  ]);
+  if (!dispute || !head) return null;
   const comparisons = dispute.reviews.map((r) => compare(r, dispute.ledger, dispute.item.tolerance));
   const suggested =
     comparisons.flatMap((c) => [...c.guardrails.onlyLedger, ...c.guardrails.onlyHuman])[0] ??
     dispute.ledger.decidingGuardrail;
-  return { ...dispute, comparisons, rollout, suggested };
+  return { ...dispute, comparisons, rollout, suggested, rolloutId: head.rolloutId, defects };
 }
 
 /** Everything the adjudication page shows, from its URL params (`item`, `after`); bad values are ignored. */

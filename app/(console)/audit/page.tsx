@@ -37,6 +37,11 @@ export default async function AuditPage({
                 Adjudication ({tally.pending} waiting)
               </Link>
             )}
+            {adjudicate && (
+              <Link href="/audit/defects" className="rounded border border-border px-2 py-1 text-[12px]">
+                Defects
+              </Link>
+            )}
             {manage && (
               <Link href="/audit/new" className="rounded bg-accent px-2 py-1 text-[12px] font-medium text-accent-fg">
                 New batch

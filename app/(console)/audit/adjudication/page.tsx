@@ -113,6 +113,31 @@ export default async function AdjudicationPage({
               )}
               <AdjudicationKeys />
             </Card>
+            <Card title="Fix it">
+              <div className="space-y-1 px-3 py-2 text-[12px]" data-testid="fix-links">
+                <p>
+                  <Link
+                    className="text-accent hover:underline"
+                    href={`/cases/${encodeURIComponent(dispute.item.ticketId)}?rollout=${dispute.rolloutId}`}
+                  >
+                    Open the spec workbench for {dispute.item.ticketId}
+                  </Link>{" "}
+                  <span className="text-fg-muted">with this rollout selected.</span>
+                </p>
+                {dispute.defects.map((d) => (
+                  <p key={`${d.runId}/${d.id}`}>
+                    <Link
+                      className="text-accent hover:underline"
+                      href={`/audit/defects?run=${encodeURIComponent(d.runId)}`}
+                    >
+                      Defect #{d.id.toString()}
+                    </Link>{" "}
+                    ({d.cause === "spec_wrong" ? "spec" : "rule"}
+                    {d.guardrail ? ` · ${d.guardrail}` : ""}): {d.status}
+                  </p>
+                ))}
+              </div>
+            </Card>
             <Card title="Why the ledger scored it so">
               <LedgerReasons ledger={dispute.ledger} />
             </Card>
