@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listDefects, loadDefect } from "@/lib/defects/data.ts";
-import { markDefectFixed, verifyDefects } from "@/lib/defects/mutations.ts";
+import { fixSpecDefects, markDefectFixed, verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
@@ -45,6 +45,16 @@ describe("defects", () => {
     const { rows } = await listDefects({ run: runId, kind: "spec" });
     expect(rows.map((r) => r.ticketId).sort()).toEqual([`${runId}/T0`, `${runId}/T1`]);
     expect(rows.every((r) => r.status === "open" && r.items.length === 1)).toBe(true);
+
+    // A new version of one case fixes that case's open spec defects only; not re-scored yet, so not verified.
+    const fixed = await fixSpecDefects({ ticketId: `${runId}/T0`, version: 2 }, { label: "cli" });
+    expect(fixed.map((d) => [d.runId, d.status])).toEqual([[runId, "fixed"]]);
+    const after = await listDefects({ run: runId, kind: "spec" });
+    expect(after.rows.map((r) => [r.ticketId, r.status, r.fixKind, r.fixRef]).sort()).toEqual([
+      [`${runId}/T0`, "fixed", "case_version", "2"],
+      [`${runId}/T1`, "open", null, null],
+    ]);
+    expect(await fixSpecDefects({ ticketId: `${runId}/T0`, version: 3 }, { label: "cli" })).toEqual([]);
   });
 
   it("goes open → fixed → verified: verified only once the fix is re-scored and the items agree", async () => {

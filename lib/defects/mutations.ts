@@ -115,7 +115,7 @@ export type DefectFix =
 export async function markDefectFixed(
   ref: { runId: string; defectId: bigint },
   fix: DefectFix,
-  actor: { userId: number; email: string },
+  actor: ActivityActor,
   client: PrismaClient = db(),
 ): Promise<Result<{ status: "fixed" | "verified" }>> {
   const r = await client.$transaction(async (tx): Promise<Result> => {
@@ -140,7 +140,7 @@ export async function markDefectFixed(
         fixKind: fix.kind,
         fixRef: fix.ref,
         fixNote: fix.note ?? "",
-        fixedById: actor.userId,
+        fixedById: "userId" in actor ? actor.userId : null,
         fixedAt: new Date(),
       },
     });
@@ -213,3 +213,30 @@ export async function verifyDefects(
 }
 
 export type { Db };
+
+/**
+ * A new version of a case fixes the open spec defects of that case, in every run (the case is shared by them): each
+ * is marked fixed by the version, then verified if its items already agree. Called after a revision is applied
+ * with its re-score (the workbench, the bulk fix from a cluster). Returns the defects it fixed.
+ */
+export async function fixSpecDefects(
+  a: { ticketId: string; version: number },
+  actor: ActivityActor,
+  client: PrismaClient = db(),
+): Promise<{ runId: string; id: bigint; status: "fixed" | "verified" }[]> {
+  const open = await client.defect.findMany({
+    where: { cause: "spec_wrong", ticketId: a.ticketId, status: "open" },
+    select: { runId: true, id: true },
+  });
+  const out: { runId: string; id: bigint; status: "fixed" | "verified" }[] = [];
+  for (const d of open) {
+    const r = await markDefectFixed(
+      { runId: d.runId, defectId: d.id },
+      { kind: "case_version", ref: String(a.version) },
+      actor,
+      client,
+    );
+    if (r.ok) out.push({ ...d, status: r.status });
+  }
+  return out;
+}
