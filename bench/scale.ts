@@ -1,99 +1,412 @@
-// bench/scale: storage at size (docs/scale.md). Builds --runs runs partitioned by run (014), the biggest of --n current
-// ledger entries and the others of --small, and measures, on the biggest and on a small run: the browser's first
-// page p95 per single filter and its count, the rollout detail, the run page's charts, the clusters report
-// (uncached) and the agreement report; then the sizes per run (rows, heap and index bytes of its partitions) and the
-// archive of the biggest run (export to NDJSON, then detach and drop). Prints figures and the big/small ratios: with
-// partitions, a small run's pages should not pay for the big one.
+// bench/scale: Verity at size (docs/scale.md, docs/benchmarks.md "Scale"). Phases, all by default, each selectable
+// with --phase (repeatable) so a part can be re-run on the databases an earlier run kept (--keep):
 //
-// `npx tsx bench/scale.ts [--n 1000000] [--small 50000] [--runs 3] [--base 50000] [--iterations 20] [--keep]
-//  [--no-archive]`. Not part of npm test; do not run it beside other work on a small machine.
+//   ingest       one run through the real ingest path (`verity ingest -`, its own process, fed through a pipe) up
+//                to --ingest-n rollouts, each with its verifier score record: the rate of every million, the peak
+//                RSS of the ingesting process (sampled from /proc every 250 ms), and, at --ab-n rollouts, the same
+//                ingest on a database without migration 020 (the index set before the review) and a bare COPY of
+//                the same rows into tables with only a primary key; then --external-n external score records alone,
+//                through ingest and through the bare COPY.
+//   reads        20 runs (--runs) in one database: the big run of each --n size (comma-separated, grown in place:
+//                1000000,3000000) and the others of --small, copied in SQL from ingested rows; the browser's first
+//                page and its count per single filter and the clusters' links, the rollout detail, the run page and
+//                Monitors reads, the clusters report uncached and the agreement report; the disk of each run; then
+//                which indexes the reads used (idx_scan summed over the partitions of each parent index).
+//   concurrency  --users researchers (browser pages, rows API, detail pages) for --seconds against the built console
+//                (`next build` first, then bin/serve.ts on --port) on the reads database: p50/p95/max, errors,
+//                the console's peak RSS; then again with an ingest running, and that ingest's rate against the same
+//                ingest alone.
+//   archive      a copy of --archive-n entries archived (export to NDJSON, then detach and drop its partitions).
 //
-// Data: a generated GRPO run of --base rollouts through the real ingest path (so rows are the verifier's own), then
-// copied with SQL (new ids and trajectory ids, same scores, reasons, guardrails and rollouts) up to each run's size,
-// like bench/browse.ts; rollups are recomputed from the ledger, and 1% of the big run is sampled and reviewed in
-// SQL for the agreement report.
+// `npx tsx bench/scale.ts [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
+//  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
+//  [--users 20] [--seconds 60] [--port 3411] [--archive-n 1000000] [--keep]`
+// Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import pg from "pg";
-import { ensureDatabase, createDatabaseIfMissing } from "@/lib/db/embedded.ts";
-import { migrate } from "@/lib/db/migrate.ts";
+import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { migrate, readMigrations } from "@/lib/db/migrate.ts";
+import { rawCopyLines } from "@/bench/lib/raw-copy.ts";
+import { buildTemplate, scaleLines, type Template } from "@/bench/lib/scale-lines.ts";
+import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const N = arg("n", 1_000_000);
-const SMALL = arg("small", 50_000);
-const RUNS = Math.max(2, arg("runs", 3));
-const BASE = arg("base", 50_000);
-const ITER = arg("iterations", 20);
-const KEEP = process.argv.includes("--keep");
-const ARCHIVE = !process.argv.includes("--no-archive");
-const DB = "verity_bench_scale";
+const { values } = parseArgs({
+  options: {
+    phase: { type: "string", multiple: true },
+    "ingest-n": { type: "string", default: "5000000" },
+    "ab-n": { type: "string", default: "1000000" },
+    "external-n": { type: "string", default: "1000000" },
+    n: { type: "string", default: "1000000,3000000" },
+    small: { type: "string", default: "10000" },
+    runs: { type: "string", default: "20" },
+    base: { type: "string", default: "50000" },
+    template: { type: "string", default: "100000" },
+    iterations: { type: "string", default: "20" },
+    users: { type: "string", default: "20" },
+    seconds: { type: "string", default: "60" },
+    port: { type: "string", default: "3411" },
+    "archive-n": { type: "string", default: "1000000" },
+    batch: { type: "string", default: "2000" },
+    every: { type: "string", default: "1000000" },
+    keep: { type: "boolean" },
+    "no-build": { type: "boolean" },
+  },
+});
+const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency", "archive"]);
+for (const p of PHASES)
+  if (!["ingest", "reads", "concurrency", "archive"].includes(p)) throw new Error(`unknown --phase ${p}`);
+const INGEST_N = Number(values["ingest-n"]);
+const AB_N = Math.min(Number(values["ab-n"]), INGEST_N);
+const EXTERNAL_N = Number(values["external-n"]);
+const SIZES = values.n!.split(",").map(Number);
+const SMALL = Number(values.small);
+const RUNS = Math.max(2, Number(values.runs));
+const BASE = Number(values.base);
+const ITER = Number(values.iterations);
+const USERS = Number(values.users);
+const SECONDS = Number(values.seconds);
+const PORT = Number(values.port);
+const ARCHIVE_N = Number(values["archive-n"]);
+const BATCH = Number(values.batch);
+const MILLION = 1_000_000;
+const EVERY = Number(values.every);
+
+const DB = { reads: "verity_bench_scale", ingest: "verity_bench_scale_ingest", pre: "verity_bench_scale_pre020" };
+const RAW = "verity_bench_scale_raw";
 const BIG = "scale-big";
-const runIds = [BIG, ...Array.from({ length: RUNS - 1 }, (_, i) => `scale-small-${i + 1}`)];
-const sizeOf = (run: string) => (run === BIG ? N : SMALL);
+const INGEST_RUN = "scale-ingest";
+const EXTERNAL_RUN = "scale-external";
+const smallRuns = Array.from({ length: RUNS - 1 }, (_, i) => `scale-small-${String(i + 1).padStart(2, "0")}`);
 
-function pct(xs: number[], p: number) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
-}
+const load = () =>
+  `load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`;
+const say = (s: string) => console.log(s);
+const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 const ms = (x: number) => x.toFixed(1);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-
-async function time<T>(n: number, fn: () => Promise<T>): Promise<number[]> {
+function pct(xs: number[], p: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+}
+async function time<T>(n: number, fn: (i: number) => Promise<T>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n + 2; i++) {
     const t0 = performance.now();
-    await fn();
+    await fn(i);
     if (i >= 2) out.push(performance.now() - t0);
   }
   return out;
 }
 
-/** Copies the source run's current entries (with their rollouts, guardrail and reason rows) into `run` up to `n`. */
-async function fill(c: pg.Client, source: string, run: string, n: number): Promise<void> {
-  await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
-  const base = Number((await c.query("select count(*) from src")).rows[0].count);
-  for (let k = 0; base * k < n; k++) {
-    if (run === source && k === 0) continue;
-    const need = Math.min(base, n - base * k);
-    const tag = `${run}#${k}`;
-    await c.query("begin");
-    await c.query(
-      `with pick as (select * from src order by id limit $2),
-       ro as (
-         insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
-                               registry_id, claims, tool_steps, content_hash)
-         select r.trajectory_id || '#' || $1, $3, r.step, r.group_id || '#' || $1, r.sample_index, r.ticket_id, r.steps,
-                r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash
-           from pick s join rollouts r on r.run_id = $4 and r.id = s.rollout_id
-         returning id, trajectory_id),
-       ins as (
-         insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
-                             verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
-                             evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
-                             claims, handoff, tool_steps, content_hash)
-         select s.trajectory_id || '#' || $1, ro.id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
-                s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
-                s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
-                s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
-           from pick s left join ro on ro.trajectory_id = s.trajectory_id || '#' || $1
-         returning id, trajectory_id),
-       pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
-       g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
-             select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
-               from pairs p join ledger_guardrails lg on lg.run_id = $4 and lg.ledger_id = p.old_id)
-       insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
-       select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
-         from pairs p join ledger_reasons lr on lr.run_id = $4 and lr.ledger_id = p.old_id`,
-      [tag, need, run, source],
-    );
-    await c.query("commit");
+let adminUrl = "";
+const urlOf = (name: string) => {
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+};
+async function adminQuery(sql: string) {
+  const a = new pg.Client({ connectionString: adminUrl });
+  await a.connect();
+  try {
+    await a.query(sql);
+  } finally {
+    await a.end();
   }
-  // Step rollups from the ledger, as ingest would have kept them (the charts read these).
+}
+async function exists(name: string): Promise<boolean> {
+  const a = new pg.Client({ connectionString: adminUrl });
+  await a.connect();
+  try {
+    return (await a.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
+  } finally {
+    await a.end();
+  }
+}
+/** A fresh database; `withoutIndexReview`: migrated up to, not including, 020 (the index set before the review). */
+async function freshDb(name: string, opts: { withoutIndexReview?: boolean; bare?: boolean } = {}): Promise<string> {
+  await adminQuery(`drop database if exists "${name}" with (force)`);
+  await createDatabaseIfMissing(adminUrl, name);
+  if (!opts.bare) {
+    const files = readMigrations();
+    await migrate(urlOf(name), {
+      files: opts.withoutIndexReview ? files.filter((f) => f.name < "020") : files,
+    });
+  }
+  return urlOf(name);
+}
+async function checkpoint(url: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("checkpoint");
+  await c.end();
+}
+
+// ---------------------------------------------------------------- ingest ----------------------------------------
+
+type IngestRun = {
+  seconds: number;
+  marks: { rollouts: number; seconds: number; load: string }[];
+  peakRssMb: number;
+  summary: Record<string, unknown> | null;
+};
+
+function rssKb(pid: number): { rss: number; hwm: number } | null {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return { rss: Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0), hwm: Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/** `verity ingest -` as a user runs it (its own process, the embedded flags), fed `lines` through its stdin. */
+async function ingestThroughCli(
+  url: string,
+  lines: Iterable<string>,
+  opts: { every?: number; label: string; linesPerRollout: number },
+): Promise<IngestRun> {
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      ...INGEST_NODE_FLAGS,
+      "bin/verity.ts",
+      "ingest",
+      "-",
+      "--no-progress",
+      "--batch",
+      String(BATCH),
+    ],
+    { env: { ...process.env, DATABASE_URL: url, VERITY_DEMO: "0" }, stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c) => (stdout += c));
+  child.stderr.on("data", (c) => (stderr += c));
+  const closed = new Promise<number>((res) => child.on("close", (code) => res(code ?? -1)));
+  let peak = 0;
+  const sampler = setInterval(() => {
+    const r = rssKb(child.pid!);
+    if (r) peak = Math.max(peak, r.hwm, r.rss);
+  }, 250);
+  const t0 = performance.now();
+  const marks: IngestRun["marks"] = [];
+  const every = opts.every ?? EVERY;
+  let n = 0;
+  let buf: string[] = [];
+  let exited = false;
+  child.once("close", () => {
+    exited = true;
+    child.stdin.emit("drain");
+  });
+  const flush = async () => {
+    const chunk = buf.join("\n") + "\n";
+    buf = [];
+    if (exited) throw new Error(`${opts.label}: ingest exited early: ${stderr.slice(-2000)}`);
+    if (!child.stdin.write(chunk)) await new Promise<void>((res) => child.stdin.once("drain", res));
+  };
+  for (const line of lines) {
+    buf.push(line);
+    if (line.includes('"kind":"rollout"') || line.includes('"source":"external"')) {
+      n++;
+      if (n % every === 0) {
+        await flush();
+        marks.push({ rollouts: n, seconds: (performance.now() - t0) / 1000, load: load() });
+        say(
+          `  ${opts.label}: ${fmt(n)} sent at ${marks.at(-1)!.seconds.toFixed(1)} s, peak RSS ${(peak / 1024).toFixed(0)} MB, ${load()}`,
+        );
+      }
+    }
+    if (buf.length >= 256) await flush();
+  }
+  if (buf.length) await flush();
+  child.stdin.end();
+  const code = await closed;
+  clearInterval(sampler);
+  const seconds = (performance.now() - t0) / 1000;
+  if (marks.at(-1)?.rollouts !== n) marks.push({ rollouts: n, seconds, load: load() });
+  else marks[marks.length - 1] = { rollouts: n, seconds, load: load() };
+  const last = stdout.trim().split("\n").at(-1) ?? "";
+  let summary: Record<string, unknown> | null = null;
+  try {
+    summary = JSON.parse(last);
+  } catch {
+    /* reported below */
+  }
+  if (code !== 0 || !summary || summary.rejected !== 0)
+    throw new Error(`${opts.label}: exit ${code}, summary ${last.slice(0, 2000)}\n${stderr.slice(-3000)}`);
+  return { seconds, marks, peakRssMb: peak / 1024, summary };
+}
+
+async function phaseIngest() {
+  say(`\n## ingest (${load()})`);
+  let t = performance.now();
+  const tpl = buildTemplate(INGEST_RUN, Number(values.template));
+  const tplExt = buildTemplate(EXTERNAL_RUN, Number(values.template));
+  say(
+    `template: ${fmt(tpl.entries.length)} rollouts + score records built in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+
+  // Bare COPY of the first --ab-n rollouts and their records, into tables with only a primary key.
+  const raw = async (label: string, kind: "scored" | "external", n: number, template: Template) => {
+    const url = await freshDb(RAW, { bare: true });
+    const r = await rawCopyLines(url, scaleLines(template, n, kind), BATCH, { primaryKey: true });
+    await checkpoint(url);
+    say(`  bare COPY (${label}): ${fmt(n)} in ${r.seconds.toFixed(1)} s = ${fmt(n / r.seconds)}/s (${load()})`);
+    return r.seconds;
+  };
+  const rawFirst = await raw("rollouts + score records, first", "scored", AB_N, tpl);
+
+  const pre = await freshDb(DB.pre, { withoutIndexReview: true });
+  const before = await ingestThroughCli(pre, scaleLines(tpl, AB_N, "scored"), {
+    label: "ingest without 020",
+    linesPerRollout: 2,
+  });
+  await adminQuery(`drop database if exists "${DB.pre}" with (force)`);
+
+  const url = await freshDb(DB.ingest);
+  await checkpoint(url);
+  const after = await ingestThroughCli(url, scaleLines(tpl, INGEST_N, "scored"), {
+    label: "ingest with 020",
+    linesPerRollout: 2,
+  });
+  const rawLast = await raw("rollouts + score records, last", "scored", AB_N, tpl);
+  const rawMean = (rawFirst + rawLast) / 2;
+
+  const extRaw = await raw("external score records", "external", EXTERNAL_N, tplExt);
+  await checkpoint(url);
+  const ext = await ingestThroughCli(url, scaleLines(tplExt, EXTERNAL_N, "external"), {
+    label: "external records",
+    linesPerRollout: 1,
+  });
+  await adminQuery(`drop database if exists "${RAW}" with (force)`);
+
+  const atAb = (r: IngestRun) => {
+    const m = r.marks.find((x) => x.rollouts >= AB_N) ?? r.marks.at(-1)!;
+    return { n: m.rollouts, s: m.seconds };
+  };
+  say(
+    `\n| ingest (rollouts + score records) | rollouts | s | rollouts/s | vs bare COPY | peak RSS | load at the end |`,
+  );
+  say(`|---|---:|---:|---:|---:|---:|---|`);
+  say(
+    `| bare COPY into tables with only a primary key (mean of first and last) | ${fmt(AB_N)} | ${rawMean.toFixed(1)} | ${fmt(AB_N / rawMean)} | 1.00× | – | |`,
+  );
+  for (const [name, r] of [
+    ["ingest, index set before 020", before],
+    ["ingest, index set of 020", after],
+  ] as const) {
+    const a = atAb(r);
+    say(
+      `| ${name}, first ${fmt(a.n)} | ${fmt(a.n)} | ${a.s.toFixed(1)} | ${fmt(a.n / a.s)} | ${(rawMean / a.s).toFixed(2)}× | ${name.includes("020") && r === after ? "see below" : r.peakRssMb.toFixed(0) + " MB"} | ${r.marks.find((x) => x.rollouts >= a.n)?.load ?? ""} |`,
+    );
+  }
+  say(
+    `\n| ${fmt(EVERY)} rollouts (index set of 020) | s | rollouts/s | vs the first | ${"load"} |\n|---|---:|---:|---:|---|`,
+  );
+  let prev = { rollouts: 0, seconds: 0 };
+  let firstRate = 0;
+  for (const m of after.marks) {
+    const rate = (m.rollouts - prev.rollouts) / (m.seconds - prev.seconds);
+    if (!firstRate) firstRate = rate;
+    say(
+      `| ${fmt(prev.rollouts)}–${fmt(m.rollouts)} | ${(m.seconds - prev.seconds).toFixed(1)} | ${fmt(rate)} | ${(rate / firstRate).toFixed(2)}× | ${m.load} |`,
+    );
+    prev = m;
+  }
+  say(
+    `peak RSS of the ingesting process: ${after.peakRssMb.toFixed(0)} MB over ${fmt(INGEST_N)} rollouts (before 020: ${before.peakRssMb.toFixed(0)} MB)`,
+  );
+  say(
+    `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${(extRaw / ext.seconds).toFixed(2)}×; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
+  );
+  await sizes(url, "ingest database");
+  if (!values.keep) await adminQuery(`drop database if exists "${DB.ingest}" with (force)`);
+}
+
+// ---------------------------------------------------------------- reads -----------------------------------------
+
+/** Copies the source run's ingested entries (with rollouts, guardrail and reason rows) into `run` up to `n`. */
+async function fill(c: pg.Client, run: string, n: number): Promise<void> {
+  await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
+  let have = Number(
+    (await c.query("select count(*) from ledger where run_id = $1 and is_current", [run])).rows[0].count,
+  );
+  const base = Number((await c.query("select count(*) from src")).rows[0].count);
+  while (have < n) {
+    const need = Math.min(base, n - have);
+    const tag = `${run}#${have}`;
+    await c.query("begin");
+    // The copies share the source entries' rollouts (rollout_id of the same run): copying the trajectories' JSON
+    // (detoasted and compressed again) was most of the build's time, and no read measured here goes past an
+    // entry's rollout. Disk per million is taken from the ingest phase's database, where every entry has its own.
+    if (run !== BIG) {
+      await c.query(
+        `with pick as (select * from src order by id limit $2),
+         ro as (
+           insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
+                                 registry_id, claims, tool_steps, content_hash)
+           select r.trajectory_id || '#' || $1, $3, r.step, r.group_id || '#' || $1, r.sample_index, r.ticket_id, r.steps,
+                  r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash
+             from pick s join rollouts r on r.run_id = $4 and r.id = s.rollout_id
+           returning id, trajectory_id),
+         ins as (
+           insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
+                               verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
+                               evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
+                               claims, handoff, tool_steps, content_hash)
+           select s.trajectory_id || '#' || $1, ro.id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
+                  s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
+                  s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
+                  s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
+             from pick s left join ro on ro.trajectory_id = s.trajectory_id || '#' || $1
+           returning id, trajectory_id),
+         pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
+         g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
+               select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
+                 from pairs p join ledger_guardrails lg on lg.run_id = $4 and lg.ledger_id = p.old_id)
+         insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
+         select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
+           from pairs p join ledger_reasons lr on lr.run_id = $4 and lr.ledger_id = p.old_id`,
+        [tag, need, run, BIG],
+      );
+    } else {
+      await c.query(
+        `with pick as (select * from src order by id limit $2),
+         ins as (
+           insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
+                               verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
+                               evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
+                               claims, handoff, tool_steps, content_hash)
+           select s.trajectory_id || '#' || $1, s.rollout_id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
+                  s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
+                  s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
+                  s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
+             from pick s
+           returning id, trajectory_id),
+         pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
+         g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
+               select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
+                 from pairs p join ledger_guardrails lg on lg.run_id = $4 and lg.ledger_id = p.old_id)
+         insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
+         select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
+           from pairs p join ledger_reasons lr on lr.run_id = $4 and lr.ledger_id = p.old_id`,
+        [tag, need, run, BIG],
+      );
+    }
+    await c.query("commit");
+    have += need;
+  }
+  // Rollups from the ledger, as ingest would have kept them (the charts and the clusters' cache read these).
   await c.query("delete from step_rollups where run_id = $1", [run]);
   await c.query(
     `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits,
@@ -102,205 +415,491 @@ async function fill(c: pg.Client, source: string, run: string, n: number): Promi
             count(*) filter (where reward >= 0.9), count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0),
             count(*) filter (where capped), coalesce(sum(raw_reward - reward), 0), count(*) filter (where status = 'spec_error'),
             count(*) filter (where status = 'input_error'), count(*) filter (where source = 'external')
-       from ledger where run_id = $1 and is_current group by run_id, step
-`,
+       from ledger where run_id = $1 and is_current group by run_id, step`,
     [run],
   );
 }
 
-async function main() {
-  const database = await ensureDatabase("postgres");
-  const admin = new pg.Client({ connectionString: database.adminUrl });
-  await admin.connect();
-  const u = new URL(database.adminUrl);
-  u.pathname = `/${DB}`;
-  const url = u.toString();
-  await admin.query(`drop database if exists "${DB}" with (force)`);
-  await admin.end();
-  await createDatabaseIfMissing(database.adminUrl, DB);
+async function buildReads(c: pg.Client, url: string, size: number) {
+  const fresh =
+    Number(
+      (await c.query("select count(*) from ledger where run_id = $1", [BIG]).catch(() => ({ rows: [{ count: 0 }] })))
+        .rows[0].count,
+    ) === 0;
+  if (fresh) {
+    const { ingestValues } = await import("@/lib/ingest/ingest.ts");
+    const { demoRunValues } = await import("@/lib/demo/generate.ts");
+    const pool = new pg.Pool({ connectionString: url, max: 3 });
+    const t = performance.now();
+    const steps = Math.max(1, Math.round(BASE / (250 * 4)));
+    const s = await ingestValues(
+      demoRunValues({ runId: BIG, tickets: 250, steps, k: 4, seed: "scale", variant: "normal" }),
+      {
+        pool,
+        batchLines: 4000,
+        alarms: false,
+      },
+    );
+    await pool.end();
+    say(
+      `ingested ${fmt(s.by_kind.rollout.accepted)} generated rollouts into ${BIG} in ${((performance.now() - t) / 1000).toFixed(1)} s (${load()})`,
+    );
+  }
+  await c.query("drop table if exists src");
+  await c.query(
+    "create temp table src as select * from ledger where run_id = $1 and is_current and position('#' in trajectory_id) = 0",
+    [BIG],
+  );
+  const t = performance.now();
+  await fill(c, BIG, size);
+  for (const run of smallRuns) await fill(c, run, SMALL);
+  for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups", "trajectories"])
+    await c.query(`vacuum analyze ${table}`);
+  say(
+    `copied ${BIG} up to ${fmt(size)} and ${smallRuns.length} runs of ${fmt(SMALL)} in ${((performance.now() - t) / 1000).toFixed(1)} s (${load()})`,
+  );
+
+  if (fresh) {
+    // 1% of the big run sampled and reviewed (a human agreeing within 0.05), for the agreement report.
+    const user = await c.query<{ id: number }>(
+      `insert into users (email, role) values ('bench-reviewer@example.org', 'annotator') returning id`,
+    );
+    const batch = await c.query<{ id: number }>(
+      `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick) values ('bench', $1, 0, 2147483647, 0.01, 's', 'one') returning id`,
+      [BIG],
+    );
+    await c.query(
+      `insert into audit_items (batch_id, run_id, rollout_id, ledger_id, trajectory_id, ticket_id, inclusion_prob, reviews_done, status)
+       select $1, l.run_id, l.rollout_id, l.id, l.trajectory_id, l.ticket_id, 0.01, 1, 'done' from ledger l
+        where l.run_id = $2 and l.is_current and l.reward is not null and l.rollout_id is not null and hashint8(l.id) % 100 = 0`,
+      [batch.rows[0].id, BIG],
+    );
+    await c.query(
+      `insert into reviews (item_id, reviewer_id, outcome, policy, evidence, efficiency, communication, guardrails, reward, claims, seconds_spent)
+       select i.id, $1, coalesce(l.outcome, 0), coalesce(l.policy, 0), coalesce(l.evidence, 0), coalesce(l.efficiency, 0),
+              coalesce(l.communication, 0), '{}'::text[], least(1, l.reward + 0.02), coalesce(l.claims, '{}'::jsonb), 60
+         from audit_items i join ledger l on l.run_id = i.run_id and l.id = i.ledger_id where i.batch_id = $2`,
+      [user.rows[0].id, batch.rows[0].id],
+    );
+    await c.query("analyze audit_items; analyze reviews");
+  }
+}
+
+async function sizes(url: string, label: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("analyze ledger");
+  const r = await c.query<{ run: string; rows: string; entries: string; heap: string; idx: string; toast: string }>(
+    `select substring(pg_get_expr(ch.relpartbound, ch.oid) from $$'(.*)'$$) as run,
+            sum(ch.reltuples) filter (where p.relname = 'ledger')::bigint::text as entries,
+            sum(pg_relation_size(ch.oid))::text as heap,
+            sum(pg_indexes_size(ch.oid))::text as idx,
+            sum(pg_total_relation_size(ch.oid) - pg_relation_size(ch.oid) - pg_indexes_size(ch.oid))::text as toast
+       from pg_class ch join pg_inherits i on i.inhrelid = ch.oid join pg_class p on p.oid = i.inhparent
+      where ch.relispartition and ch.relkind = 'r' group by 1 order by sum(pg_total_relation_size(ch.oid)) desc limit 3`,
+  );
+  say(
+    `\n| ${label}: run (largest 3) | ledger entries | heap MB | TOAST MB | index MB | GB per million entries |\n|---|---:|---:|---:|---:|---:|`,
+  );
+  for (const x of r.rows) {
+    const total = Number(x.heap) + Number(x.toast) + Number(x.idx);
+    say(
+      `| ${x.run} | ${fmt(Number(x.entries))} | ${mb(Number(x.heap))} | ${mb(Number(x.toast))} | ${mb(Number(x.idx))} | ${(total / 1024 ** 3 / (Number(x.entries) / MILLION)).toFixed(2)} |`,
+    );
+  }
+  const idx = await c.query<{ name: string; bytes: string }>(
+    `select p.relname as name, sum(pg_relation_size(i.inhrelid))::text as bytes
+       from pg_class p join pg_inherits i on i.inhparent = p.oid
+      where p.relkind = 'I' group by 1 order by 2::bigint desc`,
+  );
+  say(`index sizes (all runs): ${idx.rows.map((x) => `${x.name} ${mb(Number(x.bytes))} MB`).join(", ")}`);
+  await c.end();
+}
+
+async function phaseReads() {
+  const url = (await exists(DB.reads)) ? urlOf(DB.reads) : await freshDb(DB.reads);
   await migrate(url);
-  const { bindDatabase, db } = await import("@/lib/db/client.ts");
+  const { bindDatabase } = await import("@/lib/db/client.ts");
   await bindDatabase(url);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
+  for (const size of SIZES) {
+    say(`\n## reads at ${fmt(size)} entries in ${BIG}, ${RUNS} runs (${load()})`);
+    await buildReads(c, url, size);
+    await c.query("select pg_stat_reset()");
+    await measureReads(c, size);
+    await sizes(url, `reads database at ${fmt(size)}`);
+    await indexUse(c);
+  }
+  await c.end();
+}
 
-  // ---- build ----
-  const { ingestValues } = await import("@/lib/ingest/ingest.ts");
-  const { demoRunValues } = await import("@/lib/demo/generate.ts");
-  const pool = new pg.Pool({ connectionString: url, max: 3 });
-  const steps = Math.max(1, Math.round(BASE / (250 * 4)));
-  let t = performance.now();
-  const s = await ingestValues(
-    demoRunValues({ runId: BIG, tickets: 250, steps, k: 4, seed: "scale", variant: "normal" }),
-    { pool, batchLines: 4000 },
-  );
-  const ingestSeconds = (performance.now() - t) / 1000;
-  const base = s.by_kind.rollout.accepted;
-  console.log(
-    `ingested ${base.toLocaleString("en-US")} generated rollouts in ${ingestSeconds.toFixed(1)} s (${Math.round(base / ingestSeconds).toLocaleString("en-US")} rollouts/s)`,
-  );
-  t = performance.now();
-  await c.query("create temp table src as select * from ledger where run_id = $1 and is_current", [BIG]);
-  for (const run of runIds) await fill(c, BIG, run, sizeOf(run));
-  for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups", "trajectories"])
-    await c.query(`vacuum analyze ${table}`);
-  console.log(
-    `copied up to ${runIds.map((r) => sizeOf(r).toLocaleString("en-US")).join(" + ")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-  );
-
-  // 1% of the big run sampled and reviewed (a human agreeing within 0.05), for the agreement report.
-  const user = await c.query<{ id: number }>(
-    `insert into users (email, role) values ('bench@example.org', 'annotator') returning id`,
-  );
-  const batch = await c.query<{ id: number }>(
-    `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick) values ('bench', $1, 0, 2147483647, 0.01, 's', 'one') returning id`,
-    [BIG],
-  );
-  await c.query(
-    `insert into audit_items (batch_id, run_id, rollout_id, ledger_id, trajectory_id, ticket_id, inclusion_prob, reviews_done, status)
-     select $1, l.run_id, l.rollout_id, l.id, l.trajectory_id, l.ticket_id, 0.01, 1, 'done' from ledger l
-      where l.run_id = $2 and l.is_current and l.reward is not null and l.rollout_id is not null and hashint8(l.id) % 100 = 0`,
-    [batch.rows[0].id, BIG],
-  );
-  await c.query(
-    `insert into reviews (item_id, reviewer_id, outcome, policy, evidence, efficiency, communication, guardrails, reward, claims, seconds_spent)
-     select i.id, $1, coalesce(l.outcome, 0), coalesce(l.policy, 0), coalesce(l.evidence, 0), coalesce(l.efficiency, 0),
-            coalesce(l.communication, 0), '{}'::text[],
-            least(1, l.reward + 0.02), coalesce(l.claims, '{}'::jsonb), 60
-       from audit_items i join ledger l on l.run_id = i.run_id and l.id = i.ledger_id where i.batch_id = $2`,
-    [user.rows[0].id, batch.rows[0].id],
-  );
-  await c.query("analyze audit_items; analyze reviews");
-
-  // ---- measure ----
+async function measureReads(c: pg.Client, size: number) {
   const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
-  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
+  const { parseBrowseParams, formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
   const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
   const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
+  const { evaluateRunAlarms, refreshAlarms } = await import("@/lib/monitors/evaluate.ts");
+  const { listAlarmEvents } = await import("@/lib/monitors/data.ts");
+  const { getRunSummary, listRunIds, listRunSummaries } = await import("@/lib/runs/data.ts");
   const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
+  const { BLIND_SPOT_KEY, browserFilters, parseKey } = await import("@/lib/clusters/keys.ts");
   const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
-  const small = runIds[1];
-  const category = (await c.query("select category from ledger where run_id = $1 limit 1", [BIG])).rows[0].category;
+  const { db } = await import("@/lib/db/client.ts");
+  const client = db();
+
+  const sample = (
+    await c.query<{ trajectory_id: string; ticket_id: string; category: string }>(
+      "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60",
+      [BIG],
+    )
+  ).rows;
+  const maxStep = Number((await c.query("select max(step) from step_rollups where run_id = $1", [BIG])).rows[0].max);
+  const rare =
+    (
+      await c.query<{ code: string }>(
+        "select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1",
+        [BIG],
+      )
+    ).rows[0]?.code ?? "over_step_budget";
+  const signature = (
+    await c.query<{ code: string; tool: string | null; field: string | null }>(
+      "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1",
+      [BIG],
+    )
+  ).rows[0];
+  const top = (
+    await c.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
+      `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.run_id = l.run_id and r.ledger_id = l.id
+        where l.run_id = $1 and l.is_current and l.reward < 0.5 and l.deciding_guardrail is not null and l.id % 20 = 0
+        group by 1, 2, 3, 4 order by count(*) desc limit 1`,
+      [BIG],
+    )
+  ).rows[0];
+  const link = (key: string) =>
+    Object.fromEntries(
+      new URLSearchParams(browseQuery(browserFilters({ runId: BIG, threshold: 0.5 }, parseKey(key)!))),
+    );
   const filters: [string, Record<string, string>][] = [
-    ["baseline: run only, newest first", {}],
-    ["step range (last 10%)", { step_from: String(Math.floor(steps * 0.9)) }],
-    ["category", { category }],
+    ["run only, newest first", {}],
+    ["step range (last 10%)", { step_from: String(Math.floor(maxStep * 0.9)) }],
+    ["category", { category: sample[0].category }],
     ["reward ≤ 0.5", { reward_max: "0.5" }],
+    ["evidence ≤ 0.5", { evidence_max: "0.5" }],
     ["guardrail any of missing_evidence", { any: "missing_evidence" }],
+    [
+      "guardrail none of six",
+      { none: "customer_harm,unauthorized_write,duplicate_side_effect,empty_promise,policy_error,missing_evidence" },
+    ],
+    ["all of missing_evidence + unauthorized_write", { all: "missing_evidence,unauthorized_write" }],
     ["deciding = empty_promise", { deciding: "empty_promise" }],
     ["capped", { capped: "yes" }],
     ["hand-off", { handoff: "yes" }],
     ["status spec_error", { status: "spec_error" }],
-    ["reason over_step_budget", { reason: "over_step_budget" }],
+    [`reason ${rare} (rarest)`, { reason: rare }],
+    [`reason signature ${formatReasonSignature(signature)}`, { sig: formatReasonSignature(signature) }],
+    ["weakest sub-score = evidence", { weakest: "evidence" }],
+    ["ticket id", { q: sample[1].ticket_id }],
+    ["trajectory id", { q: sample[2].trajectory_id }],
+    ["sampled", { sampled: "yes" }],
     ["no sandbox write", { sandbox_write: "no" }],
+    ["reward below 0.5 (strict)", { reward_below: "0.5" }],
     ["sort by reward ascending", { sort: "reward", dir: "asc" }],
+    ["sort by reward, deciding = missing_evidence", { deciding: "missing_evidence", sort: "reward" }],
+    [
+      `cluster link: level 2 ${top.deciding} › ${formatReasonSignature(top)}`,
+      link(`${top.deciding}|${formatReasonSignature(top)}`),
+    ],
+    [`cluster link: level 1 ${top.deciding}`, link(top.deciding)],
+    ["cluster link: blind spot", link(BLIND_SPOT_KEY)],
   ];
-  const lines: string[] = [];
-  const row = (name: string, big: number[], sm: number[]) => {
-    const b = pct(big, 0.95);
-    const x = pct(sm, 0.95);
-    lines.push(
-      `| ${name} | ${ms(pct(big, 0.5))} | ${ms(b)} | ${ms(pct(sm, 0.5))} | ${ms(x)} | ${(b / x).toFixed(2)}× |`,
+  const small = smallRuns[0];
+  say(
+    `\n${fmt(size)} current entries in ${BIG}, ${smallRuns.length} other runs of ${fmt(SMALL)}; ${ITER} iterations; ${os.cpus()[0].model}, ${os.cpus().length} CPUs; ${load()}`,
+  );
+  say(`\n| read | big p50 ms | big p95 ms | small-run p95 ms | target | met |\n|---|---:|---:|---:|---:|---|`);
+  const row = (name: string, big: number[], sm: number[] | null, target: number) => {
+    const p95 = pct(big, 0.95);
+    say(
+      `| ${name} | ${ms(pct(big, 0.5))} | ${ms(p95)} | ${sm ? ms(pct(sm, 0.95)) : ""} | ${target} | ${p95 <= target ? "yes" : "**no**"} |`,
     );
-    console.log(lines[lines.length - 1]);
   };
-  console.log(
-    `\nruns: ${runIds.map((r) => `${r} ${sizeOf(r).toLocaleString("en-US")}`).join(", ")}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}\n`,
-  );
-  console.log(
-    `| figure | big p50 ms | big p95 ms | small p50 ms | small p95 ms | big / small p95 |\n|---|---:|---:|---:|---:|---:|`,
-  );
   for (const [name, q] of filters) {
-    const measure = async (run: string) => {
-      const parsed = parseBrowseParams({ run, ...q });
-      if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-      const page = await time(ITER, () => browseLedger(parsed.params, 100));
-      const count = await time(Math.max(3, Math.floor(ITER / 4)), () => countLedger(parsed.params));
-      return { page, count };
+    const parse = (run: string) => {
+      const parsed = parseBrowseParams({ ...q, run });
+      if (!parsed.ok) throw new Error(`${name}: ${parsed.errors.join("; ")}`);
+      return parsed.params;
     };
-    const [b, sm] = [await measure(BIG), await measure(small)];
-    row(`first page: ${name}`, b.page, sm.page);
-    row(`count: ${name}`, b.count, sm.count);
+    const pb = parse(BIG);
+    const ps = parse(small);
+    row(
+      `first page: ${name}`,
+      await time(ITER, () => browseLedger(pb, 100)),
+      await time(5, () => browseLedger(ps, 100)),
+      200,
+    );
+    row(
+      `count: ${name}`,
+      await time(Math.max(5, ITER / 2), () => countLedger(pb)),
+      await time(5, () => countLedger(ps)),
+      500,
+    );
   }
-  const trajOf = async (run: string) =>
-    (
-      await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 40", [
-        run,
-      ])
-    ).rows.map((r) => r.trajectory_id as string);
-  const detail = async (run: string) => {
-    const ids = await trajOf(run);
-    let i = 0;
-    return time(ids.length - 2, async () => {
-      if (!(await loadTrajectoryDetail(ids[i++ % ids.length]))) throw new Error("no detail");
-    });
-  };
-  row("rollout detail (40 random)", await detail(BIG), await detail(small));
+  const ids = (
+    await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 42", [BIG])
+  ).rows.map((r) => r.trajectory_id as string);
   row(
-    "run page charts (loadRunCharts, whole run)",
-    await time(ITER, () => loadRunCharts(BIG, {})),
-    await time(ITER, () => loadRunCharts(small, {})),
+    "rollout detail (40 random)",
+    await time(ids.length - 2, async (i) => {
+      if (!(await loadTrajectoryDetail(ids[i]))) throw new Error("no detail");
+    }),
+    null,
+    100,
   );
-  const clusters = (run: string) => time(3, () => computeClusterReport({ runId: run, threshold: 0.5 }));
-  row("clusters report, uncached (threshold 0.5)", await clusters(BIG), await clusters(small));
-  const agreement = await time(5, async () => {
-    const f = { run: BIG, tolerance: 0.1 };
-    buildAgreementReport(await loadAgreementItems(f), f);
-  });
+  row(
+    "run page: every read of /runs/[run], in parallel",
+    await time(ITER, () =>
+      Promise.all([
+        loadRunCharts(BIG, {}, client),
+        getRunSummary(BIG, client),
+        evaluateRunAlarms(BIG, { client, webhookUrl: null }),
+        listAlarmEvents({ runId: BIG, limit: 10 }, client),
+        listRunIds(client),
+      ]),
+    ),
+    null,
+    300,
+  );
+  row(
+    "Monitors page: refreshAlarms over 20 runs + runs list",
+    await time(ITER, () =>
+      Promise.all([refreshAlarms(undefined, { client, webhookUrl: null }), listRunSummaries(client)]),
+    ),
+    null,
+    300,
+  );
+  row(
+    "clusters report, uncached (threshold 0.5)",
+    await time(3, () => computeClusterReport({ runId: BIG, threshold: 0.5 })),
+    await time(1, () => computeClusterReport({ runId: small, threshold: 0.5 })),
+    2000,
+  );
   const items = Number((await c.query("select count(*) from audit_items")).rows[0].count);
-  lines.push(
-    `| agreement report (${items.toLocaleString("en-US")} reviewed items of the big run) | ${ms(pct(agreement, 0.5))} | ${ms(pct(agreement, 0.95))} | | | |`,
+  row(
+    `agreement report (${fmt(items)} reviewed items)`,
+    await time(5, async () => {
+      const f = { run: BIG, tolerance: 0.1 };
+      buildAgreementReport(await loadAgreementItems(f), f);
+    }),
+    null,
+    500,
   );
-  console.log(lines[lines.length - 1]);
+  say(`(${load()})`);
+}
 
-  // ---- sizes ----
-  const sizes = await c.query<{ run: string; rows: string; heap: string; idx: string; toast: string }>(
-    `select pg_get_expr(ch.relpartbound, ch.oid) as run,
-            sum(ch.reltuples)::bigint::text as rows,
-            sum(pg_relation_size(ch.oid))::text as heap,
-            sum(pg_indexes_size(ch.oid))::text as idx,
-            sum(pg_total_relation_size(ch.oid) - pg_relation_size(ch.oid) - pg_indexes_size(ch.oid))::text as toast
-       from pg_class ch where ch.relispartition and ch.relkind = 'r' group by 1 order by 1`,
+/** Which indexes the reads used: idx_scan over every partition of each partitioned index, since the stats reset. */
+async function indexUse(c: pg.Client) {
+  const r = await c.query<{ name: string; scans: string }>(
+    `select p.relname as name, coalesce(sum(s.idx_scan), 0)::text as scans
+       from pg_class p join pg_inherits i on i.inhparent = p.oid left join pg_stat_user_indexes s on s.indexrelid = i.inhrelid
+      where p.relkind = 'I' group by 1 order by 1`,
   );
-  console.log(`\n| partition set | rows (all tables) | heap MB | toast MB | index MB |\n|---|---:|---:|---:|---:|`);
-  for (const r of sizes.rows)
-    console.log(
-      `| ${r.run} | ${Number(r.rows).toLocaleString("en-US")} | ${mb(Number(r.heap))} | ${mb(Number(r.toast))} | ${mb(Number(r.idx))} |`,
-    );
+  say(`\nindex scans during the reads: ${r.rows.map((x) => `${x.name} ${x.scans}`).join(", ")}`);
+}
 
-  // ---- archive ----
-  if (ARCHIVE) {
-    const { archiveRun } = await import("@/lib/runs/archive.ts");
-    const target = `${BIG}-archive`;
-    // The big run has the audit batch; a copy of its size without one is archived.
-    await fill(c, BIG, target, N);
-    await c.query(`vacuum analyze ledger`);
-    const out = path.join(os.tmpdir(), `verity-scale-archive-${process.pid}.ndjson`);
-    const a = await archiveRun(pool, target, out);
-    console.log(
-      `\narchive of ${a.entries.toLocaleString("en-US")} entries + ${a.rollouts.toLocaleString("en-US")} rollouts: export ${(a.exportMs / 1000).toFixed(1)} s (${mb(a.bytes)} MB NDJSON), detach + drop ${(a.dropMs / 1000).toFixed(2)} s`,
+// ---------------------------------------------------------------- concurrency -----------------------------------
+
+async function phaseConcurrency() {
+  const url = urlOf(DB.reads);
+  if (!(await exists(DB.reads)))
+    throw new Error("--phase concurrency needs the reads database: run --phase reads --keep first");
+  if (!values["no-build"]) {
+    const t = performance.now();
+    const code = await new Promise<number>((res) =>
+      spawn("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).on(
+        "close",
+        (x) => res(x ?? -1),
+      ),
     );
-    fs.rmSync(out, { force: true });
+    if (code !== 0) throw new Error("next build failed");
+    say(`next build: ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`);
   }
-  console.log(
-    `\nload average at the end: ${os
-      .loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
+  const { bindDatabase } = await import("@/lib/db/client.ts");
+  await bindDatabase(url);
+  const { createSession } = await import("@/lib/auth/mutations.ts");
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const cookies: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const email = `bench-researcher-${i}@example.org`;
+    const u = await c.query<{ id: number }>(
+      `insert into users (email, role) values ($1, 'researcher') on conflict (email) do update set email = excluded.email returning id`,
+      [email],
+    );
+    cookies.push(`verity_session=${(await createSession(u.rows[0].id)).token}`);
+  }
+  const ids = (
+    await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 500", [
+      BIG,
+    ])
+  ).rows.map((r) => r.trajectory_id as string);
+  const runs = [BIG, ...smallRuns];
+  const server = spawn(process.execPath, ["--import", "tsx", "bin/serve.ts", "--port", String(PORT)], {
+    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "production", VERITY_DEMO: "0" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((res, rej) => {
+    server.stdout!.on("data", (d) => String(d).includes("Ready") && res());
+    server.on("close", () => rej(new Error("the console did not start")));
+  });
+  const base = `http://localhost:${PORT}`;
+  const browse = [
+    "",
+    "&any=missing_evidence",
+    "&reward_max=0.5",
+    "&handoff=yes",
+    "&deciding=empty_promise",
+    "&sort=reward&dir=asc",
+    "&capped=yes",
+  ];
+  const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+  const requestFor = (): [string, string] => {
+    const r = Math.random();
+    const run = Math.random() < 0.5 ? BIG : pick(runs);
+    if (r < 0.4) return ["browser page", `/trajectories?run=${encodeURIComponent(run)}${pick(browse)}`];
+    if (r < 0.7) return ["rows API", `/api/ledger/rows?run=${encodeURIComponent(run)}${pick(browse)}`];
+    return ["detail page", `/trajectories/${encodeURIComponent(pick(ids))}`];
+  };
+  const warm = async () => {
+    for (const p of [
+      "/trajectories?run=" + BIG,
+      "/api/ledger/rows?run=" + BIG,
+      "/trajectories/" + encodeURIComponent(ids[0]),
+    ])
+      await fetch(base + p, { headers: { cookie: cookies[0] } }).then((r) => r.text());
+  };
+  await warm();
+  const consoleRss = () => {
+    // bin/serve.ts is one process: its VmHWM is the console's peak resident size.
+    const r = rssKb(server.pid!);
+    return r ? r.hwm / 1024 : NaN;
+  };
+  const round = async (label: string) => {
+    const lat: Record<string, number[]> = {};
+    let errors = 0;
+    const firstErrors: string[] = [];
+    const end = performance.now() + SECONDS * 1000;
+    await Promise.all(
+      cookies.map(async (cookie) => {
+        while (performance.now() < end) {
+          const [kind, p] = requestFor();
+          const t0 = performance.now();
+          try {
+            const res = await fetch(base + p, { headers: { cookie }, redirect: "manual" });
+            await res.arrayBuffer();
+            if (res.status !== 200) {
+              errors++;
+              if (firstErrors.length < 3) firstErrors.push(`${res.status} ${p}`);
+            }
+          } catch (err) {
+            errors++;
+            if (firstErrors.length < 3) firstErrors.push(`${(err as Error).message} ${p}`);
+          }
+          (lat[kind] ??= []).push(performance.now() - t0);
+        }
+      }),
+    );
+    const all = Object.values(lat).flat();
+    say(
+      `\n${label}: ${USERS} researchers × ${SECONDS} s, ${fmt(all.length)} requests, ${errors} errors${firstErrors.length ? ` (${firstErrors.join("; ")})` : ""}, console peak RSS ${consoleRss().toFixed(0)} MB, ${load()}`,
+    );
+    say(`| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|`);
+    for (const [k, xs] of [...Object.entries(lat), ["all", all] as const])
+      say(`| ${k} | ${fmt(xs.length)} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |`);
+  };
+  await round("concurrency, reads alone");
 
+  // The same ingest alone and then beside the researchers: its rate drop.
+  const tpl = buildTemplate("scale-live", 20_000);
+  const n = 60_000;
+  const alone = await ingestThroughCli(url, scaleLines(tpl, n, "scored"), {
+    every: n,
+    label: "ingest alone",
+    linesPerRollout: 2,
+  });
+  const tpl2 = buildTemplate("scale-live-2", 20_000);
+  const during = ingestThroughCli(url, scaleLines(tpl2, 10 * n, "scored"), {
+    every: n,
+    label: "ingest beside readers",
+    linesPerRollout: 2,
+  });
+  const started = performance.now();
+  await round("concurrency, with an ingest running");
+  const readersSeconds = (performance.now() - started) / 1000;
+  const d = await during;
+  // The rollouts ingested while the readers ran: interpolate on the ingest's marks.
+  const within = d.marks.filter((m) => m.seconds <= readersSeconds).at(-1) ?? d.marks[0];
+  say(
+    `ingest rate alone ${fmt(n / alone.seconds)}/s; beside ${USERS} researchers ${fmt(within.rollouts / within.seconds)}/s over its first ${fmt(within.rollouts)} (${load()}); after they stopped ${fmt((d.marks.at(-1)!.rollouts - within.rollouts) / (d.seconds - within.seconds))}/s`,
+  );
+  server.kill("SIGTERM");
+  await new Promise((r) => server.on("close", r));
+  await c.end();
+}
+
+// ---------------------------------------------------------------- archive ---------------------------------------
+
+async function phaseArchive() {
+  if (!(await exists(DB.reads)))
+    throw new Error("--phase archive needs the reads database: run --phase reads --keep first");
+  const url = urlOf(DB.reads);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const { archiveRun } = await import("@/lib/runs/archive.ts");
+  const target = `${BIG}-archive`;
+  await c.query("drop table if exists src");
+  await c.query(
+    "create temp table src as select * from ledger where run_id = $1 and is_current and position('#' in trajectory_id) = 0",
+    [BIG],
+  );
+  // Copied through fill() with the big run as the source; the big run keeps its audit batch, this copy has none.
+  await fill(c, target, ARCHIVE_N);
+  await c.query("vacuum analyze ledger");
+  await checkpoint(url);
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  const out = path.join(os.tmpdir(), `verity-scale-archive-${process.pid}.ndjson`);
+  const t = performance.now();
+  const a = await archiveRun(pool, target, out);
+  const total = (performance.now() - t) / 1000;
+  say(
+    `\narchive of ${fmt(a.entries)} entries + ${fmt(a.rollouts)} rollouts: ${total.toFixed(1)} s in all — export ${(a.exportMs / 1000).toFixed(1)} s (${mb(a.bytes)} MB NDJSON), detach + drop ${(a.dropMs / 1000).toFixed(2)} s; target ≤ 10 s: ${total <= 10 ? "met" : "**missed**"} (${load()})`,
+  );
+  fs.rmSync(out, { force: true });
   await pool.end();
   await c.end();
-  await db().$disconnect();
-  if (!KEEP) {
-    const a = new pg.Client({ connectionString: database.adminUrl });
-    await a.connect();
-    await a.query(`drop database if exists "${DB}" with (force)`);
-    await a.end();
+}
+
+// ---------------------------------------------------------------- main ------------------------------------------
+
+async function main() {
+  const database = await ensureDatabase("postgres");
+  adminUrl = database.adminUrl;
+  say(
+    `bench/scale: phases ${[...PHASES].join(", ")}; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}; free disk ${((fs.statfsSync(".").bavail * fs.statfsSync(".").bsize) / 1024 ** 3).toFixed(0)} GB; ${load()}`,
+  );
+  if (PHASES.has("ingest")) await phaseIngest();
+  if (PHASES.has("reads")) await phaseReads();
+  if (PHASES.has("concurrency")) await phaseConcurrency();
+  if (PHASES.has("archive")) await phaseArchive();
+  say(`\nend: ${load()}`);
+  if (!values.keep)
+    for (const name of Object.values(DB)) await adminQuery(`drop database if exists "${name}" with (force)`);
+  if (PHASES.has("reads") || PHASES.has("concurrency")) {
+    const { db } = await import("@/lib/db/client.ts");
+    await db()
+      .$disconnect()
+      .catch(() => undefined);
   }
   await database.stop();
 }

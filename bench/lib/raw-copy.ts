@@ -56,11 +56,30 @@ export async function rawCopy(
   file: string,
   batch: number,
 ): Promise<{ seconds: number; rollouts: number; records: number }> {
+  const rl = readline.createInterface({
+    input: fs.createReadStream(file, { highWaterMark: 1 << 20 }),
+    crlfDelay: Infinity,
+  });
+  return rawCopyLines(url, rl, batch);
+}
+
+/**
+ * The same from lines in memory or generated (bench/scale.ts). `primaryKey`: each scratch table gets an identity
+ * primary key, the one index a bare table would have.
+ */
+export async function rawCopyLines(
+  url: string,
+  lines: AsyncIterable<string> | Iterable<string>,
+  batch: number,
+  opts: { primaryKey?: boolean } = {},
+): Promise<{ seconds: number; rollouts: number; records: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`create table raw_rollouts (trajectory_id text, run_id text, step int, group_id text, sample_index int, ticket_id text,
+  const pk = opts.primaryKey ? "id bigint generated always as identity primary key, " : "";
+  await client.query("drop table if exists raw_rollouts, raw_ledger");
+  await client.query(`create table raw_rollouts (${pk}trajectory_id text, run_id text, step int, group_id text, sample_index int, ticket_id text,
     steps jsonb, final_reply text, sandbox jsonb, registry_id int, claims jsonb, tool_steps int, content_hash text)`);
-  await client.query(`create table raw_ledger (trajectory_id text, run_id text, step int, ticket_id text, group_id text, status text, source text,
+  await client.query(`create table raw_ledger (${pk}trajectory_id text, run_id text, step int, ticket_id text, group_id text, status text, source text,
     verifier_version text, config_hash text, claims_source text, raw_reward float8, reward float8, capped bool, outcome float8, policy float8,
     evidence float8, efficiency float8, communication float8, deciding_guardrail text, guardrail_mask int, guardrails jsonb, reasons jsonb,
     claims jsonb, handoff bool, tool_steps int, content_hash text)`);
@@ -81,11 +100,7 @@ export async function rawCopy(
     records = [];
     inBatch = 0;
   };
-  const rl = readline.createInterface({
-    input: fs.createReadStream(file, { highWaterMark: 1 << 20 }),
-    crlfDelay: Infinity,
-  });
-  for await (const line of rl) {
+  for await (const line of lines) {
     const v = JSON.parse(line);
     if (v.kind === "rollout") {
       const tools = v.trajectory.steps.filter((s: { type: string }) => s.type === "tool").length;
@@ -112,8 +127,8 @@ export async function rawCopy(
         v.step,
         v.ticket_id,
         v.group_id,
-        v.status,
-        "verifier",
+        v.status ?? "scored",
+        v.source ?? "verifier",
         v.verifier_version,
         v.config_hash,
         v.claims_source,

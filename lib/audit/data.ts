@@ -11,7 +11,7 @@ export type Population = { rows: PopulationEntry[]; excluded: number };
 /**
  * The current ledger entries of a run's step window that can be shadow-scored: with a reward (a spec or input
  * error has nothing to compare with) and with their rollout stored (an external record without one has nothing to
- * show). Walks the (run_id, step, id) index. One row per rollout, a few dozen bytes each.
+ * show). Walks the run partition's (step, id) index (020). One row per rollout, a few dozen bytes each.
  */
 export async function loadPopulation(
   runId: string,

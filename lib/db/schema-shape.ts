@@ -64,7 +64,7 @@ const NATIVE_TO_PG: Record<string, (args: string[]) => string> = {
 };
 
 /** Expression indexes created by migrations that schema.prisma cannot describe (each justified in its migration). */
-export const SQL_ONLY_INDEXES = ["ledger_run_id_reward_sort_id_idx", "ledger_run_id_deciding_reward_sort_id_idx"];
+export const SQL_ONLY_INDEXES = ["ledger_reward_sort_id_idx", "ledger_deciding_reward_sort_id_idx"];
 
 export function loadDmmf(schemaPath = path.resolve(import.meta.dirname, "../../prisma/schema.prisma")): Dmmf {
   const require = createRequire(import.meta.url);

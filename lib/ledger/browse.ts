@@ -134,9 +134,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
         : Prisma.sql`exists (select 1 from rollouts r where r.run_id = l.run_id and r.id = l.rollout_id and ${wrote})`,
     );
   }
-  // compared as the enum, not as text, so the (run_id, status, id) index applies
+  // compared as the enum, not as text, so the (status, id) index applies (020)
   if (p.status?.length) c.push(Prisma.sql`l.status = any(${p.status}::"ScoreStatus"[])`);
-  // Reasons as IN (not EXISTS) so the planner can start from the (run_id, code, step) reasons index when a code is
+  // Reasons as IN (not EXISTS) so the planner can start from the (code, step) reasons index (020) when a code is
   // rare; the step window is repeated inside for the same index. A signature also matches tool and field on the same
   // reason row (null meaning "the reason has none").
   const reasonsOf = (extra: Prisma.Sql) => {

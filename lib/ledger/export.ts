@@ -74,7 +74,7 @@ export async function* inSnapshot<T>(
 
 /**
  * The filter's current entries in batches, ordered by (step, id). Keyset pagination on (step, id) — through
- * ledger(run_id, step, id), or ledger_guardrails(run_id, code, step) with a guardrail filter — so memory holds one
+ * ledger (step, id), or ledger_guardrails (code, step, ledger_id) with a guardrail filter (020) — so memory holds one
  * batch, whatever the run's size. `columns` reads the ledger as `l` and must select `l.id::text as id` and `step`;
  * `joins` may add tables to it.
  */
