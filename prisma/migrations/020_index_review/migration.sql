@@ -21,7 +21,7 @@
 --     index alone; it holds only the mismatching entries, so its run_id costs nothing that matters.
 --   ledger (ticket_id): "find this ticket" (browser search, one probe per run's partition).
 --   ledger (trajectory_id): an entry's history and current entry (detail page, ingest's existence check through
---     trajectories, the group page since 020), on the partition the trajectories lookup named.
+--     trajectories), on the partition the trajectories lookup named.
 --
 -- Rebuilt without the leading run_id (their reads fetch the heap row anyway, so nothing index-only is lost):
 --   ledger (step, id): export and archive in (step, id) keyset order; the browser's step range filter.
@@ -34,9 +34,6 @@
 --     (run_id, code, step) left a sort of every entry of each step.
 --   ledger_reasons (code, step): the browser's reason filter (the rarest code: a few hundred index entries).
 --   rollouts (step, id): verity rescore --from/--to reads a run's rollouts in step order.
---   rollouts (group_id): the group page (the K rollouts of one GRPO group; one probe per run's partition when the
---     page is opened without its run).
---   rollouts (ticket_id): the review page's other rollouts of the same ticket.
 --
 -- Changed:
 --   ledger_reasons_signature_idx: (ledger_id) INCLUDE (code, tool, field) became (ledger_id) INCLUDE (code, tool,
@@ -51,6 +48,8 @@
 --     and filters the step; nothing else ordered by it.
 --   ledger (run_id, category, step): a category is a fifth of a run; the primary key's order with a filter finds a
 --     page in ~500 rows, and the clusters never filter on it first.
+--   rollouts (run_id, group_id), rollouts (run_id, ticket_id): no query reads rollouts by group or by ticket (the
+--     group page reads the ledger by group_id; the review page reads its case by ticket).
 -- Fewer and narrower indexes are what keeps a large run's ingest from slowing down as it grows: every ingested entry
 -- inserts into each of them (bench/scale.ts measures the ingest with and without this migration).
 
@@ -81,6 +80,4 @@ CREATE INDEX "ledger_reasons_signature_idx" ON "ledger_reasons" ("ledger_id") IN
 DROP INDEX "rollouts_run_id_step_id_idx";
 CREATE INDEX "rollouts_step_id_idx" ON "rollouts"("step", "id");
 DROP INDEX "rollouts_run_id_group_id_idx";
-CREATE INDEX "rollouts_group_id_idx" ON "rollouts"("group_id");
 DROP INDEX "rollouts_run_id_ticket_id_idx";
-CREATE INDEX "rollouts_ticket_id_idx" ON "rollouts"("ticket_id");
