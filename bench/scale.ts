@@ -249,7 +249,7 @@ async function ingestThroughCli(
 
 async function phaseIngest() {
   say(`\n## ingest (${load()})`);
-  let t = performance.now();
+  const t = performance.now();
   const tpl = buildTemplate(INGEST_RUN, Number(values.template));
   const tplExt = buildTemplate(EXTERNAL_RUN, Number(values.template));
   say(
