@@ -65,13 +65,19 @@ export function BatchParamsForm({
           ))}
         </select>
       </Field>
+      <Field name="kind" label="Kind" errors={errors.kind}>
+        <select id="bp-kind" name="kind" defaultValue={values.kind || "tickets"} className={inputClass}>
+          <option value="tickets">tickets (shadow scoring)</option>
+          <option value="pairwise">pairwise (two rollouts of a GRPO group)</option>
+        </select>
+      </Field>
       <Field name="stepFrom" label="From step" errors={errors.stepFrom}>
         {input("stepFrom", { inputMode: "numeric" })}
       </Field>
       <Field name="stepTo" label="To step" errors={errors.stepTo}>
         {input("stepTo", { inputMode: "numeric" })}
       </Field>
-      <Field name="rate" label="Rate" hint="fraction of tickets: 0.01 = 1%" errors={errors.rate}>
+      <Field name="rate" label="Rate" hint="fraction of tickets (pairwise: of groups): 0.01 = 1%" errors={errors.rate}>
         {input("rate", { inputMode: "decimal" })}
       </Field>
       <Field name="salt" label="Salt" hint="the same salt draws the same sample" errors={errors.salt}>
@@ -101,6 +107,17 @@ export function BatchParamsForm({
         errors={errors.tolerance}
       >
         {input("tolerance", { inputMode: "decimal" })}
+      </Field>
+      <Field name="delta" label="δ (pairwise)" hint="rewards differing by more: a clear pair" errors={errors.delta}>
+        {input("delta", { inputMode: "decimal" })}
+      </Field>
+      <Field
+        name="nearTieRate"
+        label="Near-ties (pairwise)"
+        hint="fraction of groups offering a near-tie"
+        errors={errors.nearTieRate}
+      >
+        {input("nearTieRate", { inputMode: "decimal" })}
       </Field>
       <Field name="name" label="Name" hint="blank = run, window and rate" errors={errors.name}>
         {input("name")}

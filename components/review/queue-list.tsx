@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { claimNextAction } from "@/lib/audit/actions.ts";
 
-export type QueueRow = { batchId: number; name: string; available: number; mine: string | null };
+export type QueueRow = { batchId: number; name: string; available: number; mine: string | null; pairwise: boolean };
+
+const resume = (r: QueueRow) => `${r.pairwise ? "/pairwise" : "/review"}?item=${r.mine}`;
 
 const isTyping = (t: EventTarget | null) =>
   t instanceof HTMLElement && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT");
@@ -26,7 +28,7 @@ export function QueueList({ rows }: { rows: QueueRow[] }) {
         const r = rows[i];
         if (!r) return;
         e.preventDefault();
-        if (r.mine) router.push(`/review?item=${r.mine}`);
+        if (r.mine) router.push(resume(r));
         else forms.current[i]?.requestSubmit();
       };
       if (e.key === "n" || e.key === "Enter") start(0);
@@ -43,13 +45,12 @@ export function QueueList({ rows }: { rows: QueueRow[] }) {
           <kbd className="rounded border border-border px-1 font-mono text-[11px] text-fg-muted">
             {i < 9 ? i + 1 : ""}
           </kbd>
-          <span className="flex-1 font-medium">{r.name}</span>
+          <span className="flex-1 font-medium">
+            {r.name} {r.pairwise && <span className="text-[11px] text-fg-muted">(pairwise)</span>}
+          </span>
           <span className="text-fg-muted">{r.available} to review</span>
           {r.mine ? (
-            <Link
-              href={`/review?item=${r.mine}`}
-              className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg"
-            >
+            <Link href={resume(r)} className="rounded bg-accent px-3 py-1 text-[13px] font-medium text-accent-fg">
               Resume item #{r.mine}
             </Link>
           ) : (

@@ -5,8 +5,9 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listDisputes } from "@/lib/audit/adjudication-data.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { annotationPath, claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
+import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 
@@ -22,7 +23,7 @@ export async function claimNextAction(form: FormData): Promise<void> {
   const me = await requireActionUser("audit.review");
   const parsed = batchRef.safeParse(formObject(form));
   const next = await claimNextItem(me.id, { batchId: parsed.success ? (parsed.data.batchId ?? null) : null });
-  redirect(next ? `/review?item=${next.itemId}` : "/queue?empty=1");
+  redirect(next ? annotationPath(next) : "/queue?empty=1");
 }
 
 /** Creates the previewed batch (the preview fixed the salt, so the same sample is drawn). */
@@ -31,7 +32,9 @@ export async function createBatchAction(_prev: FormState, form: FormData): Promi
   const parsed = batchParamsSchema.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   if (!parsed.data.salt) return { ok: false, message: "Preview the batch first (the preview fixes the salt)." };
-  const r = await createBatch({ ...parsed.data, salt: parsed.data.salt }, { userId: me.id, email: me.email });
+  const params = { ...parsed.data, salt: parsed.data.salt };
+  const actor = { userId: me.id, email: me.email };
+  const r = params.kind === "pairwise" ? await createPairBatch(params, actor) : await createBatch(params, actor);
   if (!r.ok) return { ok: false, message: r.error, fieldErrors: r.field ? { [r.field]: [r.error] } : undefined };
   revalidatePath("/audit");
   redirect(`/audit?created=${r.batchId}`);

@@ -5,7 +5,14 @@ import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { sampleBatch, type PopulationRow, type SampleResult } from "@/lib/audit/sampler.ts";
 import { db } from "@/lib/db/client.ts";
 
-export type PopulationEntry = PopulationRow & { ledgerId: bigint; rolloutId: bigint };
+/** A population row with what the pairwise sampler also needs (its GRPO group and its ledger reward). */
+export type PopulationEntry = PopulationRow & {
+  ledgerId: bigint;
+  rolloutId: bigint;
+  step: number;
+  groupId: string | null;
+  reward: number;
+};
 export type Population = { rows: PopulationEntry[]; excluded: number };
 
 /**
@@ -26,10 +33,14 @@ export async function loadPopulation(
       trajectory_id: string;
       ticket_id: string;
       deciding_guardrail: string | null;
+      step: number;
+      group_id: string | null;
+      reward: number | null;
       scorable: boolean;
     }[]
   >`
-    select l.id as ledger_id, l.rollout_id, l.trajectory_id, l.ticket_id, l.deciding_guardrail,
+    select l.id as ledger_id, l.rollout_id, l.trajectory_id, l.ticket_id, l.deciding_guardrail, l.step, l.group_id,
+           l.reward,
            (l.reward is not null and l.rollout_id is not null) as scorable
       from ledger l
      where l.run_id = ${runId} and l.step between ${stepFrom} and ${stepTo} and l.is_current`;
@@ -46,6 +57,9 @@ export async function loadPopulation(
       trajectoryId: r.trajectory_id,
       ticketId: r.ticket_id,
       decidingGuardrail: r.deciding_guardrail,
+      step: r.step,
+      groupId: r.group_id,
+      reward: r.reward!,
     });
   }
   return { rows: out, excluded };

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 
 /** What a draw decides; each purpose hashes in its own domain so the draws are independent of one another. */
-export type HashDomain = "ticket" | "rollout" | "overlap";
+export type HashDomain = "ticket" | "rollout" | "overlap" | "group" | "pair" | "side" | "near_tie";
 
 const TWO_52 = 2 ** 52;
 

@@ -6,7 +6,13 @@ import { db } from "@/lib/db/client.ts";
 
 export const LEASE_MS = 10 * 60_000;
 
-export type Lease = { itemId: bigint; batchId: number; leaseExpiresAt: Date };
+/** A leased item; `pairwise` says which page annotates it (/review or /pairwise). */
+export type Lease = { itemId: bigint; batchId: number; leaseExpiresAt: Date; pairwise: boolean };
+
+/** The page that annotates a leased item: the ticket review, or the pairwise one. */
+export function annotationPath(lease: { itemId: bigint; pairwise: boolean }): string {
+  return `${lease.pairwise ? "/pairwise" : "/review"}?item=${lease.itemId}`;
+}
 
 /**
  * Leases the next item to `userId`: their own live lease if they hold one (one item at a time, resumed after a
@@ -23,12 +29,13 @@ export async function claimNextItem(
   const now = opts.now ?? new Date();
   const expires = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
   const batchId = opts.batchId ?? null;
-  const rows = await client.$queryRaw<{ id: bigint; batch_id: number; lease_expires_at: Date }[]>`
+  const rows = await client.$queryRaw<{ id: bigint; batch_id: number; lease_expires_at: Date; pairwise: boolean }[]>`
     with mine as (
       select i.id from audit_items i
        where i.lease_user_id = ${userId} and i.lease_expires_at > ${now} and i.status = 'open'
          and (${batchId}::int is null or i.batch_id = ${batchId}::int)
          and not exists (select 1 from reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
+         and not exists (select 1 from pair_reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
        order by i.id
        limit 1
     ), candidate as (
@@ -38,6 +45,7 @@ export async function claimNextItem(
          and (${batchId}::int is null or i.batch_id = ${batchId}::int)
          and (i.lease_user_id is null or i.lease_expires_at <= ${now})
          and not exists (select 1 from reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
+         and not exists (select 1 from pair_reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
        order by exists (select 1 from audit_item_skips s where s.item_id = i.id and s.user_id = ${userId}), i.batch_id, i.id
        limit 1
        for update of i skip locked
@@ -46,9 +54,11 @@ export async function claimNextItem(
     )
     update audit_items i set lease_user_id = ${userId}, lease_expires_at = ${expires}
       from chosen where i.id = chosen.id
-    returning i.id, i.batch_id, i.lease_expires_at`;
+    returning i.id, i.batch_id, i.lease_expires_at, i.rollout_b_id is not null as pairwise`;
   const r = rows[0];
-  return r ? { itemId: BigInt(r.id), batchId: r.batch_id, leaseExpiresAt: r.lease_expires_at } : null;
+  return r
+    ? { itemId: BigInt(r.id), batchId: r.batch_id, leaseExpiresAt: r.lease_expires_at, pairwise: r.pairwise }
+    : null;
 }
 
 /**
@@ -69,6 +79,7 @@ export async function renewLease(
     update audit_items set lease_expires_at = ${expires}
      where id = ${itemId} and status = 'open' and lease_user_id = ${userId}
        and not exists (select 1 from reviews r where r.item_id = ${itemId} and r.reviewer_id = ${userId})
+       and not exists (select 1 from pair_reviews r where r.item_id = ${itemId} and r.reviewer_id = ${userId})
     returning lease_expires_at`;
   return rows[0]?.lease_expires_at ?? null;
 }
@@ -94,15 +105,17 @@ export async function releaseLease(
   return released.count > 0;
 }
 
-export type QueueBatch = { batchId: number; name: string; available: number; mine: bigint | null };
+export type QueueBatch = { batchId: number; name: string; available: number; mine: bigint | null; pairwise: boolean };
 
 /**
  * The batches with work for this annotator: items they could lease now (open, not reviewed by them, not held by
  * someone else) and the item they hold, if any. Counts only: no ledger value, no stratum.
  */
 export async function listQueueBatches(userId: number, now = new Date(), client: Db = db()): Promise<QueueBatch[]> {
-  const rows = await client.$queryRaw<{ batch_id: number; name: string; available: bigint; mine: bigint | null }[]>`
-    select b.id as batch_id, b.name, q.available, q.mine
+  const rows = await client.$queryRaw<
+    { batch_id: number; name: string; available: bigint; mine: bigint | null; pairwise: boolean }[]
+  >`
+    select b.id as batch_id, b.name, q.available, q.mine, b.kind = 'pairwise' as pairwise
       from audit_batches b
       join lateral (
         select count(*) filter (where i.lease_user_id is null or i.lease_expires_at <= ${now} or i.lease_user_id = ${userId}) as available,
@@ -110,6 +123,7 @@ export async function listQueueBatches(userId: number, now = new Date(), client:
           from audit_items i
          where i.batch_id = b.id and i.status = 'open'
            and not exists (select 1 from reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
+         and not exists (select 1 from pair_reviews r where r.item_id = i.id and r.reviewer_id = ${userId})
       ) q on q.available > 0
      order by b.created_at, b.id`;
   return rows.map((r) => ({
@@ -117,5 +131,6 @@ export async function listQueueBatches(userId: number, now = new Date(), client:
     name: r.name,
     available: Number(r.available),
     mine: r.mine === null ? null : BigInt(r.mine),
+    pairwise: r.pairwise,
   }));
 }

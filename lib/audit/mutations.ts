@@ -1,6 +1,7 @@
 // Creating a shadow-audit batch: draw the sample, store the batch with its manifest and its items, and log it —
 // one transaction, so a batch never exists half-filled.
 import { randomBytes } from "node:crypto";
+import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
 import type { BatchParams, ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
@@ -61,7 +62,7 @@ export function buildManifest(
 }
 
 /** The verifier config the batch's human rewards use: the default one stored in the database, if any. */
-async function defaultConfig(client: PrismaClient): Promise<{ id: number; hash: string } | null> {
+export async function defaultConfig(client: PrismaClient): Promise<{ id: number; hash: string } | null> {
   return client.verifierConfig.findFirst({
     where: { isDefault: true },
     select: { id: true, hash: true },
@@ -70,7 +71,74 @@ async function defaultConfig(client: PrismaClient): Promise<{ id: number; hash: 
 }
 
 function defaultName(p: ResolvedBatchParams): string {
-  return `${p.runId} steps ${p.stepFrom}–${p.stepTo}`;
+  return `${p.runId} steps ${p.stepFrom}–${p.stepTo}${p.kind === "pairwise" ? " (pairwise)" : ""}`;
+}
+
+/**
+ * Stores a batch with its items and logs it, in one transaction. The items' batchId is filled in here.
+ */
+export async function storeBatch(
+  client: PrismaClient,
+  params: ResolvedBatchParams,
+  stored: { configId: number | null; manifest: Prisma.InputJsonObject; itemsHash: string },
+  items: Prisma.AuditItemCreateManyInput[],
+  actor: ActivityActor,
+): Promise<number> {
+  const createdById = "userId" in actor ? actor.userId : null;
+  const pairwise = params.kind === "pairwise";
+  return client.$transaction(
+    async (tx) => {
+      const batch = await tx.auditBatch.create({
+        data: {
+          name: params.name ?? defaultName(params),
+          runId: params.runId,
+          stepFrom: params.stepFrom,
+          stepTo: params.stepTo,
+          rate: params.rate,
+          salt: params.salt,
+          pick: pairwise ? "pair" : params.pick,
+          minPerStratum: params.minPerStratum ?? null,
+          overlapRate: params.overlapRate,
+          tolerance: params.tolerance,
+          kind: pairwise ? "pairwise" : "tickets",
+          delta: pairwise ? (params.delta ?? DEFAULT_DELTA) : null,
+          nearTieRate: pairwise ? (params.nearTieRate ?? DEFAULT_NEAR_TIE_RATE) : null,
+          configId: stored.configId,
+          manifest: stored.manifest,
+          createdById,
+        },
+        select: { id: true },
+      });
+      await tx.auditItem.createMany({ data: items.map((i) => ({ ...i, batchId: batch.id })) });
+      await appendActivityLog(
+        {
+          actor,
+          action: "audit.batch_create",
+          target: { type: "audit_batch", id: batch.id },
+          details: {
+            run_id: params.runId,
+            ...(pairwise
+              ? {
+                  kind: "pairwise",
+                  delta: params.delta ?? DEFAULT_DELTA,
+                  near_tie_rate: params.nearTieRate ?? DEFAULT_NEAR_TIE_RATE,
+                }
+              : {}),
+            step_from: params.stepFrom,
+            step_to: params.stepTo,
+            rate: params.rate,
+            salt: params.salt,
+            pick: pairwise ? "pair" : params.pick,
+            items: items.length,
+            items_hash: stored.itemsHash,
+          },
+        },
+        tx,
+      );
+      return batch.id;
+    },
+    { timeout: 120_000 },
+  );
 }
 
 /**
@@ -105,61 +173,22 @@ export async function createBatch(
   }
   const config = await defaultConfig(client);
   const manifest = buildManifest(params, preview, config?.hash ?? null);
-  const createdById = "userId" in actor ? actor.userId : null;
-  const batchId = await client.$transaction(
-    async (tx) => {
-      const batch = await tx.auditBatch.create({
-        data: {
-          name: params.name ?? defaultName(params),
-          runId: params.runId,
-          stepFrom: params.stepFrom,
-          stepTo: params.stepTo,
-          rate: params.rate,
-          salt: params.salt,
-          pick: params.pick,
-          minPerStratum: params.minPerStratum ?? null,
-          overlapRate: params.overlapRate,
-          tolerance: params.tolerance,
-          configId: config?.id ?? null,
-          manifest,
-          createdById,
-        },
-        select: { id: true },
-      });
-      await tx.auditItem.createMany({
-        data: preview.sample.items.map((i) => ({
-          batchId: batch.id,
-          runId: params.runId,
-          rolloutId: i.row.rolloutId,
-          ledgerId: i.row.ledgerId,
-          trajectoryId: i.row.trajectoryId,
-          ticketId: i.row.ticketId,
-          stratum: i.stratum,
-          inclusionProb: i.inclusionProb,
-          reviewsNeeded: i.reviewsNeeded,
-        })),
-      });
-      await appendActivityLog(
-        {
-          actor,
-          action: "audit.batch_create",
-          target: { type: "audit_batch", id: batch.id },
-          details: {
-            run_id: params.runId,
-            step_from: params.stepFrom,
-            step_to: params.stepTo,
-            rate: params.rate,
-            salt: params.salt,
-            pick: params.pick,
-            items: preview.sample.items.length,
-            items_hash: preview.sample.itemsHash,
-          },
-        },
-        tx,
-      );
-      return batch.id;
-    },
-    { timeout: 120_000 },
+  const batchId = await storeBatch(
+    client,
+    params,
+    { configId: config?.id ?? null, manifest, itemsHash: preview.sample.itemsHash },
+    preview.sample.items.map((i) => ({
+      batchId: 0,
+      runId: params.runId,
+      rolloutId: i.row.rolloutId,
+      ledgerId: i.row.ledgerId,
+      trajectoryId: i.row.trajectoryId,
+      ticketId: i.row.ticketId,
+      stratum: i.stratum,
+      inclusionProb: i.inclusionProb,
+      reviewsNeeded: i.reviewsNeeded,
+    })),
+    actor,
   );
   return {
     ok: true,

@@ -62,13 +62,19 @@ export type SampleResult<T> = {
 };
 
 const SEVERITY = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
-const severity = (s: string) =>
+/** Rank of a deciding guardrail in verifier.md table order (most severe first); "none" last. */
+export const severity = (s: string) =>
   s === NO_GUARDRAIL ? Number.MAX_SAFE_INTEGER : (SEVERITY.get(s) ?? GUARDRAIL_CODES.length);
 
 type Ticket<T> = { id: string; u: number; rows: T[]; candidates: T[]; stratum: string };
 
-function compareStrings(a: string, b: string): number {
+export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Strata by the severity of their first guardrail, then by name (a pair's stratum is "worst+other"). */
+function compareStrata(a: string, b: string): number {
+  return severity(a.split("+")[0]) - severity(b.split("+")[0]) || compareStrings(a, b);
 }
 
 /**
@@ -120,6 +126,53 @@ export function expectedToppedUp(n: number, p: number, c: number): number {
   return n * p + extra;
 }
 
+/** A sampling unit (a ticket, or a GRPO group for pairwise batches): its hash draw and its stratum. */
+export type StratumUnit = { id: string; u: number; stratum: string };
+
+export type StratumDraw<U> = {
+  stratum: string;
+  /** The stratum's units in hash order. */
+  units: U[];
+  /** Units whose hash fell under the rate. */
+  base: number;
+  /** The units drawn: the base sample, or the `min(m, N)` lowest hashes when that is more. */
+  taken: U[];
+  toppedUp: boolean;
+  /** Inclusion probability of each unit of the stratum: `rate`, or `min(m, N) / N` when topped up. */
+  prob: number;
+  /** E[drawn units] before the draw. */
+  expected: number;
+};
+
+/**
+ * The stratified draw shared by the ticket and the pairwise samplers. `units` must be in hash order (then id), so
+ * each stratum's base sample is a prefix and its top-up continues it. Strata come out in guardrail severity order.
+ */
+export function drawStrata<U extends StratumUnit>(units: readonly U[], rate: number, m: number): StratumDraw<U>[] {
+  const strata = new Map<string, U[]>();
+  for (const t of units) {
+    const list = strata.get(t.stratum);
+    if (list) list.push(t);
+    else strata.set(t.stratum, [t]);
+  }
+  return [...strata]
+    .sort((a, b) => compareStrata(a[0], b[0]))
+    .map(([stratum, list]) => {
+      const base = list.filter((t) => t.u < rate).length;
+      const target = Math.min(m, list.length);
+      const toppedUp = base < target;
+      return {
+        stratum,
+        units: list,
+        base,
+        taken: list.slice(0, toppedUp ? target : base),
+        toppedUp,
+        prob: toppedUp ? target / list.length : rate,
+        expected: expectedToppedUp(list.length, rate, target),
+      };
+    });
+}
+
 /**
  * Draws the sample. Inclusion probability of a ticket: `rate` in a stratum that was not topped up (Bernoulli
  * sampling); `min(m, N_s) / N_s` in a stratum that was (its sample is then the m lowest hashes of N_s, a simple
@@ -131,38 +184,21 @@ export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params:
   const m = params.minPerStratum && params.minPerStratum > 0 ? Math.floor(params.minPerStratum) : 0;
   const tickets = buildTickets(rows, params);
 
-  const strata = new Map<string, Ticket<T>[]>();
-  for (const t of tickets) {
-    const list = strata.get(t.stratum);
-    if (list) list.push(t);
-    else strata.set(t.stratum, [t]);
-  }
-
   const chosen = new Map<string, number>(); // ticket id -> ticket inclusion probability
-  const summaries: StratumSummary[] = [];
-  for (const [stratum, list] of [...strata].sort(
-    (a, b) => severity(a[0]) - severity(b[0]) || compareStrings(a[0], b[0]),
-  )) {
-    // list is in hash order, so the base sample is a prefix and the top-up continues it.
-    const base = list.filter((t) => t.u < params.rate).length;
-    const target = Math.min(m, list.length);
-    const toppedUp = base < target;
-    const take = toppedUp ? target : base;
-    const prob = toppedUp ? target / list.length : params.rate;
-    for (const t of list.slice(0, take)) chosen.set(t.id, prob);
-    const rollouts = list.reduce((s, t) => s + t.rows.length, 0);
-    summaries.push({
-      stratum,
-      tickets: list.length,
-      rollouts,
-      baseTickets: base,
-      sampledTickets: take,
-      items: list.slice(0, take).reduce((s, t) => s + t.candidates.length, 0),
-      toppedUp,
-      ticketInclusionProb: prob,
-      expectedTickets: expectedToppedUp(list.length, params.rate, target),
-    });
-  }
+  const summaries: StratumSummary[] = drawStrata(tickets, params.rate, m).map((d) => {
+    for (const t of d.taken) chosen.set(t.id, d.prob);
+    return {
+      stratum: d.stratum,
+      tickets: d.units.length,
+      rollouts: d.units.reduce((s, t) => s + t.rows.length, 0),
+      baseTickets: d.base,
+      sampledTickets: d.taken.length,
+      items: d.taken.reduce((s, t) => s + t.candidates.length, 0),
+      toppedUp: d.toppedUp,
+      ticketInclusionProb: d.prob,
+      expectedTickets: d.expected,
+    };
+  });
 
   const items: SampledItem<T>[] = [];
   for (const t of tickets) {

@@ -12,6 +12,9 @@ const num = (schema: z.ZodNumber) => z.preprocess(blank, z.coerce.number({ error
 export const DEFAULT_RATE = 0.01;
 export const DEFAULT_OVERLAP = 0.1;
 export const DEFAULT_TOLERANCE = 0.1;
+/** "tickets": shadow scoring of sampled tickets; "pairwise": which of two rollouts of a GRPO group is better. */
+export const BATCH_KINDS = ["tickets", "pairwise"] as const;
+export type BatchKind = (typeof BATCH_KINDS)[number];
 
 export const batchParamsSchema = z
   .object({
@@ -27,6 +30,17 @@ export const batchParamsSchema = z
     minPerStratum: num(z.number().int({ error: "A whole number." }).min(0).max(100_000)).optional(),
     overlapRate: num(z.number().min(0).max(1, { error: "A fraction: at most 1." })).default(DEFAULT_OVERLAP),
     tolerance: num(z.number().min(0).max(1, { error: "A reward difference: at most 1." })).default(DEFAULT_TOLERANCE),
+    /** Absent = "tickets"; delta and nearTieRate apply to pairwise batches only (absent = the defaults). */
+    kind: z.preprocess(blank, z.enum(BATCH_KINDS, { error: "Pick tickets or pairwise." }).optional()),
+    delta: num(
+      z
+        .number()
+        .min(0, { error: "A reward difference: at least 0." })
+        .lt(1, { error: "A reward difference: below 1." }),
+    ).optional(),
+    nearTieRate: num(
+      z.number().min(0, { error: "A fraction: at least 0." }).max(1, { error: "A fraction: at most 1." }),
+    ).optional(),
   })
   .refine((p) => p.stepFrom <= p.stepTo, { path: ["stepTo"], error: "The window ends before it starts." });
 export type BatchParams = z.infer<typeof batchParamsSchema>;

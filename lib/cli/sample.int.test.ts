@@ -136,4 +136,64 @@ describe("verity sample", () => {
     expect(await run([...base, "--icc", "0.2"], bad.io)).toBe(2);
     expect(bad.err[1]).toContain("--half-width, --agreement and --icc go with --plan");
   });
+
+  it("--pairwise draws GRPO groups and one pair in each, with precise flag errors", async () => {
+    const base = ["--run", "r", "--from", "0", "--to", "5", "--pairwise"];
+    expect(parseSampleArgs([...base, "--delta", "0.2", "--near-ties", "0"])).toMatchObject({
+      ok: true,
+      params: { kind: "pairwise", delta: 0.2, nearTieRate: 0 },
+    });
+    expect(parseSampleArgs(base)).toMatchObject({ ok: true, params: { kind: "pairwise" } });
+    expect(parseSampleArgs([...base, "--delta", "1.5"])).toMatchObject({
+      ok: false,
+      message: "--delta: A reward difference: below 1.",
+    });
+    expect(parseSampleArgs([...base, "--near-ties", "x"])).toMatchObject({
+      ok: false,
+      message: "--near-ties: Enter a number.",
+    });
+    expect(parseSampleArgs([...base, "--pick", "all", "--plan"])).toMatchObject({
+      ok: false,
+      message: "--pick, --plan: not with --pairwise (one pair per group)",
+    });
+    expect(parseSampleArgs(["--run", "r", "--from", "0", "--to", "5", "--delta", "0.2"])).toMatchObject({
+      ok: false,
+      message: "--delta and --near-ties go with --pairwise",
+    });
+
+    const runId = uniqueName("cli-pairs");
+    await seedRun(process.env.DATABASE_URL!, {
+      runId,
+      tickets: 30,
+      perTicket: 3,
+      variant: (i, k) => (k === 2 && i < 5 ? "empty_promise" : "honest"),
+    });
+    const args = [
+      "--run",
+      runId,
+      "--from",
+      "0",
+      "--to",
+      "20",
+      "--rate",
+      "1",
+      "--salt",
+      "p",
+      "--pairwise",
+      "--near-ties",
+      "0",
+    ];
+    const dry = capture();
+    expect(await run([...args, "--dry-run"], dry.io)).toBe(0);
+    const text = dry.out.join("\n");
+    expect(text).toContain(`run ${runId}, steps 0–20: 30 GRPO groups of two or more, 90 rollouts`);
+    expect(text).toMatch(/drawn 30 pairs \(25 near-ties/);
+    expect(text).toMatch(/empty_promise\+none\s+5\s+5\s+1\.000/);
+    expect(await db().auditBatch.count({ where: { runId } })).toBe(0);
+    const made = capture();
+    expect(await run([...args, "--json"], made.io)).toBe(0);
+    const { batch_id, manifest } = JSON.parse(made.out.at(-1)!);
+    expect(manifest).toMatchObject({ kind: "pairwise", items: 30, near_ties: 25 });
+    expect(await db().auditItem.count({ where: { batchId: batch_id, trajectoryBId: { not: null } } })).toBe(30);
+  });
 });

@@ -7,13 +7,18 @@ import { loadPlanEvidence, planForBatch, type BatchPlan } from "@/lib/audit/plan
 import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 import { batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { createClient } from "@/lib/db/client.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { previewPairBatch, type PairBatchPreview } from "@/lib/audit/pair-data.ts";
+import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
+import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity sample --run RUN --from STEP --to STEP [options]
 
 Samples tickets of a run's step window for blind human shadow review: a ticket is in when a hash of (salt, ticket id)
-falls under the rate, so the sample is reproducible and independent of arrival order.
+falls under the rate, so the sample is reproducible and independent of arrival order. With --pairwise, samples GRPO
+groups the same way and one pair of rollouts in each, for blind pairwise review (which of the two is better).
 
 options:
   --rate R               fraction of tickets to sample (default 0.01)
@@ -30,6 +35,10 @@ options:
   --agreement P          the plan's expected agreement (default: the run's reviewed agreement, else 0.88)
   --icc R                the plan's intra-ticket correlation (default: measured from the run's reviews, else 0.3)
   --json                 print the manifest as JSON instead of the table
+  --pairwise             a pairwise batch: --rate is the fraction of GRPO groups, --min-per-stratum tops up the
+                         pair's deciding guardrails (no --pick, --plan or --tolerance)
+  --delta D              pairwise: rewards differing by more than D make a clear pair (default 0.1)
+  --near-ties R          pairwise: fraction of sampled groups that offer a near-tie instead (default 0.2)
 
 exit status: 0 done, 1 refused (unknown run, empty sample), 2 usage.`;
 
@@ -63,6 +72,9 @@ export function parseSampleArgs(
         agreement: { type: "string" },
         icc: { type: "string" },
         json: { type: "boolean" },
+        pairwise: { type: "boolean" },
+        delta: { type: "string" },
+        "near-ties": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -82,7 +94,20 @@ export function parseSampleArgs(
     overlapRate: "--overlap",
     tolerance: "--tolerance",
     name: "--name",
+    delta: "--delta",
+    nearTieRate: "--near-ties",
   };
+  if (values.pairwise) {
+    const misplaced = ["pick", "plan", "tolerance", "half-width", "agreement", "icc"].filter(
+      (k) => values[k] !== undefined,
+    );
+    if (misplaced.length)
+      return {
+        ok: false,
+        message: `${misplaced.map((k) => `--${k}`).join(", ")}: not with --pairwise (one pair per group)`,
+      };
+  } else if (values.delta !== undefined || values["near-ties"] !== undefined)
+    return { ok: false, message: "--delta and --near-ties go with --pairwise" };
   const r = batchParamsSchema.safeParse({
     runId: values.run ?? "",
     stepFrom: values.from ?? "",
@@ -94,6 +119,7 @@ export function parseSampleArgs(
     overlapRate: values.overlap,
     tolerance: values.tolerance,
     name: values.name,
+    ...(values.pairwise ? { kind: "pairwise", delta: values.delta, nearTieRate: values["near-ties"] } : {}),
   });
   if (!r.success) {
     return {
@@ -150,6 +176,63 @@ export function formatPreview(p: ResolvedBatchParams, preview: BatchPreview): st
   return lines;
 }
 
+export function formatPairPreview(p: ResolvedBatchParams, preview: PairBatchPreview): string[] {
+  const s = preview.sample;
+  const pop = preview.population;
+  const lines = [
+    `run ${p.runId}, steps ${p.stepFrom}–${p.stepTo}: ${pop.groups} GRPO groups of two or more, ${pop.rollouts} rollouts` +
+      (pop.excluded ? ` (${pop.excluded} without a reward or rollout left out)` : ""),
+    `pairwise: rate ${pct(p.rate)} of groups, δ ${p.delta ?? DEFAULT_DELTA}, near-ties ${pct(p.nearTieRate ?? DEFAULT_NEAR_TIE_RATE)}, salt ${p.salt}` +
+      (p.minPerStratum ? `, at least ${p.minPerStratum} groups per stratum` : ""),
+    `expected ${s.expected.groups.toFixed(1)} pairs; drawn ${s.pairs.length} pairs (${s.nearTies} near-ties, ${s.overlapItems} for two reviewers)`,
+    "",
+    "stratum (deciding guardrails)             groups  sampled  inclusion (group)",
+  ];
+  for (const x of s.strata)
+    lines.push(
+      `${x.stratum.padEnd(40)} ${String(x.tickets).padStart(7)} ${String(x.sampledTickets).padStart(8)}  ${x.ticketInclusionProb.toPrecision(4)}${x.toppedUp ? " (topped up)" : ""}`,
+    );
+  lines.push("", `items hash ${s.itemsHash}`);
+  return lines;
+}
+
+/** `verity sample --pairwise`: the preview, or the created batch. */
+async function runPairwise(params: ResolvedBatchParams, dryRun: boolean, json: boolean, client: PrismaClient, out: Io) {
+  if (dryRun) {
+    const preview = await previewPairBatch(params, client);
+    if (json) {
+      const { population, sample } = preview;
+      const { expected, strata, nearTies, overlapItems, itemsHash } = sample;
+      out.out(
+        JSON.stringify({
+          dry_run: true,
+          kind: "pairwise",
+          population,
+          expected,
+          strata,
+          items: sample.pairs.length,
+          near_ties: nearTies,
+          overlap_items: overlapItems,
+          items_hash: itemsHash,
+          salt: params.salt,
+        }),
+      );
+    } else for (const l of formatPairPreview(params, preview)) out.out(l);
+    return 0;
+  }
+  const r = await createPairBatch(params, { label: "cli" }, client);
+  if (!r.ok) {
+    out.err(`verity sample: ${r.error}`);
+    return 1;
+  }
+  if (json) out.out(JSON.stringify({ batch_id: r.batchId, manifest: r.manifest }));
+  else {
+    for (const l of formatPairPreview(params, r.preview)) out.out(l);
+    out.out(`created pairwise batch ${r.batchId} with ${r.items} pairs (${r.overlapItems} for two reviewers)`);
+  }
+  return 0;
+}
+
 /** The plan as text: one line per target, then the strata at the widest target. */
 export function formatPlan(p: ResolvedBatchParams, preview: BatchPreview, plans: BatchPlan[]): string[] {
   const w = plans[plans.length - 1];
@@ -190,6 +273,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
   return withBulkDatabase(async (_pool, url) => {
     const client = createClient(url);
     try {
+      if (params.kind === "pairwise") return await runPairwise(params, dryRun, json, client, out);
       if (plan) {
         const [preview, evidence] = await Promise.all([
           previewBatch(params, client),

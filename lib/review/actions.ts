@@ -3,7 +3,7 @@
 // lease expiry, submit and skip answer with a redirect (submit to the reveal, skip to the next item).
 import { redirect } from "next/navigation";
 import { after } from "next/server";
-import { claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
+import { annotationPath, claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
 import { saveDraft, submitReview } from "@/lib/review/mutations.ts";
@@ -46,5 +46,5 @@ export async function skipItemAction(input: unknown): Promise<ActionAnswer> {
   if (!parsed.success) return { ok: false, error: "Missing item." };
   await releaseLease(parsed.data.itemId, me.id, { skip: true });
   const next = await claimNextItem(me.id, { batchId: parsed.data.batchId ?? null });
-  redirect(next ? `/review?item=${next.itemId}` : "/queue?empty=1");
+  redirect(next ? annotationPath(next) : "/queue?empty=1");
 }

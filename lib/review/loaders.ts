@@ -39,7 +39,9 @@ export type AnnotationPage =
   | { state: "reviewed" }
   | { state: "not_leased" }
   | { state: "done" }
-  | { state: "not_found" };
+  | { state: "not_found" }
+  /** A pair of a pairwise batch: annotated on /pairwise. */
+  | { state: "pairwise" };
 
 /** The scoring part of a batch's verifier config (the stored one, else the default of verifier.md). */
 export function scoringConfigOf(body: unknown | null): ScoringConfig {
@@ -65,6 +67,7 @@ export async function loadAnnotation(
       status: true,
       trajectoryId: true,
       ticketId: true,
+      trajectoryBId: true,
       batch: { select: { id: true, name: true, config: { select: { body: true } } } },
       rollout: { select: rolloutViewSelect },
       reviews: { where: { reviewerId: userId }, select: { id: true }, take: 1 },
@@ -72,6 +75,7 @@ export async function loadAnnotation(
     },
   });
   if (!item) return { state: "not_found" };
+  if (item.trajectoryBId !== null) return { state: "pairwise" };
   if (item.reviews.length > 0) return { state: "reviewed" };
   if (item.status === "done") return { state: "done" };
   const expires = await renewLease(itemId, userId, now, client);

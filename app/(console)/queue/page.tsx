@@ -48,6 +48,7 @@ export default async function QueuePage({
               name: b.name,
               available: b.available,
               mine: b.mine?.toString() ?? null,
+              pairwise: b.pairwise,
             }))}
           />
         </Card>

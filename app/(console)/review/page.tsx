@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import { AnnotationForm } from "@/components/review/annotation-form.tsx";
 import { ComparisonTable, LedgerReasons, Verdict } from "@/components/review/comparison.tsx";
 import { RevealKeys } from "@/components/review/reveal-keys.tsx";
@@ -87,6 +88,7 @@ export default async function ReviewPage({
   }
 
   const page = await loadAnnotation(itemId, me.id);
+  if (page.state === "pairwise") redirect(`/pairwise?item=${itemId}`);
   if (page.state !== "annotate") {
     const text = {
       reviewed: "You have reviewed this item.",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { BatchParamsForm, type ParamValues } from "@/components/audit/batch-params-form.tsx";
 import { AuditPlanCard } from "@/components/audit/audit-plan.tsx";
 import { CreateBatchForm } from "@/components/audit/create-batch-form.tsx";
+import { PairPreview } from "@/components/audit/pair-preview.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
@@ -10,6 +11,8 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
+import { previewPairBatch } from "@/lib/audit/pair-data.ts";
+import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
 import { batchParamsSchema, DEFAULT_OVERLAP, DEFAULT_RATE, DEFAULT_TOLERANCE } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -43,14 +46,20 @@ export default async function NewBatchPage({
         minPerStratum: "",
         overlapRate: String(DEFAULT_OVERLAP),
         tolerance: String(DEFAULT_TOLERANCE),
+        kind: "tickets",
+        delta: String(DEFAULT_DELTA),
+        nearTieRate: String(DEFAULT_NEAR_TIE_RATE),
         name: "",
       };
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
   const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
   const resolved = parsed?.success ? { ...parsed.data, salt: values.salt } : null;
-  const [preview, evidence] = resolved
-    ? await Promise.all([previewBatch(resolved), loadPlanEvidence(resolved.runId)])
-    : [null, null];
+  const pairwise = resolved?.kind === "pairwise";
+  const pairPreview = resolved && pairwise ? await previewPairBatch(resolved) : null;
+  const [preview, evidence] =
+    resolved && !pairwise
+      ? await Promise.all([previewBatch(resolved), loadPlanEvidence(resolved.runId)])
+      : [null, null];
   const plans =
     resolved && preview && evidence ? PLAN_HALF_WIDTHS.map((h) => planForBatch(resolved, preview, evidence, h)) : null;
 
@@ -58,7 +67,7 @@ export default async function NewBatchPage({
     <>
       <PageHeader
         title="New audit batch"
-        description="A reproducible sample of a run's tickets over a step window, for blind human shadow scoring."
+        description="A reproducible sample of a run's tickets over a step window, for blind human shadow scoring, or of its GRPO groups, for blind pairwise review."
       />
       <Card title="Parameters">
         {runs.length === 0 ? (
@@ -67,6 +76,12 @@ export default async function NewBatchPage({
           <BatchParamsForm runs={runs} values={values} errors={errors} />
         )}
       </Card>
+      {pairPreview && (
+        <Card title="Preview (pairwise)" className="mt-4">
+          <PairPreview preview={pairPreview} />
+          <CreateBatchForm values={values} items={pairPreview.sample.pairs.length} />
+        </Card>
+      )}
       {preview && (
         <Card title="Preview" className="mt-4">
           <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5" data-testid="preview">
