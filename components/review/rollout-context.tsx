@@ -17,27 +17,36 @@ export function RolloutContext({ view, className }: { view: RolloutView; classNa
         <Card title="Case">
           <CasePanel ticket={view.ticket} snapshot={view.snapshot} spec={view.spec} pointers={view.pointers} />
         </Card>
-        <Card title="Final reply">
-          <p className="whitespace-pre-wrap px-3 py-2" data-testid="final-reply">
-            {view.finalReply}
-          </p>
-        </Card>
-        <Card title={`Sandbox writes (${view.writes.length})`}>
-          <ul className="px-3 py-2">
-            {view.writes.length === 0 && <li className="text-fg-muted">The sandbox recorded no write.</li>}
-            {view.writes.map((w, i) => (
-              <li key={i} className="flex flex-wrap items-center gap-2 py-0.5">
-                <Badge tone="good">{w.tool}</Badge>
-                <code className="text-[11px]">{JSON.stringify(w.args ?? {})}</code>
-                {typeof w.step === "number" && <span className="text-[11px] text-fg-muted">at step #{w.step}</span>}
-              </li>
-            ))}
-          </ul>
-        </Card>
-        <Card title={`Steps (${view.steps.length})`}>
-          <StepTimeline steps={view.steps} kinds={view.kinds} writes={view.writes} />
-        </Card>
+        <RolloutOutcome view={view} />
       </div>
     </ReadingPane>
+  );
+}
+
+/** What one rollout did: its final reply, the sandbox writes and every step (the pairwise page shows two). */
+export function RolloutOutcome({ view }: { view: Pick<RolloutView, "finalReply" | "writes" | "steps" | "kinds"> }) {
+  return (
+    <>
+      <Card title="Final reply">
+        <p className="whitespace-pre-wrap px-3 py-2" data-testid="final-reply">
+          {view.finalReply}
+        </p>
+      </Card>
+      <Card title={`Sandbox writes (${view.writes.length})`}>
+        <ul className="px-3 py-2">
+          {view.writes.length === 0 && <li className="text-fg-muted">The sandbox recorded no write.</li>}
+          {view.writes.map((w, i) => (
+            <li key={i} className="flex flex-wrap items-center gap-2 py-0.5">
+              <Badge tone="good">{w.tool}</Badge>
+              <code className="text-[11px]">{JSON.stringify(w.args ?? {})}</code>
+              {typeof w.step === "number" && <span className="text-[11px] text-fg-muted">at step #{w.step}</span>}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card title={`Steps (${view.steps.length})`}>
+        <StepTimeline steps={view.steps} kinds={view.kinds} writes={view.writes} />
+      </Card>
+    </>
   );
 }

@@ -3,8 +3,8 @@
 // let them see, so a review is excluded, with the first reason that applies, when its author
 //   1. has a role that can read the ledger (lib/auth/policy.ts, "ledger.read") when submitting;
 //   2. held such a role before, by the activity log's record of roles (user.create, user.role_change);
-//   3. already reviewed the same rollout in another audit item: the reveal after that submission showed its
-//      ledger numbers.
+//   3. already reviewed the same rollout in another audit item, ticket or pair: the reveal after that submission
+//      showed its ledger numbers (a pair's reveal shows both rollouts').
 // Anything else the server served is behind "ledger.read", so an author none of these apply to was never shown the
 // rollout's numbers by Verity. Decided once, in the submitting transaction, and stored with the review
 // (reviews.excluded_reason); docs/audit.md says the same for people.
@@ -24,9 +24,14 @@ export async function exclusionReason(
                   where a.action in ('user.create', 'user.role_change') and a.target_type = 'user'
                     and a.target_id = ${String(review.userId)} and x.role is not null
                   order by a.id desc) as held,
-           (select r.item_id from reviews r join audit_items i on i.id = r.item_id
-             where r.reviewer_id = u.id and i.trajectory_id = ${review.trajectoryId} and r.item_id <> ${review.itemId}
-             order by r.id limit 1) as seen_in
+           coalesce(
+             (select r.item_id from reviews r join audit_items i on i.id = r.item_id
+               where r.reviewer_id = u.id and i.trajectory_id = ${review.trajectoryId} and r.item_id <> ${review.itemId}
+               order by r.id limit 1),
+             (select r.item_id from pair_reviews r join audit_items i on i.id = r.item_id
+               where r.reviewer_id = u.id and r.item_id <> ${review.itemId}
+                 and (i.trajectory_id = ${review.trajectoryId} or i.trajectory_b_id = ${review.trajectoryId})
+               order by r.id limit 1)) as seen_in
       from users u where u.id = ${review.userId}`;
   if (!row) return null;
   if (isRole(row.role) && can(row.role, "ledger.read")) return `author's role (${row.role}) can read the ledger`;

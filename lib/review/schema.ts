@@ -8,13 +8,15 @@ const unit = z
   .number()
   .min(0, { error: "Sub-scores are between 0 and 1." })
   .max(1, { error: "Sub-scores are between 0 and 1." });
-const bigId = z
+/** An audit item id from a form or an action's input. */
+export const bigId = z
   .union([z.string().regex(/^\d{1,19}$/), z.bigint()], { error: "Missing item." })
   .transform((v) => BigInt(v));
 
 /** At most a working day on one item; a tab left open overnight is not "time spent". */
 export const MAX_SECONDS = 8 * 3600;
-const seconds = z
+/** Seconds spent, rounded and capped at MAX_SECONDS. */
+export const seconds = z
   .number()
   .finite()
   .min(0)
