@@ -34,6 +34,8 @@ export async function listDisputes(
   const rows = await client.auditItem.findMany({
     where: {
       disputedAt: { not: null },
+      // A pair's inversion is adjudicated from the pairwise report (lib/pairwise), not as a ticket dispute.
+      trajectoryBId: null,
       ...(opts.batchId !== undefined ? { batchId: opts.batchId } : {}),
       adjudications: opts.pending ? { none: {} } : { some: {} },
       ...(after
@@ -85,7 +87,7 @@ export async function tallyAdjudications(
   opts: { batchId?: number } = {},
   client: Db = db(),
 ): Promise<AdjudicationTally> {
-  const itemFilter = opts.batchId !== undefined ? { batchId: opts.batchId } : {};
+  const itemFilter = { trajectoryBId: null, ...(opts.batchId !== undefined ? { batchId: opts.batchId } : {}) };
   const [groups, pending] = await Promise.all([
     client.adjudication.groupBy({
       by: ["cause", "guardrail"],
