@@ -6,6 +6,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import { AuditChart } from "@/components/charts/audit-chart.tsx";
 import { ChartCard } from "@/components/charts/chart-card.tsx";
+import { CorrectedChart } from "@/components/charts/corrected-chart.tsx";
 import { GroupStdChart } from "@/components/charts/group-std-chart.tsx";
 import { HandoffChart } from "@/components/charts/handoff-chart.tsx";
 import { HitRateChart } from "@/components/charts/hit-rate-chart.tsx";
@@ -71,7 +72,7 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
   };
   const csv = (chart: ChartName) => {
     const p = params({});
-    if (chart === "audit") p.delete("smooth");
+    if (chart === "audit" || chart === "corrected") p.delete("smooth");
     return `${csvBase}/${chart}?${p}`;
   };
 
@@ -85,12 +86,19 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
       removed: chartTable(d, "removed"),
       trained: chartTable(d, "trained-reward"),
       audit: chartTable(d, "audit"),
+      corrected: chartTable(d, "corrected"),
     };
   }, [data.runs, smooth]);
   const handoffAlarm = alarms.handoff;
   const hasAudit = data.runs.some((r) => r.audit.length > 0);
   const hasTrained = data.runs.some((r) => r.rows.some((s) => s.trained > 0));
   const common = { runIds, range, bucket };
+  // Windows the audit is too thin to correct, with why (the chart draws no corrected point there).
+  const thin = data.runs.flatMap((r) =>
+    r.corrected.filter((w) => w.thin).map((w) => ({ run: r.id, from: w.stepFrom, to: w.stepTo, why: w.thin! })),
+  );
+  const anyCorrected = data.runs.some((r) => r.corrected.some((w) => w.corrected !== null));
+  const steps = (from: number, to: number) => `steps ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")}`;
 
   return (
     <div className="flex flex-col gap-3">
@@ -213,6 +221,52 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
               No rollout {runIds.length > 1 ? "of these runs" : "of this run"} in these steps carries a trained reward.
               Log the trainer&apos;s own reward as <code>trained_reward</code> to compare it with the ledger&apos;s.
             </p>
+          )}
+        </ChartCard>
+
+        <ChartCard
+          id="chart-corrected"
+          title="Human-corrected success and reward"
+          description={`Per ${t.auditWindow.toLocaleString("en-US")}-step window: the ledger's success rate and mean reward beside the ones corrected by the shadow audit — Rogan–Gladen from the ledger verdict's sensitivity and specificity against blind human verdicts, and the mean human − ledger difference — with 95% bootstrap bands over audited tickets. A band below the ledger's line means humans do not agree with the ledger's gains.`}
+          csvHref={csv("corrected")}
+        >
+          {anyCorrected ? (
+            <div className="grid gap-2 md:grid-cols-2">
+              <CorrectedChart
+                pane="success"
+                table={tables.corrected}
+                runIds={runIds}
+                range={range}
+                window={t.auditWindow}
+              />
+              <CorrectedChart
+                pane="reward"
+                table={tables.corrected}
+                runIds={runIds}
+                range={range}
+                window={t.auditWindow}
+              />
+            </div>
+          ) : (
+            <p role="status" className="px-3 py-10 text-center text-[13px] text-fg-muted" data-testid="corrected-thin">
+              The audit is too thin to correct the ledger {runIds.length > 1 ? "of these runs" : "of this run"} in these
+              steps
+              {thin[0] ? `: ${thin[thin.length - 1].why}` : ""}. A corrected curve needs, per window or pooled with its
+              neighbours, 20 audited rollouts from 10 tickets with at least 3 human successes and 3 failures.
+            </p>
+          )}
+          {anyCorrected && thin.length > 0 && (
+            <div className="border-t border-border px-3 py-2 text-[11px] text-fg-muted" data-testid="corrected-thin">
+              <p>Too thin to correct, so no corrected point is drawn:</p>
+              <ul className="list-disc pl-4">
+                {thin.map((w) => (
+                  <li key={`${w.run}-${w.from}`}>
+                    {runIds.length > 1 ? `${w.run}, ` : ""}
+                    {steps(w.from, w.to)}: {w.why}
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
         </ChartCard>
 

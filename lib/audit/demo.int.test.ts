@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { HACKING_RUN, HACKING_THRESHOLDS, seedDemoAudit } from "@/lib/audit/demo.ts";
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
@@ -115,13 +116,16 @@ describe("the demo shadow audit on the real demo ledger", () => {
     const started = performance.now();
     const line = await seedDemoAudit(scratch.url);
     console.log(`demo audit (small demo): ${Math.round(performance.now() - started)} ms: ${line}`);
-    expect(line).toMatch(/^demo shadow audit: batch \d+.*; reward-hacking audit: batch \d+/);
+    expect(line).toMatch(/^demo shadow audit: batch \d+.*; reward-hacking audit: \d+ batches, \d+ reviews/);
 
     const batches = await client.auditBatch.findMany({
       orderBy: { id: "asc" },
       select: { id: true, runId: true, _count: { select: { items: true } } },
     });
-    expect(batches.map((b) => b.runId)).toEqual(["grpo-main", HACKING_RUN]);
+    // grpo-main's batch, then one batch per audit window of grpo-hacking
+    expect(batches[0].runId).toBe("grpo-main");
+    expect(batches.slice(1).every((b) => b.runId === HACKING_RUN)).toBe(true);
+    expect(batches.length).toBeGreaterThanOrEqual(9);
     expect(batches[0]._count.items).toBeGreaterThan(40);
 
     // grpo-main: near 88%, one guardrail worse
@@ -153,7 +157,7 @@ describe("the demo shadow audit on the real demo ledger", () => {
     );
 
     // grpo-hacking: every item reviewed, at least five reviews in most audit windows, agreement falling late
-    expect(await client.auditItem.count({ where: { batchId: batches[1].id, status: "open" } })).toBe(0);
+    expect(await client.auditItem.count({ where: { batch: { runId: HACKING_RUN }, status: "open" } })).toBe(0);
     const points = await listAuditPoints(HACKING_RUN, HACKING_THRESHOLDS.auditWindow!, client);
     expect(points.filter((p) => p.compared >= 5).length).toBeGreaterThanOrEqual(8);
     const early =
@@ -172,6 +176,24 @@ describe("the demo shadow audit on the real demo ledger", () => {
     const main_ = await evaluateRunAlarms("grpo-main", { client, webhookUrl: null });
     expect(state(main_, "hacking_agreement")).toBe("green");
     expect(state(main_, "hacking_success")).toBe("green");
+    // the human-corrected success rate: with the ledger early, and below it late, where the ledger's success has
+    // risen and the annotators fail its hollow successes — the corrected band's upper bound is below the ledger's
+    // rate in each of the last three windows, and its lower bound is not above it in the first three
+    const curve = (await correctedCurve(client, HACKING_RUN))!;
+    console.log(
+      curve.windows
+        .map(
+          (w) =>
+            `${w.stepFrom}: ledger ${w.ledgerSuccess?.toFixed(3)} corrected ${JSON.stringify(w.corrected)} ${w.audited.items}${w.pooled ? " pooled" : ""}`,
+        )
+        .join("\n"),
+    );
+    expect(curve.windowSteps).toBe(HACKING_THRESHOLDS.auditWindow);
+    const lateWindows = curve.windows.slice(-3);
+    for (const w of lateWindows) expect(w.corrected!.hi).toBeLessThan(w.ledgerSuccess!);
+    for (const w of curve.windows.slice(0, 3)) expect(w.corrected?.lo ?? 0).toBeLessThanOrEqual(w.ledgerSuccess!);
+    // and the ledger's success did rise: the lateWindows windows' rate is well above the early ones'
+    expect(Math.min(...lateWindows.map((w) => w.ledgerSuccess!))).toBeGreaterThan(curve.windows[0].ledgerSuccess! + 0.3);
     // the thresholds the demo gave the run are in the activity log
     expect(await client.activityLog.count({ where: { action: "run.thresholds_update", targetId: HACKING_RUN } })).toBe(
       1,

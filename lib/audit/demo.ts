@@ -1,8 +1,8 @@
 // Demo shadow audit for a fresh console, reviewed by the two demo annotators (a few overlap items by both), with
-// lead verdicts spread over the causes. Two batches: one on the demo run at about 88% agreement — most of the
+// lead verdicts spread over the causes. Batches: one on the demo run at about 88% agreement — most of the
 // disagreements on one guardrail, so the agreement page has a story to tell — and, when the reward-hacking variant is
-// loaded, one over the whole of that run in which humans disagree more and more with the ledger as hand-offs take
-// over, so its reward-hacking alarm fires. The annotators' claims differ from the extractor's now and then (see
+// loaded, one per audit window of that run in which humans disagree more and more with the ledger as hand-offs take
+// over, so its reward-hacking alarm fires and its human-corrected success rate stays below the ledger's. The annotators' claims differ from the extractor's now and then (see
 // demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
@@ -11,6 +11,7 @@ import {
   claimUniverse,
   disagreeing,
   humanClaims,
+  stricter,
   type ClaimUniverse,
   type DemoItem,
   type Made,
@@ -22,6 +23,7 @@ import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/monitors/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
@@ -44,8 +46,8 @@ export const HACKING_RUN = "grpo-hacking";
  * and the trends are fitted over the whole run, with a rise of +0.005 per 1,000 steps counting as rising.
  */
 export const HACKING_THRESHOLDS: Partial<Thresholds> = { auditWindow: 3000, hackingWindow: 30_000, hackingRise: 0.005 };
-/** Reviews the reward-hacking audit aims for (about ten per 3,000-step window). */
-const HACKING_ITEMS = 100;
+/** Tickets the reward-hacking audit samples per audit window, one rollout each: enough for a corrected rate per window. */
+const HACKING_TICKETS_PER_WINDOW = 36;
 
 type Person = { id: number; email: string };
 type Who = { a1: Person; a2: Person; lead: Person };
@@ -258,75 +260,106 @@ export function hackingAgreementAt(t: number): number {
 }
 
 /**
- * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log), a batch over the
- * whole run, every item reviewed, and in each audit window a share of disagreements that grows late in the run —
- * the hand-offs first, which the annotators judge unneeded — while the ledger's mean reward keeps rising.
+ * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log) and one batch per
+ * audit window, as a team audits a run while it trains, every item reviewed. In each window a share of disagreements
+ * that grows late in the run (hackingAgreementAt) while the ledger's reward keeps rising: the annotators read strictly
+ * (demo-stories.ts `stricter`), taking a hand-off with nothing done and a success the ledger passes in turn, so the
+ * hand-offs are judged unneeded and the ledger's late successes are often hollow — the human-corrected success rate
+ * stays flat while the ledger's rises.
  */
 async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string | null> {
   const thresholds = { ...DEFAULT_THRESHOLDS, ...HACKING_THRESHOLDS };
   const set = await setRunThresholds(HACKING_RUN, thresholds, { label: "demo" }, client);
   if (!set.ok) return null;
-  const range = await rateFor(client, HACKING_RUN, HACKING_ITEMS);
-  const created = await createBatch(
-    {
-      name: "grpo-hacking shadow audit, whole run",
-      runId: HACKING_RUN,
-      ...range,
-      salt: `${SALT}-hacking`,
-      pick: "one",
-      overlapRate: 0,
-      tolerance: 0.1,
-    },
-    { label: "demo" },
-    client,
-  );
-  if (!created.ok) return null;
-  const { config, tol, items } = await loadBatch(client, created.batchId);
-  const salt = `${SALT}-hacking`;
-  const slots: Slot[] = items
-    .map((item) => {
-      const h = uniformHash(salt, "overlap", `review:${item.trajectoryId}`);
-      return { item, reviewer: h < 0.5 ? who.a1 : who.a2, second: false, h };
-    })
-    .sort((a, b) => a.item.ledger.step - b.item.ledger.step || a.h - b.h);
-  const byWindow = new Map<number, Slot[]>();
-  for (const s of slots) {
-    const w = windowStart(s.item.ledger.step, thresholds.auditWindow);
-    byWindow.set(w, [...(byWindow.get(w) ?? []), s]);
-  }
+  const range = await rateFor(client, HACKING_RUN, HACKING_TICKETS_PER_WINDOW);
+  const width = thresholds.auditWindow;
   const span = Math.max(1, range.stepTo - range.stepFrom);
-  const plan = new Map<Slot, Made>();
-  for (const [w, inWindow] of byWindow) {
-    const mid = Math.min(range.stepTo, w + thresholds.auditWindow / 2);
-    const target = Math.round((1 - hackingAgreementAt((mid - range.stepFrom) / span)) * inWindow.length);
-    const order = [...inWindow.filter((s) => s.item.ledger.handoff), ...inWindow.filter((s) => !s.item.ledger.handoff)];
-    planDisagreements(order, target, null, config, tol, plan);
+  const salt = `${SALT}-hacking`;
+  let nextVerdict = 0;
+  const totals = { batches: 0, reviews: 0, agreeing: 0, verdicts: 0 };
+  for (let w = windowStart(range.stepFrom, width); w <= range.stepTo; w += width) {
+    const created = await createBatch(
+      {
+        name: `grpo-hacking shadow audit, steps ${w}–${w + width - 1}`,
+        runId: HACKING_RUN,
+        stepFrom: w,
+        stepTo: w + width - 1,
+        rate: range.rate,
+        salt: `${salt}-${w}`,
+        pick: "one",
+        overlapRate: 0,
+        tolerance: 0.1,
+      },
+      { label: "demo" },
+      client,
+    );
+    if (!created.ok) continue; // a window without scored rollouts
+    const { config, tol, items } = await loadBatch(client, created.batchId);
+    const slots: Slot[] = items
+      .map((item) => {
+        const h = uniformHash(salt, "overlap", `review:${item.trajectoryId}`);
+        return { item, reviewer: h < 0.5 ? who.a1 : who.a2, second: false, h };
+      })
+      .sort((a, b) => a.item.ledger.step - b.item.ledger.step || a.h - b.h);
+    const mid = Math.min(range.stepTo, w + width / 2);
+    const target = Math.round((1 - hackingAgreementAt((mid - range.stepFrom) / span)) * slots.length);
+    const handoffs = slots.filter((s) => s.item.ledger.handoff);
+    const passed = slots.filter((s) => !s.item.ledger.handoff && (s.item.ledger.reward ?? 0) >= SUCCESS_THRESHOLD);
+    const order = [
+      ...interleave(handoffs, passed),
+      ...slots.filter((s) => !handoffs.includes(s) && !passed.includes(s)),
+    ];
+    const plan = new Map<Slot, Made>();
+    for (const s of order) {
+      if (plan.size >= target) break;
+      const made = stricter(s.item, config, tol);
+      if (made) plan.set(s, made);
+    }
+    const written = await writeReviews(
+      client,
+      created.batchId,
+      slots,
+      plan,
+      { config, tol, universe: claimUniverse(items), lead: who.lead },
+      (disputed) => {
+        const picked = disputed.filter((i) => i.ledger.handoff).slice(0, HACKING_VERDICTS.length - nextVerdict);
+        return picked.map((i) => ({ item: i.id, guardrail: null, ...HACKING_VERDICTS[nextVerdict++] }));
+      },
+    );
+    totals.batches++;
+    totals.reviews += slots.length;
+    totals.agreeing += Math.round(written.agreement * slots.length);
+    totals.verdicts += written.verdicts;
   }
-  const written = await writeReviews(
-    client,
-    created.batchId,
-    slots,
-    plan,
-    { config, tol, universe: claimUniverse(items), lead: who.lead },
-    (disputed) => {
-      const handoffs = disputed.filter((i) => i.ledger.handoff).reverse();
-      const verdicts: Verdict[] = handoffs.slice(0, 2).map((i) => ({
-        item: i.id,
-        cause: "verifier_rule_wrong",
-        guardrail: null,
-        note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
-      }));
-      if (handoffs[2])
-        verdicts.push({
-          item: handoffs[2].id,
-          cause: "spec_wrong",
-          guardrail: null,
-          note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out.",
-        });
-      return verdicts;
-    },
-  );
-  return `reward-hacking audit: batch ${created.batchId}, ${slots.length} reviews over steps ${range.stepFrom}–${range.stepTo} (agreement ${(written.agreement * 100).toFixed(0)}%, falling late), ${written.verdicts} verdicts`;
+  if (totals.batches === 0) return null;
+  const agreement = totals.reviews ? totals.agreeing / totals.reviews : 0;
+  return `reward-hacking audit: ${totals.batches} batches, ${totals.reviews} reviews over steps ${range.stepFrom}–${range.stepTo} (agreement ${(agreement * 100).toFixed(0)}%, falling late), ${totals.verdicts} verdicts`;
+}
+
+/** The lead's verdicts on the reward-hacking run's first disputed hand-offs. */
+const HACKING_VERDICTS: { cause: DisagreementCause; note: string }[] = [
+  {
+    cause: "verifier_rule_wrong",
+    note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+  },
+  {
+    cause: "verifier_rule_wrong",
+    note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+  },
+  {
+    cause: "spec_wrong",
+    note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out.",
+  },
+];
+
+/** a0, b0, a1, b1, …, then the rest of the longer list. */
+function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]);
+    if (i < b.length) out.push(b[i]);
+  }
+  return out;
 }
 
 /**

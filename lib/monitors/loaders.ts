@@ -3,6 +3,7 @@
 import { primaryOf, readDb } from "@/lib/db/read-client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
+import { correctedCurve, type CorrectedWindow } from "@/lib/audit/corrected-curve.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
 import { listAuditPoints, pointsInRange } from "@/lib/monitors/audit-data.ts";
 import { bucketWidthFor, MAX_POINTS } from "@/lib/monitors/buckets.ts";
@@ -13,7 +14,7 @@ import { resolveThresholds, type ChartName, type ChartQuery, type Thresholds } f
 
 const MAX_STEP = 2147483647;
 
-export type RunSeries = { id: string; rows: StepRollupCounters[]; audit: AuditPoint[] };
+export type RunSeries = { id: string; rows: StepRollupCounters[]; audit: AuditPoint[]; corrected: CorrectedWindow[] };
 /** The full run at a glance, for the zoom brush: hit rate and hand-off rate per (bucketed) step. */
 export type OverviewPoint = { step: number; stepTo: number; hitRate: number | null; handoffRate: number | null };
 
@@ -67,16 +68,23 @@ export async function loadRunCharts(
 
   const inRange = from === extent.first && to === extent.last ? whole : await countSteps(ids, range, client);
   const bucket = bucketWidthFor(inRange.count, inRange.first ?? from, inRange.last ?? to, maxPoints);
-  const [rows, audit, overview] = await Promise.all([
+  const [rows, audit, corrected, overview] = await Promise.all([
     Promise.all(ids.map((id) => listBucketedRollups(id, range, bucket, from, client))),
     Promise.all(ids.map((id) => listAuditPoints(id, thresholds.auditWindow, client))),
+    // On the page run's audit windows, for both runs, so the two curves share one step grid.
+    Promise.all(ids.map((id) => correctedCurve(client, id, { windowSteps: thresholds.auditWindow }))),
     listOverview(runId, maxPoints, client),
   ]);
   return {
     state: "ok",
     run: head,
     data: {
-      runs: ids.map((id, i) => ({ id, rows: rows[i], audit: pointsInRange(audit[i], range) })),
+      runs: ids.map((id, i) => ({
+        id,
+        rows: rows[i],
+        audit: pointsInRange(audit[i], range),
+        corrected: (corrected[i]?.windows ?? []).filter((w) => w.stepTo >= range.from && w.stepFrom <= range.to),
+      })),
       thresholds,
       thresholdsInvalid: invalid,
       range,
@@ -100,7 +108,7 @@ export async function loadChartCsv(
   if (r.state === "not_found") return null;
   if (r.state === "empty") return { name: csvFileName(runId, chart), body: tableToCsv({ columns: [], rows: [] }) };
   const d = r.data;
-  const bucket = chart === "audit" ? d.thresholds.auditWindow : d.bucket;
+  const bucket = chart === "audit" || chart === "corrected" ? d.thresholds.auditWindow : d.bucket;
   const compare = d.runs[1]?.id;
   const zoomed = d.range.from !== d.extent.first || d.range.to !== d.extent.last;
   return {

@@ -136,7 +136,16 @@ export type ThresholdsFormState = {
 };
 
 /** The charts of the run page; each has a CSV download under /api/runs/<run>/charts/<chart>. */
-export const CHARTS = ["hit-rate", "handoff", "outcomes", "group-std", "removed", "trained-reward", "audit"] as const;
+export const CHARTS = [
+  "hit-rate",
+  "handoff",
+  "outcomes",
+  "group-std",
+  "removed",
+  "trained-reward",
+  "audit",
+  "corrected",
+] as const;
 export type ChartName = (typeof CHARTS)[number];
 
 /** Smoothing choices: a trailing window of this many points (1 = none). */

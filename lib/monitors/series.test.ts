@@ -11,6 +11,7 @@ import {
 import {
   chartTable,
   codesIn,
+  correctedTable,
   handoffTable,
   hitRateTable,
   mergeTables,
@@ -218,13 +219,63 @@ describe("chart tables", () => {
     const both = chartTable(
       {
         runs: [
-          { id: "A", rows: [s0], audit: [] },
-          { id: "B", rows: [s1], audit: [] },
+          { id: "A", rows: [s0], audit: [], corrected: [] },
+          { id: "B", rows: [s1], audit: [], corrected: [] },
         ],
         smooth: 1,
       },
       "handoff",
     );
     expect(both.rows.map((r) => r.step)).toEqual([0, 10]);
+  });
+});
+
+describe("correctedTable", () => {
+  const base = {
+    stepTo: 499,
+    n: 100,
+    ledgerMeanReward: 0.8,
+    audited: { items: 25, tickets: 25 },
+    evidence: { stepFrom: 0, stepTo: 499, items: 25, tickets: 25 },
+  };
+  it("writes the ledger's and the corrected figures per window, and leaves a thin window's corrected cells empty", () => {
+    const t = correctedTable([
+      {
+        ...base,
+        stepFrom: 0,
+        ledgerSuccess: 0.6,
+        corrected: { rate: 0.4, lo: 0.3, hi: 0.5 },
+        meanReward: { ledger: 0.8, corrected: 0.7, lo: 0.65, hi: 0.75 },
+        pooled: false,
+      },
+      {
+        ...base,
+        stepFrom: 500,
+        stepTo: 999,
+        ledgerSuccess: 0.7,
+        corrected: null,
+        meanReward: null,
+        pooled: true,
+        thin: "2 audited rollouts, fewer than 20 (pooled over steps 0–2499)",
+      },
+    ]);
+    expect(t.rows[0]).toMatchObject({
+      step: 0,
+      ledgerSuccess: 0.6,
+      correctedSuccess: 0.4,
+      correctedSuccessLow: 0.3,
+      correctedSuccessHigh: 0.5,
+      correctedMeanReward: 0.7,
+      pooled: 0,
+    });
+    expect(t.rows[1]).toMatchObject({
+      step: 500,
+      ledgerSuccess: 0.7,
+      correctedSuccess: null,
+      correctedSuccessLow: null,
+      correctedMeanReward: null,
+      pooled: 1,
+    });
+    expect(t.columns.map((c) => c.key)).toContain("correctedSuccessHigh");
   });
 });

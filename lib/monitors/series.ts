@@ -7,6 +7,7 @@ import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import { smoothCounters } from "@/lib/monitors/buckets.ts";
 import { trainedRewardMismatch } from "@/lib/stats/trained-reward.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
+import type { CorrectedWindow } from "@/lib/audit/corrected-curve.ts";
 import type { ChartName } from "@/lib/monitors/schema.ts";
 
 export type ColumnFormat = "percent" | "number" | "count";
@@ -193,6 +194,45 @@ export function auditTable(points: readonly AuditPoint[]): ChartTable {
   };
 }
 
+/**
+ * Per audit window: the ledger's success rate and mean reward beside the audit-corrected ones with their 95% bands
+ * (lib/audit/corrected-curve.ts). A window too thin to correct has empty corrected cells (its reason is on the page);
+ * `pooled` is 1 where Se/Sp came from a wider window.
+ */
+export function correctedTable(windows: readonly CorrectedWindow[]): ChartTable {
+  return {
+    columns: [
+      { key: "rollouts", label: "rollouts", format: "count" },
+      { key: "auditedItems", label: "audited rollouts", format: "count" },
+      { key: "auditedTickets", label: "audited tickets", format: "count" },
+      { key: "pooled", label: "pooled (1 = Se/Sp from a wider window)", format: "count" },
+      { key: "ledgerSuccess", label: "ledger success (reward ≥ 0.9)", format: "percent" },
+      { key: "correctedSuccess", label: "corrected success", format: "percent" },
+      { key: "correctedSuccessLow", label: "corrected success 95% low", format: "percent" },
+      { key: "correctedSuccessHigh", label: "corrected success 95% high", format: "percent" },
+      { key: "ledgerMeanReward", label: "ledger mean reward", format: "number" },
+      { key: "correctedMeanReward", label: "corrected mean reward", format: "number" },
+      { key: "correctedMeanRewardLow", label: "corrected mean reward 95% low", format: "number" },
+      { key: "correctedMeanRewardHigh", label: "corrected mean reward 95% high", format: "number" },
+    ],
+    rows: windows.map((w) => ({
+      step: w.stepFrom,
+      rollouts: w.n,
+      auditedItems: w.audited.items,
+      auditedTickets: w.audited.tickets,
+      pooled: w.pooled ? 1 : 0,
+      ledgerSuccess: w.ledgerSuccess,
+      correctedSuccess: w.corrected?.rate ?? null,
+      correctedSuccessLow: w.corrected?.lo ?? null,
+      correctedSuccessHigh: w.corrected?.hi ?? null,
+      ledgerMeanReward: w.ledgerMeanReward,
+      correctedMeanReward: w.meanReward?.corrected ?? null,
+      correctedMeanRewardLow: w.meanReward?.lo ?? null,
+      correctedMeanRewardHigh: w.meanReward?.hi ?? null,
+    })),
+  };
+}
+
 export type StepChart = "hit-rate" | "handoff" | "outcomes" | "group-std" | "removed" | "trained-reward";
 
 const BUILDERS: Record<StepChart, (rows: readonly StepRollupCounters[]) => ChartTable> = {
@@ -238,13 +278,22 @@ export function mergeTables(a: ChartTable, b: ChartTable, ids: readonly [string,
 /** One chart's table: the first run alone, or both runs merged on the step axis (the page's run first). */
 export function chartTable(
   data: {
-    runs: readonly { id: string; rows: readonly StepRollupCounters[]; audit: readonly AuditPoint[] }[];
+    runs: readonly {
+      id: string;
+      rows: readonly StepRollupCounters[];
+      audit: readonly AuditPoint[];
+      corrected: readonly CorrectedWindow[];
+    }[];
     smooth: number;
   },
   chart: ChartName,
 ): ChartTable {
   const tables = data.runs.map((r) =>
-    chart === "audit" ? auditTable(r.audit) : stepChartTable(chart, r.rows, data.smooth),
+    chart === "audit"
+      ? auditTable(r.audit)
+      : chart === "corrected"
+        ? correctedTable(r.corrected)
+        : stepChartTable(chart, r.rows, data.smooth),
   );
   return tables.length === 2 ? mergeTables(tables[0], tables[1], [data.runs[0].id, data.runs[1].id]) : tables[0];
 }
