@@ -193,7 +193,9 @@ describe("the demo shadow audit on the real demo ledger", () => {
     for (const w of lateWindows) expect(w.corrected!.hi).toBeLessThan(w.ledgerSuccess!);
     for (const w of curve.windows.slice(0, 3)) expect(w.corrected?.lo ?? 0).toBeLessThanOrEqual(w.ledgerSuccess!);
     // and the ledger's success did rise: the lateWindows windows' rate is well above the early ones'
-    expect(Math.min(...lateWindows.map((w) => w.ledgerSuccess!))).toBeGreaterThan(curve.windows[0].ledgerSuccess! + 0.3);
+    expect(Math.min(...lateWindows.map((w) => w.ledgerSuccess!))).toBeGreaterThan(
+      curve.windows[0].ledgerSuccess! + 0.3,
+    );
     // the thresholds the demo gave the run are in the activity log
     expect(await client.activityLog.count({ where: { action: "run.thresholds_update", targetId: HACKING_RUN } })).toBe(
       1,
