@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   token: () => import("@/lib/cli/token.ts"),
   run: () => import("@/lib/cli/run.ts"),
   case: () => import("@/lib/cli/case.ts"),
+  gate: () => import("@/lib/cli/gate.ts"),
 };
 
 const usage = `usage: verity <command> [options]

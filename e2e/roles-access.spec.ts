@@ -87,6 +87,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/v1/runs/[run]/ledger.ndjson": api("read"),
   "/api/v1/runs/[run]/ledger.parquet": api("read"),
   "/api/v1/runs/[run]/clusters": api("read"),
+  "/api/v1/runs/[run]/gate": api("read"),
   "/api/v1/agreement": api("read"),
   // The 400 page proxy.ts rewrites a malformed address to; asked for directly, there is nothing there.
   "/bad-address": same(404),

@@ -29,6 +29,7 @@ const NOT_RUN_SCOPED = [
   "cluster_states",
   "defect_items",
   "defects",
+  "gate_verdicts",
   "monitor_alarm_events",
   "monitor_alarms",
   "trajectories",

@@ -3,6 +3,7 @@
 // read.) Never throws: a failed evaluation is logged, and the next page read evaluates again.
 import { db } from "@/lib/db/client.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
+import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 
 /** Evaluates the alarms of the run whose audit batch holds `itemId`; webhook posts go on in the background. */
 export async function evaluateAlarmsAfterReview(itemId: bigint): Promise<void> {
@@ -11,7 +12,11 @@ export async function evaluateAlarmsAfterReview(itemId: bigint): Promise<void> {
       where: { id: itemId },
       select: { batch: { select: { runId: true } } },
     });
-    if (item) await evaluateRunAlarms(item.batch.runId, { webhook: "background" });
+    if (item) {
+      await evaluateRunAlarms(item.batch.runId, { webhook: "background" });
+      // The gate's agreement, extraction and reward-hacking rules read the reviews too.
+      await evaluateRunGate(item.batch.runId, { webhook: "background" });
+    }
   } catch (err) {
     console.error(
       `alarms not evaluated after the review of item ${itemId} (the next page read will):`,

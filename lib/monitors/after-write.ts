@@ -1,4 +1,4 @@
-// Alarm evaluation as data arrives, for the bulk writers (ingest through the API and the CLI, re-score): each
+// Alarm (and audit gate) evaluation as data arrives, for the bulk writers (ingest through the API and the CLI, re-score): each
 // committed batch reports the runs it changed; their alarms are evaluated in the background at most once per
 // interval while the write goes on, and once more when it ends, so a long ingest turns an alarm red while it is
 // still streaming and a short one evaluates exactly once. The evaluation reads through a Prisma client over the
@@ -35,6 +35,7 @@ const clients = new WeakMap<pg.Pool, PrismaClient>();
 // costs about a second of CPU and 90 MB in a fresh process, which a CLI ingest should not pay before its first line.
 type Evaluator = {
   evaluateRunAlarms: typeof import("@/lib/monitors/evaluate.ts").evaluateRunAlarms;
+  evaluateRunGate: typeof import("@/lib/gate/refresh.ts").evaluateRunGate;
   clientFor: (pool: pg.Pool) => PrismaClient;
 };
 let evaluator: Promise<Evaluator> | undefined;
@@ -45,8 +46,10 @@ function loadEvaluator(): Promise<Evaluator> {
     import("@prisma/adapter-pg"),
     import("@/lib/generated/prisma/client.ts"),
     import("@/lib/monitors/evaluate.ts"),
-  ]).then(([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }]) => ({
+    import("@/lib/gate/refresh.ts"),
+  ]).then(([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }, { evaluateRunGate }]) => ({
     evaluateRunAlarms,
+    evaluateRunGate,
     clientFor(pool) {
       let client = clients.get(pool);
       if (!client) {
@@ -77,13 +80,13 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
     last = Date.now();
     for (const runId of runs) {
       try {
-        const { evaluateRunAlarms, clientFor } = await loadEvaluator();
-        const r = await evaluateRunAlarms(runId, {
-          client: clientFor(pool),
-          webhook: "background",
-          webhookUrl: opts.webhookUrl,
-        });
+        const { evaluateRunAlarms, evaluateRunGate, clientFor } = await loadEvaluator();
+        const client = clientFor(pool);
+        const r = await evaluateRunAlarms(runId, { client, webhook: "background", webhookUrl: opts.webhookUrl });
         deliveries.push(r.delivered);
+        // The audit gate reads the same rollups and reviews; its verdict change goes to the same webhook.
+        const g = await evaluateRunGate(runId, { webhook: "background", webhookUrl: opts.webhookUrl }, client);
+        deliveries.push(g.delivered);
       } catch (err) {
         console.error(
           `alarms of run ${runId} were not evaluated after the write (the next write or page read will):`,

@@ -3,6 +3,7 @@
 // timeout per evaluation, not one per change, and is never retried in a loop. The outcome is stored on the event.
 import type { AlarmTransition } from "@/lib/monitors/alarm-state.ts";
 import { ALARM_LABELS } from "@/lib/monitors/rules.ts";
+import type { GateWebhookPayload } from "@/lib/gate/webhook.ts";
 
 export const WEBHOOK_TIMEOUT_MS = 3000;
 /** Changes posted per evaluation at most (a first evaluation of many red runs must not flood the receiver). */
@@ -37,10 +38,13 @@ export function webhookPayload(t: AlarmTransition): AlarmWebhookPayload {
   };
 }
 
-/** "sent" or "failed: <why>" for one post. Never throws. */
+/**
+ * "sent" or "failed: <why>" for one post. Never throws. Also posts the audit gate's verdict changes
+ * (lib/gate/webhook.ts), whose body has `type: "verity.gate"`.
+ */
 export async function postAlarmWebhook(
   url: string,
-  payload: AlarmWebhookPayload,
+  payload: AlarmWebhookPayload | GateWebhookPayload,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<string> {
   try {

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
+from verity_client.gate import GateVerdict, gate
 from verity_client.records import encode_line, record_kind, rollout_record, score_record
 from verity_client.transport import Answer, IngestTransport
 
@@ -99,6 +100,8 @@ class Verity:
         if max_queue_records < batch_records:
             raise ValueError("max_queue_records must be at least batch_records")
         self.run = run
+        self._url = url
+        self._token = token
         # Tickets whose prompt case the GRPO adapters have logged through this client (each is sent once).
         self.prompt_cases_sent: Set[str] = set()
         self._transport = IngestTransport(url, token, timeout=timeout, compress=compress)
@@ -242,6 +245,15 @@ class Verity:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def gate(
+        self, run: Optional[str] = None, window_steps: Optional[int] = None, *, token: Optional[str] = None
+    ) -> GateVerdict:
+        """The audit gate of `run` (default: this client's run) over its last `window_steps` steps; see
+        verity_client.gate.gate. The token needs the `read` scope: create this client's token with both scopes
+        (`--scope ingest,read`) or pass a read token here. Records still queued are not waited for: flush() first
+        to judge the steps just logged."""
+        return gate(self._url, token or self._token, self._run_id(run), window_steps)
 
     def stats(self) -> Dict[str, Any]:
         """Counters since the client started: logged, dropped, sent (lines answered), accepted, unchanged, rejected,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { GateCard } from "@/components/gate/gate-card.tsx";
 import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
 import { AlarmTable } from "@/components/monitors/alarm-table.tsx";
 import { RunMonitorsLazy } from "@/components/monitors/run-monitors-lazy.tsx";
@@ -15,6 +16,7 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
+import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { listAlarmEvents } from "@/lib/monitors/data.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
@@ -40,12 +42,14 @@ export default async function RunPage({ params, searchParams }: Props) {
   const loaded = await loadRunCharts(runId, parsed.query);
   if (loaded.state === "not_found") notFound();
   const compareId = loaded.state === "ok" ? (loaded.data.runs[1]?.id ?? null) : null;
-  const [summary, alarms, compareAlarms, events, runIds] = await Promise.all([
+  const [summary, alarms, compareAlarms, events, runIds, gate] = await Promise.all([
     getRunSummary(runId),
     evaluateRunAlarms(runId, { webhook: "background" }),
     compareId ? evaluateRunAlarms(compareId, { webhook: "background" }) : null,
     listAlarmEvents({ runId, limit: 10 }),
     listRunIds(),
+    // The run's own gate, stored; a change of verdict is posted to the alarm webhook after the page has answered.
+    evaluateRunGate(runId, { webhook: "background" }),
   ]);
   // Re-scoring a run is an admin's verifier-configuration task.
   const configs = can(user.role, "configs.manage")
@@ -151,6 +155,7 @@ export default async function RunPage({ params, searchParams }: Props) {
               The stored thresholds of this run are not valid; the defaults are in force until they are saved again.
             </p>
           )}
+          {gate.report && <GateCard report={gate.report} />}
           <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
             <AlarmTable alarms={[...alarms.alarms, ...(compareAlarms?.alarms ?? [])]} showRun={!!compareId} />
           </Card>

@@ -1,0 +1,202 @@
+// bench/gate: the audit gate's evaluation time on a run of --n ledger entries (docs/benchmarks.md), against the
+// monitors' alarm evaluation of the same run measured in the same process (forced, so it does the work). Both read
+// the step rollups and the run's reviews, never the ledger; the gate also pools its window in SQL.
+//
+// `npx tsx bench/gate.ts [--n 1000000] [--base 50000] [--iterations 20] [--keep]`. Not part of npm test; do not run it
+// beside other work on a small machine.
+//
+// Data, as bench/scale.ts builds it: a generated GRPO run (the reward-hacking variant) of --base rollouts through the
+// real ingest path, then copied with SQL (new ids and trajectory ids, same scores, guardrails, reasons and rollouts)
+// up to --n entries; rollups recomputed from the ledger; 1% of the run sampled and reviewed in SQL.
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const N = arg("n", 1_000_000);
+const BASE = Math.min(N, arg("base", 50_000));
+const ITER = arg("iterations", 20);
+const KEEP = process.argv.includes("--keep");
+const DB = "verity_bench_gate";
+const RUN = "gate-big";
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
+};
+
+async function time(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n + 2; i++) {
+    const t0 = performance.now();
+    await fn();
+    if (i >= 2) out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+/** Copies the run's first `base` entries (with rollouts, guardrail and reason rows) until it holds `n`. */
+async function fill(c: pg.Client, n: number): Promise<void> {
+  const base = Number((await c.query("select count(*) from src")).rows[0].count);
+  for (let k = 1; base * k < n; k++) {
+    const need = Math.min(base, n - base * k);
+    const tag = `${RUN}#${k}`;
+    await c.query("begin");
+    await c.query(
+      `with pick as (select * from src order by id limit $2),
+       ro as (
+         insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
+                               registry_id, claims, tool_steps, content_hash, trained_reward)
+         select r.trajectory_id || '#' || $1, $3, r.step, r.group_id || '#' || $1, r.sample_index, r.ticket_id, r.steps,
+                r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash, r.trained_reward
+           from pick s join rollouts r on r.run_id = $3 and r.id = s.rollout_id
+         returning id, trajectory_id),
+       ins as (
+         insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
+                             verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
+                             evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
+                             claims, handoff, tool_steps, content_hash, trained_reward)
+         select s.trajectory_id || '#' || $1, ro.id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
+                s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
+                s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
+                s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash, s.trained_reward
+           from pick s left join ro on ro.trajectory_id = s.trajectory_id || '#' || $1
+         returning id, trajectory_id),
+       pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
+       g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
+             select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
+               from pairs p join ledger_guardrails lg on lg.run_id = $3 and lg.ledger_id = p.old_id)
+       insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
+       select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
+         from pairs p join ledger_reasons lr on lr.run_id = $3 and lr.ledger_id = p.old_id`,
+      [tag, need, RUN],
+    );
+    await c.query("commit");
+  }
+  // Step rollups from the ledger, as ingest would have kept them (the gate and the alarms read these).
+  await c.query("delete from step_rollups where run_id = $1", [RUN]);
+  await c.query(
+    `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits,
+                               capped, removed_sum, spec_errors, input_errors, external, trained, trained_differs,
+                               trained_abs_diff_sum)
+     select run_id, step, count(*), count(reward), coalesce(sum(reward), 0), coalesce(sum(reward * reward), 0),
+            count(*) filter (where reward >= 0.9), count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0),
+            count(*) filter (where capped), coalesce(sum(raw_reward - reward), 0), count(*) filter (where status = 'spec_error'),
+            count(*) filter (where status = 'input_error'), count(*) filter (where source = 'external'),
+            count(*) filter (where trained_reward is not null and reward is not null),
+            count(*) filter (where abs(trained_reward - reward) > 1e-6),
+            coalesce(sum(abs(trained_reward - reward)) filter (where reward is not null), 0)
+       from ledger where run_id = $1 and is_current group by run_id, step`,
+    [RUN],
+  );
+}
+
+async function main() {
+  const database = await ensureDatabase("postgres");
+  const admin = new pg.Client({ connectionString: database.adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists "${DB}" with (force)`);
+  await admin.end();
+  await createDatabaseIfMissing(database.adminUrl, DB);
+  const u = new URL(database.adminUrl);
+  u.pathname = `/${DB}`;
+  const url = u.toString();
+  await migrate(url);
+  const { createClient } = await import("@/lib/db/client.ts");
+  const { ingestValues } = await import("@/lib/ingest/ingest.ts");
+  const { demoRunValues } = await import("@/lib/demo/generate.ts");
+  const { loadGateReport } = await import("@/lib/gate/loaders.ts");
+  const { evaluateRunAlarms } = await import("@/lib/monitors/evaluate.ts");
+  const client = createClient(url);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  try {
+    let t = performance.now();
+    const steps = Math.max(1, Math.round(BASE / (250 * 4)));
+    const s = await ingestValues(
+      demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "gate", variant: "hacking" }),
+      { pool, batchLines: 4000, alarms: false },
+    );
+    console.log(
+      `ingested ${s.by_kind.rollout.accepted.toLocaleString("en-US")} generated rollouts (${steps} steps) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+    t = performance.now();
+    await c.query("create temp table src as select * from ledger where run_id = $1 and is_current", [RUN]);
+    await fill(c, N);
+    for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups"])
+      await c.query(`vacuum analyze ${table}`);
+    const entries = Number((await c.query("select count(*) from ledger where run_id = $1", [RUN])).rows[0].count);
+    console.log(
+      `copied up to ${entries.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
+
+    // 1% of the run sampled and reviewed: the human agrees (within the tolerance) on 7 in 8.
+    const user = await c.query<{ id: number }>(
+      `insert into users (email, role) values ('bench@example.org', 'annotator') returning id`,
+    );
+    const batch = await c.query<{ id: number }>(
+      `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick) values ('bench', $1, 0, 2147483647, 0.01, 's', 'one') returning id`,
+      [RUN],
+    );
+    await c.query(
+      `insert into audit_items (batch_id, run_id, rollout_id, ledger_id, trajectory_id, ticket_id, inclusion_prob, reviews_done, status)
+       select $1, l.run_id, l.rollout_id, l.id, l.trajectory_id, l.ticket_id, 0.01, 1, 'done' from ledger l
+        where l.run_id = $2 and l.is_current and l.reward is not null and l.rollout_id is not null and hashint8(l.id) % 100 = 0`,
+      [batch.rows[0].id, RUN],
+    );
+    const reviews = await c.query(
+      `insert into reviews (item_id, reviewer_id, outcome, policy, evidence, efficiency, communication, guardrails, reward, claims, seconds_spent)
+       select i.id, $1, coalesce(l.outcome, 0), coalesce(l.policy, 0), coalesce(l.evidence, 0), coalesce(l.efficiency, 0),
+              coalesce(l.communication, 0), '{}'::text[],
+              case when i.id % 8 = 0 then abs(l.reward - 0.5) else l.reward end, coalesce(l.claims, '{}'::jsonb), 60
+         from audit_items i join ledger l on l.run_id = i.run_id and l.id = i.ledger_id where i.batch_id = $2`,
+      [user.rows[0].id, batch.rows[0].id],
+    );
+    await c.query("analyze audit_items; analyze reviews");
+    console.log(`reviewed ${reviews.rowCount?.toLocaleString("en-US")} sampled entries`);
+
+    // A window of the whole run, so every rule reads every step and review.
+    const windowSteps = 2147483647;
+    const report = await loadGateReport(RUN, { windowSteps }, client);
+    console.log(
+      `gate: ${report!.verdict} (${report!.rules.map((r) => `${r.rule} ${r.status}`).join(", ")}), steps ${report!.window.from}–${report!.window.to}`,
+    );
+    const gate = await time(ITER, () => loadGateReport(RUN, { windowSteps }, client));
+    const alarms = await time(ITER, () => evaluateRunAlarms(RUN, { client, force: true, webhookUrl: null }));
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}, ${os.cpus().length} cores`,
+    );
+    console.log("| what | p50 ms | p95 ms |");
+    console.log("|---|---|---|");
+    console.log(`| gate evaluation (loadGateReport) | ${pct(gate, 0.5).toFixed(1)} | ${pct(gate, 0.95).toFixed(1)} |`);
+    console.log(
+      `| baseline: alarm evaluation (evaluateRunAlarms, forced) | ${pct(alarms, 0.5).toFixed(1)} | ${pct(alarms, 0.95).toFixed(1)} |`,
+    );
+    console.log(`gate / alarms (p50): ${(pct(gate, 0.5) / pct(alarms, 0.5)).toFixed(2)}×`);
+  } finally {
+    await pool.end();
+    await c.end();
+    await client.$disconnect();
+    if (!KEEP) {
+      const a = new pg.Client({ connectionString: database.adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists "${DB}" with (force)`);
+      await a.end();
+    }
+    await database.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

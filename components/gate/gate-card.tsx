@@ -1,0 +1,84 @@
+import { Card } from "@/components/ui/card.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import type { GateReport, GateRuleResult, GateRuleStatus } from "@/lib/gate/evaluate.ts";
+
+const STATUS_TEXT: Record<GateRuleStatus, string> = {
+  pass: "pass",
+  fail: "fail",
+  insufficient: "not enough evidence",
+  off: "off",
+};
+const STATUS_CLASS: Record<GateRuleStatus, string> = {
+  pass: "text-good",
+  fail: "text-bad font-semibold",
+  insufficient: "text-warn",
+  off: "text-fg-muted",
+};
+
+const pct = (x: number) => `${(Math.round(x * 1000) / 10).toString()}%`;
+const fmt = (r: GateRuleResult, x: number) =>
+  r.rule === "reward_hacking" ? `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(2)} pt / 1k steps` : pct(x);
+
+function threshold(r: GateRuleResult): string {
+  const { min, max } = r.threshold;
+  if (min !== undefined && max !== undefined) return `${fmt(r, min)}–${fmt(r, max)}`;
+  if (max !== undefined) return `≤ ${fmt(r, max)}`;
+  if (min !== undefined) return `≥ ${fmt(r, min)}${r.rule === "agreement" ? " (lower bound)" : ""}`;
+  return "–";
+}
+
+/**
+ * The audit gate's current verdict of a run and each rule with its value, line and interval: what `verity gate` and
+ * GET /api/v1/runs/{run}/gate answer (docs/gate.md).
+ */
+export function GateCard({ report }: { report: GateReport }) {
+  const w = report.window;
+  const verdict =
+    report.verdict === "pass"
+      ? "Pass"
+      : report.verdict === "fail"
+        ? `Fail: ${report.failed.map((k) => report.rules.find((r) => r.rule === k)!.label.toLowerCase()).join(", ")}`
+        : `Not enough evidence: ${report.insufficient.map((k) => report.rules.find((r) => r.rule === k)!.label.toLowerCase()).join(", ")}`;
+  return (
+    <Card
+      title={
+        <span>
+          Audit gate{" "}
+          <span data-testid="gate-verdict" data-verdict={report.verdict} className={STATUS_CLASS[report.verdict]}>
+            {verdict}
+          </span>
+        </span>
+      }
+      actions={
+        <span className="text-[12px] text-fg-muted">
+          steps {w.from ?? "–"}–{w.to ?? "–"} (last {w.steps.toLocaleString("en-US")})
+        </span>
+      }
+    >
+      <Table>
+        <thead>
+          <tr>
+            <Th>Rule</Th>
+            <Th>Result</Th>
+            <Th numeric>Value</Th>
+            <Th numeric>Threshold</Th>
+            <Th numeric>95% interval</Th>
+            <Th>Why</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.rules.map((r) => (
+            <tr key={r.rule} data-rule={r.rule} data-status={r.status}>
+              <Td>{r.label}</Td>
+              <Td className={STATUS_CLASS[r.status]}>{STATUS_TEXT[r.status]}</Td>
+              <Td numeric>{r.value === null ? "–" : fmt(r, r.value)}</Td>
+              <Td numeric>{threshold(r)}</Td>
+              <Td numeric>{r.interval ? `${pct(r.interval.lower)}–${pct(r.interval.upper)}` : "–"}</Td>
+              <Td className="text-[12px] text-fg-muted">{r.message}</Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}

@@ -1,0 +1,36 @@
+import { expect, hydrated, test } from "./fixtures/auth.ts";
+
+// The audit gate on the run page of the demo's reward-hacking run (small demo, its shadow audit and thresholds):
+// the verdict with each rule, beside the trained-reward chart. The page is the one `verity gate` and
+// GET /api/v1/runs/{run}/gate answer for: the same report, server-rendered. Who may open the page (and so see the
+// gate) is e2e/roles-access.spec.ts's table.
+const SLOW = { timeout: 20_000 };
+
+test.describe("the audit gate on the run page", () => {
+  test.use({ role: "lead" });
+  test.describe.configure({ timeout: 90_000 });
+
+  test("grpo-hacking's gate fails, naming its failing rules, with the trained-reward chart beside it", async ({
+    page,
+  }) => {
+    await page.goto("/runs/grpo-hacking");
+    await expect(page.getByRole("heading", { level: 1, name: "Run grpo-hacking" })).toBeVisible(SLOW);
+    await hydrated(page);
+    const verdict = page.getByTestId("gate-verdict");
+    await expect(verdict).toHaveAttribute("data-verdict", "fail");
+    await expect(verdict).toContainText("Fail: hand-off rate");
+    await expect(verdict).toContainText("trained-reward mismatch");
+    const rows = page.locator("tr[data-rule]");
+    await expect(rows).toHaveCount(6);
+    await expect(page.locator('tr[data-rule="handoff"]')).toHaveAttribute("data-status", "fail");
+    await expect(page.locator('tr[data-rule="handoff"]')).toContainText("≤ 10%");
+    await expect(page.locator('tr[data-rule="trained_mismatch"]')).toHaveAttribute("data-status", "fail");
+    // reward hacking is judged (pass or fail), not left without evidence, on the demo's ten audit windows
+    await expect(page.locator('tr[data-rule="reward_hacking"]')).toHaveAttribute("data-status", /^(pass|fail)$/);
+    await expect(page.locator('tr[data-rule="reward_hacking"]')).toContainText("audit windows");
+
+    const chart = page.locator("#chart-trained-reward");
+    await expect(chart.getByRole("heading", { name: "Trained reward vs ledger" })).toBeVisible();
+    await expect(chart.locator(".recharts-surface").first()).toBeVisible();
+  });
+});

@@ -1,0 +1,63 @@
+// When the gate is evaluated and its verdict stored: after each committed write of a run (the monitors' after-write
+// hook, lib/monitors/after-write.ts), after a submitted review, on the run page and when the API or `verity gate`
+// asks for the run's own gate (its default rules and window; a rules file or another window answers another
+// question and stores nothing). A change of verdict is posted to the alarm webhook once — the first verdict of a
+// run only when it is not a pass, as an alarm's first state is posted only when it is not green.
+import type { Db } from "@/lib/auth/activity-log.ts";
+import { db } from "@/lib/db/client.ts";
+import { env } from "@/lib/env.ts";
+import { postAlarmWebhook, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
+import type { GateReport } from "@/lib/gate/evaluate.ts";
+import { loadGateReport } from "@/lib/gate/loaders.ts";
+import { recordGateVerdict, recordGateWebhook, type GateChange } from "@/lib/gate/mutations.ts";
+import { gateWebhookPayload } from "@/lib/gate/webhook.ts";
+
+export type GateRefreshOptions = {
+  now?: Date;
+  /** Webhook URL; default VERITY_ALARM_WEBHOOK_URL, null for none. */
+  webhookUrl?: string | null;
+  /** "await" (default) returns after the post; "background" returns at once and posts afterwards. */
+  webhook?: "await" | "background";
+  webhookTimeoutMs?: number;
+};
+
+export type GateRefresh = {
+  report: GateReport | null;
+  /** The change this call recorded, if any. */
+  change: GateChange | null;
+  /** Settles when the post of the change is done and its outcome recorded. Never rejects. */
+  delivered: Promise<void>;
+};
+
+const DONE = Promise.resolve();
+
+/** Stores a report of the run's own gate and posts a change. */
+export async function recordGateReport(
+  report: GateReport,
+  opts: GateRefreshOptions = {},
+  client: Db = db(),
+): Promise<GateRefresh> {
+  const change = await recordGateVerdict(report, opts.now ?? new Date(), client);
+  const url = opts.webhookUrl !== undefined ? opts.webhookUrl : (env().VERITY_ALARM_WEBHOOK_URL ?? null);
+  if (!change || (change.from === null && change.to === "pass") || !url) return { report, change, delivered: DONE };
+  const delivered = postAlarmWebhook(
+    url,
+    gateWebhookPayload(change, report),
+    opts.webhookTimeoutMs ?? WEBHOOK_TIMEOUT_MS,
+  )
+    .then((outcome) => recordGateWebhook(change.runId, change.at, outcome, client))
+    .catch((err: unknown) => console.error(`gate webhook for run ${change.runId}:`, err));
+  if ((opts.webhook ?? "await") === "await") await delivered;
+  return { report, change, delivered };
+}
+
+/** Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. */
+export async function evaluateRunGate(
+  runId: string,
+  opts: GateRefreshOptions = {},
+  client: Db = db(),
+): Promise<GateRefresh> {
+  const report = await loadGateReport(runId, {}, client);
+  if (!report) return { report: null, change: null, delivered: DONE };
+  return recordGateReport(report, opts, client);
+}

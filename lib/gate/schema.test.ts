@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { parseGateRulesFile } from "@/lib/gate/schema.ts";
+
+const errors = (text: string) => {
+  const r = parseGateRulesFile(text);
+  return r.ok ? [] : r.errors;
+};
+
+describe("parseGateRulesFile", () => {
+  it("takes a documented file, every field optional, false turning a rule off", () => {
+    const r = parseGateRulesFile(
+      JSON.stringify({ window_steps: 4000, rules: { handoff: { ceiling: 0.08 }, trained_mismatch: false } }),
+    );
+    expect(r).toEqual({
+      ok: true,
+      file: { window_steps: 4000, rules: { handoff: { ceiling: 0.08 }, trained_mismatch: false } },
+    });
+    expect(parseGateRulesFile("{}")).toEqual({ ok: true, file: {} });
+  });
+
+  it("names the rule, the field and why", () => {
+    expect(errors('{"rules": {"handoff": {"ceiling": 1.5}}}')).toEqual([
+      "rule handoff, field ceiling: must be at most 1",
+    ]);
+    expect(errors('{"rules": {"extraction": {"floor": "high"}}}')).toEqual([
+      "rule extraction, field floor: must be a number",
+    ]);
+    expect(errors('{"rules": {"agreement": {"min_reviews": 2.5}}}')).toEqual([
+      "rule agreement, field min_reviews: must be a whole number",
+    ]);
+    expect(errors('{"rules": {"agreement": {"flor": 0.8}}}')).toEqual([
+      'rule agreement: unknown field "flor" (it takes floor, min_reviews)',
+    ]);
+    expect(errors('{"rules": {"hacking": {}}}')).toEqual([
+      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking)',
+    ]);
+    expect(errors('{"rules": {"handoff": true}}')).toEqual([
+      "rule handoff: must be an object of the rule's fields, or false to turn the rule off",
+    ]);
+    expect(errors('{"window_steps": 0}')).toEqual(["window_steps: must be 1 or more"]);
+    expect(errors('{"windows": 3}')).toEqual([
+      'unknown top-level field "windows" (the file takes "window_steps" and "rules")',
+    ]);
+    expect(errors('{"rules": {"hit_rate": {"low": 0.3, "high": 0.2}}}')).toEqual([
+      "rule hit_rate, field high: must be above low",
+    ]);
+  });
+
+  it("says where the JSON is broken, and that the file is an object", () => {
+    expect(errors('{"rules": ')[0]).toMatch(/^not valid JSON: /);
+    expect(errors("[1]")).toEqual(['the file must be a JSON object with "rules" (and optionally "window_steps")']);
+  });
+});
