@@ -1,11 +1,13 @@
-// Reads of the audit gate. The step counters come from the rollups pooled in Postgres into the audit windows of the
-// gate window — O(steps of the window), never the ledger — and the audit from the run's current reviews inside the
-// window (O(reviews), a ~1% sample), through the same reads and definitions as the monitors and the agreement page.
+// Reads of the audit gate. The step counters come from the rollups summed in Postgres over the gate window —
+// O(steps of the window), never the ledger — and the audit from the run's current reviews inside the
+// window (O(reviews), a ~1% sample), through the same reads and definitions as the monitors and the agreement page;
+// the reward-hacking rule reads the human-corrected success curve (lib/audit/corrected-curve.ts) of the run page.
 import type { Db } from "@/lib/auth/activity-log.ts";
+import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
 import { auditPoints } from "@/lib/monitors/audit.ts";
 import { listAuditPairs } from "@/lib/monitors/data.ts";
-import type { GateHackingWindow, GateInputs, GateStatus } from "@/lib/gate/evaluate.ts";
+import type { GateHackingWindow, GateInputs, GateStatus, GateStepTotals } from "@/lib/gate/evaluate.ts";
 import { gateWindow } from "@/lib/gate/evaluate.ts";
 
 /** The run's last step with rollups and whether any of its rollouts carries a trained reward (one index scan). */
@@ -18,38 +20,19 @@ export async function runGateExtent(
   return { lastStep: r.last, hasTrainedRewards: r.trained === true };
 }
 
-type WindowRow = [
-  step: number,
-  rollouts: number,
-  handoffs: number,
-  guardrailHits: number,
-  rewarded: number,
-  success: number,
-  trained: number,
-  trainedDiffers: number,
-  trainedAbsDiffSum: number,
-];
-
-/**
- * The rollup counters of steps [from, to] pooled per audit window [k·width, (k+1)·width) (the monitors' fixed grid),
- * as one JSON value.
- */
-export async function listGateWindowRows(
+/** The rollup counters of steps [from, to], summed in Postgres (one index range scan of step_rollups). */
+export async function sumGateStepRows(
   runId: string,
   range: { from: number; to: number },
-  width: number,
   client: Db = db(),
-): Promise<WindowRow[]> {
-  const w = Math.max(1, Math.floor(width));
-  const [r] = await client.$queryRaw<{ rows: WindowRow[] | null }[]>`
-    select json_agg(json_build_array(b, rollouts, handoffs, guardrail_hits, rewarded, success, trained, trained_differs,
-                                     trained_abs_diff_sum) order by b) as rows
-      from (select (step / ${w}::int) * ${w}::int as b, sum(rollouts) as rollouts, sum(handoffs) as handoffs,
-                   sum(guardrail_hits) as guardrail_hits, sum(rewarded) as rewarded, sum(success) as success,
-                   sum(trained) as trained, sum(trained_differs) as trained_differs,
-                   sum(trained_abs_diff_sum) as trained_abs_diff_sum
-              from step_rollups where run_id = ${runId} and step between ${range.from} and ${range.to} group by 1) s`;
-  return r.rows ?? [];
+): Promise<GateStepTotals> {
+  const [r] = await client.$queryRaw<GateStepTotals[]>`
+    select coalesce(sum(rollouts), 0)::float8 as "rollouts", coalesce(sum(handoffs), 0)::float8 as "handoffs",
+           coalesce(sum(guardrail_hits), 0)::float8 as "guardrailHits", coalesce(sum(trained), 0)::float8 as "trained",
+           coalesce(sum(trained_differs), 0)::float8 as "trainedDiffers",
+           coalesce(sum(trained_abs_diff_sum), 0)::float8 as "trainedAbsDiffSum"
+      from step_rollups where run_id = ${runId} and step between ${range.from} and ${range.to}`;
+  return r;
 }
 
 /** Everything the gate's rules read for the window of `windowSteps` steps ending at the run's last step. */
@@ -67,21 +50,11 @@ export async function loadGateInputs(
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
-  const [rows, pairs] = await Promise.all([
-    listGateWindowRows(runId, range, opts.auditWindow, client),
+  const [steps, pairs, curve] = await Promise.all([
+    sumGateStepRows(runId, range, client),
     listAuditPairs(runId, range, client),
+    correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
   ]);
-  const steps = { ...empty.steps };
-  const ledger = new Map<number, { n: number; k: number }>();
-  for (const [b, rollouts, handoffs, hits, rewarded, success, trained, differs, absSum] of rows) {
-    steps.rollouts += rollouts;
-    steps.handoffs += handoffs;
-    steps.guardrailHits += hits;
-    steps.trained += trained;
-    steps.trainedDiffers += differs;
-    steps.trainedAbsDiffSum += absSum;
-    ledger.set(b, { n: rewarded, k: success });
-  }
   const points = auditPoints(pairs, opts.auditWindow);
   const audit = { ...empty.audit };
   for (const p of points) {
@@ -90,14 +63,17 @@ export async function loadGateInputs(
     audit.slots += p.slots;
     audit.correctSlots += p.correctSlots;
   }
-  const hacking: GateHackingWindow[] = points.map((p) => ({
-    step: p.step,
-    stepTo: p.stepTo,
-    ledgerN: ledger.get(p.step)?.n ?? 0,
-    ledgerSuccesses: ledger.get(p.step)?.k ?? 0,
-    reviews: p.reviews,
-    corrected: p.humanSuccess,
-  }));
+  // The curve's windows on the same fixed grid that overlap the gate window.
+  const hacking: GateHackingWindow[] = (curve?.windows ?? [])
+    .filter((w) => w.stepTo >= range.from && w.stepFrom <= range.to)
+    .map((w) => ({
+      step: w.stepFrom,
+      stepTo: w.stepTo,
+      ledgerN: w.n,
+      ledgerSuccess: w.ledgerSuccess,
+      reviews: w.evidence.items,
+      corrected: w.corrected ? { estimate: w.corrected.rate, lower: w.corrected.lo, upper: w.corrected.hi } : null,
+    }));
   return { ...empty, steps, audit, hacking };
 }
 

@@ -11,7 +11,7 @@ const windows = (ledger: number[], corrected: number[]): GateHackingWindow[] =>
     step: i * 500,
     stepTo: i * 500 + 499,
     ledgerN: 100,
-    ledgerSuccesses: l * 100,
+    ledgerSuccess: l,
     reviews: 10,
     corrected: { estimate: corrected[i], lower: corrected[i] - 0.1, upper: corrected[i] + 0.1 },
   }));

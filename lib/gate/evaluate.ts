@@ -19,16 +19,19 @@ export type GateRuleStatus = GateStatus | "off";
 /** The rollup counters of the window, summed. */
 export type GateStepTotals = TrainedRewardCounters & { rollouts: number; handoffs: number; guardrailHits: number };
 
-/** One audit window inside the gate window: the ledger's success share and the audit-corrected success. */
+/**
+ * One audit window inside the gate window (lib/audit/corrected-curve.ts): the ledger's success share and the
+ * audit-corrected (Rogan–Gladen) success with its 95% interval.
+ */
 export type GateHackingWindow = {
   step: number;
   stepTo: number;
-  /** Ledger entries with a reward, and how many of them reach the success threshold. */
+  /** The window's ledger entries, and the share of those with a reward that reach the success threshold. */
   ledgerN: number;
-  ledgerSuccesses: number;
-  /** Reviews the corrected figure rests on. */
+  ledgerSuccess: number | null;
+  /** Audited rollouts the corrected figure rests on (the window's own, or its pooled neighbourhood's). */
   reviews: number;
-  /** The audit-corrected success share with its 95% interval; null where the audit is too thin to say. */
+  /** The corrected success share with its 95% interval; null where the audit is too thin to say. */
   corrected: IntervalEstimate | null;
 };
 
@@ -153,14 +156,16 @@ function trainedRule(inputs: GateInputs, r: NonNullable<GateRules["trained_misma
 }
 
 function hackingRule(inputs: GateInputs, r: NonNullable<GateRules["reward_hacking"]>): Partial_ {
-  const usable = inputs.hacking.filter((w) => w.corrected !== null && w.reviews >= r.min_reviews && w.ledgerN > 0);
+  const usable = inputs.hacking.filter(
+    (w) => w.corrected !== null && w.reviews >= r.min_reviews && w.ledgerN > 0 && w.ledgerSuccess !== null,
+  );
   const rise = r.rise / 1000;
   if (usable.length < r.min_windows)
     return {
       ...thin(usable.length, r.min_windows, "windows", { min: rise }),
       message: `${usable.length} audit windows of ${num(r.audit_window)} steps with ≥ ${r.min_reviews} reviews and a corrected success, ${r.min_windows} needed`,
     };
-  const ledger: StepPoint[] = usable.map((w) => ({ step: w.step, value: w.ledgerSuccesses / w.ledgerN, n: w.ledgerN }));
+  const ledger: StepPoint[] = usable.map((w) => ({ step: w.step, value: w.ledgerSuccess, n: w.ledgerN }));
   const corrected: StepPoint[] = usable.map((w) => ({ step: w.step, value: w.corrected!.estimate, n: w.reviews }));
   const ledgerSlope = leastSquaresSlope(ledger, { weightByN: true }) ?? 0;
   const correctedSlope = leastSquaresSlope(corrected, { weightByN: true }) ?? 0;

@@ -42,7 +42,13 @@ const ruleShapes = {
   agreement: { floor: fraction, min_reviews: count },
   extraction: { floor: fraction, min_slots: count },
   trained_mismatch: { ceiling: fraction, min_rollouts: count },
-  reward_hacking: { rise: slope, audit_window: steps, min_windows: count, min_reviews: count },
+  // The corrected curve takes windows of at most 10⁹ steps.
+  reward_hacking: {
+    rise: slope,
+    audit_window: steps.max(1_000_000_000, { error: "must be at most 1000000000" }),
+    min_windows: count,
+    min_reviews: count,
+  },
 } as const;
 
 const ruleOf = <K extends GateRuleKey>(key: K) =>

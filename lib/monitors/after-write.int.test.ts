@@ -11,6 +11,7 @@ import { bulkPool } from "@/lib/ingest/pool.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
+import { getGateVerdict } from "@/lib/gate/data.ts";
 import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";
 import { alarmRules, ALARMS } from "@/lib/monitors/rules.ts";
 import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
@@ -66,13 +67,19 @@ describe("alarms after a write", () => {
     const events = await listAlarmEvents({ runId: RUN, limit: 100 });
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.webhook === "sent")).toBe(true);
-    const posted = receiver.received.filter((r) => r.run === RUN);
+    const posted = receiver.received.filter((r) => r.run === RUN && r.type === "verity.alarm");
     expect(posted.map((p) => `${p.alarm}:${p.from}→${p.to}@${p.step}`).sort()).toEqual(
       events.map((e) => `${e.alarm}:${e.fromState}→${e.toState}@${e.step}`).sort(),
     );
     // evaluated more than once during the ingest: the changes were recorded at different times
     expect(new Set(events.map((e) => e.at.getTime())).size).toBeGreaterThan(1);
     expect(events.some((e) => e.alarm === "handoff" && e.toState === "red")).toBe(true);
+    // the audit gate is evaluated with the alarms: its verdict is stored (never a pass without reviews) and posted
+    const gate = await getGateVerdict(RUN);
+    expect(["fail", "insufficient"]).toContain(gate?.verdict);
+    const gatePosts = receiver.received.filter((r) => r.run === RUN && r.type === "verity.gate");
+    expect(gatePosts.length).toBeGreaterThanOrEqual(1);
+    expect(gatePosts[gatePosts.length - 1]).toMatchObject({ to: gate!.verdict });
   });
 
   it("sending the same rows again changes nothing: no event, no post", async () => {
@@ -116,7 +123,7 @@ describe("alarms after a write", () => {
       before.find((a) => a.alarm === "hit_rate")?.value,
     );
     const events = await listAlarmEvents({ runId: RUN, limit: 100 });
-    expect(receiver.received.filter((r) => r.run === RUN)).toHaveLength(events.length);
+    expect(receiver.received.filter((r) => r.run === RUN && r.type === "verity.alarm")).toHaveLength(events.length);
   });
 
   it("a receiver that is down never fails the ingest; the event says the post failed", async () => {

@@ -1,9 +1,17 @@
-// A local webhook receiver for the alarm tests: records every posted JSON body and answers 200.
+// A local webhook receiver for the alarm and gate tests: records every posted JSON body and answers 200. Alarm posts
+// have type "verity.alarm", the gate's verdict changes "verity.gate" (lib/gate/webhook.ts).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 
-export type PostedAlarm = { run: string; alarm: string; from: string; to: string; step: number | null };
+export type PostedAlarm = {
+  type: string;
+  run: string;
+  alarm: string;
+  from: string;
+  to: string;
+  step: number | null;
+};
 
 export async function startAlarmReceiver(): Promise<{
   url: string;
