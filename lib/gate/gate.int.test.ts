@@ -152,8 +152,9 @@ describe("verity gate on runs built to pass and to lack evidence", () => {
     expect(report.window).toEqual({ steps: 600, from: 2401, to: 3000 });
     // steps 2500 and 3000, 40 rollouts each
     expect(report.rules.find((x) => x.rule === "hit_rate")!.n).toBe(80);
-    // their two audit windows are fewer than the four the reward-hacking rule needs
-    expect(report.rules.find((x) => x.rule === "reward_hacking")).toMatchObject({ status: "insufficient", n: 2 });
+    // the audit windows overlapping it (2000, 2500, 3000 on the 500-step grid) are fewer than the four the
+    // reward-hacking rule needs
+    expect(report.rules.find((x) => x.rule === "reward_hacking")).toMatchObject({ status: "insufficient", n: 3 });
     expect(r.code).toBe(2);
   }, 120_000);
 
