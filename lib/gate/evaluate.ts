@@ -114,11 +114,13 @@ function rate(
       : threshold.max !== undefined
         ? `the ${pct(threshold.max)} ceiling`
         : `the ${pct(threshold.min!)} floor`;
-  const verdict = below
-    ? `below ${line}`
-    : above
-      ? `above ${line}`
-      : `inside ${line}`.replace("inside the", "within the");
+  const inside =
+    threshold.min !== undefined && threshold.max !== undefined
+      ? `within ${line}`
+      : threshold.max !== undefined
+        ? `at or under ${line}`
+        : `at or above ${line}`;
+  const verdict = below ? `below ${line}` : above ? `above ${line}` : inside;
   return {
     status: below || above ? "fail" : "pass",
     value,
