@@ -11,6 +11,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   "audit.manage": { admin: Y, lead: Y, researcher: n, annotator: n },
   "audit.review": { admin: Y, lead: n, researcher: n, annotator: Y },
   adjudicate: { admin: Y, lead: Y, researcher: n, annotator: n },
+  "cases.revise": { admin: Y, lead: Y, researcher: n, annotator: n },
   export: { admin: Y, lead: Y, researcher: Y, annotator: n },
   ingest: { admin: Y, lead: n, researcher: n, annotator: n },
   "configs.read": { admin: Y, lead: Y, researcher: Y, annotator: n },
@@ -46,7 +47,14 @@ describe("the policy table", () => {
   });
 
   it("lets researchers read everything a lead reads except the activity log, and change nothing", () => {
-    for (const a of ["configs.manage", "users.manage", "tokens.manage", "audit.manage", "adjudicate"] as const)
+    for (const a of [
+      "configs.manage",
+      "users.manage",
+      "tokens.manage",
+      "audit.manage",
+      "adjudicate",
+      "cases.revise",
+    ] as const)
       expect(can("researcher", a)).toBe(false);
   });
 

@@ -17,6 +17,8 @@ export const ACTIONS = [
   "audit.review",
   /** settle a human/ledger disagreement */
   "adjudicate",
+  /** open a case's spec workbench: try a revised spec on its rollouts, save it as the next version and re-score */
+  "cases.revise",
   /** download sets of rollouts */
   "export",
   /** load rollouts or score records from the console */
@@ -35,7 +37,7 @@ export const ACTIONS = [
 export type Action = (typeof ACTIONS)[number];
 
 const RESEARCHER: readonly Action[] = ["runs.read", "ledger.read", "audit.read", "export", "configs.read"];
-const LEAD: readonly Action[] = [...RESEARCHER, "audit.manage", "adjudicate", "activitylog.read"];
+const LEAD: readonly Action[] = [...RESEARCHER, "audit.manage", "adjudicate", "cases.revise", "activitylog.read"];
 
 /**
  * Role → allowed actions. Annotators score blind, so they get the queue and nothing that shows a ledger number.

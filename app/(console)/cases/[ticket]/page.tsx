@@ -1,0 +1,89 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { SpecWorkbench } from "@/components/cases/spec-workbench.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { PageHeader } from "@/components/ui/page-header.tsx";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { requirePageUser } from "@/lib/auth/guards.ts";
+import { loadWorkbench } from "@/lib/cases/loaders.ts";
+import { decodeSegment } from "@/lib/server/route-params.ts";
+
+export const metadata: Metadata = { title: "Spec workbench" };
+
+export default async function CaseWorkbenchPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ticket: string }>;
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
+  await requirePageUser("cases.revise");
+  const ticketId = decodeSegment((await params).ticket);
+  if (ticketId === null) notFound();
+  const w = await loadWorkbench(ticketId, await searchParams);
+  if (!w) notFound();
+  const { stored, versions, runs, selected } = w;
+  return (
+    <>
+      <PageHeader
+        title={<span className="font-mono">{stored.ticketId}</span>}
+        description={
+          <>
+            Spec workbench · {stored.category} · version {stored.version}
+            {selected && (
+              <>
+                {" "}
+                · selected rollout <span className="font-mono">{selected.trajectoryId}</span> ({selected.runId})
+              </>
+            )}
+          </>
+        }
+      />
+      <SpecWorkbench
+        key={stored.version}
+        ticketId={stored.ticketId}
+        ticket={stored.doc.ticket}
+        snapshot={stored.doc.env_snapshot}
+        spec={stored.doc.verifier_spec}
+        runs={runs}
+        selectedRollout={selected?.rolloutId ?? null}
+      />
+      <Card title="Versions" className="mt-4">
+        <Table>
+          <thead>
+            <tr>
+              <Th>Version</Th>
+              <Th>Saved</Th>
+              <Th>Author</Th>
+              <Th>Reason</Th>
+              <Th>Answers</Th>
+              <Th>Hash</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((v) => (
+              <tr key={v.version}>
+                <Td>v{v.version}</Td>
+                <Td>
+                  <DateTime value={v.createdAt} />
+                </Td>
+                <Td>{v.author ?? "—"}</Td>
+                <Td>{v.reason || "first version"}</Td>
+                <Td className="text-[12px]">
+                  {[
+                    v.answersAdjudicationIds.length ? `adjudications ${v.answersAdjudicationIds.join(", ")}` : "",
+                    v.answersCluster ? `cluster ${v.answersCluster}` : "",
+                  ]
+                    .filter(Boolean)
+                    .join(" · ") || "—"}
+                </Td>
+                <Td className="font-mono text-[12px]">{v.contentHash.slice(0, 12)}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,110 @@
+"use server";
+// The spec workbench's two actions, leads and admins only (policy "cases.revise", checked here on the server):
+// "Try it" (a dry run of the draft over the ticket's rollouts) and "Apply" (store the version and re-score).
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { requireActionUser } from "@/lib/auth/guards.ts";
+import { addToTotals, dryRunCase, type DryRunTotals, type RolloutDiff } from "@/lib/cases/dry-run.ts";
+import { applyCaseRevision } from "@/lib/cases/mutations.ts";
+import { parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import type { Issue } from "@/lib/verifier/schema.ts";
+
+/** Rows of a dry run sent to the page: the selected rollout, then changed ones first; the totals cover them all. */
+const MAX_ROWS = 200;
+
+export type TryState = {
+  ok?: boolean;
+  message?: string;
+  issues?: Issue[];
+  totals?: DryRunTotals;
+  rows?: RolloutDiff[];
+  truncated?: boolean;
+};
+export type ApplyState = { ok?: boolean; message?: string; issues?: Issue[] };
+
+const formSchema = z.object({
+  ticketId: z.string().min(1).max(200),
+  spec: z.string().max(1_000_000),
+  runId: z
+    .string()
+    .max(200)
+    .transform((s) => s || undefined),
+  rollout: z.string().max(20).optional(),
+});
+
+function readForm(form: FormData) {
+  return formSchema.safeParse({
+    ticketId: form.get("ticketId"),
+    spec: form.get("spec"),
+    runId: form.get("runId") ?? "",
+    rollout: (form.get("rollout") as string | null) || undefined,
+  });
+}
+
+export async function tryDraftAction(_prev: TryState, form: FormData): Promise<TryState> {
+  await requireActionUser("cases.revise");
+  const f = readForm(form);
+  if (!f.success) return { ok: false, message: "The form is incomplete." };
+  const spec = parseDraftText(f.data.spec);
+  if (!spec.ok) return { ok: false, message: "The spec is not valid JSON.", issues: spec.issues };
+  const r = await dryRunCase(bulkPool(), {
+    ticketId: f.data.ticketId,
+    draft: { spec: spec.spec },
+    runId: f.data.runId,
+  });
+  if (!r) return { ok: false, message: `No case ${f.data.ticketId}.` };
+  if (!r.ok) return { ok: false, message: "Fix the spec first.", issues: r.issues };
+  const totals: DryRunTotals = { rollouts: 0, rewardChanged: 0, nowAgree: 0, nowDisagree: 0 };
+  const selected: RolloutDiff[] = [];
+  const changed: RolloutDiff[] = [];
+  const rest: RolloutDiff[] = [];
+  for await (const d of r.diffs) {
+    addToTotals(totals, d);
+    const moved =
+      d.rewardChanged || d.guardrails.added.length + d.guardrails.removed.length > 0 || d.reviews.length > 0;
+    if (d.rolloutId === f.data.rollout) selected.push(d);
+    else if (moved && changed.length < MAX_ROWS) changed.push(d);
+    else if (!moved && rest.length < MAX_ROWS) rest.push(d);
+  }
+  const rows = [...selected, ...changed, ...rest].slice(0, MAX_ROWS);
+  return {
+    ok: true,
+    message: `${totals.rollouts} rollouts scored under the draft: ${totals.rewardChanged} with another reward; ${totals.nowAgree} reviews would now agree, ${totals.nowDisagree} would now disagree.`,
+    totals,
+    rows,
+    truncated: totals.rollouts > rows.length,
+  };
+}
+
+export async function applyDraftAction(_prev: ApplyState, form: FormData): Promise<ApplyState> {
+  const me = await requireActionUser("cases.revise");
+  const f = readForm(form);
+  if (!f.success) return { ok: false, message: "The form is incomplete." };
+  const reason = reviseReasonSchema.safeParse(form.get("reason") ?? "");
+  if (!reason.success)
+    return { ok: false, message: "Say why.", issues: [{ path: "reason", message: reason.error.issues[0].message }] };
+  const spec = parseDraftText(f.data.spec);
+  if (!spec.ok) return { ok: false, message: "The spec is not valid JSON.", issues: spec.issues };
+  const r = await applyCaseRevision(bulkPool(), {
+    ticketId: f.data.ticketId,
+    draft: { spec: spec.spec },
+    reason: reason.data,
+    authorId: me.id,
+    actor: { userId: me.id },
+    runId: f.data.runId,
+    alarms: { webhook: "background" },
+  });
+  if (!r.ok)
+    return {
+      ok: false,
+      message: r.code === "not_found" ? `No case ${f.data.ticketId}.` : "Fix the spec first.",
+      issues: r.issues,
+    };
+  revalidatePath(`/cases/${encodeURIComponent(f.data.ticketId)}`);
+  const s = r.rescore;
+  return {
+    ok: true,
+    message: `${r.status === "created" ? `Saved version ${r.version}` : `Unchanged: version ${r.version} is already this spec`}; re-scored ${s.rollouts} rollouts, ${s.reward_changed} with another reward.`,
+  };
+}

@@ -1,0 +1,51 @@
+// The spec workbench's page data (/cases/[ticket]?rollout=ID): the case's current version, its history, the runs
+// holding its rollouts, and the selected rollout's current entry. The page checks the role first.
+import { z } from "zod";
+import { getCase, listCaseVersions, type CaseVersionRow, type StoredCase } from "@/lib/cases/data.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+
+export const workbenchSearchSchema = z.object({
+  rollout: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/)
+    .optional()
+    .catch(undefined),
+});
+
+export type Workbench = {
+  stored: StoredCase;
+  versions: CaseVersionRow[];
+  runs: { runId: string; rollouts: number }[];
+  selected: { rolloutId: string; runId: string; trajectoryId: string; reward: number | null } | null;
+};
+
+export async function loadWorkbench(ticketId: string, search: Record<string, unknown>): Promise<Workbench | null> {
+  const pool = bulkPool();
+  const stored = await getCase(pool, ticketId);
+  if (!stored) return null;
+  const { rollout } = workbenchSearchSchema.parse({
+    rollout: typeof search.rollout === "string" ? search.rollout : undefined,
+  });
+  const [versions, runs, selected] = await Promise.all([
+    listCaseVersions(pool, ticketId),
+    // Through the ledger's ticket index (one probe per run partition); a rollout without an entry is not counted.
+    pool.query<{ run_id: string; n: number }>(
+      "select run_id, count(*)::int as n from ledger where ticket_id = $1 and is_current group by run_id order by run_id",
+      [ticketId],
+    ),
+    rollout
+      ? pool.query<{ run_id: string; trajectory_id: string; reward: number | null }>(
+          `select run_id, trajectory_id, reward from ledger
+            where ticket_id = $1 and rollout_id = $2::bigint and is_current limit 1`,
+          [ticketId, rollout],
+        )
+      : null,
+  ]);
+  const s = selected?.rows[0];
+  return {
+    stored,
+    versions,
+    runs: runs.rows.map((r) => ({ runId: r.run_id, rollouts: r.n })),
+    selected: s ? { rolloutId: rollout!, runId: s.run_id, trajectoryId: s.trajectory_id, reward: s.reward } : null,
+  };
+}
