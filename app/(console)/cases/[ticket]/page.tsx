@@ -41,7 +41,6 @@ export default async function CaseWorkbenchPage({
         }
       />
       <SpecWorkbench
-        key={stored.version}
         ticketId={stored.ticketId}
         ticket={stored.doc.ticket}
         snapshot={stored.doc.env_snapshot}
