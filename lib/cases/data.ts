@@ -92,7 +92,7 @@ export async function listCaseVersions(pool: pg.Pool, ticketId: string): Promise
 export type TicketRollout = RolloutRowDb & { config_hash: string | null };
 
 /**
- * The rollouts of one ticket, run by run (each probe on that run's partition, by the (run_id, ticket_id) index), in
+ * The rollouts of one ticket that have a current ledger entry, run by run (each probe on that run's partition), in
  * pages of `pageSize`: a ticket has a few hundred rollouts per run, a bulk fix many tickets, and neither is held
  * whole.
  */
@@ -103,18 +103,25 @@ export async function* ticketRollouts(
 ): AsyncGenerator<TicketRollout[]> {
   const runs = opts.runId
     ? [opts.runId]
-    : (await pool.query<{ id: string }>("select id from runs order by id")).rows.map((r) => r.id);
+    : (
+        await pool.query<{ run_id: string }>(
+          "select distinct run_id from ledger where ticket_id = $1 and is_current order by run_id",
+          [ticketId],
+        )
+      ).rows.map((r) => r.run_id);
   for (const runId of runs) {
     let after = "0";
     for (;;) {
+      // Through the ledger's ticket index (020 dropped rollouts' own): a rollout with no current entry (its case
+      // arrived after it, `verity rescore` scores it) is not among them.
       const { rows } = await pool.query<TicketRollout>(
         `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
-                r.final_reply, r.sandbox, r.claims, t.tools, r.trained_reward,
-                (select l.config_hash from ledger l where l.run_id = r.run_id and l.trajectory_id = r.trajectory_id
-                    and l.is_current) as config_hash
-           from rollouts r join tool_registries t on t.id = r.registry_id
-          where r.run_id = $1 and r.ticket_id = $2 and r.id > $3::bigint
-          order by r.id limit $4`,
+                r.final_reply, r.sandbox, r.claims, t.tools, r.trained_reward, l.config_hash
+           from ledger l
+           join rollouts r on r.run_id = l.run_id and r.id = l.rollout_id
+           join tool_registries t on t.id = r.registry_id
+          where l.run_id = $1 and l.ticket_id = $2 and l.is_current and l.rollout_id > $3::bigint
+          order by l.rollout_id limit $4`,
         [runId, ticketId, after, opts.pageSize ?? 500],
       );
       if (rows.length === 0) break;
