@@ -10,7 +10,7 @@ test.describe("the audit gate on the run page", () => {
   test.use({ role: "lead" });
   test.describe.configure({ timeout: 90_000 });
 
-  test("grpo-hacking's gate fails, naming its failing rules, with the trained-reward chart beside it", async ({
+  test("grpo-hacking's gate fails, naming reward hacking among its failing rules, with the trained-reward chart beside it", async ({
     page,
   }) => {
     await page.goto("/runs/grpo-hacking");
@@ -25,9 +25,10 @@ test.describe("the audit gate on the run page", () => {
     await expect(page.locator('tr[data-rule="handoff"]')).toHaveAttribute("data-status", "fail");
     await expect(page.locator('tr[data-rule="handoff"]')).toContainText("≤ 10%");
     await expect(page.locator('tr[data-rule="trained_mismatch"]')).toHaveAttribute("data-status", "fail");
-    // reward hacking is judged (pass or fail), not left without evidence, on the demo's ten audit windows
-    await expect(page.locator('tr[data-rule="reward_hacking"]')).toHaveAttribute("data-status", /^(pass|fail)$/);
-    await expect(page.locator('tr[data-rule="reward_hacking"]')).toContainText("audit windows");
+    // reward hacking: the ledger's success rises over the demo's ten audit windows while the corrected one stays flat
+    await expect(verdict).toContainText("reward hacking");
+    await expect(page.locator('tr[data-rule="reward_hacking"]')).toHaveAttribute("data-status", "fail");
+    await expect(page.locator('tr[data-rule="reward_hacking"]')).toContainText("the corrected success does not");
 
     const chart = page.locator("#chart-trained-reward");
     await expect(chart.getByRole("heading", { name: "Trained reward vs ledger" })).toBeVisible();

@@ -263,9 +263,10 @@ export function hackingAgreementAt(t: number): number {
  * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log) and one batch per
  * audit window, as a team audits a run while it trains, every item reviewed. In each window a share of disagreements
  * that grows late in the run (hackingAgreementAt) while the ledger's reward keeps rising: the annotators read strictly
- * (demo-stories.ts `stricter`), taking a hand-off with nothing done and a success the ledger passes in turn, so the
- * hand-offs are judged unneeded and the ledger's late successes are often hollow — the human-corrected success rate
- * stays flat while the ledger's rises.
+ * (demo-stories.ts `stricter`): one hand-off with nothing done per window (judged unneeded, for the lead to rule on),
+ * then the ledger's successes (judged resolved on paper only), then the other hand-offs, so as the share of
+ * disagreements grows the ledger's late successes are mostly hollow — the human-corrected success rate rises with the
+ * ledger's early in the run and then falls back while the ledger's keeps rising (`verity gate` names reward hacking).
  */
 async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string | null> {
   const thresholds = { ...DEFAULT_THRESHOLDS, ...HACKING_THRESHOLDS };
@@ -305,8 +306,12 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
     const target = Math.round((1 - hackingAgreementAt((mid - range.stepFrom) / span)) * slots.length);
     const handoffs = slots.filter((s) => s.item.ledger.handoff);
     const passed = slots.filter((s) => !s.item.ledger.handoff && (s.item.ledger.reward ?? 0) >= SUCCESS_THRESHOLD);
+    // One hand-off first (so the lead has hand-offs to rule on in every window), then the ledger's successes, which
+    // the strict reading finds hollow: what makes the corrected success flat while the ledger's rises.
     const order = [
-      ...interleave(handoffs, passed),
+      ...handoffs.slice(0, 1),
+      ...passed,
+      ...handoffs.slice(1),
       ...slots.filter((s) => !handoffs.includes(s) && !passed.includes(s)),
     ];
     const plan = new Map<Slot, Made>();
@@ -351,16 +356,6 @@ const HACKING_VERDICTS: { cause: DisagreementCause; note: string }[] = [
     note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out.",
   },
 ];
-
-/** a0, b0, a1, b1, …, then the rest of the longer list. */
-function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (i < a.length) out.push(a[i]);
-    if (i < b.length) out.push(b[i]);
-  }
-  return out;
-}
 
 /**
  * Writes the reviews of `slots` (planned disagreements from `plan`, agreeing reviews otherwise), the item states and

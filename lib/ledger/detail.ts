@@ -61,10 +61,16 @@ export async function loadTrajectoryDetail(trajectoryId: string) {
 
 export type TrajectoryDetail = NonNullable<Awaited<ReturnType<typeof loadTrajectoryDetail>>>;
 
-/** The K rollouts of a GRPO group (current entries), in sample order. */
-export async function loadGroup(groupId: string) {
+/** Where a GRPO group is: its run (group ids are the trainer's, unique only inside a run) and, when known, its step. */
+export type GroupAddress = { runId: string; groupId: string; step?: number };
+
+/**
+ * The K rollouts of a GRPO group (current entries), in sample order. Read from the run's own partition; with the step,
+ * through the partition's (step, id) index instead of a scan of the run.
+ */
+export async function loadGroup({ runId, groupId, step }: GroupAddress) {
   return readDb().ledgerEntry.findMany({
-    where: { groupId, isCurrent: true },
+    where: { runId, groupId, isCurrent: true, ...(step === undefined ? {} : { step }) },
     orderBy: [{ rollout: { sampleIndex: "asc" } }, { id: "asc" }],
     include: { rollout: { select: { sampleIndex: true, finalReply: true, toolSteps: true } } },
   });

@@ -10,6 +10,7 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { loadGroup } from "@/lib/ledger/detail.ts";
+import { parseGroupAddress } from "@/lib/ledger/group-address.ts";
 import { mean, populationStd } from "@/lib/stats/descriptive.ts";
 import { groupAdvantage } from "@/lib/stats/trend.ts";
 
@@ -17,13 +18,15 @@ export const metadata: Metadata = { title: "Group" };
 
 const DIMS = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
 
-export default async function GroupPage({ searchParams }: { searchParams: Promise<{ id?: string | string[] }> }) {
+type Params = { run?: string | string[]; id?: string | string[]; step?: string | string[] };
+
+export default async function GroupPage({ searchParams }: { searchParams: Promise<Params> }) {
   await requirePageUser("ledger.read");
-  const raw = (await searchParams).id;
-  const groupId = Array.isArray(raw) ? raw[0] : raw;
-  if (!groupId) return <EmptyState title="No group given">Open a group from a rollout&apos;s page.</EmptyState>;
-  const members = await loadGroup(groupId);
-  if (!members.length) return <EmptyState title={`No rollouts in group ${groupId}`} />;
+  const parsed = parseGroupAddress(await searchParams);
+  if (!parsed.ok) return <EmptyState title="Not a group address">{parsed.error}</EmptyState>;
+  const { groupId, runId } = parsed.address;
+  const members = await loadGroup(parsed.address);
+  if (!members.length) return <EmptyState title={`No rollouts in group ${groupId} of run ${runId}`} />;
   const rewards = members.map((m) => m.reward);
   const present = rewards.filter((r): r is number => r !== null);
   const adv = { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) };

@@ -14,6 +14,7 @@ import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { groupHref } from "@/lib/ledger/group-address.ts";
 import { describeChanges } from "@/lib/ledger/history.ts";
 import { loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
@@ -51,7 +52,10 @@ export default async function TrajectoryPage({
             {entry.groupId && (
               <>
                 {" · "}
-                <Link className="text-accent" href={`/groups?id=${encodeURIComponent(entry.groupId)}`}>
+                <Link
+                  className="text-accent"
+                  href={groupHref({ runId: entry.runId, groupId: entry.groupId, step: entry.step })}
+                >
                   group {entry.groupId}
                 </Link>
               </>
