@@ -62,6 +62,8 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/audit/adjudication": page(["admin", "lead"]),
   "/audit/defects": page(["admin", "lead"]),
   "/review": page(["admin", "annotator"]),
+  "/pairwise": page(["admin", "annotator"]),
+  "/cases/[ticket]": page(["admin", "lead"], "found"),
   "/agreement": page(READERS),
   "/clusters": page(READERS),
   "/monitors": page(READERS),
@@ -136,6 +138,10 @@ function concrete(route: string, s: Samples): { url: string; exists: boolean } {
       return encodeURIComponent(s.run);
     }
     if (name === "chart") return "hit-rate";
+    if (name === "ticket") {
+      exists &&= s.ticketExists;
+      return encodeURIComponent(s.ticket);
+    }
     if (name === "id") {
       exists &&= s.trajectoryExists;
       return encodeURIComponent(s.trajectory);
