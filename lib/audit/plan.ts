@@ -84,7 +84,11 @@ export function planForBatch(
     tickets: pop.tickets,
     strata: preview.sample.strata.map((s) => {
       const e = evidence.perStratum.get(s.stratum);
-      return { stratum: s.stratum, tickets: s.tickets, agreement: e && e.n >= 30 ? e.k / e.n : agreement };
+      return {
+        stratum: s.stratum,
+        tickets: s.tickets,
+        agreement: e && e.n >= 30 ? plannedAgreement(e.k, e.n) : agreement,
+      };
     }),
   });
   return {

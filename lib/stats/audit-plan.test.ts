@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { designEffect, intraTicketCorrelation, itemsForHalfWidth, planAudit } from "@/lib/stats/audit-plan.ts";
+import {
+  designEffect,
+  intraTicketCorrelation,
+  itemsForHalfWidth,
+  planAudit,
+  plannedAgreement,
+} from "@/lib/stats/audit-plan.ts";
 
 describe("the audit planner", () => {
   it("needs 451, 163 and 41 items for ±3%, ±5% and ±10% at 88% agreement", () => {
@@ -59,5 +65,16 @@ describe("the audit planner", () => {
         [true, true],
       ]),
     ).toBeNull();
+  });
+
+  it("plans a stratum at the cautious end of its agreement's Wilson interval, never at a perfect 1", () => {
+    // 30 of 30: Wilson (0.886, 1) → 0.886, so ±10% needs 39 items where p = 1 would have planned 1
+    expect(plannedAgreement(30, 30)).toBeCloseTo(0.8865, 3);
+    expect(itemsForHalfWidth(plannedAgreement(30, 30), 0.1)).toBe(39);
+    // 27 of 30 (0.9): Wilson lower 0.7438; 2 of 40: upper end 0.1652; an interval holding ½ plans at ½
+    expect(plannedAgreement(27, 30)).toBeCloseTo(0.7438, 3);
+    expect(plannedAgreement(2, 40)).toBeCloseTo(0.1652, 3);
+    expect(plannedAgreement(16, 30)).toBe(0.5);
+    expect(() => plannedAgreement(3, 0)).toThrow(RangeError);
   });
 });

@@ -5,7 +5,7 @@
 // deff = 1 + (m − 1)·ρ, with ρ the intra-ticket correlation of the agreement indicator, scales n up; the tickets to
 // draw are ⌈n·deff/m⌉, and the rate that yields them over a window of N tickets is tickets/N.
 
-import { Z_95 } from "@/lib/stats/intervals.ts";
+import { Z_95, wilson } from "@/lib/stats/intervals.ts";
 
 /** ρ used when the reviews so far cannot estimate it (fewer than MIN_ICC_TICKETS tickets with two reviewed items). */
 export const DEFAULT_INTRA_TICKET_CORRELATION = 0.3;
@@ -23,6 +23,17 @@ export function itemsForHalfWidth(p: number, halfWidth: number, z: number = Z_95
   // a p of exactly 0 or 1 would plan 0 items: plan as if one item in the sample's worth of doubt remained
   const v = Math.max(p * (1 - p), 0.25 / 100);
   return Math.max(1, Math.ceil((z * z * v) / (halfWidth * halfWidth) - 1e-9));
+}
+
+/**
+ * The agreement to plan a stratum with, from k agreeing items of n reviewed in it: the end of the Wilson 95% interval
+ * of k/n nearest ½ (½ when the interval holds it), the cautious end for sample size, since p(1 − p) grows towards ½.
+ * A stratum whose 30 reviews all agreed is planned at 0.886, not at 1 (which would plan a single item).
+ */
+export function plannedAgreement(k: number, n: number): number {
+  const w = wilson(k, n);
+  if (!w) throw new RangeError(`agreeing items must be in [0, n] with n > 0, got ${k} of ${n}`);
+  return w.lower > 0.5 ? w.lower : w.upper < 0.5 ? w.upper : 0.5;
 }
 
 /** Kish's design effect of sampling clusters of m items with intra-cluster correlation ρ: 1 + (m − 1)·ρ. */
