@@ -14,6 +14,7 @@ import {
   intraTicketCorrelation,
   MIN_ICC_TICKETS,
   planAudit,
+  plannedAgreement,
   type AuditPlan,
 } from "@/lib/stats/audit-plan.ts";
 
