@@ -246,10 +246,14 @@ test.describe("the lead", () => {
   }) => {
     const disputed = setup.items.find((i) => i.kind === "empty_promise")!;
     await page.goto("/audit/adjudication");
-    await page
-      .getByRole("link", { name: `#${disputed.itemId}`, exact: true })
-      .first()
-      .click();
+    // The queue lists the oldest disputes first, 50 a page: this batch's is behind the demo audit's, so page on to it.
+    const itemLink = page.getByRole("link", { name: `#${disputed.itemId}`, exact: true }).first();
+    for (let i = 0; i < 20 && (await itemLink.count()) === 0; i++) {
+      const next = await page.getByRole("link", { name: "Next page →" }).getAttribute("href");
+      expect(next, `item #${disputed.itemId} is in the queue`).toBeTruthy();
+      await page.goto(next!);
+    }
+    await itemLink.click();
     await expect(page.getByTestId("dispute")).toContainText(disputed.trajectoryId);
     await expect(page.getByTestId("dispute")).toContainText("annotator@verity.local");
     const before = Number(await page.getByTestId("cause-verifier_rule_wrong").innerText());

@@ -10,7 +10,15 @@ import unittest
 import urllib.parse
 from typing import Any, Dict, List, Optional, Tuple
 
-from tests.support import READ_TOKEN, URL, needs_console, unique_run
+from tests.support import (
+    INGEST_TOKEN,
+    READ_TOKEN,
+    URL,
+    example_case,
+    example_rollout_fields,
+    needs_console,
+    unique_run,
+)
 from verity_client import GateError, Verity, gate
 
 REPORT: Dict[str, Any] = {
@@ -144,17 +152,31 @@ class GateTest(unittest.TestCase):
 
 @needs_console
 class ConsoleGateTest(unittest.TestCase):
-    def test_an_unknown_run_is_a_404_and_a_demo_run_has_a_verdict(self) -> None:
+    def test_an_unknown_run_is_a_404_and_a_logged_run_has_a_verdict(self) -> None:
         with self.assertRaises(GateError) as caught:
             gate(URL, READ_TOKEN, unique_run("gate"))
         self.assertEqual(caught.exception.status, 404)
-        v = gate(URL, READ_TOKEN, "grpo-hacking")
-        self.assertIn(v.verdict, ("fail", "insufficient", "pass"))
+        # A run of its own, logged through the client: scored on the way in, never audited.
+        run = unique_run("gate")
+        ticket = f"T-{run}"
+        fields = example_rollout_fields()
+        with Verity(URL, INGEST_TOKEN, run=run) as verity:
+            verity.log([example_case(ticket)])
+            for i in range(8):
+                verity.log_rollout(
+                    trajectory_id=f"{run}/{i}", step=i // 4, ticket_id=ticket, group_id=f"{run}/s{i // 4}",
+                    sample_index=i % 4, **fields,
+                )
+            self.assertTrue(verity.flush(timeout=60))
+        v = gate(URL, READ_TOKEN, run)
+        self.assertEqual(v.run, run)
         self.assertEqual(
             [r.rule for r in v.rules],
             ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking"],
         )
-
+        # no review yet: the audit's rules cannot be judged, so the run cannot pass
+        self.assertNotEqual(v.verdict, "pass")
+        self.assertIn("agreement", v.insufficient)
 
 if __name__ == "__main__":
     unittest.main()
