@@ -1,6 +1,8 @@
 // bench/gate: the audit gate's evaluation time on a run of --n ledger entries (docs/benchmarks.md), against the
 // monitors' alarm evaluation of the same run measured in the same process (forced, so it does the work). Both read
-// the step rollups and the run's reviews, never the ledger; the gate also pools its window in SQL.
+// the step rollups and the run's reviews, never the ledger; the gate also pools its window in SQL. Also the run
+// page's charts and own gate, cold (caches emptied, as after a change of the audit) and warm (unchanged since the
+// last view: the corrected curve and the gate report are reused, lib/server/fingerprint-cache.ts).
 //
 // `npx tsx bench/gate.ts [--n 1000000] [--base 50000] [--iterations 20] [--keep]`. Not part of npm test; do not run it
 // beside other work on a small machine.
@@ -112,6 +114,9 @@ async function main() {
   const { demoRunValues } = await import("@/lib/demo/generate.ts");
   const { loadGateReport } = await import("@/lib/gate/loaders.ts");
   const { evaluateRunAlarms } = await import("@/lib/monitors/evaluate.ts");
+  const { evaluateRunGate } = await import("@/lib/gate/refresh.ts");
+  const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
+  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
   const client = createClient(url);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -167,8 +172,21 @@ async function main() {
     console.log(
       `gate: ${report!.verdict} (${report!.rules.map((r) => `${r.rule} ${r.status}`).join(", ")}), steps ${report!.window.from}–${report!.window.to}`,
     );
-    const gate = await time(ITER, () => loadGateReport(RUN, { windowSteps }, client));
+    // Uncached: every evaluation computes the corrected curve's bootstrap afresh.
+    const gate = await time(ITER, () => {
+      clearProcessCaches();
+      return loadGateReport(RUN, { windowSteps }, client);
+    });
     const alarms = await time(ITER, () => evaluateRunAlarms(RUN, { client, force: true, webhookUrl: null }));
+    // What the run page pays: its charts (with the corrected curve) and its own gate, stored; cold after a change of
+    // the audit (caches emptied), and warm (nothing changed since the last view).
+    const page = () =>
+      Promise.all([loadRunCharts(RUN, {}, client), evaluateRunGate(RUN, { webhookUrl: null }, client)]);
+    const cold = await time(ITER, () => {
+      clearProcessCaches();
+      return page();
+    });
+    const warm = await time(ITER, page);
     console.log(
       `load average ${os
         .loadavg()
@@ -181,7 +199,14 @@ async function main() {
     console.log(
       `| baseline: alarm evaluation (evaluateRunAlarms, forced) | ${pct(alarms, 0.5).toFixed(1)} | ${pct(alarms, 0.95).toFixed(1)} |`,
     );
+    console.log(
+      `| run page: charts + its own gate, after a change of the audit (cold) | ${pct(cold, 0.5).toFixed(1)} | ${pct(cold, 0.95).toFixed(1)} |`,
+    );
+    console.log(
+      `| run page: charts + its own gate, unchanged since the last view (warm) | ${pct(warm, 0.5).toFixed(1)} | ${pct(warm, 0.95).toFixed(1)} |`,
+    );
     console.log(`gate / alarms (p50): ${(pct(gate, 0.5) / pct(alarms, 0.5)).toFixed(2)}×`);
+    console.log(`run page cold / warm (p50): ${(pct(cold, 0.5) / pct(warm, 0.5)).toFixed(1)}×`);
   } finally {
     await pool.end();
     await c.end();

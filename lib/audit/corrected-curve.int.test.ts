@@ -140,7 +140,8 @@ describe("correctedCurve", () => {
     expect(w0.meanReward!.lo).toBeLessThan(ledgerMean + diff);
     expect(w0.meanReward!.hi).toBeGreaterThan(ledgerMean + diff);
     // the same audit gives the same band
-    expect((await correctedCurve(db(), runId, { windowSteps: 1000 }))!.windows[0]).toEqual(w0);
+    // (computed afresh: settings of its own bypass the cache)
+    expect((await correctedCurve(db(), runId, { windowSteps: 1000, bootstrap: {} }))!.windows[0]).toEqual(w0);
 
     // step 1500: three tickets of its own, pooled with its neighbours (window 0 holds the evidence)
     expect(w1.audited).toEqual({ items: 6, tickets: 3 });
@@ -162,5 +163,27 @@ describe("correctedCurve", () => {
     const curve = await correctedCurve(db(), runId);
     expect(curve!.windowSteps).toBe(500);
     expect(curve!.windows[0]).toMatchObject({ stepFrom: 0, stepTo: 499, n: 48 });
+  });
+
+  it("is reused while the run's rollups and reviews are unchanged, and recomputed after a review", async () => {
+    const first = await correctedCurve(db(), runId, { windowSteps: 1000 });
+    expect(await correctedCurve(db(), runId, { windowSteps: 1000 })).toBe(first);
+    expect(await correctedCurve(db(), runId, { windowSteps: 500 })).not.toBe(first);
+    // a second opinion on an audited item: it does not count, so the curve is the same, but it is computed again
+    const [late] = await makeUsers(db(), 1);
+    const item = await db().auditItem.findFirstOrThrow({ where: { runId }, select: { id: true } });
+    await db().review.create({
+      data: {
+        itemId: item.id,
+        reviewerId: late.userId,
+        ...{ outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1, reward: 1 },
+        guardrails: [],
+        claims: {},
+        secondsSpent: 30,
+      },
+    });
+    const after = await correctedCurve(db(), runId, { windowSteps: 1000 });
+    expect(after).not.toBe(first);
+    expect(after).toEqual(first);
   });
 });

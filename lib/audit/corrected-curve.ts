@@ -26,6 +26,8 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
+import { runFingerprints } from "@/lib/monitors/data.ts";
+import { processCache } from "@/lib/server/fingerprint-cache.ts";
 import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import {
@@ -174,6 +176,21 @@ export async function correctedCurve(
   client: Db,
   runId: string,
   opts: { windowSteps?: number; bootstrap?: BootstrapSettings } = {},
+): Promise<CorrectedCurve | null> {
+  // The bootstrap is most of the cost (about 1 s at 10,000 reviews) and the run page asks for the curve twice (its
+  // chart and its gate): the curve is reused while the run's rollups, current reviews and thresholds are unchanged.
+  if (opts.bootstrap) return computeCorrectedCurve(client, runId, opts);
+  const fingerprint = (await runFingerprints([runId], client)).get(runId) ?? null;
+  const key = JSON.stringify([runId, opts.windowSteps ?? null]);
+  return curves.get(client, key, fingerprint, () => computeCorrectedCurve(client, runId, opts));
+}
+
+const curves = processCache<CorrectedCurve | null>("corrected-curve", { maxEntries: 64 });
+
+async function computeCorrectedCurve(
+  client: Db,
+  runId: string,
+  opts: { windowSteps?: number; bootstrap?: BootstrapSettings },
 ): Promise<CorrectedCurve | null> {
   const run = await client.run.findUnique({ where: { id: runId }, select: { thresholds: true } });
   if (!run) return null;

@@ -1,16 +1,13 @@
-// The last few cluster reports, per database client, keyed by window and by a fingerprint of the run's rollups.
+// The last few cluster reports (lib/server/fingerprint-cache.ts), per database client, keyed by window and by a fingerprint of the run's rollups.
 // Every drill-down click re-renders the page; without this each one recomputed the whole report (~1 CPU-s at 1M
 // rollouts). The rollups change in the same transaction as every ledger write (ingest, re-score), so an unchanged
 // fingerprint means an unchanged population; entries also expire after a few minutes, whatever happens.
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
+import { processCache } from "@/lib/server/fingerprint-cache.ts";
 
-const MAX_ENTRIES = 16;
-const MAX_AGE_MS = 5 * 60_000;
-
-type Entry = { at: number; report: Promise<ClusterReport> };
-const globalForCache = globalThis as unknown as { verityClusterCache?: WeakMap<PrismaClient, Map<string, Entry>> };
+const cache = processCache<ClusterReport>("clusters", { maxEntries: 16, maxAgeMs: 5 * 60_000 });
 
 /** A cheap summary of everything the report is computed from: O(steps) over step_rollups; null without rows. */
 export async function rollupFingerprint(client: PrismaClient, runId: string): Promise<string | null> {
@@ -28,22 +25,8 @@ export async function cachedReport(
   compute: () => Promise<ClusterReport>,
   now = Date.now(),
 ): Promise<ClusterReport> {
-  const caches = (globalForCache.verityClusterCache ??= new WeakMap());
-  let cache = caches.get(client);
-  if (!cache) caches.set(client, (cache = new Map()));
-  const fingerprint = await rollupFingerprint(client, w.runId);
   // A run without rollup rows (a ledger written around the ingest path) has nothing to notice a change by.
-  if (fingerprint === null) return compute();
-  const key = JSON.stringify([w.runId, w.from ?? null, w.to ?? null, w.threshold, fingerprint]);
-  const hit = cache.get(key);
-  if (hit && now - hit.at < MAX_AGE_MS) {
-    cache.delete(key);
-    cache.set(key, hit); // most recently used last
-    return hit.report;
-  }
-  const report = compute();
-  cache.set(key, { at: now, report });
-  report.catch(() => cache.delete(key));
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return report;
+  const fingerprint = await rollupFingerprint(client, w.runId);
+  const key = JSON.stringify([w.runId, w.from ?? null, w.to ?? null, w.threshold]);
+  return cache.get(client, key, fingerprint, compute, now);
 }

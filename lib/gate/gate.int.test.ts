@@ -216,6 +216,9 @@ describe("a change of verdict fires the alarm webhook once", () => {
       evaluateRunGate(run, { webhookUrl: receiver.url }),
     ]);
     expect(again.map((a) => a.change)).toEqual([null, null]);
+    // the report itself is reused while the run's rollups, reviews and thresholds are unchanged
+    expect(again[0].report).toBe(first.report);
+    expect(again[1].report).toBe(first.report);
     expect(mine()).toHaveLength(1);
 
     await reviewAsTheLedger(run, 3000);
@@ -225,12 +228,28 @@ describe("a change of verdict fires the alarm webhook once", () => {
       evaluateRunGate(run, { webhookUrl: receiver.url }),
     ]);
     expect(changed.filter((c) => c.change !== null)).toHaveLength(1);
+    expect(changed[0].report).not.toBe(first.report);
     expect(mine()).toHaveLength(2);
     expect(mine()[1]).toMatchObject({ type: "verity.gate", from: "insufficient", to: "pass", failed: [] });
     expect(await getGateVerdict(run)).toMatchObject({ verdict: "pass", previous: "insufficient", webhook: "sent" });
 
-    await evaluateRunGate(run, { webhookUrl: receiver.url });
+    const settled = await evaluateRunGate(run, { webhookUrl: receiver.url });
     expect(mine()).toHaveLength(2);
+
+    // trained rewards are part of what the gate reads (its trained-mismatch rule): a change of them alone means
+    // a report computed again
+    const client = createClient(url);
+    try {
+      await client.$executeRaw`update step_rollups set trained = trained + 1, trained_differs = trained_differs + 1
+                                 where run_id = ${run} and step = 3000`;
+    } finally {
+      await client.$disconnect();
+    }
+    const retrained = await evaluateRunGate(run, { webhookUrl: receiver.url });
+    expect(retrained.report).not.toBe(settled.report);
+    expect(retrained.report!.rules.find((r) => r.rule === "trained_mismatch")).not.toEqual(
+      settled.report!.rules.find((r) => r.rule === "trained_mismatch"),
+    );
   }, 240_000);
 
   it("a first verdict that passes is recorded without a post", async () => {

@@ -7,8 +7,10 @@ import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { env } from "@/lib/env.ts";
 import { postAlarmWebhook, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
-import type { GateReport } from "@/lib/gate/evaluate.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
+import type { GateReport } from "@/lib/gate/evaluate.ts";
+import { runFingerprints } from "@/lib/monitors/data.ts";
+import { processCache } from "@/lib/server/fingerprint-cache.ts";
 import { recordGateVerdict, recordGateWebhook, type GateChange } from "@/lib/gate/mutations.ts";
 import { gateWebhookPayload } from "@/lib/gate/webhook.ts";
 
@@ -51,13 +53,25 @@ export async function recordGateReport(
   return { report, change, delivered };
 }
 
+// The run's own gate costs what its audit costs (the corrected curve's bootstrap: about 2 s at 10,000 reviews), and
+// the run page, the after-write hook and the after-review hook all ask for it. Its inputs are the run's rollups, its
+// current reviews and its thresholds, which is what the alarms' fingerprint summarises: while that is unchanged the
+// report is reused (the verdict is still stored and compared on every call).
+const ownGates = processCache<GateReport | null>("gate", { maxEntries: 32 });
+
+/** The report of the run's own gate (its default rules and window), reused while its inputs are unchanged. */
+export async function loadRunGateReport(runId: string, client: Db = db()): Promise<GateReport | null> {
+  const fingerprint = (await runFingerprints([runId], client)).get(runId) ?? null;
+  return ownGates.get(client, runId, fingerprint, () => loadGateReport(runId, {}, client));
+}
+
 /** Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. */
 export async function evaluateRunGate(
   runId: string,
   opts: GateRefreshOptions = {},
   client: Db = db(),
 ): Promise<GateRefresh> {
-  const report = await loadGateReport(runId, {}, client);
+  const report = await loadRunGateReport(runId, client);
   if (!report) return { report: null, change: null, delivered: DONE };
   return recordGateReport(report, opts, client);
 }

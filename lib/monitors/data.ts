@@ -103,8 +103,8 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
 }
 
 /**
- * A summary of what a run's alarms read: its rollups (row count, last step, and the sums that any ingest or
- * re-score changes) and its current reviews (count, newest id), plus its stored thresholds. An unchanged summary
+ * A summary of what a run's alarms and its gate read: its rollups (row count, last step, and the sums that any
+ * ingest, re-score or trained-reward record changes) and its current reviews (count, newest id), plus its stored thresholds. An unchanged summary
  * means an evaluation would conclude the same, so reads can skip it. O(steps + reviews) inside Postgres, no rows
  * transferred.
  */
@@ -115,7 +115,8 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
   >`
     select r.id, r.thresholds::text as thresholds,
            (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
-                             sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum))
+                             sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
+                             sum(trained), sum(trained_differs), sum(trained_abs_diff_sum))
               from step_rollups s where s.run_id = r.id) as rollups,
            (select concat_ws(':', count(*), max(v.id))
               from audit_batches b join audit_items i on i.batch_id = b.id join reviews v on v.item_id = i.id
