@@ -75,11 +75,14 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/groups": page(READERS),
   "/runs/compare": page(READERS),
   "/agreement/items": page(READERS),
+  "/agreement/pairwise": page(READERS),
+  "/agreement/pairwise/[item]": page(READERS, "found"),
   // The console's own JSON and download routes: signed-in users by session (lib/auth/route-user.ts). "authorized"
   // where the sample request is past authentication but not a complete query.
   "/api/ledger/rows": session(READERS),
   "/api/ledger/export": session(READERS),
   "/api/agreement": session(READERS, "authorized"),
+  "/api/agreement/pairwise": session(READERS, "authorized"),
   "/api/runs/[run]/charts/[chart]": session(READERS, "authorized"),
   "/clusters/export": session(READERS, "authorized"),
   // Route handlers for machines authenticate with bearer tokens only: a browser session is not enough.
@@ -91,6 +94,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/v1/runs/[run]/clusters": api("read"),
   "/api/v1/runs/[run]/gate": api("read"),
   "/api/v1/agreement": api("read"),
+  "/api/v1/agreement/pairwise": api("read"),
   // The 400 page proxy.ts rewrites a malformed address to; asked for directly, there is nothing there.
   "/bad-address": same(404),
   // OIDC is off unless configured.
@@ -141,6 +145,10 @@ function concrete(route: string, s: Samples): { url: string; exists: boolean } {
     if (name === "ticket") {
       exists &&= s.ticketExists;
       return encodeURIComponent(s.ticket);
+    }
+    if (name === "item") {
+      exists &&= s.pairItemExists;
+      return encodeURIComponent(s.pairItem);
     }
     if (name === "id") {
       exists &&= s.trajectoryExists;

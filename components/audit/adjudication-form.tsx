@@ -6,22 +6,29 @@ import { inputClass } from "@/components/ui/field.tsx";
 import { adjudicateAction } from "@/lib/audit/actions.ts";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import type { FormState } from "@/lib/audit/schema.ts";
+import { adjudicatePairAction } from "@/lib/pairwise/adjudication-actions.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 /**
  * The lead's verdict: cause (keys 1–5), the guardrail concerned (optional) and a note; ctrl+enter records it.
- * A verdict on an item that already has one supersedes it (both stay on record).
+ * A verdict on an item that already has one supersedes it (both stay on record). `kind` "pair": the verdict on a
+ * pair's inversion, which reopens the pair's side-by-side view instead of the next ticket dispute.
  */
 export function AdjudicationForm({
   itemId,
   guardrail,
   revising,
+  kind = "ticket",
 }: {
   itemId: string;
   guardrail: string | null;
   revising: boolean;
+  kind?: "ticket" | "pair";
 }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(adjudicateAction, {});
+  const [state, action, pending] = useActionState<FormState, FormData>(
+    kind === "pair" ? adjudicatePairAction : adjudicateAction,
+    {},
+  );
   const [cause, setCause] = useState<string>("");
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {

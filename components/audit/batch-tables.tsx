@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { fmtInt, fmtPct } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
@@ -26,7 +27,17 @@ export function BatchTable({ batches }: { batches: BatchSummary[] }) {
       <tbody>
         {batches.map((b) => (
           <tr key={b.id} data-testid={`batch-${b.id}`}>
-            <Td>{b.name}</Td>
+            <Td>
+              {b.name}
+              {b.kind === "pairwise" && (
+                <>
+                  {" "}
+                  <Link className="text-[12px] text-accent hover:underline" href={`/agreement/pairwise?batch=${b.id}`}>
+                    pairwise report
+                  </Link>
+                </>
+              )}
+            </Td>
             <Td>{b.runId}</Td>
             <Td numeric>{`${b.stepFrom}–${b.stepTo}`}</Td>
             <Td numeric>{fmtPct(b.rate, b.rate < 0.01 ? 2 : 1)}</Td>

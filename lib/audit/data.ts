@@ -98,6 +98,8 @@ export async function listRunWindows(client: Db = db()): Promise<RunWindow[]> {
 export type BatchSummary = {
   id: number;
   name: string;
+  /** "tickets" or "pairwise" (017). */
+  kind: string;
   runId: string;
   stepFrom: number;
   stepTo: number;
@@ -121,6 +123,7 @@ export async function listBatchSummaries(now = new Date(), client: Db = db()): P
     {
       id: number;
       name: string;
+      kind: string;
       run_id: string;
       step_from: number;
       step_to: number;
@@ -138,7 +141,7 @@ export async function listBatchSummaries(now = new Date(), client: Db = db()): P
       adjudicated: bigint;
     }[]
   >`
-    select b.id, b.name, b.run_id, b.step_from, b.step_to, b.rate, b.pick, b.tolerance, b.created_at,
+    select b.id, b.name, b.kind, b.run_id, b.step_from, b.step_to, b.rate, b.pick, b.tolerance, b.created_at,
            coalesce(i.items, 0) as items, coalesce(i.done, 0) as done, coalesce(i.reviews, 0) as reviews,
            coalesce(i.needed, 0) as needed, coalesce(i.overlap, 0) as overlap, coalesce(i.leased, 0) as leased,
            coalesce(i.disputed, 0) as disputed, coalesce(i.adjudicated, 0) as adjudicated
@@ -158,6 +161,7 @@ export async function listBatchSummaries(now = new Date(), client: Db = db()): P
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
+    kind: r.kind,
     runId: r.run_id,
     stepFrom: r.step_from,
     stepTo: r.step_to,
@@ -186,7 +190,10 @@ export type AnnotatorProgress = {
   lastAt: Date | null;
 };
 
-/** Per batch and annotator: reviews submitted, items held right now, median time per review, last activity. */
+/**
+ * Per batch and annotator: reviews submitted (ticket reviews and pair judgements alike, current ones), items held
+ * right now, median time per review, last activity.
+ */
 export async function listAnnotatorProgress(now = new Date(), client: Db = db()): Promise<AnnotatorProgress[]> {
   const rows = await client.$queryRaw<
     {
@@ -199,11 +206,16 @@ export async function listAnnotatorProgress(now = new Date(), client: Db = db())
       last_at: Date | null;
     }[]
   >`
-    with r as (
+    with submitted as (
+      select r.item_id, r.reviewer_id, r.seconds_spent, r.created_at from reviews r
+       where not exists (select 1 from reviews s where s.supersedes_id = r.id)
+      union all
+      select p.item_id, p.reviewer_id, p.seconds_spent, p.created_at from pair_reviews p
+       where not exists (select 1 from pair_reviews s where s.supersedes_id = p.id)
+    ), r as (
       select i.batch_id, r.reviewer_id as user_id, count(*) as reviews,
              percentile_cont(0.5) within group (order by r.seconds_spent) as median_seconds, max(r.created_at) as last_at
-        from reviews r join audit_items i on i.id = r.item_id
-       where not exists (select 1 from reviews s where s.supersedes_id = r.id)
+        from submitted r join audit_items i on i.id = r.item_id
        group by i.batch_id, r.reviewer_id
     ), l as (
       select batch_id, lease_user_id as user_id, count(*) as leased

@@ -22,6 +22,7 @@ import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, parseAgreementFilter } from "@/lib/agreement/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { countFixes } from "@/lib/defects/data.ts";
+import { listPairwiseBatches } from "@/lib/pairwise/report-data.ts";
 
 export const metadata: Metadata = { title: "Agreement" };
 
@@ -46,7 +47,11 @@ export default async function AgreementPage({
     );
   }
   const f = parsed.filter;
-  const [items, facets] = await Promise.all([loadAgreementItems(f), agreementFacets()]);
+  const [items, facets, pairBatches] = await Promise.all([
+    loadAgreementItems(f),
+    agreementFacets(),
+    listPairwiseBatches(f.run),
+  ]);
   const r = buildAgreementReport(items, f);
   const h = r.headline;
   const fixes = r.bases.differ ? await countFixes(r.bases.rescored.map((id) => BigInt(id))) : null;
@@ -62,6 +67,19 @@ export default async function AgreementPage({
         }
       />
       <AgreementFilterBar f={f} {...facets} />
+      {pairBatches.length > 0 && (
+        <p className="mb-3 text-[12px] text-fg-muted" data-testid="pairwise-reports">
+          Ordering agreement of pairwise batches (does the human order a GRPO pair as the ledger does?):{" "}
+          {pairBatches.map((b, i) => (
+            <span key={b.id}>
+              {i > 0 && " · "}
+              <Link className="text-accent hover:underline" href={`/agreement/pairwise?batch=${b.id}`}>
+                {b.name}
+              </Link>
+            </span>
+          ))}
+        </p>
+      )}
       {r.items === 0 ? (
         <EmptyState title="No reviewed items under these filters">
           Agreement appears once annotators have reviewed items of an audit batch.

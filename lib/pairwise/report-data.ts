@@ -1,0 +1,208 @@
+// Reads of the pairwise report: every judged pair of one run's pairwise batches (or of one batch), with both
+// rollouts' ledger entries as recorded on the pair and as they are now, every current judgement and the pair's
+// current adjudication. Leads, admins and researchers only (the pages and routes ask for "ledger.read" first): this
+// carries ledger rewards. One run's partition; a pairwise sample is thousands of pairs, and the read stops at
+// MAX_REPORT_PAIRS (the report then says it is truncated).
+import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
+import { DEFAULT_DELTA } from "@/lib/audit/pair-sampler.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
+import type { PairReportFilter } from "@/lib/pairwise/report-schema.ts";
+
+export const MAX_REPORT_PAIRS = 20_000;
+
+/** One rollout's ledger entry, reduced to what ordering needs. */
+export type PairLedger = { ledgerId: bigint; reward: number | null; decidingGuardrail: string | null };
+
+export type PairJudgementRow = {
+  reviewId: bigint;
+  reviewerId: number;
+  reviewerEmail: string;
+  choice: "left" | "right" | "tie";
+  /** The rollout preferred (null for a tie). */
+  preferredTrajectoryId: string | null;
+  reason: string | null;
+  /** Why it does not count (lib/review/blind.ts); null: it counts. */
+  excludedReason: string | null;
+  createdAt: Date;
+};
+
+export type PairSideRow = { trajectoryId: string; reviewed: PairLedger; now: PairLedger | null };
+
+export type PairReportItem = {
+  itemId: bigint;
+  batchId: number;
+  ticketId: string;
+  step: number;
+  category: string | null;
+  /** The pair's deciding guardrails, most severe first ("empty_promise+none"). */
+  stratum: string | null;
+  inclusionProb: number;
+  bOnLeft: boolean;
+  disputedAt: Date | null;
+  a: PairSideRow;
+  b: PairSideRow;
+  /** Current judgements (none superseded), oldest first, counted or not. */
+  judgements: PairJudgementRow[];
+  adjudication: { cause: string; guardrail: string | null } | null;
+};
+
+export type PairReportScope = {
+  runId: string;
+  batch: { id: number; name: string; delta: number | null } | null;
+  /** The pairwise batches of the scope (one when a batch is named). */
+  batches: { id: number; name: string }[];
+  /** δ of the gap bins: the batch's, or the run's batches' when they share one, else the default. */
+  delta: number;
+};
+
+export type PairReportData =
+  | { ok: true; scope: PairReportScope; items: PairReportItem[]; truncated: boolean }
+  | { ok: false; status: 400 | 404; error: string };
+
+const toLedger = (l: { id: bigint; reward: number | null; decidingGuardrail: string | null }): PairLedger => ({
+  ledgerId: l.id,
+  reward: l.reward,
+  decidingGuardrail: l.decidingGuardrail,
+});
+
+/** The scope named by the filter: a pairwise batch (its run implied), or a run with its pairwise batches. */
+async function resolveScope(f: PairReportFilter, client: Db): Promise<PairReportData | PairReportScope> {
+  if (f.batch !== undefined) {
+    const b = await client.auditBatch.findUnique({
+      where: { id: f.batch },
+      select: { id: true, name: true, runId: true, kind: true, delta: true },
+    });
+    if (!b) return { ok: false, status: 404, error: `batch: no audit batch #${f.batch}` };
+    if (b.kind !== "pairwise")
+      return { ok: false, status: 400, error: `batch: #${f.batch} is a tickets batch; its report is /agreement` };
+    if (f.run !== undefined && f.run !== b.runId)
+      return { ok: false, status: 400, error: `run: batch #${f.batch} is of run ${b.runId}, not ${f.run}` };
+    return {
+      runId: b.runId,
+      batch: { id: b.id, name: b.name, delta: b.delta },
+      batches: [{ id: b.id, name: b.name }],
+      delta: b.delta ?? DEFAULT_DELTA,
+    };
+  }
+  const runId = f.run!;
+  const run = await client.run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!run) return { ok: false, status: 404, error: `run: no run ${runId}` };
+  const batches = await client.auditBatch.findMany({
+    where: { runId, kind: "pairwise" },
+    orderBy: { id: "asc" },
+    select: { id: true, name: true, delta: true },
+  });
+  const deltas = new Set(batches.map((b) => b.delta ?? DEFAULT_DELTA));
+  return {
+    runId,
+    batch: null,
+    batches: batches.map((b) => ({ id: b.id, name: b.name })),
+    delta: deltas.size === 1 ? [...deltas][0] : DEFAULT_DELTA,
+  };
+}
+
+/** Every judged pair of the scope, oldest item first, with both ledgers of each rollout. */
+export async function loadPairReportItems(f: PairReportFilter, client: Db = readDb()): Promise<PairReportData> {
+  const scope = await resolveScope(f, client);
+  if ("ok" in scope) return scope;
+  const ledgerSelect = { id: true, reward: true, decidingGuardrail: true, step: true, category: true } as const;
+  const rows = await client.auditItem.findMany({
+    where: {
+      runId: scope.runId,
+      rolloutBId: { not: null },
+      ...(scope.batch ? { batchId: scope.batch.id } : {}),
+      pairReviews: { some: { supersededBy: { is: null } } },
+    },
+    orderBy: { id: "asc" },
+    take: MAX_REPORT_PAIRS + 1,
+    select: {
+      id: true,
+      batchId: true,
+      ticketId: true,
+      stratum: true,
+      inclusionProb: true,
+      bOnLeft: true,
+      disputedAt: true,
+      rolloutId: true,
+      rolloutBId: true,
+      trajectoryId: true,
+      trajectoryBId: true,
+      ledger: { select: ledgerSelect },
+      ledgerB: { select: ledgerSelect },
+      pairReviews: {
+        where: { supersededBy: { is: null } },
+        orderBy: { id: "asc" },
+        select: {
+          id: true,
+          reviewerId: true,
+          choice: true,
+          preferredTrajectoryId: true,
+          reason: true,
+          excludedReason: true,
+          createdAt: true,
+          reviewer: { select: { email: true } },
+        },
+      },
+      adjudications: {
+        where: CURRENT_ADJUDICATION,
+        orderBy: { id: "desc" },
+        take: 1,
+        select: { cause: true, guardrail: true },
+      },
+    },
+  });
+  const truncated = rows.length > MAX_REPORT_PAIRS;
+  const kept = truncated ? rows.slice(0, MAX_REPORT_PAIRS) : rows;
+  const [nowA, nowB] = await Promise.all([
+    currentLedgerOfItems(
+      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutId })),
+      client,
+    ),
+    currentLedgerOfItems(
+      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutBId! })),
+      client,
+    ),
+  ]);
+  const now = (l: { ledgerId: bigint; reward: number | null; decidingGuardrail: string | null } | undefined) =>
+    l ? { ledgerId: l.ledgerId, reward: l.reward, decidingGuardrail: l.decidingGuardrail } : null;
+  const items = kept.map((r): PairReportItem => ({
+    itemId: r.id,
+    batchId: r.batchId,
+    ticketId: r.ticketId,
+    step: r.ledger.step,
+    category: r.ledger.category,
+    stratum: r.stratum,
+    inclusionProb: r.inclusionProb,
+    bOnLeft: r.bOnLeft!,
+    disputedAt: r.disputedAt,
+    a: { trajectoryId: r.trajectoryId, reviewed: toLedger(r.ledger), now: now(nowA.get(r.id)) },
+    b: { trajectoryId: r.trajectoryBId!, reviewed: toLedger(r.ledgerB!), now: now(nowB.get(r.id)) },
+    judgements: r.pairReviews.map((p) => ({
+      reviewId: p.id,
+      reviewerId: p.reviewerId,
+      reviewerEmail: p.reviewer.email,
+      choice: p.choice as PairJudgementRow["choice"],
+      preferredTrajectoryId: p.preferredTrajectoryId,
+      reason: p.reason,
+      excludedReason: p.excludedReason,
+      createdAt: p.createdAt,
+    })),
+    adjudication: r.adjudications[0] ?? null,
+  }));
+  return { ok: true, scope, items, truncated };
+}
+
+/** Pairwise batches (of a run, or all), newest first: the agreement page links each one's report. */
+export async function listPairwiseBatches(
+  runId?: string,
+  client: Db = readDb(),
+): Promise<{ id: number; name: string; runId: string }[]> {
+  return client.auditBatch.findMany({
+    where: { kind: "pairwise", ...(runId ? { runId } : {}) },
+    orderBy: { id: "desc" },
+    take: 20,
+    select: { id: true, name: true, runId: true },
+  });
+}

@@ -1,0 +1,260 @@
+// The pairwise report against the database and against an independent computation: a pairwise batch judged by
+// three annotators (and a lead, whose judgements do not count) through the product's own queue and submit, read by
+// loadPairReportItems and built by buildPairReport, compared with lib/testing/ordering_reference.py fed with the
+// rewards and judgements read back with plain SQL. Also: the annotator progress counts pair judgements.
+import { spawnSync } from "node:child_process";
+import pg from "pg";
+import { beforeAll, describe, expect, it } from "vitest";
+import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
+import { listAnnotatorProgress } from "@/lib/audit/data.ts";
+import { claimNextItem } from "@/lib/audit/leases.ts";
+import { createBatch } from "@/lib/audit/mutations.ts";
+import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
+import { db } from "@/lib/db/client.ts";
+import { submitPairReview } from "@/lib/pairwise/mutations.ts";
+import { loadPairReportItems } from "@/lib/pairwise/report-data.ts";
+import { loadPairCase } from "@/lib/pairwise/report-loaders.ts";
+import { buildPairReport } from "@/lib/pairwise/report.ts";
+import { pairReportResponse } from "@/lib/pairwise/report-respond.ts";
+import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+
+const url = process.env.DATABASE_URL!;
+const ACTOR = { label: "test" };
+
+type Reference = {
+  agree: number;
+  inversions: number;
+  ties: number;
+  agreement: number | null;
+  interval: [number, number] | null;
+  tie_share: number | null;
+  left_share: number | null;
+  left_interval: [number, number] | null;
+  weighted: { estimate: number; n_effective: number; interval: [number, number] } | null;
+  by_gap: Record<string, { agree: number; inversions: number; ties: number; agreement: number | null }>;
+  between: { n: number; kappa: number | null; ac1: number; ac1_interval: [number, number] | null } | null;
+  table: number[][];
+};
+
+function reference(input: unknown): Reference {
+  const r = spawnSync("python3", ["lib/testing/ordering_reference.py"], { input: JSON.stringify(input) });
+  if (r.status !== 0) throw new Error(`the reference failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.toString());
+}
+
+/** A deterministic choice per (item, annotator): mostly the honest rollout, some inversions, some ties. */
+function choose(itemId: bigint, userIndex: number, honestSide: "left" | "right"): "left" | "right" | "tie" {
+  const h = Number((itemId * 7919n + BigInt(userIndex) * 104729n) % 20n);
+  if (h < 3) return "tie";
+  if (h < 7) return honestSide === "left" ? "right" : "left";
+  return honestSide;
+}
+
+describe("the pairwise report", () => {
+  let runId: string;
+  let batchId: number;
+  let annotators: { userId: number; email: string }[];
+  let lead: { userId: number; email: string };
+
+  beforeAll(async () => {
+    runId = uniqueName("pair-report");
+    // groups of three: honest (1), an empty promise (capped), and a third that is honest in every third group (a
+    // ledger tie with the first) and refunds before reading otherwise
+    await seedRun(url, {
+      runId,
+      tickets: 60,
+      perTicket: 3,
+      variant: (t, k) => (k === 0 ? "honest" : k === 1 ? "empty_promise" : t % 3 === 0 ? "honest" : "missing_evidence"),
+    });
+    const r = await createPairBatch(
+      {
+        runId,
+        stepFrom: 0,
+        stepTo: 100,
+        rate: 1,
+        salt: "report",
+        pick: "one",
+        overlapRate: 0.4,
+        tolerance: 0.1,
+        kind: "pairwise",
+        delta: 0.1,
+        nearTieRate: 0.3,
+      },
+      ACTOR,
+    );
+    if (!r.ok) throw new Error(r.error);
+    batchId = r.batchId;
+    annotators = await makeUsers(db(), 3);
+    [lead] = await makeUsers(db(), 1, "lead");
+    // the lead judges two pairs first (recorded, not counted), then the annotators work the queue in turns
+    const workers = [lead, ...annotators];
+    let leadLeft = 2;
+    for (let progress = true; progress;) {
+      progress = false;
+      for (const [u, w] of workers.entries()) {
+        if (w === lead && leadLeft-- <= 0) continue;
+        const lease = await claimNextItem(w.userId, { batchId });
+        if (!lease) continue;
+        const item = await db().auditItem.findUniqueOrThrow({
+          where: { id: lease.itemId },
+          select: { bOnLeft: true, ledger: { select: { reward: true } }, ledgerB: { select: { reward: true } } },
+        });
+        const aHigher = item.ledger.reward! >= item.ledgerB!.reward!;
+        const honestSide = aHigher !== item.bOnLeft ? "left" : "right";
+        const choice = choose(lease.itemId, u, honestSide);
+        const s = await submitPairReview(lease.itemId, w, { choice, reason: null, note: "" }, 5 + u);
+        if (!s.ok) throw new Error(s.error);
+        progress = true;
+      }
+    }
+  }, 240_000);
+
+  it("computes every figure as an independent computation does", async () => {
+    const data = await loadPairReportItems({ batch: batchId, window: 500 });
+    if (!data.ok) throw new Error(data.error);
+    expect(data.scope).toMatchObject({ runId, batch: { id: batchId }, delta: 0.1 });
+    const report = buildPairReport(data.items, { basis: "reviewed", delta: 0.1, window: 500 });
+
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    const pairs = await c.query<{
+      id: string;
+      reward_a: number | null;
+      reward_b: number | null;
+      a: string;
+      b: string;
+      pi: number;
+      judgements: { preferred: string | null; choice: string; counted: boolean }[];
+    }>(
+      `select i.id::text, la.reward as reward_a, lb.reward as reward_b, i.trajectory_id as a, i.trajectory_b_id as b,
+              i.inclusion_prob as pi,
+              (select json_agg(json_build_object('preferred', p.preferred_trajectory_id, 'choice', p.choice,
+                                                 'counted', p.excluded_reason is null) order by p.id)
+                 from pair_reviews p where p.item_id = i.id) as judgements
+         from audit_items i
+         join ledger la on la.run_id = i.run_id and la.id = i.ledger_id
+         join ledger lb on lb.run_id = i.run_id and lb.id = i.ledger_b_id
+        where i.batch_id = $1 and exists (select 1 from pair_reviews p where p.item_id = i.id)
+        order by i.id`,
+      [batchId],
+    );
+    await c.end();
+    const ref = reference({ delta: 0.1, pairs: pairs.rows });
+
+    // the fixture exercises what it should: inversions, ties, ledger ties, overlap, unequal π, excluded judgements
+    expect(report.pairs).toBe(60);
+    expect(report.excluded).toBe(2);
+    expect(report.overall.inversions).toBeGreaterThan(5);
+    expect(report.overall.ties).toBeGreaterThan(3);
+    expect(report.overall.unordered).toBeGreaterThan(0);
+    expect(report.stratified).toBe(true);
+    expect(report.betweenAnnotators.pairs).toBeGreaterThan(10);
+
+    const o = report.overall;
+    expect([o.agree, o.inversions, o.ties]).toEqual([ref.agree, ref.inversions, ref.ties]);
+    expect(o.agreement.value).toBeCloseTo(ref.agreement!, 12);
+    expect(o.agreement.interval!.lower).toBeCloseTo(ref.interval![0], 10);
+    expect(o.agreement.interval!.upper).toBeCloseTo(ref.interval![1], 10);
+    expect(o.tieShare.value).toBeCloseTo(ref.tie_share!, 12);
+    expect(report.position.leftShare.value).toBeCloseTo(ref.left_share!, 12);
+    expect(report.position.leftShare.interval!.lower).toBeCloseTo(ref.left_interval![0], 10);
+    expect(report.position.leftShare.interval!.upper).toBeCloseTo(ref.left_interval![1], 10);
+    expect(o.weighted!.value).toBeCloseTo(ref.weighted!.estimate, 12);
+    expect(o.weighted!.n).toBeCloseTo(ref.weighted!.n_effective, 10);
+    expect(o.weighted!.interval!.lower).toBeCloseTo(ref.weighted!.interval[0], 10);
+    expect(o.weighted!.interval!.upper).toBeCloseTo(ref.weighted!.interval[1], 10);
+
+    const bins: Record<string, string> = {
+      "≤ 0.1": "<= delta",
+      "0.1–0.25": "delta-0.25",
+      "0.25–0.5": "0.25-0.5",
+      "> 0.5": "> 0.5",
+    };
+    expect(report.byGap.map((g) => bins[g.key]).sort()).toEqual(Object.keys(ref.by_gap).sort());
+    for (const g of report.byGap) {
+      const x = ref.by_gap[bins[g.key]];
+      expect([g.agree, g.inversions, g.ties]).toEqual([x.agree, x.inversions, x.ties]);
+      if (x.agreement === null) expect(g.agreement.value).toBeNull();
+      else expect(g.agreement.value).toBeCloseTo(x.agreement, 12);
+    }
+
+    const b = report.betweenAnnotators;
+    expect(b.table).toEqual(ref.table);
+    expect(b.pairs).toBe(ref.between!.n);
+    if (ref.between!.kappa === null) expect(b.kappa.value).toBeNull();
+    else expect(b.kappa.value).toBeCloseTo(ref.between!.kappa, 10);
+    expect(b.ac1.value).toBeCloseTo(ref.between!.ac1, 10);
+    expect(b.ac1.interval!.lower).toBeCloseTo(ref.between!.ac1_interval![0], 6);
+    expect(b.ac1.interval!.upper).toBeCloseTo(ref.between!.ac1_interval![1], 6);
+  });
+
+  it("lists inversions by gap, tallies a lead's verdict on one, opens its defect, and counts pair judgements as progress", async () => {
+    const before = await loadPairReportItems({ batch: batchId, window: 500 });
+    if (!before.ok) throw new Error(before.error);
+    const r0 = buildPairReport(before.items, { basis: "reviewed", delta: 0.1, window: 500 });
+    const gaps = r0.inversions.map((i) => i.gap);
+    expect(gaps).toEqual([...gaps].sort((x, y) => y - x));
+    expect(r0.tally).toMatchObject({ total: 0, pending: r0.inversions.length });
+    const top = r0.inversions[0];
+    const v = await recordAdjudication(
+      { itemId: BigInt(top.itemId), cause: "spec_wrong", note: "the spec asks for the refund the honest one made" },
+      lead,
+    );
+    expect(v).toMatchObject({ ok: true });
+    const after = await loadPairReportItems({ run: runId, window: 500 });
+    if (!after.ok) throw new Error(after.error);
+    const r1 = buildPairReport(after.items, { basis: "reviewed", delta: 0.1, window: 500 });
+    expect(r1.tally).toMatchObject({ total: 1, pending: r0.inversions.length - 1, byCause: { spec_wrong: 1 } });
+    expect(r1.inversions[0]).toMatchObject({ itemId: top.itemId, cause: "spec_wrong" });
+    // the side-by-side view shows the verdict and the spec defect it opened on the pair's ticket
+    const view = (await loadPairCase(BigInt(top.itemId)))!;
+    expect(view.adjudications[0]).toMatchObject({ cause: "spec_wrong", current: true });
+    expect(view.defects).toEqual([expect.objectContaining({ cause: "spec_wrong", ticketId: view.ticketId })]);
+    expect(view.judgements.some((j) => j.order.verdict === "inversion")).toBe(true);
+
+    const progress = (await listAnnotatorProgress()).filter((p) => p.batchId === batchId);
+    const judged = await db().pairReview.groupBy({ by: ["reviewerId"], where: { item: { batchId } }, _count: true });
+    expect(progress.map((p) => [p.userId, p.reviews]).sort()).toEqual(
+      judged.map((j) => [j.reviewerId, j._count]).sort(),
+    );
+    expect(progress.find((p) => p.userId === lead.userId)).toMatchObject({ reviews: 2, medianSeconds: 5 });
+  });
+
+  it("answers JSON, and refuses a bad or wrong scope with the field and why", async () => {
+    const ok = await pairReportResponse(`http://x/api/v1/agreement/pairwise?batch=${batchId}&basis=now`);
+    expect(ok.status).toBe(200);
+    const body = await ok.json();
+    expect(body).toMatchObject({ run: runId, batch: batchId, basis: "now", pairs: 60, excluded_judgements: 2 });
+    expect(body.inversions[0]).toMatchObject({
+      higher: { reward: expect.any(Number) },
+      lower: { reward: expect.any(Number) },
+    });
+    expect(body.inversions[0]).toHaveProperty("cause");
+    const bad = async (q: string) => {
+      const res = await pairReportResponse(`http://x/api/v1/agreement/pairwise?${q}`);
+      return [res.status, (await res.json()).error.message];
+    };
+    expect(await bad("")).toEqual([400, "batch: name a pairwise batch (batch=N) or a run (run=R)"]);
+    expect(await bad("batch=x")).toEqual([400, "batch: must be a batch id"]);
+    expect(await bad(`batch=${batchId}&basis=then`)).toEqual([400, "basis: must be reviewed or now"]);
+    expect(await bad(`batch=${batchId}&window=0`)).toEqual([400, "window: must be at least 1 step"]);
+    expect(await bad(`batch=${batchId}&window=ten`)).toEqual([400, "window: must be a whole number of steps"]);
+    expect(await bad(`batch=${batchId}&sort=gap`)).toEqual([400, 'unknown parameter "sort"']);
+    expect(await bad(`batch=${batchId}&batch=${batchId}`)).toEqual([400, "batch: given more than once"]);
+    expect(await bad(`batch=${batchId}&run=other`)).toEqual([
+      400,
+      `run: batch #${batchId} is of run ${runId}, not other`,
+    ]);
+    expect(await bad("batch=999999999")).toEqual([404, "batch: no audit batch #999999999"]);
+    expect(await bad("run=no-such-run")).toEqual([404, "run: no run no-such-run"]);
+    const tickets = await createBatch(
+      { runId, stepFrom: 0, stepTo: 100, rate: 1, salt: "t", pick: "one", overlapRate: 0, tolerance: 0.1 },
+      ACTOR,
+    );
+    if (!tickets.ok) throw new Error(tickets.error);
+    expect(await bad(`batch=${tickets.batchId}`)).toEqual([
+      400,
+      `batch: #${tickets.batchId} is a tickets batch; its report is /agreement`,
+    ]);
+  });
+});
