@@ -86,7 +86,7 @@ export async function loadAgreementItems(f: AgreementFilter, client: Db = readDb
       client,
     ),
     currentLedgerOfItems(
-      rows.map((r) => ({ itemId: r.id, runId: r.runId, rolloutId: r.rolloutId })),
+      rows.map((r) => ({ itemId: r.id, runId: r.runId, rolloutId: r.rolloutId, trajectoryId: r.trajectoryId })),
       client,
     ),
   ]);

@@ -16,17 +16,30 @@ import {
 /**
  * The current ledger entry of each item's rollout, keyed by item id; an item whose rollout has no current entry
  * (none can be missing once scored: a re-score supersedes, it never removes) is absent. One query per run.
+ *
+ * The entries are found by the items' trajectory ids, through the partition's (trajectory_id) index, and then matched
+ * on the rollout: no index leads with rollout_id (only the hand-offs' partial one), so a lookup by rollout id alone
+ * read the whole run's partition — the agreement report's cost grew with the ledger instead of with the audit.
  */
 export async function currentLedgerOfItems(
-  items: readonly { itemId: bigint; runId: string; rolloutId: bigint }[],
+  items: readonly { itemId: bigint; runId: string; rolloutId: bigint; trajectoryId: string }[],
   client: Db = db(),
 ): Promise<Map<bigint, LedgerSide>> {
-  const byRun = new Map<string, { itemId: bigint; rolloutId: bigint }[]>();
-  for (const i of items) byRun.set(i.runId, [...(byRun.get(i.runId) ?? []), i]);
+  const byRun = new Map<string, { itemId: bigint; rolloutId: bigint; trajectoryId: string }[]>();
+  for (const i of items) {
+    const list = byRun.get(i.runId);
+    if (list) list.push(i);
+    else byRun.set(i.runId, [i]);
+  }
   const out = new Map<bigint, LedgerSide>();
   for (const [runId, list] of byRun) {
     const rows = await client.ledgerEntry.findMany({
-      where: { runId, isCurrent: true, rolloutId: { in: [...new Set(list.map((i) => i.rolloutId))] } },
+      where: {
+        runId,
+        isCurrent: true,
+        trajectoryId: { in: [...new Set(list.map((i) => i.trajectoryId))] },
+        rolloutId: { in: [...new Set(list.map((i) => i.rolloutId))] },
+      },
       select: { ...ledgerSelect, rolloutId: true },
     });
     const ofRollout = new Map(rows.map((r) => [r.rolloutId, r]));
@@ -58,13 +71,14 @@ export async function itemsAgreeNow(itemIds: readonly bigint[], client: Db = db(
       id: true,
       runId: true,
       rolloutId: true,
+      trajectoryId: true,
       ledgerId: true,
       batch: { select: { tolerance: true } },
       reviews: { where: CURRENT_REVIEW, orderBy: { id: "asc" }, select: reviewSelect },
     },
   });
   const now = await currentLedgerOfItems(
-    items.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutId })),
+    items.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutId, trajectoryId: i.trajectoryId })),
     client,
   );
   return items.map((i) => {
