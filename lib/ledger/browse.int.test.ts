@@ -340,6 +340,43 @@ describe("neighbours", () => {
       }
     }
   });
+
+  it("across every run are the cross-run list's, read run by run through each partition's keys", async () => {
+    for (const q of [{}, { sort: "reward", dir: "asc" }, { any: "empty_promise" }]) {
+      const p = params(q);
+      const list = await collect(p);
+      expect(new Set(list.map((r) => r.runId)).size).toBeGreaterThan(2);
+      for (const i of [0, 1, Math.floor(list.length / 2), list.length - 2, list.length - 1]) {
+        const n = await neighbours(p, { id: BigInt(list[i].id), sortValue: sortValueOf(p, list[i]) });
+        expect(n, `${JSON.stringify(q)} #${i}`).toEqual({
+          prev: list[i - 1]?.trajectoryId ?? null,
+          next: list[i + 1]?.trajectoryId ?? null,
+        });
+      }
+    }
+    // A detail page opened on its own (no browser query): its neighbours in the default view, newest first over every
+    // run. Rows fetched from the ledger, counted by the transaction's own statistics with sequential scans off (a
+    // query no index orders reads every entry of every run, here more than 1,200).
+    const p = params({});
+    const [mid] = (await collect(p)).slice(600, 601);
+    const read = await db().$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("set local enable_seqscan = off");
+      const rowsRead = async () =>
+        Number(
+          (
+            await tx.$queryRaw<{ n: bigint }[]>`
+              select coalesce(sum(coalesce(s.seq_tup_read, 0) + coalesce(s.idx_tup_fetch, 0)), 0)::bigint as n
+                from pg_inherits i join pg_stat_xact_user_tables s on s.relid = i.inhrelid
+               where i.inhparent = 'ledger'::regclass`
+          )[0].n,
+        );
+      const before = await rowsRead();
+      await neighbours(p, { id: BigInt(mid.id), sortValue: sortValueOf(p, mid) }, tx);
+      return (await rowsRead()) - before;
+    });
+    const runs = await db().run.count();
+    expect(read).toBeLessThanOrEqual(4 * runs);
+  });
 });
 
 describe("countLedger", () => {

@@ -1,4 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask, guardrailMask } from "@/lib/ingest/rows.ts";
 import {
@@ -233,13 +234,16 @@ function toRow(r: RawRow): BrowseRow {
   };
 }
 
-function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number) {
+const ROW_COLUMNS = Prisma.sql`l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category,
+           l.status::text as status, l.source::text as source, l.reward, l.raw_reward, l.trained_reward, l.outcome, l.policy,
+           l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff,
+           l.tool_steps`;
+
+function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number, client: Db = readDb()) {
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
-  return readDb().$queryRaw<RawRow[]>`
-    select l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category, l.status::text as status,
-           l.source::text as source, l.reward, l.raw_reward, l.trained_reward, l.outcome, l.policy, l.evidence, l.efficiency,
-           l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff, l.tool_steps,
+  return client.$queryRaw<RawRow[]>`
+    select ${ROW_COLUMNS},
            ${expr} as sort_value,
            exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id) as sampled,
            exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0) as reviewed
@@ -247,6 +251,29 @@ function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", l
      where ${Prisma.join(where, " and ")}
      order by ${expr} ${d}, l.id ${d}
      limit ${limit}`;
+}
+
+/**
+ * The first row in the view's order past a key, for `neighbours`. A view of one run reads that run's partition in
+ * key order. A view of every run is answered run by run (the best row of each, then the best of those): in one
+ * query over all partitions no index gives the order — each partition's keys lead with run_id — so the ledger of
+ * every run was read and sorted for one row, twice per detail page opened without a browser query.
+ */
+async function firstPast(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", client: Db) {
+  if (p.run) return selectRows(where, p, dir, 1, client);
+  const expr = SORT_SQL[p.sort];
+  const d = Prisma.raw(dir);
+  return client.$queryRaw<Pick<RawRow, "trajectory_id">[]>`
+    select x.trajectory_id
+      from runs r
+      cross join lateral (
+        select l.id, l.trajectory_id, ${expr} as sort_value
+          from ledger l
+         where l.run_id = r.id and ${Prisma.join(where, " and ")}
+         order by ${expr} ${d}, l.id ${d}
+         limit 1) x
+     order by x.sort_value ${d}, x.id ${d}
+     limit 1`;
 }
 
 function cursorOf(r: RawRow): string {
@@ -280,12 +307,15 @@ export class BrowseCursorError extends Error {
 export async function neighbours(
   p: BrowseParams,
   entry: { id: bigint; sortValue: number | null },
+  client: Db = readDb(),
 ): Promise<{ prev: string | null; next: string | null }> {
   const base = browseConditions(p);
   const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
-  const forward = await selectRows([...base, keyCondition(p, cursor)], p, p.dir, 1);
   const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
-  const backward = await selectRows([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, 1);
+  const [forward, backward] = await Promise.all([
+    firstPast([...base, keyCondition(p, cursor)], p, p.dir, client),
+    firstPast([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, client),
+  ]);
   return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
 }
 
