@@ -15,47 +15,53 @@ async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimens
     : { weights: DEFAULT_CONFIG.weights, known: false };
 }
 
-/** Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. */
+/**
+ * Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. Three
+ * round trips deep: the trajectory's run (one key lookup, so every read after it touches that run's partitions
+ * only); then the trajectory's ledger entries (its history, the current one among them, through the partition's
+ * trajectory index) beside its rollout (by the run's trajectory key); then the case, the tool registry and a stored
+ * config's weights together. Read entry → rollout → registry → case one after another, it was five deep.
+ */
 export async function loadTrajectoryDetail(trajectoryId: string) {
-  // The trajectory's run first (one key lookup), so the reads below touch that run's partitions only.
   const run = await readDb().trajectory.findUnique({ where: { trajectoryId }, select: { runId: true } });
   if (!run) return null;
   const runId = run.runId;
-  const entry = await readDb().ledgerEntry.findFirst({
-    where: { runId, trajectoryId, isCurrent: true },
-    include: { rollout: { include: { registry: true } } },
-  });
-  if (!entry) return null;
-  const [caseDoc, history, weights] = await Promise.all([
-    readDb().case.findUnique({ where: { ticketId: entry.ticketId } }),
-    readDb().ledgerEntry.findMany({
-      where: { runId, trajectoryId },
-      orderBy: { id: "asc" },
-      select: {
-        id: true,
-        createdAt: true,
-        status: true,
-        reward: true,
-        configHash: true,
-        verifierVersion: true,
-        claimsSource: true,
-        isCurrent: true,
-        decidingGuardrail: true,
-        guardrailMask: true,
-        outcome: true,
-        policy: true,
-        evidence: true,
-        efficiency: true,
-        communication: true,
-      },
-    }),
-    weightsFor(entry.configHash),
+  const [entries, stored] = await Promise.all([
+    readDb().ledgerEntry.findMany({ where: { runId, trajectoryId }, orderBy: { id: "asc" } }),
+    readDb().rollout.findUnique({ where: { runId_trajectoryId: { runId, trajectoryId } } }),
   ]);
+  const current = entries.find((e) => e.isCurrent);
+  if (!current) return null;
+  // The entry's own rollout: an entry written before its rollout arrived keeps rollout_id null, and shows none.
+  const rollout = stored && stored.id === current.rolloutId ? stored : null;
+  const [caseDoc, registry, weights] = await Promise.all([
+    readDb().case.findUnique({ where: { ticketId: current.ticketId } }),
+    rollout ? readDb().toolRegistry.findUnique({ where: { id: rollout.registryId } }) : null,
+    weightsFor(current.configHash),
+  ]);
+  const entry = { ...current, rollout: rollout && registry ? { ...rollout, registry } : null };
   return {
     entry,
     caseDoc,
     weights,
-    history: history.map((h) => ({ ...h, guardrails: codesOfMask(h.guardrailMask) })),
+    history: entries.map((h) => ({
+      id: h.id,
+      createdAt: h.createdAt,
+      status: h.status,
+      reward: h.reward,
+      configHash: h.configHash,
+      verifierVersion: h.verifierVersion,
+      claimsSource: h.claimsSource,
+      isCurrent: h.isCurrent,
+      decidingGuardrail: h.decidingGuardrail,
+      guardrailMask: h.guardrailMask,
+      outcome: h.outcome,
+      policy: h.policy,
+      evidence: h.evidence,
+      efficiency: h.efficiency,
+      communication: h.communication,
+      guardrails: codesOfMask(h.guardrailMask),
+    })),
   };
 }
 
