@@ -342,7 +342,8 @@ describe("neighbours", () => {
   });
 
   it("across every run are the cross-run list's, read run by run through each partition's keys", async () => {
-    for (const q of [{}, { sort: "reward", dir: "asc" }, { any: "empty_promise" }]) {
+    const views: Record<string, string>[] = [{}, { sort: "reward", dir: "asc" }, { any: "empty_promise" }];
+    for (const q of views) {
       const p = params(q);
       const list = await collect(p);
       expect(new Set(list.map((r) => r.runId)).size).toBeGreaterThan(2);
