@@ -157,11 +157,11 @@ export async function loadPairReportItems(f: PairReportFilter, client: Db = read
   const kept = truncated ? rows.slice(0, MAX_REPORT_PAIRS) : rows;
   const [nowA, nowB] = await Promise.all([
     currentLedgerOfItems(
-      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutId })),
+      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutId, trajectoryId: r.trajectoryId })),
       client,
     ),
     currentLedgerOfItems(
-      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutBId! })),
+      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutBId!, trajectoryId: r.trajectoryBId! })),
       client,
     ),
   ]);

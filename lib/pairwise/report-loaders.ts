@@ -109,8 +109,14 @@ export async function loadPairCase(itemId: bigint, client: Db = db()): Promise<P
   if (!item || !item.rolloutB || !item.ledgerB) return null;
   const [caseDoc, nowA, nowB, current, defects] = await Promise.all([
     client.case.findUnique({ where: { ticketId: item.ticketId }, select: caseViewSelect }),
-    currentLedgerOfItems([{ itemId: item.id, runId: item.runId, rolloutId: item.rolloutId }], client),
-    currentLedgerOfItems([{ itemId: item.id, runId: item.runId, rolloutId: item.rolloutBId! }], client),
+    currentLedgerOfItems(
+      [{ itemId: item.id, runId: item.runId, rolloutId: item.rolloutId, trajectoryId: item.trajectoryId }],
+      client,
+    ),
+    currentLedgerOfItems(
+      [{ itemId: item.id, runId: item.runId, rolloutId: item.rolloutBId!, trajectoryId: item.trajectoryBId! }],
+      client,
+    ),
     client.adjudication.findFirst({ where: { itemId, ...CURRENT_ADJUDICATION }, select: { id: true } }),
     defectsOfItem(itemId, client),
   ]);
