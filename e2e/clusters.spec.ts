@@ -145,7 +145,7 @@ test.describe("clusters as a lead", () => {
     await expect(card.getByTestId("phrasings").locator("li").first()).toContainText("100%");
     await card.getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
     await expect(page).toHaveURL(
-      /\/trajectories\?run=grpo-hacking&handoff=yes&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/,
+      /\/trajectories\?run=grpo-hacking&handoff=credited&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/,
     );
   });
 

@@ -50,7 +50,10 @@ export function filterChips(p: BrowseParams): Chip[] {
   );
   add(["deciding"], p.deciding?.length ? `deciding ${p.deciding.join(" or ")}` : null);
   add(["capped"], yes(p.capped, "capped", "not capped"));
-  add(["handoff"], yes(p.handoff, "hand-off", "no hand-off"));
+  add(
+    ["handoff"],
+    p.handoff === "credited" ? "hand-off credited on its outcome" : yes(p.handoff, "hand-off", "no hand-off"),
+  );
   add(
     ["trained_differs"],
     yes(p.trained_differs, "trained reward differs from ledger", "trained reward equals ledger"),

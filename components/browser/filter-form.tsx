@@ -112,13 +112,28 @@ function Checks({
   );
 }
 
-function YesNo({ name, label, value }: { name: string; label: string; value?: string }) {
+function YesNo({
+  name,
+  label,
+  value,
+  extra = [],
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  extra?: { value: string; label: string }[];
+}) {
   return (
     <Field label={label} name={name}>
       <select name={name} defaultValue={value ?? ""} className={input}>
         <option value="">any</option>
         <option value="yes">yes</option>
         <option value="no">no</option>
+        {extra.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
     </Field>
   );
@@ -214,7 +229,12 @@ export function FilterForm({
         <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
         <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
         <YesNo name="capped" label="Capped" value={params.capped} />
-        <YesNo name="handoff" label="Hand-off" value={params.handoff} />
+        <YesNo
+          name="handoff"
+          label="Hand-off"
+          value={params.handoff}
+          extra={[{ value: "credited", label: "credited on its outcome" }]}
+        />
         <YesNo name="trained_differs" label="Trained reward differs from ledger" value={params.trained_differs} />
         <Field label="Ticket or trajectory id" name="q">
           <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />

@@ -18,7 +18,8 @@ const USAGE = `usage: verity clusters --run RUN [--from STEP] [--to STEP] [--thr
 
 Clusters the run's current ledger entries with a reward below T (default 0.5) in the step window: by deciding
 guardrail (or weakest sub-score), then reason signature, then ticket category; plus the co-fired guardrail sets and
-the blind spot (hand-offs without a sandbox write that triggered nothing, whatever their reward). Ranked by priority
+the blind spot (hand-offs without a sandbox write that triggered nothing and whose outcome is still credited,
+whatever their reward). Ranked by priority
 = share × (0.9 − mean reward) × (1 + growth over 1,000 steps). --json prints what GET /api/v1/runs/RUN/clusters
 returns; --export writes one cluster (a KEY from the table or the JSON) as NDJSON: tickets, cases, reason
 signatures and example rollouts.

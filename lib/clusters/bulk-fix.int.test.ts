@@ -93,5 +93,14 @@ describe("the bulk fix of a cluster's cases", () => {
     // The history is kept: each rollout has its old entry, superseded, and the new one.
     const n = await t.pool.query("select count(*)::int as n from ledger where run_id = $1", [RUN]);
     expect(n.rows[0].n).toBe(12);
+    // The verifier now scores those hand-offs 0 on their outcome (handoff_instead_of_resolution): it sees them, so
+    // they are no longer a blind spot.
+    expect(await listClusterTickets(w, { kind: "blind_spot" }, client)).toEqual([]);
+    const reasons = await t.pool.query<{ n: number }>(
+      `select count(*)::int as n from ledger l join ledger_reasons r on r.run_id = l.run_id and r.ledger_id = l.id
+        where l.run_id = $1 and l.is_current and r.code = 'handoff_instead_of_resolution'`,
+      [RUN],
+    );
+    expect(reasons.rows[0].n).toBe(6);
   });
 });

@@ -61,7 +61,10 @@ describe("the clusters of the demo runs", () => {
     const b = hack.report.blindSpot;
     expect(b.trend.late!).toBeGreaterThan(2 * b.trend.early!);
     expect(b.trend.slope!).toBeGreaterThan(0);
-    expect(b.priority!.score).toBeGreaterThan(hack.report.clusters[0].priority!.score);
+    // Only the hand-offs the verifier still credits (outcome 0.45 on a case that allows them, ~0.58 of reward): the
+    // hand-offs on cases that forbid them already score outcome 0 and are in the low-score population instead.
+    expect(b.meanReward!).toBeGreaterThan(0.5);
+    expect(b.priority!.score).toBeGreaterThan(0);
     expect(hack.extras.get(b.key)!.phrasings!.phrasings[0].share).toBe(1);
     const main = await computeClusterReport({ runId: "grpo-main", threshold: 0.5 }, client);
     expect(main.blindSpot.trend.late!).toBeLessThan(main.blindSpot.trend.early!);

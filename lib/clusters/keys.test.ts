@@ -127,7 +127,7 @@ describe("links into the trajectory browser", () => {
       run: "grpo-7",
       step_from: 1000,
       step_to: 9000,
-      handoff: "yes",
+      handoff: "credited",
       none: [...GUARDRAIL_CODES],
       sandbox_write: "no",
     });

@@ -132,11 +132,12 @@ export type LinkWindow = { runId: string; from?: number; to?: number; threshold:
  *   level 2     + sig: one reason row with that code, tool and field (absent tool or field: the reason has none)
  *   level 3     + category
  *   co-fired    all of the set and none of the other guardrails (the mask equals the set)
- *   blind spot  hand-off, no guardrail, the sandbox recorded no write — whatever the reward
+ *   blind spot  hand-off credited on its outcome (> 0), no guardrail, the sandbox recorded no write — whatever the
+ *               reward
  */
 export function browserFilters(w: LinkWindow, k: ClusterKey): Partial<BrowseParams> {
   const p: Partial<BrowseParams> = { run: w.runId, step_from: w.from, step_to: w.to };
-  if (k.kind === "blind_spot") return { ...p, handoff: "yes", none: [...GUARDRAIL_CODES], sandbox_write: "no" };
+  if (k.kind === "blind_spot") return { ...p, handoff: "credited", none: [...GUARDRAIL_CODES], sandbox_write: "no" };
   p.reward_below = w.threshold;
   if (k.kind === "cofired")
     return { ...p, all: [...k.codes], none: GUARDRAIL_CODES.filter((c) => !k.codes.includes(c)) };
@@ -165,6 +166,11 @@ function windowQuery(w: LinkWindow, extra: Record<string, string | undefined>): 
 /** The clusters page on a window, optionally drilled into cluster `c`. */
 export function clustersHref(w: LinkWindow, extra: { c?: string; view?: string } = {}): string {
   return `/clusters?${windowQuery(w, { c: extra.c, view: extra.view === "treemap" ? "treemap" : undefined })}`;
+}
+
+/** The bulk fix of one cluster's cases (leads and admins): /clusters/fix. */
+export function bulkFixHref(w: LinkWindow, key: string): string {
+  return `/clusters/fix?${windowQuery(w, { c: key })}`;
 }
 
 /** The console's backlog download of one cluster: NDJSON, or its members as Parquet. */

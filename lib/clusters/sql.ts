@@ -41,12 +41,16 @@ export function populationWhere(w: ClusterWindow): Prisma.Sql {
 }
 
 /**
- * Current hand-offs of the window that triggered no guardrail and whose rollout's sandbox recorded no write —
- * whatever their reward: the verifier cannot see them, so they are a standing cluster. Entries without a stored
- * rollout (external records) cannot show "no write" and are never in it.
+ * Current hand-offs of the window that triggered no guardrail, whose rollout's sandbox recorded no write, and whose
+ * outcome the verifier still credits (> 0) — whatever their reward: the verifier cannot see them, so they are a
+ * standing cluster. A case that allows a hand-off gives such a rollout the config's handoff_outcome (0.45); once
+ * its spec says `handoff: "not_allowed"` (the bulk fix) or requires a write, the same rollout scores outcome 0 with
+ * handoff_instead_of_resolution, which the verifier does see, so it leaves the cluster. Entries without a stored
+ * rollout (external records) cannot show "no write", and entries without sub-scores (errors) have no outcome:
+ * neither is ever in it. The predicate is ledger_handoffs_idx's (migration 023).
  */
 export function blindSpotWhere(w: ClusterWindow): Prisma.Sql {
-  return Prisma.sql`l.run_id = ${w.runId} and l.is_current and l.handoff and l.guardrail_mask = 0 ${stepWindow(w)}
+  return Prisma.sql`l.run_id = ${w.runId} and l.is_current and l.handoff and l.guardrail_mask = 0 and l.outcome > 0 ${stepWindow(w)}
     and exists (select 1 from rollouts r where r.run_id = ${w.runId} and r.id = l.rollout_id
                 and (r.sandbox -> 'writes') = '[]'::jsonb)`;
 }

@@ -84,7 +84,8 @@ export const browseParamsSchema = z
       'guardrail codes or "none"',
     ).optional(),
     capped: yesNo.optional(),
-    handoff: yesNo.optional(),
+    // "credited": a hand-off whose outcome the verifier credits (> 0), the clusters' blind spot (lib/clusters/sql.ts)
+    handoff: z.enum(["yes", "no", "credited"], { message: 'must be "yes", "no" or "credited"' }).optional(),
     // the trainer's own reward against the ledger's: |trained_reward - reward| > 1e-6 ("yes") or within it ("no")
     trained_differs: yesNo.optional(),
     status: list(["scored", "spec_error", "input_error"], "scored, spec_error or input_error").optional(),

@@ -229,6 +229,8 @@ describe("every filter selects what a direct computation from the narrow tables 
     [{ capped: "no" }, (f) => !f.capped],
     [{ handoff: "yes" }, (f) => f.handoff === true],
     [{ handoff: "no" }, (f) => f.handoff !== true],
+    // the clusters' blind spot: a hand-off the verifier still credits on its outcome
+    [{ handoff: "credited" }, (f) => f.handoff === true && f.outcome !== null && f.outcome > 0],
     [{ sandbox_write: "no" }, (f) => f.writes === 0],
     [{ sandbox_write: "yes" }, (f) => f.writes !== null && f.writes > 0],
     [{ run: DEMO, sandbox_write: "no" }, (f) => f.run_id === DEMO && f.writes === 0],

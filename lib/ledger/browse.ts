@@ -121,7 +121,9 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
         : Prisma.sql`abs(l.trained_reward - l.reward) <= 1e-6`,
     );
   // "l.handoff" as ledger_handoffs_idx's predicate says it (same rows as "is true" in a WHERE)
-  if (p.handoff) c.push(p.handoff === "yes" ? Prisma.sql`l.handoff` : Prisma.sql`l.handoff is not true`);
+  if (p.handoff === "yes") c.push(Prisma.sql`l.handoff`);
+  else if (p.handoff === "credited") c.push(Prisma.sql`l.handoff and l.outcome > 0`);
+  else if (p.handoff === "no") c.push(Prisma.sql`l.handoff is not true`);
   // A stored rollout whose sandbox recorded no write (or at least one). Entries without a stored rollout (external
   // records) match neither. With a run, "no" repeats rollouts_no_writes_idx's predicate so that index serves it.
   if (p.sandbox_write) {
