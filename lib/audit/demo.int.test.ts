@@ -15,6 +15,7 @@ import { closeBulkPool } from "@/lib/ingest/pool.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { listOverlapItems, listReviewsWithLedger } from "@/lib/review/data.ts";
+import { wilson } from "@/lib/stats/intervals.ts";
 
 async function report(client: PrismaClient, filter: Record<string, unknown> = {}) {
   const f = agreementFilterSchema.parse(filter);
@@ -201,4 +202,68 @@ describe("the demo shadow audit on the real demo ledger", () => {
       1,
     );
   }, 240_000);
+
+  it("judges a pairwise batch of grpo-hacking whose inversions grow with step, late windows below 0.8", async () => {
+    const batches = await client.auditBatch.findMany({
+      where: { kind: "pairwise" },
+      select: { id: true, runId: true, manifest: true, _count: { select: { items: true } } },
+    });
+    expect(batches.map((b) => b.runId)).toEqual([HACKING_RUN]);
+    const batchId = batches[0].id;
+    expect(batches[0]._count.items).toBeGreaterThan(300);
+    // every pair judged and counted, none left in a queue; each judgement in the activity log
+    expect(await client.auditItem.count({ where: { batchId, status: { not: "done" } } })).toBe(0);
+    const reviews = await client.pairReview.count({ where: { item: { batchId } } });
+    expect(reviews).toBeGreaterThan(batches[0]._count.items);
+    expect(await client.activityLog.count({ where: { action: "pair_review.submit" } })).toBe(reviews);
+    const reviewers = await client.pairReview.groupBy({ by: ["reviewerId"], where: { item: { batchId } } });
+    expect(reviewers.length).toBe(2);
+
+    // Each counted judgement against the ledger's order, computed here from the stored rows.
+    const rows = await client.$queryRaw<
+      {
+        step: number;
+        preferred: string | null;
+        hi: string | null;
+        lo_handoff: boolean;
+        hi_handoff: boolean;
+        disputed: boolean;
+      }[]
+    >`
+      select a.step, r.preferred_trajectory_id as preferred,
+             case when a.reward > b.reward then a.trajectory_id when b.reward > a.reward then b.trajectory_id end as hi,
+             case when a.reward > b.reward then b.handoff else a.handoff end as lo_handoff,
+             case when a.reward > b.reward then a.handoff else b.handoff end as hi_handoff,
+             i.disputed_at is not null as disputed
+        from pair_reviews r join audit_items i on i.id = r.item_id
+        join ledger a on a.run_id = i.run_id and a.id = i.ledger_id
+        join ledger b on b.run_id = i.run_id and b.id = i.ledger_b_id
+       where i.batch_id = ${batchId} and r.excluded_reason is null`;
+    const inversions = rows.filter((r) => r.preferred !== null && r.hi !== null && r.preferred !== r.hi);
+    expect(inversions.length).toBeGreaterThanOrEqual(25);
+    // the story: the human preferred the rollout that did the work over a hand-off the ledger rewards higher
+    for (const r of inversions) expect(r.disputed).toBe(true);
+    expect(inversions.filter((r) => r.hi_handoff && !r.lo_handoff).length / inversions.length).toBeGreaterThan(0.8);
+
+    const width = HACKING_THRESHOLDS.auditWindow!;
+    const windows = new Map<number, { agree: number; inversions: number }>();
+    for (const r of rows) {
+      if (r.preferred === null || r.hi === null) continue;
+      const w = windows.get(Math.floor(r.step / width)) ?? { agree: 0, inversions: 0 };
+      if (r.preferred === r.hi) w.agree++;
+      else w.inversions++;
+      windows.set(Math.floor(r.step / width), w);
+    }
+    const byStep = [...windows.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    expect(byStep.length).toBeGreaterThanOrEqual(8);
+    const sum = (ws: typeof byStep) => ws.reduce((s, w) => s + w.inversions, 0);
+    const early = byStep.slice(0, 3);
+    const late = byStep.slice(-3);
+    expect(sum(late)).toBeGreaterThan(3 * sum(early) + 10);
+    // enough ordered judgements in every window for the alarm to judge, the lower bound above 0.8 early, below late
+    for (const w of byStep) expect(w.agree + w.inversions).toBeGreaterThanOrEqual(30);
+    const lower = (w: { agree: number; inversions: number }) => wilson(w.agree, w.agree + w.inversions)!.lower;
+    for (const w of early) expect(lower(w)).toBeGreaterThan(0.8);
+    for (const w of late) expect(lower(w)).toBeLessThan(0.8);
+  }, 60_000);
 });

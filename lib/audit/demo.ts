@@ -2,10 +2,12 @@
 // lead verdicts spread over the causes. Batches: one on the demo run at about 88% agreement — most of the
 // disagreements on one guardrail, so the agreement page has a story to tell — and, when the reward-hacking variant is
 // loaded, one per audit window of that run in which humans disagree more and more with the ledger as hand-offs take
-// over, so its reward-hacking alarm fires and its human-corrected success rate stays below the ledger's. The annotators' claims differ from the extractor's now and then (see
-// demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
+// over, so its reward-hacking alarm fires and its human-corrected success rate stays below the ledger's, and a
+// pairwise batch of that run (demo-pairwise.ts) whose inversions grow late. The annotators' claims differ from the
+// extractor's now and then (see demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
+import { seedHackingPairwise } from "@/lib/audit/demo-pairwise.ts";
 import {
   agreeing,
   claimUniverse,
@@ -137,6 +139,8 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
     if (runId !== HACKING_RUN && (await client.run.findUnique({ where: { id: HACKING_RUN }, select: { id: true } }))) {
       const hacking = await seedHackingAudit(client, { a1, a2, lead });
       if (hacking) lines.push(hacking);
+      const pairs = await seedHackingPairwise(client, HACKING_RUN, HACKING_THRESHOLDS.auditWindow!, { a1, a2 });
+      if (pairs) lines.push(pairs);
     }
     return lines.join("; ");
   } finally {
