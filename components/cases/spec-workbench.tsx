@@ -48,6 +48,7 @@ export function SpecWorkbench({
   spec,
   runs,
   selectedRollout,
+  adjudication,
 }: {
   ticketId: string;
   ticket: unknown;
@@ -55,6 +56,7 @@ export function SpecWorkbench({
   spec: unknown;
   runs: { runId: string; rollouts: number }[];
   selectedRollout: string | null;
+  adjudication: string | null;
 }) {
   const [text, setText] = useState(() => JSON.stringify(spec, null, 2));
   const [runId, setRunId] = useState("");
@@ -68,6 +70,7 @@ export function SpecWorkbench({
       <input type="hidden" name="spec" value={text} />
       <input type="hidden" name="runId" value={runId} />
       <input type="hidden" name="rollout" value={selectedRollout ?? ""} />
+      <input type="hidden" name="adjudication" value={adjudication ?? ""} />
     </>
   );
   const valid = checked.issues.length === 0;

@@ -4,8 +4,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireActionUser } from "@/lib/auth/guards.ts";
-import { addToTotals, dryRunCase, type DryRunTotals, type RolloutDiff } from "@/lib/cases/dry-run.ts";
-import { applyCaseRevision } from "@/lib/cases/mutations.ts";
+import { collectDiffs, dryRunCase, type DryRunTotals, type RolloutDiff } from "@/lib/cases/dry-run.ts";
+import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
+import { answeredAdjudication } from "@/lib/cases/data.ts";
 import { parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
@@ -31,6 +32,11 @@ const formSchema = z.object({
     .max(200)
     .transform((s) => s || undefined),
   rollout: z.string().max(20).optional(),
+  /** The adjudication the workbench was opened from (the adjudication page's link): the revision answers it. */
+  adjudication: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/, "expected an adjudication id")
+    .optional(),
 });
 
 function readForm(form: FormData) {
@@ -39,6 +45,7 @@ function readForm(form: FormData) {
     spec: form.get("spec"),
     runId: form.get("runId") ?? "",
     rollout: (form.get("rollout") as string | null) || undefined,
+    adjudication: (form.get("adjudication") as string | null) || undefined,
   });
 }
 
@@ -55,25 +62,13 @@ export async function tryDraftAction(_prev: TryState, form: FormData): Promise<T
   });
   if (!r) return { ok: false, message: `No case ${f.data.ticketId}.` };
   if (!r.ok) return { ok: false, message: "Fix the spec first.", issues: r.issues };
-  const totals: DryRunTotals = { rollouts: 0, rewardChanged: 0, nowAgree: 0, nowDisagree: 0 };
-  const selected: RolloutDiff[] = [];
-  const changed: RolloutDiff[] = [];
-  const rest: RolloutDiff[] = [];
-  for await (const d of r.diffs) {
-    addToTotals(totals, d);
-    const moved =
-      d.rewardChanged || d.guardrails.added.length + d.guardrails.removed.length > 0 || d.reviews.length > 0;
-    if (d.rolloutId === f.data.rollout) selected.push(d);
-    else if (moved && changed.length < MAX_ROWS) changed.push(d);
-    else if (!moved && rest.length < MAX_ROWS) rest.push(d);
-  }
-  const rows = [...selected, ...changed, ...rest].slice(0, MAX_ROWS);
+  const { totals, rows, truncated } = await collectDiffs(r.diffs, { maxRows: MAX_ROWS, selected: f.data.rollout });
   return {
     ok: true,
     message: `${totals.rollouts} rollouts scored under the draft: ${totals.rewardChanged} with another reward; ${totals.nowAgree} reviews would now agree, ${totals.nowDisagree} would now disagree.`,
     totals,
     rows,
-    truncated: totals.rollouts > rows.length,
+    truncated,
   };
 }
 
@@ -86,12 +81,19 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     return { ok: false, message: "Say why.", issues: [{ path: "reason", message: reason.error.issues[0].message }] };
   const spec = parseDraftText(f.data.spec);
   if (!spec.ok) return { ok: false, message: "The spec is not valid JSON.", issues: spec.issues };
-  const r = await applyCaseRevision(bulkPool(), {
+  let answers: { adjudicationIds: bigint[] } | undefined;
+  if (f.data.adjudication) {
+    const a = await answeredAdjudication(bulkPool(), BigInt(f.data.adjudication), f.data.ticketId);
+    if (!a.ok) return { ok: false, message: a.error, issues: [{ path: "adjudication", message: a.error }] };
+    answers = { adjudicationIds: [a.id] };
+  }
+  const r = await applyCaseFix(bulkPool(), {
     ticketId: f.data.ticketId,
     draft: { spec: spec.spec },
     reason: reason.data,
     authorId: me.id,
-    actor: { userId: me.id },
+    actor: { userId: me.id, email: me.email },
+    answers,
     runId: f.data.runId,
     alarms: { webhook: "background" },
   });
@@ -103,8 +105,13 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     };
   revalidatePath(`/cases/${encodeURIComponent(f.data.ticketId)}`);
   const s = r.rescore;
+  const fixed = r.defects.length;
+  const verified = r.defects.filter((d) => d.status === "verified").length + r.verifiedEarlier;
   return {
     ok: true,
-    message: `${r.status === "created" ? `Saved version ${r.version}` : `Unchanged: version ${r.version} is already this spec`}; re-scored ${s.rollouts} rollouts, ${s.reward_changed} with another reward.`,
+    message:
+      `${r.status === "created" ? `Saved version ${r.version}` : `Unchanged: version ${r.version} is already this spec`}; re-scored ${s.rollouts} rollouts, ${s.reward_changed} with another reward.` +
+      (fixed ? ` ${fixed} spec defect${fixed === 1 ? "" : "s"} fixed by v${r.version}` : "") +
+      (fixed || verified ? `${fixed ? "," : ""} ${verified} verified (their items now agree).` : ""),
   };
 }

@@ -144,3 +144,22 @@ export async function configsByHash(pool: pg.Pool): Promise<Map<string, Verifier
   }
   return out;
 }
+
+/**
+ * The adjudication a revision answers, checked: it exists, and its item is a rollout of this ticket (a revision of one
+ * case cannot answer a dispute about another).
+ */
+export async function answeredAdjudication(
+  pool: pg.Pool,
+  id: bigint,
+  ticketId: string,
+): Promise<{ ok: true; id: bigint } | { ok: false; error: string }> {
+  const { rows } = await pool.query<{ ticket_id: string }>(
+    "select i.ticket_id from adjudications a join audit_items i on i.id = a.item_id where a.id = $1::bigint",
+    [id.toString()],
+  );
+  if (!rows[0]) return { ok: false, error: `No adjudication #${id}.` };
+  if (rows[0].ticket_id !== ticketId)
+    return { ok: false, error: `Adjudication #${id} is about ${rows[0].ticket_id}, not ${ticketId}.` };
+  return { ok: true, id };
+}

@@ -5,7 +5,7 @@
 // (compareWithLedger: reward beyond the batch tolerance, or another guardrail set). Pages of rollouts are read,
 // scored and yielded one after another, so memory stays bounded by a page whatever the number of rollouts.
 import type pg from "pg";
-import { configsByHash, getCase, ticketRollouts, type TicketRollout } from "@/lib/cases/data.ts";
+import { configsByHash, getCase, ticketRollouts } from "@/lib/cases/data.ts";
 import { draftCase } from "@/lib/cases/mutations.ts";
 import type { CaseDraft } from "@/lib/cases/schema.ts";
 import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
@@ -13,7 +13,8 @@ import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { compareWithLedger, type ScoredSide } from "@/lib/review/compare.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
-import type { Case, Claims, Issue } from "@/lib/verifier/schema.ts";
+import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import type { Case, Claims, Issue, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 export type ScoreSide = {
@@ -119,16 +120,23 @@ async function* diffPages(
   configs: Map<string, VerifierConfig>,
 ): AsyncGenerator<RolloutDiff> {
   for await (const page of ticketRollouts(pool, input.ticketId, { runId: input.runId, pageSize: input.pageSize })) {
-    yield* await diffPage(pool, page, doc, configs);
+    yield* await diffRollouts(pool, page, (r) =>
+      scoreRollout(rolloutFromColumns(r), doc, (r.config_hash && configs.get(r.config_hash)) || DEFAULT_CONFIG),
+    );
   }
 }
 
-async function diffPage(
+/**
+ * The diff of one page of rollouts of one run, each scored by `score` (a draft case, a candidate config) and set
+ * beside its current entry and its counted reviews. Shared by the workbench's Try it, the bulk fix and the verifier
+ * config dry run (lib/verifier-configs/dry-run.ts). Writes nothing.
+ */
+export async function diffRollouts<R extends RolloutRowDb>(
   pool: pg.Pool,
-  page: TicketRollout[],
-  doc: Case,
-  configs: Map<string, VerifierConfig>,
+  page: R[],
+  score: (r: R) => VerifierScoreRecord,
 ): Promise<RolloutDiff[]> {
+  if (page.length === 0) return [];
   const runId = page[0].run_id;
   const [entries, reviews] = await Promise.all([
     pool.query<EntryRow>(
@@ -152,9 +160,9 @@ async function diffPage(
   const reviewsOf = new Map<string, ReviewRow[]>();
   for (const r of reviews.rows) reviewsOf.set(r.rollout_id, [...(reviewsOf.get(r.rollout_id) ?? []), r]);
   return page.map((r) => {
-    const config = (r.config_hash && configs.get(r.config_hash)) || DEFAULT_CONFIG;
-    const scored = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), doc, config));
-    if (!scored.ok) throw new Error(`the draft's score of ${r.trajectory_id} is not a valid entry: ${scored.message}`);
+    const scored = ledgerEntryRows(score(r));
+    if (!scored.ok)
+      throw new Error(`the dry run's score of ${r.trajectory_id} is not a valid entry: ${scored.message}`);
     const v = scored.rows.values;
     const afterSide: ScoredSide = {
       reward: v.reward,
@@ -225,4 +233,33 @@ export function addToTotals(t: DryRunTotals, d: RolloutDiff): DryRunTotals {
     if (r.agreedBefore !== false && !r.agreesAfter) t.nowDisagree++;
   }
   return t;
+}
+
+/** What a dry run shows: the totals over every rollout, and at most `maxRows` rows (the selected one, then changed). */
+export type DiffView = { totals: DryRunTotals; rows: RolloutDiff[]; truncated: boolean };
+
+/**
+ * Reads a dry run's diffs to the end, keeping the totals and a bounded page of rows: the selected rollout first,
+ * then the ones that moved (another reward, a guardrail appearing or disappearing, or a review), then the rest.
+ * Memory is bounded by `maxRows` whatever the number of rollouts.
+ */
+export async function collectDiffs(
+  diffs: AsyncIterable<RolloutDiff>,
+  opts: { maxRows: number; selected?: string; onDiff?: (d: RolloutDiff) => void },
+): Promise<DiffView> {
+  const totals: DryRunTotals = { rollouts: 0, rewardChanged: 0, nowAgree: 0, nowDisagree: 0 };
+  const selected: RolloutDiff[] = [];
+  const changed: RolloutDiff[] = [];
+  const rest: RolloutDiff[] = [];
+  for await (const d of diffs) {
+    addToTotals(totals, d);
+    opts.onDiff?.(d);
+    const moved =
+      d.rewardChanged || d.guardrails.added.length + d.guardrails.removed.length > 0 || d.reviews.length > 0;
+    if (d.rolloutId === opts.selected) selected.push(d);
+    else if (moved && changed.length < opts.maxRows) changed.push(d);
+    else if (!moved && rest.length < opts.maxRows) rest.push(d);
+  }
+  const rows = [...selected, ...changed, ...rest].slice(0, opts.maxRows);
+  return { totals, rows, truncated: totals.rollouts > rows.length };
 }

@@ -1,11 +1,22 @@
 // The spec workbench's page data (/cases/[ticket]?rollout=ID): the case's current version, its history, the runs
 // holding its rollouts, and the selected rollout's current entry. The page checks the role first.
 import { z } from "zod";
-import { getCase, listCaseVersions, type CaseVersionRow, type StoredCase } from "@/lib/cases/data.ts";
+import {
+  answeredAdjudication,
+  getCase,
+  listCaseVersions,
+  type CaseVersionRow,
+  type StoredCase,
+} from "@/lib/cases/data.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 
 export const workbenchSearchSchema = z.object({
   rollout: z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/)
+    .optional()
+    .catch(undefined),
+  adjudication: z
     .string()
     .regex(/^[1-9][0-9]{0,18}$/)
     .optional()
@@ -17,16 +28,19 @@ export type Workbench = {
   versions: CaseVersionRow[];
   runs: { runId: string; rollouts: number }[];
   selected: { rolloutId: string; runId: string; trajectoryId: string; reward: number | null } | null;
+  /** The adjudication the page was opened from (checked: it is about this ticket); Apply records it as answered. */
+  answers: { adjudicationId: string } | { error: string } | null;
 };
 
 export async function loadWorkbench(ticketId: string, search: Record<string, unknown>): Promise<Workbench | null> {
   const pool = bulkPool();
   const stored = await getCase(pool, ticketId);
   if (!stored) return null;
-  const { rollout } = workbenchSearchSchema.parse({
+  const { rollout, adjudication } = workbenchSearchSchema.parse({
     rollout: typeof search.rollout === "string" ? search.rollout : undefined,
+    adjudication: typeof search.adjudication === "string" ? search.adjudication : undefined,
   });
-  const [versions, runs, selected] = await Promise.all([
+  const [versions, runs, selected, answered] = await Promise.all([
     listCaseVersions(pool, ticketId),
     // Through the ledger's ticket index (one probe per run partition); a rollout without an entry is not counted.
     pool.query<{ run_id: string; n: number }>(
@@ -40,6 +54,7 @@ export async function loadWorkbench(ticketId: string, search: Record<string, unk
           [ticketId, rollout],
         )
       : null,
+    adjudication ? answeredAdjudication(pool, BigInt(adjudication), ticketId) : null,
   ]);
   const s = selected?.rows[0];
   return {
@@ -47,5 +62,6 @@ export async function loadWorkbench(ticketId: string, search: Record<string, unk
     versions,
     runs: runs.rows.map((r) => ({ runId: r.run_id, rollouts: r.n })),
     selected: s ? { rolloutId: rollout!, runId: s.run_id, trajectoryId: s.trajectory_id, reward: s.reward } : null,
+    answers: answered ? (answered.ok ? { adjudicationId: adjudication! } : { error: answered.error }) : null,
   };
 }

@@ -6,7 +6,8 @@ import { parseArgs } from "node:util";
 import { type Io, stdio } from "@/lib/cli/command.ts";
 import { listCaseVersions } from "@/lib/cases/data.ts";
 import { addToTotals, dryRunCase, type DryRunTotals } from "@/lib/cases/dry-run.ts";
-import { applyCaseRevision } from "@/lib/cases/mutations.ts";
+import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
+import { createClient } from "@/lib/db/client.ts";
 import { parseReviseFile, reviseReasonSchema, type CaseAnswers } from "@/lib/cases/schema.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 
@@ -81,7 +82,7 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
     io.err(`verity case revise: invalid ${file}: ${issuesText(draft.issues)}`);
     return 1;
   }
-  return withBulkDatabase(async (pool) => {
+  return withBulkDatabase(async (pool, url) => {
     if (dryRun) {
       const r = await dryRunCase(pool, { ticketId, draft: draft.draft, runId: values.run });
       if (!r) {
@@ -110,15 +111,20 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
       }
       authorId = u.rows[0].id;
     }
-    const r = await applyCaseRevision(pool, {
-      ticketId,
-      draft: draft.draft,
-      reason: reason.success ? reason.data : "",
-      authorId,
-      actor: authorId ? { userId: authorId } : { label: "cli" },
-      answers,
-      runId: values.run,
-    });
+    const client = createClient(url);
+    const r = await applyCaseFix(
+      pool,
+      {
+        ticketId,
+        draft: draft.draft,
+        reason: reason.success ? reason.data : "",
+        authorId,
+        actor: authorId ? { userId: authorId, email: values.as! } : { label: "cli" },
+        answers,
+        runId: values.run,
+      },
+      client,
+    ).finally(() => client.$disconnect());
     if (!r.ok) {
       io.err(
         `verity case revise: ${r.code === "not_found" ? issuesText(r.issues) : `invalid ${file}: ${issuesText(r.issues)}`}`,
@@ -134,6 +140,8 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
     io.out(
       `re-scored ${s.rollouts} rollouts: ${s.rescored} superseded (${s.reward_changed} with another reward), ${s.unchanged} unchanged, ${s.crossed_up} crossed 0.9 up, ${s.crossed_down} down`,
     );
+    for (const d of r.defects) io.out(`defect #${d.id} (${d.runId}) ${d.status} by v${r.version}`);
+    if (r.verifiedEarlier) io.out(`${r.verifiedEarlier} defects fixed earlier verified (their items now agree)`);
     io.out(
       JSON.stringify({
         ticket_id: ticketId,
@@ -141,6 +149,8 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
         version: r.version,
         content_hash: r.contentHash,
         rescore: s,
+        defects: r.defects.map((d) => ({ run_id: d.runId, id: d.id.toString(), status: d.status })),
+        defects_verified_earlier: r.verifiedEarlier,
       }),
     );
     return 0;

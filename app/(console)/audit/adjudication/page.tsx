@@ -118,7 +118,7 @@ export default async function AdjudicationPage({
                 <p>
                   <Link
                     className="text-accent hover:underline"
-                    href={`/cases/${encodeURIComponent(dispute.item.ticketId)}?rollout=${dispute.rolloutId}`}
+                    href={`/cases/${encodeURIComponent(dispute.item.ticketId)}?rollout=${dispute.rolloutId}${dispute.adjudications.length ? `&adjudication=${dispute.adjudications[0].id}` : ""}`}
                   >
                     Open the spec workbench for {dispute.item.ticketId}
                   </Link>{" "}

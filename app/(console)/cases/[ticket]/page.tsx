@@ -23,7 +23,7 @@ export default async function CaseWorkbenchPage({
   if (ticketId === null) notFound();
   const w = await loadWorkbench(ticketId, await searchParams);
   if (!w) notFound();
-  const { stored, versions, runs, selected } = w;
+  const { stored, versions, runs, selected, answers } = w;
   return (
     <>
       <PageHeader
@@ -37,9 +37,15 @@ export default async function CaseWorkbenchPage({
                 · selected rollout <span className="font-mono">{selected.trajectoryId}</span> ({selected.runId})
               </>
             )}
+            {answers && "adjudicationId" in answers && <> · answers adjudication #{answers.adjudicationId}</>}
           </>
         }
       />
+      {answers && "error" in answers && (
+        <p role="alert" className="mb-3 text-[13px] text-bad">
+          {answers.error} Apply will not record it as answered.
+        </p>
+      )}
       <SpecWorkbench
         ticketId={stored.ticketId}
         ticket={stored.doc.ticket}
@@ -47,6 +53,7 @@ export default async function CaseWorkbenchPage({
         spec={stored.doc.verifier_spec}
         runs={runs}
         selectedRollout={selected?.rolloutId ?? null}
+        adjudication={answers && "adjudicationId" in answers ? answers.adjudicationId : null}
       />
       <Card title="Versions" className="mt-4">
         <Table>
