@@ -3,7 +3,8 @@
 // column of the hovered row with its exact value (the chart draws rounded lines; the tooltip is where numbers are
 // read). Presentational.
 import type { ReactNode } from "react";
-import { Line } from "recharts";
+import { Line, ReferenceArea, ReferenceLine } from "recharts";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type Column, type ColumnFormat, type Row } from "@/lib/monitors/series.ts";
 
 export const CHART_HEIGHT = 230;
@@ -127,4 +128,52 @@ export function StepTooltip({
 /** A line under a chart explaining what is shaded or drawn as a reference (the legend lists only data series). */
 export function ChartNote({ children }: { children: ReactNode }) {
   return <p className="px-3 pb-2 text-[11px] text-fg-muted">{children}</p>;
+}
+
+/** A fix that changed scores at this many distinct steps or fewer is drawn as one line per step, else as its range. */
+const MAX_MARK_LINES = 12;
+
+/**
+ * The steps where a spec or config fix changed scores (score_change_marks), as reference marks on a step chart: a
+ * line per changed step, or a shaded range when it changed many; the label ("spec fix T-123 v2, 14 entries") sits on
+ * the first. Marks outside the zoomed range are left out.
+ */
+export function scoreChangeMarks(
+  marks: readonly ScoreChangeMark[] | undefined,
+  range: { from: number; to: number },
+): ReactNode[] {
+  const out: ReactNode[] = [];
+  for (const m of marks ?? []) {
+    const label = { value: m.label, position: "insideTopRight" as const, fontSize: 10, fill: "var(--fg-muted)" };
+    const steps = m.steps?.map((s) => s.step).filter((s) => s >= range.from && s <= range.to);
+    if (steps && steps.length <= MAX_MARK_LINES) {
+      steps.forEach((step, i) =>
+        out.push(
+          <ReferenceLine
+            key={`mark-${m.id}-${step}`}
+            x={step}
+            stroke="var(--accent)"
+            strokeDasharray="2 2"
+            ifOverflow="hidden"
+            label={i === 0 ? label : undefined}
+          />,
+        ),
+      );
+    } else {
+      out.push(
+        <ReferenceArea
+          key={`mark-${m.id}`}
+          x1={Math.max(m.stepMin, range.from)}
+          x2={Math.min(m.stepMax, range.to)}
+          fill="var(--accent)"
+          fillOpacity={0.06}
+          stroke="var(--accent)"
+          strokeOpacity={0.3}
+          ifOverflow="hidden"
+          label={label}
+        />,
+      );
+    }
+  }
+  return out;
 }

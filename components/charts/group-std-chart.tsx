@@ -18,7 +18,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /** Mean within-group reward std (GRPO's learning signal) with the no-gradient floor. */
@@ -27,12 +29,15 @@ export function GroupStdChart({
   runIds,
   range,
   bucket,
+  marks,
   floor,
 }: {
   table: ChartTable;
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
   floor: number;
 }) {
   return (
@@ -55,6 +60,7 @@ export function GroupStdChart({
             ifOverflow="extendDomain"
             label={{ value: `floor ${floor}`, position: "insideBottomLeft", fontSize: 11, fill: "var(--bad)" }}
           />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

@@ -19,7 +19,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -30,6 +32,7 @@ export function HandoffChart({
   runIds,
   range,
   bucket,
+  marks,
   ceiling,
   redSince,
 }: {
@@ -37,6 +40,8 @@ export function HandoffChart({
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
   ceiling: number;
   redSince: number | null;
 }) {
@@ -74,6 +79,7 @@ export function HandoffChart({
               fill: "var(--bad)",
             }}
           />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

@@ -20,7 +20,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -32,6 +34,7 @@ export function HitRateChart({
   runIds,
   range,
   bucket,
+  marks,
   band,
   perGuardrail,
 }: {
@@ -39,6 +42,8 @@ export function HitRateChart({
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
   band: { low: number; high: number };
   perGuardrail: boolean;
 }) {
@@ -68,6 +73,7 @@ export function HitRateChart({
             ifOverflow="extendDomain"
             label={{ value: label, position: "insideTopRight", fontSize: 11, fill: "var(--good)" }}
           />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

@@ -10,7 +10,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
 
 const LINES = [
@@ -29,11 +31,14 @@ export function OutcomesChart({
   runIds,
   range,
   bucket,
+  marks,
 }: {
   table: ChartTable;
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
 }) {
   const band = (i: number) => (r: Row) => {
     const lo = r[runKey("rewardLow", i)];
@@ -55,6 +60,7 @@ export function OutcomesChart({
             domain={[0, 1]}
             allowDataOverflow
           />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

@@ -10,7 +10,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -22,11 +24,14 @@ export function RemovedChart({
   runIds,
   range,
   bucket,
+  marks,
 }: {
   table: ChartTable;
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
 }) {
   const codes = table.columns
     .filter((c) => c.key.startsWith("removed_") && !c.key.endsWith("__b"))
@@ -38,6 +43,7 @@ export function RemovedChart({
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, "auto"]} />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

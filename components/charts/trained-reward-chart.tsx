@@ -19,7 +19,9 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  scoreChangeMarks,
 } from "@/components/charts/chart-kit.tsx";
+import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
 
 /**
@@ -31,12 +33,15 @@ export function TrainedRewardChart({
   runIds,
   range,
   bucket,
+  marks,
   ceiling,
 }: {
   table: ChartTable;
   runIds: readonly string[];
   range: { from: number; to: number };
   bucket: number;
+  /** Steps where a spec or config fix changed scores. */
+  marks?: readonly ScoreChangeMark[];
   ceiling: number;
 }) {
   return (
@@ -74,6 +79,7 @@ export function TrainedRewardChart({
               fill: "var(--bad)",
             }}
           />
+          {scoreChangeMarks(marks, range)}
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={bucket} />}
             isAnimationActive={false}

@@ -92,7 +92,7 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
   const handoffAlarm = alarms.handoff;
   const hasAudit = data.runs.some((r) => r.audit.length > 0);
   const hasTrained = data.runs.some((r) => r.rows.some((s) => s.trained > 0));
-  const common = { runIds, range, bucket };
+  const common = { runIds, range, bucket, marks: data.marks };
   // Windows the audit is too thin to correct, with why (the chart draws no corrected point there).
   const thin = data.runs.flatMap((r) =>
     r.corrected.filter((w) => w.thin).map((w) => ({ run: r.id, from: w.stepFrom, to: w.stepTo, why: w.thin! })),
@@ -134,6 +134,21 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
           </div>
         </div>
         <StepOverview points={data.overview} range={range} onSelect={zoom} />
+        {data.marks.length > 0 && (
+          <div className="mt-1 text-[11px]" data-testid="score-change-marks">
+            <p className="text-fg-muted">Fixes that changed scores in these steps (marked on the step charts):</p>
+            <ul className="list-disc pl-4">
+              {data.marks.map((m) => (
+                <li key={m.id}>
+                  {m.label}:{" "}
+                  {m.steps && m.steps.length <= 12
+                    ? `step${m.steps.length === 1 ? "" : "s"} ${m.steps.map((x) => x.step.toLocaleString("en-US")).join(", ")}`
+                    : steps(m.stepMin, m.stepMax)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
         <p className="text-[11px] text-fg-muted">
           Drag the brush or type a range to zoom every chart.
           {bucket > 1 &&

@@ -14,6 +14,7 @@ import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { caseRow, rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
+import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/mutations.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
@@ -158,6 +159,12 @@ export async function rescoreTicket(
   } finally {
     await alarms?.settle();
   }
+  for (const tally of tallies.values())
+    await recordScoreChange(pool, tally, {
+      kind: "case_version",
+      ticketId: opts.ticketId,
+      caseVersion: current.version,
+    });
   return mergeTallies(
     opts.ticketId,
     current.version,

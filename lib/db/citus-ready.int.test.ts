@@ -32,6 +32,7 @@ const NOT_RUN_SCOPED = [
   "gate_verdicts",
   "monitor_alarm_events",
   "monitor_alarms",
+  "score_change_marks",
   "trajectories",
 ];
 

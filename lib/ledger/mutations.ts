@@ -8,6 +8,7 @@ import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ingest/write-batch.ts";
+import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
@@ -89,6 +90,8 @@ export class RescoreTally {
   private readonly moves = new Map<string, GuardrailTransition>();
   private readonly before = { sum: 0, n: 0 };
   private readonly after = { sum: 0, n: 0 };
+  /** Entries given another reward, per step: the steps the monitors mark (score_change_marks, 024). */
+  readonly changedSteps = new Map<number, number>();
 
   constructor(runId: string, hash: string) {
     this.summary = {
@@ -112,7 +115,10 @@ export class RescoreTally {
   superseded(old: CurrentRow, next: LedgerEntryRows["values"]): void {
     const s = this.summary;
     s.rescored++;
-    if (old.reward !== next.reward) s.reward_changed++;
+    if (old.reward !== next.reward) {
+      s.reward_changed++;
+      this.changedSteps.set(old.step, (this.changedSteps.get(old.step) ?? 0) + 1);
+    }
     if (old.reward !== null) Object.assign(this.before, { sum: this.before.sum + old.reward, n: this.before.n + 1 });
     if (next.reward !== null) Object.assign(this.after, { sum: this.after.sum + next.reward, n: this.after.n + 1 });
     const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
@@ -257,5 +263,6 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
     // Also when a batch failed: the batches before it are committed.
     await alarms?.settle();
   }
+  await recordScoreChange(pool, tally, { kind: "config", configHash: tally.summary.config_hash });
   return tally.finish();
 }

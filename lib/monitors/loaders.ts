@@ -9,6 +9,7 @@ import { listAuditPoints, pointsInRange } from "@/lib/monitors/audit-data.ts";
 import { bucketWidthFor, MAX_POINTS } from "@/lib/monitors/buckets.ts";
 import { tableToCsv, csvFileName } from "@/lib/monitors/csv.ts";
 import { countSteps, getRunThresholds, listBucketedRollups, listOverview } from "@/lib/monitors/data.ts";
+import { listScoreChangeMarks, type ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { chartTable } from "@/lib/monitors/series.ts";
 import { resolveThresholds, type ChartName, type ChartQuery, type Thresholds } from "@/lib/monitors/schema.ts";
 
@@ -32,6 +33,8 @@ export type ChartData = {
   smooth: number;
   /** The overlaid run asked for but unknown (shown as a notice). */
   missingCompare: string | null;
+  /** The page run's spec and config fixes that changed scores in the range: the charts' reference marks. */
+  marks: ScoreChangeMark[];
 };
 
 export type LoadResult =
@@ -68,12 +71,13 @@ export async function loadRunCharts(
 
   const inRange = from === extent.first && to === extent.last ? whole : await countSteps(ids, range, client);
   const bucket = bucketWidthFor(inRange.count, inRange.first ?? from, inRange.last ?? to, maxPoints);
-  const [rows, audit, corrected, overview] = await Promise.all([
+  const [rows, audit, corrected, overview, marks] = await Promise.all([
     Promise.all(ids.map((id) => listBucketedRollups(id, range, bucket, from, client))),
     Promise.all(ids.map((id) => listAuditPoints(id, thresholds.auditWindow, client))),
     // On the page run's audit windows, for both runs, so the two curves share one step grid.
     Promise.all(ids.map((id) => correctedCurve(client, id, { windowSteps: thresholds.auditWindow }))),
     listOverview(runId, maxPoints, client),
+    listScoreChangeMarks(runId, range, client),
   ]);
   return {
     state: "ok",
@@ -93,6 +97,7 @@ export async function loadRunCharts(
       overview,
       smooth: query.smooth ?? 1,
       missingCompare: query.compare && !compareRun && query.compare !== runId ? query.compare : null,
+      marks,
     },
   };
 }

@@ -146,6 +146,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
     await client.query("delete from monitor_alarm_events where run_id = $1", [run]);
     await client.query("delete from monitor_alarms where run_id = $1", [run]);
     await client.query("delete from cluster_states where run_id = $1", [run]);
+    await client.query("delete from score_change_marks where run_id = $1", [run]);
     for (const table of RUN_PARTITIONED_TABLES) {
       const { rows } = await client.query<{ name: string; attached: boolean }>(
         `select verity_run_partition_name($1, $2) as name,
