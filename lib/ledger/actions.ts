@@ -10,7 +10,7 @@ import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
-import { DEFAULT_CONFIG, parseVerifierConfig } from "@/lib/verifier/config.ts";
+import { configByChoice } from "@/lib/verifier-configs/data.ts";
 
 export type RescoreState = { ok?: boolean; message?: string; report?: string[] };
 
@@ -24,20 +24,9 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
   const parsed = rescoreInput.safeParse({ runId: form.get("runId"), config: form.get("config") });
   if (!parsed.success) return { ok: false, message: "Pick a run and a config." };
   const { runId } = parsed.data;
-  let config = DEFAULT_CONFIG;
-  let configName = "the default config";
-  if (parsed.data.config !== "default") {
-    const row = await db().verifierConfig.findUnique({
-      where: { id: parsed.data.config },
-      select: { name: true, version: true, body: true },
-    });
-    if (!row) return { ok: false, message: "That config does not exist (any more)." };
-    const c = parseVerifierConfig(row.body);
-    if (!c.ok)
-      return { ok: false, message: `Config ${row.name} v${row.version} is not valid: ${c.issues[0]?.message}` };
-    config = c.config;
-    configName = `${row.name} v${row.version}`;
-  }
+  const picked = await configByChoice(parsed.data.config);
+  if (!picked.ok) return { ok: false, message: picked.error };
+  const { config, name: configName } = picked;
   if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
     return { ok: false, message: `No run ${runId}.` };
   const summary = await rescoreRun(bulkPool(), { runId, config, alarms: { webhook: "background" } });

@@ -116,3 +116,32 @@ export async function parseAddConfigForm(form: FormData): Promise<AddConfigFormR
     return { ok: false, fieldErrors, values };
   return { ok: true, name: name.data, config, makeDefault: fields.data.makeDefault };
 }
+
+/** The largest sample a config dry run takes (lib/verifier-configs/dry-run.ts holds the sample's ids). */
+export const MAX_DRY_RUN_SAMPLE = 100_000;
+
+/**
+ * The admin's config dry run: a run, a config ("default" or a stored config's id) and, optionally, a sample size
+ * (blank: the whole run) and the seed that makes the sample reproducible (blank: "1").
+ */
+export const configDryRunInput = z.object({
+  runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }).max(200),
+  config: z.union([z.literal("default"), z.coerce.number().int().positive()], { error: "Pick a config." }),
+  sample: z.preprocess(
+    (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+    z.coerce
+      .number({ error: "A sample size is a whole number of rollouts." })
+      .int({ error: "A sample size is a whole number of rollouts." })
+      .min(1, { error: "A sample holds at least 1 rollout." })
+      .max(MAX_DRY_RUN_SAMPLE, {
+        error: `A sample holds at most ${MAX_DRY_RUN_SAMPLE.toLocaleString("en-US")} rollouts.`,
+      })
+      .optional(),
+  ),
+  seed: z
+    .string()
+    .trim()
+    .max(100, { error: "At most 100 characters." })
+    .optional()
+    .transform((s) => s || "1"),
+});
