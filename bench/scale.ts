@@ -51,6 +51,8 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "60" },
     port: { type: "string", default: "3411" },
     "archive-n": { type: "string", default: "1000000" },
+    "live-n": { type: "string", default: "60000" },
+    reads: { type: "string" },
     batch: { type: "string", default: "2000" },
     every: { type: "string", default: "1000000" },
     keep: { type: "boolean" },
@@ -72,6 +74,10 @@ const USERS = Number(values.users);
 const SECONDS = Number(values.seconds);
 const PORT = Number(values.port);
 const ARCHIVE_N = Number(values["archive-n"]);
+const LIVE_N = Number(values["live-n"]);
+/** --reads a,b: only the reads whose name contains one of these (e.g. "detail,agreement,sampled,level 2"). */
+const READS = values.reads?.split(",").map((x) => x.trim().toLowerCase());
+const wanted = (name: string) => !READS || READS.some((r) => name.toLowerCase().includes(r));
 const BATCH = Number(values.batch);
 const MILLION = 1_000_000;
 const EVERY = Number(values.every);
@@ -545,6 +551,8 @@ async function measureReads(c: pg.Client, size: number) {
   const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
   const { BLIND_SPOT_KEY, browserFilters, parseKey } = await import("@/lib/clusters/keys.ts");
   const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
+  const { loadAgreementItemsBefore, loadTrajectoryDetailBefore } = await import("@/bench/lib/scale-baseline.ts");
+  const { neighbours } = await import("@/lib/ledger/browse.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
   const { db } = await import("@/lib/db/client.ts");
   const client = db();
@@ -626,6 +634,7 @@ async function measureReads(c: pg.Client, size: number) {
     );
   };
   for (const [name, q] of filters) {
+    if (!wanted(`first page: ${name}`) && !wanted(`count: ${name}`)) continue;
     const parse = (run: string) => {
       const parsed = parseBrowseParams({ ...q, run });
       if (!parsed.ok) throw new Error(`${name}: ${parsed.errors.join("; ")}`);
@@ -649,52 +658,79 @@ async function measureReads(c: pg.Client, size: number) {
   const ids = (
     await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 42", [BIG])
   ).rows.map((r) => r.trajectory_id as string);
-  row(
-    "rollout detail (40 random)",
-    await time(ids.length - 2, async (i) => {
-      if (!(await loadTrajectoryDetail(ids[i]))) throw new Error("no detail");
-    }),
-    null,
-    100,
-  );
-  row(
-    "run page: every read of /runs/[run], in parallel",
-    await time(ITER, () =>
-      Promise.all([
-        loadRunCharts(BIG, {}, client),
-        getRunSummary(BIG, client),
-        evaluateRunAlarms(BIG, { client, webhookUrl: null }),
-        listAlarmEvents({ runId: BIG, limit: 10 }, client),
-        listRunIds(client),
-      ]),
-    ),
-    null,
-    300,
-  );
-  row(
-    "Monitors page: refreshAlarms over 20 runs + runs list",
-    await time(ITER, () =>
-      Promise.all([refreshAlarms(undefined, { client, webhookUrl: null }), listRunSummaries(client)]),
-    ),
-    null,
-    300,
-  );
-  row(
-    "clusters report, uncached (threshold 0.5)",
-    await time(3, () => computeClusterReport({ runId: BIG, threshold: 0.5 })),
-    await time(1, () => computeClusterReport({ runId: small, threshold: 0.5 })),
-    2000,
-  );
+  if (wanted("rollout detail")) {
+    // Before and after in turns, so the load of a shared machine weighs on both alike.
+    const before: number[] = [];
+    const after: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      before.push(
+        ...(await time(ids.length - 2, async (i) => {
+          if (!(await loadTrajectoryDetailBefore(ids[i]))) throw new Error("no detail");
+        })),
+      );
+      after.push(
+        ...(await time(ids.length - 2, async (i) => {
+          if (!(await loadTrajectoryDetail(ids[i]))) throw new Error("no detail");
+        })),
+      );
+    }
+    row("rollout detail (40 random × 2), before: five round trips deep", before, null, 100);
+    row("rollout detail (40 random × 2), after: three deep", after, null, 100);
+    const entry = (await loadTrajectoryDetail(ids[0]))!.entry;
+    const parsedAll = parseBrowseParams({});
+    if (parsedAll.ok) {
+      const all = parsedAll.params;
+      row(
+        "detail page's neighbours without a browser query (every run)",
+        await time(ITER, () => neighbours(all, { id: entry.id, sortValue: null })),
+        null,
+        100,
+      );
+    }
+  }
+  if (wanted("run page"))
+    row(
+      "run page: every read of /runs/[run], in parallel",
+      await time(ITER, () =>
+        Promise.all([
+          loadRunCharts(BIG, {}, client),
+          getRunSummary(BIG, client),
+          evaluateRunAlarms(BIG, { client, webhookUrl: null }),
+          listAlarmEvents({ runId: BIG, limit: 10 }, client),
+          listRunIds(client),
+        ]),
+      ),
+      null,
+      300,
+    );
+  if (wanted("monitors"))
+    row(
+      "Monitors page: refreshAlarms over 20 runs + runs list",
+      await time(ITER, () =>
+        Promise.all([refreshAlarms(undefined, { client, webhookUrl: null }), listRunSummaries(client)]),
+      ),
+      null,
+      300,
+    );
+  if (wanted("clusters report"))
+    row(
+      "clusters report, uncached (threshold 0.5)",
+      await time(3, () => computeClusterReport({ runId: BIG, threshold: 0.5 })),
+      await time(1, () => computeClusterReport({ runId: small, threshold: 0.5 })),
+      2000,
+    );
   const items = Number((await c.query("select count(*) from audit_items")).rows[0].count);
-  row(
-    `agreement report (${fmt(items)} reviewed items)`,
-    await time(5, async () => {
-      const f = { run: BIG, tolerance: 0.1 };
-      buildAgreementReport(await loadAgreementItems(f), f);
-    }),
-    null,
-    500,
-  );
+  if (wanted("agreement")) {
+    const f = { run: BIG, tolerance: 0.1 };
+    const before: number[] = [];
+    const after: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      before.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItemsBefore(f), f))));
+      after.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItems(f), f))));
+    }
+    row(`agreement report (${fmt(items)} reviewed items), before: current entries by rollout id`, before, null, 500);
+    row(`agreement report (${fmt(items)} reviewed items), after: by trajectory id`, after, null, 500);
+  }
   say(`(${load()})`);
 }
 
@@ -821,14 +857,14 @@ async function phaseConcurrency() {
   await round("concurrency, reads alone");
 
   // The same ingest alone and then beside the researchers: its rate drop.
-  const tpl = buildTemplate("scale-live", 20_000);
-  const n = 60_000;
+  const tpl = buildTemplate("scale-live", Math.min(20_000, LIVE_N));
+  const n = LIVE_N;
   const alone = await ingestThroughCli(url, scaleLines(tpl, n, "scored"), {
     every: n,
     label: "ingest alone",
     linesPerRollout: 2,
   });
-  const tpl2 = buildTemplate("scale-live-2", 20_000);
+  const tpl2 = buildTemplate("scale-live-2", Math.min(20_000, LIVE_N));
   const during = ingestThroughCli(url, scaleLines(tpl2, 10 * n, "scored"), {
     every: n,
     label: "ingest beside readers",
