@@ -32,6 +32,12 @@ const FIELDS: Field[] = [
     unit: "%",
     hint: "share of a step's rollouts whose trained reward differs from the ledger's above",
   },
+  {
+    name: "orderingFloor",
+    label: "Ordering agreement floor",
+    unit: "%",
+    hint: "pairwise ordering agreement's 95% lower bound, per audit window, below",
+  },
 ];
 
 const shown = (f: Field, v: number) => (f.unit === "%" ? String(Math.round(v * 1e6) / 1e4) : String(v));

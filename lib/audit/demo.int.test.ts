@@ -219,7 +219,8 @@ describe("the demo shadow audit on the real demo ledger", () => {
     const reviewers = await client.pairReview.groupBy({ by: ["reviewerId"], where: { item: { batchId } } });
     expect(reviewers.length).toBe(2);
 
-    // Each counted judgement against the ledger's order, computed here from the stored rows.
+    // Each judged pair through its first counted judgement (as the report and the alarm count), against the
+    // ledger's order, computed here from the stored rows.
     const rows = await client.$queryRaw<
       {
         step: number;
@@ -230,7 +231,7 @@ describe("the demo shadow audit on the real demo ledger", () => {
         disputed: boolean;
       }[]
     >`
-      select a.step, r.preferred_trajectory_id as preferred,
+      select distinct on (i.id) a.step, r.preferred_trajectory_id as preferred,
              case when a.reward > b.reward then a.trajectory_id when b.reward > a.reward then b.trajectory_id end as hi,
              case when a.reward > b.reward then b.handoff else a.handoff end as lo_handoff,
              case when a.reward > b.reward then a.handoff else b.handoff end as hi_handoff,
@@ -238,7 +239,8 @@ describe("the demo shadow audit on the real demo ledger", () => {
         from pair_reviews r join audit_items i on i.id = r.item_id
         join ledger a on a.run_id = i.run_id and a.id = i.ledger_id
         join ledger b on b.run_id = i.run_id and b.id = i.ledger_b_id
-       where i.batch_id = ${batchId} and r.excluded_reason is null`;
+       where i.batch_id = ${batchId} and r.excluded_reason is null
+       order by i.id, r.id`;
     const inversions = rows.filter((r) => r.preferred !== null && r.hi !== null && r.preferred !== r.hi);
     expect(inversions.length).toBeGreaterThanOrEqual(25);
     // the story: the human preferred the rollout that did the work over a hand-off the ledger rewards higher
@@ -260,10 +262,31 @@ describe("the demo shadow audit on the real demo ledger", () => {
     const early = byStep.slice(0, 3);
     const late = byStep.slice(-3);
     expect(sum(late)).toBeGreaterThan(3 * sum(early) + 10);
-    // enough ordered judgements in every window for the alarm to judge, the lower bound above 0.8 early, below late
-    for (const w of byStep) expect(w.agree + w.inversions).toBeGreaterThanOrEqual(30);
+    // enough ordered judgements in all windows but one for the alarm to judge, the lower bound above 0.8 early, below
+    // late
+    expect(byStep.filter((w) => w.agree + w.inversions < 30).length).toBeLessThanOrEqual(1);
     const lower = (w: { agree: number; inversions: number }) => wilson(w.agree, w.agree + w.inversions)!.lower;
     for (const w of early) expect(lower(w)).toBeGreaterThan(0.8);
     for (const w of late) expect(lower(w)).toBeLessThan(0.8);
+  }, 60_000);
+
+  it("turns the ordering-agreement alarm red on grpo-hacking, once, and leaves grpo-main (no pairs) silent", async () => {
+    const hacking = await evaluateRunAlarms(HACKING_RUN, { client, webhookUrl: null, force: true });
+    const ordering = hacking.alarms.find((a) => a.alarm === "ordering")!;
+    expect(ordering.state).toBe("red");
+    expect(ordering.message).toMatch(/ordering agreement's 95% lower bound/);
+    expect(ordering.value!).toBeLessThan(0.8);
+    // red since a window in the second half of the run (3,000-step windows over 0–29,250)
+    expect(ordering.sinceStep!).toBeGreaterThanOrEqual(12_000);
+    // the change was recorded once (by the evaluation of the test before), and evaluating again records nothing
+    expect(hacking.transitions.filter((t) => t.alarm === "ordering")).toEqual([]);
+    const events = await client.monitorAlarmEvent.findMany({ where: { runId: HACKING_RUN, alarm: "ordering" } });
+    expect(events.map((e) => [e.fromState, e.toState])).toEqual([["green", "red"]]);
+
+    const main = await evaluateRunAlarms("grpo-main", { client, webhookUrl: null, force: true });
+    const silent = main.alarms.find((a) => a.alarm === "ordering")!;
+    expect(silent.state).toBe("green");
+    expect(silent.atStep).toBeNull();
+    expect(await client.monitorAlarmEvent.count({ where: { runId: "grpo-main", alarm: "ordering" } })).toBe(0);
   }, 60_000);
 });

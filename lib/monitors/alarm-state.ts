@@ -12,6 +12,7 @@ import {
 } from "@/lib/stats/alarms.ts";
 import type { StepPoint } from "@/lib/stats/trend.ts";
 import { auditSeries, windowStart, type AuditPoint } from "@/lib/monitors/audit.ts";
+import { orderingSeries, type OrderingPoint } from "@/lib/monitors/ordering.ts";
 import { ALARMS, type AlarmKey, type AlarmRules } from "@/lib/monitors/rules.ts";
 
 /** The rollup counters the step alarms read. */
@@ -29,7 +30,13 @@ export type AlarmStepRow = {
   trainedAbsDiffSum: number;
 };
 
-export type AlarmInputs = { steps: readonly AlarmStepRow[]; audit: readonly AuditPoint[]; auditWindow: number };
+export type AlarmInputs = {
+  steps: readonly AlarmStepRow[];
+  audit: readonly AuditPoint[];
+  auditWindow: number;
+  /** Pairwise ordering agreement per audit window (none for a run without pairwise judgements). */
+  ordering?: readonly OrderingPoint[];
+};
 
 /** The ledger's mean reward pooled into the audit windows, so both series of a reward-hacking rule share a grid. */
 export function ledgerRewardByWindow(steps: readonly AlarmStepRow[], width: number): StepPoint[] {
@@ -78,6 +85,7 @@ export function computeAlarmStatuses(rules: AlarmRules, inputs: AlarmInputs): Re
         stepSeries(steps.map((s) => ({ step: s.step, k: s.trainedDiffers, n: s.trained }))),
       ),
     ),
+    ordering: last(alarmTimeline(rules.ordering, orderingSeries(inputs.ordering ?? []))),
   };
 }
 

@@ -7,6 +7,8 @@ import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
 import type { AlarmState } from "@/lib/stats/alarms.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import type { AuditPair } from "@/lib/monitors/audit.ts";
+import type { OrderingJudgement } from "@/lib/monitors/ordering.ts";
+import { ledgerOrder } from "@/lib/pairwise/order.ts";
 import { bucketWidthFor } from "@/lib/monitors/buckets.ts";
 import type { AlarmStepRow, PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
 import { ALARMS, type AlarmKey } from "@/lib/monitors/rules.ts";
@@ -102,6 +104,52 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
   });
 }
 
+type OrderingRow = {
+  step: number;
+  a_id: string;
+  a_reward: number | null;
+  b_id: string;
+  b_reward: number | null;
+  b_on_left: boolean;
+  preferred: string | null;
+  inclusion_prob: number;
+};
+
+/**
+ * The run's judged pairs, each once through its first current judgement that counts (not superseded, not excluded:
+ * lib/review/blind.ts), as the pairwise report counts them (the further judgements of overlap pairs are for
+ * agreement between annotators), against the ledger's order of the pair, in step order. O(pair reviews of the run).
+ */
+export async function listOrderingJudgements(runId: string, client: Db = db()): Promise<OrderingJudgement[]> {
+  const rows = await client.$queryRaw<OrderingRow[]>`
+    select distinct on (i.id)
+           a.step, a.trajectory_id as a_id, a.reward as a_reward, b.trajectory_id as b_id, b.reward as b_reward,
+           i.b_on_left, r.preferred_trajectory_id as preferred, i.inclusion_prob
+      from audit_batches ab
+      join audit_items i on i.batch_id = ab.id
+      join pair_reviews r on r.item_id = i.id
+      join ledger a on a.run_id = i.run_id and a.id = i.ledger_id
+      join ledger b on b.run_id = i.run_id and b.id = i.ledger_b_id
+     where ab.run_id = ${runId} and ab.kind = 'pairwise'
+       and not exists (select 1 from pair_reviews s where s.supersedes_id = r.id)
+       and r.excluded_reason is null
+     order by i.id, r.id`;
+  rows.sort((x, y) => x.step - y.step);
+  return rows.map((r) => {
+    const left = r.b_on_left ? r.b_id : r.a_id;
+    return {
+      step: r.step,
+      verdict: ledgerOrder(
+        { trajectoryId: r.a_id, reward: r.a_reward },
+        { trajectoryId: r.b_id, reward: r.b_reward },
+        r.preferred,
+      ).verdict,
+      side: r.preferred === null ? "tie" : r.preferred === left ? "left" : "right",
+      inclusionProb: r.inclusion_prob,
+    };
+  });
+}
+
 /**
  * A summary of what a run's alarms and its gate read: its rollups (row count, last step, and the sums that any
  * ingest, re-score or trained-reward record changes) and its current reviews (count, newest id), plus its stored thresholds. An unchanged summary
@@ -111,7 +159,13 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
 export async function runFingerprints(runIds: readonly string[], client: Db = db()): Promise<Map<string, string>> {
   if (runIds.length === 0) return new Map();
   const rows = await client.$queryRaw<
-    { id: string; rollups: string | null; reviews: string | null; thresholds: string | null }[]
+    {
+      id: string;
+      rollups: string | null;
+      reviews: string | null;
+      pair_reviews: string | null;
+      thresholds: string | null;
+    }[]
   >`
     select r.id, r.thresholds::text as thresholds,
            (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
@@ -120,9 +174,14 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
               from step_rollups s where s.run_id = r.id) as rollups,
            (select concat_ws(':', count(*), max(v.id))
               from audit_batches b join audit_items i on i.batch_id = b.id join reviews v on v.item_id = i.id
-             where b.run_id = r.id) as reviews
+             where b.run_id = r.id) as reviews,
+           (select concat_ws(':', count(*), max(v.id))
+              from audit_batches b join audit_items i on i.batch_id = b.id join pair_reviews v on v.item_id = i.id
+             where b.run_id = r.id) as pair_reviews
       from runs r where r.id = any(${[...runIds]}::text[])`;
-  return new Map(rows.map((r) => [r.id, `${r.rollups ?? ""}|${r.reviews ?? ""}|${r.thresholds ?? ""}`]));
+  return new Map(
+    rows.map((r) => [r.id, `${r.rollups ?? ""}|${r.reviews ?? ""}|${r.pair_reviews ?? ""}|${r.thresholds ?? ""}`]),
+  );
 }
 
 type AlarmRow = {

@@ -8,14 +8,21 @@ import { env } from "@/lib/env.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { computeAlarmStatuses, type PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
-import { getRunThresholds, listAlarmStepRows, listPersistedAlarms, runFingerprints } from "@/lib/monitors/data.ts";
+import {
+  getRunThresholds,
+  listAlarmStepRows,
+  listOrderingJudgements,
+  listPersistedAlarms,
+  runFingerprints,
+} from "@/lib/monitors/data.ts";
+import { orderingPoints } from "@/lib/monitors/ordering.ts";
 import { persistAlarmEvaluation, recordWebhookOutcomes, type PersistedTransition } from "@/lib/monitors/mutations.ts";
 import { alarmRules, ALARMS, ruleHash, type AlarmKey } from "@/lib/monitors/rules.ts";
 import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { deliverTransitions, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
 
 /** Bump when the evaluation logic changes, so stored states are recomputed once after a deploy. */
-const EVALUATION_VERSION = "1";
+const EVALUATION_VERSION = "2";
 
 export type EvaluateOptions = {
   client?: PrismaClient;
@@ -70,11 +77,13 @@ async function evaluate(
   if (fresh && !opts.force)
     return { runId: run.id, alarms: previous, transitions: [], evaluated: false, delivered: DONE };
 
-  const [steps, audit] = await Promise.all([
+  const [steps, audit, judgements] = await Promise.all([
     listAlarmStepRows(run.id, client),
     listAuditPoints(run.id, thresholds.auditWindow, client),
+    listOrderingJudgements(run.id, client),
   ]);
-  const computed = computeAlarmStatuses(rules, { steps, audit, auditWindow: thresholds.auditWindow });
+  const ordering = orderingPoints(judgements, thresholds.auditWindow);
+  const computed = computeAlarmStatuses(rules, { steps, audit, auditWindow: thresholds.auditWindow, ordering });
   const stored = await persistAlarmEvaluation(
     run.id,
     computed,

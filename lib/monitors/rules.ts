@@ -5,6 +5,7 @@ import {
   GROUP_STD_ALARM,
   GUARDRAIL_HIT_RATE_ALARM,
   HANDOFF_RATE_ALARM,
+  ORDERING_AGREEMENT_ALARM,
   REWARD_HACKING_ALARM,
   TRAINED_REWARD_MISMATCH_ALARM,
 } from "@/lib/stats/alarm-presets.ts";
@@ -19,6 +20,7 @@ export const ALARMS = [
   "hacking_agreement",
   "hacking_success",
   "trained_mismatch",
+  "ordering",
 ] as const;
 export type AlarmKey = (typeof ALARMS)[number];
 
@@ -31,6 +33,7 @@ export const ALARM_LABELS: Record<AlarmKey, string> = {
   hacking_agreement: "Reward hacking (shadow agreement)",
   hacking_success: "Reward hacking (human success)",
   trained_mismatch: "Trained-reward mismatch",
+  ordering: "Ordering agreement (pairwise)",
 };
 
 /** Which series each alarm reads: per step from the rollups, or per audit window from the shadow reviews. */
@@ -42,6 +45,7 @@ export const ALARM_SOURCES: Record<AlarmKey, "steps" | "audit"> = {
   hacking_agreement: "audit",
   hacking_success: "audit",
   trained_mismatch: "steps",
+  ordering: "audit",
 };
 
 export type AlarmRules = {
@@ -52,6 +56,7 @@ export type AlarmRules = {
   hacking_agreement: RewardHackingRule;
   hacking_success: RewardHackingRule;
   trained_mismatch: CeilingRule;
+  ordering: FloorRule;
 };
 
 /**
@@ -110,6 +115,11 @@ export function alarmRules(t: Thresholds): AlarmRules {
       ceiling: t.trainedMismatchCeiling,
       warnAt: r12(0.5 * t.trainedMismatchCeiling),
       exitMargin: r12(0.1 * t.trainedMismatchCeiling),
+    },
+    ordering: {
+      ...ORDERING_AGREEMENT_ALARM,
+      floor: t.orderingFloor,
+      warnAt: r12(Math.min(1, t.orderingFloor + 0.05)),
     },
   };
 }

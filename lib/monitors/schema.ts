@@ -24,6 +24,8 @@ export const DEFAULT_THRESHOLDS = {
   hackingFall: 0.01,
   /** Share of a step's rollouts whose trained reward differs from the ledger's (beyond 1e-6): alarm above this. */
   trainedMismatchCeiling: 0.01,
+  /** Pairwise ordering agreement per audit window: alarm when its 95% Wilson lower bound falls below this. */
+  orderingFloor: 0.8,
 } as const;
 
 const fraction = z
@@ -54,6 +56,7 @@ const shape = {
   hackingRise: slope,
   hackingFall: slope,
   trainedMismatchCeiling: fraction.gt(0, { error: "Above 0." }),
+  orderingFloor: fraction.gt(0, { error: "Above 0." }),
 };
 
 const bandOrdered = (t: { hitRateLow: number; hitRateHigh: number }) => t.hitRateLow < t.hitRateHigh;
@@ -120,6 +123,7 @@ export const thresholdsFormSchema = z
     hackingRise: plain("hackingRise"),
     hackingFall: plain("hackingFall"),
     trainedMismatchCeiling: percent("trainedMismatchCeiling"),
+    orderingFloor: percent("orderingFloor"),
   })
   .transform(({ runId, ...t }) => ({ runId, thresholds: t }))
   .pipe(z.object({ runId: z.string(), thresholds: thresholdsSchema }));

@@ -1,7 +1,9 @@
 "use server";
 // The pairwise page's server action. It answers with an error or a redirect to the reveal, never a ledger value.
 import { redirect } from "next/navigation";
+import { after } from "next/server";
 import { requireActionUser } from "@/lib/auth/guards.ts";
+import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { submitPairInput } from "@/lib/pairwise/schema.ts";
 
@@ -19,5 +21,7 @@ export async function submitPairAction(input: unknown): Promise<PairActionAnswer
     parsed.data.secondsSpent,
   );
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
+  // The run's ordering-agreement alarm reads this judgement; evaluated once the annotator has their answer.
+  after(() => evaluateAlarmsAfterReview(parsed.data.itemId));
   redirect(`/pairwise?item=${parsed.data.itemId}`);
 }

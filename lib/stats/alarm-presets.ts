@@ -82,3 +82,29 @@ export const TRAINED_REWARD_MISMATCH_ALARM: CeilingRule = {
   exitAfter: 3,
   minN: 1,
 };
+
+/**
+ * The fewest ordered pairwise judgements (agree + inversions; ties and pairs the ledger scores equal do not count) an
+ * audit window needs before the ordering-agreement alarm judges it. Below it the lower bound says more about n than
+ * about the reward: 15 judgements that all agree have a 95% Wilson lower bound of 0.80. The one statement of the
+ * number (README, "Training alarms", quotes it).
+ */
+export const MIN_ORDERED_JUDGEMENTS = 30;
+
+/**
+ * Pairwise ordering agreement: the 95% Wilson lower bound of the share of a window's judgements that order a pair as
+ * the ledger does must stay at or above 0.8 (GRPO consumes the order within a group, so inversions push the policy
+ * the wrong way). Two windows below turn it red; a window with fewer than MIN_ORDERED_JUDGEMENTS reads "not enough".
+ */
+export const ORDERING_AGREEMENT_ALARM: FloorRule = {
+  kind: "floor",
+  label: "ordering agreement's 95% lower bound",
+  format: "percent",
+  floor: 0.8,
+  warnAt: 0.85,
+  exitMargin: 0.02,
+  enterAfter: 2,
+  exitAfter: 2,
+  minN: MIN_ORDERED_JUDGEMENTS,
+  minNUnit: "ordered judgements",
+};
