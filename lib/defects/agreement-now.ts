@@ -3,6 +3,7 @@
 // basis compare the reviews with.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { ledgerOrder } from "@/lib/pairwise/order.ts";
 import {
   compare,
   CURRENT_REVIEW,
@@ -57,11 +58,18 @@ export type ItemNow = {
   ledgerId: bigint | null;
   /** The current entry is not the one the item recorded: the rollout was re-scored since it was sampled. */
   rescored: boolean;
-  /** Every current review of the item agrees with the current entry (the adjudication rule, batch tolerance). */
+  /**
+   * Every current review of the item agrees with the current entry (the adjudication rule, batch tolerance). For a
+   * pair: it has a counted judgement and none of them prefers the rollout the current entries reward lower (a
+   * ledger tie or a human tie does not oppose the human).
+   */
   agrees: boolean;
 };
 
-/** For each item: was it re-scored since sampling, and do its current reviews agree with the ledger now? */
+/**
+ * For each item: was it re-scored since sampling, and do its current reviews agree with the ledger now? A pair item
+ * is re-scored when either of its rollouts is, and is judged by its pair judgements (ordering), not by reviews.
+ */
 export async function itemsAgreeNow(itemIds: readonly bigint[], client: Db = db()): Promise<ItemNow[]> {
   if (itemIds.length === 0) return [];
   const items = await client.auditItem.findMany({
@@ -73,16 +81,50 @@ export async function itemsAgreeNow(itemIds: readonly bigint[], client: Db = db(
       rolloutId: true,
       trajectoryId: true,
       ledgerId: true,
+      rolloutBId: true,
+      trajectoryBId: true,
+      ledgerBId: true,
       batch: { select: { tolerance: true } },
       reviews: { where: CURRENT_REVIEW, orderBy: { id: "asc" }, select: reviewSelect },
+      pairReviews: {
+        where: { supersededBy: { is: null }, excludedReason: null },
+        select: { preferredTrajectoryId: true },
+      },
     },
   });
-  const now = await currentLedgerOfItems(
-    items.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutId, trajectoryId: i.trajectoryId })),
-    client,
-  );
+  const pairs = items.filter((i) => i.rolloutBId !== null);
+  const [now, nowB] = await Promise.all([
+    currentLedgerOfItems(
+      items.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutId, trajectoryId: i.trajectoryId })),
+      client,
+    ),
+    currentLedgerOfItems(
+      pairs.map((i) => ({ itemId: i.id, runId: i.runId, rolloutId: i.rolloutBId!, trajectoryId: i.trajectoryBId! })),
+      client,
+    ),
+  ]);
   return items.map((i) => {
     const ledger = now.get(i.id) ?? null;
+    if (i.rolloutBId !== null) {
+      const b = nowB.get(i.id) ?? null;
+      return {
+        itemId: i.id,
+        ledgerId: ledger?.ledgerId ?? null,
+        rescored: !!ledger && !!b && (ledger.ledgerId !== i.ledgerId || b.ledgerId !== i.ledgerBId),
+        agrees:
+          !!ledger &&
+          !!b &&
+          i.pairReviews.length > 0 &&
+          i.pairReviews.every(
+            (p) =>
+              ledgerOrder(
+                { trajectoryId: i.trajectoryId, reward: ledger.reward },
+                { trajectoryId: i.trajectoryBId!, reward: b.reward },
+                p.preferredTrajectoryId,
+              ).verdict !== "inversion",
+          ),
+      };
+    }
     return {
       itemId: i.id,
       ledgerId: ledger?.ledgerId ?? null,

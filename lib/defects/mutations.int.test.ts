@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
+import { claimNextItem } from "@/lib/audit/leases.ts";
+import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listDefects, loadDefect } from "@/lib/defects/data.ts";
 import { fixSpecDefects, markDefectFixed, verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { submitPairReview } from "@/lib/pairwise/mutations.ts";
+import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
 import { configHash, DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
 
@@ -108,5 +112,58 @@ describe("defects", () => {
     });
     expect(log.map((l) => l.action)).toEqual(["defect.open", "defect.fix", "defect.verify"]);
     expect(log[1].actorLabel).toBe(lead.email);
+  });
+
+  it("verifies a rule defect opened from a pair's inversion once the re-score no longer orders the pair against the human", async () => {
+    // one group: an empty promise (capped at 0.35, raw 0.55) and a refund made before reading (0.55); the annotator
+    // prefers the empty promise, an inversion while the cap holds and a ledger tie once it is off
+    const runId = uniqueName("defects-pair");
+    await seedRun(url, {
+      runId,
+      tickets: 1,
+      perTicket: 2,
+      variant: (_t, k) => (k === 0 ? "empty_promise" : "missing_evidence"),
+    });
+    const b = await createPairBatch(
+      {
+        runId,
+        stepFrom: 0,
+        stepTo: 100,
+        rate: 1,
+        salt: "p",
+        pick: "one",
+        overlapRate: 0,
+        tolerance: 0.1,
+        kind: "pairwise",
+      },
+      { label: "test" },
+    );
+    if (!b.ok) throw new Error(b.error);
+    const [annotator] = await makeUsers(db(), 1);
+    const [lead] = await makeUsers(db(), 1, "lead");
+    const lease = (await claimNextItem(annotator.userId, { batchId: b.batchId }))!;
+    const item = await db().auditItem.findUniqueOrThrow({
+      where: { id: lease.itemId },
+      select: { bOnLeft: true, ledger: { select: { decidingGuardrail: true } } },
+    });
+    const promiseIsA = item.ledger.decidingGuardrail === "empty_promise";
+    const choice = promiseIsA !== item.bOnLeft ? "left" : "right";
+    const judged = await submitPairReview(lease.itemId, annotator, { choice, reason: null, note: "" }, 10);
+    expect(judged).toMatchObject({ ok: true, order: { verdict: "inversion" } });
+    const v = await recordAdjudication(
+      { itemId: lease.itemId, cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+      lead,
+    );
+    if (!v.ok || !v.defectId) throw new Error("no defect");
+    const defectId = v.defectId;
+    const config = noEmptyPromise();
+    expect(await markDefectFixed({ runId, defectId }, { kind: "config", ref: configHash(config) }, lead)).toEqual({
+      ok: true,
+      status: "fixed",
+    });
+    expect((await loadDefect(runId, defectId))?.now.map((x) => [x.rescored, x.agrees])).toEqual([[false, false]]);
+    await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    expect(await verifyDefects({ runId })).toEqual([{ runId, id: defectId }]);
+    expect((await loadDefect(runId, defectId))?.now.map((x) => [x.rescored, x.agrees])).toEqual([[true, true]]);
   });
 });
