@@ -1,11 +1,10 @@
 "use client";
 
 import { useActionState, useMemo, useState } from "react";
+import { DryRunTable } from "@/components/cases/dry-run-table.tsx";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
-import { fmtScore } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { applyDraftAction, tryDraftAction, type ApplyState, type TryState } from "@/lib/cases/actions.ts";
 import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
@@ -38,8 +37,6 @@ function Issues({ issues, label }: { issues: Issue[]; label: string }) {
     </ul>
   );
 }
-
-const list = (xs: string[]) => (xs.length ? xs.join(", ") : "—");
 
 export function SpecWorkbench({
   ticketId,
@@ -153,49 +150,7 @@ export function SpecWorkbench({
       </Card>
       {tried.ok && tried.rows && (
         <Card title="Dry run: per rollout" className="lg:col-span-2">
-          <Table>
-            <thead>
-              <tr>
-                <Th>Rollout</Th>
-                <Th>Reward before</Th>
-                <Th>Reward after</Th>
-                <Th>Guardrails</Th>
-                <Th>Reasons</Th>
-                <Th>Human reviews</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {tried.rows.map((d) => (
-                <tr
-                  key={d.rolloutId}
-                  data-selected={d.rolloutId === selectedRollout || undefined}
-                  className={d.rolloutId === selectedRollout ? "bg-bg-subtle" : undefined}
-                >
-                  <Td className="font-mono text-[12px]">
-                    {d.runId} · {d.trajectoryId}
-                  </Td>
-                  <Td>{d.before ? fmtScore(d.before.reward) : "—"}</Td>
-                  <Td className={d.rewardChanged ? "font-semibold" : undefined}>{fmtScore(d.after.reward)}</Td>
-                  <Td className="text-[12px]">
-                    +{list(d.guardrails.added)} / −{list(d.guardrails.removed)}
-                  </Td>
-                  <Td className="text-[12px]">
-                    +{list(d.reasons.added)} / −{list(d.reasons.removed)}
-                  </Td>
-                  <Td className="text-[12px]">
-                    {d.reviews.length === 0
-                      ? "—"
-                      : d.reviews
-                          .map(
-                            (r) =>
-                              `${r.reviewer}: ${r.agreedBefore === false ? "disagreed" : "agreed"} → ${r.agreesAfter ? "agrees" : "disagrees"}`,
-                          )
-                          .join("; ")}
-                  </Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <DryRunTable rows={tried.rows} selected={selectedRollout} />
           {tried.truncated && (
             <p className="p-2 text-[12px] text-fg-subtle">
               Showing {tried.rows.length} of {tried.totals?.rollouts} rollouts.

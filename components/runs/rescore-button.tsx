@@ -10,7 +10,16 @@ export type RescoreConfigOption = { id: number; label: string };
  * Admin-only (the page renders it only for roles that may manage verifier configs): re-scores every rollout of the
  * run under the chosen config and shows what changed.
  */
-export function RescoreButton({ runId, configs }: { runId: string; configs: RescoreConfigOption[] }) {
+export function RescoreButton({
+  runId,
+  configs,
+  initialConfig = "default",
+}: {
+  runId: string;
+  configs: RescoreConfigOption[];
+  /** The config first selected ("default" or a stored config's id): the one just dry-run. */
+  initialConfig?: string;
+}) {
   const [state, action, pending] = useActionState<RescoreState, FormData>(rescoreRunAction, {});
   return (
     <form action={action} className="flex flex-col items-end gap-1" aria-label="Re-score this run" aria-busy={pending}>
@@ -23,7 +32,7 @@ export function RescoreButton({ runId, configs }: { runId: string; configs: Resc
           id="rescore-config"
           name="config"
           className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]"
-          defaultValue="default"
+          defaultValue={initialConfig}
         >
           <option value="default">default</option>
           {configs.map((c) => (

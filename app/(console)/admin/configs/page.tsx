@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { AddConfigForm } from "@/components/admin/add-config-form.tsx";
 import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { ConfigDryRunForm } from "@/components/admin/config-dry-run-form.tsx";
 import { SetDefaultConfigForm } from "@/components/admin/set-default-config-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -11,6 +12,7 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
+import { listRunIds } from "@/lib/runs/data.ts";
 
 export const metadata: Metadata = { title: "Verifier configs" };
 
@@ -18,6 +20,7 @@ export default async function ConfigsPage() {
   const me = await requirePageUser("configs.read");
   const configs = await listVerifierConfigs();
   const manage = can(me.role, "configs.manage");
+  const runs = manage ? await listRunIds() : [];
   return (
     <>
       <PageHeader
@@ -28,6 +31,14 @@ export default async function ConfigsPage() {
       {manage && (
         <Card title="Add a config" className="mb-4">
           <AddConfigForm />
+        </Card>
+      )}
+      {manage && runs.length > 0 && (
+        <Card title="Dry-run a config before re-scoring a run" className="mb-4">
+          <ConfigDryRunForm
+            runs={runs}
+            configs={configs.map((c) => ({ id: c.id, label: `${c.name} v${c.version}` }))}
+          />
         </Card>
       )}
       {configs.length === 0 ? (
