@@ -205,6 +205,74 @@ export async function setupBatch(
   };
 }
 
+/** Rewards for the pairs: no human score, cap or page produces them by accident, and no two are equal. */
+const PAIR_REWARDS = [0.913579, 0.246802, 0.864209, 0.135791, 0.975318, 0.313571];
+
+export type PairSetup = { runId: string; batchId: number; batchName: string; trajectoryIds: string[] };
+
+/**
+ * Ingests `pairs` tickets with two rollouts each (one GRPO group per ticket: same ticket and step), every rollout with
+ * a marked score record (PAIR_REWARDS, a reason message, guardrail evidence and a claims source of its own), and
+ * samples every group into a pairwise batch named `${prefix}-<nonce>` through `verity sample --pairwise`.
+ */
+export async function setupPairBatch(prefix: string, pairs: number): Promise<PairSetup> {
+  const nonce = randomBytes(4).toString("hex");
+  const runId = `${prefix}-run-${nonce}`;
+  const lines: unknown[] = [];
+  const trajectoryIds: string[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const ticketId = `${prefix}-${nonce}-T${i}`;
+    lines.push(caseLine(ticketId));
+    for (const k of [0, 1]) {
+      const n = 2 * i + k;
+      const trajectoryId = `${runId}/s10/T${i}/k${k}`;
+      trajectoryIds.push(trajectoryId);
+      const reward = PAIR_REWARDS[n % PAIR_REWARDS.length];
+      const markers: Markers = {
+        reasonMessage: `PAIRMARK ${nonce} ${n}: the refund promised in the reply never reached the sandbox`,
+        claimsSource: `llm:pairmark-${nonce}-${n}`,
+        evidence: `pairmark-evidence-${nonce}-${n}`,
+        reward: String(reward),
+        rewardShown: reward.toFixed(3),
+        subscore: String(0.234567 + n / 1000),
+      };
+      lines.push(
+        rolloutLine(runId, ticketId, trajectoryId, k === 0 ? "honest" : "empty_promise"),
+        markedScore(runId, ticketId, trajectoryId, markers, reward),
+      );
+    }
+  }
+  const file = path.join(os.tmpdir(), `verity-${runId}.ndjson`);
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  try {
+    verity(["ingest", file, "--no-progress", "--strict"]);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+  const batchName = `${prefix}-${nonce}`;
+  const out = verity([
+    "sample",
+    "--pairwise",
+    "--run",
+    runId,
+    "--from",
+    "0",
+    "--to",
+    "100",
+    "--rate",
+    "1",
+    "--salt",
+    nonce,
+    "--overlap",
+    "0",
+    "--name",
+    batchName,
+    "--json",
+  ]);
+  const batchId = Number(JSON.parse(out.trim().split("\n").at(-1)!).batch_id);
+  return { runId, batchId, batchName, trajectoryIds };
+}
+
 export async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
   const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();
