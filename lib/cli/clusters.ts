@@ -15,6 +15,8 @@ import { withBulkDatabase } from "@/lib/ingest/database.ts";
 
 const USAGE = `usage: verity clusters --run RUN [--from STEP] [--to STEP] [--threshold T] [--json] [--no-phrasings]
        verity clusters --run RUN [--from STEP] [--to STEP] [--threshold T] --export KEY [--out FILE]
+       verity clusters fix --run RUN --cluster KEY (--handoff MODE | --require-write TOOL[:FIELD=VALUE,...]) ...
+                           (the bulk fix of a cluster's cases: verity clusters fix --help)
 
 Clusters the run's current ledger entries with a reward below T (default 0.5) in the step window: by deciding
 guardrail (or weakest sub-score), then reason signature, then ticket category; plus the co-fired guardrail sets and
@@ -112,6 +114,7 @@ export function formatReport(full: FullReport): string[] {
 }
 
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
+  if (argv[0] === "fix") return (await import("@/lib/cli/clusters-fix.ts")).run(argv.slice(1), out);
   const flags = parseFlags(
     "clusters",
     USAGE,
