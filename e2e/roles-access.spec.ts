@@ -66,6 +66,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/cases/[ticket]": page(["admin", "lead"], "found"),
   "/agreement": page(READERS),
   "/clusters": page(READERS),
+  "/clusters/fix": page(["admin", "lead"]),
   "/monitors": page(READERS),
   "/admin": page(["admin"]),
   "/admin/users": page(["admin"]),
@@ -85,6 +86,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/agreement/pairwise": session(READERS, "authorized"),
   "/api/runs/[run]/charts/[chart]": session(READERS, "authorized"),
   "/clusters/export": session(READERS, "authorized"),
+  "/clusters/fix/dry-run": session(["admin", "lead"], "authorized"),
   // Route handlers for machines authenticate with bearer tokens only: a browser session is not enough.
   "/api/health": same(200),
   "/api/v1/whoami": api(null),

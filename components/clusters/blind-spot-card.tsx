@@ -10,8 +10,8 @@ import type { ClusterExtras } from "@/lib/clusters/loaders.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 
 /**
- * The standing cluster the guardrails cannot see: hand-offs that wrote nothing and triggered nothing, whatever
- * their reward (a legal hand-off scores ~0.6, so it is never below the threshold).
+ * The standing cluster the guardrails cannot see: hand-offs that wrote nothing, triggered nothing and are still
+ * credited on their outcome, whatever their reward (a legal hand-off scores ~0.6, so it is never below the threshold).
  */
 export function BlindSpotCard({
   report,
@@ -20,6 +20,7 @@ export function BlindSpotCard({
   state,
   canEdit,
   canExport,
+  canFix = false,
 }: {
   report: ClusterReport;
   extras: ClusterExtras | null;
@@ -27,6 +28,7 @@ export function BlindSpotCard({
   state: ClusterStateView | undefined;
   canEdit: boolean;
   canExport: boolean;
+  canFix?: boolean;
 }) {
   const b = report.blindSpot;
   return (
@@ -34,13 +36,15 @@ export function BlindSpotCard({
       <Card
         title="Blind spot: hand-off without a write, no guardrail"
         className="mb-4"
-        actions={<ClusterLinks window={window} clusterKey={b.key} canExport={canExport} />}
+        actions={<ClusterLinks window={window} clusterKey={b.key} canExport={canExport} canFix={canFix} />}
       >
         <div className="grid gap-4 p-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div className="space-y-3">
             <p className="text-[12px] text-fg-muted">
               Legal but useless: the rollout handed the ticket to a human without any sandbox write and no guardrail
-              fired, so the ledger cannot tell it from a justified hand-off. Counted whatever the reward.
+              fired, and its outcome is still credited (an allowed hand-off scores 0.45), so the ledger cannot tell it
+              from a justified hand-off. Counted whatever the reward. Once its case forbids the hand-off (the bulk fix),
+              the verifier scores its outcome 0 and it leaves this cluster.
             </p>
             <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
               <Stat label="Rollouts" value={fmtInt(b.size)} hint={`${fmtPct(b.share)} of the window`} />

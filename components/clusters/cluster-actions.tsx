@@ -3,17 +3,20 @@ import { StatusBadge } from "@/components/clusters/cluster-format.tsx";
 import { ClusterStateForm } from "@/components/clusters/state-form.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
-import { browserHref, exportHref, parseKey, type LinkWindow } from "@/lib/clusters/keys.ts";
+import { browserHref, bulkFixHref, exportHref, parseKey, type LinkWindow } from "@/lib/clusters/keys.ts";
 
 /** Links that act on a cluster: its rollouts in the trajectory browser, and its backlog download. */
 export function ClusterLinks({
   window,
   clusterKey,
   canExport,
+  canFix = false,
 }: {
   window: LinkWindow;
   clusterKey: string;
   canExport: boolean;
+  /** Leads and admins (policy cases.revise): the bulk fix of the cluster's cases. */
+  canFix?: boolean;
 }) {
   const k = parseKey(clusterKey);
   if (!k) return null;
@@ -22,6 +25,11 @@ export function ClusterLinks({
       <Link href={browserHref(window, k)} className="text-accent hover:underline">
         Open its rollouts in the trajectory browser →
       </Link>
+      {canFix && (
+        <Link href={bulkFixHref(window, clusterKey)} className="text-accent hover:underline">
+          Fix its cases (bulk spec change) →
+        </Link>
+      )}
       {canExport && (
         <a href={exportHref(window, clusterKey)} className="text-accent hover:underline" download>
           Export as data backlog (NDJSON)

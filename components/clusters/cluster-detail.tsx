@@ -127,10 +127,12 @@ export function ClusterDetail({
   page,
   canEdit,
   canExport,
+  canFix = false,
 }: {
   page: ClustersPage;
   canEdit: boolean;
   canExport: boolean;
+  canFix?: boolean;
 }) {
   const sel = page.selected!;
   const w = page.window!;
@@ -142,7 +144,7 @@ export function ClusterDetail({
       <Card
         title={<Breadcrumbs window={w} clusterKey={sel.key} />}
         className="mb-4"
-        actions={<ClusterLinks window={w} clusterKey={sel.key} canExport={canExport} />}
+        actions={<ClusterLinks window={w} clusterKey={sel.key} canExport={canExport} canFix={canFix} />}
       >
         <div className="space-y-4 p-3">
           {empty ? (

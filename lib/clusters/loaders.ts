@@ -9,12 +9,15 @@ import {
   type ClusterExample,
   type ClusterRun,
   type ClusterStateView,
+  type ClusterTicket,
   listClusterExamples,
   listClusterRuns,
   listClusterStates,
+  listClusterTickets,
+  runExists,
   sampleClusterReplies,
 } from "@/lib/clusters/detail-data.ts";
-import { BLIND_SPOT_KEY, type ClusterKey, parseKey } from "@/lib/clusters/keys.ts";
+import { BLIND_SPOT_KEY, type ClusterKey, clusterLabel, parseKey } from "@/lib/clusters/keys.ts";
 import { topPhrasings, type PhrasingSummary } from "@/lib/clusters/phrasings.ts";
 import {
   buildReport,
@@ -162,4 +165,48 @@ export async function loadClustersPage(
   const extras = await loadClusterExtras(w, report, keys, { phrasings: true }, client);
   const selected = p.c ? { key: p.c, found: findCluster(report, p.c), extras: extras.get(p.c)! } : null;
   return { runs, window: w, report, states, selected, blindSpot: extras.get(BLIND_SPOT_KEY)!, errors };
+}
+
+export type BulkFixPage = {
+  window: ClusterWindow | null;
+  clusterKey: string | null;
+  label: string | null;
+  /** The cluster's tickets now, most members first (read on the primary: right after an Apply it is smaller). */
+  tickets: ClusterTicket[];
+  members: number;
+  errors: string[];
+};
+
+/** Page data of /clusters/fix from its URL params: the window (run required) and the cluster (c). */
+export async function loadBulkFixPage(
+  search: Record<string, string | string[] | undefined>,
+  client: PrismaClient = readDb(),
+): Promise<BulkFixPage> {
+  const none = { window: null, clusterKey: null, label: null, tickets: [], members: 0 };
+  const parsed = clusterPageSchema.safeParse(paramsRecord(search));
+  if (!parsed.success) return { ...none, errors: issues(parsed.error) };
+  const p = parsed.data;
+  const key = p.c ? parseKey(p.c) : null;
+  if (!p.run || !key || !p.c)
+    return {
+      ...none,
+      errors: [...(p.run ? [] : ["run: is required"]), ...(key ? [] : ["c: name the cluster to fix"])],
+    };
+  const primary = primaryOf(client);
+  if (!(await runExists(p.run, primary))) return { ...none, errors: [`run: there is no run ${JSON.stringify(p.run)}`] };
+  const w: ClusterWindow = {
+    runId: p.run,
+    from: p.step_from,
+    to: p.step_to,
+    threshold: p.threshold ?? DEFAULT_THRESHOLD,
+  };
+  const tickets = await listClusterTickets(w, key, primary);
+  return {
+    window: w,
+    clusterKey: p.c,
+    label: clusterLabel(key),
+    tickets,
+    members: tickets.reduce((n, t) => n + t.rollouts, 0),
+    errors: [],
+  };
 }

@@ -28,6 +28,7 @@ export default async function ClustersPage({
   const view = search.view === "treemap" ? "treemap" : "bars";
   const canEdit = can(user.role, "audit.manage");
   const canExport = can(user.role, "export");
+  const canFix = can(user.role, "cases.revise");
   const { report, window: w } = page;
   return (
     <>
@@ -51,7 +52,7 @@ export default async function ClustersPage({
             {fmtPct(report.rollouts ? report.population / report.rollouts : null)}). Priority = share × (0.9 − mean
             reward) × (1 + growth over 1,000 steps).
           </p>
-          {page.selected && <ClusterDetail page={page} canEdit={canEdit} canExport={canExport} />}
+          {page.selected && <ClusterDetail page={page} canEdit={canEdit} canExport={canExport} canFix={canFix} />}
           <BlindSpotCard
             report={report}
             extras={page.blindSpot}
@@ -59,6 +60,7 @@ export default async function ClustersPage({
             state={page.states.get(report.blindSpot.key)}
             canEdit={canEdit}
             canExport={canExport}
+            canFix={canFix}
           />
           <Card
             title="Clusters by priority"

@@ -1,0 +1,110 @@
+// The bulk fix's dry-run diff: totals, per ticket the mean reward before and after, the tickets refused (with why)
+// or without a case, and example rollouts whose reward changes. Presentational; everything is text.
+import { Card, Stat } from "@/components/ui/card.tsx";
+import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { Table, Td, Th } from "@/components/ui/table.tsx";
+import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
+
+/** Ticket rows shown; the totals cover every ticket. */
+const MAX_TICKET_ROWS = 200;
+const list = (xs: string[]) => (xs.length ? xs.join(", ") : "—");
+
+export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
+  const t = dry.totals;
+  const rows = [...dry.tickets].sort((a, b) => b.rewardChanged - a.rewardChanged).slice(0, MAX_TICKET_ROWS);
+  return (
+    <div className="space-y-4" data-testid="bulk-fix-diff">
+      <Card title={`Dry run: ${dry.change}`}>
+        <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5">
+          <Stat label="Rollouts scored" value={fmtInt(t.rollouts)} />
+          <Stat label="Reward changed" value={fmtInt(t.rewardChanged)} />
+          <Stat label="Mean reward" value={`${fmtScore(dry.meanBefore)} → ${fmtScore(dry.meanAfter)}`} />
+          <Stat label="Reviews now agree" value={fmtInt(t.nowAgree)} />
+          <Stat label="Reviews now disagree" value={fmtInt(t.nowDisagree)} />
+        </div>
+      </Card>
+      {(dry.refused.length > 0 || dry.missing.length > 0) && (
+        <Card title="Not fixed">
+          <ul aria-label="Refused tickets" className="space-y-1 p-3 text-[12px] text-bad">
+            {dry.refused.map((r) => (
+              <li key={r.ticketId}>
+                <span className="font-mono">{r.ticketId}</span>: the changed spec is not valid —{" "}
+                {r.issues.map((i) => `${i.path || "verifier_spec"}: ${i.message}`).join("; ")}
+              </li>
+            ))}
+            {dry.missing.map((id) => (
+              <li key={id}>
+                <span className="font-mono">{id}</span>: no stored case
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+      <Card title="Per ticket">
+        <Table>
+          <thead>
+            <tr>
+              <Th>Ticket</Th>
+              <Th numeric>Rollouts</Th>
+              <Th numeric>Reward changed</Th>
+              <Th numeric>Mean before</Th>
+              <Th numeric>Mean after</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.ticketId}>
+                <Td className="font-mono text-[12px]">{r.ticketId}</Td>
+                <Td numeric>{fmtInt(r.rollouts)}</Td>
+                <Td numeric>{fmtInt(r.rewardChanged)}</Td>
+                <Td numeric>{fmtScore(r.meanBefore)}</Td>
+                <Td numeric>{fmtScore(r.meanAfter)}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        {dry.tickets.length > rows.length && (
+          <p className="p-2 text-[12px] text-fg-subtle">
+            Showing {rows.length} of {fmtInt(dry.tickets.length)} tickets, most changed first.
+          </p>
+        )}
+      </Card>
+      <Card title="Example rollouts whose reward changes">
+        {dry.examples.length === 0 ? (
+          <p className="p-3 text-[12px] text-fg-muted">No rollout&apos;s reward changes.</p>
+        ) : (
+          <Table>
+            <thead>
+              <tr>
+                <Th>Rollout</Th>
+                <Th numeric>Step</Th>
+                <Th numeric>Reward before</Th>
+                <Th numeric>Reward after</Th>
+                <Th>Guardrails</Th>
+                <Th>Reasons</Th>
+              </tr>
+            </thead>
+            <tbody>
+              {dry.examples.map((d) => (
+                <tr key={`${d.runId}/${d.rolloutId}`}>
+                  <Td className="font-mono text-[12px]">{d.trajectoryId}</Td>
+                  <Td numeric>{d.step}</Td>
+                  <Td numeric>{d.before ? fmtScore(d.before.reward) : "—"}</Td>
+                  <Td numeric className="font-semibold">
+                    {fmtScore(d.after.reward)}
+                  </Td>
+                  <Td className="text-[12px]">
+                    +{list(d.guardrails.added)} / −{list(d.guardrails.removed)}
+                  </Td>
+                  <Td className="text-[12px]">
+                    +{list(d.reasons.added)} / −{list(d.reasons.removed)}
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}
