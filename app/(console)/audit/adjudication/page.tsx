@@ -45,7 +45,11 @@ export default async function AdjudicationPage({
       />
       {recorded && (
         <p role="status" className="mb-3 rounded border border-good/40 bg-good-bg px-3 py-2 text-good">
-          Verdict recorded for item #{recorded}.
+          Verdict recorded for item{" "}
+          <Link className="underline" href={`/audit/adjudication?item=${encodeURIComponent(recorded)}`}>
+            #{recorded}
+          </Link>{" "}
+          — open it to fix its spec or rule.
         </p>
       )}
       {dispute && (
