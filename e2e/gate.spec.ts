@@ -30,6 +30,13 @@ test.describe("the audit gate on the run page", () => {
     await expect(page.locator('tr[data-rule="reward_hacking"]')).toHaveAttribute("data-status", "fail");
     await expect(page.locator('tr[data-rule="reward_hacking"]')).toContainText("the corrected success does not");
 
+    // the pairwise audit per window: the humans agree with the ledger's order less and less, below the floor late
+    const ordering = page.locator("section").filter({ hasText: "Ordering agreement per audit window" });
+    await expect(ordering.locator("tr[data-window]").first()).not.toHaveAttribute("data-below", "true");
+    await expect(ordering.locator("tr[data-window]").last()).toHaveAttribute("data-below", "true");
+    await expect(ordering.locator("tr[data-window]").last()).toContainText("lower bound below the floor");
+    await expect(page.locator('[data-alarm="ordering"]')).toHaveCount(1);
+
     const chart = page.locator("#chart-trained-reward");
     await expect(chart.getByRole("heading", { name: "Trained reward vs ledger" })).toBeVisible();
     await expect(chart.locator(".recharts-surface").first()).toBeVisible();

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { GateCard } from "@/components/gate/gate-card.tsx";
 import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
 import { AlarmTable } from "@/components/monitors/alarm-table.tsx";
+import { OrderingTable } from "@/components/monitors/ordering-table.tsx";
 import { RunMonitorsLazy } from "@/components/monitors/run-monitors-lazy.tsx";
 import { ThresholdsForm } from "@/components/monitors/thresholds-form.tsx";
 import { RescoreButton } from "@/components/runs/rescore-button.tsx";
@@ -17,7 +18,9 @@ import { listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
-import { listAlarmEvents } from "@/lib/monitors/data.ts";
+import { listAlarmEvents, listOrderingJudgements } from "@/lib/monitors/data.ts";
+import { orderingPoints } from "@/lib/monitors/ordering.ts";
+import { MIN_ORDERED_JUDGEMENTS } from "@/lib/stats/alarm-presets.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
 import { chartQueryMessages, parseChartQuery } from "@/lib/monitors/schema.ts";
@@ -42,7 +45,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   const loaded = await loadRunCharts(runId, parsed.query);
   if (loaded.state === "not_found") notFound();
   const compareId = loaded.state === "ok" ? (loaded.data.runs[1]?.id ?? null) : null;
-  const [summary, alarms, compareAlarms, events, runIds, gate] = await Promise.all([
+  const [summary, alarms, compareAlarms, events, runIds, gate, judgements] = await Promise.all([
     getRunSummary(runId),
     evaluateRunAlarms(runId, { webhook: "background" }),
     compareId ? evaluateRunAlarms(compareId, { webhook: "background" }) : null,
@@ -50,6 +53,8 @@ export default async function RunPage({ params, searchParams }: Props) {
     listRunIds(),
     // The run's own gate, stored; a change of verdict is posted to the alarm webhook after the page has answered.
     evaluateRunGate(runId, { webhook: "background" }),
+    // The pairwise audit's judgements (O(pair reviews of the run)), shown per audit window when there are any.
+    listOrderingJudgements(runId),
   ]);
   // Re-scoring a run is an admin's verifier-configuration task.
   const configs = can(user.role, "configs.manage")
@@ -159,6 +164,14 @@ export default async function RunPage({ params, searchParams }: Props) {
           <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
             <AlarmTable alarms={[...alarms.alarms, ...(compareAlarms?.alarms ?? [])]} showRun={!!compareId} />
           </Card>
+          {judgements.length > 0 && (
+            <OrderingTable
+              runId={runId}
+              points={orderingPoints(judgements, loaded.data.thresholds.auditWindow)}
+              floor={loaded.data.thresholds.orderingFloor}
+              minN={MIN_ORDERED_JUDGEMENTS}
+            />
+          )}
           <RunMonitorsLazy
             data={loaded.data}
             alarms={Object.fromEntries(
