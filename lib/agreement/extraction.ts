@@ -1,27 +1,10 @@
 import type { PrimaryPair } from "@/lib/agreement/pairs.ts";
-import type { Claims, ExtractionPair } from "@/lib/stats/extraction-accuracy.ts";
+import { toStatClaims, type ExtractionPair } from "@/lib/stats/extraction-accuracy.ts";
 
 // The report's extraction population: which items count and what they are compared on. The counting itself is
 // lib/stats/extraction-accuracy.ts, the same function the monitors' audit series and the extraction alarm call
 // (lib/monitors/audit.ts, whose extractionPair applies the same rule), so the page, the API, the CLI and the
 // monitors give one figure for the same items.
-
-function toStatClaims(
-  c: {
-    claimed_writes?: readonly string[];
-    mentioned?: readonly { key: string; value?: unknown }[];
-    forbidden_hits?: readonly string[];
-  } | null,
-): Claims {
-  return {
-    claimed_writes: c?.claimed_writes ?? [],
-    mentioned: (c?.mentioned ?? []).map((m) => ({
-      key: m.key,
-      ...(m.value === undefined ? {} : { value: m.value as string | number | boolean | null }),
-    })),
-    forbidden_hits: c?.forbidden_hits ?? [],
-  };
-}
 
 /**
  * The ledger's claims (what the extractor produced) against the claims the primary annotator labelled, for pairs

@@ -80,7 +80,8 @@ describe("verity clusters fix", () => {
       [
         ["--run", RUN, "--cluster", KEY, "--require-write", "finance.nope", "--dry-run"],
         1,
-        "--require-write: finance.nope is in no tool registry (write tools: finance.charge_customer",
+        // (the registries of the shared database's other runs are listed too)
+        "--require-write: finance.nope is in no tool registry (write tools: ",
       ],
       [
         ["--run", RUN, "--cluster", KEY, "--require-write", "order.get", "--dry-run"],

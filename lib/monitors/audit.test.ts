@@ -75,6 +75,16 @@ describe("shadow audit over steps", () => {
     ]);
   });
 
+  it("claims stored without their lists (`{}`) count as claiming nothing, as on the agreement report", () => {
+    const empty = {} as unknown as AuditPair["humanClaims"];
+    // the human claimed nothing: the refund write and the amount are wrong slots, the rest agree
+    expect(pairSlots(pair(0, 1, 1, { humanClaims: empty }))).toEqual({ correct: 3, n: 5 });
+    expect(auditPoints([pair(0, 1, 1, { humanClaims: empty, ledgerClaims: empty })], 500)[0]).toMatchObject({
+      slots: 5,
+      correctSlots: 5,
+    });
+  });
+
   it("no reviews → no points", () => {
     expect(auditPoints([], 500)).toEqual([]);
   });

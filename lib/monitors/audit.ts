@@ -4,6 +4,7 @@
 import { scoresAgree, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import {
   extractionAccuracy,
+  toStatClaims,
   type CaseSlots,
   type Claims,
   type ExtractionPair,
@@ -58,7 +59,7 @@ export function windowStart(step: number, width: number): number {
  */
 export function extractionPair(p: AuditPair): ExtractionPair | null {
   if (!p.primary || p.ledgerReward === null || !p.ledgerClaims || !p.humanClaims) return null;
-  return { extracted: p.ledgerClaims, human: p.humanClaims, slots: p.slots };
+  return { extracted: toStatClaims(p.ledgerClaims), human: toStatClaims(p.humanClaims), slots: p.slots };
 }
 
 /** Correct and compared claim slots of one pair under its own case's slots; null when it does not count. */

@@ -23,6 +23,27 @@ export type Claims = {
   mentioned: readonly { key: string; value?: MentionValue }[];
   forbidden_hits: readonly string[];
 };
+/**
+ * Claims as stored (a JSON object whose lists may be absent, e.g. `{}`), each list defaulting to empty, so a stored
+ * value without them counts as "claimed nothing" everywhere instead of failing the computation.
+ */
+export function toStatClaims(
+  c: {
+    claimed_writes?: readonly string[];
+    mentioned?: readonly { key: string; value?: unknown }[];
+    forbidden_hits?: readonly string[];
+  } | null,
+): Claims {
+  return {
+    claimed_writes: c?.claimed_writes ?? [],
+    mentioned: (c?.mentioned ?? []).map((m) => ({
+      key: m.key,
+      ...(m.value === undefined ? {} : { value: m.value as MentionValue }),
+    })),
+    forbidden_hits: c?.forbidden_hits ?? [],
+  };
+}
+
 /** The slots of one item's case: what its annotator was shown. */
 export type CaseSlots = {
   writeTools: readonly string[];
