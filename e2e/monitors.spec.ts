@@ -186,7 +186,8 @@ test.describe("training monitors", () => {
       "data-state",
       "red",
     );
-    await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(7);
+    // one row per alarm, the pairwise ordering alarm included
+    await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(8);
   });
 
   test("a lead changes a run's thresholds (validated), the alarms follow, and resets them", async ({ page }) => {

@@ -3,7 +3,12 @@ import { readDb } from "@/lib/db/read-client.ts";
 /** Options of the agreement filters: runs and batches with reviews, categories, annotators who reviewed. */
 export async function agreementFacets() {
   const [batches, categories, annotators] = await Promise.all([
-    readDb().auditBatch.findMany({ select: { id: true, name: true, runId: true }, orderBy: { id: "desc" } }),
+    readDb().auditBatch.findMany({
+      // ticket batches: a pairwise batch has no ticket reviews; its report is /agreement/pairwise
+      where: { kind: "tickets" },
+      select: { id: true, name: true, runId: true },
+      orderBy: { id: "desc" },
+    }),
     readDb().case.findMany({ select: { category: true }, distinct: ["category"], orderBy: { category: "asc" } }),
     readDb().user.findMany({ where: { reviews: { some: {} } }, select: { email: true }, orderBy: { email: "asc" } }),
   ]);
