@@ -27,6 +27,7 @@ import {
   countLedger,
   iterateLedger,
   neighbours,
+  sampleBase,
   sortValueOf,
   type BrowseRow,
 } from "@/lib/ledger/browse.ts";
@@ -398,6 +399,22 @@ describe("countLedger", () => {
     await db().$executeRawUnsafe("analyze ledger");
     const thin = await countLedger(params({ run: DEMO }), { sampleRows: 0 });
     expect(thin).toEqual({ count: 1000, exact: false, atLeast: true });
+  });
+
+  it("sizes its block sample by the run's own partition, not by the partitioned parent's statistics", async () => {
+    // Autovacuum analyzes partitions, never their parent: after an ingest only the run's partition knows its size.
+    const [{ part }] = await db().$queryRaw<
+      { part: string }[]
+    >`select verity_run_partition_name('ledger', ${DEMO}) as part`;
+    await db().$executeRawUnsafe(`analyze "${part}"`);
+    const [{ n }] = await db().$queryRaw<{ n: number }[]>`select count(*)::int as n from ledger where run_id = ${DEMO}`;
+    const [{ total }] = await db().$queryRaw<{ total: number }[]>`select count(*)::int as total from ledger`;
+    expect(n).toBeLessThan(total);
+    expect(await sampleBase(DEMO)).toBe(n);
+    await db().$executeRawUnsafe("analyze ledger");
+    expect(await sampleBase(DEMO)).toBe(n);
+    expect(await sampleBase()).toBe(total);
+    expect(await sampleBase("no-such-run")).toBe(1);
   });
 });
 

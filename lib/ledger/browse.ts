@@ -347,14 +347,30 @@ export async function countLedger(
     select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
-  const [{ tuples }] = await readDb().$queryRaw<
-    { tuples: number }[]
-  >`select greatest(reltuples, 1)::float8 as tuples from pg_class where oid = 'ledger'::regclass`;
+  const tuples = await sampleBase(p.run);
   const percent = Math.min(100, Math.max(0.0001, ((opts.sampleRows ?? 10_000) / tuples) * 100));
   const sampled = await readDb().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;
   const estimate = Math.round(Number(sampled[0].n) * (100 / percent));
   return estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
+}
+
+/**
+ * The rows a count's block sample is sized against: the run's partition's when the filter names a run (the query
+ * then scans that partition only), else every partition's. Read from the partitions' own statistics, which
+ * autovacuum keeps current; a partitioned parent's are set only by an explicit ANALYZE of it, so after a big ingest
+ * they still describe the ledger as it was (an empty one: every count above the cap would read the whole run). A
+ * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition.
+ */
+export async function sampleBase(run?: string): Promise<number> {
+  const name = run ?? null;
+  const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
+    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid
+     where i.inhparent = 'ledger'::regclass
+       and (${name}::text is null
+            or c.oid = to_regclass(quote_ident(verity_run_partition_name('ledger', ${name}::text))))`;
+  return Math.max(1, tuples);
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */
