@@ -9,7 +9,7 @@ import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import {
   entryFilterSchema,
   exportFilterSchema,
-  exportLedger,
+  exportLedgerChunks,
   runExists,
   type EntryFilter,
 } from "@/lib/ledger/export.ts";
@@ -92,9 +92,9 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
       return 0;
     }
     let lines = 0;
-    for await (const line of exportLedger(pool, { cases: true, ...filter })) {
-      lines++;
-      await sink.write(line);
+    for await (const chunk of exportLedgerChunks(pool, { cases: true, ...filter })) {
+      lines += chunk.records + chunk.cases;
+      await sink.write(chunk.text);
     }
     await sink.end();
     out.err(`verity export: ${lines} lines${where}`);

@@ -198,7 +198,9 @@ export function rolloutFromColumns(cols: {
   sandbox: unknown;
   tools: unknown;
   claims: unknown;
+  trained_reward?: number | null;
 }): Rollout {
+  const trained = cols.trained_reward ?? null;
   return {
     kind: "rollout",
     trajectory_id: cols.trajectory_id,
@@ -211,6 +213,7 @@ export function rolloutFromColumns(cols: {
     sandbox: cols.sandbox as Rollout["sandbox"],
     tool_registry: cols.tools as Rollout["tool_registry"],
     claims: (cols.claims ?? null) as Rollout["claims"],
+    ...(trained === null ? {} : { trained_reward: trained }),
   };
 }
 

@@ -5,6 +5,16 @@ import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { freshDatabase, ingestText, ledgerPicture, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { exportLedger, exportResponse, type ExportFilter } from "@/lib/ledger/export.ts";
+import {
+  LEDGER_TEXT_COLUMNS,
+  ledgerLine,
+  ROLLOUT_TEXT_COLUMNS,
+  rolloutLine,
+  type LedgerTextRow,
+  type RolloutTextRow,
+} from "@/lib/ledger/export-lines.ts";
+import { recordFromLedger, type LedgerValues } from "@/lib/ingest/ledger-rows.ts";
+import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRecordSchema } from "@/lib/verifier/schema.ts";
@@ -103,6 +113,47 @@ describe("ledger export", () => {
     );
     expect(hits.length).toBeGreaterThan(5);
     expect(hits).toEqual(expected);
+  });
+
+  it("builds each line from the columns' JSON text exactly as the records rebuilt from the parsed columns", async () => {
+    // Every entry, current or superseded, of a run holding verifier records (scored and spec errors),
+    // external ones with and without optional fields, and trained rewards: the same keys in the same order, the same
+    // values (numbers compared after parsing; PostgreSQL's documents keep their own spacing).
+    const parsed = await source.pool.query<LedgerValues & { id: string }>(
+      `select l.*, l.id::text as id, l.status::text as status, l.source::text as source from ledger l where run_id = $1 order by l.id`,
+      [RUN],
+    );
+    const text = await source.pool.query<LedgerTextRow>(
+      `select ${LEDGER_TEXT_COLUMNS} from ledger l where run_id = $1 order by l.id`,
+      [RUN],
+    );
+    expect(text.rows.map((r) => r.id)).toEqual(parsed.rows.map((r) => r.id));
+    const kinds = new Set(parsed.rows.map((r) => `${r.source}/${r.status}`));
+    expect([...kinds].sort()).toEqual(["external/scored", "verifier/scored", "verifier/spec_error"]);
+    expect(parsed.rows.some((r) => r.trained_reward !== null)).toBe(true);
+    expect(parsed.rows.some((r) => r.source === "external" && r.guardrails.length > 0)).toBe(true);
+    parsed.rows.forEach((row, i) => {
+      const line = ledgerLine(text.rows[i]);
+      expect(line.endsWith("}\n")).toBe(true);
+      expect(JSON.stringify(JSON.parse(line))).toBe(JSON.stringify(recordFromLedger(row)));
+    });
+
+    const rollouts = await source.pool.query(
+      `select r.*, t.tools from rollouts r join tool_registries t on t.id = r.registry_id where r.run_id = $1 order by r.id`,
+      [RUN],
+    );
+    const rolloutText = await source.pool.query<RolloutTextRow & { tools: string }>(
+      `select ${ROLLOUT_TEXT_COLUMNS}, t.tools::text as tools from rollouts r join tool_registries t on t.id = r.registry_id
+        where r.run_id = $1 order by r.id`,
+      [RUN],
+    );
+    expect(rollouts.rows.length).toBeGreaterThan(200);
+    expect(rollouts.rows.some((r) => r.trained_reward !== null)).toBe(true);
+    expect(rollouts.rows.some((r) => r.claims !== null)).toBe(true);
+    rollouts.rows.forEach((row, i) => {
+      const line = rolloutLine(rolloutText.rows[i], rolloutText.rows[i].tools);
+      expect(JSON.stringify(JSON.parse(line))).toBe(JSON.stringify(rolloutFromColumns(row)));
+    });
   });
 
   it("answers over HTTP: streamed NDJSON, 400 for a bad filter, 404 for an unknown run", async () => {

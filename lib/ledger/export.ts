@@ -4,8 +4,8 @@
 import type pg from "pg";
 import { z } from "zod";
 import { checkout } from "@/lib/ingest/pool.ts";
-import { recordFromLedger, type LedgerValues } from "@/lib/ingest/ledger-rows.ts";
 import { caseFromColumns } from "@/lib/ingest/rows.ts";
+import { LEDGER_TEXT_COLUMNS, ledgerLine, type LedgerTextRow } from "@/lib/ledger/export-lines.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 const filterFields = {
@@ -34,15 +34,7 @@ export const exportFilterSchema = z
   .refine(...stepOrder);
 export type ExportFilter = z.infer<typeof exportFilterSchema>;
 
-const BATCH = 1000;
-
-type Row = LedgerValues & { id: string };
-
-const COLUMNS = `l.id::text as id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.status::text as status,
-  l.source::text as source, l.verifier_version, l.config_hash, l.claims_source, l.raw_reward, l.reward, l.capped,
-  l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask,
-  l.guardrails, l.reasons, l.claims, l.handoff, l.tool_steps, l.trained_reward`;
-
+const BATCH = 2000;
 /** Whether the run exists (the API answers 404 rather than an empty export for a typo). */
 export async function runExists(pool: pg.Pool, runId: string): Promise<boolean> {
   const r = await pool.query("select 1 from runs where id = $1", [runId]);
@@ -108,18 +100,33 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
   }
 }
 
+/** One batch of the export: its text (whole lines), how many score records and cases it holds. */
+export type ExportChunk = { text: string; records: number; cases: number };
+
 /**
- * Yields the export line by line (each ending in "\n"), current entries ordered by (step, id), in keyset batches
- * (currentEntryBatches) from one snapshot. Stop iterating to cancel; the snapshot is released.
+ * The export in batches of whole lines, current entries ordered by (step, id), in keyset batches
+ * (currentEntryBatches) from one snapshot; each ticket's case comes before its first record. The records are built
+ * from the columns with their JSON as text (export-lines.ts). Stop iterating to cancel; the snapshot is released.
  */
-export function exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BATCH): AsyncGenerator<string> {
+export function exportLedgerChunks(
+  pool: pg.Pool,
+  filter: ExportFilter,
+  batchSize = BATCH,
+): AsyncGenerator<ExportChunk> {
   return inSnapshot(pool, async function* (client) {
     const emitted = new Set<string>();
-    for await (const rows of currentEntryBatches<Row>(client, filter, { columns: COLUMNS }, batchSize)) {
+    for await (const rows of currentEntryBatches<LedgerTextRow>(
+      client,
+      filter,
+      { columns: LEDGER_TEXT_COLUMNS },
+      batchSize,
+    )) {
+      let text = "";
+      let cases = 0;
       if (filter.cases) {
         const tickets = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !emitted.has(t));
         if (tickets.length) {
-          const cases = await client.query<{
+          const found = await client.query<{
             ticket_id: string;
             ticket: unknown;
             env_snapshot: unknown;
@@ -128,16 +135,28 @@ export function exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BA
             "select ticket_id, ticket, env_snapshot, verifier_spec from cases where ticket_id = any($1::text[]) order by ticket_id",
             [tickets],
           );
-          for (const c of cases.rows) {
-            emitted.add(c.ticket_id);
-            yield JSON.stringify(caseFromColumns(c)) + "\n";
+          for (const c of found.rows) {
+            text += JSON.stringify(caseFromColumns(c)) + "\n";
+            cases++;
           }
           for (const t of tickets) emitted.add(t);
         }
       }
-      for (const r of rows) yield JSON.stringify(recordFromLedger(r)) + "\n";
+      for (const r of rows) text += ledgerLine(r);
+      yield { text, records: rows.length, cases };
     }
   });
+}
+
+/** The export line by line (each ending in "\n"): exportLedgerChunks split at its newlines. */
+export async function* exportLedger(pool: pg.Pool, filter: ExportFilter, batchSize = BATCH): AsyncGenerator<string> {
+  for await (const chunk of exportLedgerChunks(pool, filter, batchSize)) {
+    let from = 0;
+    for (let at = chunk.text.indexOf("\n"); at >= 0; at = chunk.text.indexOf("\n", from)) {
+      yield chunk.text.slice(from, at + 1);
+      from = at + 1;
+    }
+  }
 }
 
 /**
@@ -170,31 +189,23 @@ export async function parseExportRequest<S extends z.ZodType<{ run: string }>>(
 
 /**
  * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
- * under backpressure (a pull reads the next lines only when the client has taken the previous ones). A client
+ * under backpressure (a pull reads the next batch only when the client has taken the previous one). A client
  * that goes away cancels the stream, which releases the snapshot.
  */
 export async function exportResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
   const parsed = await parseExportRequest(exportFilterSchema, runId, params, pool);
   if (parsed instanceof Response) return parsed;
   const headers = { "cache-control": "no-store" };
-  const lines = exportLedger(pool, parsed);
+  const chunks = exportLedgerChunks(pool, parsed);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let chunk = "";
-      while (chunk.length < 64 * 1024) {
-        const next = await lines.next();
-        if (next.done) {
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          controller.close();
-          return;
-        }
-        chunk += next.value;
-      }
-      controller.enqueue(encoder.encode(chunk));
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value.text));
     },
     async cancel() {
-      await lines.return(undefined);
+      await chunks.return(undefined);
     },
   });
   const name = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.ledger.ndjson`;

@@ -45,6 +45,16 @@ const partitionsOf = async (run: string) =>
 describe("verity run archive", () => {
   it("exports the run, then drops its partitions and rows, leaving the other runs as they were", async () => {
     const picture = await ledgerPicture(t.pool, "arch-a");
+    const rolloutsOf = async (run: string) =>
+      (
+        await t.pool.query(
+          `select trajectory_id, step, group_id, sample_index, ticket_id, tool_steps, trained_reward from rollouts where run_id = $1
+            order by trajectory_id`,
+          [run],
+        )
+      ).rows;
+    const rollouts = await rolloutsOf("arch-a");
+    expect(rollouts.some((r) => r.trained_reward !== null)).toBe(true);
     const other = await ledgerPicture(t.pool, "arch-b");
     expect(picture).toHaveLength(24);
     expect(await partitionsOf("arch-a")).toBe(7);
@@ -78,6 +88,9 @@ describe("verity run archive", () => {
     const back = await ingestText(t.pool, fs.readFileSync(out, "utf8"));
     expect(back).toMatchObject({ ok: true, rejected: 0 });
     expect(await ledgerPicture(t.pool, "arch-a")).toEqual(picture);
+    // and so are its rollouts, trained rewards included (their content hashes are not key-order canonical, and
+    // jsonb stored the documents in its own key order: see rolloutRow)
+    expect(await rolloutsOf("arch-a")).toEqual(rollouts);
     expect(await partitionsOf("arch-a")).toBe(7);
   });
 

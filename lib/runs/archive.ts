@@ -6,9 +6,9 @@
 import fs from "node:fs";
 import { once } from "node:events";
 import type pg from "pg";
-import { exportLedger } from "@/lib/ledger/export.ts";
+import { exportLedgerChunks } from "@/lib/ledger/export.ts";
+import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
-import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
 
 /** The run's partitioned tables, children before the tables their foreign keys point at. */
@@ -47,23 +47,34 @@ async function countsOf(q: pg.ClientBase | pg.Pool, run: string): Promise<Counts
   return rows[0];
 }
 
-const BATCH = 1000;
+const BATCH = 2000;
 
-/** The run's rollouts as ingest lines (formats.md §2), in id order, from one read-only snapshot. */
-async function* exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<string> {
+/**
+ * The run's rollouts as ingest lines (formats.md §2), in id order, from one read-only snapshot, a batch of whole lines
+ * at a time: built from the columns with their JSON as text (export-lines.ts), each tool registry read once.
+ */
+async function* exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ text: string; rollouts: number }> {
   const client = await checkout(pool);
   try {
     await client.query("begin isolation level repeatable read read only");
+    const registries = new Map<number, string>();
     let after = "0";
     for (;;) {
-      const { rows } = await client.query(
-        `select r.id::text as id, r.trajectory_id, r.run_id, r.step, r.group_id, r.sample_index, r.ticket_id, r.steps,
-                r.final_reply, r.sandbox, r.claims, t.tools
-           from rollouts r join tool_registries t on t.id = r.registry_id
-          where r.run_id = $1 and r.id > $2::bigint order by r.id limit $3`,
+      const { rows } = await client.query<RolloutTextRow>(
+        `select ${ROLLOUT_TEXT_COLUMNS} from rollouts r where r.run_id = $1 and r.id > $2::bigint order by r.id limit $3`,
         [run, after, BATCH],
       );
-      for (const r of rows) yield JSON.stringify(rolloutFromColumns(r)) + "\n";
+      const missing = [...new Set(rows.map((r) => r.registry_id))].filter((id) => !registries.has(id));
+      if (missing.length) {
+        const found = await client.query<{ id: number; tools: string }>(
+          "select id, tools::text as tools from tool_registries where id = any($1::int[])",
+          [missing],
+        );
+        for (const r of found.rows) registries.set(r.id, r.tools);
+      }
+      let text = "";
+      for (const r of rows) text += rolloutLine(r, registries.get(r.registry_id)!);
+      if (rows.length) yield { text, rollouts: rows.length };
       if (rows.length < BATCH) break;
       after = rows[rows.length - 1].id;
     }
@@ -100,17 +111,17 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
   let rollouts = 0;
   let cases = 0;
   try {
-    const write = async (line: string) => {
-      if (!sink.write(line)) await Promise.race([once(sink, "drain"), failed]);
+    const write = async (text: string) => {
+      if (!sink.write(text)) await Promise.race([once(sink, "drain"), failed]);
     };
-    for await (const line of exportLedger(pool, { run, cases: true })) {
-      if (line.startsWith('{"kind":"case"')) cases++;
-      else entries++;
-      await write(line);
+    for await (const chunk of exportLedgerChunks(pool, { run, cases: true })) {
+      cases += chunk.cases;
+      entries += chunk.records;
+      await write(chunk.text);
     }
-    for await (const line of exportRollouts(pool, run)) {
-      rollouts++;
-      await write(line);
+    for await (const chunk of exportRollouts(pool, run)) {
+      rollouts += chunk.rollouts;
+      await write(chunk.text);
     }
     await Promise.race([new Promise<void>((res) => sink.end(res)), failed]);
     const fd = fs.openSync(partial, "r");
