@@ -159,14 +159,21 @@ export function browseConditions(p: BrowseParams): Prisma.Sql[] {
         Prisma.sql`r.code = ${sig.code} and ${nullOr(Prisma.sql`r.tool`, sig.tool)} and ${nullOr(Prisma.sql`r.field`, sig.field)}`,
       ),
     );
-  // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match
+  // the id set first (two index lookups), so the planner never walks the whole key order hoping for a match; with a
+  // run, in that run's partition only (a ticket has entries in every run that trains on it: without it, a small
+  // run's search read the ticket's entries in every run, 4.7 s at p95 beside a run of a million)
+  const inRun = (alias: string) => (p.run ? Prisma.sql`${Prisma.raw(alias)}.run_id = ${p.run} and ` : Prisma.empty);
   if (p.q)
     c.push(
-      Prisma.sql`l.id in (select x.id from ledger x where x.trajectory_id = ${p.q} union all select x.id from ledger x where x.ticket_id = ${p.q})`,
+      Prisma.sql`l.id in (select x.id from ledger x where ${inRun("x")}x.trajectory_id = ${p.q} union all select x.id from ledger x where ${inRun("x")}x.ticket_id = ${p.q})`,
     );
-  // audit items are a 1% sample: start from them (IN lets the planner do so) rather than probe per ledger row
-  const sampled = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai)`;
-  const reviewed = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from audit_items ai where ai.reviews_done > 0)`;
+  // audit items are a 1% sample: start from them (IN lets the planner do so) rather than probe per ledger row; with a
+  // run, from that run's batches (audit_items (batch_id, trajectory_id)) rather than every run's items
+  const items = p.run
+    ? Prisma.sql`audit_items ai where ai.batch_id in (select b.id from audit_batches b where b.run_id = ${p.run})`
+    : Prisma.sql`audit_items ai where true`;
+  const sampled = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from ${items})`;
+  const reviewed = Prisma.sql`l.trajectory_id in (select ai.trajectory_id from ${items} and ai.reviews_done > 0)`;
   if (p.sampled) c.push(p.sampled === "yes" ? sampled : Prisma.sql`not ${sampled}`);
   if (p.reviewed) c.push(p.reviewed === "yes" ? reviewed : Prisma.sql`not ${reviewed}`);
   return c;
