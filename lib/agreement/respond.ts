@@ -1,5 +1,5 @@
-import { loadAgreementItems } from "@/lib/agreement/data.ts";
-import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
+import { loadAgreementReport } from "@/lib/agreement/cached.ts";
+import { reportJson } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
 
 /** The agreement report as an HTTP response for a query string (shared by the console route and the token API). */
@@ -8,6 +8,6 @@ export async function agreementResponse(url: string): Promise<Response> {
   const parsed = parseAgreementFilter(params);
   if (!parsed.ok)
     return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
-  const report = buildAgreementReport(await loadAgreementItems(parsed.filter), parsed.filter);
+  const { report } = await loadAgreementReport(parsed.filter);
   return Response.json(reportJson(report), { headers: { "cache-control": "no-store" } });
 }

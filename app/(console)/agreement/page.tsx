@@ -16,9 +16,8 @@ import {
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { loadAgreementReport } from "@/lib/agreement/cached.ts";
 import { agreementFacets } from "@/lib/agreement/facets.ts";
-import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, parseAgreementFilter } from "@/lib/agreement/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { countFixes } from "@/lib/defects/data.ts";
@@ -47,12 +46,11 @@ export default async function AgreementPage({
     );
   }
   const f = parsed.filter;
-  const [items, facets, pairBatches] = await Promise.all([
-    loadAgreementItems(f),
+  const [{ report: r }, facets, pairBatches] = await Promise.all([
+    loadAgreementReport(f),
     agreementFacets(),
     listPairwiseBatches(f.run),
   ]);
-  const r = buildAgreementReport(items, f);
   const h = r.headline;
   const fixes = r.bases.differ ? await countFixes(r.bases.rescored.map((id) => BigInt(id))) : null;
   return (

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { agreementFingerprint, loadAgreementReport } from "@/lib/agreement/cached.ts";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { buildAgreementReport } from "@/lib/agreement/report.ts";
+import { parseAgreementFilter, type AgreementFilter } from "@/lib/agreement/schema.ts";
+import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
+import { db } from "@/lib/db/client.ts";
+import { bulkPool } from "@/lib/ingest/pool.ts";
+import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
+
+// The agreement report is reused while its fingerprint holds, and every write it is computed from — an
+// adjudication, a re-score that supersedes the items' entries — changes the fingerprint, so the next read is the
+// report computed afresh, never the one before the write.
+const url = process.env.DATABASE_URL!;
+
+const filter = (over: Record<string, string>): AgreementFilter => {
+  const p = parseAgreementFilter(over);
+  if (!p.ok) throw new Error(p.errors.join("; "));
+  return p.filter;
+};
+const fresh = async (f: AgreementFilter) => buildAgreementReport(await loadAgreementItems(f, db()), f);
+
+describe("the agreement report's cache", () => {
+  it("reuses the report while nothing changes and recomputes it after each write it reads", async () => {
+    const { runId, lead, items } = await disputedRun(url, 3, { honest: 2 });
+    const now = filter({ run: runId, basis: "now" });
+
+    const first = await loadAgreementReport(now, db());
+    expect([first.report.headline.k, first.report.headline.n]).toEqual([2, 5]);
+    expect(first.report).toEqual(await fresh(now));
+    // unchanged: the same computation is handed back
+    expect((await loadAgreementReport(now, db())).report).toBe(first.report);
+    // another filter is another entry
+    const asReviewed = filter({ run: runId });
+    expect((await loadAgreementReport(asReviewed, db())).report).not.toBe(first.report);
+
+    const before = await agreementFingerprint(now, db());
+    await recordAdjudication(
+      { itemId: items[0], cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+      lead,
+    );
+    const adjudicated = await agreementFingerprint(now, db());
+    expect(adjudicated).not.toBe(before);
+    const second = await loadAgreementReport(now, db());
+    expect(second.report).not.toBe(first.report);
+    expect(second.report).toEqual(await fresh(now));
+
+    // A re-score supersedes every entry: the items' current entries change, and so does the report ("now").
+    await rescoreRun(bulkPool(url), { runId, config: noEmptyPromise(), alarms: false });
+    expect(await agreementFingerprint(now, db())).not.toBe(adjudicated);
+    const third = await loadAgreementReport(now, db());
+    expect([third.report.headline.k, third.report.headline.n]).toEqual([5, 5]);
+    expect(third.report).toEqual(await fresh(now));
+    expect((await loadAgreementReport(now, db())).report).toBe(third.report);
+  });
+
+  it("does not mix runs: each run's fingerprint reads its own items only", async () => {
+    const a = await disputedRun(url, 1, { honest: 1 });
+    const b = await disputedRun(url, 2, { honest: 1 });
+    const fa = await agreementFingerprint(filter({ run: a.runId }), db());
+    const fb = await agreementFingerprint(filter({ run: b.runId }), db());
+    expect(fa).not.toBe(fb);
+    await recordAdjudication(
+      { itemId: b.items[0], cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
+      b.lead,
+    );
+    expect(await agreementFingerprint(filter({ run: a.runId }), db())).toBe(fa);
+    expect(await agreementFingerprint(filter({ run: b.runId }), db())).not.toBe(fb);
+  });
+});
