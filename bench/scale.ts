@@ -554,6 +554,8 @@ async function measureReads(c: pg.Client, size: number) {
   const { loadAgreementItemsBefore, loadTrajectoryDetailBefore } = await import("@/bench/lib/scale-baseline.ts");
   const { neighbours } = await import("@/lib/ledger/browse.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
+  const { loadAgreementReport } = await import("@/lib/agreement/cached.ts");
+  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
   const { db } = await import("@/lib/db/client.ts");
   const client = db();
 
@@ -724,12 +726,24 @@ async function measureReads(c: pg.Client, size: number) {
     const f = { run: BIG, tolerance: 0.1 };
     const before: number[] = [];
     const after: number[] = [];
+    const cold: number[] = [];
+    const warm: number[] = [];
     for (let round = 0; round < 3; round++) {
       before.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItemsBefore(f), f))));
       after.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItems(f), f))));
+      // as the page reads it: the fingerprint, then the report computed (first read after a change) or reused
+      cold.push(
+        ...(await time(2, async () => {
+          clearProcessCaches();
+          await loadAgreementReport(f, client);
+        })),
+      );
+      warm.push(...(await time(3, async () => void (await loadAgreementReport(f, client)))));
     }
     row(`agreement report (${fmt(items)} reviewed items), before: current entries by rollout id`, before, null, 500);
-    row(`agreement report (${fmt(items)} reviewed items), after: by trajectory id`, after, null, 500);
+    row(`agreement report (${fmt(items)} reviewed items), after: by trajectory id, uncached`, after, null, 500);
+    row(`agreement page's read, first after a change (fingerprint + report)`, cold, null, 500);
+    row(`agreement page's read, nothing changed since (fingerprint, report reused)`, warm, null, 500);
   }
   say(`(${load()})`);
 }
