@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
-import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
+import { fastExternalRecord, fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { rolloutRow, withIdentityDefaults } from "@/lib/ingest/rows.ts";
 import {
@@ -227,6 +227,82 @@ describe("fast-path validation of rollouts and scored records", () => {
       expect(fastTook).toBeGreaterThan(200);
       expect(zodOnly).toBeGreaterThan(50);
       expect(rejected).toBeGreaterThan(700);
+    },
+  );
+});
+
+describe("fast-path validation of external score records", () => {
+  const { records } = corpus();
+  // External records in every shape the format allows: with and without kind, group, raw reward, sub-scores (all or
+  // some), guardrails (codes, objects with a cap or evidence or an extra key), reasons and a trained reward.
+  const externals = records
+    .filter((r) => r.status === "scored")
+    .map((r, i) => {
+      const x: Record<string, unknown> = {
+        kind: "score",
+        source: "external",
+        trajectory_id: r.trajectory_id,
+        run_id: r.run_id,
+        step: r.step,
+        ticket_id: r.ticket_id,
+        reward: r.reward,
+      };
+      if (i % 2) x.group_id = r.group_id;
+      if (i % 3 === 0) delete x.kind;
+      if (i % 4 === 1) x.raw_reward = r.raw_reward;
+      if (i % 5 === 2) x.sample_index = null;
+      const sub = r.subscores as Record<string, number>;
+      if (i % 3 === 1) x.subscores = sub;
+      if (i % 3 === 2) x.subscores = { outcome: sub.outcome, evidence: sub.evidence };
+      const hits = r.guardrails as { code: string; cap: number; evidence: unknown }[];
+      if (hits.length)
+        x.guardrails = hits.map((g, k) =>
+          k % 3 === 0
+            ? g.code
+            : k % 3 === 1
+              ? { code: g.code, cap: g.cap }
+              : { code: g.code, evidence: g.evidence, note: "n" },
+        );
+      if (i % 2 === 0 && (r.reasons as unknown[]).length) x.reasons = r.reasons;
+      if (i % 7 === 3) x.trained_reward = 0.25;
+      return x;
+    });
+
+  it("takes every well-formed external record, storing what zod would", () => {
+    expect(externals.length).toBeGreaterThan(200);
+    expect(externals.some((x) => Array.isArray(x.guardrails))).toBe(true);
+    for (const x of externals) {
+      const fast = fastExternalRecord(x);
+      expect(fast, JSON.stringify(x).slice(0, 300)).toBe(x);
+      expect(ledgerRowsOf(fast!)).toEqual(ledgerRowsOf(scoreRecordSchema.parse(x)));
+    }
+    // a verifier record is not an external one, nor the other way round
+    expect(fastExternalRecord(records.find((r) => r.status === "scored"))).toBeNull();
+    expect(fastScoredRecord(externals[0])).toBeNull();
+  });
+
+  it(
+    "never accepts a mutation zod rejects, nor stores one differently (3,000 random mutations)",
+    { timeout: 60_000 },
+    () => {
+      const rand = rng(20261201);
+      let fastTook = 0;
+      let zodOnly = 0;
+      let rejected = 0;
+      for (let i = 0; i < 3000; i++) {
+        const m = mutate(externals[i % externals.length], rand);
+        const fast = fastExternalRecord(m);
+        const z = scoreRecordSchema.safeParse(m);
+        if (fast) {
+          expect(z.success, JSON.stringify(m).slice(0, 300)).toBe(true);
+          expect(ledgerRowsOf(fast)).toEqual(ledgerRowsOf(z.data as ScoreRecord));
+          fastTook++;
+        } else if (z.success) zodOnly++;
+        else rejected++;
+      }
+      expect(fastTook).toBeGreaterThan(200);
+      expect(rejected).toBeGreaterThan(500);
+      void zodOnly;
     },
   );
 });

@@ -1,5 +1,5 @@
-// A fast path in front of the wire schemas for the two kinds of line that make up nearly every ingest: a rollout and
-// a verifier score record with status "scored". It answers only "valid, and zod would hand back exactly this
+// A fast path in front of the wire schemas for the kinds of line that make up nearly every ingest: a rollout, a
+// verifier score record with status "scored", and a score record computed elsewhere (`"source": "external"`). It answers only "valid, and zod would hand back exactly this
 // value": then the line's own parsed value is used as is, with no copy. Anything else — invalid, or valid but
 // needing a transform, a default or a reordering of keys — returns null and goes through zod (lib/verifier/schema.ts),
 // which stays the single source of truth for acceptance and for every error message. So this may only ever say
@@ -9,6 +9,7 @@ import { DIMENSIONS, GUARDRAIL_CODES, REGISTRY_KINDS } from "@/lib/verifier/code
 import { ID_FORBIDDEN, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import {
   claimsSchema,
+  externalScoreSchema,
   guardrailHitSchema,
   instantSchema,
   mentionSchema,
@@ -38,6 +39,8 @@ const REGISTRY_ENTRY = keysOf(registryEntrySchema);
 const CLAIMS = keysOf(claimsSchema);
 const MENTION = keysOf(mentionSchema);
 const SCORED = keysOf(scoredRecordSchema);
+const EXTERNAL = keysOf(externalScoreSchema);
+const EXTERNAL_HIT = ["code", "cap", "evidence"];
 const REASON = keysOf(reasonSchema);
 const GUARDRAIL_HIT = keysOf(guardrailHitSchema);
 
@@ -213,6 +216,42 @@ export function fastScoredRecord(v: unknown): ScoreRecord | null {
   if (!everyIs(v.guardrails, isGuardrailHit)) return null;
   if (!(v.deciding_guardrail === null || GUARDRAIL_SET.has(v.deciding_guardrail))) return null;
   if (!isClaims(v.claims) || typeof v.handoff !== "boolean" || !isNonNegInt(v.tool_steps)) return null;
+  if (!isTrainedReward(v.trained_reward)) return null;
+  return v as ScoreRecord;
+}
+
+/** A guardrail of an external record: a code, or an object with a code, an optional cap and anything else. */
+function isExternalHit(g: unknown): boolean {
+  if (typeof g === "string") return GUARDRAIL_SET.has(g);
+  return (
+    isObj(g) &&
+    keysOk(g, EXTERNAL_HIT, true, false) &&
+    GUARDRAIL_SET.has(g.code) &&
+    (g.cap === undefined || isUnit(g.cap))
+  );
+}
+
+/** Some of the sub-scores, each on [0, 1]. */
+function isPartialSubscores(s: unknown): boolean {
+  if (!isObj(s) || !keysOk(s, DIMENSIONS, false, false)) return false;
+  for (const key in s) if (!isUnit(s[key])) return false;
+  return true;
+}
+
+/**
+ * An external score record (formats §3: `"source": "external"`, `kind` optional) when zod would accept it unchanged;
+ * else null. As for verifier records, key order does not matter: the ledger hashes canonical JSON.
+ */
+export function fastExternalRecord(v: unknown): ScoreRecord | null {
+  if (!isObj(v) || v.source !== "external" || !(v.kind === undefined || v.kind === "score")) return null;
+  if (!keysOk(v, EXTERNAL, false, false)) return null;
+  if (!isId(v.trajectory_id) || !isId(v.run_id) || !isNonNegInt(v.step) || !isId(v.ticket_id)) return null;
+  if (!(absent(v.group_id) || v.group_id === null || isId(v.group_id))) return null;
+  if (!(absent(v.sample_index) || v.sample_index === null || isNonNegInt(v.sample_index))) return null;
+  if (!isUnit(v.reward) || !(absent(v.raw_reward) || v.raw_reward === null || isUnit(v.raw_reward))) return null;
+  if (!(absent(v.subscores) || isPartialSubscores(v.subscores))) return null;
+  if (!(absent(v.guardrails) || everyIs(v.guardrails, isExternalHit))) return null;
+  if (!(absent(v.reasons) || everyIs(v.reasons, isReason))) return null;
   if (!isTrainedReward(v.trained_reward)) return null;
   return v as ScoreRecord;
 }

@@ -2,7 +2,7 @@
 // Line contents are validated by the verifier's wire schemas (lib/verifier/schema.ts), the single source of truth.
 import { z } from "zod";
 import { revisionMarkerSchema, toRevisionMarker, type RevisionMarker } from "@/lib/cases/schema.ts";
-import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
+import { fastExternalRecord, fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import {
   caseSchema,
   idSchema,
@@ -142,7 +142,7 @@ export function parseLineValue(value: unknown): ParsedLine {
     return r.success ? { ok: true, kind, value: r.data } : { ok: false, issue: firstIssue(r.error) };
   }
   if (kind === "score" || (kind === undefined && source === "external")) {
-    const fast = fastScoredRecord(value);
+    const fast = source === "external" ? fastExternalRecord(value) : fastScoredRecord(value);
     if (fast) return { ok: true, kind: "score", value: fast };
     const r = scoreRecordSchema.safeParse(value);
     return r.success ? { ok: true, kind: "score", value: r.data } : { ok: false, issue: firstIssue(r.error) };
