@@ -20,7 +20,7 @@
 //
 // `npx tsx bench/scale.ts [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
 //  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
-//  [--users 20] [--seconds 60] [--port 3411] [--archive-n 1000000] [--keep]`
+//  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -49,6 +49,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "20" },
     users: { type: "string", default: "20" },
     seconds: { type: "string", default: "60" },
+    "think-ms": { type: "string", default: "0" },
     port: { type: "string", default: "3411" },
     "archive-n": { type: "string", default: "1000000" },
     "live-n": { type: "string", default: "60000" },
@@ -75,6 +76,10 @@ const SECONDS = Number(values.seconds);
 const PORT = Number(values.port);
 const ARCHIVE_N = Number(values["archive-n"]);
 const LIVE_N = Number(values["live-n"]);
+/** --think-ms 0,1000: a round of researchers per value, each waiting a random time of that mean (exponential)
+ * between a response and its next request; 0 keeps every researcher's next request in flight at once. The ingest
+ * beside the researchers runs with the last value. */
+const THINKS = values["think-ms"]!.split(",").map(Number);
 /** --reads a,b: only the reads whose name contains one of these (e.g. "detail,agreement,sampled,level 2"). */
 const READS = values.reads?.split(",").map((x) => x.trim().toLowerCase());
 const wanted = (name: string) => !READS || READS.some((r) => name.toLowerCase().includes(r));
@@ -835,7 +840,7 @@ async function phaseConcurrency() {
     const r = rssKb(server.pid!);
     return r ? r.hwm / 1024 : NaN;
   };
-  const round = async (label: string) => {
+  const round = async (label: string, think: number) => {
     const lat: Record<string, number[]> = {};
     let errors = 0;
     const firstErrors: string[] = [];
@@ -857,18 +862,19 @@ async function phaseConcurrency() {
             if (firstErrors.length < 3) firstErrors.push(`${(err as Error).message} ${p}`);
           }
           (lat[kind] ??= []).push(performance.now() - t0);
+          if (think > 0) await new Promise((r) => setTimeout(r, -think * Math.log(1 - Math.random())));
         }
       }),
     );
     const all = Object.values(lat).flat();
     say(
-      `\n${label}: ${USERS} researchers × ${SECONDS} s, ${fmt(all.length)} requests, ${errors} errors${firstErrors.length ? ` (${firstErrors.join("; ")})` : ""}, console peak RSS ${consoleRss().toFixed(0)} MB, ${load()}`,
+      `\n${label}: ${USERS} researchers × ${SECONDS} s, ${think > 0 ? `mean think time ${fmt(think)} ms` : "no think time"}, ${fmt(all.length)} requests, ${errors} errors${firstErrors.length ? ` (${firstErrors.join("; ")})` : ""}, console peak RSS ${consoleRss().toFixed(0)} MB, ${load()}`,
     );
     say(`| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|`);
     for (const [k, xs] of [...Object.entries(lat), ["all", all] as const])
       say(`| ${k} | ${fmt(xs.length)} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |`);
   };
-  await round("concurrency, reads alone");
+  for (const think of THINKS) await round("concurrency, reads alone", think);
 
   // The same ingest alone and then beside the researchers: its rate drop.
   const tpl = buildTemplate("scale-live", Math.min(20_000, LIVE_N));
@@ -885,7 +891,7 @@ async function phaseConcurrency() {
     linesPerRollout: 2,
   });
   const started = performance.now();
-  await round("concurrency, with an ingest running");
+  await round("concurrency, with an ingest running", THINKS.at(-1)!);
   const readersSeconds = (performance.now() - started) / 1000;
   const d = await during;
   // The rollouts ingested while the readers ran: interpolate on the ingest's marks.
