@@ -4,6 +4,7 @@
 // key and in the same order; export.int.test.ts compares them on every entry and rollout of a run that holds each
 // kind of record. The documents keep PostgreSQL's spacing (`{"code": "x"}`): the same JSON, a few bytes longer.
 import type { LedgerValues } from "@/lib/ingest/ledger-rows.ts";
+import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 
 /** A current entry as the export reads it: the ledger's values, its JSON columns as text. */
@@ -47,20 +48,12 @@ export function ledgerLine(v: LedgerTextRow): string {
   );
 }
 
-/** A rollout as the archive reads it: its columns, its JSON documents as text. */
-export type RolloutTextRow = {
-  id: string;
-  trajectory_id: string;
-  run_id: string;
-  step: number;
-  group_id: string;
-  sample_index: number;
-  ticket_id: string;
+/** A rollout as the archive reads it: the re-score's row (lib/ledger/mutations.ts) with its JSON documents as text,
+ * and its registry by id (read once per registry) instead of the registry itself. */
+export type RolloutTextRow = Omit<RolloutRowDb, "steps" | "sandbox" | "claims" | "tools"> & {
   steps: string;
-  final_reply: string;
   sandbox: string;
   claims: string | null;
-  trained_reward: number | null;
   registry_id: number;
 };
 
