@@ -1,10 +1,8 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card.tsx";
-import { fmtInt } from "@/components/ui/format.ts";
+import { fmtInt, fmtPct } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { OrderingPoint } from "@/lib/monitors/ordering.ts";
-
-const pct = (x: number) => `${(Math.round(x * 1000) / 10).toFixed(1)}%`;
 
 /**
  * The pairwise audit over training steps: per audit window, how often the human prefers the rollout the ledger
@@ -44,7 +42,7 @@ export function OrderingTable({
             <Th numeric>Ties</Th>
             <Th numeric>Ordering agreement</Th>
             <Th numeric>95% interval</Th>
-            <Th>Against the floor {pct(floor)}</Th>
+            <Th>Against the floor {fmtPct(floor)}</Th>
           </tr>
         </thead>
         <tbody>
@@ -61,8 +59,8 @@ export function OrderingTable({
                 <Td numeric>{fmtInt(p.agree)}</Td>
                 <Td numeric>{fmtInt(p.inversions)}</Td>
                 <Td numeric>{fmtInt(p.ties)}</Td>
-                <Td numeric>{p.agreement ? pct(p.agreement.estimate) : "–"}</Td>
-                <Td numeric>{p.agreement ? `${pct(p.agreement.lower)}–${pct(p.agreement.upper)}` : "–"}</Td>
+                <Td numeric>{fmtPct(p.agreement?.estimate)}</Td>
+                <Td numeric>{p.agreement ? `${fmtPct(p.agreement.lower)}–${fmtPct(p.agreement.upper)}` : "–"}</Td>
                 <Td className={below ? "font-semibold text-bad" : "text-fg-muted"}>
                   {!judged
                     ? `too few to judge (${ordered} ordered, fewer than ${minN})`

@@ -27,13 +27,13 @@ describe("the agreement report's cache", () => {
     const now = filter({ run: runId, basis: "now" });
 
     const first = await loadAgreementReport(now, db());
-    expect([first.report.headline.k, first.report.headline.n]).toEqual([2, 5]);
-    expect(first.report).toEqual(await fresh(now));
+    expect([first.headline.k, first.headline.n]).toEqual([2, 5]);
+    expect(first).toEqual(await fresh(now));
     // unchanged: the same computation is handed back
-    expect((await loadAgreementReport(now, db())).report).toBe(first.report);
+    expect(await loadAgreementReport(now, db())).toBe(first);
     // another filter is another entry
     const asReviewed = filter({ run: runId });
-    expect((await loadAgreementReport(asReviewed, db())).report).not.toBe(first.report);
+    expect(await loadAgreementReport(asReviewed, db())).not.toBe(first);
 
     const before = await agreementFingerprint(now, db());
     await recordAdjudication(
@@ -43,16 +43,16 @@ describe("the agreement report's cache", () => {
     const adjudicated = await agreementFingerprint(now, db());
     expect(adjudicated).not.toBe(before);
     const second = await loadAgreementReport(now, db());
-    expect(second.report).not.toBe(first.report);
-    expect(second.report).toEqual(await fresh(now));
+    expect(second).not.toBe(first);
+    expect(second).toEqual(await fresh(now));
 
     // A re-score supersedes every entry: the items' current entries change, and so does the report ("now").
     await rescoreRun(bulkPool(url), { runId, config: noEmptyPromise(), alarms: false });
     expect(await agreementFingerprint(now, db())).not.toBe(adjudicated);
     const third = await loadAgreementReport(now, db());
-    expect([third.report.headline.k, third.report.headline.n]).toEqual([5, 5]);
-    expect(third.report).toEqual(await fresh(now));
-    expect((await loadAgreementReport(now, db())).report).toBe(third.report);
+    expect([third.headline.k, third.headline.n]).toEqual([5, 5]);
+    expect(third).toEqual(await fresh(now));
+    expect(await loadAgreementReport(now, db())).toBe(third);
   });
 
   it("does not mix runs: each run's fingerprint reads its own items only", async () => {

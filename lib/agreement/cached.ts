@@ -1,18 +1,17 @@
-// The agreement report as the page, the APIs and the CLI read it: loaded and built once per filter while nothing it
-// is computed from changes. Both are O(reviewed items) — at 1% of a run of a million entries, 10,000 items took
-// about 3 s to load and 1 s to build (docs/benchmarks.md, "Scale") — while the fingerprint below is one statement
-// of a few index probes per item. The fingerprint covers every input of loadAgreementItems and buildAgreementReport:
-// the batches in scope (their tolerance), their items (count, newest, reviews done, disputes), the items' reviews
-// and adjudications (both append-only: a correction is a new row), each item's current ledger entry (a re-score or a
-// new score record supersedes it), and the cases (a revision bumps a case's version); the filter is the key.
+// The agreement report as the page and both APIs read it (the CLI, one report per process, builds it directly):
+// loaded and built once per filter while nothing it is computed from changes. Both are O(reviewed items) — at 1% of
+// a run of a million entries, 10,000 items took about 3 s to load and 1 s to build (docs/benchmarks.md, "Scale") —
+// while the fingerprint below is one statement of a few index probes per item. The fingerprint covers every input of
+// loadAgreementItems and buildAgreementReport: the batches in scope (their tolerance), their items (count, newest,
+// reviews done, disputes), the items' reviews and adjudications (both append-only: a correction is a new row), each
+// item's current ledger entry (a re-score or a new score record supersedes it), and the cases (a revision bumps a
+// case's version); the filter is the key.
 import type { Db } from "@/lib/auth/activity-log.ts";
-import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, type AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { processCache } from "@/lib/server/fingerprint-cache.ts";
-
-export type LoadedAgreementReport = { items: AgreementItem[]; report: AgreementReport };
 
 /** A summary of everything the agreement report under `f` is computed from; any write to it changes the summary. */
 export async function agreementFingerprint(f: AgreementFilter, client: Db = readDb()): Promise<string> {
@@ -39,13 +38,13 @@ export async function agreementFingerprint(f: AgreementFilter, client: Db = read
   return row?.fp ?? "";
 }
 
-const reports = processCache<LoadedAgreementReport>("agreement-report", { maxEntries: 32 });
+// The report only: its items (thousands of rows with their entries and reviews) are not kept once it is built.
+const reports = processCache<AgreementReport>("agreement-report");
 
-/** The reviewed items under `f` and their report, reused while the fingerprint holds. */
-export async function loadAgreementReport(f: AgreementFilter, client: Db = readDb()): Promise<LoadedAgreementReport> {
+/** The report of the reviewed items under `f`, reused while the fingerprint holds. */
+export async function loadAgreementReport(f: AgreementFilter, client: Db = readDb()): Promise<AgreementReport> {
   const fingerprint = await agreementFingerprint(f, client);
-  return reports.get(client, JSON.stringify(f), fingerprint, async () => {
-    const items = await loadAgreementItems(f, client);
-    return { items, report: buildAgreementReport(items, f) };
-  });
+  return reports.get(client, JSON.stringify(f), fingerprint, async () =>
+    buildAgreementReport(await loadAgreementItems(f, client), f),
+  );
 }

@@ -8,6 +8,6 @@ export async function agreementResponse(url: string): Promise<Response> {
   const parsed = parseAgreementFilter(params);
   if (!parsed.ok)
     return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
-  const { report } = await loadAgreementReport(parsed.filter);
+  const report = await loadAgreementReport(parsed.filter);
   return Response.json(reportJson(report), { headers: { "cache-control": "no-store" } });
 }

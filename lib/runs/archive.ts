@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { once } from "node:events";
 import type pg from "pg";
-import { exportLedgerChunks } from "@/lib/ledger/export.ts";
+import { exportLedgerChunks, inSnapshot } from "@/lib/ledger/export.ts";
 import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
@@ -53,10 +53,8 @@ const BATCH = 2000;
  * The run's rollouts as ingest lines (formats.md §2), in id order, from one read-only snapshot, a batch of whole lines
  * at a time: built from the columns with their JSON as text (export-lines.ts), each tool registry read once.
  */
-async function* exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ text: string; rollouts: number }> {
-  const client = await checkout(pool);
-  try {
-    await client.query("begin isolation level repeatable read read only");
+function exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ text: string; rollouts: number }> {
+  return inSnapshot(pool, async function* (client) {
     const registries = new Map<number, string>();
     let after = "0";
     for (;;) {
@@ -75,13 +73,10 @@ async function* exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ tex
       let text = "";
       for (const r of rows) text += rolloutLine(r, registries.get(r.registry_id)!);
       if (rows.length) yield { text, rollouts: rows.length };
-      if (rows.length < BATCH) break;
+      if (rows.length < BATCH) return;
       after = rows[rows.length - 1].id;
     }
-  } finally {
-    await client.query("rollback").catch(() => undefined);
-    client.release();
-  }
+  });
 }
 
 /**

@@ -46,7 +46,7 @@ export default async function AgreementPage({
     );
   }
   const f = parsed.filter;
-  const [{ report: r }, facets, pairBatches] = await Promise.all([
+  const [r, facets, pairBatches] = await Promise.all([
     loadAgreementReport(f),
     agreementFacets(),
     listPairwiseBatches(f.run),
