@@ -16,7 +16,7 @@ import { computeClusterReport } from "@/lib/clusters/loaders.ts";
 import { memberWhere } from "@/lib/clusters/sql.ts";
 import { ingestKnownLedger, RUN as CLU } from "@/lib/testing/clusters-data.ts";
 import { bindDatabase, db } from "@/lib/db/client.ts";
-import { demoRunValues } from "@/lib/demo/generate.ts";
+import { demoRunValues, demoTickets } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
 import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
@@ -41,6 +41,7 @@ const EDGE = "brw-edge";
 // A formula a spreadsheet would run (ids may not hold quotes, so its arguments are cells).
 const FORMULA_ID = "=HYPERLINK(A1,B2)";
 const ODD_TOOL = "crm.look@up|v2#%";
+const DEMO_TICKET = demoTickets({ tickets: 30, seed: "brw" })[7].ticketId;
 
 let t: TestDatabase;
 
@@ -84,6 +85,8 @@ beforeAll(async () => {
         reasons: [{ ...odd, field: "" }],
       },
       externalScore(FORMULA_ID, "+E-2", 0.9, { run: EDGE, step: 7 }),
+      // a trajectory whose id is another ticket's: a search for "E-1" finds both it and that ticket's entries
+      externalScore("E-1", "+E-2", 0.7, { run: EDGE, step: 9 }),
       // the same reason code without tool or field: a different signature from the two above
       {
         ...externalScore(`${EDGE}/plain`, "E-1", 0.95, { run: EDGE, step: 8 }),
@@ -251,7 +254,10 @@ describe("every filter selects what a direct computation from the narrow tables 
       (f) => hasSig(f, "policy_rule_violated", ODD_TOOL, null),
     ],
     [{ sig: "policy_rule_violated@crm.look%40up%7Cv2%23%25#" }, (f) => hasSig(f, "policy_rule_violated", ODD_TOOL, "")],
-    [{ q: "E-1" }, (f) => f.ticket_id === "E-1"],
+    [{ q: "E-1" }, (f) => f.ticket_id === "E-1" || f.trajectory_id === "E-1"],
+    [{ run: EDGE, q: "E-1" }, (f) => f.run_id === EDGE && (f.ticket_id === "E-1" || f.trajectory_id === "E-1")],
+    [{ run: EDGE, q: "+E-2" }, (f) => f.run_id === EDGE && f.ticket_id === "+E-2"],
+    [{ run: DEMO, q: DEMO_TICKET }, (f) => f.run_id === DEMO && f.ticket_id === DEMO_TICKET],
     [{ q: `${EX}/ex/03` }, (f) => f.trajectory_id === `${EX}/ex/03`],
     [{ sampled: "yes" }, (f) => f.sampled],
     [{ sampled: "no" }, (f) => !f.sampled],
