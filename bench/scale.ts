@@ -17,10 +17,15 @@
 //                the console's peak RSS; then again with an ingest running, and that ingest's rate against the same
 //                ingest alone.
 //   archive      a copy of --archive-n entries archived (export to NDJSON, then detach and drop its partitions).
+//   grow         on the reads database (after reads, which it changes): --grow-n rollouts with their score records
+//                through the real ingest into a new, empty run and then into the big run, whatever its size: the
+//                rate of each, and per rollout the WAL written and the blocks PostgreSQL had to read into its shared
+//                buffers, with the checkpoints on the way — where an ingest into a big run loses its rate. Run it
+//                once per VERITY_PG_SHARED_BUFFERS to see what the buffers' size does to it.
 //
 // `npx tsx bench/scale.ts [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
 //  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
-//  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--keep]`
+//  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--grow-n 200000] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -52,6 +57,7 @@ const { values } = parseArgs({
     "think-ms": { type: "string", default: "0" },
     port: { type: "string", default: "3411" },
     "archive-n": { type: "string", default: "1000000" },
+    "grow-n": { type: "string", default: "200000" },
     "live-n": { type: "string", default: "60000" },
     reads: { type: "string" },
     batch: { type: "string", default: "2000" },
@@ -62,7 +68,7 @@ const { values } = parseArgs({
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency", "archive"]);
 for (const p of PHASES)
-  if (!["ingest", "reads", "concurrency", "archive"].includes(p)) throw new Error(`unknown --phase ${p}`);
+  if (!["ingest", "reads", "concurrency", "archive", "grow"].includes(p)) throw new Error(`unknown --phase ${p}`);
 const INGEST_N = Number(values["ingest-n"]);
 const AB_N = Math.min(Number(values["ab-n"]), INGEST_N);
 const EXTERNAL_N = Number(values["external-n"]);
@@ -75,6 +81,7 @@ const USERS = Number(values.users);
 const SECONDS = Number(values.seconds);
 const PORT = Number(values.port);
 const ARCHIVE_N = Number(values["archive-n"]);
+const GROW_N = Number(values["grow-n"]);
 const LIVE_N = Number(values["live-n"]);
 /** --think-ms 0,1000: a round of researchers per value, each waiting a random time of that mean (exponential)
  * between a response and its next request; 0 keeps every researcher's next request in flight at once. The ingest
@@ -936,6 +943,98 @@ async function phaseArchive() {
   await c.end();
 }
 
+// ---------------------------------------------------------------- grow ------------------------------------------
+
+type ServerCounters = { wal: string; read: number; hit: number; checkpoints: number; written: number };
+
+/** The server's cumulative counters an ingest moves: WAL position, this database's block reads and hits (blocks
+ * found in, or read into, the shared buffers), checkpoints and the buffers they wrote. */
+async function counters(c: pg.Client): Promise<ServerCounters> {
+  const db = (
+    await c.query(
+      "select pg_current_wal_lsn()::text as wal, blks_read, blks_hit from pg_stat_database where datname = current_database()",
+    )
+  ).rows[0];
+  // PostgreSQL 17 moved the checkpoints' counters from pg_stat_bgwriter to pg_stat_checkpointer
+  const cp = await c
+    .query("select num_timed + num_requested as n, buffers_written as w from pg_stat_checkpointer")
+    .catch(() =>
+      c.query("select checkpoints_timed + checkpoints_req as n, buffers_checkpoint as w from pg_stat_bgwriter"),
+    );
+  return {
+    wal: db.wal,
+    read: Number(db.blks_read),
+    hit: Number(db.blks_hit),
+    checkpoints: Number(cp.rows[0].n),
+    written: Number(cp.rows[0].w),
+  };
+}
+
+async function phaseGrow() {
+  if (!(await exists(DB.reads)))
+    throw new Error("--phase grow needs the reads database: run --phase reads --keep first");
+  const url = urlOf(DB.reads);
+  await migrate(url);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const buffers = (await c.query("show shared_buffers")).rows[0].shared_buffers;
+  const runs = Number((await c.query("select count(*) from runs where id like 'scale-grow-%'")).rows[0].count);
+  const fresh = `scale-grow-${String(runs + 1).padStart(2, "0")}`;
+  const grown = Number(
+    (await c.query("select count(*) from ledger where run_id = $1 and is_current", [BIG])).rows[0].count,
+  );
+  say(
+    `
+## grow: ${fmt(GROW_N)} rollouts with their score records into a new run and into ${BIG} (${fmt(grown)} current entries); shared_buffers ${buffers} (${load()})`,
+  );
+  const t = performance.now();
+  const tpl = {
+    fresh: buildTemplate(fresh, Number(values.template)),
+    big: buildTemplate(BIG, Number(values.template)),
+  };
+  say(`templates built in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  // Copies 1, 2, … of the template (ids `…/cN`): in the big run, no id meets an entry it already holds, whose ids
+  // are the template's own (copy 0) and the reads' copies (`…#tag`); the cases go first, as in copy 0.
+  const nBig = Number(
+    (await c.query("select count(*) from ledger where run_id = $1 and trajectory_id like '%/c%'", [BIG])).rows[0].count,
+  );
+  const n = tpl.big.entries.length;
+  const lines = (x: Template, from: number) =>
+    (function* () {
+      yield* x.cases;
+      yield* scaleLines(x, from + GROW_N, "scored", from);
+    })();
+  say(`
+| ingest into | rollouts | s | rollouts/s | vs the new run | WAL kB per rollout | blocks read into the buffers per rollout | buffer hits per rollout | checkpoints | buffers they wrote | load |`);
+  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|`);
+  let first = 0;
+  for (const [label, run, x, from] of [
+    [`a new run (${fresh})`, fresh, tpl.fresh, n],
+    [`${BIG} at ${fmt(grown)} entries`, BIG, tpl.big, n * (1 + Math.ceil(nBig / n))],
+  ] as const) {
+    // The checkpointer reports its counters a moment after a checkpoint ends: wait for this one to be counted, so
+    // that it is not taken for one during the ingest.
+    const done = (await counters(c)).checkpoints;
+    await c.query("checkpoint");
+    let before = await counters(c);
+    for (let i = 0; i < 50 && before.checkpoints === done; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      before = await counters(c);
+    }
+    const r = await ingestThroughCli(url, lines(x, from), { label: `grow ${run}`, linesPerRollout: 2, every: GROW_N });
+    const after = await counters(c);
+    const wal = Number(
+      (await c.query("select pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn) as d", [after.wal, before.wal])).rows[0].d,
+    );
+    const rate = GROW_N / r.seconds;
+    first ||= rate;
+    say(
+      `| ${label} | ${fmt(GROW_N)} | ${r.seconds.toFixed(1)} | ${fmt(rate)} | ${(rate / first).toFixed(2)}× | ${(wal / 1024 / GROW_N).toFixed(1)} | ${((after.read - before.read) / GROW_N).toFixed(2)} | ${((after.hit - before.hit) / GROW_N).toFixed(0)} | ${after.checkpoints - before.checkpoints} | ${fmt(after.written - before.written)} | ${load()} |`,
+    );
+  }
+  await c.end();
+}
+
 // ---------------------------------------------------------------- main ------------------------------------------
 
 async function main() {
@@ -948,6 +1047,7 @@ async function main() {
   if (PHASES.has("reads")) await phaseReads();
   if (PHASES.has("concurrency")) await phaseConcurrency();
   if (PHASES.has("archive")) await phaseArchive();
+  if (PHASES.has("grow")) await phaseGrow();
   say(`\nend: ${load()}`);
   if (!values.keep)
     for (const name of Object.values(DB)) await adminQuery(`drop database if exists "${name}" with (force)`);

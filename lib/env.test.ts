@@ -28,3 +28,26 @@ describe("the replica's environment", () => {
     );
   });
 });
+
+describe("the embedded server's shared buffers", () => {
+  it("are 1GB unless VERITY_PG_SHARED_BUFFERS says otherwise, and reach the server's flags", async () => {
+    delete saved.VERITY_PG_SHARED_BUFFERS;
+    expect((await freshEnv({}))().VERITY_PG_SHARED_BUFFERS).toBe("1GB");
+    expect((await freshEnv({ VERITY_PG_SHARED_BUFFERS: "8GB" }))().VERITY_PG_SHARED_BUFFERS).toBe("8GB");
+    const { embeddedSettings } = await import("@/lib/db/embedded.ts");
+    expect(embeddedSettings()).toContain("shared_buffers=8GB");
+    expect(embeddedSettings("512MB")).toEqual(["shared_buffers=512MB", "max_wal_size=4GB", "checkpoint_timeout=15min"]);
+  });
+
+  it("name a size that is not one, or out of range", async () => {
+    for (const [value, why] of [
+      ["8 GB", "must be a size such as 1GB or 512MB"],
+      ["1TB", "must be a size such as 1GB or 512MB"],
+      ["64MB", "must be between 128MB and 64GB"],
+      ["65GB", "must be between 128MB and 64GB"],
+    ]) {
+      const env = await freshEnv({ VERITY_PG_SHARED_BUFFERS: value });
+      expect(() => env(), value).toThrow(`Invalid environment: VERITY_PG_SHARED_BUFFERS ${why}.`);
+    }
+  });
+});

@@ -2,6 +2,12 @@ import { z } from "zod";
 import { invalidProxyEntries } from "@/lib/auth/client-address.ts";
 
 /** "https://host[:port]" with nothing after it but an optional "/". */
+/** A size written as `<n>MB` or `<n>GB`, in MB. */
+function sizeMb(v: string): number {
+  const n = parseInt(v, 10);
+  return v.endsWith("GB") ? n * 1024 : n;
+}
+
 function isOrigin(v: string): boolean {
   try {
     const u = new URL(v);
@@ -28,6 +34,16 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   VERITY_DATA_DIR: z.string().default(".data"),
   VERITY_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /** shared_buffers of the embedded PostgreSQL (lib/db/embedded.ts): a size in PostgreSQL's units, 128MB to 64GB. */
+  VERITY_PG_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(MB|GB)$/, "must be a size such as 1GB or 512MB")
+    // (a value the pattern already refused is not also called out of range)
+    .refine(
+      (v) => !/^\d+(MB|GB)$/.test(v) || (sizeMb(v) >= 128 && sizeMb(v) <= 65536),
+      "must be between 128MB and 64GB",
+    )
+    .default("1GB"),
   VERITY_DEMO: z.enum(["0", "1", "true", "false"]).optional(),
   /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */
   VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),

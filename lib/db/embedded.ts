@@ -11,9 +11,12 @@ const EMBEDDED_PASSWORD = "verity";
  * Server settings of the embedded PostgreSQL (an external one is configured by its owner). PostgreSQL's stock
  * defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints) are sized for a small shared host; the ledger
  * of one run at a few hundred thousand rollouts, with its indexes, is several times that, and writing it then mostly
- * means evicting and re-reading index pages. Memory is reserved as it is used, not up front.
+ * means evicting and re-reading index pages. Memory is reserved as it is used, not up front. The shared buffers are
+ * VERITY_PG_SHARED_BUFFERS (1 GB unless set; docs/scale.md says when a run's ingest wants more).
  */
-export const EMBEDDED_SETTINGS = ["shared_buffers=1GB", "max_wal_size=4GB", "checkpoint_timeout=15min"];
+export function embeddedSettings(sharedBuffers = env().VERITY_PG_SHARED_BUFFERS): string[] {
+  return [`shared_buffers=${sharedBuffers}`, "max_wal_size=4GB", "checkpoint_timeout=15min"];
+}
 
 export type DatabaseHandle = {
   /** Connection string of the server's `postgres` maintenance database (for creating databases). */
@@ -84,7 +87,7 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       user: EMBEDDED_USER,
       password: EMBEDDED_PASSWORD,
       persistent: true,
-      postgresFlags: EMBEDDED_SETTINGS.flatMap((s) => ["-c", s]),
+      postgresFlags: embeddedSettings().flatMap((s) => ["-c", s]),
       // As root, initdb and postgres run as the `postgres` system user, which must own the data directory.
       createPostgresUser: process.getuid?.() === 0,
       onLog: () => undefined,
