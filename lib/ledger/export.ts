@@ -77,10 +77,9 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
   batchSize = BATCH,
 ): AsyncGenerator<R[]> {
   const joins = query.joins ?? "";
-  let after: { step: number; id: string } = { step: -1, id: "0" };
   const from = filter.from ?? 0;
   const to = filter.to ?? 2147483647;
-  for (;;) {
+  const read = (after: { step: number; id: string }) => {
     const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize];
     const sql = filter.guardrail
       ? `select ${query.columns} from ledger_guardrails g join ledger l on l.run_id = g.run_id and l.id = g.ledger_id ${joins}
@@ -91,13 +90,25 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
           where l.run_id = $1 and l.step between $2 and $3 and (l.step, l.id) > ($4, $5::bigint) and l.is_current
           order by l.step, l.id limit $6`;
     if (filter.guardrail) params.push(filter.guardrail);
-    const { rows } = await client.query<R>(sql, params);
+    return prefetched(client.query<R>(sql, params));
+  };
+  // The next batch is asked for before this one is handed on: the server reads it while the caller turns this one
+  // into lines and writes them (the connection queues the caller's own queries behind it).
+  let pending: Promise<pg.QueryResult<R>> | null = read({ step: -1, id: "0" });
+  while (pending) {
+    const rows: R[] = (await pending).rows;
     if (rows.length === 0) return;
-    yield rows;
     const last = rows[rows.length - 1];
-    after = { step: last.step, id: last.id };
-    if (rows.length < batchSize) return;
+    pending = rows.length < batchSize ? null : read({ step: last.step, id: last.id });
+    yield rows;
   }
+}
+
+/** A query asked for ahead of its use: its failure is thrown where it is awaited, never reported as unhandled when
+ * the reader stops first (the snapshot's rollback waits for it on the same connection). */
+export function prefetched<T>(q: Promise<T>): Promise<T> {
+  q.catch(() => undefined);
+  return q;
 }
 
 /** One batch of the export: its text (whole lines), how many score records and cases it holds. */

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { once } from "node:events";
 import type pg from "pg";
-import { exportLedgerChunks, inSnapshot } from "@/lib/ledger/export.ts";
+import { exportLedgerChunks, inSnapshot, prefetched } from "@/lib/ledger/export.ts";
 import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
 import { checkout } from "@/lib/ingest/pool.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
@@ -29,6 +29,8 @@ export type ArchiveSummary = {
   cases: number;
   bytes: number;
   exportMs: number;
+  /** Of exportMs, the ledger's part (its entries and cases; the rest is the rollouts'). */
+  ledgerExportMs: number;
   dropMs: number;
 };
 
@@ -56,12 +58,18 @@ const BATCH = 2000;
 function exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ text: string; rollouts: number }> {
   return inSnapshot(pool, async function* (client) {
     const registries = new Map<number, string>();
-    let after = "0";
-    for (;;) {
-      const { rows } = await client.query<RolloutTextRow>(
-        `select ${ROLLOUT_TEXT_COLUMNS} from rollouts r where r.run_id = $1 and r.id > $2::bigint order by r.id limit $3`,
-        [run, after, BATCH],
+    const read = (after: string) =>
+      prefetched(
+        client.query<RolloutTextRow>(
+          `select ${ROLLOUT_TEXT_COLUMNS} from rollouts r where r.run_id = $1 and r.id > $2::bigint order by r.id limit $3`,
+          [run, after, BATCH],
+        ),
       );
+    // the next batch is read while this one is turned into lines and written (as currentEntryBatches does)
+    let pending: ReturnType<typeof read> | null = read("0");
+    while (pending) {
+      const rows: RolloutTextRow[] = (await pending).rows;
+      pending = rows.length < BATCH ? null : read(rows[rows.length - 1].id);
       const missing = [...new Set(rows.map((r) => r.registry_id))].filter((id) => !registries.has(id));
       if (missing.length) {
         const found = await client.query<{ id: number; tools: string }>(
@@ -73,8 +81,6 @@ function exportRollouts(pool: pg.Pool, run: string): AsyncGenerator<{ text: stri
       let text = "";
       for (const r of rows) text += rolloutLine(r, registries.get(r.registry_id)!);
       if (rows.length) yield { text, rollouts: rows.length };
-      if (rows.length < BATCH) return;
-      after = rows[rows.length - 1].id;
     }
   });
 }
@@ -105,6 +111,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
   let entries = 0;
   let rollouts = 0;
   let cases = 0;
+  let ledgerMs = 0;
   try {
     const write = async (text: string) => {
       if (!sink.write(text)) await Promise.race([once(sink, "drain"), failed]);
@@ -114,6 +121,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
       entries += chunk.records;
       await write(chunk.text);
     }
+    ledgerMs = performance.now() - t0;
     for await (const chunk of exportRollouts(pool, run)) {
       rollouts += chunk.rollouts;
       await write(chunk.text);
@@ -179,6 +187,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
     cases,
     bytes,
     exportMs: Math.round(t1 - t0),
+    ledgerExportMs: Math.round(ledgerMs),
     dropMs: Math.round(performance.now() - t1),
   };
 }
