@@ -31,10 +31,15 @@ import {
 } from "@/lib/stats/chance-corrected.ts";
 import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
-import { cohensKappaInterval, kappaUndefinedReason, type RaterNames } from "@/lib/stats/kappa.ts";
-import { krippendorffAlpha, krippendorffAlphaInterval } from "@/lib/stats/krippendorff.ts";
+import { cohensKappaIntervals, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
+import {
+  krippendorffAlpha,
+  krippendorffAlphaIntervals,
+  type AlphaMetric,
+  type Unit,
+} from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
-import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval } from "@/lib/stats/weighted.ts";
+import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaIntervals } from "@/lib/stats/weighted.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 // The agreement report: every figure of /agreement, the API and the CLI, computed from the reviewed items by the
@@ -48,25 +53,44 @@ const ITERATIONS = 500;
 
 const GUARDRAIL_RATERS: RaterNames = { a: "the ledger", b: "the human side", what: "flag" };
 
-/** Weighted κ of a binary signal with its bootstrap interval, guarded on the effective n. */
-function weightedKappaFigure(
-  items: { ledger: boolean; human: boolean; inclusionProbability: number }[],
-  raters: RaterNames,
-) {
-  const w = weightedBinaryAgreement(items);
-  if (!w) return null;
-  const iv = w.kappa === null ? null : weightedBinaryKappaInterval(items, { seed: SEED, iterations: ITERATIONS });
-  const undefinedReason = kappaUndefinedReason(
-    [
-      [w.tp, w.fp],
-      [w.fn, w.tn],
-    ],
-    raters,
+type Flags = { ledger: boolean; human: boolean; inclusionProbability: number }[];
+
+/** `batch` of the entries `keep` selects, in order, and null for the others. */
+function batchWhere<T, R>(xs: readonly T[], keep: (x: T) => boolean, batch: (kept: T[]) => (R | null)[]): (R | null)[] {
+  const results = batch(xs.filter(keep));
+  let k = 0;
+  return xs.map((x) => (keep(x) ? results[k++] : null));
+}
+
+/**
+ * Weighted κ of binary signals over the same items, each with its bootstrap interval (one stream of draws for all of
+ * them: weightedBinaryKappaIntervals), guarded on the effective n.
+ */
+function weightedKappaFigures(signals: { flags: Flags; raters: RaterNames }[]) {
+  const ws = signals.map((s) => ({ ...s, w: weightedBinaryAgreement(s.flags) }));
+  const ivs = batchWhere(
+    ws,
+    (s) => s.w !== null && s.w.kappa !== null,
+    (kept) =>
+      weightedBinaryKappaIntervals(
+        kept.map((s) => ({ items: s.flags })),
+        { seed: SEED, iterations: ITERATIONS },
+      ),
   );
-  return {
-    agreement: weightedFigure(w.agreement),
-    kappa: statFigure(w.kappa, w.agreement.nEffective, iv, { undefinedReason }),
-  };
+  return ws.map(({ w, raters }, j) => {
+    if (!w) return null;
+    const undefinedReason = kappaUndefinedReason(
+      [
+        [w.tp, w.fp],
+        [w.fn, w.tn],
+      ],
+      raters,
+    );
+    return {
+      agreement: weightedFigure(w.agreement),
+      kappa: statFigure(w.kappa, w.agreement.nEffective, ivs[j], { undefinedReason }),
+    };
+  });
 }
 
 const NOT_RATED = "no item was rated by both";
@@ -129,63 +153,74 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     : null;
 
   const verdict = successVerdictKappa(scorePairs, { seed: SEED, iterations: 1000 });
-  const weightedVerdict = stratified
-    ? weightedKappaFigure(
-        pairs.map((p) => ({
-          ledger: p.ledger.reward >= SUCCESS_THRESHOLD,
-          human: p.human.reward >= SUCCESS_THRESHOLD,
-          inclusionProbability: p.i.item.inclusionProb,
-        })),
-        VERDICT_RATERS,
-      )
-    : null;
 
-  const guardrails = guardrailAgreement(
+  const guardrailRows = guardrailAgreement(
     pairs.map((p) => ({ ledger: p.ledger.guardrails, human: p.human.guardrails })),
     GUARDRAIL_CODES,
-  )
-    .filter((g) => g.tp + g.fp + g.fn > 0)
-    .map((g) => {
-      const flags = pairs.map((p) => ({
-        ledger: p.ledger.guardrails.includes(g.code),
-        human: p.human.guardrails.includes(g.code),
-        inclusionProbability: p.i.item.inclusionProb,
-      }));
-      const kappaCI =
-        g.kappa === null
-          ? null
-          : cohensKappaInterval(
-              flags.map((x) => [x.ledger, x.human] as const),
-              { seed: SEED, iterations: ITERATIONS },
-            );
-      const proof = prevalenceProof([
-        [g.tp, g.fp],
-        [g.fn, g.tn],
-      ]);
-      return {
-        ...g,
-        /** Share of items flagged by each side, and which coefficient to read at that prevalence. */
-        prevalence: proof.prevalence,
-        read: proof.read,
-        figures: {
-          ac1: proof.ac1,
-          pabak: proof.pabak,
-          precision: rateFigure(g.tp, g.tp + g.fp),
-          recall: rateFigure(g.tp, g.tp + g.fn),
-          kappa: statFigure(g.kappa, g.n, kappaCI, {
-            undefinedReason: kappaUndefinedReason(
-              [
-                [g.tp, g.fp],
-                [g.fn, g.tn],
-              ],
-              GUARDRAIL_RATERS,
-            ),
-          }),
-          agreement: rateFigure(g.tp + g.tn, g.n),
+  ).filter((g) => g.tp + g.fp + g.fn > 0);
+  const flagsOf = guardrailRows.map((g) =>
+    pairs.map((p) => ({
+      ledger: p.ledger.guardrails.includes(g.code),
+      human: p.human.guardrails.includes(g.code),
+      inclusionProbability: p.i.item.inclusionProb,
+    })),
+  );
+  // Every guardrail's κ interval resamples the same pairs with the same seed: one stream of draws for all of them.
+  const kappaCIs = batchWhere(
+    guardrailRows.map((g, j) => ({ g, flags: flagsOf[j] })),
+    (x) => x.g.kappa !== null,
+    (kept) =>
+      cohensKappaIntervals(
+        kept.map((x) => ({ pairs: x.flags.map((f) => [f.ledger, f.human] as const) })),
+        { seed: SEED, iterations: ITERATIONS },
+      ),
+  );
+  // The verdict's weighted κ first, then each guardrail's: the same items, so again one stream of draws.
+  const weightedKappas = stratified
+    ? weightedKappaFigures([
+        {
+          flags: pairs.map((p) => ({
+            ledger: p.ledger.reward >= SUCCESS_THRESHOLD,
+            human: p.human.reward >= SUCCESS_THRESHOLD,
+            inclusionProbability: p.i.item.inclusionProb,
+          })),
+          raters: VERDICT_RATERS,
         },
-        weighted: stratified ? weightedKappaFigure(flags, GUARDRAIL_RATERS) : null,
-      };
-    });
+        ...flagsOf.map((flags) => ({ flags, raters: GUARDRAIL_RATERS })),
+      ])
+    : null;
+  const weightedVerdict = weightedKappas?.[0] ?? null;
+
+  const guardrails = guardrailRows.map((g, j) => {
+    const kappaCI = kappaCIs[j];
+    const proof = prevalenceProof([
+      [g.tp, g.fp],
+      [g.fn, g.tn],
+    ]);
+    return {
+      ...g,
+      /** Share of items flagged by each side, and which coefficient to read at that prevalence. */
+      prevalence: proof.prevalence,
+      read: proof.read,
+      figures: {
+        ac1: proof.ac1,
+        pabak: proof.pabak,
+        precision: rateFigure(g.tp, g.tp + g.fp),
+        recall: rateFigure(g.tp, g.tp + g.fn),
+        kappa: statFigure(g.kappa, g.n, kappaCI, {
+          undefinedReason: kappaUndefinedReason(
+            [
+              [g.tp, g.fp],
+              [g.fn, g.tn],
+            ],
+            GUARDRAIL_RATERS,
+          ),
+        }),
+        agreement: rateFigure(g.tp + g.tn, g.n),
+      },
+      weighted: weightedKappas ? weightedKappas[j + 1] : null,
+    };
+  });
 
   const dimensions = dimensionAgreement(
     pairs.map((p) => ({ ledger: p.ledger.subscores, human: p.human.subscores })),
@@ -238,15 +273,23 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   const overlap = overlapItems(items);
   const rewardUnits = overlap.map((i) => i.reviews.map((r) => r.reward));
   const rewardAlpha = krippendorffAlpha(rewardUnits, { metric: "interval" });
-  const rewardAlphaCI = rewardAlpha
-    ? krippendorffAlphaInterval(rewardUnits, { metric: "interval", seed: SEED, iterations: ITERATIONS })
-    : null;
-  const guardrailAlpha = GUARDRAIL_CODES.filter((code) =>
+  const alphaCodes = GUARDRAIL_CODES.filter((code) =>
     overlap.some((i) => i.reviews.some((r) => r.guardrails.includes(code))),
   ).map((code) => {
     const units = overlap.map((i) => i.reviews.map((r) => r.guardrails.includes(code)));
-    const a = krippendorffAlpha(units, { metric: "nominal" });
-    const ci = a ? krippendorffAlphaInterval(units, { metric: "nominal", seed: SEED, iterations: ITERATIONS }) : null;
+    return { code, units, a: krippendorffAlpha(units, { metric: "nominal" }) };
+  });
+  // The reward's α and each guardrail's resample the same overlap items with the same seed: one stream of draws.
+  const [rewardAlphaCI, ...alphaCIs] = batchWhere(
+    [
+      { units: rewardUnits as Unit<Label>[], metric: "interval" as AlphaMetric, a: rewardAlpha },
+      ...alphaCodes.map((x) => ({ units: x.units as Unit<Label>[], metric: "nominal" as AlphaMetric, a: x.a })),
+    ],
+    (x) => x.a !== null,
+    (kept) => krippendorffAlphaIntervals(kept, { seed: SEED, iterations: ITERATIONS }),
+  );
+  const guardrailAlpha = alphaCodes.map(({ code, units, a }, j) => {
+    const ci = alphaCIs[j];
     return {
       code,
       ...betweenAnnotators(units),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { mulberry32, randomIndex, randomUint32 } from "@/lib/stats/prng.ts";
+import { indexDraws, mulberry32, randomIndex, randomUint32 } from "@/lib/stats/prng.ts";
 
 // The reference mulberry32 as published by its author (bryc/code, jshash/PRNGs.md), transcribed verbatim.
 function referenceMulberry32(a: number) {
@@ -67,5 +67,24 @@ describe("randomIndex and randomUint32", () => {
       expect(Number.isInteger(u) && u >= 0 && u <= 0xffffffff).toBe(true);
     }
     expect(seen.size).toBe(5);
+  });
+});
+
+describe("indexDraws", () => {
+  it("is randomIndex over mulberry32, buffer after buffer", () => {
+    for (const [seed, n] of [
+      [1, 10],
+      [20261129, 10_000],
+      [0xdeadbeef, 1],
+      [7, 977],
+    ]) {
+      const rng = mulberry32(seed);
+      const draw = indexDraws(seed);
+      for (const size of [n, 3, n]) {
+        const out = new Int32Array(size);
+        draw(out, n);
+        expect([...out]).toEqual(Array.from({ length: size }, () => randomIndex(rng, n)));
+      }
+    }
   });
 });

@@ -29,3 +29,21 @@ export function randomIndex(rng: Rng, n: number): number {
 export function randomUint32(rng: Rng): number {
   return Math.floor(rng() * 4294967296) >>> 0;
 }
+
+/**
+ * The draws of randomIndex(mulberry32(seed), n), a buffer at a time: each call fills `out` with the stream's next
+ * out.length indices in [0, n). The generator is inlined because the bootstrap draws millions of indices (a κ
+ * interval over 10,000 items is 5 million): 75 → 17 ms per 10 million draws against a call of the closure per draw.
+ */
+export function indexDraws(seed: number): (out: Int32Array, n: number) => void {
+  let state = seed >>> 0;
+  return (out, n) => {
+    for (let i = 0; i < out.length; i++) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      out[i] = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+    }
+  };
+}

@@ -7,7 +7,7 @@
 import { binaryKappa, scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@/lib/stats/agreement.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import {
-  bootstrapCI,
+  bootstrapMany,
   wilson,
   Z_95,
   type BootstrapInterval,
@@ -164,5 +164,46 @@ export function weightedBinaryKappaInterval(
   items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[],
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
-  return bootstrapCI(items, (sample) => weightedBinaryAgreement(sample)?.kappa ?? null, options);
+  return weightedBinaryKappaIntervals([{ items }], options)[0];
+}
+
+/**
+ * weightedBinaryKappaInterval of each set of items, with the same options (each set may set its own `iterations`):
+ * sets of the same size share one stream of draws (bootstrapMany), and a resample adds each drawn item's 1/π to its
+ * cell of the table in draw order — the sums weightedBinaryAgreement makes on that resample, in the same order, so
+ * each result equals weightedBinaryKappaInterval's to the bit. (With every π valid, which a defined estimate
+ * implies, weightedBinaryAgreement's κ on a resample is binaryKappa of those sums.)
+ */
+export function weightedBinaryKappaIntervals(
+  sets: readonly {
+    items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[];
+    iterations?: number;
+  }[],
+  options: BootstrapOptions = {},
+): (BootstrapInterval | null)[] {
+  const out = new Array<BootstrapInterval | null>(sets.length).fill(null);
+  for (const n of new Set(sets.map((s) => s.items.length))) {
+    const group = sets.map((s, j) => ({ s, j })).filter((x) => x.s.items.length === n);
+    const results = bootstrapMany(
+      n,
+      group.map(({ s }) => {
+        const weight = Float64Array.from(s.items, (i) => 1 / i.inclusionProbability);
+        // 0: both fired, 1: ledger only, 2: human only, 3: neither
+        const cell = Uint8Array.from(s.items, (i) => (i.ledger && i.human ? 0 : i.ledger ? 1 : i.human ? 2 : 3));
+        const table = new Float64Array(4);
+        return {
+          estimate: weightedBinaryAgreement(s.items)?.kappa ?? null,
+          iterations: s.iterations,
+          resample: (draws: Int32Array) => {
+            table.fill(0);
+            for (let i = 0; i < draws.length; i++) table[cell[draws[i]]] += weight[draws[i]];
+            return binaryKappa(table[0], table[1], table[2], table[3]);
+          },
+        };
+      }),
+      options,
+    );
+    group.forEach(({ j }, g) => (out[j] = results[g]));
+  }
+  return out;
 }
