@@ -271,15 +271,19 @@ const ROW_COLUMNS = Prisma.sql`l.id, l.trajectory_id, l.run_id, l.step, l.ticket
 function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number, client: Db = readDb()) {
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
+  // The page first, then whether each of its rows is sampled or reviewed: asked inside the limited query, the planner
+  // costed those lookups for every row the scan might pass and hashed all of audit_items for them instead of probing
+  // its index 100 times (a scan of 110,117 items twice per page, ~40 ms, whatever the run's size).
   return client.$queryRaw<RawRow[]>`
-    select ${ROW_COLUMNS},
-           ${expr} as sort_value,
-           exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id) as sampled,
-           exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0) as reviewed
-      from ledger l
-     where ${Prisma.join(where, " and ")}
-     order by ${expr} ${d}, l.id ${d}
-     limit ${limit}`;
+    select page.*,
+           exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id) as sampled,
+           exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id and ai.reviews_done > 0) as reviewed
+      from (select ${ROW_COLUMNS}, ${expr} as sort_value
+              from ledger l
+             where ${Prisma.join(where, " and ")}
+             order by ${expr} ${d}, l.id ${d}
+             limit ${limit}) page
+     order by page.sort_value ${d}, page.id ${d}`;
 }
 
 /**
