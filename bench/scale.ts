@@ -1016,7 +1016,7 @@ async function phaseArchive() {
 
 // ---------------------------------------------------------------- grow ------------------------------------------
 
-type ServerCounters = { wal: string; read: number; hit: number; checkpoints: number; written: number };
+type ServerCounters = { wal: string; fpi: number; read: number; hit: number; checkpoints: number; written: number };
 
 /** The server's cumulative counters an ingest moves: WAL position, this database's block reads and hits (blocks
  * found in, or read into, the shared buffers), checkpoints and the buffers they wrote. */
@@ -1032,8 +1032,11 @@ async function counters(c: pg.Client): Promise<ServerCounters> {
     .catch(() =>
       c.query("select checkpoints_timed + checkpoints_req as n, buffers_checkpoint as w from pg_stat_bgwriter"),
     );
+  // full-page images: the first change to a page after a checkpoint writes the whole page to the WAL
+  const fpi = await c.query("select wal_fpi from pg_stat_wal").catch(() => ({ rows: [{ wal_fpi: NaN }] }));
   return {
     wal: db.wal,
+    fpi: Number(fpi.rows[0].wal_fpi),
     read: Number(db.blks_read),
     hit: Number(db.blks_hit),
     checkpoints: Number(cp.rows[0].n),
@@ -1076,8 +1079,8 @@ async function phaseGrow() {
       yield* scaleLines(x, from + GROW_N, "scored", from);
     })();
   say(`
-| ingest into | rollouts | s | rollouts/s | vs the new run | WAL kB per rollout | blocks read into the buffers per rollout | buffer hits per rollout | checkpoints | buffers they wrote | load |`);
-  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|`);
+| ingest into | rollouts | s | rollouts/s | vs the new run | WAL kB per rollout | full-page images per rollout | blocks read into the buffers per rollout | buffer hits per rollout | checkpoints | buffers they wrote | load |`);
+  say(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|`);
   let first = 0;
   for (const [label, run, x, from] of [
     [`a new run (${fresh})`, fresh, tpl.fresh, n],
@@ -1100,7 +1103,7 @@ async function phaseGrow() {
     const rate = GROW_N / r.seconds;
     first ||= rate;
     say(
-      `| ${label} | ${fmt(GROW_N)} | ${r.seconds.toFixed(1)} | ${fmt(rate)} | ${(rate / first).toFixed(2)}× | ${(wal / 1024 / GROW_N).toFixed(1)} | ${((after.read - before.read) / GROW_N).toFixed(2)} | ${((after.hit - before.hit) / GROW_N).toFixed(0)} | ${after.checkpoints - before.checkpoints} | ${fmt(after.written - before.written)} | ${load()} |`,
+      `| ${label} | ${fmt(GROW_N)} | ${r.seconds.toFixed(1)} | ${fmt(rate)} | ${(rate / first).toFixed(2)}× | ${(wal / 1024 / GROW_N).toFixed(1)} | ${((after.fpi - before.fpi) / GROW_N).toFixed(2)} | ${((after.read - before.read) / GROW_N).toFixed(2)} | ${((after.hit - before.hit) / GROW_N).toFixed(0)} | ${after.checkpoints - before.checkpoints} | ${fmt(after.written - before.written)} | ${load()} |`,
     );
   }
   await c.end();
