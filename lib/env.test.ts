@@ -30,9 +30,18 @@ describe("the replica's environment", () => {
 });
 
 describe("the embedded server's shared buffers", () => {
-  it("are 1GB unless VERITY_PG_SHARED_BUFFERS says otherwise, and reach the server's flags", async () => {
+  it("are VERITY_PG_SHARED_BUFFERS when set, else a quarter of the machine's memory within 128MB–8GB", async () => {
     delete saved.VERITY_PG_SHARED_BUFFERS;
-    expect((await freshEnv({}))().VERITY_PG_SHARED_BUFFERS).toBe("1GB");
+    expect((await freshEnv({}))().VERITY_PG_SHARED_BUFFERS).toBeUndefined();
+    const { embeddedSettings: unset, defaultSharedBuffers } = await import("@/lib/db/embedded.ts");
+    expect(unset()).toContain(`shared_buffers=${defaultSharedBuffers()}`);
+    const GiB = 1024 ** 3;
+    expect([24 * GiB, 2 * GiB, 0.25 * GiB, 64 * GiB].map((m) => defaultSharedBuffers(m))).toEqual([
+      "6144MB",
+      "512MB",
+      "128MB",
+      "8192MB",
+    ]);
     expect((await freshEnv({ VERITY_PG_SHARED_BUFFERS: "8GB" }))().VERITY_PG_SHARED_BUFFERS).toBe("8GB");
     const { embeddedSettings } = await import("@/lib/db/embedded.ts");
     expect(embeddedSettings()).toContain("shared_buffers=8GB");

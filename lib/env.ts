@@ -34,7 +34,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   VERITY_DATA_DIR: z.string().default(".data"),
   VERITY_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  /** shared_buffers of the embedded PostgreSQL (lib/db/embedded.ts): a size in PostgreSQL's units, 128MB to 64GB. */
+  /** shared_buffers of the embedded PostgreSQL (lib/db/embedded.ts): a size in PostgreSQL's units, 128MB to 64GB;
+   * unset, a quarter of the machine's memory up to 8GB (embeddedSettings). */
   VERITY_PG_SHARED_BUFFERS: z
     .string()
     .regex(/^[1-9][0-9]*(MB|GB)$/, "must be a size such as 1GB or 512MB")
@@ -43,7 +44,7 @@ const envSchema = z.object({
       (v) => !/^\d+(MB|GB)$/.test(v) || (sizeMb(v) >= 128 && sizeMb(v) <= 65536),
       "must be between 128MB and 64GB",
     )
-    .default("1GB"),
+    .optional(),
   VERITY_DEMO: z.enum(["0", "1", "true", "false"]).optional(),
   /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */
   VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),

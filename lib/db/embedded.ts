@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { describeConnectionError } from "@/lib/db/describe-error.ts";
@@ -11,11 +12,21 @@ const EMBEDDED_PASSWORD = "verity";
  * Server settings of the embedded PostgreSQL (an external one is configured by its owner). PostgreSQL's stock
  * defaults (128 MB of shared buffers, 1 GB of WAL between checkpoints) are sized for a small shared host; the ledger
  * of one run at a few hundred thousand rollouts, with its indexes, is several times that, and writing it then mostly
- * means evicting and re-reading index pages. Memory is reserved as it is used, not up front. The shared buffers are
- * VERITY_PG_SHARED_BUFFERS (1 GB unless set; docs/scale.md says when a run's ingest wants more).
+ * means evicting and re-reading index pages. The shared buffers are VERITY_PG_SHARED_BUFFERS, or else
+ * defaultSharedBuffers(). Memory is reserved as it is used, not up front.
  */
-export function embeddedSettings(sharedBuffers = env().VERITY_PG_SHARED_BUFFERS): string[] {
+export function embeddedSettings(sharedBuffers = env().VERITY_PG_SHARED_BUFFERS ?? defaultSharedBuffers()): string[] {
   return [`shared_buffers=${sharedBuffers}`, "max_wal_size=4GB", "checkpoint_timeout=15min"];
+}
+
+/**
+ * A quarter of the machine's memory, between 128 MB and 8 GB (PostgreSQL's own advice for a dedicated server). An
+ * ingest into a run whose indexes do not fit its buffers reads an index page in for most inserts: into a run of 10 M
+ * entries (7.5 GB of indexes) at 0.76× a new run's rate with 1 GB, 0.90× with 8 GB (docs/benchmarks.md, "grow").
+ */
+export function defaultSharedBuffers(totalBytes = os.totalmem()): string {
+  const mb = Math.floor(totalBytes / 4 / 1024 / 1024);
+  return `${Math.min(8192, Math.max(128, mb))}MB`;
 }
 
 export type DatabaseHandle = {
