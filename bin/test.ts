@@ -39,10 +39,45 @@ function run(cmd: string, args: string[], opts: SpawnOptions = {}): Promise<numb
   });
 }
 
-function tally(name: string, p: number, f: number) {
+function tally(name: string, p: number, f: number, which: string[] = []) {
   passed += p;
   failed += f;
-  if (f) failures.push(`${name}: ${f} failed`);
+  if (f) failures.push(`${name}: ${f} failed${which.length ? ` (${which.join("; ")})` : ""}`);
+}
+
+/** The first line of a failure message, without colour codes, at most 300 characters. */
+const firstLine = (m: string | undefined) =>
+  (m ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .trim()
+    .split("\n")[0]
+    .slice(0, 300);
+
+type VitestFile = {
+  name: string;
+  status: string;
+  message?: string;
+  assertionResults: { fullName: string; status: string; failureMessages?: string[] }[];
+};
+
+/**
+ * What failed in a vitest JSON report, one entry per failed test or per file that failed without a failed test (a
+ * hook or an import that threw), so the summary at the end of the output names it.
+ */
+function vitestFailures(files: VitestFile[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const file = path.relative(process.cwd(), f.name);
+    const tests = f.assertionResults.filter((a) => a.status === "failed");
+    for (const t of tests) out.push(`${file} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    if (tests.length || f.status !== "failed") continue;
+    // A hook or the file's imports threw: its tests are skipped, and the error is only in the output above.
+    const skipped = f.assertionResults.filter((a) => a.status === "skipped").length;
+    out.push(
+      `${file}: ${firstLine(f.message) || `failed outside its tests (a hook or an import), ${skipped} skipped`}`,
+    );
+  }
+  return out;
 }
 
 function withDb(url: string, name: string) {
@@ -94,9 +129,42 @@ async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {
     numFailedTests: number;
     numTotalTestSuites: number;
     success: boolean;
+    testResults?: VitestFile[];
   };
   // a suite that fails to load has no failed tests but fails the run: count it
-  tally(`${project} tests`, r.numPassedTests, r.numFailedTests || (code !== 0 ? 1 : 0));
+  tally(
+    `${project} tests`,
+    r.numPassedTests,
+    r.numFailedTests || (code !== 0 ? 1 : 0),
+    vitestFailures(r.testResults ?? []),
+  );
+}
+
+type PlaywrightSuite = {
+  title: string;
+  file?: string;
+  suites?: PlaywrightSuite[];
+  specs?: {
+    title: string;
+    file?: string;
+    ok: boolean;
+    tests?: { results?: { error?: { message?: string } }[] }[];
+  }[];
+};
+
+/** The specs that failed in a Playwright JSON report, each with its file and the first line of its last error. */
+function playwrightFailures(suites: PlaywrightSuite[], titles: string[] = []): string[] {
+  const out: string[] = [];
+  for (const s of suites) {
+    const path = s.file && titles.length === 0 ? [] : [...titles, s.title];
+    for (const spec of s.specs ?? []) {
+      if (spec.ok) continue;
+      const error = spec.tests?.flatMap((t) => t.results ?? []).findLast((x) => x.error)?.error?.message;
+      out.push(`${spec.file ?? s.file ?? ""} › ${[...path, spec.title].join(" › ")}: ${firstLine(error)}`);
+    }
+    out.push(...playwrightFailures(s.suites ?? [], path));
+  }
+  return out;
 }
 
 async function e2e(adminUrl: string) {
@@ -126,8 +194,9 @@ async function e2e(adminUrl: string) {
     if (!fs.existsSync(out)) return tally("e2e", 0, 1);
     const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
       stats: { expected: number; unexpected: number; flaky: number };
+      suites?: PlaywrightSuite[];
     };
-    tally("e2e", r.stats.expected + r.stats.flaky, r.stats.unexpected);
+    tally("e2e", r.stats.expected + r.stats.flaky, r.stats.unexpected, playwrightFailures(r.suites ?? []));
   } finally {
     await server?.stop();
     await dropDatabase(adminUrl, name);

@@ -164,7 +164,8 @@ export async function startStandbyPair(ports: [number, number], database = "veri
       if (standbyUp) return;
       await ctl(standbyDir, ports[1], "start");
       standbyUp = true;
-      await waitForServer(url(ports[1], database));
+      // A hot standby answers once it has replayed to a consistent point: seconds on a loaded machine.
+      await waitForServer(url(ports[1], database), 60_000);
     };
     await startStandby();
     return {
@@ -179,7 +180,16 @@ export async function startStandbyPair(ports: [number, number], database = "veri
       stop,
     };
   } catch (err) {
+    // The servers' own logs say why (a port in use, a standby that never became consistent): keep their tails.
+    const logs = ["primary", "standby"]
+      .map((name) => {
+        const file = path.join(root, `${name}.log`);
+        const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim().split("\n").slice(-8).join("\n") : "";
+        return text && `${name}.log:\n${text}`;
+      })
+      .filter(Boolean);
     await stop();
+    if (logs.length && err instanceof Error) err.message += `\n${logs.join("\n")}`;
     throw err;
   }
 }
