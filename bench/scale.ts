@@ -25,7 +25,7 @@
 //
 // `npx tsx bench/scale.ts [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
 //  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
-//  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--grow-n 200000] [--agreement-before] [--keep]`
+//  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--grow-n 200000] [--review-rate 0.01] [--agreement-before] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -65,6 +65,7 @@ const { values } = parseArgs({
     keep: { type: "boolean" },
     "no-build": { type: "boolean" },
     "agreement-before": { type: "boolean" },
+    "review-rate": { type: "string", default: "0.01" },
   },
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency", "archive"]);
@@ -83,6 +84,10 @@ const SECONDS = Number(values.seconds);
 const PORT = Number(values.port);
 const ARCHIVE_N = Number(values["archive-n"]);
 const GROW_N = Number(values["grow-n"]);
+/** --review-rate 0.11: the share of the big run sampled and reviewed (1% by default, a shadow audit's rate). */
+const REVIEW_RATE = Number(values["review-rate"]);
+if (!(REVIEW_RATE > 0 && REVIEW_RATE <= 1))
+  throw new Error(`--review-rate: must be in (0, 1], got ${values["review-rate"]}`);
 const LIVE_N = Number(values["live-n"]);
 /** --think-ms 0,1000: a round of researchers per value, each waiting a random time of that mean (exponential)
  * between a response and its next request; 0 keeps every researcher's next request in flight at once. The ingest
@@ -135,7 +140,7 @@ async function adminQuery(sql: string) {
   const a = new pg.Client({ connectionString: adminUrl });
   await a.connect();
   try {
-    await a.query(sql);
+    return await a.query(sql);
   } finally {
     await a.end();
   }
@@ -267,7 +272,8 @@ async function ingestThroughCli(
 }
 
 async function phaseIngest() {
-  say(`\n## ingest (${load()})`);
+  const buffers = (await adminQuery("show shared_buffers")).rows[0].shared_buffers;
+  say(`\n## ingest, shared_buffers ${buffers} (${load()})`);
   const t = performance.now();
   const tpl = buildTemplate(INGEST_RUN, Number(values.template));
   const tplExt = buildTemplate(EXTERNAL_RUN, Number(values.template));
@@ -283,14 +289,18 @@ async function phaseIngest() {
     say(`  bare COPY (${label}): ${fmt(n)} in ${r.seconds.toFixed(1)} s = ${fmt(n / r.seconds)}/s (${load()})`);
     return r.seconds;
   };
-  const rawFirst = await raw("rollouts + score records, first", "scored", AB_N, tpl);
+  // --ab-n 0: the one run alone (its rate per million and RSS), without the comparisons.
+  const rawFirst = AB_N ? await raw("rollouts + score records, first", "scored", AB_N, tpl) : 0;
 
-  const pre = await freshDb(DB.pre, { withoutIndexReview: true });
-  const before = await ingestThroughCli(pre, scaleLines(tpl, AB_N, "scored"), {
-    label: "ingest without 020",
-    linesPerRollout: 2,
-  });
-  await adminQuery(`drop database if exists "${DB.pre}" with (force)`);
+  let before: IngestRun | null = null;
+  if (AB_N) {
+    const pre = await freshDb(DB.pre, { withoutIndexReview: true });
+    before = await ingestThroughCli(pre, scaleLines(tpl, AB_N, "scored"), {
+      label: "ingest without 020",
+      linesPerRollout: 2,
+    });
+    await adminQuery(`drop database if exists "${DB.pre}" with (force)`);
+  }
 
   const url = await freshDb(DB.ingest);
   await checkpoint(url);
@@ -298,32 +308,39 @@ async function phaseIngest() {
     label: "ingest with 020",
     linesPerRollout: 2,
   });
-  const rawLast = await raw("rollouts + score records, last", "scored", AB_N, tpl);
+  const rawLast = AB_N ? await raw("rollouts + score records, last", "scored", AB_N, tpl) : 0;
   const rawMean = (rawFirst + rawLast) / 2;
 
-  const extRaw = await raw("external score records", "external", EXTERNAL_N, tplExt);
-  await checkpoint(url);
-  const ext = await ingestThroughCli(url, scaleLines(tplExt, EXTERNAL_N, "external"), {
-    label: "external records",
-    linesPerRollout: 1,
-  });
+  const extRaw = EXTERNAL_N ? await raw("external score records", "external", EXTERNAL_N, tplExt) : 0;
+  let ext: IngestRun | null = null;
+  if (EXTERNAL_N) {
+    await checkpoint(url);
+    ext = await ingestThroughCli(url, scaleLines(tplExt, EXTERNAL_N, "external"), {
+      label: "external records",
+      linesPerRollout: 1,
+    });
+  }
   await adminQuery(`drop database if exists "${RAW}" with (force)`);
 
   const atAb = (r: IngestRun) => {
     const m = r.marks.find((x) => x.rollouts >= AB_N) ?? r.marks.at(-1)!;
     return { n: m.rollouts, s: m.seconds };
   };
-  say(
-    `\n| ingest (rollouts + score records) | rollouts | s | rollouts/s | vs bare COPY | peak RSS | load at the end |`,
-  );
-  say(`|---|---:|---:|---:|---:|---:|---|`);
-  say(
-    `| bare COPY into tables with only a primary key (mean of first and last) | ${fmt(AB_N)} | ${rawMean.toFixed(1)} | ${fmt(AB_N / rawMean)} | 1.00× | – | |`,
-  );
-  for (const [name, r] of [
-    ["ingest, index set before 020", before],
-    ["ingest, index set of 020", after],
-  ] as const) {
+  if (before) {
+    say(
+      `\n| ingest (rollouts + score records) | rollouts | s | rollouts/s | vs bare COPY | peak RSS | load at the end |`,
+    );
+    say(`|---|---:|---:|---:|---:|---:|---|`);
+    say(
+      `| bare COPY into tables with only a primary key (mean of first and last) | ${fmt(AB_N)} | ${rawMean.toFixed(1)} | ${fmt(AB_N / rawMean)} | 1.00× | – | |`,
+    );
+  }
+  for (const [name, r] of before
+    ? ([
+        ["ingest, index set before 020", before],
+        ["ingest, index set of 020", after],
+      ] as const)
+    : []) {
     const a = atAb(r);
     say(
       `| ${name}, first ${fmt(a.n)} | ${fmt(a.n)} | ${a.s.toFixed(1)} | ${fmt(a.n / a.s)} | ${(rawMean / a.s).toFixed(2)}× | ${name.includes("020") && r === after ? "see below" : r.peakRssMb.toFixed(0) + " MB"} | ${r.marks.find((x) => x.rollouts >= a.n)?.load ?? ""} |`,
@@ -343,11 +360,12 @@ async function phaseIngest() {
     prev = m;
   }
   say(
-    `peak RSS of the ingesting process: ${after.peakRssMb.toFixed(0)} MB over ${fmt(INGEST_N)} rollouts (before 020: ${before.peakRssMb.toFixed(0)} MB)`,
+    `peak RSS of the ingesting process: ${after.peakRssMb.toFixed(0)} MB over ${fmt(INGEST_N)} rollouts${before ? ` (before 020: ${before.peakRssMb.toFixed(0)} MB)` : ""}`,
   );
-  say(
-    `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${(extRaw / ext.seconds).toFixed(2)}×; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
-  );
+  if (ext)
+    say(
+      `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${(extRaw / ext.seconds).toFixed(2)}×; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
+    );
   await sizes(url, "ingest database");
   if (!values.keep) await adminQuery(`drop database if exists "${DB.ingest}" with (force)`);
 }
@@ -479,19 +497,20 @@ async function buildReads(c: pg.Client, url: string, size: number) {
   );
 
   if (fresh) {
-    // 1% of the big run sampled and reviewed (a human agreeing within 0.05), for the agreement report.
+    // --review-rate (1%) of the big run sampled and reviewed (a human agreeing within 0.05), for the agreement report.
     const user = await c.query<{ id: number }>(
       `insert into users (email, role) values ('bench-reviewer@example.org', 'annotator') returning id`,
     );
     const batch = await c.query<{ id: number }>(
-      `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick) values ('bench', $1, 0, 2147483647, 0.01, 's', 'one') returning id`,
-      [BIG],
+      `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick) values ('bench', $1, 0, 2147483647, $2, 's', 'one') returning id`,
+      [BIG, REVIEW_RATE],
     );
     await c.query(
       `insert into audit_items (batch_id, run_id, rollout_id, ledger_id, trajectory_id, ticket_id, inclusion_prob, reviews_done, status)
-       select $1, l.run_id, l.rollout_id, l.id, l.trajectory_id, l.ticket_id, 0.01, 1, 'done' from ledger l
-        where l.run_id = $2 and l.is_current and l.reward is not null and l.rollout_id is not null and hashint8(l.id) % 100 = 0`,
-      [batch.rows[0].id, BIG],
+       select $1, l.run_id, l.rollout_id, l.id, l.trajectory_id, l.ticket_id, $3, 1, 'done' from ledger l
+        where l.run_id = $2 and l.is_current and l.reward is not null and l.rollout_id is not null
+          and abs(hashint8(l.id)) % 10000 < $4`,
+      [batch.rows[0].id, BIG, REVIEW_RATE, Math.round(REVIEW_RATE * 10000)],
     );
     await c.query(
       `insert into reviews (item_id, reviewer_id, outcome, policy, evidence, efficiency, communication, guardrails, reward, claims, seconds_spent)

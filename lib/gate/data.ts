@@ -5,8 +5,7 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
-import { auditPoints } from "@/lib/monitors/audit.ts";
-import { listAuditPairs } from "@/lib/monitors/data.ts";
+import { readAuditPoints } from "@/lib/monitors/data.ts";
 import type { GateHackingWindow, GateInputs, GateStatus, GateStepTotals } from "@/lib/gate/evaluate.ts";
 import { gateWindow } from "@/lib/gate/evaluate.ts";
 
@@ -50,12 +49,11 @@ export async function loadGateInputs(
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
-  const [steps, pairs, curve] = await Promise.all([
+  const [steps, points, curve] = await Promise.all([
     sumGateStepRows(runId, range, client),
-    listAuditPairs(runId, range, client),
+    readAuditPoints(runId, opts.auditWindow, range, client),
     correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
   ]);
-  const points = auditPoints(pairs, opts.auditWindow);
   const audit = { ...empty.audit };
   for (const p of points) {
     audit.compared += p.compared;

@@ -4,8 +4,8 @@
 // read and the per-pair extraction scoring have to run again.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import { auditPoints, type AuditPoint } from "@/lib/monitors/audit.ts";
-import { listAuditPairs, reviewFingerprint } from "@/lib/monitors/data.ts";
+import type { AuditPoint } from "@/lib/monitors/audit.ts";
+import { readAuditPoints, reviewFingerprint } from "@/lib/monitors/data.ts";
 
 const MAX_RUNS = 200;
 const cache = new Map<string, { key: string; points: AuditPoint[] }>();
@@ -15,7 +15,7 @@ export async function listAuditPoints(runId: string, window: number, client: Db 
   const key = `${await reviewFingerprint(runId, client)}|${window}`;
   const hit = cache.get(runId);
   if (hit && hit.key === key) return hit.points;
-  const points = key.startsWith("0:") ? [] : auditPoints(await listAuditPairs(runId, {}, client), window);
+  const points = key.startsWith("0:") ? [] : await readAuditPoints(runId, window, {}, client);
   // Oldest entry out first (Map keeps insertion order; a refreshed run moves to the end).
   cache.delete(runId);
   cache.set(runId, { key, points });

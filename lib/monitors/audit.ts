@@ -3,7 +3,7 @@
 // human-measured success per window, each with its Wilson interval. Pure.
 import { scoresAgree, SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import {
-  extractionAccuracy,
+  pairSlotCounts,
   toStatClaims,
   type CaseSlots,
   type Claims,
@@ -65,22 +65,25 @@ export function extractionPair(p: AuditPair): ExtractionPair | null {
 /** Correct and compared claim slots of one pair under its own case's slots; null when it does not count. */
 export function pairSlots(p: AuditPair): { correct: number; n: number } | null {
   const x = extractionPair(p);
-  if (!x) return null;
-  const r = extractionAccuracy([x]);
-  return r.overall ? { correct: r.overall.correct, n: r.overall.n } : { correct: 0, n: 0 };
+  return x && pairSlotCounts(x);
 }
 
-/** Reviews pooled into windows of `width` steps, in step order; windows without reviews are absent. */
-export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPoint[] {
-  const byWindow = new Map<number, AuditPoint>();
-  const extraction = new Map<number, ExtractionPair[]>();
-  for (const p of pairs) {
-    const start = windowStart(p.step, width);
-    let w = byWindow.get(start);
+/**
+ * Reviews pooled into windows of `width` steps as they come, in any order: every figure of a window is a sum over
+ * its reviews (extraction accuracy's pooled counts are additive over pairs), so a run's reviews can be read in chunks
+ * and dropped once added.
+ */
+export class AuditWindows {
+  private readonly byWindow = new Map<number, AuditPoint>();
+  constructor(private readonly width: number) {}
+
+  add(p: AuditPair): void {
+    const start = windowStart(p.step, this.width);
+    let w = this.byWindow.get(start);
     if (!w) {
       w = {
         step: start,
-        stepTo: start + width - 1,
+        stepTo: start + this.width - 1,
         reviews: 0,
         compared: 0,
         agreeing: 0,
@@ -91,7 +94,7 @@ export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPo
         humanSuccesses: 0,
         humanSuccess: null,
       };
-      byWindow.set(start, w);
+      this.byWindow.set(start, w);
     }
     w.reviews++;
     if (p.humanReward >= SUCCESS_THRESHOLD) w.humanSuccesses++;
@@ -99,23 +102,31 @@ export function auditPoints(pairs: readonly AuditPair[], width: number): AuditPo
       w.compared++;
       if (scoresAgree(p.humanReward, p.ledgerReward, p.tolerance)) w.agreeing++;
     }
-    const x = extractionPair(p);
-    if (x) {
-      const list = extraction.get(start) ?? [];
-      list.push(x);
-      extraction.set(start, list);
+    const slots = pairSlots(p);
+    if (slots) {
+      w.slots += slots.n;
+      w.correctSlots += slots.correct;
     }
   }
-  const out = [...byWindow.values()].sort((a, b) => a.step - b.step);
-  for (const w of out) {
-    const acc = extractionAccuracy(extraction.get(w.step) ?? []).overall;
-    w.slots = acc?.n ?? 0;
-    w.correctSlots = acc?.correct ?? 0;
-    w.agreement = wilson(w.agreeing, w.compared);
-    w.extraction = acc?.accuracy ?? null;
-    w.humanSuccess = wilson(w.humanSuccesses, w.reviews);
+
+  /** The windows with reviews, in step order, with their intervals. */
+  points(): AuditPoint[] {
+    return [...this.byWindow.values()]
+      .sort((a, b) => a.step - b.step)
+      .map((w) => ({
+        ...w,
+        agreement: wilson(w.agreeing, w.compared),
+        extraction: wilson(w.correctSlots, w.slots),
+        humanSuccess: wilson(w.humanSuccesses, w.reviews),
+      }));
   }
-  return out;
+}
+
+/** Reviews pooled into windows of `width` steps, in step order; windows without reviews are absent. */
+export function auditPoints(pairs: Iterable<AuditPair>, width: number): AuditPoint[] {
+  const windows = new AuditWindows(width);
+  for (const p of pairs) windows.add(p);
+  return windows.points();
 }
 
 /** Per-window series for the alarms: agreement, extraction accuracy and human success with their n. */

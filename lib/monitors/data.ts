@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client.ts";
 import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
 import type { AlarmState } from "@/lib/stats/alarms.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
-import type { AuditPair } from "@/lib/monitors/audit.ts";
+import { AuditWindows, type AuditPair, type AuditPoint } from "@/lib/monitors/audit.ts";
 import type { OrderingJudgement } from "@/lib/monitors/ordering.ts";
 import { ledgerOrder } from "@/lib/pairwise/order.ts";
 import { bucketWidthFor } from "@/lib/monitors/buckets.ts";
@@ -66,42 +66,84 @@ type AuditRow = {
   human_claims: Claims | null;
 };
 
+/** Items per statement of forEachAuditPair: a chunk's pairs with their claims are a few MB. */
+const AUDIT_CHUNK_ITEMS = 2000;
+
 /**
  * Current shadow reviews of a run (no later review supersedes them) next to the ledger entry each was compared with,
- * in step order, with the claim slots the annotator was shown (listCaseSlots, the read the agreement report uses).
- * An item's first current review is its primary one. Starts from the run's batches, so it reads only the run's
- * reviews.
+ * with the claim slots the annotator was shown (listCaseSlots, the read the agreement report uses), handed to `each`
+ * in chunks of items (item id order; an item's reviews together, in review order). An item's first current review is
+ * its primary one. Starts from the run's batches, so it reads only the run's reviews. A run's reviews with their
+ * claims are hundreds of MB at 100,000 reviews; a chunk is a few MB, dropped once `each` has returned.
  */
+export async function forEachAuditPair(
+  runId: string,
+  range: StepRange,
+  each: (pairs: AuditPair[]) => void,
+  client: Db = db(),
+  chunkItems = AUDIT_CHUNK_ITEMS,
+): Promise<void> {
+  const [{ ids }] = await client.$queryRaw<{ ids: bigint[] | null }[]>`
+    select array_agg(i.id order by i.id) as ids
+      from audit_batches b join audit_items i on i.batch_id = b.id
+     where b.run_id = ${runId} and exists (select 1 from reviews r where r.item_id = i.id)`;
+  const all = ids ?? [];
+  for (let at = 0; at < all.length; at += chunkItems) {
+    const chunk = all.slice(at, at + chunkItems);
+    const [rows, slots] = await Promise.all([
+      client.$queryRaw<AuditRow[]>`
+        select i.id as item_id, l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
+               l.claims as ledger_claims, r.claims as human_claims
+          from audit_items i
+          join audit_batches b on b.id = i.batch_id
+          join reviews r on r.item_id = i.id
+          join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
+         where i.id = any(${chunk}::bigint[]) and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
+           and not exists (select 1 from reviews s where s.supersedes_id = r.id)
+           and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
+         order by i.id, r.id`,
+      listCaseSlots(chunk, client),
+    ]);
+    let previous: bigint | null = null;
+    each(
+      rows.map((r) => {
+        // Rows of one item are adjacent and in review order (one item, one ledger entry, one step).
+        const primary = r.item_id !== previous;
+        previous = r.item_id;
+        return {
+          itemId: r.item_id,
+          primary,
+          step: r.step,
+          ledgerReward: r.ledger_reward,
+          humanReward: r.human_reward,
+          tolerance: r.tolerance,
+          ledgerClaims: r.ledger_claims,
+          humanClaims: r.human_claims,
+          slots: slots.get(r.item_id) ?? { writeTools: [] },
+        };
+      }),
+    );
+  }
+}
+
+/** forEachAuditPair's pairs all at once, in step order (then item, then review). */
 export async function listAuditPairs(runId: string, range: StepRange = {}, client: Db = db()): Promise<AuditPair[]> {
-  const rows = await client.$queryRaw<AuditRow[]>`
-    select i.id as item_id, l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
-           l.claims as ledger_claims, r.claims as human_claims
-      from audit_batches b
-      join audit_items i on i.batch_id = b.id
-      join reviews r on r.item_id = i.id
-      join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
-     where b.run_id = ${runId} and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
-       and not exists (select 1 from reviews s where s.supersedes_id = r.id)
-       and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
-     order by l.step, i.id, r.id`;
-  const slots = await listCaseSlots([...new Set(rows.map((r) => r.item_id))], client);
-  const seen = new Set<bigint>();
-  return rows.map((r) => {
-    // Rows of one item are adjacent and in review order (one item, one ledger entry, one step).
-    const primary = !seen.has(r.item_id);
-    seen.add(r.item_id);
-    return {
-      itemId: r.item_id,
-      primary,
-      step: r.step,
-      ledgerReward: r.ledger_reward,
-      humanReward: r.human_reward,
-      tolerance: r.tolerance,
-      ledgerClaims: r.ledger_claims,
-      humanClaims: r.human_claims,
-      slots: slots.get(r.item_id) ?? { writeTools: [] },
-    };
-  });
+  const out: AuditPair[] = [];
+  await forEachAuditPair(runId, range, (pairs) => out.push(...pairs), client);
+  return out.sort((a, b) => a.step - b.step || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0));
+}
+
+/** The run's audit points over [range] in windows of `width` steps, its reviews read in chunks (forEachAuditPair). */
+export async function readAuditPoints(
+  runId: string,
+  width: number,
+  range: StepRange = {},
+  client: Db = db(),
+  chunkItems = AUDIT_CHUNK_ITEMS,
+): Promise<AuditPoint[]> {
+  const windows = new AuditWindows(width);
+  await forEachAuditPair(runId, range, (pairs) => pairs.forEach((p) => windows.add(p)), client, chunkItems);
+  return windows.points();
 }
 
 type OrderingRow = {

@@ -117,6 +117,46 @@ function mentionMap(claims: Claims): Map<string, MentionValue | undefined> {
   return map;
 }
 
+/** Calls `record` once per slot of one pair (see the file header), with whether both sides agree on it. */
+function forEachSlot(
+  { extracted, human, slots: own }: ExtractionPair,
+  record: (kind: SlotKind, name: string, ok: boolean) => void,
+): void {
+  const { writeTools, mentionKeys = [], forbiddenCodes = [] } = own;
+  const ew = new Set(extracted.claimed_writes);
+  const hw = new Set(human.claimed_writes);
+  for (const tool of new Set([...writeTools, ...ew, ...hw])) record("write", tool, ew.has(tool) === hw.has(tool));
+
+  const em = mentionMap(extracted);
+  const hm = mentionMap(human);
+  for (const key of new Set([...mentionKeys, ...em.keys(), ...hm.keys()])) {
+    let ok = em.has(key) === hm.has(key);
+    const ev = em.get(key);
+    const hv = hm.get(key);
+    if (ok && ev !== undefined && hv !== undefined) ok = mentionValuesEqual(ev, hv);
+    record("mention", key, ok);
+  }
+
+  const ef = new Set(extracted.forbidden_hits);
+  const hf = new Set(human.forbidden_hits);
+  for (const code of new Set([...forbiddenCodes, ...ef, ...hf]))
+    record("forbidden", code, ef.has(code) === hf.has(code));
+}
+
+/**
+ * One pair's correct and compared slots: its share of the pooled counts of extractionAccuracy, which are additive
+ * over pairs, so a pooled figure can be summed pair by pair without keeping the pairs.
+ */
+export function pairSlotCounts(pair: ExtractionPair): { correct: number; n: number } {
+  let correct = 0;
+  let n = 0;
+  forEachSlot(pair, (_kind, _name, ok) => {
+    n++;
+    if (ok) correct++;
+  });
+  return { correct, n };
+}
+
 /**
  * Per-slot and overall pairwise accuracy = correct slots / slots, each pair over its own case's slots (see the file
  * header), each with a Wilson interval (z default 1.96), and `belowThreshold` when the overall accuracy is under
@@ -135,28 +175,7 @@ export function extractionAccuracy(
     if (ok) t.correct++;
     tally.set(slot, t);
   };
-
-  for (const { extracted, human, slots: own } of pairs) {
-    const { writeTools, mentionKeys = [], forbiddenCodes = [] } = own;
-    const ew = new Set(extracted.claimed_writes);
-    const hw = new Set(human.claimed_writes);
-    for (const tool of new Set([...writeTools, ...ew, ...hw])) record("write", tool, ew.has(tool) === hw.has(tool));
-
-    const em = mentionMap(extracted);
-    const hm = mentionMap(human);
-    for (const key of new Set([...mentionKeys, ...em.keys(), ...hm.keys()])) {
-      let ok = em.has(key) === hm.has(key);
-      const ev = em.get(key);
-      const hv = hm.get(key);
-      if (ok && ev !== undefined && hv !== undefined) ok = mentionValuesEqual(ev, hv);
-      record("mention", key, ok);
-    }
-
-    const ef = new Set(extracted.forbidden_hits);
-    const hf = new Set(human.forbidden_hits);
-    for (const code of new Set([...forbiddenCodes, ...ef, ...hf]))
-      record("forbidden", code, ef.has(code) === hf.has(code));
-  }
+  for (const pair of pairs) forEachSlot(pair, record);
 
   const order: Record<SlotKind, number> = { write: 0, mention: 1, forbidden: 2 };
   const slots = [...tally.entries()]
