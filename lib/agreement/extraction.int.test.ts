@@ -12,8 +12,8 @@ import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
-import { listAuditPairs, readAuditPoints } from "@/lib/monitors/data.ts";
-import { auditPoints, auditSeries } from "@/lib/monitors/audit.ts";
+import { listAuditPairs, readAuditSteps } from "@/lib/monitors/data.ts";
+import { auditPoints, auditPointsOf, auditSeries } from "@/lib/monitors/audit.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
 import { makeCase } from "@/lib/testing/verifier-fixtures.ts";
@@ -124,16 +124,17 @@ describe("extraction accuracy has one definition", () => {
     batchB = await reviewBatch(600, 700, annotators);
   });
 
-  it("the run's reviews read in chunks of any size give the audit points of all of them read at once", async () => {
+  it("the run's reviews read in chunks of any size, pooled per step, give the audit points of all of them read at once", async () => {
     const pairs = await listAuditPairs(RUN);
     const pooled = auditPoints(pairs, 500);
     expect(pooled.map((p) => p.step)).toEqual([0, 500]);
     // overlap items have further reviews that are not primary: a chunk boundary inside an item would count their
     // claim slots twice
     expect(pairs.filter((p) => !p.primary).length).toBeGreaterThan(0);
-    for (const size of [1, 3, 7, 100_000]) expect(await readAuditPoints(RUN, 500, {}, db(), size)).toEqual(pooled);
-    // a step range keeps the windows it overlaps
-    expect(await readAuditPoints(RUN, 500, { from: 600, to: 700 }, db(), 5)).toEqual([pooled[1]]);
+    for (const size of [1, 3, 7, 100_000])
+      expect(auditPointsOf(await readAuditSteps(RUN, {}, db(), size), 500)).toEqual(pooled);
+    // a step range keeps the reviews inside it
+    expect(auditPointsOf(await readAuditSteps(RUN, { from: 600, to: 700 }, db(), 5), 500)).toEqual([pooled[1]]);
   });
 
   it("the report's figure for a set of items is the monitors' figure for the same items", async () => {

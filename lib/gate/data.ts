@@ -1,11 +1,12 @@
 // Reads of the audit gate. The step counters come from the rollups summed in Postgres over the gate window —
-// O(steps of the window), never the ledger — and the audit from the run's current reviews inside the
-// window (O(reviews), a ~1% sample), through the same reads and definitions as the monitors and the agreement page;
+// O(steps of the window), never the ledger — and the audit from the run's current reviews inside the window, summed
+// off the monitors' per-step pools (lib/monitors/audit-data.ts: O(reviews) once per change of the reviews, then
+// O(steps)), through the same reads and definitions as the monitors and the agreement page;
 // the reward-hacking rule reads the human-corrected success curve (lib/audit/corrected-curve.ts) of the run page.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
-import { readAuditPoints } from "@/lib/monitors/data.ts";
+import { listAuditTotals } from "@/lib/monitors/audit-data.ts";
 import type { GateHackingWindow, GateInputs, GateStatus, GateStepTotals } from "@/lib/gate/evaluate.ts";
 import { gateWindow } from "@/lib/gate/evaluate.ts";
 
@@ -49,18 +50,11 @@ export async function loadGateInputs(
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
-  const [steps, points, curve] = await Promise.all([
+  const [steps, audit, curve] = await Promise.all([
     sumGateStepRows(runId, range, client),
-    readAuditPoints(runId, opts.auditWindow, range, client),
+    listAuditTotals(runId, range, client),
     correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
   ]);
-  const audit = { ...empty.audit };
-  for (const p of points) {
-    audit.compared += p.compared;
-    audit.agreeing += p.agreeing;
-    audit.slots += p.slots;
-    audit.correctSlots += p.correctSlots;
-  }
   // The curve's windows on the same fixed grid that overlap the gate window.
   const hacking: GateHackingWindow[] = (curve?.windows ?? [])
     .filter((w) => w.stepTo >= range.from && w.stepFrom <= range.to)

@@ -1,26 +1,34 @@
-// The shadow audit over training steps, memoised per run. Reviews are append-only (a correction is a new row), the
-// ledger entry an item compares with is fixed when it is sampled, and cases and registries never change, so a run's
-// audit points are a function of its reviews' count and newest id: a cheap query decides whether the O(reviews)
-// read and the per-pair extraction scoring have to run again.
+// The shadow audit over training steps, memoised per run. Reviews are append-only (a correction is a new row) and the
+// ledger entry an item compares with is fixed when it is sampled, so a run's audit is a function of its reviews'
+// count and newest id (kept on the run's row, 027): a one-row read decides whether the O(reviews) read and the
+// per-pair extraction scoring have to run again. What is kept is the run's reviews pooled per step (a few bytes a
+// step), from which the monitors' windows of any width and the gate's sums over its window are read.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import type { AuditPoint } from "@/lib/monitors/audit.ts";
-import { readAuditPoints, reviewFingerprint } from "@/lib/monitors/data.ts";
+import { auditPointsOf, auditTotals, type AuditPoint, type AuditSteps } from "@/lib/monitors/audit.ts";
+import { readAuditSteps, reviewFingerprint } from "@/lib/monitors/data.ts";
+import { processCache } from "@/lib/server/fingerprint-cache.ts";
 
-const MAX_RUNS = 200;
-const cache = new Map<string, { key: string; points: AuditPoint[] }>();
+const steps = processCache<AuditSteps>("audit-steps", { maxEntries: 200 });
+
+/** The run's reviews pooled per step, reused while its reviews' count and newest id hold. */
+export async function listAuditSteps(runId: string, client: Db = db()): Promise<AuditSteps> {
+  const fingerprint = await reviewFingerprint(runId, client);
+  return steps.get(client, runId, fingerprint, () => readAuditSteps(runId, {}, client));
+}
 
 /** A run's audit points for windows of `window` steps, whole run (filter by range with pointsInRange). */
 export async function listAuditPoints(runId: string, window: number, client: Db = db()): Promise<AuditPoint[]> {
-  const key = `${await reviewFingerprint(runId, client)}|${window}`;
-  const hit = cache.get(runId);
-  if (hit && hit.key === key) return hit.points;
-  const points = key.startsWith("0:") ? [] : await readAuditPoints(runId, window, {}, client);
-  // Oldest entry out first (Map keeps insertion order; a refreshed run moves to the end).
-  cache.delete(runId);
-  cache.set(runId, { key, points });
-  if (cache.size > MAX_RUNS) cache.delete(cache.keys().next().value!);
-  return points;
+  return auditPointsOf(await listAuditSteps(runId, client), window);
+}
+
+/** The agreement and extraction counts of the run's reviews with a step in [from, to]. */
+export async function listAuditTotals(
+  runId: string,
+  range: { from: number; to: number },
+  client: Db = db(),
+): Promise<{ compared: number; agreeing: number; slots: number; correctSlots: number }> {
+  return auditTotals(await listAuditSteps(runId, client), range);
 }
 
 /** The windows that overlap [from, to]. */

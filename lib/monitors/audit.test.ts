@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { auditPoints, auditSeries, pairSlots, windowStart, type AuditPair } from "@/lib/monitors/audit.ts";
+import {
+  auditPoints,
+  auditPointsOf,
+  auditSeries,
+  auditStepsOf,
+  auditTotals,
+  AuditWindows,
+  pairSlots,
+  windowStart,
+  type AuditPair,
+} from "@/lib/monitors/audit.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
 const claims = (
@@ -83,6 +93,32 @@ describe("shadow audit over steps", () => {
       slots: 5,
       correctSlots: 5,
     });
+  });
+
+  it("pooled per step, in any order, the reviews give every width's windows and any range's sums", () => {
+    const pairs = [
+      pair(610, 1, 1, { primary: false }),
+      pair(10, 0.3, 0.4),
+      pair(999, 0.2, 0.2),
+      pair(20, 0.3, 0.95),
+      pair(600, 1, 1, { ledgerClaims: claims([]) }),
+      pair(30, null, 0.9),
+      pair(10, 0.9, 0.9),
+    ];
+    const perStep = new AuditWindows(1);
+    for (const p of pairs) perStep.add(p);
+    const steps = auditStepsOf(perStep);
+    expect([...steps.step]).toEqual([10, 20, 30, 600, 610, 999]);
+    for (const width of [1, 7, 100, 500, 1000]) expect(auditPointsOf(steps, width)).toEqual(auditPoints(pairs, width));
+    const inRange = pairs.filter((p) => p.step >= 20 && p.step <= 610);
+    const w = auditPoints(inRange, 10_000)[0];
+    expect(auditTotals(steps, { from: 20, to: 610 })).toEqual({
+      compared: w.compared,
+      agreeing: w.agreeing,
+      slots: w.slots,
+      correctSlots: w.correctSlots,
+    });
+    expect(w.compared).toBe(3);
   });
 
   it("no reviews → no points", () => {

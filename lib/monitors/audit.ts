@@ -122,6 +122,86 @@ export class AuditWindows {
   }
 }
 
+/**
+ * A run's reviews pooled per step, the finest grid, as columns in step order (steps without reviews absent): the
+ * windows of any width (auditPointsOf) and the sums over any step range (auditTotals) are read off it in O(steps),
+ * and it is a few bytes per step, however many reviews it pools.
+ */
+export type AuditSteps = {
+  step: Int32Array;
+  reviews: Int32Array;
+  compared: Int32Array;
+  agreeing: Int32Array;
+  slots: Int32Array;
+  correctSlots: Int32Array;
+  humanSuccesses: Int32Array;
+};
+
+const COUNTS = ["reviews", "compared", "agreeing", "slots", "correctSlots", "humanSuccesses"] as const;
+
+/** The per-step columns of windows of width 1. */
+export function auditStepsOf(perStep: AuditWindows): AuditSteps {
+  const points = perStep.points();
+  const col = (f: (p: AuditPoint) => number) => Int32Array.from(points, f);
+  return {
+    step: col((p) => p.step),
+    reviews: col((p) => p.reviews),
+    compared: col((p) => p.compared),
+    agreeing: col((p) => p.agreeing),
+    slots: col((p) => p.slots),
+    correctSlots: col((p) => p.correctSlots),
+    humanSuccesses: col((p) => p.humanSuccesses),
+  };
+}
+
+/** The per-step pools merged into windows of `width` steps: what auditPoints gives for the same reviews. */
+export function auditPointsOf(s: AuditSteps, width: number): AuditPoint[] {
+  const out: AuditPoint[] = [];
+  for (let i = 0; i < s.step.length; i++) {
+    const start = windowStart(s.step[i], width);
+    let w = out.at(-1);
+    if (!w || w.step !== start) {
+      w = {
+        step: start,
+        stepTo: start + width - 1,
+        reviews: 0,
+        compared: 0,
+        agreeing: 0,
+        agreement: null,
+        slots: 0,
+        correctSlots: 0,
+        extraction: null,
+        humanSuccesses: 0,
+        humanSuccess: null,
+      };
+      out.push(w);
+    }
+    for (const k of COUNTS) w[k] += s[k][i];
+  }
+  for (const w of out) {
+    w.agreement = wilson(w.agreeing, w.compared);
+    w.extraction = wilson(w.correctSlots, w.slots);
+    w.humanSuccess = wilson(w.humanSuccesses, w.reviews);
+  }
+  return out;
+}
+
+/** The agreement and extraction counts of the reviews whose step is in [from, to]. */
+export function auditTotals(
+  s: AuditSteps,
+  range: { from: number; to: number },
+): { compared: number; agreeing: number; slots: number; correctSlots: number } {
+  const t = { compared: 0, agreeing: 0, slots: 0, correctSlots: 0 };
+  for (let i = 0; i < s.step.length; i++) {
+    if (s.step[i] < range.from || s.step[i] > range.to) continue;
+    t.compared += s.compared[i];
+    t.agreeing += s.agreeing[i];
+    t.slots += s.slots[i];
+    t.correctSlots += s.correctSlots[i];
+  }
+  return t;
+}
+
 /** Reviews pooled into windows of `width` steps, in step order; windows without reviews are absent. */
 export function auditPoints(pairs: Iterable<AuditPair>, width: number): AuditPoint[] {
   const windows = new AuditWindows(width);

@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client.ts";
 import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
 import type { AlarmState } from "@/lib/stats/alarms.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
-import { AuditWindows, type AuditPair, type AuditPoint } from "@/lib/monitors/audit.ts";
+import { AuditWindows, auditStepsOf, type AuditPair, type AuditSteps } from "@/lib/monitors/audit.ts";
 import type { OrderingJudgement } from "@/lib/monitors/ordering.ts";
 import { ledgerOrder } from "@/lib/pairwise/order.ts";
 import { bucketWidthFor } from "@/lib/monitors/buckets.ts";
@@ -133,17 +133,16 @@ export async function listAuditPairs(runId: string, range: StepRange = {}, clien
   return out.sort((a, b) => a.step - b.step || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0));
 }
 
-/** The run's audit points over [range] in windows of `width` steps, its reviews read in chunks (forEachAuditPair). */
-export async function readAuditPoints(
+/** The run's reviews with a step in [range] pooled per step, read in chunks (forEachAuditPair). */
+export async function readAuditSteps(
   runId: string,
-  width: number,
   range: StepRange = {},
   client: Db = db(),
   chunkItems = AUDIT_CHUNK_ITEMS,
-): Promise<AuditPoint[]> {
-  const windows = new AuditWindows(width);
-  await forEachAuditPair(runId, range, (pairs) => pairs.forEach((p) => windows.add(p)), client, chunkItems);
-  return windows.points();
+): Promise<AuditSteps> {
+  const perStep = new AuditWindows(1);
+  await forEachAuditPair(runId, range, (pairs) => pairs.forEach((p) => perStep.add(p)), client, chunkItems);
+  return auditStepsOf(perStep);
 }
 
 type OrderingRow = {
