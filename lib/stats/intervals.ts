@@ -3,6 +3,7 @@
 // return null; option values that make no sense (level outside (0, 1)) are programming errors and throw.
 
 import { quantileSorted } from "@/lib/stats/descriptive.ts";
+import { drawMultinomial, uniform53 } from "@/lib/stats/multinomial.ts";
 import { indexDraws, mulberry32, randomIndex } from "@/lib/stats/prng.ts";
 
 export type Interval = { lower: number; upper: number };
@@ -101,9 +102,7 @@ export function bootstrapCI<T>(
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
   const { iterations = 2000, seed = 1, level = 0.95 } = options;
-  if (!Number.isInteger(iterations) || iterations < 1)
-    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  checkOptions(iterations, level);
   const n = items.length;
   if (n === 0) return null;
   const estimate = statistic(items);
@@ -117,6 +116,16 @@ export function bootstrapCI<T>(
     const v = statistic(sample);
     if (v !== null && Number.isFinite(v)) values.push(v);
   }
+  return percentileInterval(estimate, values, iterations, level);
+}
+
+/** The percentile interval of a bootstrap's defined values; null when fewer than half the resamples were defined. */
+function percentileInterval(
+  estimate: number,
+  values: number[],
+  iterations: number,
+  level: number,
+): BootstrapInterval | null {
   if (values.length * 2 < iterations) return null;
   values.sort((a, b) => a - b);
   const alpha = 1 - level;
@@ -128,6 +137,12 @@ export function bootstrapCI<T>(
     iterations,
     valid: values.length,
   };
+}
+
+function checkOptions(iterations: number, level: number) {
+  if (!Number.isInteger(iterations) || iterations < 1)
+    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
 }
 
 /**
@@ -157,9 +172,8 @@ export function bootstrapMany(
 ): (BootstrapInterval | null)[] {
   const { iterations = 2000, seed = 1, level = 0.95 } = options;
   const counts = statistics.map((s) => s.iterations ?? iterations);
-  for (const it of counts)
-    if (!Number.isInteger(it) || it < 1) throw new RangeError(`iterations must be a positive integer, got ${it}`);
-  if (!(level > 0 && level < 1)) throw new RangeError(`confidence level must be in (0, 1), got ${level}`);
+  for (const it of counts) checkOptions(it, level);
+  checkOptions(iterations, level);
   const defined = statistics.map((s) => n > 0 && s.estimate !== null && Number.isFinite(s.estimate));
   const rounds = Math.max(0, ...counts.filter((_, j) => defined[j]));
   const values = statistics.map((): number[] => []);
@@ -174,18 +188,45 @@ export function bootstrapMany(
       if (v !== null && Number.isFinite(v)) values[j].push(v);
     }
   }
-  const alpha = 1 - level;
-  return statistics.map((s, j) => {
-    const vs = values[j];
-    if (!defined[j] || vs.length * 2 < counts[j]) return null;
-    vs.sort((a, b) => a - b);
-    return {
-      estimate: s.estimate!,
-      lower: quantileSorted(vs, alpha / 2)!,
-      upper: quantileSorted(vs, 1 - alpha / 2)!,
-      level,
-      iterations: counts[j],
-      valid: vs.length,
-    };
-  });
+  return statistics.map((s, j) => (defined[j] ? percentileInterval(s.estimate!, values[j], counts[j], level) : null));
+}
+
+/** A statistic of items that fall into types, on the full sample and on a resample given as its count per type. */
+export type CountedStatistic = {
+  estimate: number | null;
+  /** The statistic on a resample with counts[t] items of type t; the buffer is reused: it must not keep it. */
+  resample: (counts: Float64Array) => number | null;
+};
+
+/**
+ * Percentile bootstrap of a statistic that depends on the items only through how many are of each type — sizes[t]
+ * items of type t, n = Σ sizes (integers) — such as κ (the types: the cells of its confusion matrix). Resampling the
+ * n items with replacement puts Multinomial(n, sizes / n) of them into the types, so each resample is one such draw
+ * (lib/stats/multinomial.ts, seeded by `seed` through uniform53): the same bootstrap in distribution as bootstrapCI
+ * over the items, at O(types + √n) a resample instead of O(n). Its draws are not bootstrapCI's, so the bounds agree
+ * with it only up to the resampling's own noise. null as for bootstrapCI.
+ */
+export function bootstrapCounts(
+  sizes: readonly number[],
+  statistic: CountedStatistic,
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  const { iterations = 2000, seed = 1, level = 0.95 } = options;
+  checkOptions(iterations, level);
+  let n = 0;
+  for (const s of sizes) {
+    if (!(Number.isInteger(s) && s >= 0)) throw new RangeError(`a type's size must be a count, got ${s}`);
+    n += s;
+  }
+  const estimate = statistic.estimate;
+  if (n === 0 || estimate === null || !Number.isFinite(estimate)) return null;
+  const uniform = uniform53(seed);
+  const counts = new Float64Array(sizes.length);
+  const values: number[] = [];
+  for (let it = 0; it < iterations; it++) {
+    drawMultinomial(uniform, n, sizes, counts);
+    const v = statistic.resample(counts);
+    if (v !== null && Number.isFinite(v)) values.push(v);
+  }
+  return percentileInterval(estimate, values, iterations, level);
 }

@@ -2,7 +2,7 @@
 // items on a nominal scale. A pair with a missing label (null, undefined, NaN) is ignored: that item was not rated
 // by both, and κ is defined on the items both raters labelled.
 
-import { bootstrapMany, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
+import { bootstrapCounts, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
 
 export type Label = string | number | boolean;
 /** One item: [label from rater A, label from rater B]. Missing labels are null or undefined. */
@@ -127,67 +127,30 @@ export function cohensKappaInterval<L extends Label>(
 }
 
 /**
- * cohensKappaInterval of each list of pairs, with the same options (each list may set its own `iterations`): lists of
- * the same size share one stream of draws (bootstrapMany), so κ intervals of many signals over the same items — each
- * guardrail's flags, the success verdict — cost one bootstrap's draws, not one each. Each result equals
- * cohensKappaInterval's for that list to the bit.
- *
- * The resampled items are cell indices sorted by cell (as in cohensKappaInterval), so a draw d lands in the cell
- * whose run of indices holds d; a resample's count of a cell is the number of draws in that run, read off one count
- * of the draws per resample shared by every list (below[x] = draws < x).
+ * cohensKappaInterval of each list of pairs, with the same options (each list may set its own `iterations`). κ reads
+ * the items only through the cells of their confusion matrix, so each resample is drawn as its cell counts
+ * (bootstrapCounts: one multinomial draw over the k² cells, not n index draws), which makes a κ interval over 100,000
+ * items cost what one over 100 does. Each list resamples on its own stream from the seed: a list's interval does not
+ * depend on the other lists.
  */
 export function cohensKappaIntervals<L extends Label>(
   lists: readonly { pairs: readonly LabelPair<L>[]; iterations?: number }[],
   options: BootstrapOptions = {},
 ): (BootstrapInterval | null)[] {
-  const tables = lists.map(({ pairs, iterations }) => {
+  return lists.map(({ pairs, iterations }) => {
     const { counts } = confusionMatrix(pairs);
     const k = counts.length;
-    // start of each cell's run of indices; the last entry is n
-    const starts = new Int32Array(k * k + 1);
-    for (let c = 0; c < k * k; c++) starts[c + 1] = starts[c] + counts[Math.floor(c / k)][c % k];
-    return { k, counts, starts, n: starts[k * k], iterations };
-  });
-  const out = new Array<BootstrapInterval | null>(lists.length).fill(null);
-  for (const n of new Set(tables.map((t) => t.n))) {
-    const group = tables.map((t, j) => ({ t, j })).filter((x) => x.t.n === n);
-    const below = new Int32Array(n + 1);
-    const single = group.length === 1 ? group[0].t : null;
-    // one list: each draw's cell directly; several: the draws counted once, each list reading its runs
-    const cellOf = single ? new Int32Array(n) : null;
-    if (single && cellOf)
-      for (let c = 0; c < single.k * single.k; c++) cellOf.fill(c, single.starts[c], single.starts[c + 1]);
-    const flat = new Int32Array(Math.max(1, ...group.map((x) => x.t.k * x.t.k)));
-    const results = bootstrapMany(
-      n,
-      group.map(({ t }) => {
-        const matrix = t.counts.map(() => new Array<number>(t.k));
-        const kappaOfFlat = () => {
-          for (let i = 0; i < t.k; i++) for (let j = 0; j < t.k; j++) matrix[i][j] = flat[i * t.k + j];
+    const matrix = counts.map(() => new Array<number>(k).fill(0));
+    return bootstrapCounts(
+      counts.flat(),
+      {
+        estimate: kappaFromMatrix(counts),
+        resample: (cells) => {
+          for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) matrix[i][j] = cells[i * k + j];
           return kappaFromMatrix(matrix);
-        };
-        return {
-          estimate: kappaFromMatrix(t.counts),
-          iterations: t.iterations,
-          resample: (draws: Int32Array) => {
-            if (cellOf) {
-              flat.fill(0);
-              for (let d = 0; d < draws.length; d++) flat[cellOf[draws[d]]]++;
-            } else for (let c = 0; c < t.k * t.k; c++) flat[c] = below[t.starts[c + 1]] - below[t.starts[c]];
-            return kappaOfFlat();
-          },
-        };
-      }),
-      options,
-      cellOf
-        ? undefined
-        : (draws) => {
-            below.fill(0);
-            for (let d = 0; d < draws.length; d++) below[draws[d] + 1]++;
-            for (let x = 1; x <= n; x++) below[x] += below[x - 1];
-          },
+        },
+      },
+      { ...options, ...(iterations === undefined ? {} : { iterations }) },
     );
-    group.forEach(({ j }, g) => (out[j] = results[g]));
-  }
-  return out;
+  });
 }

@@ -2,7 +2,12 @@
 // item can have the ledger plus one, two or more humans. A missing rating is null, undefined or NaN (and ±Infinity
 // for the interval metric); a unit with fewer than two ratings is not pairable and does not count.
 
-import { bootstrapMany, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
+import {
+  bootstrapCounts,
+  bootstrapMany,
+  type BootstrapInterval,
+  type BootstrapOptions,
+} from "@/lib/stats/intervals.ts";
 import type { Label } from "@/lib/stats/kappa.ts";
 
 export type AlphaMetric = "nominal" | "interval";
@@ -167,49 +172,13 @@ export function krippendorffAlphaInterval(
 }
 
 /**
- * alphaOf as a function of a resample's draws: the units' summaries as typed columns read by index, and the same sums
- * in the same order as alphaOf on that resample (draw order), so the same value to the bit. One closure per metric,
- * each over its own arrays: a resample of 1,000 units costs microseconds, not a walk over objects.
+ * α on the interval scale as a function of a resample's draws: the units' summaries as typed columns read by index,
+ * and the same sums in the same order as alphaOf on that resample (draw order), so the same value to the bit: a
+ * resample of 1,000 units costs microseconds, not a walk over objects.
  */
-function alphaOnDraws(
-  summaries: readonly UnitSummary[],
-  metric: AlphaMetric,
-  categories: number,
-): (draws: Int32Array) => number | null {
-  const u = summaries.length;
+function intervalAlphaOnDraws(summaries: readonly UnitSummary[]): (draws: Int32Array) => number | null {
   const m = Float64Array.from(summaries, (s) => s.m);
   const obs = Float64Array.from(summaries, (s) => s.observed);
-  if (metric === "nominal") {
-    const start = new Int32Array(u + 1);
-    for (let i = 0; i < u; i++) start[i + 1] = start[i] + summaries[i].categories.length;
-    const cat = new Int32Array(start[u]);
-    const count = new Float64Array(start[u]);
-    summaries.forEach((s, i) =>
-      s.categories.forEach(([c, k], q) => {
-        cat[start[i] + q] = c;
-        count[start[i] + q] = k;
-      }),
-    );
-    const totals = new Float64Array(categories);
-    return (draws) => {
-      let n = 0;
-      let observed = 0;
-      for (let i = 0; i < draws.length; i++) {
-        n += m[draws[i]];
-        observed += obs[draws[i]];
-      }
-      if (n < 2) return null;
-      totals.fill(0);
-      for (let i = 0; i < draws.length; i++) {
-        const d = draws[i];
-        for (let q = start[d]; q < start[d + 1]; q++) totals[cat[q]] += count[q];
-      }
-      let sq = 0;
-      for (let c = 0; c < categories; c++) sq += totals[c] * totals[c];
-      const expected = n * n - sq;
-      return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
-    };
-  }
   const sums = Float64Array.from(summaries, (s) => s.sum);
   const sumsqs = Float64Array.from(summaries, (s) => s.sumsq);
   const firsts = Float64Array.from(summaries, (s) => s.first);
@@ -239,10 +208,52 @@ function alphaOnDraws(
 }
 
 /**
- * krippendorffAlphaInterval of each set of units, with the same options (each set may set its own `iterations`):
- * sets with the same number of pairable units share one stream of draws (bootstrapMany) — α of the reward and of
- * each guardrail's flag over the same overlap items cost one bootstrap's draws — and each resample reads columns of
- * the units' summaries instead of objects. Each result equals krippendorffAlphaInterval's for that set to the bit.
+ * α on a nominal scale as a function of a resample's count of each unit pattern: a pattern is a distinct unit summary
+ * (m and the count of each category: a guardrail's flag over two reviews is one of three), and the sums are those of
+ * alphaOf with each pattern's terms times its count.
+ */
+function nominalPatterns(summaries: readonly UnitSummary[], categories: number) {
+  const index = new Map<string, number>();
+  const patterns: UnitSummary[] = [];
+  const sizes: number[] = [];
+  for (const u of summaries) {
+    const key = `${u.m}|${[...u.categories].sort((a, b) => a[0] - b[0]).join(";")}`;
+    let t = index.get(key);
+    if (t === undefined) {
+      index.set(key, (t = patterns.length));
+      patterns.push(u);
+      sizes.push(0);
+    }
+    sizes[t]++;
+  }
+  const totals = new Float64Array(categories);
+  const resample = (counts: Float64Array): number | null => {
+    let n = 0;
+    let observed = 0;
+    totals.fill(0);
+    for (let t = 0; t < patterns.length; t++) {
+      const c = counts[t];
+      if (c === 0) continue;
+      n += c * patterns[t].m;
+      observed += c * patterns[t].observed;
+      for (const [cat, k] of patterns[t].categories) totals[cat] += c * k;
+    }
+    if (n < 2) return null;
+    let sq = 0;
+    for (let c = 0; c < categories; c++) sq += totals[c] * totals[c];
+    const expected = n * n - sq;
+    return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
+  };
+  return { sizes, resample };
+}
+
+/**
+ * krippendorffAlphaInterval of each set of units, with the same options (each set may set its own `iterations`). On
+ * a nominal scale α reads the units only through how many show each rating pattern, so each resample is drawn as its
+ * count per pattern (bootstrapCounts, one multinomial draw: its cost does not grow with the units), on the set's own
+ * stream from the seed. On the interval scale the units are resampled by index: sets with the same number of
+ * pairable units share one stream of draws (bootstrapMany), each resample reading columns of the units' summaries
+ * instead of objects; each such result equals krippendorffAlphaInterval's for that set to the bit.
  */
 export function krippendorffAlphaIntervals(
   sets: readonly { units: readonly Unit<Label>[]; metric: AlphaMetric; iterations?: number }[],
@@ -253,14 +264,24 @@ export function krippendorffAlphaIntervals(
     return { summaries, categories, metric, iterations };
   });
   const out = new Array<BootstrapInterval | null>(sets.length).fill(null);
-  for (const n of new Set(prepared.map((p) => p.summaries.length))) {
-    const group = prepared.map((p, j) => ({ p, j })).filter((x) => x.p.summaries.length === n);
+  prepared.forEach((p, j) => {
+    if (p.metric !== "nominal") return;
+    const { sizes, resample } = nominalPatterns(p.summaries, p.categories);
+    out[j] = bootstrapCounts(
+      sizes,
+      { estimate: alphaOf(p.summaries, p.metric, p.categories), resample },
+      { ...options, ...(p.iterations === undefined ? {} : { iterations: p.iterations }) },
+    );
+  });
+  const interval = prepared.map((p, j) => ({ p, j })).filter((x) => x.p.metric === "interval");
+  for (const n of new Set(interval.map((x) => x.p.summaries.length))) {
+    const group = interval.filter((x) => x.p.summaries.length === n);
     const results = bootstrapMany(
       n,
       group.map(({ p }) => ({
         estimate: alphaOf(p.summaries, p.metric, p.categories),
         iterations: p.iterations,
-        resample: alphaOnDraws(p.summaries, p.metric, p.categories),
+        resample: intervalAlphaOnDraws(p.summaries),
       })),
       options,
     );

@@ -7,7 +7,7 @@
 import { binaryKappa, scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@/lib/stats/agreement.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import {
-  bootstrapMany,
+  bootstrapCounts,
   wilson,
   Z_95,
   type BootstrapInterval,
@@ -168,11 +168,10 @@ export function weightedBinaryKappaInterval(
 }
 
 /**
- * weightedBinaryKappaInterval of each set of items, with the same options (each set may set its own `iterations`):
- * sets of the same size share one stream of draws (bootstrapMany), and a resample adds each drawn item's 1/π to its
- * cell of the table in draw order — the sums weightedBinaryAgreement makes on that resample, in the same order, so
- * each result equals weightedBinaryKappaInterval's to the bit. (With every π valid, which a defined estimate
- * implies, weightedBinaryAgreement's κ on a resample is binaryKappa of those sums.)
+ * weightedBinaryKappaInterval of each set of items, with the same options (each set may set its own `iterations`).
+ * The weighted κ reads the items only through how many fall into each (cell, π) type — a batch has a few strata, so a
+ * few π — so each resample is drawn as its count per type (bootstrapCounts, one multinomial draw), and its table is
+ * Σ count · 1/π per cell. Each set resamples on its own stream from the seed.
  */
 export function weightedBinaryKappaIntervals(
   sets: readonly {
@@ -181,29 +180,38 @@ export function weightedBinaryKappaIntervals(
   }[],
   options: BootstrapOptions = {},
 ): (BootstrapInterval | null)[] {
-  const out = new Array<BootstrapInterval | null>(sets.length).fill(null);
-  for (const n of new Set(sets.map((s) => s.items.length))) {
-    const group = sets.map((s, j) => ({ s, j })).filter((x) => x.s.items.length === n);
-    const results = bootstrapMany(
-      n,
-      group.map(({ s }) => {
-        const weight = Float64Array.from(s.items, (i) => 1 / i.inclusionProbability);
-        // 0: both fired, 1: ledger only, 2: human only, 3: neither
-        const cell = Uint8Array.from(s.items, (i) => (i.ledger && i.human ? 0 : i.ledger ? 1 : i.human ? 2 : 3));
-        const table = new Float64Array(4);
-        return {
-          estimate: weightedBinaryAgreement(s.items)?.kappa ?? null,
-          iterations: s.iterations,
-          resample: (draws: Int32Array) => {
-            table.fill(0);
-            for (let i = 0; i < draws.length; i++) table[cell[draws[i]]] += weight[draws[i]];
-            return binaryKappa(table[0], table[1], table[2], table[3]);
-          },
-        };
-      }),
-      options,
+  return sets.map(({ items, iterations }) => {
+    const estimate = weightedBinaryAgreement(items)?.kappa ?? null;
+    if (estimate === null) return null;
+    // 0: both fired, 1: ledger only, 2: human only, 3: neither; then the weight
+    const index = new Map<string, number>();
+    const sizes: number[] = [];
+    const cells: number[] = [];
+    const weights: number[] = [];
+    for (const i of items) {
+      const cell = i.ledger && i.human ? 0 : i.ledger ? 1 : i.human ? 2 : 3;
+      const key = `${cell}:${i.inclusionProbability}`;
+      let t = index.get(key);
+      if (t === undefined) {
+        index.set(key, (t = sizes.length));
+        sizes.push(0);
+        cells.push(cell);
+        weights.push(1 / i.inclusionProbability);
+      }
+      sizes[t]++;
+    }
+    const table = new Float64Array(4);
+    return bootstrapCounts(
+      sizes,
+      {
+        estimate,
+        resample: (counts) => {
+          table.fill(0);
+          for (let t = 0; t < counts.length; t++) table[cells[t]] += counts[t] * weights[t];
+          return binaryKappa(table[0], table[1], table[2], table[3]);
+        },
+      },
+      { ...options, ...(iterations === undefined ? {} : { iterations }) },
     );
-    group.forEach(({ j }, g) => (out[j] = results[g]));
-  }
-  return out;
+  });
 }
