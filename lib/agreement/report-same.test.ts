@@ -9,16 +9,17 @@ import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 // without stratification, under the filters the build reads (guardrail, tolerance, basis). Every figure, label and
 // count is the same to the bit, except the bounds of the bootstrap intervals of κ (ledger vs human, weighted or not)
 // and of α on a nominal scale: those are now drawn as multinomial cell counts (lib/stats/multinomial.ts) instead of
-// index draws, the same bootstrap in distribution but another stream, so each bound must lie within a fifth of its
-// interval's width (or 0.02) of the baseline's — a resampling that were not the same bootstrap (a wrong binomial, a
-// type mixed up) moves bounds by more.
+// index draws, the same bootstrap in distribution but another stream, so each bound must lie within a quarter of its
+// interval's width (or 0.02) of the baseline's. A quarter, because κ over a rare flag takes few values: with 3
+// positives in 46 items its 2.5% quantile jumps between 0.378, 0.404, 0.465 and 0.483 from seed to seed in either
+// resampling, even at 20,000 resamples. A bound moved by more than that is not noise (the last test).
 
 type Diff = { path: string; before: unknown; after: unknown };
 
 /** Walks both reports; bootstrap bounds are compared with a tolerance, everything else exactly. */
 function compare(after: unknown, before: unknown, path: string, out: Diff[], width: number | null = null) {
   if (typeof after === "number" && typeof before === "number" && width !== null) {
-    if (Math.abs(after - before) > Math.max(0.02, width / 5)) out.push({ path, before, after });
+    if (Math.abs(after - before) > Math.max(0.02, width / 4)) out.push({ path, before, after });
     return;
   }
   if (typeof after === "string" && typeof before === "string" && width !== null) {

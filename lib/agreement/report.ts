@@ -31,7 +31,7 @@ import {
 } from "@/lib/stats/chance-corrected.ts";
 import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
-import { cohensKappaIntervals, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
+import { kappaIntervalOfMatrix, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
 import {
   krippendorffAlpha,
   krippendorffAlphaIntervals,
@@ -158,23 +158,28 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     pairs.map((p) => ({ ledger: p.ledger.guardrails, human: p.human.guardrails })),
     GUARDRAIL_CODES,
   ).filter((g) => g.tp + g.fp + g.fn > 0);
-  const flagsOf = guardrailRows.map((g) =>
-    pairs.map((p) => ({
-      ledger: p.ledger.guardrails.includes(g.code),
-      human: p.human.guardrails.includes(g.code),
-      inclusionProbability: p.i.item.inclusionProb,
-    })),
+  // Each guardrail's κ interval from its 2×2 table (rows: ledger flags / not; columns: human flags / not).
+  const kappaCIs = guardrailRows.map((g) =>
+    g.kappa === null
+      ? null
+      : kappaIntervalOfMatrix(
+          [
+            [g.tp, g.fp],
+            [g.fn, g.tn],
+          ],
+          { seed: SEED, iterations: ITERATIONS },
+        ),
   );
-  // Every guardrail's κ interval resamples the same pairs with the same seed: one stream of draws for all of them.
-  const kappaCIs = batchWhere(
-    guardrailRows.map((g, j) => ({ g, flags: flagsOf[j] })),
-    (x) => x.g.kappa !== null,
-    (kept) =>
-      cohensKappaIntervals(
-        kept.map((x) => ({ pairs: x.flags.map((f) => [f.ledger, f.human] as const) })),
-        { seed: SEED, iterations: ITERATIONS },
-      ),
-  );
+  // the items' flags, for the weighted κ only (a stratified batch)
+  const flagsOf = stratified
+    ? guardrailRows.map((g) =>
+        pairs.map((p) => ({
+          ledger: p.ledger.guardrails.includes(g.code),
+          human: p.human.guardrails.includes(g.code),
+          inclusionProbability: p.i.item.inclusionProb,
+        })),
+      )
+    : [];
   // The verdict's weighted κ first, then each guardrail's: the same items, so again one stream of draws.
   const weightedKappas = stratified
     ? weightedKappaFigures([

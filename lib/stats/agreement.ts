@@ -2,7 +2,12 @@
 // never imputed: a pair whose human or ledger score is null, undefined, NaN or ±Infinity is dropped, and every result
 // reports the n it was computed on, so a shrinking n is visible instead of silently shifting the estimate.
 
-import { cohensKappaInterval, confusionMatrix, kappaUndefinedReason, type ConfusionMatrix } from "@/lib/stats/kappa.ts";
+import {
+  confusionMatrix,
+  kappaIntervalOfMatrix,
+  kappaUndefinedReason,
+  type ConfusionMatrix,
+} from "@/lib/stats/kappa.ts";
 import { meanAbsoluteError, spearman } from "@/lib/stats/correlation.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import {
@@ -86,7 +91,13 @@ export function successVerdictKappa(
       matrix,
       n: matrix.n,
     };
-  return { kappa, undefinedReason: null, interval: cohensKappaInterval(verdicts, bootstrap), matrix, n: matrix.n };
+  return {
+    kappa,
+    undefinedReason: null,
+    interval: kappaIntervalOfMatrix(matrix.counts, bootstrap),
+    matrix,
+    n: matrix.n,
+  };
 }
 
 /** The raters of the success-verdict matrix (rows: ledger, columns: human), for kappaUndefinedReason. */

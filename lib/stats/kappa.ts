@@ -137,20 +137,33 @@ export function cohensKappaIntervals<L extends Label>(
   lists: readonly { pairs: readonly LabelPair<L>[]; iterations?: number }[],
   options: BootstrapOptions = {},
 ): (BootstrapInterval | null)[] {
-  return lists.map(({ pairs, iterations }) => {
-    const { counts } = confusionMatrix(pairs);
-    const k = counts.length;
-    const matrix = counts.map(() => new Array<number>(k).fill(0));
-    return bootstrapCounts(
-      counts.flat(),
-      {
-        estimate: kappaFromMatrix(counts),
-        resample: (cells) => {
-          for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) matrix[i][j] = cells[i * k + j];
-          return kappaFromMatrix(matrix);
-        },
+  return lists.map(({ pairs, iterations }) =>
+    kappaIntervalOfMatrix(confusionMatrix(pairs).counts, {
+      ...options,
+      ...(iterations === undefined ? {} : { iterations }),
+    }),
+  );
+}
+
+/**
+ * cohensKappaInterval from the confusion matrix itself (counts[i][j]: items rater A labelled i and rater B j), for a
+ * caller that has counted the cells already: the same bootstrap over the cells (bootstrapCounts).
+ */
+export function kappaIntervalOfMatrix(
+  counts: readonly (readonly number[])[],
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  const k = counts.length;
+  const matrix = counts.map(() => new Array<number>(k).fill(0));
+  return bootstrapCounts(
+    counts.flat(),
+    {
+      estimate: kappaFromMatrix(counts),
+      resample: (cells) => {
+        for (let i = 0; i < k; i++) for (let j = 0; j < k; j++) matrix[i][j] = cells[i * k + j];
+        return kappaFromMatrix(matrix);
       },
-      { ...options, ...(iterations === undefined ? {} : { iterations }) },
-    );
-  });
+    },
+    options,
+  );
 }
