@@ -277,7 +277,7 @@ async function main() {
       await timed(into.oldBuild, () => buildAgreementReportBefore(items, f));
     };
     const after = async () => {
-      const items = await timed(into.newLoad, () => loadAgreementItems(f, client));
+      const items = await timed(into.newLoad, () => loadAgreementItems(f, client, { lean: true }));
       await timed(into.newBuild, () => buildAgreementReport(items, f));
     };
     if (i % 2) {

@@ -45,6 +45,6 @@ const reports = processCache<AgreementReport>("agreement-report");
 export async function loadAgreementReport(f: AgreementFilter, client: Db = readDb()): Promise<AgreementReport> {
   const fingerprint = await agreementFingerprint(f, client);
   return reports.get(client, JSON.stringify(f), fingerprint, async () =>
-    buildAgreementReport(await loadAgreementItems(f, client), f),
+    buildAgreementReport(await loadAgreementItems(f, client, { lean: true }), f),
   );
 }

@@ -108,6 +108,25 @@ describe("agreement report on a real database", () => {
     expect(report.guardrails.find((g) => g.code === "missing_evidence")).toMatchObject({ fp: 6, tp: 0 });
   });
 
+  it("is the same report from the lean load, which leaves out only the entries' reasons and guardrail hits", async () => {
+    for (const over of [{ batch: batchId }, { batch: batchId, basis: "now" }]) {
+      const f = agreementFilterSchema.parse(over);
+      const full = await loadAgreementItems(f);
+      const lean = await loadAgreementItems(f, undefined, { lean: true });
+      // the full load has reasons and hits to leave out (the empty promises and missing evidence carry both)
+      expect(full.some((i) => i.ledger.reasons.length > 0 && i.ledger.guardrailHits.length > 0)).toBe(true);
+      const blank = (l: (typeof full)[number]["ledger"] | null) => l && { ...l, reasons: [], guardrailHits: [] };
+      expect(lean).toEqual(
+        full.map((i) => ({
+          ...i,
+          ledger: blank(i.ledger),
+          bases: i.bases && { ...i.bases, reviewed: blank(i.bases.reviewed), now: blank(i.bases.now) },
+        })),
+      );
+      expect(buildAgreementReport(lean, f)).toStrictEqual(buildAgreementReport(full, f));
+    }
+  });
+
   it("serves the same figures as JSON through the API's code path", async () => {
     const res = await agreementResponse(`http://x/api/v1/agreement?batch=${batchId}`);
     expect(res.status).toBe(200);

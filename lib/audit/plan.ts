@@ -32,7 +32,7 @@ export type PlanEvidence = {
 /** What the run's existing reviews say about agreement and its clustering by ticket. */
 export async function loadPlanEvidence(runId: string, client?: Db): Promise<PlanEvidence> {
   const f = agreementFilterSchema.parse({ run: runId });
-  const pairs = primaryPairs(await loadAgreementItems(f, client));
+  const pairs = primaryPairs(await loadAgreementItems(f, client, { lean: true }));
   const perStratum = new Map<string, { k: number; n: number }>();
   const byTicket = new Map<string, boolean[]>();
   let k = 0;

@@ -48,7 +48,7 @@ export async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const report = await withClient(async (client) =>
-    buildAgreementReport(await loadAgreementItems(parsed.filter, client), parsed.filter),
+    buildAgreementReport(await loadAgreementItems(parsed.filter, client, { lean: true }), parsed.filter),
   );
   if (json) {
     process.stdout.write(JSON.stringify(reportJson(report)) + "\n");
