@@ -63,8 +63,8 @@ function batchWhere<T, R>(xs: readonly T[], keep: (x: T) => boolean, batch: (kep
 }
 
 /**
- * Weighted κ of binary signals over the same items, each with its bootstrap interval (one stream of draws for all of
- * them: weightedBinaryKappaIntervals), guarded on the effective n.
+ * Weighted κ of binary signals over the same items, each with its bootstrap interval (weightedBinaryKappaIntervals:
+ * resampled as counts per cell and π), guarded on the effective n.
  */
 function weightedKappaFigures(signals: { flags: Flags; raters: RaterNames }[]) {
   const ws = signals.map((s) => ({ ...s, w: weightedBinaryAgreement(s.flags) }));
@@ -180,7 +180,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
         })),
       )
     : [];
-  // The verdict's weighted κ first, then each guardrail's: the same items, so again one stream of draws.
+  // The verdict's weighted κ first, then each guardrail's, each resampled as its (cell, π) counts.
   const weightedKappas = stratified
     ? weightedKappaFigures([
         {
@@ -284,7 +284,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     const units = overlap.map((i) => i.reviews.map((r) => r.guardrails.includes(code)));
     return { code, units, a: krippendorffAlpha(units, { metric: "nominal" }) };
   });
-  // The reward's α and each guardrail's resample the same overlap items with the same seed: one stream of draws.
+  // The reward's α resamples the overlap items by index; each guardrail's α as its counts of rating patterns.
   const [rewardAlphaCI, ...alphaCIs] = batchWhere(
     [
       { units: rewardUnits as Unit<Label>[], metric: "interval" as AlphaMetric, a: rewardAlpha },
