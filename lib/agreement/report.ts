@@ -39,7 +39,7 @@ import {
   type Unit,
 } from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
-import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaIntervals } from "@/lib/stats/weighted.ts";
+import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval } from "@/lib/stats/weighted.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 // The agreement report: every figure of /agreement, the API and the CLI, computed from the reviewed items by the
@@ -62,20 +62,13 @@ function batchWhere<T, R>(xs: readonly T[], keep: (x: T) => boolean, batch: (kep
   return xs.map((x) => (keep(x) ? results[k++] : null));
 }
 
-/**
- * Weighted κ of binary signals over the same items, each with its bootstrap interval (weightedBinaryKappaIntervals:
- * resampled as counts per cell and π), guarded on the effective n.
- */
+/** Weighted κ of binary signals over the same items, each with its bootstrap interval, guarded on the effective n. */
 function weightedKappaFigures(signals: { flags: Flags; raters: RaterNames }[]) {
   const ws = signals.map((s) => ({ ...s, w: weightedBinaryAgreement(s.flags) }));
-  const ivs = batchWhere(
-    ws,
-    (s) => s.w !== null && s.w.kappa !== null,
-    (kept) =>
-      weightedBinaryKappaIntervals(
-        kept.map((s) => ({ items: s.flags })),
-        { seed: SEED, iterations: ITERATIONS },
-      ),
+  const ivs = ws.map((s) =>
+    s.w !== null && s.w.kappa !== null
+      ? weightedBinaryKappaInterval(s.flags, { seed: SEED, iterations: ITERATIONS })
+      : null,
   );
   return ws.map(({ w, raters }, j) => {
     if (!w) return null;

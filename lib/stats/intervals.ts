@@ -161,19 +161,16 @@ export type DrawnStatistic = {
  * bootstrapCI for several statistics of the same n items and seed, from one stream of draws: the resamples are
  * the same for all of them (each takes the first `iterations`), so each interval equals bootstrapCI's to the bit —
  * same draws, same values, same order — while the draws, most of a bootstrap's cost, are made once instead of once
- * per statistic. `prepare`, when given, is called once per resample before the statistics (to count the draws once
- * for all of them). null, per statistic, as for bootstrapCI.
+ * per statistic. null, per statistic, as for bootstrapCI.
  */
 export function bootstrapMany(
   n: number,
   statistics: readonly DrawnStatistic[],
   options: BootstrapOptions = {},
-  prepare?: (draws: Int32Array) => void,
 ): (BootstrapInterval | null)[] {
   const { iterations = 2000, seed = 1, level = 0.95 } = options;
   const counts = statistics.map((s) => s.iterations ?? iterations);
   for (const it of counts) checkOptions(it, level);
-  checkOptions(iterations, level);
   const defined = statistics.map((s) => n > 0 && s.estimate !== null && Number.isFinite(s.estimate));
   const rounds = Math.max(0, ...counts.filter((_, j) => defined[j]));
   const values = statistics.map((): number[] => []);
@@ -181,7 +178,6 @@ export function bootstrapMany(
   const draws = new Int32Array(n);
   for (let it = 0; it < rounds; it++) {
     draw(draws, n);
-    prepare?.(draws);
     for (let j = 0; j < statistics.length; j++) {
       if (!defined[j] || it >= counts[j]) continue;
       const v = statistics[j].resample(draws);

@@ -123,31 +123,13 @@ export function cohensKappaInterval<L extends Label>(
   pairs: readonly LabelPair<L>[],
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
-  return cohensKappaIntervals([{ pairs }], options)[0];
+  return kappaIntervalOfMatrix(confusionMatrix(pairs).counts, options);
 }
 
 /**
- * cohensKappaInterval of each list of pairs, with the same options (each list may set its own `iterations`). κ reads
- * the items only through the cells of their confusion matrix, so each resample is drawn as its cell counts
- * (bootstrapCounts: one multinomial draw over the k² cells, not n index draws), which makes a κ interval over 100,000
- * items cost what one over 100 does. Each list resamples on its own stream from the seed: a list's interval does not
- * depend on the other lists.
- */
-export function cohensKappaIntervals<L extends Label>(
-  lists: readonly { pairs: readonly LabelPair<L>[]; iterations?: number }[],
-  options: BootstrapOptions = {},
-): (BootstrapInterval | null)[] {
-  return lists.map(({ pairs, iterations }) =>
-    kappaIntervalOfMatrix(confusionMatrix(pairs).counts, {
-      ...options,
-      ...(iterations === undefined ? {} : { iterations }),
-    }),
-  );
-}
-
-/**
- * cohensKappaInterval from the confusion matrix itself (counts[i][j]: items rater A labelled i and rater B j), for a
- * caller that has counted the cells already: the same bootstrap over the cells (bootstrapCounts).
+ * cohensKappaInterval from the confusion matrix itself (counts[i][j]: items rater A labelled i and rater B j). κ reads
+ * the items only through these cells, so each resample is drawn as its cell counts (bootstrapCounts: one multinomial
+ * draw over the k² cells, not n index draws), and a κ interval over 100,000 items costs what one over 100 does.
  */
 export function kappaIntervalOfMatrix(
   counts: readonly (readonly number[])[],

@@ -270,7 +270,7 @@ export function krippendorffAlphaIntervals(
     out[j] = bootstrapCounts(
       sizes,
       { estimate: alphaOf(p.summaries, p.metric, p.categories), resample },
-      { ...options, ...(p.iterations === undefined ? {} : { iterations: p.iterations }) },
+      { ...options, iterations: p.iterations ?? options.iterations },
     );
   });
   const interval = prepared.map((p, j) => ({ p, j })).filter((x) => x.p.metric === "interval");

@@ -57,28 +57,20 @@ describe("drawBinomial", () => {
       }
       const mean = n * p;
       const sd = Math.sqrt(n * p * (1 - p));
-      const lo = Math.max(0, Math.floor(mean - 8 * sd));
       const hi = Math.min(n, Math.ceil(mean + 8 * sd));
       let chi = 0;
       let df = -1;
       let expCell = 0;
       let obsCell = 0;
-      for (let x = 0; x <= n; x++) {
-        if (x > lo && x < hi) {
-          expCell += draws * binomialPmf(x, n, p);
-        } else expCell += x <= lo ? draws * binomialPmf(x, n, p) : 0;
+      for (let x = 0; x <= hi; x++) {
         obsCell += seen.get(x) ?? 0;
-        if (x >= hi) {
-          // the upper tail, all of it
-          let tail = 0;
-          for (let y = x; y <= n; y++) tail += draws * binomialPmf(y, n, p);
+        if (x < hi) expCell += draws * binomialPmf(x, n, p);
+        else {
+          // the last cell: hi and everything above it
+          for (let y = x; y <= n; y++) expCell += draws * binomialPmf(y, n, p);
           for (const [y, c] of seen) if (y > x) obsCell += c;
-          expCell += tail;
-          chi += (obsCell - expCell) ** 2 / expCell;
-          df++;
-          break;
         }
-        if (expCell >= 20) {
+        if (expCell >= 20 || x === hi) {
           chi += (obsCell - expCell) ** 2 / expCell;
           df++;
           expCell = 0;
@@ -160,16 +152,25 @@ describe("bootstrapCounts", () => {
     expect(() => bootstrapCounts([1.5], { estimate: 1, resample: () => 1 })).toThrow(RangeError);
   });
 
-  it("costs the same at 100,000 items as at 100 (the draws do not grow with n)", () => {
-    // not a timing: the statistic sees one count vector per resample whatever n is
-    let calls = 0;
+  it("hands the statistic one count vector per resample, of n items in the types that have any", () => {
+    const sizes = [40_000, 0, 20_000, 30_000];
+    const seen: number[][] = [];
     bootstrapCounts(
-      [40_000, 10_000, 20_000, 30_000],
-      { estimate: 0.3, resample: (c) => (calls++, kappaOfCounts(c)) },
-      {
-        iterations: 300,
-      },
+      sizes,
+      { estimate: 0.3, resample: (c) => (seen.push([...c]), kappaOfCounts(c)) },
+      { iterations: 300 },
     );
-    expect(calls).toBe(300);
+    expect(seen).toHaveLength(300);
+    for (const c of seen) {
+      expect(c.reduce((a, b) => a + b, 0)).toBe(90_000);
+      expect(c[1]).toBe(0);
+    }
+    // the first type's share varies as a binomial's: sd √(90,000 · 4/9 · 5/9) ≈ 149, not 0 and not n
+    const first = seen.map((c) => c[0]);
+    const mean = first.reduce((a, b) => a + b, 0) / first.length;
+    const sd = Math.sqrt(first.reduce((a, b) => a + (b - mean) ** 2, 0) / (first.length - 1));
+    expect(Math.abs(mean - 40_000)).toBeLessThan(30);
+    expect(sd).toBeGreaterThan(120);
+    expect(sd).toBeLessThan(180);
   });
 });

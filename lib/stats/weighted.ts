@@ -157,61 +157,45 @@ export function weightedBinaryAgreement(
 }
 
 /**
- * Seeded percentile bootstrap (see bootstrapCI) of the weighted κ of weightedBinaryAgreement, resampling items with
- * their π. null as for bootstrapCI.
+ * Seeded percentile bootstrap of the weighted κ of weightedBinaryAgreement, resampling items with their π. The
+ * weighted κ reads the items only through how many fall into each (cell, π) type — a batch has a few strata, so a few
+ * π — so each resample is drawn as its count per type (bootstrapCounts, one multinomial draw), and its table is
+ * Σ count · 1/π per cell. null as for bootstrapCI.
  */
 export function weightedBinaryKappaInterval(
   items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[],
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
-  return weightedBinaryKappaIntervals([{ items }], options)[0];
-}
-
-/**
- * weightedBinaryKappaInterval of each set of items, with the same options (each set may set its own `iterations`).
- * The weighted κ reads the items only through how many fall into each (cell, π) type — a batch has a few strata, so a
- * few π — so each resample is drawn as its count per type (bootstrapCounts, one multinomial draw), and its table is
- * Σ count · 1/π per cell. Each set resamples on its own stream from the seed.
- */
-export function weightedBinaryKappaIntervals(
-  sets: readonly {
-    items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[];
-    iterations?: number;
-  }[],
-  options: BootstrapOptions = {},
-): (BootstrapInterval | null)[] {
-  return sets.map(({ items, iterations }) => {
-    const estimate = weightedBinaryAgreement(items)?.kappa ?? null;
-    if (estimate === null) return null;
-    // 0: both fired, 1: ledger only, 2: human only, 3: neither; then the weight
-    const index = new Map<string, number>();
-    const sizes: number[] = [];
-    const cells: number[] = [];
-    const weights: number[] = [];
-    for (const i of items) {
-      const cell = i.ledger && i.human ? 0 : i.ledger ? 1 : i.human ? 2 : 3;
-      const key = `${cell}:${i.inclusionProbability}`;
-      let t = index.get(key);
-      if (t === undefined) {
-        index.set(key, (t = sizes.length));
-        sizes.push(0);
-        cells.push(cell);
-        weights.push(1 / i.inclusionProbability);
-      }
-      sizes[t]++;
+  const estimate = weightedBinaryAgreement(items)?.kappa ?? null;
+  if (estimate === null) return null;
+  // 0: both fired, 1: ledger only, 2: human only, 3: neither; then the weight
+  const index = new Map<string, number>();
+  const sizes: number[] = [];
+  const cells: number[] = [];
+  const weights: number[] = [];
+  for (const i of items) {
+    const cell = i.ledger && i.human ? 0 : i.ledger ? 1 : i.human ? 2 : 3;
+    const key = `${cell}:${i.inclusionProbability}`;
+    let t = index.get(key);
+    if (t === undefined) {
+      index.set(key, (t = sizes.length));
+      sizes.push(0);
+      cells.push(cell);
+      weights.push(1 / i.inclusionProbability);
     }
-    const table = new Float64Array(4);
-    return bootstrapCounts(
-      sizes,
-      {
-        estimate,
-        resample: (counts) => {
-          table.fill(0);
-          for (let t = 0; t < counts.length; t++) table[cells[t]] += counts[t] * weights[t];
-          return binaryKappa(table[0], table[1], table[2], table[3]);
-        },
+    sizes[t]++;
+  }
+  const table = new Float64Array(4);
+  return bootstrapCounts(
+    sizes,
+    {
+      estimate,
+      resample: (counts) => {
+        table.fill(0);
+        for (let t = 0; t < counts.length; t++) table[cells[t]] += counts[t] * weights[t];
+        return binaryKappa(table[0], table[1], table[2], table[3]);
       },
-      { ...options, ...(iterations === undefined ? {} : { iterations }) },
-    );
-  });
+    },
+    options,
+  );
 }
