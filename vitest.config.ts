@@ -1,11 +1,25 @@
 import { defineConfig } from "vitest/config";
+import fs from "node:fs";
 import path from "node:path";
+
+/**
+ * An error thrown outside any test (an unhandled rejection, an emitter's "error" with no listener) fails the run
+ * without failing a test, so the JSON report has no entry for it: `npm test` names it from this file.
+ */
+function recordUnhandled(error: { name?: string; message?: string; stack?: string }) {
+  const file = process.env.VERITY_VITEST_UNHANDLED;
+  if (!file) return;
+  const where = (error.stack ?? "").split("\n").find((l) => /^\s+at .*\/(lib|app|bin|bench)\//.test(l));
+  const line = `${error.name ?? "Error"}: ${(error.message ?? String(error)).split("\n")[0]}${where ? ` (${where.trim()})` : ""}`;
+  fs.appendFileSync(file, `${line.slice(0, 400)}\n`);
+}
 
 // Unit tests (*.test.ts) are pure; integration tests (*.int.test.ts) need DATABASE_URL, which bin/test.ts
 // points at a fresh database. Both run in one vitest process through two projects.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    onUnhandledError: (error) => recordUnhandled(error),
     projects: [
       {
         extends: true,

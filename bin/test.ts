@@ -108,7 +108,9 @@ async function staticChecks() {
 async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {
   say(`${project} tests (vitest)`);
   const out = path.join(OUT, `vitest-${project}.json`);
+  const unhandled = path.join(OUT, `vitest-${project}-unhandled.txt`);
   fs.rmSync(out, { force: true });
+  fs.rmSync(unhandled, { force: true });
   const code = await run(
     "npx",
     [
@@ -121,9 +123,16 @@ async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {
       `--outputFile.json=${out}`,
       ...extra,
     ],
-    { env },
+    { env: { ...env, VERITY_VITEST_UNHANDLED: unhandled } },
   );
-  if (!fs.existsSync(out)) return tally(`${project} tests`, 0, 1);
+  const errors = fs.existsSync(unhandled)
+    ? fs
+        .readFileSync(unhandled, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((e) => `outside any test: ${e}`)
+    : [];
+  if (!fs.existsSync(out)) return tally(`${project} tests`, 0, 1, errors);
   const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
     numPassedTests: number;
     numFailedTests: number;
@@ -132,12 +141,10 @@ async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {
     testResults?: VitestFile[];
   };
   // a suite that fails to load has no failed tests but fails the run: count it
-  tally(
-    `${project} tests`,
-    r.numPassedTests,
-    r.numFailedTests || (code !== 0 ? 1 : 0),
-    vitestFailures(r.testResults ?? []),
-  );
+  tally(`${project} tests`, r.numPassedTests, r.numFailedTests || (code !== 0 ? 1 : 0), [
+    ...vitestFailures(r.testResults ?? []),
+    ...errors,
+  ]);
 }
 
 type PlaywrightSuite = {
