@@ -4,6 +4,8 @@
 // series both take an item's slots from here, so the two can never compare one item on different slots.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { rows as rowsOf } from "@/lib/db/rows.ts";
+import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";
 
 type SlotRow = { item_id: bigint; write_tools: string[]; mention_keys: string[]; forbidden: string[] };
@@ -16,7 +18,9 @@ type SlotRow = { item_id: bigint; write_tools: string[]; mention_keys: string[];
  */
 export async function listCaseSlots(itemIds: readonly bigint[], client: Db = db()): Promise<Map<bigint, CaseSlots>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await client.$queryRaw<SlotRow[]>`
+  const rows = await rowsOf<SlotRow>(
+    client,
+    Prisma.sql`
     with items as materialized (
       select i.id as item_id, ro.registry_id, i.ticket_id
         from audit_items i
@@ -34,7 +38,8 @@ export async function listCaseSlots(itemIds: readonly bigint[], client: Db = db(
         join tool_registries tr on tr.id = p.registry_id
         left join cases c on c.ticket_id = p.ticket_id)
     select i.item_id, p.write_tools, p.mention_keys, p.forbidden
-      from items i join pairs p on p.registry_id = i.registry_id and p.ticket_id = i.ticket_id`;
+      from items i join pairs p on p.registry_id = i.registry_id and p.ticket_id = i.ticket_id`,
+  );
   return new Map(
     rows.map((r) => [
       r.item_id,

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
+import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { AgreementBasis, AgreementFilter } from "@/lib/agreement/schema.ts";
 import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";
@@ -177,7 +178,9 @@ export type LoadOptions = {
  * then their current reviews with each reviewer's email. Prisma's relation queries made one round trip per relation
  * with every item id in it (10,000 items in a run of 3 M entries: 1.1–1.4 s). The rows are shaped by the mappers of
  * lib/review/data.ts, so an item is what those give: CURRENT_REVIEW is "no review supersedes it",
- * CURRENT_ADJUDICATION "no adjudication supersedes it", written here as `not exists` on supersedes_id.
+ * CURRENT_ADJUDICATION "no adjudication supersedes it", written here as `not exists` on supersedes_id. The rows
+ * come straight from the pool behind `client` (lib/db/rows.ts), as $queryRaw would give them but without its
+ * per-row conversion, which was most of the load's time at 100,000 items.
  */
 export async function loadAgreementItems(
   f: AgreementFilter,
@@ -192,7 +195,9 @@ export async function loadAgreementItems(
     ${f.annotator ? Prisma.sql`and r.reviewer_id = (select u.id from users u where u.email = ${f.annotator})` : Prisma.empty}
     ${from ? Prisma.sql`and r.created_at >= ${from}::timestamptz` : Prisma.empty}
     ${to ? Prisma.sql`and r.created_at < ${to}::timestamptz` : Prisma.empty}`;
-  const rows = await client.$queryRaw<ItemRow[]>`
+  const rows = await rowsOf<ItemRow>(
+    client,
+    Prisma.sql`
     with it as materialized (
       select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id, i.stratum,
              i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
@@ -218,7 +223,8 @@ export async function loadAgreementItems(
         select a.id, a.cause, a.guardrail from adjudications a
          where a.item_id = it.id and (select s.id from adjudications s where s.supersedes_id = a.id) is null
          order by a.id desc limit 1) a on true
-     where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`;
+     where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`,
+  );
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
   rows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
@@ -226,12 +232,15 @@ export async function loadAgreementItems(
   const [reviewRows, slots] = await Promise.all([
     ids.length === 0
       ? []
-      : client.$queryRaw<ReviewRow[]>`
+      : rowsOf<ReviewRow>(
+          client,
+          Prisma.sql`
           select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
                  r.communication, r.guardrails, r.claims, r.note, r.seconds_spent, r.created_at, r.excluded_reason
             from reviews r join users u on u.id = r.reviewer_id
            where r.item_id = any(${ids}::bigint[]) and ${reviewWhere}
            order by r.item_id, r.id`,
+        ),
     listCaseSlots(ids, client),
   ]);
   const reviewsOf = new Map<bigint, HumanSide[]>();

@@ -7,7 +7,7 @@ import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, poolOf } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
 import { agreementRate, guardrailAgreement, successVerdictKappa } from "@/lib/stats/agreement.ts";
@@ -124,6 +124,20 @@ describe("agreement report on a real database", () => {
         })),
       );
       expect(buildAgreementReport(lean, f)).toStrictEqual(buildAgreementReport(full, f));
+    }
+  });
+
+  it("reads the same items straight from the pool as through Prisma's $queryRaw (in a transaction)", async () => {
+    expect(poolOf(db())).not.toBeNull();
+    for (const over of [{ batch: batchId }, { batch: batchId, basis: "now" }, { run: runId }]) {
+      const f = agreementFilterSchema.parse(over);
+      const direct = await loadAgreementItems(f, db());
+      const viaPrisma = await db().$transaction((tx) => loadAgreementItems(f, tx));
+      expect(direct.length).toBe(40);
+      // bigint ids, Date times and parsed JSON alike, field by field
+      expect(direct).toStrictEqual(viaPrisma);
+      expect(typeof direct[0].item.itemId).toBe("bigint");
+      expect(direct.some((i) => i.reviews[0]?.createdAt instanceof Date)).toBe(true);
     }
   });
 

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { env } from "@/lib/env.ts";
@@ -5,8 +6,35 @@ import { env } from "@/lib/env.ts";
 // One Prisma client per process (Next's dev server re-evaluates modules, hence the global).
 const globalForDb = globalThis as unknown as { verityDb?: PrismaClient };
 
+// The pg pool behind each client made here, for the reads that take their rows from it directly (lib/db/rows.ts).
+const pools = new WeakMap<object, pg.Pool>();
+
+/** A Prisma client over a pool of its own, which `$disconnect` ends. */
 export function createClient(url: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return clientOver(pool);
+}
+
+/**
+ * A Prisma client over `pool`, remembered as the pool behind it. Its `$disconnect` ends the pool too: Prisma ends an
+ * adapter's pool only once its own first query has connected it, and a client may have read through the pool alone.
+ */
+export function clientOver(pool: pg.Pool): PrismaClient {
+  // An idle connection that breaks is dropped by the pool; without a listener the error would be thrown.
+  pool.on("error", () => undefined);
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ended) await pool.end();
+  };
+  pools.set(client, pool);
+  return client;
+}
+
+/** The pg pool behind a client made by createClient or clientOver; null for any other (a transaction's). */
+export function poolOf(client: object): pg.Pool | null {
+  return pools.get(client) ?? null;
 }
 
 export function db(): PrismaClient {

@@ -3,11 +3,10 @@
 // What must read its own writes (ingest, reviews, leases, adjudication, sign-in, admin, alarm evaluation, thresholds,
 // cluster triage) never uses it: README "Replicas" lists the split.
 import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { db } from "@/lib/db/client.ts";
+import { clientOver, db } from "@/lib/db/client.ts";
 import { classifyDatabaseError, redactUrl } from "@/lib/db/describe-error.ts";
 import { env } from "@/lib/env.ts";
-import { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 /** A standby that does not accept a connection within this long is taken as down for this query. */
 export const REPLICA_CONNECT_TIMEOUT_MS = 1000;
@@ -166,8 +165,7 @@ export function createReadClient(primaryUrl: string, replicaUrl: string, log?: L
     primary,
     new ReplicaAvailability(redactUrl(replicaUrl), log),
   );
-  pool.on("error", () => undefined);
-  return { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
+  return { client: clientOver(pool), pool };
 }
 
 const globalForRead = globalThis as unknown as { verityReadDb?: ReadClient };
@@ -201,8 +199,7 @@ export async function unbindReadDatabase(): Promise<void> {
 
 async function closeReadClient(c: ReadClient | undefined): Promise<void> {
   if (!c) return;
-  await c.client.$disconnect();
-  await c.pool.end();
+  await c.client.$disconnect(); // ends the pool (clientOver)
 }
 
 /** The replica's pg pool (with the same fallback) for the streaming exports, or null without a replica. */
