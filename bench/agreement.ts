@@ -4,14 +4,15 @@
 // (bench/lib/scale-baseline.ts) and the build as it was (bench/lib/agreement-baseline.ts); after: lib/agreement.
 // Both outputs are compared deep-equal before anything is timed.
 //
-// The database (verity_bench_agreement, kept between runs; --rebuild makes it again): one run of --entries ledger
+// The database (--db, verity_bench_agreement by default, kept between runs; --rebuild makes it again): one run of --entries ledger
 // entries (a generated run of --base rollouts ingested, then copied in SQL, each copy with its own rollout row
 // without steps), --rate of it (1%) sampled into two batches and reviewed by three annotators — a tenth of the items twice,
 // some reviews corrected (superseded), some excluded, disagreements disputed and half of them adjudicated (some
 // adjudications revised), 5% of the reviewed items' entries re-scored since — and, beside it, three small runs.
 //
-// `npx tsx bench/agreement.ts [--entries 1000000] [--base 20000] [--rate 0.01] [--iterations 20] [--rebuild]`
-// (--rate: the share of the run's entries sampled and reviewed). Not part of npm test.
+// `npx tsx bench/agreement.ts [--entries 1000000] [--base 20000] [--rate 0.01] [--iterations 20] [--rebuild]
+// [--db verity_bench_agreement] [--skip-before]` (--rate: the share of the run's entries sampled and reviewed; --db: the
+// database, so databases of different rates can be kept side by side). Not part of npm test.
 import os from "node:os";
 import { isDeepStrictEqual } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "20" },
     rate: { type: "string", default: "0.01" },
     rebuild: { type: "boolean" },
+    db: { type: "string", default: "verity_bench_agreement" },
     "skip-before": { type: "boolean" },
   },
 });
@@ -35,7 +37,8 @@ const BASE = Number(values.base);
 const ITER = Number(values.iterations);
 const RATE = Number(values.rate);
 if (!(RATE > 0 && RATE <= 1)) throw new Error(`--rate: must be in (0, 1], got ${values.rate}`);
-const DB = "verity_bench_agreement";
+const DB = values.db;
+if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--db: a lower-case SQL name, got ${JSON.stringify(DB)}`);
 const RUN = "agree-big";
 
 const load = () =>
