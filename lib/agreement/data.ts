@@ -36,66 +36,47 @@ export function onBasis(items: AgreementItem[], basis: AgreementBasis | undefine
   return items.map((i) => (i.bases ? { ...i, ledger: i.bases.now ?? i.bases.reviewed } : i));
 }
 
-// The columns of a ledger entry as toLedgerSide reads them (ledgerSelect), from the entry aliased `a`, each named
-// `<prefix>_<field>`, the enums as text; with `unless`, null where that condition holds (the id is always read).
+// The columns of a ledger entry as toLedgerSide reads them (ledgerSelect), each with the field it fills: read from the
+// entry aliased `a`, each named `<prefix>_<column>`, the enums as text.
+const LEDGER_FIELDS = {
+  id: "id",
+  status: "status",
+  source: "source",
+  reward: "reward",
+  raw_reward: "rawReward",
+  outcome: "outcome",
+  policy: "policy",
+  evidence: "evidence",
+  efficiency: "efficiency",
+  communication: "communication",
+  guardrail_mask: "guardrailMask",
+  deciding_guardrail: "decidingGuardrail",
+  claims: "claims",
+  claims_source: "claimsSource",
+  reasons: "reasons",
+  guardrails: "guardrails",
+  step: "step",
+  run_id: "runId",
+} as const satisfies Record<string, keyof LedgerRow>;
+type LedgerColumn = keyof typeof LEDGER_FIELDS;
+const LEDGER_ENTRIES = Object.entries(LEDGER_FIELDS) as [LedgerColumn, keyof LedgerRow][];
+const ENUMS = new Set<LedgerColumn>(["status", "source"]);
 // What the agreement report leaves out of each entry (LoadOptions.lean): the verifier's reasons and its guardrail hits
 // with their caps, which the report reads neither of — 45 of the 80 MB of text at 110,000 reviewed items.
-const LEAN_BLANK = new Set(["reasons", "guardrails"]);
+const LEAN_BLANK = new Set<LedgerColumn>(["reasons", "guardrails"]);
 
+/** The entry's columns; with `unless`, null where that condition holds (the id is always read). */
 const ledgerColumns = (a: string, prefix: string, unless?: string, lean = false) =>
   Prisma.raw(
-    [
-      `${a}.id as ${prefix}_id`,
-      ...[
-        "status::text",
-        "source::text",
-        "reward",
-        "raw_reward",
-        "outcome",
-        "policy",
-        "evidence",
-        "efficiency",
-        "communication",
-        "guardrail_mask",
-        "deciding_guardrail",
-        "claims",
-        "claims_source",
-        "reasons",
-        "guardrails",
-        "step",
-        "run_id",
-      ].map((c) => {
-        const col = `${a}.${c}`;
-        const as = `${prefix}_${c.replace("::text", "")}`;
-        if (lean && LEAN_BLANK.has(c)) return `null::jsonb as ${as}`;
-        return `${unless ? `case when ${unless} then null else ${col} end` : col} as ${as}`;
-      }),
-    ].join(", "),
+    LEDGER_ENTRIES.map(([c]) => {
+      const as = `${prefix}_${c}`;
+      if (lean && LEAN_BLANK.has(c)) return `null::jsonb as ${as}`;
+      const col = `${a}.${c}${ENUMS.has(c) ? "::text" : ""}`;
+      return `${unless && c !== "id" ? `case when ${unless} then null else ${col} end` : col} as ${as}`;
+    }).join(", "),
   );
 
-type LedgerColumns<P extends string> = {
-  [
-    K in
-      | "id"
-      | "status"
-      | "source"
-      | "reward"
-      | "raw_reward"
-      | "outcome"
-      | "policy"
-      | "evidence"
-      | "efficiency"
-      | "communication"
-      | "guardrail_mask"
-      | "deciding_guardrail"
-      | "claims"
-      | "claims_source"
-      | "reasons"
-      | "guardrails"
-      | "step"
-      | "run_id" as `${P}_${K}`
-  ]: unknown;
-};
+type LedgerColumns<P extends string> = { [K in LedgerColumn as `${P}_${K}`]: unknown };
 
 type ItemRow = LedgerColumns<"l"> &
   LedgerColumns<"c"> & {
@@ -140,27 +121,10 @@ type LedgerRow = Parameters<typeof toLedgerSide>[0];
 
 /** A row's entry `prefix` in the shape toLedgerSide takes (ledgerSelect's). */
 function ledgerOf(r: ItemRow, prefix: "l" | "c"): LedgerRow {
-  const v = (k: string) => (r as unknown as Record<string, unknown>)[`${prefix}_${k}`];
-  return {
-    id: v("id"),
-    status: v("status"),
-    source: v("source"),
-    reward: v("reward"),
-    rawReward: v("raw_reward"),
-    outcome: v("outcome"),
-    policy: v("policy"),
-    evidence: v("evidence"),
-    efficiency: v("efficiency"),
-    communication: v("communication"),
-    guardrailMask: v("guardrail_mask"),
-    decidingGuardrail: v("deciding_guardrail"),
-    claims: v("claims"),
-    claimsSource: v("claims_source"),
-    reasons: v("reasons"),
-    guardrails: v("guardrails"),
-    step: v("step"),
-    runId: v("run_id"),
-  } as LedgerRow;
+  const row = r as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [c, field] of LEDGER_ENTRIES) out[field] = row[`${prefix}_${c}`];
+  return out as LedgerRow;
 }
 
 export type LoadOptions = {
