@@ -55,6 +55,10 @@ describe("listCaseSlots", () => {
       const s = slots.get(item.id)!;
       expect(s.mentionKeys).toEqual(spec.must_mention.map((m) => m.key));
       expect(s.forbiddenCodes).toEqual(spec.forbidden);
+      const [{ tools }] = await db().$queryRaw<{ tools: { name: string; kind: string }[] }[]>`
+        select tr.tools from audit_items i join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
+          join tool_registries tr on tr.id = ro.registry_id where i.id = ${item.id}`;
+      expect(s.writeTools).toEqual(tools.filter((t) => t.kind === "write").map((t) => t.name));
       expect(s.writeTools).toContain("finance.issue_refund");
       const seen = byTicket.get(item.ticketId);
       if (seen) expect(s).toBe(seen);

@@ -123,9 +123,15 @@ type LedgerRow = Parameters<typeof toLedgerSide>[0];
 function ledgerOf(r: ItemRow, prefix: "l" | "c"): LedgerRow {
   const row = r as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [c, field] of LEDGER_ENTRIES) out[field] = row[`${prefix}_${c}`];
+  for (const [column, field] of ROW_KEYS[prefix]) out[field] = row[column];
   return out as LedgerRow;
 }
+
+// Each prefix's row keys with their fields, spelled once rather than per item.
+const ROW_KEYS = {
+  l: LEDGER_ENTRIES.map(([c, field]) => [`l_${c}`, field] as const),
+  c: LEDGER_ENTRIES.map(([c, field]) => [`c_${c}`, field] as const),
+};
 
 export type LoadOptions = {
   /** Leave out each entry's reasons and guardrail hits (both read as empty): what the agreement report needs. */

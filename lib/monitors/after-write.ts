@@ -43,17 +43,17 @@ let evaluator: Promise<Evaluator> | undefined;
 function loadEvaluator(): Promise<Evaluator> {
   if (evaluator) return evaluator;
   evaluator = Promise.all([
-    import("@prisma/adapter-pg"),
-    import("@/lib/generated/prisma/client.ts"),
+    import("@/lib/db/client.ts"),
     import("@/lib/monitors/evaluate.ts"),
     import("@/lib/gate/refresh.ts"),
-  ]).then(([{ PrismaPg }, { PrismaClient }, { evaluateRunAlarms }, { evaluateRunGate }]) => ({
+  ]).then(([{ clientOver }, { evaluateRunAlarms }, { evaluateRunGate }]) => ({
     evaluateRunAlarms,
     evaluateRunGate,
     clientFor(pool) {
       let client = clients.get(pool);
       if (!client) {
-        client = new PrismaClient({ adapter: new PrismaPg(pool) });
+        // never disconnected: the pool is the writer's, and outlives this client's evaluations
+        client = clientOver(pool);
         clients.set(pool, client);
       }
       return client;
