@@ -16,7 +16,8 @@
 //                (`next build` first, then bin/serve.ts on --port) on the reads database: p50/p95/max, errors,
 //                the console's peak RSS; then again with an ingest running, and that ingest's rate against the same
 //                ingest alone.
-//   archive      a copy of --archive-n entries archived (export to NDJSON, then detach and drop its partitions).
+//   archive      a copy of --archive-n entries archived (export to NDJSON, then detach and drop its partitions), with
+//                the CPU seconds this process and the server's backends spent on it.
 //   grow         on the reads database (after reads, which it changes): --grow-n rollouts with their score records
 //                through the real ingest into a new, empty run and then into the big run, whatever its size: the
 //                rate of each, and per rollout the WAL written and the blocks PostgreSQL had to read into its shared
@@ -39,6 +40,7 @@ import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { rawCopyLines } from "@/bench/lib/raw-copy.ts";
 import { buildTemplate, scaleLines, type Template } from "@/bench/lib/scale-lines.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
+import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 
 const { values } = parseArgs({
   options: {
@@ -362,10 +364,13 @@ async function phaseIngest() {
   say(
     `peak RSS of the ingesting process: ${after.peakRssMb.toFixed(0)} MB over ${fmt(INGEST_N)} rollouts${before ? ` (before 020: ${before.peakRssMb.toFixed(0)} MB)` : ""}`,
   );
-  if (ext)
+  if (ext) {
+    const ratio = extRaw / ext.seconds;
     say(
-      `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${(extRaw / ext.seconds).toFixed(2)}×; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
+      `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${ratio.toFixed(2)}×; target ≥ 0.2×: ${ratio >= 0.2 ? "met" : "**missed**"}; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
     );
+    await traceExternalInsert(url, (ext.seconds / EXTERNAL_N) * 1e6);
+  }
   await sizes(url, "ingest database");
   if (!values.keep) await adminQuery(`drop database if exists "${DB.ingest}" with (force)`);
 }
@@ -455,6 +460,56 @@ async function fill(c: pg.Client, run: string, n: number): Promise<void> {
        from ledger where run_id = $1 and is_current group by run_id, step`,
     [run],
   );
+}
+
+const TRACE_N = 20_000;
+
+/**
+ * Where an external record's ledger row spends its time, measured on the ingested run: EXPLAIN ANALYZE of inserting
+ * TRACE_N of its entries again under new trajectory ids, rolled back, beside the ingest's whole cost a record. The bare
+ * COPY it is compared with writes a row into a table with a primary key only; this insert pays the ledger's indexes
+ * and its triggers, named here.
+ */
+async function traceExternalInsert(url: string, ingestUsPerRecord: number) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  const cols = `run_id, step, ticket_id, group_id, category, status, source, verifier_version, config_hash, claims_source,
+    raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication, deciding_guardrail, guardrail_mask,
+    guardrails, reasons, claims, handoff, tool_steps, content_hash, trained_reward`;
+  try {
+    await c.query("begin");
+    const { rows } = await c.query(
+      `explain (analyze, format json) insert into ledger (trajectory_id, ${cols})
+       select trajectory_id || '#trace', ${cols} from ledger where run_id = $1 and is_current order by id limit ${TRACE_N}`,
+      [EXTERNAL_RUN],
+    );
+    type Trigger = { "Trigger Name": string; Time: number; Calls: number };
+    const plan = rows[0]["QUERY PLAN"][0] as {
+      Plan: { Plans?: { "Actual Total Time": number }[] };
+      Triggers?: Trigger[];
+      "Execution Time": number;
+    };
+    const total = plan["Execution Time"];
+    const source = plan.Plan.Plans?.[0]?.["Actual Total Time"] ?? 0;
+    const triggers = plan.Triggers ?? [];
+    const sum = (pick: (t: Trigger) => boolean) => triggers.filter(pick).reduce((a, t) => a + t.Time, 0);
+    const trajectories = sum((t) => t["Trigger Name"].includes("record_trajectories"));
+    const keys = sum((t) => t["Trigger Name"].startsWith("RI_ConstraintTrigger"));
+    const other = sum(
+      (t) => !t["Trigger Name"].includes("record_trajectories") && !t["Trigger Name"].startsWith("RI_"),
+    );
+    const row = total - source - trajectories - keys - other;
+    const pct = (x: number) => `${((x / total) * 100).toFixed(0)}%`;
+    say(
+      `where an external record's ledger row goes (EXPLAIN ANALYZE of ${fmt(TRACE_N)} of them inserted again, rolled back): ${ms(total)} ms, ${((total / TRACE_N) * 1000).toFixed(0)} µs a row — ` +
+        `the statement trigger recording new trajectories ${ms(trajectories)} ms (${pct(trajectories)}), the per-row foreign keys ${ms(keys)} ms (${pct(keys)}), ` +
+        `other triggers ${ms(other)} ms (${pct(other)}), reading the source rows ${ms(source)} ms, the row with its indexes ${ms(row)} ms (${pct(row)}); ` +
+        `the ingest took ${ingestUsPerRecord.toFixed(0)} µs a record in all (parse, validate, hash, this row, its guardrail and reason rows, the rollups)`,
+    );
+  } finally {
+    await c.query("rollback").catch(() => undefined);
+    await c.end();
+  }
 }
 
 async function buildReads(c: pg.Client, url: string, size: number) {
@@ -774,10 +829,21 @@ async function measureReads(c: pg.Client, size: number) {
       const after: number[] = [];
       const cold: number[] = [];
       const warm: number[] = [];
+      const loads: number[] = [];
+      const builds: number[] = [];
       for (let round = 0; round < rounds; round++) {
         if (values["agreement-before"])
           before.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItemsBefore(f), f))));
-        after.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItems(f), f))));
+        after.push(
+          ...(await time(3, async () => {
+            const t0 = performance.now();
+            const items = await loadAgreementItems(f, client, { lean: true });
+            const t1 = performance.now();
+            buildAgreementReport(items, f);
+            loads.push(t1 - t0);
+            builds.push(performance.now() - t1);
+          })),
+        );
         // as the page reads it: the fingerprint, then the report computed (first read after a change) or reused
         cold.push(
           ...(await time(2, async () => {
@@ -789,6 +855,9 @@ async function measureReads(c: pg.Client, size: number) {
       }
       if (before.length) row(`agreement report (${label}), before: current entries by rollout id`, before, null, 500);
       row(`agreement report (${label}), uncached`, after, null, 500);
+      say(
+        `  where the uncached report's time goes (p50): loading the items with their entries, reviews and case slots ${ms(pct(loads, 0.5))} ms; building every figure with its interval ${ms(pct(builds, 0.5))} ms${pct(after, 0.5) > 500 ? " — both O(reviewed items): over 500 ms, the report would have to be kept per item between reviews, not rebuilt" : ""}`,
+      );
       row(`agreement page's read (${label}), first after a change (fingerprint + report)`, cold, null, 500);
       row(`agreement page's read (${label}), nothing changed since (fingerprint, report reused)`, warm, null, 500);
     }
@@ -1023,11 +1092,26 @@ async function phaseArchive() {
   const pool = new pg.Pool({ connectionString: url, max: 3 });
   const out = path.join(os.tmpdir(), `verity-scale-archive-${process.pid}.ndjson`);
   const t = performance.now();
+  // CPU seconds of both sides, which do not swing with the machine's load as the wall clock does: the least time any
+  // spreading of this work over the machine's cores could take is their sum over the cores.
+  const server = watchBackendCpu(adminUrl, DB.reads);
+  const node0 = process.cpuUsage();
   const a = await archiveRun(pool, target, out);
   const total = (performance.now() - t) / 1000;
+  const nodeUse = process.cpuUsage(node0);
+  const nodeCpu = (nodeUse.user + nodeUse.system) / 1e6;
+  const serverCpu = await server.stop();
+  const cores = os.availableParallelism();
   say(
     `\narchive of ${fmt(a.entries)} entries + ${fmt(a.rollouts)} rollouts: ${total.toFixed(1)} s in all — export ${(a.exportMs / 1000).toFixed(1)} s (${mb(a.bytes)} MB NDJSON; the ledger ${(a.ledgerExportMs / 1000).toFixed(1)} s, the rollouts ${((a.exportMs - a.ledgerExportMs) / 1000).toFixed(1)} s), detach + drop ${(a.dropMs / 1000).toFixed(2)} s; target ≤ 10 s: ${total <= 10 ? "met" : "**missed**"} (${load()})`,
   );
+  if (serverCpu === null) say("CPU: the server's backends could not be read from /proc");
+  else {
+    const floor = (nodeCpu + serverCpu) / cores;
+    say(
+      `CPU: this process ${nodeCpu.toFixed(1)} s (user ${(nodeUse.user / 1e6).toFixed(1)}, system ${(nodeUse.system / 1e6).toFixed(1)}), PostgreSQL's backends ${serverCpu.toFixed(1)} s — ${(nodeCpu + serverCpu).toFixed(1)} CPU-seconds: spread perfectly over ${cores} cores, this work takes at least ${floor.toFixed(1)} s${total > 10 ? (floor > 10 ? `; 10 s would need ${((nodeCpu + serverCpu) / 10).toFixed(1)} cores at this cost, or the archive at ${((10 / floor) * 100).toFixed(0)}% of its CPU a byte on these ${cores}` : `; the rest of the ${total.toFixed(1)} s is one side waiting for the other (${(((total - floor) / total) * 100).toFixed(0)}%)`) : ""}`,
+    );
+  }
   fs.rmSync(out, { force: true });
   await pool.end();
   await c.end();
