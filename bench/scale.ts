@@ -493,11 +493,11 @@ async function traceExternalInsert(url: string, ingestUsPerRecord: number) {
     const source = plan.Plan.Plans?.[0]?.["Actual Total Time"] ?? 0;
     const triggers = plan.Triggers ?? [];
     const sum = (pick: (t: Trigger) => boolean) => triggers.filter(pick).reduce((a, t) => a + t.Time, 0);
-    const trajectories = sum((t) => t["Trigger Name"].includes("record_trajectories"));
-    const keys = sum((t) => t["Trigger Name"].startsWith("RI_ConstraintTrigger"));
-    const other = sum(
-      (t) => !t["Trigger Name"].includes("record_trajectories") && !t["Trigger Name"].startsWith("RI_"),
-    );
+    const isTrajectories = (t: Trigger) => t["Trigger Name"].includes("record_trajectories");
+    const isKey = (t: Trigger) => t["Trigger Name"].startsWith("RI_ConstraintTrigger");
+    const trajectories = sum(isTrajectories);
+    const keys = sum(isKey);
+    const other = sum((t) => !isTrajectories(t) && !isKey(t));
     const row = total - source - trajectories - keys - other;
     const pct = (x: number) => `${((x / total) * 100).toFixed(0)}%`;
     say(
