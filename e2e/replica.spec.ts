@@ -1,6 +1,6 @@
 // The console with a read replica, through HTTP and Chromium: a second console on the same build, over a
-// PostgreSQL 15 primary and hot standby this spec starts (lib/testing/standby-pair.ts, ports VERITY_PG_PORT + 1 and
-// + 2). Rollouts ingested through the console's API land on the primary and show on the trajectory pages once the
+// PostgreSQL 15 primary and hot standby this spec starts (lib/testing/standby-pair.ts, on ports the system
+// chose). Rollouts ingested through the console's API land on the primary and show on the trajectory pages once the
 // standby has replayed them; a paused standby is named as behind; a stopped one costs no page.
 import fs from "node:fs";
 import path from "node:path";
@@ -15,7 +15,6 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 const EMAIL = "replica-reader@verity.local";
 const PASSWORD = "replica-reader-password";
-const base = Number(process.env.VERITY_PG_PORT ?? 54329);
 
 let pair: StandbyPair;
 let verity: ConsoleProcess;
@@ -68,7 +67,7 @@ async function ingest(run: string, n: number) {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  pair = await startStandbyPair([base + 1, base + 2], "verity_replica_e2e");
+  pair = await startStandbyPair("verity_replica_e2e");
   const c = new pg.Client({ connectionString: pair.primaryUrl });
   await c.connect();
   try {

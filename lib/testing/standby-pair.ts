@@ -5,6 +5,7 @@
 import { spawn, execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate.ts";
@@ -89,12 +90,33 @@ const SETTINGS = [
 ];
 
 /**
- * Starts a primary on `ports[0]` with database `database` migrated, and a hot standby of it on `ports[1]`. Throws
- * missingStandbyTools()'s sentence when the binaries are not there.
+ * Two distinct ports nobody listens on now, both held open until both are chosen. The pair takes ports the system
+ * hands out rather than fixed ones, so a second checkout's tests (or a server left running) on this machine cannot
+ * take them first.
  */
-export async function startStandbyPair(ports: [number, number], database = "verity_replica"): Promise<StandbyPair> {
+async function freePorts(): Promise<[number, number]> {
+  const servers = [net.createServer(), net.createServer()];
+  const ports = await Promise.all(
+    servers.map(
+      (srv) =>
+        new Promise<number>((resolve, reject) => {
+          srv.on("error", reject);
+          srv.listen(0, "127.0.0.1", () => resolve((srv.address() as net.AddressInfo).port));
+        }),
+    ),
+  );
+  await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  return [ports[0], ports[1]];
+}
+
+/**
+ * Starts a primary with database `database` migrated, and a hot standby of it, each on a port the system chose.
+ * Throws missingStandbyTools()'s sentence when the binaries are not there.
+ */
+export async function startStandbyPair(database = "verity_replica"): Promise<StandbyPair> {
   const missing = missingStandbyTools();
   if (missing) throw new Error(missing);
+  const ports = await freePorts();
   const who = owner();
   const root = path.resolve(".data", "standby-pair", crypto.randomBytes(4).toString("hex"));
   const primaryDir = path.join(root, "primary");

@@ -1,5 +1,5 @@
 // Reads from a streaming standby, against a real PostgreSQL 15 primary and hot standby (lib/testing/standby-pair.ts)
-// on VERITY_PG_PORT + 1 and + 2: what the read-only loaders, the token export and /api/health show comes from the
+// on ports the system chose: what the read-only loaders, the token export and /api/health show comes from the
 // standby, a standby that stops costs no request (the primary answers within it), and the lag is measured honestly.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,6 @@ import { GET as health } from "@/app/api/health/route.ts";
 import { GET as ledgerNdjson } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
 import { GET as ledgerParquet } from "@/app/api/v1/runs/[run]/ledger.parquet/route.ts";
 
-const base = Number(process.env.VERITY_PG_PORT ?? 54329);
 let pair: StandbyPair;
 let read: ReadClient;
 let primary: pg.Pool;
@@ -28,7 +27,7 @@ let token: string;
 const logs: string[] = [];
 
 beforeAll(async () => {
-  pair = await startStandbyPair([base + 1, base + 2]);
+  pair = await startStandbyPair();
   // The health route and the token check read the environment and the shared client: both point at this pair.
   process.env.DATABASE_URL = pair.primaryUrl;
   process.env.DATABASE_REPLICA_URL = pair.standbyUrl;
