@@ -3,6 +3,8 @@
 // the same process, alternating, so the load of a shared machine falls on both alike. Before: the Prisma loader
 // (bench/lib/scale-baseline.ts) and the build as it was (bench/lib/agreement-baseline.ts); after: lib/agreement.
 // Both outputs are compared deep-equal before anything is timed.
+// Then the fingerprint every read of the agreement page runs first, before 028 (a probe of each reviewed item's
+// current entry) and after (the runs' counts of superseding entries), in turns.
 //
 // The database (--db, verity_bench_agreement by default, kept between runs; --rebuild makes it again): one run of --entries ledger
 // entries (a generated run of --base rollouts ingested, then copied in SQL, each copy with its own rollout row
@@ -304,6 +306,29 @@ async function main() {
   ] as const)
     if (xs.length) say(`| ${name} | ${pct(xs, 0.5).toFixed(0)} | ${pct(xs, 0.95).toFixed(0)} |`);
   say(`(${load()})`);
+
+  // The fingerprint every read of the agreement page runs first (lib/agreement/cached.ts), before 028 (a probe of each
+  // item's current entry) and after (the runs' counts of superseding entries), in turns.
+  const { agreementFingerprint } = await import("@/lib/agreement/cached.ts");
+  const { agreementFingerprintBefore } = await import("@/bench/lib/scale-baseline.ts");
+  const fp = { before: [] as number[], after: [] as number[] };
+  for (let i = 0; i < ITER + 2; i++) {
+    const into = i < 2 ? { before: [] as number[], after: [] as number[] } : fp;
+    const runs = [
+      () => timed(into.before, () => agreementFingerprintBefore(f, client)),
+      () => timed(into.after, () => agreementFingerprint(f, client)),
+    ];
+    for (const run of i % 2 ? runs.reverse() : runs) await run();
+  }
+  const ratio = pct(fp.before, 0.5) / pct(fp.after, 0.5);
+  say(`\n| the page's fingerprint, ${fmt(items)} items, ${ITER} rounds | p50 ms | p95 ms |\n|---|---:|---:|`);
+  say(
+    `| before 028: a probe of each item's current entry | ${pct(fp.before, 0.5).toFixed(1)} | ${pct(fp.before, 0.95).toFixed(1)} |`,
+  );
+  say(
+    `| after: the runs' counts of superseding entries | ${pct(fp.after, 0.5).toFixed(1)} | ${pct(fp.after, 0.95).toFixed(1)} |`,
+  );
+  say(`(${ratio.toFixed(1)}× faster at p50; ${load()})`);
   await client.$disconnect();
   await database.stop();
 }

@@ -133,3 +133,29 @@ export async function loadAgreementItemsBefore(f: AgreementFilter) {
     });
   return items;
 }
+
+/** The agreement report's fingerprint before 028 (lib/agreement/cached.ts): each reviewed item's current entry read by
+ * one probe of the run's trajectory index, O(items). The new one reads the runs' counts of superseding entries. */
+export async function agreementFingerprintBefore(f: AgreementFilter, client: Db = readDb()): Promise<string> {
+  const [row] = await client.$queryRaw<{ fp: string | null }[]>`
+    with b as (
+      select id, tolerance from audit_batches
+       where (${f.run ?? null}::text is null or run_id = ${f.run ?? null}::text)
+         and (${f.batch ?? null}::int is null or id = ${f.batch ?? null}::int)),
+    it as (
+      select i.id, i.run_id, i.trajectory_id, i.reviews_done, i.disputed_at
+        from audit_items i where i.batch_id in (select id from b))
+    select concat_ws('|',
+      (select string_agg(id || ':' || tolerance, ',' order by id) from b),
+      (select concat_ws(':', count(*), max(id), sum(reviews_done), count(disputed_at), max(disputed_at)) from it),
+      (select concat_ws(':', count(*), max(v.id)) from reviews v where v.item_id in (select id from it)),
+      (select concat_ws(':', count(*), max(a.id)) from adjudications a where a.item_id in (select id from it)),
+      -- one probe of the run's trajectory index per item ("offset 0" keeps the planner from turning the probes into
+      -- a hash join over every current entry of the run: 3.6 s instead of 0.1 s at 10,000 items in 3 M entries)
+      (select md5(string_agg(l.id::text, ',' order by it.id))
+         from it cross join lateral (
+           select c.id from ledger c
+            where c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current offset 0) l),
+      (select concat_ws(':', count(*), sum(version)) from cases)) as fp`;
+  return row?.fp ?? "";
+}

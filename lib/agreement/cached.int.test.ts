@@ -68,4 +68,30 @@ describe("the agreement report's cache", () => {
     expect(await agreementFingerprint(filter({ run: a.runId }), db())).toBe(fa);
     expect(await agreementFingerprint(filter({ run: b.runId }), db())).not.toBe(fb);
   });
+
+  it("a re-score changes its run's fingerprint, under the run or its batch, and no other run's", async () => {
+    const a = await disputedRun(url, 2, { honest: 1 });
+    const b = await disputedRun(url, 1, { honest: 1 });
+    const [item] = await db().$queryRaw<{ batch_id: number }[]>`
+      select batch_id from audit_items where id = ${a.items[0]}`;
+    const now = filter({ run: a.runId, basis: "now" });
+    const ofBatch = filter({ batch: String(item.batch_id), basis: "now" });
+    const other = filter({ run: b.runId, basis: "now" });
+    const before = await loadAgreementReport(ofBatch, db());
+    const [fRun, fBatch, fOther] = [
+      await agreementFingerprint(now, db()),
+      await agreementFingerprint(ofBatch, db()),
+      await agreementFingerprint(other, db()),
+    ];
+    // the re-score supersedes the entries of run a's two disputed items (the others score the same)
+    await rescoreRun(bulkPool(url), { runId: a.runId, config: noEmptyPromise(), alarms: false });
+    expect(await agreementFingerprint(now, db())).not.toBe(fRun);
+    expect(await agreementFingerprint(ofBatch, db())).not.toBe(fBatch);
+    expect(await agreementFingerprint(other, db())).toBe(fOther);
+    // the next read under the batch is the report of the new entries, not the one before them
+    const after = await loadAgreementReport(ofBatch, db());
+    expect(after).not.toBe(before);
+    expect(after).toEqual(await fresh(ofBatch));
+    expect([before.headline.k, after.headline.k]).toEqual([1, 3]);
+  });
 });
