@@ -6,11 +6,21 @@ import path from "node:path";
  * An error thrown outside any test (an unhandled rejection, an emitter's "error" with no listener) fails the run
  * without failing a test, so the JSON report has no entry for it: `npm test` names it from this file.
  */
-function recordUnhandled(error: { name?: string; message?: string; stack?: string }) {
+function recordUnhandled(error: {
+  name?: string;
+  message?: string;
+  stack?: string;
+  VITEST_TEST_PATH?: string;
+  VITEST_TEST_NAME?: string;
+}) {
   const file = process.env.VERITY_VITEST_UNHANDLED;
   if (!file) return;
   const where = (error.stack ?? "").split("\n").find((l) => /^\s+at .*\/(lib|app|bin|bench)\//.test(l));
-  const line = `${error.name ?? "Error"}: ${(error.message ?? String(error)).split("\n")[0]}${where ? ` (${where.trim()})` : ""}`;
+  // An error a server sent (a terminated connection) has no frame of ours: the file and test it arrived in say where.
+  const during = error.VITEST_TEST_PATH
+    ? ` [in ${path.relative(import.meta.dirname, error.VITEST_TEST_PATH)}${error.VITEST_TEST_NAME ? ` › ${error.VITEST_TEST_NAME}` : ""}]`
+    : "";
+  const line = `${error.name ?? "Error"}: ${(error.message ?? String(error)).split("\n")[0]}${where ? ` (${where.trim()})` : ""}${during}`;
   fs.appendFileSync(file, `${line.slice(0, 400)}\n`);
 }
 

@@ -2,7 +2,7 @@
 // implementation (lib/testing/agreement_reference.py: Python, written from the published formulas, its own t
 // distribution) fed with the verdicts and flags read back with plain SQL.
 import { spawnSync } from "node:child_process";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
@@ -62,7 +62,7 @@ describe("κ, AC1 and PABAK on the demo batches", () => {
   });
 
   it("equal the independent implementation per batch, on the verdict, per guardrail and between annotators", async () => {
-    const c = new pg.Client({ connectionString: scratch.url });
+    const c = rawClient({ connectionString: scratch.url });
     await c.connect();
     let rows: ReviewRow[];
     try {

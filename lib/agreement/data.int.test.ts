@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItemsPrisma } from "@/bench/lib/scale-baseline.ts";
 import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
@@ -41,7 +41,7 @@ beforeAll(async () => {
   b = await seedAgreementAudit(url, "agree-sql-b");
   rescored = await disputedRun(url, 3, { honest: 2 });
   other = await otherCategoryRun();
-  const c = new pg.Client({ connectionString: url });
+  const c = rawClient({ connectionString: url });
   await c.connect();
   try {
     // Corrections: a later review of the same reviewer superseding the first, on a few items of each batch (the

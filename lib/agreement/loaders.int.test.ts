@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { encodeKey } from "@/lib/agreement/items-listing.ts";
 import { parseAgreementItemsQuery, type ItemsQuery } from "@/lib/agreement/items-schema.ts";
@@ -35,7 +35,7 @@ async function allPages(params: Record<string, string>) {
 
 beforeAll(async () => {
   seeded = await seedAgreementAudit(url, "agree-items-run");
-  const c = new pg.Client({ connectionString: url });
+  const c = rawClient({ connectionString: url });
   await c.connect();
   try {
     // the primary (first current) review of each reviewed item of the batch, with its ledger entry

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { itemsForCell } from "@/lib/agreement/cells.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
@@ -37,7 +37,7 @@ type Row = {
 };
 
 async function rowsBySql(batchId: number): Promise<Row[]> {
-  const c = new pg.Client({ connectionString: url });
+  const c = rawClient({ connectionString: url });
   await c.connect();
   try {
     const { rows } = await c.query<Row>(

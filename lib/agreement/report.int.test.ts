@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { agreementResponse } from "@/lib/agreement/respond.ts";
@@ -63,7 +63,7 @@ describe("agreement report on a real database", () => {
   });
 
   async function pairsBySql() {
-    const c = new pg.Client({ connectionString: url });
+    const c = rawClient({ connectionString: url });
     await c.connect();
     try {
       const { rows } = await c.query<{ human: number; ledger: number; hg: string[]; mask: number }>(

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -17,7 +17,7 @@ describe("011_activity_log", () => {
     drops.push(s.drop);
     const all = readMigrations();
     await migrate(s.url, { files: all.filter((f) => f.name < "011") });
-    const c = new pg.Client({ connectionString: s.url });
+    const c = rawClient({ connectionString: s.url });
     await c.connect();
     try {
       await c.query(

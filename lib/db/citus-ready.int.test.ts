@@ -1,4 +1,5 @@
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -41,7 +42,7 @@ let c: pg.Client;
 beforeAll(async () => {
   scratch = await createScratchDatabase("citus");
   await migrate(scratch.url);
-  c = new pg.Client({ connectionString: scratch.url });
+  c = rawClient({ connectionString: scratch.url });
   await c.connect();
 });
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { describeConnectionError } from "@/lib/db/describe-error.ts";
 import { env } from "@/lib/env.ts";
 
@@ -43,7 +43,7 @@ export class DatabaseUnavailableError extends Error {}
 
 /** Probes a server; resolves to null when it answers, or the error when it does not. */
 export async function probe(url: string, timeoutMs = 3000): Promise<unknown | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  const client = rawClient({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   try {
     await client.connect();
     await client.query("select 1");
@@ -167,7 +167,7 @@ function isAlive(pid: number): boolean {
 }
 
 export async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
+  const client = rawClient({ connectionString: adminUrl });
   await client.connect();
   try {
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [database]);

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { describeConnectionError } from "@/lib/db/describe-error.ts";
 import { migrationStatus } from "@/lib/db/migrate.ts";
 import { replicaLag, type ReplicaLag } from "@/lib/db/replica-lag.ts";
@@ -25,7 +25,7 @@ export async function checkHealth(): Promise<Health> {
 async function checkPrimary(): Promise<Health> {
   const url = env().DATABASE_URL;
   if (!url) return { ok: false, database: "unreachable", migrations: null, error: "DATABASE_URL is not set." };
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  const client = rawClient({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
   } catch (err) {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { MigrationError, migrate, migrationStatus, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -21,7 +22,7 @@ async function scratch() {
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
+  const c = rawClient({ connectionString: url });
   await c.connect();
   try {
     return (await c.query<T>(sql)).rows;
@@ -85,7 +86,7 @@ describe("migration runner", () => {
     await expect(migrate(url, { files: readMigrations(dir) })).rejects.toThrow(
       /Migration 001_a was edited after it was applied/,
     );
-    const c = new pg.Client({ connectionString: url });
+    const c = rawClient({ connectionString: url });
     await c.connect();
     const status = await migrationStatus(c, readMigrations(dir));
     await c.end();
@@ -112,7 +113,7 @@ describe("migration runner", () => {
   it("makes the ledger append-only: rows cannot be deleted or rewritten, only marked superseded by a successor", async () => {
     const url = await scratch();
     await migrate(url);
-    const c = new pg.Client({ connectionString: url });
+    const c = rawClient({ connectionString: url });
     await c.connect();
     try {
       await c.query(`insert into runs (id) values ('r')`);
@@ -141,7 +142,7 @@ describe("migration runner", () => {
   it("detects a database that drifted from the schema (the shape test can fail)", async () => {
     const url = await scratch();
     await migrate(url);
-    const c = new pg.Client({ connectionString: url });
+    const c = rawClient({ connectionString: url });
     await c.connect();
     const before = await shapeFromDatabase(c);
     await c.query(`alter table cases add column extra text`);

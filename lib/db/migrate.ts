@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 
 /** Prisma's own advisory-lock key, so this runner and `prisma migrate deploy` exclude each other too. */
 const LOCK_KEY = 72707369;
@@ -96,7 +97,7 @@ export async function migrate(
   opts: { files?: MigrationFile[]; log?: (line: string) => void } = {},
 ): Promise<string[]> {
   const files = opts.files ?? readMigrations();
-  const client = new pg.Client({ connectionString: url });
+  const client = rawClient({ connectionString: url });
   await client.connect();
   const applied: string[] = [];
   try {

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
@@ -111,7 +112,7 @@ describe("014_partition_by_run on a database with data", () => {
     const all = readMigrations();
     expect(all.map((f) => f.name)).toContain("014_partition_by_run");
     await migrate(s.url, { files: all.filter((f) => f.name < "014") });
-    const c = new pg.Client({ connectionString: s.url });
+    const c = rawClient({ connectionString: s.url });
     await c.connect();
     drops.push(() => c.end());
     await loadRuns(c);

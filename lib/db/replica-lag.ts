@@ -1,5 +1,6 @@
 // How far the read replica is behind the primary, for /api/health and the console's banner.
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { describeConnectionError } from "@/lib/db/describe-error.ts";
 import { REPLICA_CONNECT_TIMEOUT_MS } from "@/lib/db/read-client.ts";
 import { env } from "@/lib/env.ts";
@@ -21,7 +22,7 @@ export type ReplicaLag = {
 };
 
 async function withClient<T>(url: string, timeoutMs: number, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  const client = rawClient({ connectionString: url, connectionTimeoutMillis: timeoutMs });
   try {
     await client.connect();
     return await fn(client);

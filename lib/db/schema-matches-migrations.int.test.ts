@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -12,7 +12,7 @@ describe("the migrated database matches prisma/schema.prisma", () => {
   beforeAll(async () => {
     scratch = await createScratchDatabase("shape");
     await migrate(scratch.url);
-    const client = new pg.Client({ connectionString: scratch.url });
+    const client = rawClient({ connectionString: scratch.url });
     await client.connect();
     actual = await shapeFromDatabase(client);
     await client.end();

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -20,7 +20,7 @@ describe("028_superseding_counters", () => {
     const s = await createScratchDatabase("superseding-counters");
     drops.push(s.drop);
     await migrate(s.url, { files: readMigrations().filter((f) => f.name < "028") });
-    const c = new pg.Client({ connectionString: s.url });
+    const c = rawClient({ connectionString: s.url });
     await c.connect();
     try {
       const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;

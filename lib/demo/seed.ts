@@ -77,6 +77,8 @@ const SEED_LOCK = 0x64656d6f;
 export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {}): Promise<string | null> {
   // A pool of its own: this runs in `npm start` and the test runner, and must not close a pool others share.
   const pool = new pg.Pool({ connectionString: url, max: 3 });
+  // An idle connection that breaks is dropped by the pool; without a listener the error would be thrown.
+  pool.on("error", () => undefined);
   const lock = await checkout(pool);
   try {
     await lock.query("select pg_advisory_lock($1)", [SEED_LOCK]);

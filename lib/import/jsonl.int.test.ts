@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as importCli } from "@/lib/cli/import.ts";
 import { exportLedger } from "@/lib/ledger/export.ts";
@@ -222,7 +222,7 @@ describe("verity import (the command)", () => {
     const again = capture();
     expect(await importCli(["jsonl", VERL, "--preset", "verl", "--run", runId, "--no-progress"], again.io)).toBe(0);
     expect(JSON.parse(again.out.at(-1)!)).toMatchObject({ accepted: 0, unchanged: 6 });
-    const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const db = rawClient({ connectionString: process.env.DATABASE_URL });
     await db.connect();
     try {
       const { rows } = await db.query(`select count(*)::int as n from ledger where run_id = $1`, [runId]);

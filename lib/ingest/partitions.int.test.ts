@@ -1,4 +1,5 @@
 import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
@@ -62,7 +63,7 @@ describe("partitions on first ingest", () => {
 
   it("makes them once when N transactions call the partition function for one run at the same time", async () => {
     const N = 5;
-    const clients = Array.from({ length: N }, () => new pg.Client({ connectionString: t.url }));
+    const clients = Array.from({ length: N }, () => rawClient({ connectionString: t.url }));
     await Promise.all(clients.map((c) => c.connect()));
     try {
       // Each inserts the run and its first rollup row in one transaction, all started before any commits.

@@ -3,7 +3,7 @@
 // loadPairReportItems and built by buildPairReport, compared with lib/testing/ordering_reference.py fed with the
 // rewards and judgements read back with plain SQL. Also: the annotator progress counts pair judgements.
 import { spawnSync } from "node:child_process";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listAnnotatorProgress } from "@/lib/audit/data.ts";
@@ -115,7 +115,7 @@ describe("the pairwise report", () => {
     expect(data.scope).toMatchObject({ runId, batch: { id: batchId }, delta: 0.1 });
     const report = buildPairReport(data.items, { basis: "reviewed", delta: 0.1, window: 500 });
 
-    const c = new pg.Client({ connectionString: url });
+    const c = rawClient({ connectionString: url });
     await c.connect();
     const pairs = await c.query<{
       id: string;

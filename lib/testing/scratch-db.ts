@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 
 /**
  * A throw-away database on the test server (VERITY_TEST_ADMIN_URL, set by bin/test.ts), for tests that need a
@@ -9,7 +9,7 @@ export async function createScratchDatabase(prefix = "scratch"): Promise<{ url: 
   const adminUrl = process.env.VERITY_TEST_ADMIN_URL;
   if (!adminUrl) throw new Error("VERITY_TEST_ADMIN_URL is not set: run integration tests through `npm test`.");
   const name = `verity_${prefix}_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  const admin = rawClient({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`create database "${name}"`);
@@ -21,7 +21,7 @@ export async function createScratchDatabase(prefix = "scratch"): Promise<{ url: 
   return {
     url: u.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
+      const c = rawClient({ connectionString: adminUrl });
       await c.connect();
       try {
         await c.query(`drop database if exists "${name}" with (force)`);

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 
 export const PG15_BIN = process.env.VERITY_PG15_BIN ?? "/usr/lib/postgresql/15/bin";
@@ -62,7 +62,7 @@ function run(bin: string, args: string[], who: Owner): Promise<void> {
 async function waitForServer(url: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    const c = rawClient({ connectionString: url, connectionTimeoutMillis: 1000 });
     try {
       await c.connect();
       await c.query("select 1");
@@ -159,7 +159,7 @@ export async function startStandbyPair(database = "verity_replica"): Promise<Sta
     fs.appendFileSync(path.join(primaryDir, "postgresql.conf"), "\n" + SETTINGS.join("\n") + "\n");
     await ctl(primaryDir, ports[0], "start");
     primaryUp = true;
-    const admin = new pg.Client({ connectionString: url(ports[0], "postgres") });
+    const admin = rawClient({ connectionString: url(ports[0], "postgres") });
     await admin.connect();
     await admin.query(`create database "${database}"`).finally(() => admin.end());
     await migrate(url(ports[0], database));
