@@ -2,7 +2,8 @@
 // figures did not move, lib/agreement/report-same.test.ts): no database, the same items for the same seed. Mixed as a
 // real audit is: three annotators, a tenth of the items reviewed twice, guardrails on both sides with a few slips,
 // sub-scores on a 0.25 grid with some missing, claims against each item's case, adjudicated disagreements, a few
-// excluded reviews and re-scored items, and (with `stratified`) unequal inclusion probabilities.
+// excluded reviews and re-scored items, and (with `stratified`) unequal inclusion probabilities; with `gridRewards`,
+// human rewards on a 0.25 grid (a coarse rubric), otherwise continuous.
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import type { HumanSide, LedgerSide } from "@/lib/review/data.ts";
 import { mulberry32 } from "@/lib/stats/prng.ts";
@@ -14,7 +15,7 @@ const CAUSES = ["verifier_rule_wrong", "annotator_wrong", "extraction_wrong", "s
 
 export function syntheticAgreementItems(
   n: number,
-  opts: { seed?: number; stratified?: boolean } = {},
+  opts: { seed?: number; stratified?: boolean; gridRewards?: boolean } = {},
 ): AgreementItem[] {
   const rng = mulberry32(opts.seed ?? 7);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rng() * xs.length)];
@@ -49,7 +50,8 @@ export function syntheticAgreementItems(
     const twice = rng() < 0.1;
     const review = (j: number): HumanSide => {
       const slip = rng() < 0.12;
-      const h = reward === null ? grid() : Math.min(1, Math.max(0, slip ? grid() : reward + (rng() - 0.5) * 0.1));
+      const h0 = reward === null ? grid() : Math.min(1, Math.max(0, slip ? grid() : reward + (rng() - 0.5) * 0.1));
+      const h = opts.gridRewards ? Math.round(h0 * 4) / 4 : h0;
       return {
         reviewId: id * 10n + BigInt(j),
         reviewerId: 1 + ((k + j) % 3),

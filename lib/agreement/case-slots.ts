@@ -23,18 +23,28 @@ type SlotRow = {
  * large run is thousands of items (10,000 items: 470 → ~50 ms). Each pair's slots are sent once, with its first
  * item, and the items of a pair share one (read-only) slots object: sent with every item, parsing their arrays was
  * most of the read (10,000 items: 250–300 ms). An item whose case is missing has its registry's write tools only; a
- * spec field that is not an array counts as empty.
+ * spec field that is not an array counts as empty. `itemIds`: the ids, or a query selecting them.
  */
-export async function listCaseSlots(itemIds: readonly bigint[], client: Db = db()): Promise<Map<bigint, CaseSlots>> {
-  if (itemIds.length === 0) return new Map();
+export async function listCaseSlots(
+  itemIds: readonly bigint[] | Prisma.Sql,
+  client: Db = db(),
+): Promise<Map<bigint, CaseSlots>> {
+  if (Array.isArray(itemIds) && itemIds.length === 0) return new Map();
+  // the items by id, or by a query of their ids (so the read need not wait for the statement that lists them)
+  const which = Array.isArray(itemIds)
+    ? Prisma.sql`i.id = any(${[...itemIds]}::bigint[])`
+    : Prisma.sql`i.id in (${itemIds as Prisma.Sql})`;
   const rows = await rowsOf<SlotRow>(
     client,
     Prisma.sql`
     with items as materialized (
       select i.id as item_id, ro.registry_id, i.ticket_id
         from audit_items i
-        join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
-       where i.id = any(${[...itemIds]}::bigint[])),
+        -- "offset 0": a probe of the run's rollouts per item, which the planner would otherwise trade for a scan of
+        -- every rollout of the run when the items are a query (a million rollouts for 10,000 items: 63 → 300 ms)
+        cross join lateral (
+          select ro.registry_id from rollouts ro where ro.run_id = i.run_id and ro.id = i.rollout_id offset 0) ro
+       where ${which}),
     pairs as materialized (
       select row_number() over ()::int as pair, p.registry_id, p.ticket_id,
              coalesce((select array_agg(t->>'name' order by ord) from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) with ordinality as x(t, ord)

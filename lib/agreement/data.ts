@@ -165,17 +165,23 @@ export async function loadAgreementItems(
     ${f.annotator ? Prisma.sql`and r.reviewer_id = (select u.id from users u where u.email = ${f.annotator})` : Prisma.empty}
     ${from ? Prisma.sql`and r.created_at >= ${from}::timestamptz` : Prisma.empty}
     ${to ? Prisma.sql`and r.created_at < ${to}::timestamptz` : Prisma.empty}`;
-  const rows = await rowsOf<ItemRow>(
+  // The reviewed items under the filter (but its category, which is the ledger entry's): the items statement's, and
+  // the one the reviews and case slots are read for, so all three statements run at once rather than the last two
+  // waiting for the first's ids (10,057 items: ~300 → ~200 ms). An item the category leaves out has its reviews and
+  // slots read and not used.
+  const itemWhere = Prisma.sql`true
+         ${f.batch !== undefined ? Prisma.sql`and i.batch_id = ${f.batch}::int` : Prisma.empty}
+         ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}
+         and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
+  const selected = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${itemWhere}`;
+  const itemRows = rowsOf<ItemRow>(
     client,
     Prisma.sql`
     with it as materialized (
       select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id, i.stratum,
              i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
         from audit_items i join audit_batches b on b.id = i.batch_id
-       where true
-         ${f.batch !== undefined ? Prisma.sql`and i.batch_id = ${f.batch}::int` : Prisma.empty}
-         ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}
-         and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere}))
+       where ${itemWhere})
     select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.stratum, it.inclusion_prob, it.reviews_needed,
            it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
            ${ledgerColumns("c", "c", "c.id = l.id", lean)}, a.cause::text as cause, a.guardrail as adj_guardrail,
@@ -195,24 +201,23 @@ export async function loadAgreementItems(
          order by a.id desc limit 1) a on true
      where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`,
   );
+  const [rows, reviewRows, slots] = await Promise.all([
+    itemRows,
+    rowsOf<ReviewRow>(
+      client,
+      Prisma.sql`
+      select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
+             r.communication, r.guardrails, r.claims, r.note, r.seconds_spent, r.created_at, r.excluded_reason
+        from reviews r join users u on u.id = r.reviewer_id
+       where r.item_id in (${selected}) and ${reviewWhere}`,
+    ),
+    listCaseSlots(selected, client),
+  ]);
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
   rows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  const ids = rows.map((r) => r.id);
-  const [reviewRows, slots] = await Promise.all([
-    ids.length === 0
-      ? []
-      : rowsOf<ReviewRow>(
-          client,
-          Prisma.sql`
-          select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
-                 r.communication, r.guardrails, r.claims, r.note, r.seconds_spent, r.created_at, r.excluded_reason
-            from reviews r join users u on u.id = r.reviewer_id
-           where r.item_id = any(${ids}::bigint[]) and ${reviewWhere}
-           order by r.item_id, r.id`,
-        ),
-    listCaseSlots(ids, client),
-  ]);
+  // and each item's reviews oldest first (sorted in SQL, 20,000 reviews spilled to disk too)
+  reviewRows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const reviewsOf = new Map<bigint, HumanSide[]>();
   for (const r of reviewRows) {
     const side = toHumanSide({

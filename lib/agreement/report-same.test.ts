@@ -7,9 +7,10 @@ import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 
 // The report's build against the build as it was (bench/lib/agreement-baseline.ts), on mixed synthetic audits with and
 // without stratification, under the filters the build reads (guardrail, tolerance, basis). Every figure, label and
-// count is the same to the bit, except the bounds of the bootstrap intervals of κ (ledger vs human, weighted or not)
-// and of α on a nominal scale: those are now drawn as multinomial cell counts (lib/stats/multinomial.ts) instead of
-// index draws, the same bootstrap in distribution but another stream, so each bound must lie within a quarter of its
+// count is the same to the bit, except the bounds of the bootstrap intervals of κ (ledger vs human, weighted or not),
+// of α on a nominal scale, and of the reward's α when the rewards take few values: those are now drawn as multinomial
+// cell (or pattern) counts (lib/stats/multinomial.ts) instead of index draws, the same bootstrap in distribution but
+// another stream, so each bound must lie within a quarter of its
 // interval's width (or 0.02) of the baseline's. A quarter, because κ over a rare flag takes few values: with 3
 // positives in 46 items its 2.5% quantile jumps between 0.378, 0.404, 0.465 and 0.483 from seed to seed in either
 // resampling, even at 20,000 resamples. A bound moved by more than that is not noise (the last test).
@@ -46,9 +47,10 @@ function compare(after: unknown, before: unknown, path: string, out: Diff[], wid
   if (!Object.is(after, before) && JSON.stringify(after) !== JSON.stringify(before)) out.push({ path, before, after });
 }
 
-/** The paths of the figures with a bootstrap interval whose resampling changed: κ against the ledger, nominal α. */
+/** The paths of the figures with a bootstrap interval whose resampling changed: κ against the ledger, α. */
 function bootstrapped(path: string): boolean {
   if (/interAnnotator\.guardrails\.\d+\.figure/.test(path)) return true;
+  if (/interAnnotator\.rewardAlpha(Interval|Figure)/.test(path)) return true;
   if (/\.kappa$|\.kappa\.interval$|weightedKappa/.test(path)) return true;
   if (/^\.verdict(\.interval|\.figure(\.interval)?)$/.test(path)) return true;
   if (/\.weighted\.kappa(\.interval)?$/.test(path)) return true;
@@ -70,6 +72,18 @@ describe("buildAgreementReport", () => {
         compare(buildAgreementReport(items, f), buildAgreementReportBefore(items, f), "", diffs);
         expect(diffs).toEqual([]);
       });
+
+  it("is the build as it was with human rewards on a grid (the reward's α drawn as counts)", () => {
+    const f = agreementFilterSchema.parse({});
+    const items = syntheticAgreementItems(6000, { seed: 12, gridRewards: true });
+    const after = buildAgreementReport(items, f);
+    const before = buildAgreementReportBefore(items, f);
+    const diffs: Diff[] = [];
+    compare(after, before, "", diffs);
+    expect(diffs).toEqual([]);
+    // another stream: the bounds moved within the noise, not to the bit
+    expect(after.interAnnotator.rewardAlphaInterval).not.toEqual(before.interAnnotator.rewardAlphaInterval);
+  });
 
   it("is the build as it was on a small audit (few overlap items, undefined figures)", () => {
     const f = agreementFilterSchema.parse({});

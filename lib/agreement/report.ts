@@ -23,7 +23,7 @@ import {
 } from "@/lib/stats/agreement.ts";
 import {
   brennanPrediger,
-  chanceCorrectedRaw,
+  chanceCorrectedRawModes,
   coefficientToRead,
   gwetAc1,
   PREVALENCE_NOTE,
@@ -32,12 +32,7 @@ import {
 import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
-import {
-  krippendorffAlpha,
-  krippendorffAlphaIntervals,
-  type AlphaMetric,
-  type Unit,
-} from "@/lib/stats/krippendorff.ts";
+import { krippendorffAlphas, type AlphaMetric, type Unit } from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
 import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval } from "@/lib/stats/weighted.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
@@ -54,13 +49,6 @@ const ITERATIONS = 500;
 const GUARDRAIL_RATERS: RaterNames = { a: "the ledger", b: "the human side", what: "flag" };
 
 type Flags = { ledger: boolean; human: boolean; inclusionProbability: number }[];
-
-/** `batch` of the entries `keep` selects, in order, and null for the others. */
-function batchWhere<T, R>(xs: readonly T[], keep: (x: T) => boolean, batch: (kept: T[]) => (R | null)[]): (R | null)[] {
-  const results = batch(xs.filter(keep));
-  let k = 0;
-  return xs.map((x) => (keep(x) ? results[k++] : null));
-}
 
 /** Weighted κ of binary signals over the same items, each with its bootstrap interval, guarded on the effective n. */
 function weightedKappaFigures(signals: { flags: Flags; raters: RaterNames }[]) {
@@ -113,9 +101,10 @@ function prevalenceProof(table: readonly (readonly number[])[]) {
 /** AC1 and PABAK among annotators on one binary signal of the overlap items (each item rated by 2 or more). */
 function betweenAnnotators(units: boolean[][]) {
   const none = units.length === 0 ? NO_OVERLAP : "no overlap item has two reviews";
+  const [ac1, pabak] = chanceCorrectedRawModes(units, [true, false], ["ac1", "bp"]);
   return {
-    ac1: coefficientFigure(chanceCorrectedRaw(units, [true, false], "ac1"), units.length, none),
-    pabak: coefficientFigure(chanceCorrectedRaw(units, [true, false], "bp"), units.length, none),
+    ac1: coefficientFigure(ac1, units.length, none),
+    pabak: coefficientFigure(pabak, units.length, none),
   };
 }
 
@@ -270,24 +259,22 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   // between annotators: overlap items with two or more distinct reviewers
   const overlap = overlapItems(items);
   const rewardUnits = overlap.map((i) => i.reviews.map((r) => r.reward));
-  const rewardAlpha = krippendorffAlpha(rewardUnits, { metric: "interval" });
   const alphaCodes = GUARDRAIL_CODES.filter((code) =>
     overlap.some((i) => i.reviews.some((r) => r.guardrails.includes(code))),
-  ).map((code) => {
-    const units = overlap.map((i) => i.reviews.map((r) => r.guardrails.includes(code)));
-    return { code, units, a: krippendorffAlpha(units, { metric: "nominal" }) };
-  });
-  // The reward's α resamples the overlap items by index; each guardrail's α as its counts of rating patterns.
-  const [rewardAlphaCI, ...alphaCIs] = batchWhere(
+  ).map((code) => ({ code, units: overlap.map((i) => i.reviews.map((r) => r.guardrails.includes(code))) }));
+  // The reward's α resamples the overlap items (by index, or as counts when their rewards take few values); each
+  // guardrail's α as its counts of rating patterns. An interval only where α is defined.
+  const [reward, ...codeAlphas] = krippendorffAlphas(
     [
-      { units: rewardUnits as Unit<Label>[], metric: "interval" as AlphaMetric, a: rewardAlpha },
-      ...alphaCodes.map((x) => ({ units: x.units as Unit<Label>[], metric: "nominal" as AlphaMetric, a: x.a })),
+      { units: rewardUnits as Unit<Label>[], metric: "interval" as AlphaMetric },
+      ...alphaCodes.map((x) => ({ units: x.units as Unit<Label>[], metric: "nominal" as AlphaMetric })),
     ],
-    (x) => x.a !== null,
-    (kept) => krippendorffAlphaIntervals(kept, { seed: SEED, iterations: ITERATIONS }),
+    { seed: SEED, iterations: ITERATIONS },
   );
-  const guardrailAlpha = alphaCodes.map(({ code, units, a }, j) => {
-    const ci = alphaCIs[j];
+  const rewardAlpha = reward.alpha;
+  const rewardAlphaCI = reward.interval;
+  const guardrailAlpha = alphaCodes.map(({ code, units }, j) => {
+    const { alpha: a, interval: ci } = codeAlphas[j];
     return {
       code,
       ...betweenAnnotators(units),

@@ -2,7 +2,13 @@
 // and raw rating sets of Gwet's Handbook of Inter-Rater Reliability (4th ed., 2014) as shipped with the irrCAC package,
 // with the values, standard errors and intervals that package's own tests assert.
 import { describe, expect, it } from "vitest";
-import { brennanPrediger, chanceCorrectedRaw, coefficientToRead, gwetAc1 } from "@/lib/stats/chance-corrected.ts";
+import {
+  brennanPrediger,
+  chanceCorrectedRaw,
+  chanceCorrectedRawModes,
+  coefficientToRead,
+  gwetAc1,
+} from "@/lib/stats/chance-corrected.ts";
 import { kappaFromMatrix } from "@/lib/stats/kappa.ts";
 import { studentTCdf, studentTQuantile } from "@/lib/stats/student-t.ts";
 
@@ -160,6 +166,21 @@ describe("Gwet's AC1 among several raters, from raw ratings with gaps", () => {
     expect(raw.value).toBeCloseTo(gwetAc1(ABSTRACTORS)!.value, 12);
     const bp = chanceCorrectedRaw(units, ["0", "1", "2"], "bp")!;
     expect(bp.value).toBeCloseTo(brennanPrediger(ABSTRACTORS)!.value, 12);
+  });
+
+  it("gives each mode's coefficient from one count of the ratings, as chanceCorrectedRaw does", () => {
+    const units = [
+      ["a", "a", "b"],
+      ["b", "b", null],
+      ["a", "c", "c"],
+      ["c", null, null],
+      ["a", "a", "a"],
+    ];
+    const [ac1, bp] = chanceCorrectedRawModes(units, ["a", "b", "c"], ["ac1", "bp"]);
+    expect(ac1).toEqual(chanceCorrectedRaw(units, ["a", "b", "c"], "ac1"));
+    expect(bp).toEqual(chanceCorrectedRaw(units, ["a", "b", "c"], "bp"));
+    expect(ac1!.value).not.toBe(bp!.value);
+    expect(chanceCorrectedRawModes(units, ["a"], ["ac1", "bp"])).toEqual([null, null]);
   });
 
   it("needs an item rated twice, and names a rating outside the categories", () => {

@@ -124,9 +124,31 @@ export function chanceCorrectedRaw<L>(
   mode: "ac1" | "bp",
   level = 0.95,
 ): ChanceCorrected | null {
-  const q = categories.length;
-  if (q < 2) return null;
+  if (categories.length < 2) return null;
+  return chanceCorrectedOfCounts(ratingCounts(units, categories), categories.length, mode, level);
+}
+
+/**
+ * chanceCorrectedRaw in each of `modes` over the same units, their ratings counted once (AC1 and PABAK of the same
+ * flag over 10,000 overlap items counted them twice).
+ */
+export function chanceCorrectedRawModes<L>(
+  units: readonly (readonly (L | Missing)[])[],
+  categories: readonly L[],
+  modes: readonly ("ac1" | "bp")[],
+  level = 0.95,
+): (ChanceCorrected | null)[] {
+  if (categories.length < 2) return modes.map(() => null);
   const counts = ratingCounts(units, categories);
+  return modes.map((mode) => chanceCorrectedOfCounts(counts, categories.length, mode, level));
+}
+
+function chanceCorrectedOfCounts(
+  counts: readonly number[][],
+  q: number,
+  mode: "ac1" | "bp",
+  level: number,
+): ChanceCorrected | null {
   const n = counts.length;
   const r = counts.map((row) => row.reduce((s, c) => s + c, 0));
   const rated2 = r.filter((x) => x >= 2).length;
@@ -136,7 +158,7 @@ export function chanceCorrectedRaw<L>(
     r[i] >= 2 ? row.reduce((s, c) => s + c * (c - 1), 0) / (r[i] * (r[i] - 1)) : 0,
   );
   const pa = paItem.reduce((s, x, i) => s + (r[i] >= 2 ? x : 0), 0) / rated2;
-  const pi = categories.map((_, k) => counts.reduce((s, row, i) => s + row[k] / r[i], 0) / n);
+  const pi = Array.from({ length: q }, (_, k) => counts.reduce((s, row, i) => s + row[k] / r[i], 0) / n);
   const pe = mode === "ac1" ? pi.reduce((s, p) => s + p * (1 - p), 0) / (q - 1) : 1 / q;
   if (1 - pe < 1e-15) return null;
   const value = (pa - pe) / (1 - pe);

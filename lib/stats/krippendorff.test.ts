@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { krippendorffAlpha, krippendorffAlphaInterval, type Unit } from "@/lib/stats/krippendorff.ts";
+import { bootstrapCI } from "@/lib/stats/intervals.ts";
+import {
+  krippendorffAlpha,
+  krippendorffAlphaInterval,
+  krippendorffAlphaIntervals,
+  krippendorffAlphas,
+  type Unit,
+} from "@/lib/stats/krippendorff.ts";
 
 /** Units from a reliability data matrix written as in the paper: one row per observer, one column per unit. */
 function byUnit<V>(observers: (V | null)[][]): Unit<V>[] {
@@ -189,5 +196,61 @@ describe("krippendorffAlphaInterval", () => {
     expect(ci.upper).toBeLessThanOrEqual(1);
     expect(krippendorffAlphaInterval(paperC, { metric: "nominal", seed: 8 })).toEqual(ci);
     expect(krippendorffAlphaInterval(paperC, { metric: "interval", seed: 8 })!.estimate).toBeCloseTo(0.849, 3);
+  });
+});
+
+describe("krippendorffAlphaInterval on the interval scale", () => {
+  const alphaOf = (s: readonly Unit<number>[]) => krippendorffAlpha(s, { metric: "interval" })?.alpha ?? null;
+  // rewards on a grid: 1,200 units of two ratings from six patterns, so a resample is drawn as its count per pattern
+  const patterns = [
+    [0, 0],
+    [0.5, 0.5],
+    [1, 1],
+    [0.5, 1],
+    [0, 0.5],
+    [1, 0.25],
+  ];
+  const grid: Unit<number>[] = Array.from({ length: 1200 }, (_, i) => patterns[(i * 7) % 6]);
+
+  it("draws units with few distinct ratings as counts: the unit bootstrap in distribution, not its draws", () => {
+    const counted = krippendorffAlphaInterval(grid, { metric: "interval", seed: 4, iterations: 4000 })!;
+    const byUnits = bootstrapCI(grid, alphaOf, { seed: 4, iterations: 4000 })!;
+    expect(counted.estimate).toBe(byUnits.estimate);
+    // α's se here ≈ 0.02; a 2.5% quantile of 4,000 resamples has a Monte Carlo se ≈ 0.0015 — 0.006 is 4 of each
+    expect(Math.abs(counted.lower - byUnits.lower)).toBeLessThan(0.006);
+    expect(Math.abs(counted.upper - byUnits.upper)).toBeLessThan(0.006);
+    expect(counted.upper - counted.lower).toBeGreaterThan(0.04);
+    expect(counted).not.toEqual(byUnits);
+    expect(krippendorffAlphaInterval(grid, { metric: "interval", seed: 4, iterations: 4000 })).toEqual(counted);
+  });
+
+  it("draws units with many distinct ratings by index: bootstrapCI over the units to the bit", () => {
+    const spread: Unit<number>[] = Array.from({ length: 300 }, (_, i) => [i / 300, ((i * 37) % 300) / 300]);
+    const drawn = krippendorffAlphaInterval(spread, { metric: "interval", seed: 5, iterations: 400 })!;
+    expect(drawn).toEqual(bootstrapCI(spread, alphaOf, { seed: 5, iterations: 400 }));
+  });
+});
+
+describe("krippendorffAlphas", () => {
+  it("is krippendorffAlpha of each set, with krippendorffAlphaIntervals of the sets where α is defined", () => {
+    const flags = (k: number) => Array.from({ length: 90 }, (_, i) => [i % k === 0, i % (k + 1) === 0]);
+    const rewards: Unit<number>[] = Array.from({ length: 90 }, (_, i) => [(i % 10) / 10, ((i * 3) % 10) / 10]);
+    const same = Array.from({ length: 90 }, () => [true, true]); // every rating alike: α undefined
+    const sets = [
+      { units: rewards, metric: "interval" as const },
+      { units: flags(3), metric: "nominal" as const },
+      { units: same, metric: "nominal" as const },
+      { units: flags(5), metric: "nominal" as const },
+    ];
+    const got = krippendorffAlphas(sets, { seed: 7, iterations: 300 });
+    expect(got.map((g) => g.alpha)).toEqual(
+      sets.map((x) => krippendorffAlpha(x.units as Unit<number>[], { metric: x.metric })),
+    );
+    expect(got[2]).toEqual({ alpha: null, interval: null });
+    const defined = [sets[0], sets[1], sets[3]];
+    expect([got[0].interval, got[1].interval, got[3].interval]).toEqual(
+      krippendorffAlphaIntervals(defined, { seed: 7, iterations: 300 }),
+    );
+    expect(got[0].interval).not.toBeNull();
   });
 });
