@@ -113,7 +113,8 @@ type ReviewRow = {
   claims: unknown;
   note: string;
   seconds_spent: number;
-  created_at: Date;
+  /** created_at in epoch milliseconds (a timestamptz(3)): a Date from a number, not from pg's text of the time. */
+  created_ms: number;
   excluded_reason: string | null;
 };
 
@@ -169,11 +170,13 @@ export async function loadAgreementItems(
   // the one the reviews and case slots are read for, so all three statements run at once rather than the last two
   // waiting for the first's ids (10,057 items: ~300 → ~200 ms). An item the category leaves out has its reviews and
   // slots read and not used.
-  const itemWhere = Prisma.sql`true
+  const inScope = Prisma.sql`true
          ${f.batch !== undefined ? Prisma.sql`and i.batch_id = ${f.batch}::int` : Prisma.empty}
-         ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}
-         and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
+         ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}`;
+  const itemWhere = Prisma.sql`${inScope} and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
   const selected = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${itemWhere}`;
+  // a review that counts is one of a reviewed item's: its item need only be in scope
+  const scoped = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${inScope}`;
   const itemRows = rowsOf<ItemRow>(
     client,
     Prisma.sql`
@@ -207,9 +210,10 @@ export async function loadAgreementItems(
       client,
       Prisma.sql`
       select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
-             r.communication, r.guardrails, r.claims, r.note, r.seconds_spent, r.created_at, r.excluded_reason
+             r.communication, r.guardrails, r.claims, r.note, r.seconds_spent,
+             (extract(epoch from r.created_at) * 1000)::float8 as created_ms, r.excluded_reason
         from reviews r join users u on u.id = r.reviewer_id
-       where r.item_id in (${selected}) and ${reviewWhere}`,
+       where r.item_id in (${scoped}) and ${reviewWhere}`,
     ),
     listCaseSlots(selected, client),
   ]);
@@ -234,7 +238,7 @@ export async function loadAgreementItems(
       claims: r.claims as Prisma.JsonValue,
       note: r.note,
       secondsSpent: r.seconds_spent,
-      createdAt: r.created_at,
+      createdAt: new Date(r.created_ms),
       excludedReason: r.excluded_reason,
     });
     const list = reviewsOf.get(r.item_id);
@@ -263,12 +267,13 @@ export async function loadAgreementItems(
       }),
       slots: slots.get(r.id) ?? { writeTools: [] },
       category: r.category,
-      ledger: reviewed,
+      // the entry of the filter's basis, as onBasis sets it (without a copy of every item)
+      ledger: f.basis === "now" ? (current ?? reviewed) : reviewed,
       reviews: reviews.filter((x) => x.excludedReason === null),
       excluded: reviews.filter((x) => x.excludedReason !== null),
       adjudication: r.adjudicated ? { cause: r.cause!, guardrail: r.adj_guardrail } : null,
       bases: { reviewed, now: current, rescored: !!current && current.ledgerId !== reviewed.ledgerId },
     };
   });
-  return onBasis(items, f.basis);
+  return items;
 }
