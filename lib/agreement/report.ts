@@ -29,7 +29,7 @@ import {
   PREVALENCE_NOTE,
   type ChanceCorrected,
 } from "@/lib/stats/chance-corrected.ts";
-import { meanAbsoluteErrorInterval, spearmanInterval, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
+import { meanAbsoluteErrorInterval, spearmanIntervalOf, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
 import { krippendorffAlphas, type AlphaMetric, type Unit } from "@/lib/stats/krippendorff.ts";
@@ -219,7 +219,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       ...d,
       figures: {
         mae: statFigure(d.mae, d.n, meanAbsoluteErrorInterval(ledger, human)),
-        spearman: statFigure(d.spearman, d.n, spearmanInterval(ledger, human), {
+        spearman: statFigure(d.spearman, d.n, spearmanIntervalOf(d.spearman, d.n), {
           undefinedReason: spearmanUndefinedReason(ledger, human, {
             a: "the ledger",
             b: "the human side",

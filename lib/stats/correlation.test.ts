@@ -8,6 +8,7 @@ import {
   pearson,
   spearman,
   spearmanInterval,
+  spearmanIntervalOf,
   spearmanUndefinedReason,
 } from "@/lib/stats/correlation.ts";
 
@@ -109,6 +110,13 @@ describe("spearmanInterval (Fisher z, Bonett–Wright standard error)", () => {
     expect(r.estimate).toBeCloseTo(0.8, 12);
     expect(r.lower).toBeCloseTo(-0.4571243888, 8);
     expect(r.upper).toBeCloseTo(0.9908429479, 8);
+  });
+  it("from a known ρ and n (spearmanIntervalOf) is the same interval", () => {
+    const xs = [0.1, 0.5, null, 0.3, 0.9, 0.7, 0.2];
+    const ys = [0.2, 0.4, 0.5, 0.1, 1, 0.8, NaN];
+    expect(spearmanIntervalOf(spearman(xs, ys), 5)).toEqual(spearmanInterval(xs, ys));
+    expect(spearmanIntervalOf(null, 10)).toBeNull();
+    expect(spearmanIntervalOf(0.5, 3)).toBeNull();
   });
   it("is null below 4 pairs or on a constant side, and a point at |ρ| = 1", () => {
     expect(spearmanInterval([1, 2, 3], [1, 2, 3])).toBeNull();

@@ -132,8 +132,11 @@ export function spearmanInterval(
   ys: readonly (number | null | undefined)[],
   z: number = Z_95,
 ): IntervalEstimate | null {
-  const rho = spearman(xs, ys);
-  const n = completePairs(xs, ys).xs.length;
+  return spearmanIntervalOf(spearman(xs, ys), completePairs(xs, ys).xs.length, z);
+}
+
+/** spearmanInterval from ρ and its n (complete pairs) when they are known already: the ranks are not made again. */
+export function spearmanIntervalOf(rho: number | null, n: number, z: number = Z_95): IntervalEstimate | null {
   if (rho === null || n < 4) return null;
   if (Math.abs(rho) === 1) return { estimate: rho, lower: rho, upper: rho };
   const se = Math.sqrt((1 + (rho * rho) / 2) / (n - 3));

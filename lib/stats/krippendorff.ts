@@ -36,6 +36,11 @@ function present<V>(unit: Unit<V>, metric: AlphaMetric): V[] {
   return out;
 }
 
+/** A missing rating on a nominal scale, as present() reads one. */
+function missingNominal(v: Label | null | undefined): boolean {
+  return v === null || v === undefined || (typeof v === "number" && Number.isNaN(v));
+}
+
 function sumOfSquares(values: readonly number[]): number {
   if (values.every((v) => v === values[0])) return 0;
   let m = 0;
@@ -49,12 +54,12 @@ function sumOfSquares(values: readonly number[]): number {
 /**
  * What α needs from a pairable unit, computed once so a bootstrap resample costs O(units) instead of re-reading
  * every rating: m (ratings), the unit's observed-disagreement term, and its values (nominal: category index →
- * count; interval: Σx and Σx²).
+ * count, as a flat list c₀, k₀, c₁, k₁, … in order of first appearance; interval: Σx and Σx²).
  */
 type UnitSummary = {
   m: number;
   observed: number;
-  categories: [number, number][];
+  categories: number[];
   sum: number;
   sumsq: number;
   first: number;
@@ -67,11 +72,10 @@ function summarize(
   const index = new Map<Label, number>();
   const summaries: UnitSummary[] = [];
   for (const unit of units) {
-    const values = present(unit, metric);
-    const m = values.length;
-    if (m < 2) continue;
     if (metric === "interval") {
-      const xs = values as number[];
+      const xs = present(unit, metric) as number[];
+      const m = xs.length;
+      if (m < 2) continue;
       let sum = 0;
       let sumsq = 0;
       for (const x of xs) {
@@ -79,31 +83,31 @@ function summarize(
         sumsq += x * x;
       }
       summaries.push({ m, observed: (m * sumOfSquares(xs)) / (m - 1), categories: [], sum, sumsq, first: xs[0] });
-    } else {
-      // A unit holds a few ratings: its categories in order of first appearance, counted by a linear search (a Map
-      // per unit was most of the time of 11 guardrails' α over 10,000 overlap items).
-      const cats: number[] = [];
-      const ks: number[] = [];
-      for (const v of values) {
-        let c = index.get(v);
-        if (c === undefined) index.set(v, (c = index.size));
-        const at = cats.indexOf(c);
-        if (at < 0) {
-          cats.push(c);
-          ks.push(1);
-        } else ks[at]++;
-      }
-      let sq = 0;
-      for (const k of ks) sq += k * k;
-      summaries.push({
-        m,
-        observed: (m * m - sq) / (m - 1),
-        categories: cats.map((c, j): [number, number] => [c, ks[j]]),
-        sum: 0,
-        sumsq: 0,
-        first: 0,
-      });
+      continue;
     }
+    // A unit holds a few ratings: counted in place, its categories searched linearly (a Map and a copy of the
+    // ratings per unit were most of the time of 11 guardrails' α over 10,000 overlap items). A rating is indexed
+    // only once its unit is known to be pairable, as present() then the count did.
+    let m = 0;
+    for (const v of unit) if (!missingNominal(v)) m++;
+    if (m < 2) continue;
+    const flat: number[] = [];
+    for (const v of unit) {
+      if (missingNominal(v)) continue;
+      let c = index.get(v!);
+      if (c === undefined) index.set(v!, (c = index.size));
+      let at = -1;
+      for (let j = 0; j < flat.length; j += 2)
+        if (flat[j] === c) {
+          at = j;
+          break;
+        }
+      if (at < 0) flat.push(c, 1);
+      else flat[at + 1]++;
+    }
+    let sq = 0;
+    for (let j = 1; j < flat.length; j += 2) sq += flat[j] * flat[j];
+    summaries.push({ m, observed: (m * m - sq) / (m - 1), categories: flat, sum: 0, sumsq: 0, first: 0 });
   }
   return { summaries, categories: index.size };
 }
@@ -118,7 +122,8 @@ function alphaOf(summaries: readonly UnitSummary[], metric: AlphaMetric, categor
   if (n < 2) return null;
   if (metric === "nominal") {
     const totals = new Float64Array(categories);
-    for (const u of summaries) for (const [c, k] of u.categories) totals[c] += k;
+    for (const u of summaries)
+      for (let j = 0; j < u.categories.length; j += 2) totals[u.categories[j]] += u.categories[j + 1];
     let sq = 0;
     for (const t of totals) sq += t * t;
     const expected = n * n - sq;
@@ -292,7 +297,9 @@ function nominalPatterns(summaries: readonly UnitSummary[], categories: number) 
   const patterns: UnitSummary[] = [];
   const sizes: number[] = [];
   for (const u of summaries) {
-    const cs = u.categories.length > 1 ? [...u.categories].sort((a, b) => a[0] - b[0]) : u.categories;
+    const cs: [number, number][] = [];
+    for (let j = 0; j < u.categories.length; j += 2) cs.push([u.categories[j], u.categories[j + 1]]);
+    if (cs.length > 1) cs.sort((a, b) => a[0] - b[0]);
     let key = `${u.m}|`;
     for (const [c, k] of cs) key += `${c}:${k};`;
     let t = index.get(key);
@@ -313,7 +320,8 @@ function nominalPatterns(summaries: readonly UnitSummary[], categories: number) 
       if (c === 0) continue;
       n += c * patterns[t].m;
       observed += c * patterns[t].observed;
-      for (const [cat, k] of patterns[t].categories) totals[cat] += c * k;
+      const cats = patterns[t].categories;
+      for (let j = 0; j < cats.length; j += 2) totals[cats[j]] += c * cats[j + 1];
     }
     if (n < 2) return null;
     let sq = 0;
