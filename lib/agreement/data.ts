@@ -65,16 +65,20 @@ const ENUMS = new Set<LedgerColumn>(["status", "source"]);
 // with their caps, which the report reads neither of — 45 of the 80 MB of text at 110,000 reviewed items.
 const LEAN_BLANK = new Set<LedgerColumn>(["reasons", "guardrails"]);
 
-/** The entry's columns; with `unless`, null where that condition holds (the id is always read). */
-const ledgerColumns = (a: string, prefix: string, unless?: string, lean = false) =>
+/** The entry's columns; with `unless`, null where that condition holds (the id is always read, as `id` if given). */
+const ledgerColumns = (a: string, prefix: string, unless?: string, lean = false, id?: string) =>
   Prisma.raw(
     LEDGER_ENTRIES.map(([c]) => {
       const as = `${prefix}_${c}`;
+      if (c === "id" && id) return `${id} as ${as}`;
       if (lean && LEAN_BLANK.has(c)) return `null::jsonb as ${as}`;
       const col = `${a}.${c}${ENUMS.has(c) ? "::text" : ""}`;
       return `${unless && c !== "id" ? `case when ${unless} then null else ${col} end` : col} as ${as}`;
     }).join(", "),
   );
+
+// The item's recorded entry `l` is its rollout's current entry.
+const RECORDED_IS_CURRENT = "l.is_current and l.rollout_id = it.rollout_id";
 
 type LedgerColumns<P extends string> = { [K in LedgerColumn as `${P}_${K}`]: unknown };
 
@@ -187,14 +191,18 @@ export async function loadAgreementItems(
        where ${itemWhere})
     select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.stratum, it.inclusion_prob, it.reviews_needed,
            it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
-           ${ledgerColumns("c", "c", "c.id = l.id", lean)}, a.cause::text as cause, a.guardrail as adj_guardrail,
+           ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
+           a.cause::text as cause, a.guardrail as adj_guardrail,
            a.id is not null as adjudicated
       from it
       join ledger l on l.run_id = it.run_id and l.id = it.ledger_id
-      -- "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
+      -- the rollout's current entry, looked up only when the recorded one is not it (a trajectory has one current
+      -- entry: most items were never re-scored, and 10,000 probes of the trajectory index were a third of the
+      -- statement); "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
       left join lateral (
         select * from ledger c
-         where c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
+         where not (${Prisma.raw(RECORDED_IS_CURRENT)})
+           and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
          offset 0 limit 1) c on true
       -- the superseding adjudication as a probe of its unique index per candidate (as an anti-join the planner
       -- merged the whole index into every item's lookup: 10,000 items read it 10,000 times)
