@@ -115,8 +115,9 @@ type ReviewRow = {
   communication: number;
   guardrails: string[];
   claims: unknown;
-  note: string;
-  seconds_spent: number;
+  /** Not read when lean (the report reads neither): "" and 0 then. */
+  note?: string;
+  seconds_spent?: number;
   /** created_at in epoch milliseconds (a timestamptz(3)): a Date from a number, not from pg's text of the time. */
   created_ms: number;
   excluded_reason: string | null;
@@ -139,7 +140,8 @@ const ROW_KEYS = {
 };
 
 export type LoadOptions = {
-  /** Leave out each entry's reasons and guardrail hits (both read as empty): what the agreement report needs. */
+  /** Leave out each entry's reasons and guardrail hits (both read as empty) and each review's note and time spent
+   * ("" and 0): what the agreement report needs. */
   lean?: boolean;
 };
 
@@ -218,7 +220,7 @@ export async function loadAgreementItems(
       client,
       Prisma.sql`
       select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
-             r.communication, r.guardrails, r.claims, r.note, r.seconds_spent,
+             r.communication, r.guardrails, r.claims, ${lean ? Prisma.empty : Prisma.sql`r.note, r.seconds_spent,`}
              (extract(epoch from r.created_at) * 1000)::float8 as created_ms, r.excluded_reason
         from reviews r join users u on u.id = r.reviewer_id
        where r.item_id in (${scoped}) and ${reviewWhere}`,
@@ -228,8 +230,6 @@ export async function loadAgreementItems(
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
   rows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  // and each item's reviews oldest first (sorted in SQL, 20,000 reviews spilled to disk too)
-  reviewRows.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const reviewsOf = new Map<bigint, HumanSide[]>();
   for (const r of reviewRows) {
     const side = toHumanSide({
@@ -244,8 +244,8 @@ export async function loadAgreementItems(
       communication: r.communication,
       guardrails: r.guardrails,
       claims: r.claims as Prisma.JsonValue,
-      note: r.note,
-      secondsSpent: r.seconds_spent,
+      note: r.note ?? "",
+      secondsSpent: r.seconds_spent ?? 0,
       createdAt: new Date(r.created_ms),
       excludedReason: r.excluded_reason,
     });
@@ -253,6 +253,9 @@ export async function loadAgreementItems(
     if (list) list.push(side);
     else reviewsOf.set(r.item_id, [side]);
   }
+  // each item's reviews oldest first (sorted in SQL, 20,000 reviews spilled to disk; an item has one or a few)
+  for (const list of reviewsOf.values())
+    if (list.length > 1) list.sort((x, y) => (x.reviewId < y.reviewId ? -1 : x.reviewId > y.reviewId ? 1 : 0));
   const items = rows.map((r): AgreementItem => {
     const recorded = ledgerOf(r, "l");
     const reviewed = toLedgerSide(recorded);

@@ -108,7 +108,7 @@ describe("agreement report on a real database", () => {
     expect(report.guardrails.find((g) => g.code === "missing_evidence")).toMatchObject({ fp: 6, tp: 0 });
   });
 
-  it("is the same report from the lean load, which leaves out only the entries' reasons and guardrail hits", async () => {
+  it("is the same report from the lean load, which leaves out only the entries' reasons and guardrail hits and the reviews' notes and times", async () => {
     for (const over of [{ batch: batchId }, { batch: batchId, basis: "now" }]) {
       const f = agreementFilterSchema.parse(over);
       const full = await loadAgreementItems(f);
@@ -116,9 +116,14 @@ describe("agreement report on a real database", () => {
       // the full load has reasons and hits to leave out (the empty promises and missing evidence carry both)
       expect(full.some((i) => i.ledger.reasons.length > 0 && i.ledger.guardrailHits.length > 0)).toBe(true);
       const blank = (l: (typeof full)[number]["ledger"] | null) => l && { ...l, reasons: [], guardrailHits: [] };
+      expect(full.some((i) => i.reviews.some((r) => r.secondsSpent > 0))).toBe(true);
+      const unnoted = (rs: (typeof full)[number]["reviews"] | undefined) =>
+        rs?.map((r) => ({ ...r, note: "", secondsSpent: 0 }));
       expect(lean).toEqual(
         full.map((i) => ({
           ...i,
+          reviews: unnoted(i.reviews),
+          excluded: unnoted(i.excluded),
           ledger: blank(i.ledger),
           bases: i.bases && { ...i.bases, reviewed: blank(i.bases.reviewed), now: blank(i.bases.now) },
         })),
