@@ -205,6 +205,10 @@ async function ingestThroughCli(
       "--import",
       "tsx",
       ...INGEST_NODE_FLAGS,
+      // VERITY_BENCH_CPU_PROF=<dir>: a V8 CPU profile of each ingesting process, for where its time goes.
+      ...(process.env.VERITY_BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.VERITY_BENCH_CPU_PROF}`]
+        : []),
       "bin/verity.ts",
       "ingest",
       "-",
