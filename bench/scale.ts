@@ -205,6 +205,10 @@ async function ingestThroughCli(
       "--import",
       "tsx",
       ...INGEST_NODE_FLAGS,
+      // VERITY_BENCH_CPU_PROF=<dir>: a V8 CPU profile of each ingesting process, for where its time goes.
+      ...(process.env.VERITY_BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.VERITY_BENCH_CPU_PROF}`]
+        : []),
       "bin/verity.ts",
       "ingest",
       "-",
@@ -468,7 +472,8 @@ const TRACE_N = 20_000;
  * Where an external record's ledger row spends its time, measured on the ingested run: EXPLAIN ANALYZE of inserting
  * TRACE_N of its entries again under new trajectory ids, rolled back, beside the ingest's whole cost a record. The bare
  * COPY it is compared with writes a row into a table with a primary key only; this insert pays the ledger's indexes
- * and its triggers, named here.
+ * and its triggers, named here, and before it the insert into trajectories that the ingest makes for a batch's new
+ * trajectories (029).
  */
 async function traceExternalInsert(url: string, ingestUsPerRecord: number) {
   const c = new pg.Client({ connectionString: url });
@@ -477,7 +482,20 @@ async function traceExternalInsert(url: string, ingestUsPerRecord: number) {
     raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication, deciding_guardrail, guardrail_mask,
     guardrails, reasons, claims, handoff, tool_steps, content_hash, trained_reward`;
   try {
-    await c.query("begin");
+    // As the ingest writes a batch (write-batch.ts): its new trajectories recorded first, in key order, then the rows.
+    await c.query("begin; set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0");
+    const recorded = await c.query(
+      `explain (analyze, format json) insert into trajectories (trajectory_id, run_id)
+       select * from (select trajectory_id || '#trace', run_id from ledger where run_id = $1 and is_current
+                       order by id limit ${TRACE_N}) x order by 1`,
+      [EXTERNAL_RUN],
+    );
+    const rec = recorded.rows[0]["QUERY PLAN"][0] as {
+      Plan: { Plans?: { "Actual Total Time": number }[] };
+      "Execution Time": number;
+    };
+    // Without reading its source rows (the ingest sends them), as for the ledger insert below.
+    const trajectoriesMs = rec["Execution Time"] - (rec.Plan.Plans?.[0]?.["Actual Total Time"] ?? 0);
     const { rows } = await c.query(
       `explain (analyze, format json) insert into ledger (trajectory_id, ${cols})
        select trajectory_id || '#trace', ${cols} from ledger where run_id = $1 and is_current order by id limit ${TRACE_N}`,
@@ -501,8 +519,10 @@ async function traceExternalInsert(url: string, ingestUsPerRecord: number) {
     const row = total - source - trajectories - keys - other;
     const pct = (x: number) => `${((x / total) * 100).toFixed(0)}%`;
     say(
-      `where an external record's ledger row goes (EXPLAIN ANALYZE of ${fmt(TRACE_N)} of them inserted again, rolled back): ${ms(total)} ms, ${((total / TRACE_N) * 1000).toFixed(0)} µs a row — ` +
-        `the statement trigger recording new trajectories ${ms(trajectories)} ms (${pct(trajectories)}), the per-row foreign keys ${ms(keys)} ms (${pct(keys)}), ` +
+      `where an external record's ledger row goes (EXPLAIN ANALYZE of ${fmt(TRACE_N)} of them inserted again, rolled back): ` +
+        `their trajectories recorded first, as the ingest does, ${ms(trajectoriesMs)} ms; then the ledger insert ` +
+        `${ms(total)} ms, ${((total / TRACE_N) * 1000).toFixed(0)} µs a row — ` +
+        `the statement trigger that records new trajectories (here: checks that they are) ${ms(trajectories)} ms (${pct(trajectories)}), the per-row foreign keys ${ms(keys)} ms (${pct(keys)}), ` +
         `other triggers ${ms(other)} ms (${pct(other)}), reading the source rows ${ms(source)} ms, the row with its indexes ${ms(row)} ms (${pct(row)}); ` +
         `the ingest took ${ingestUsPerRecord.toFixed(0)} µs a record in all (parse, validate, hash, this row, its guardrail and reason rows, the rollups)`,
     );

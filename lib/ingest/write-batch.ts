@@ -22,10 +22,14 @@ export const LEDGER_WRITE_LOCK = 0x76657269;
  * trip. Every read such a transaction makes is a lookup by key (trajectory, ticket, id). While a large write runs the
  * tables grow faster than autovacuum re-analyses them, and with statistics from when a table was small the planner
  * scanned it for the existence check (89 ms instead of 2 per batch at 200,000 rows; 12 s of a 34 s ingest): index
- * lookups are made the only sensible plan for the transaction.
+ * lookups are made the only sensible plan for the transaction. Nor does any of them gain from parallel workers, whose
+ * start-up alone cost 75 ms a batch once the existence check grew a fourth branch (029) and looked costly enough to
+ * the planner.
  */
 export async function beginLedgerWrite(client: pg.PoolClient): Promise<void> {
-  await client.query(`begin; set local enable_seqscan = off; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+  await client.query(
+    `begin; set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`,
+  );
 }
 
 export type PartOutcome = "accepted" | "unchanged";
@@ -129,11 +133,14 @@ async function classifyAndWrite(
   const caseHash = new Map<string, { hash: string; version: number }>();
   const rollouts = new Map<string, StoredRollout>();
   const current = new Map<string, string>();
+  /** The batch's trajectories already recorded in `trajectories`, with their run. */
+  const recorded = new Map<string, string>();
   if (tickets.size || trajectories.size) {
-    // What exists already, in one round trip: cases by ticket, rollouts and current ledger entries by trajectory (each
-    // trajectory's run from the trajectories lookup, so every probe is on that run's partition).
+    // What exists already, in one round trip: cases by ticket, the batch's recorded trajectories, their rollouts and
+    // current ledger entries (each trajectory's run from the trajectories lookup, so every probe is on that run's
+    // partition).
     const { rows } = await client.query<{
-      k: "c" | "r" | "l";
+      k: "c" | "t" | "r" | "l";
       key: string;
       hash: string;
       id: string | null;
@@ -144,6 +151,9 @@ async function classifyAndWrite(
     }>(
       `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, version as step, null::text as ticket_id, null::float8 as trained
          from cases where ticket_id = any($1::text[])
+       union all
+       select 't', t.trajectory_id, '', null, t.run_id, null, null, null
+         from trajectories t where t.trajectory_id = any($2::text[])
        union all
        select 'r', r.trajectory_id, r.content_hash, r.id::text, r.run_id, r.step, r.ticket_id, r.trained_reward
          from trajectories t join rollouts r on r.run_id = t.run_id and r.trajectory_id = t.trajectory_id
@@ -156,6 +166,7 @@ async function classifyAndWrite(
     );
     for (const r of rows) {
       if (r.k === "c") caseHash.set(r.key, { hash: r.hash, version: r.step! });
+      else if (r.k === "t") recorded.set(r.key, r.run_id!);
       else if (r.k === "r")
         rollouts.set(r.key, {
           id: r.id,
@@ -311,6 +322,7 @@ async function classifyAndWrite(
     ctx,
     pending,
   );
+  await recordTrajectories(client, [...newRollouts, ...newEntries.map((e) => e.rows.values)], recorded);
   const ids = await allocateIds(client, newRollouts.length, newEntries.length);
   await insertCases(client, newCases);
   // In line order, after the new cases: a line may revise a case an earlier line of the batch brought.
@@ -332,6 +344,29 @@ export async function ensureRuns(
   if (ids.length === 0) return;
   await client.query("insert into runs (id) select unnest($1::text[]) on conflict (id) do nothing", [ids]);
   for (const r of ids) pending?.runs.add(r);
+}
+
+/**
+ * Records the trajectories of the batch's new rows that `trajectories` does not hold yet, before those rows are
+ * written: under the ledger write lock, after reading which ones it holds, so a plain insert (no ON CONFLICT, no
+ * DISTINCT over the statement's rows) suffices, and the statement triggers of rollouts and ledger find every
+ * trajectory recorded for its run and stop after one join (029). A trajectory recorded for another run is left to
+ * those triggers, which refuse it with the run that holds it.
+ */
+async function recordTrajectories(
+  client: pg.PoolClient,
+  rows: Iterable<{ trajectory_id: string; run_id: string }>,
+  recorded: Map<string, string>,
+): Promise<void> {
+  const fresh = new Map<string, string>();
+  for (const r of rows) if (!recorded.has(r.trajectory_id)) fresh.set(r.trajectory_id, r.run_id);
+  if (fresh.size === 0) return;
+  // In key order: consecutive keys land on the same leaf of the primary key's index, which is then still cached.
+  const ids = [...fresh.keys()].sort();
+  await client.query("insert into trajectories (trajectory_id, run_id) select * from unnest($1::text[], $2::text[])", [
+    ids,
+    ids.map((t) => fresh.get(t)!),
+  ]);
 }
 
 async function insertCases(client: pg.PoolClient, rows: CaseRow[]): Promise<void> {
