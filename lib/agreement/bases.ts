@@ -1,7 +1,7 @@
 // "Did the fixes pay off?": the headline agreement against the ledger as it was when each item was reviewed and as
 // it is now (after re-scores), overall and per guardrail, with the items whose entry moved. Pure: the items come
 // from loadAgreementItems, which fills both ledgers of each item.
-import type { AgreementItem } from "@/lib/agreement/data.ts";
+import { entryOnBasis, type AgreementItem } from "@/lib/agreement/data.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { scoresAgree } from "@/lib/stats/agreement.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
@@ -22,8 +22,7 @@ export type BasisComparison = {
 };
 
 /** The ledger of an item on a basis, as onBasis sets it. */
-const ledgerOn = (i: AgreementItem, basis: "reviewed" | "now") =>
-  i.bases ? (basis === "now" ? (i.bases.now ?? i.bases.reviewed) : i.bases.reviewed) : i.ledger;
+const ledgerOn = (i: AgreementItem, basis: "reviewed" | "now") => (i.bases ? entryOnBasis(i.bases, basis) : i.ledger);
 
 /** Whether the item's primary review counts against that ledger (a primary pair), and whether it agrees. */
 function side(i: AgreementItem, ledger: AgreementItem["ledger"], tolerance: number) {

@@ -30,10 +30,17 @@ export type AgreementItem = {
   bases?: { reviewed: LedgerSide; now: LedgerSide | null; rescored: boolean };
 };
 
-/** The items with `ledger` set to the entry of `basis` (an item without a current entry keeps its recorded one). */
+/** The entry of `basis` among an item's two: its current one for "now" (its recorded one when it has none). */
+export function entryOnBasis(
+  bases: { reviewed: LedgerSide; now: LedgerSide | null },
+  basis: AgreementBasis | undefined,
+): LedgerSide {
+  return basis === "now" ? (bases.now ?? bases.reviewed) : bases.reviewed;
+}
+
+/** The items with `ledger` set to the entry of `basis` (entryOnBasis). */
 export function onBasis(items: AgreementItem[], basis: AgreementBasis | undefined): AgreementItem[] {
-  if (basis !== "now") return items.map((i) => (i.bases ? { ...i, ledger: i.bases.reviewed } : i));
-  return items.map((i) => (i.bases ? { ...i, ledger: i.bases.now ?? i.bases.reviewed } : i));
+  return items.map((i) => (i.bases ? { ...i, ledger: entryOnBasis(i.bases, basis) } : i));
 }
 
 // The columns of a ledger entry as toLedgerSide reads them (ledgerSelect), each with the field it fills: read from the
@@ -278,8 +285,8 @@ export async function loadAgreementItems(
       }),
       slots: slots.get(r.id) ?? { writeTools: [] },
       category: r.category,
-      // the entry of the filter's basis, as onBasis sets it (without a copy of every item)
-      ledger: f.basis === "now" ? (current ?? reviewed) : reviewed,
+      // set as the items are made rather than by onBasis, which copies each
+      ledger: entryOnBasis({ reviewed, now: current }, f.basis),
       reviews: reviews.filter((x) => x.excludedReason === null),
       excluded: reviews.filter((x) => x.excludedReason !== null),
       adjudication: r.adjudicated ? { cause: r.cause!, guardrail: r.adj_guardrail } : null,

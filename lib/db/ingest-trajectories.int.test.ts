@@ -2,6 +2,7 @@ import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { RUN_PARTITIONED_TABLES } from "@/lib/runs/archive.ts";
 
 // 029_ingest_trajectories: the per-row foreign keys of rollouts, ledger and trajectories on runs give way to guards
 // that keep the same rules — a row's run exists, a run with rows can be neither deleted nor renamed — and the
@@ -93,15 +94,7 @@ describe("029_ingest_trajectories", () => {
     expect(await code(`update runs set description = 'kept' where id = 'r1'`)).toBe("ok");
     // A run recorded in trajectories but without partitions (made before them by hand) stays too.
     await q(`insert into runs (id) values ('r3')`);
-    for (const t of [
-      "rollouts",
-      "ledger",
-      "ledger_guardrails",
-      "ledger_reasons",
-      "step_rollups",
-      "step_guardrail_rollups",
-      "group_rollups",
-    ]) {
+    for (const t of RUN_PARTITIONED_TABLES) {
       const [{ name }] = await q(`select verity_run_partition_name($1, 'r3') as name`, [t]);
       await q(`alter table ${t} detach partition "${name}"`);
       await q(`drop table "${name}"`);

@@ -137,6 +137,15 @@ function alphaOf(summaries: readonly UnitSummary[], metric: AlphaMetric, categor
     sumsq += u.sumsq;
     constant &&= u.observed === 0 && u.first === summaries[0].first;
   }
+  return intervalAlpha(n, observed, sum, sumsq, constant);
+}
+
+/**
+ * α on the interval scale from its sums over the pairable units: n values, the observed-disagreement terms, Σx, Σx²,
+ * and whether every value is the same. null when n < 2 or D_e = 0.
+ */
+function intervalAlpha(n: number, observed: number, sum: number, sumsq: number, constant: boolean): number | null {
+  if (n < 2) return null;
   // SS = Σx² − (Σx)²/n cancels when all values are (nearly) equal; equal values are detected exactly instead.
   const total = sumsq - (sum * sum) / n;
   if (constant || total <= 1e-12 * sumsq) return null;
@@ -224,11 +233,7 @@ function intervalAlphaOnDraws(summaries: readonly UnitSummary[]): (draws: Int32A
       sumsq += sumsqs[d];
       constant &&= obs[d] === 0 && firsts[d] === first;
     }
-    if (n < 2) return null;
-    // as in alphaOf: SS = Σx² − (Σx)²/n, with equal values detected exactly
-    const total = sumsq - (sum * sum) / n;
-    if (constant || total <= 1e-12 * sumsq) return null;
-    return 1 - ((n - 1) * observed) / (n * total);
+    return intervalAlpha(n, observed, sum, sumsq, constant);
   };
 }
 
@@ -272,11 +277,7 @@ function intervalPatterns(summaries: readonly UnitSummary[]) {
       if (Number.isNaN(first)) first = u.first;
       constant &&= u.observed === 0 && u.first === first;
     }
-    if (n < 2) return null;
-    // as in alphaOf: SS = Σx² − (Σx)²/n, with equal values detected exactly
-    const total = sumsq - (sum * sum) / n;
-    if (constant || total <= 1e-12 * sumsq) return null;
-    return 1 - ((n - 1) * observed) / (n * total);
+    return intervalAlpha(n, observed, sum, sumsq, constant);
   };
   return { sizes, resample };
 }
@@ -370,19 +371,10 @@ export function krippendorffAlphas(
 function intervalsOf(prepared: readonly Prepared[], options: BootstrapOptions): (BootstrapInterval | null)[] {
   const counted = new Set<number>();
   const out = new Array<BootstrapInterval | null>(prepared.length).fill(null);
+  // Resampled as counts of unit patterns: every nominal set, and an interval set whose units show few distinct ones.
   prepared.forEach((p, j) => {
-    if (p.metric !== "nominal") return;
-    const { sizes, resample } = nominalPatterns(p.summaries, p.categories);
-    out[j] = bootstrapCounts(
-      sizes,
-      { estimate: alphaOf(p.summaries, p.metric, p.categories), resample },
-      { ...options, iterations: p.iterations ?? options.iterations },
-    );
-  });
-  // On the interval scale, units with few distinct summaries are resampled as counts too.
-  prepared.forEach((p, j) => {
-    if (p.metric !== "interval") return;
-    const patterns = intervalPatterns(p.summaries);
+    const patterns =
+      p.metric === "nominal" ? nominalPatterns(p.summaries, p.categories) : intervalPatterns(p.summaries);
     if (!patterns) return;
     out[j] = bootstrapCounts(
       patterns.sizes,
@@ -391,7 +383,7 @@ function intervalsOf(prepared: readonly Prepared[], options: BootstrapOptions): 
     );
     counted.add(j);
   });
-  const interval = prepared.map((p, j) => ({ p, j })).filter((x) => x.p.metric === "interval" && !counted.has(x.j));
+  const interval = prepared.map((p, j) => ({ p, j })).filter((x) => !counted.has(x.j));
   for (const n of new Set(interval.map((x) => x.p.summaries.length))) {
     const group = interval.filter((x) => x.p.summaries.length === n);
     const results = bootstrapMany(
