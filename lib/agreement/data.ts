@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
-import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
+import { ITEM_REGISTRY, listPairSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
@@ -97,6 +97,7 @@ type ItemRow = LedgerColumns<"l"> &
     batch_id: number;
     trajectory_id: string;
     ticket_id: string;
+    registry_id: number;
     stratum: string | null;
     inclusion_prob: number;
     reviews_needed: number;
@@ -157,9 +158,10 @@ export type LoadOptions = {
  * was compared with when reviewed; `basis: "now"` its rollout's current entry), its current reviews and its latest
  * adjudication. Reviewed items are a 1% sample, so this is thousands of rows, not millions.
  *
- * Two statements and the case slots, set-based: the items with their recorded entry, their rollout's current entry
- * (one probe of the run's trajectory index per item, as currentLedgerOfItems) and their latest current adjudication;
- * then their current reviews with each reviewer's email. Prisma's relation queries made one round trip per relation
+ * Two statements and the case slots, set-based: the items with their registry (030), their recorded entry, their
+ * rollout's current entry (one probe of the run's trajectory index per item, as currentLedgerOfItems) and their
+ * latest current adjudication; their current reviews with each reviewer's email; and the slots of their (registry,
+ * case) pairs. Prisma's relation queries made one round trip per relation
  * with every item id in it (10,000 items in a run of 3 M entries: 1.1–1.4 s). The rows are shaped by the mappers of
  * lib/review/data.ts, so an item is what those give: CURRENT_REVIEW is "no review supersedes it",
  * CURRENT_ADJUDICATION "no adjudication supersedes it", written here as `not exists` on supersedes_id. The rows
@@ -179,26 +181,27 @@ export async function loadAgreementItems(
     ${f.annotator ? Prisma.sql`and r.reviewer_id = (select u.id from users u where u.email = ${f.annotator})` : Prisma.empty}
     ${from ? Prisma.sql`and r.created_at >= ${from}::timestamptz` : Prisma.empty}
     ${to ? Prisma.sql`and r.created_at < ${to}::timestamptz` : Prisma.empty}`;
-  // The reviewed items under the filter (but its category, which is the ledger entry's): the items statement's, and
-  // the one the reviews and case slots are read for, so all three statements run at once rather than the last two
-  // waiting for the first's ids (10,057 items: ~300 → ~200 ms). An item the category leaves out has its reviews and
-  // slots read and not used.
+  // The items under the filter (but its category, which is the ledger entry's, and whether reviewed): the items
+  // statement keeps the reviewed ones; the reviews and the case slots are read for every item in scope, so all three
+  // statements run at once rather than the last two waiting for the first's ids (10,057 items: ~300 → ~200 ms). An
+  // item the category leaves out has its reviews read and not used; the slots are per (registry, case) pair, a few
+  // hundred rows however many items are in scope.
   const inScope = Prisma.sql`true
          ${f.batch !== undefined ? Prisma.sql`and i.batch_id = ${f.batch}::int` : Prisma.empty}
          ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}`;
   const itemWhere = Prisma.sql`${inScope} and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
-  const selected = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${itemWhere}`;
   // a review that counts is one of a reviewed item's: its item need only be in scope
   const scoped = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${inScope}`;
   const itemRows = rowsOf<ItemRow>(
     client,
     Prisma.sql`
     with it as materialized (
-      select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id, i.stratum,
+      select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id,
+             ${ITEM_REGISTRY} as registry_id, i.stratum,
              i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
         from audit_items i join audit_batches b on b.id = i.batch_id
        where ${itemWhere})
-    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.stratum, it.inclusion_prob, it.reviews_needed,
+    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.registry_id, it.stratum, it.inclusion_prob, it.reviews_needed,
            it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
            ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
            a.cause::text as cause, a.guardrail as adj_guardrail,
@@ -232,7 +235,8 @@ export async function loadAgreementItems(
         from reviews r join users u on u.id = r.reviewer_id
        where r.item_id in (${scoped}) and ${reviewWhere}`,
     ),
-    listCaseSlots(selected, client),
+    // the slots of the pairs in scope: an item's pair is its registry and case, read by the items statement
+    listPairSlots(Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`, client),
   ]);
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
@@ -283,7 +287,7 @@ export async function loadAgreementItems(
         batch: { tolerance: r.tolerance },
         ledger: recorded,
       }),
-      slots: slots.get(r.id) ?? { writeTools: [] },
+      slots: slots(r.registry_id, r.ticket_id),
       category: r.category,
       // set as the items are made rather than by onBasis, which copies each
       ledger: entryOnBasis({ reviewed, now: current }, f.basis),

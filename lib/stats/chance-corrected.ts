@@ -92,24 +92,33 @@ export function brennanPrediger(counts: readonly (readonly number[])[], level = 
 
 type Missing = null | undefined;
 
-/** Per item, how many raters chose each category; items with fewer than one rating are dropped. */
-function ratingCounts<L>(units: readonly (readonly (L | Missing)[])[], categories: readonly L[]) {
+/**
+ * Per item, how many raters chose each category, items with fewer than one rating dropped: a flat table, item i's
+ * count of category k at i·q + k, with each item's ratings r_i (typed arrays rather than an array per item: 10,000
+ * overlap items times a dozen flags).
+ */
+function ratingCounts<L>(units: readonly (readonly (L | Missing)[])[], categories: readonly L[]): RatingCounts {
+  const q = categories.length;
   const index = new Map<L, number>(categories.map((c, i) => [c, i]));
-  const out: number[][] = [];
+  const counts = new Float64Array(units.length * q);
+  const r = new Float64Array(units.length);
+  let n = 0;
   for (const unit of units) {
-    const row = new Array<number>(categories.length).fill(0);
-    let r = 0;
+    let ri = 0;
     for (const v of unit) {
       if (v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))) continue;
       const k = index.get(v);
       if (k === undefined) throw new RangeError(`rating ${String(v)} is not one of the categories`);
-      row[k]++;
-      r++;
+      counts[n * q + k]++;
+      ri++;
     }
-    if (r > 0) out.push(row);
+    // an item without a rating leaves its (zero) row to the next one
+    if (ri > 0) r[n++] = ri;
   }
-  return out;
+  return { counts, r, n, q };
 }
+
+type RatingCounts = { counts: Float64Array; r: Float64Array; n: number; q: number };
 
 /**
  * Gwet's AC1 (mode "ac1") or the Brennan–Prediger coefficient (mode "bp") among any number of raters, from raw ratings:
@@ -125,7 +134,7 @@ export function chanceCorrectedRaw<L>(
   level = 0.95,
 ): ChanceCorrected | null {
   if (categories.length < 2) return null;
-  return chanceCorrectedOfCounts(ratingCounts(units, categories), categories.length, mode, level);
+  return chanceCorrectedOfCounts(ratingCounts(units, categories), mode, level);
 }
 
 /**
@@ -140,35 +149,59 @@ export function chanceCorrectedRawModes<L>(
 ): (ChanceCorrected | null)[] {
   if (categories.length < 2) return modes.map(() => null);
   const counts = ratingCounts(units, categories);
-  return modes.map((mode) => chanceCorrectedOfCounts(counts, categories.length, mode, level));
+  return modes.map((mode) => chanceCorrectedOfCounts(counts, mode, level));
 }
 
 function chanceCorrectedOfCounts(
-  counts: readonly number[][],
-  q: number,
+  { counts, r, n, q }: RatingCounts,
   mode: "ac1" | "bp",
   level: number,
 ): ChanceCorrected | null {
-  const n = counts.length;
-  const r = counts.map((row) => row.reduce((s, c) => s + c, 0));
-  const rated2 = r.filter((x) => x >= 2).length;
+  // Every sum runs over items (and within an item over categories) in order, from 0, as a reduce over rows would.
+  let rated2 = 0;
+  for (let i = 0; i < n; i++) if (r[i] >= 2) rated2++;
   if (rated2 === 0) return null;
   // p_a per item: Σ_k r_ik(r_ik − 1) / (r_i(r_i − 1)) for items rated at least twice
-  const paItem = counts.map((row, i) =>
-    r[i] >= 2 ? row.reduce((s, c) => s + c * (c - 1), 0) / (r[i] * (r[i] - 1)) : 0,
-  );
-  const pa = paItem.reduce((s, x, i) => s + (r[i] >= 2 ? x : 0), 0) / rated2;
-  const pi = Array.from({ length: q }, (_, k) => counts.reduce((s, row, i) => s + row[k] / r[i], 0) / n);
-  const pe = mode === "ac1" ? pi.reduce((s, p) => s + p * (1 - p), 0) / (q - 1) : 1 / q;
+  const paItem = new Float64Array(n);
+  let pa = 0;
+  for (let i = 0; i < n; i++) {
+    if (r[i] < 2) continue;
+    let s = 0;
+    for (let k = 0; k < q; k++) {
+      const c = counts[i * q + k];
+      s += c * (c - 1);
+    }
+    paItem[i] = s / (r[i] * (r[i] - 1));
+    pa += paItem[i];
+  }
+  pa /= rated2;
+  const pi = new Float64Array(q);
+  for (let k = 0; k < q; k++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += counts[i * q + k] / r[i];
+    pi[k] = s / n;
+  }
+  let pe: number;
+  if (mode === "ac1") {
+    let s = 0;
+    for (let k = 0; k < q; k++) s += pi[k] * (1 - pi[k]);
+    pe = s / (q - 1);
+  } else pe = 1 / q;
   if (1 - pe < 1e-15) return null;
   const value = (pa - pe) / (1 - pe);
-  const linearised = counts.map((row, i) => {
+  let squares = 0;
+  for (let i = 0; i < n; i++) {
     const item = ((n / rated2) * (paItem[i] - (r[i] >= 2 ? pe : 0))) / (1 - pe);
-    if (mode === "bp") return item;
-    const peItem = row.reduce((s, c, k) => s + c * (1 - pi[k]), 0) / (r[i] * (q - 1));
-    return item - (2 * (1 - value) * (peItem - pe)) / (1 - pe);
-  });
-  const variance = n > 1 ? linearised.reduce((s, x) => s + (x - value) ** 2, 0) / (n * (n - 1)) : NaN;
+    let linearised = item;
+    if (mode === "ac1") {
+      let s = 0;
+      for (let k = 0; k < q; k++) s += counts[i * q + k] * (1 - pi[k]);
+      const peItem = s / (r[i] * (q - 1));
+      linearised = item - (2 * (1 - value) * (peItem - pe)) / (1 - pe);
+    }
+    squares += (linearised - value) ** 2;
+  }
+  const variance = n > 1 ? squares / (n * (n - 1)) : NaN;
   const se = Math.sqrt(variance);
   return { value, se, interval: tInterval(value, se, n, level), pa, pe, n, q };
 }

@@ -254,3 +254,36 @@ describe("krippendorffAlphas", () => {
     expect(got[0].interval).not.toBeNull();
   });
 });
+
+describe("krippendorffAlphaInterval on a nominal scale", () => {
+  // A nominal resample is a count per rating pattern (m and how many ratings fall in each category, whatever the
+  // raters' order): units that differ only in the order of their ratings are one pattern, so rotating each unit's
+  // ratings draws the same counts and gives the same interval to the bit. Patterns are keyed by number when their
+  // counts fit in a double and by text otherwise (a unit of 9 ratings among dozens of categories); both keys must
+  // be canonical, or a rotated unit would start a pattern of its own and the draws would differ.
+  const rotate = <T>(u: T[], k: number) => [...u.slice(k % u.length), ...u.slice(0, k % u.length)];
+  const setOf = (patterns: string[][], rotated: boolean) =>
+    Array.from({ length: 600 }, (_, i) => {
+      const p = patterns[(i * 7) % patterns.length];
+      return rotated ? rotate(p, i) : p;
+    });
+  const cases = {
+    "two ratings, three categories (numeric keys)": [
+      ["a", "a"],
+      ["a", "b"],
+      ["b", "c"],
+      ["c", "c"],
+    ],
+    // five units of 9 ratings over 45 categories: all but the first pattern's counts exceed a double's digits
+    "nine ratings, 45 categories (text keys)": Array.from({ length: 5 }, (_, j) =>
+      Array.from({ length: 9 }, (_, r) => `c${9 * j + (r < 3 ? 0 : r)}`),
+    ),
+  };
+  for (const [name, patterns] of Object.entries(cases))
+    it(`draws the same counts for units that differ only in their raters' order: ${name}`, () => {
+      const a = krippendorffAlphaInterval(setOf(patterns, false), { metric: "nominal", seed: 3, iterations: 300 })!;
+      const b = krippendorffAlphaInterval(setOf(patterns, true), { metric: "nominal", seed: 3, iterations: 300 })!;
+      expect(a.upper).toBeGreaterThan(a.lower);
+      expect(b).toEqual(a);
+    });
+});

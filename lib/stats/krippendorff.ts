@@ -52,87 +52,135 @@ function sumOfSquares(values: readonly number[]): number {
 }
 
 /**
- * What α needs from a pairable unit, computed once so a bootstrap resample costs O(units) instead of re-reading
- * every rating: m (ratings), the unit's observed-disagreement term, and its values (nominal: category index →
- * count, as a flat list c₀, k₀, c₁, k₁, … in order of first appearance; interval: Σx and Σx²).
+ * What α on the interval scale needs from a pairable unit, computed once so a bootstrap resample costs O(units)
+ * instead of re-reading every rating: m (ratings), the unit's observed-disagreement term, Σx, Σx² and its first value.
  */
 type UnitSummary = {
   m: number;
   observed: number;
-  categories: number[];
   sum: number;
   sumsq: number;
   first: number;
 };
 
-function summarize(
-  units: readonly Unit<Label>[],
-  metric: AlphaMetric,
-): { summaries: UnitSummary[]; categories: number } {
-  const index = new Map<Label, number>();
+function summarizeInterval(units: readonly Unit<Label>[]): UnitSummary[] {
   const summaries: UnitSummary[] = [];
   for (const unit of units) {
-    if (metric === "interval") {
-      const xs = present(unit, metric) as number[];
-      const m = xs.length;
-      if (m < 2) continue;
-      let sum = 0;
-      let sumsq = 0;
-      for (const x of xs) {
-        sum += x;
-        sumsq += x * x;
-      }
-      summaries.push({ m, observed: (m * sumOfSquares(xs)) / (m - 1), categories: [], sum, sumsq, first: xs[0] });
-      continue;
+    const xs = present(unit, "interval") as number[];
+    const m = xs.length;
+    if (m < 2) continue;
+    let sum = 0;
+    let sumsq = 0;
+    for (const x of xs) {
+      sum += x;
+      sumsq += x * x;
     }
-    // A unit holds a few ratings: counted in place, its categories searched linearly (a Map and a copy of the
-    // ratings per unit were most of the time of 11 guardrails' α over 10,000 overlap items). A rating is indexed
-    // only once its unit is known to be pairable, as present() then the count did.
+    summaries.push({ m, observed: (m * sumOfSquares(xs)) / (m - 1), sum, sumsq, first: xs[0] });
+  }
+  return summaries;
+}
+
+/** A rating pattern of a nominal unit: m, its observed-disagreement term and its count of each category (a flat list
+ * c₀, k₀, c₁, k₁, … in order of first appearance in the first unit that showed it). */
+type NominalPattern = { m: number; observed: number; categories: number[] };
+
+/**
+ * What α on a nominal scale reads of its units, in one pass and without an object per unit: n (pairable ratings),
+ * Σ observed-disagreement terms (summed in unit order, as per unit), each category's total, the pairable units,
+ * and the distinct rating patterns in order of first appearance with how many units show each — α reads the units
+ * only through those, so a resample is a count per pattern (a guardrail's flag over two reviews is one of three).
+ */
+type NominalSummary = {
+  n: number;
+  observed: number;
+  totals: number[];
+  units: number;
+  patterns: NominalPattern[];
+  sizes: number[];
+};
+
+function summarizeNominal(units: readonly Unit<Label>[]): NominalSummary {
+  const index = new Map<Label, number>();
+  const totals: number[] = [];
+  const patterns: NominalPattern[] = [];
+  const sizes: number[] = [];
+  const patternOf = new Map<number | string, number>();
+  // a unit's counts per category, reset after each unit through the list of categories it touched
+  const counts: number[] = [];
+  const touched: number[] = [];
+  let longest = 0;
+  for (const unit of units) longest = Math.max(longest, unit.length);
+  // a pattern's key: its counts as digits in base (longest + 1), exact while that fits in a double's 53 bits, else
+  // its (category, count) pairs in category order as text
+  const base = longest + 1;
+  let n = 0;
+  let observed = 0;
+  let pairable = 0;
+  for (const unit of units) {
+    // A unit holds a few ratings: counted in place. A rating is indexed only once its unit is known to be pairable.
     let m = 0;
     for (const v of unit) if (!missingNominal(v)) m++;
     if (m < 2) continue;
-    const flat: number[] = [];
+    touched.length = 0;
     for (const v of unit) {
       if (missingNominal(v)) continue;
       let c = index.get(v!);
-      if (c === undefined) index.set(v!, (c = index.size));
-      let at = -1;
-      for (let j = 0; j < flat.length; j += 2)
-        if (flat[j] === c) {
-          at = j;
-          break;
-        }
-      if (at < 0) flat.push(c, 1);
-      else flat[at + 1]++;
+      if (c === undefined) {
+        index.set(v!, (c = index.size));
+        totals.push(0);
+        counts.push(0);
+      }
+      if (counts[c]++ === 0) touched.push(c);
+      totals[c]++;
     }
     let sq = 0;
-    for (let j = 1; j < flat.length; j += 2) sq += flat[j] * flat[j];
-    summaries.push({ m, observed: (m * m - sq) / (m - 1), categories: flat, sum: 0, sumsq: 0, first: 0 });
+    let key: number | string = 0;
+    // decided by the pattern's own categories, so a pattern always gets the same key
+    let highest = 0;
+    for (const c of touched) highest = Math.max(highest, c);
+    const numeric = (highest + 1) * Math.log2(base) <= 52;
+    const sorted = touched.length > 1 && !numeric ? [...touched].sort((a, b) => a - b) : touched;
+    for (const c of sorted) {
+      sq += counts[c] * counts[c];
+      if (numeric) (key as number) += counts[c] * base ** c;
+      else key = `${key}${c}:${counts[c]};`;
+    }
+    const unitObserved = (m * m - sq) / (m - 1);
+    n += m;
+    observed += unitObserved;
+    pairable++;
+    let t = patternOf.get(key);
+    if (t === undefined) {
+      const flat: number[] = [];
+      for (const c of touched) flat.push(c, counts[c]);
+      patternOf.set(key, (t = patterns.length));
+      patterns.push({ m, observed: unitObserved, categories: flat });
+      sizes.push(0);
+    }
+    sizes[t]++;
+    for (const c of touched) counts[c] = 0;
   }
-  return { summaries, categories: index.size };
+  return { n, observed, totals, units: pairable, patterns, sizes };
 }
 
-function alphaOf(summaries: readonly UnitSummary[], metric: AlphaMetric, categories: number): number | null {
+/** α on a nominal scale from n, Σ observed terms and the category totals; null when n < 2 or D_e = 0. */
+function nominalAlpha(n: number, observed: number, totals: ArrayLike<number>): number | null {
+  if (n < 2) return null;
+  let sq = 0;
+  for (let c = 0; c < totals.length; c++) sq += totals[c] * totals[c];
+  const expected = n * n - sq;
+  return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
+}
+
+function intervalAlphaOf(summaries: readonly UnitSummary[]): number | null {
   let n = 0;
   let observed = 0;
-  for (const u of summaries) {
-    n += u.m;
-    observed += u.observed;
-  }
-  if (n < 2) return null;
-  if (metric === "nominal") {
-    const totals = new Float64Array(categories);
-    for (const u of summaries)
-      for (let j = 0; j < u.categories.length; j += 2) totals[u.categories[j]] += u.categories[j + 1];
-    let sq = 0;
-    for (const t of totals) sq += t * t;
-    const expected = n * n - sq;
-    return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
-  }
   let sum = 0;
   let sumsq = 0;
   let constant = true;
   for (const u of summaries) {
+    n += u.m;
+    observed += u.observed;
     sum += u.sum;
     sumsq += u.sumsq;
     constant &&= u.observed === 0 && u.first === summaries[0].first;
@@ -167,18 +215,30 @@ export function krippendorffAlpha(units: readonly Unit<Label>[], options: { metr
   return resultOf(prepare({ units, metric: options.metric }));
 }
 
-/** A set of units as α and its intervals read it: the pairable units' summaries. */
-type Prepared = { summaries: UnitSummary[]; categories: number; metric: AlphaMetric; iterations?: number };
+/** A set of units as α and its intervals read it: the pairable units' summaries (interval), or their patterns
+ * (nominal). */
+type Prepared =
+  | { metric: "interval"; summaries: UnitSummary[]; iterations?: number }
+  | { metric: "nominal"; nominal: NominalSummary; iterations?: number };
 
 function prepare({ units, metric, iterations }: AlphaSet): Prepared {
-  const { summaries, categories } = summarize(units, metric);
-  return { summaries, categories, metric, iterations };
+  return metric === "interval"
+    ? { metric, summaries: summarizeInterval(units), iterations }
+    : { metric, nominal: summarizeNominal(units), iterations };
+}
+
+function alphaOf(p: Prepared): number | null {
+  return p.metric === "interval"
+    ? intervalAlphaOf(p.summaries)
+    : nominalAlpha(p.nominal.n, p.nominal.observed, p.nominal.totals);
 }
 
 function resultOf(p: Prepared): AlphaResult | null {
-  const alpha = alphaOf(p.summaries, p.metric, p.categories);
+  const alpha = alphaOf(p);
   if (alpha === null) return null;
-  return { alpha, pairableValues: p.summaries.reduce((s, u) => s + u.m, 0), pairableUnits: p.summaries.length };
+  return p.metric === "interval"
+    ? { alpha, pairableValues: p.summaries.reduce((s, u) => s + u.m, 0), pairableUnits: p.summaries.length }
+    : { alpha, pairableValues: p.nominal.n, pairableUnits: p.nominal.units };
 }
 
 /** One set of units for krippendorffAlphas and krippendorffAlphaIntervals. */
@@ -289,30 +349,12 @@ function intervalPatterns(summaries: readonly UnitSummary[]) {
 const COUNTED_PATTERN_SHARE = 16;
 
 /**
- * α on a nominal scale as a function of a resample's count of each unit pattern: a pattern is a distinct unit summary
- * (m and the count of each category: a guardrail's flag over two reviews is one of three), and the sums are those of
- * alphaOf with each pattern's terms times its count.
+ * α on a nominal scale as a function of a resample's count of each unit pattern (NominalSummary): the sums of α
+ * with each pattern's terms times its count.
  */
-function nominalPatterns(summaries: readonly UnitSummary[], categories: number) {
-  const index = new Map<string, number>();
-  const patterns: UnitSummary[] = [];
-  const sizes: number[] = [];
-  for (const u of summaries) {
-    const cs: [number, number][] = [];
-    for (let j = 0; j < u.categories.length; j += 2) cs.push([u.categories[j], u.categories[j + 1]]);
-    if (cs.length > 1) cs.sort((a, b) => a[0] - b[0]);
-    let key = `${u.m}|`;
-    for (const [c, k] of cs) key += `${c}:${k};`;
-    let t = index.get(key);
-    if (t === undefined) {
-      index.set(key, (t = patterns.length));
-      patterns.push(u);
-      sizes.push(0);
-    }
-    sizes[t]++;
-  }
+function nominalResample({ patterns, totals: { length: categories } }: NominalSummary) {
   const totals = new Float64Array(categories);
-  const resample = (counts: Float64Array): number | null => {
+  return (counts: Float64Array): number | null => {
     let n = 0;
     let observed = 0;
     totals.fill(0);
@@ -324,13 +366,8 @@ function nominalPatterns(summaries: readonly UnitSummary[], categories: number) 
       const cats = patterns[t].categories;
       for (let j = 0; j < cats.length; j += 2) totals[cats[j]] += c * cats[j + 1];
     }
-    if (n < 2) return null;
-    let sq = 0;
-    for (let c = 0; c < categories; c++) sq += totals[c] * totals[c];
-    const expected = n * n - sq;
-    return expected === 0 ? null : 1 - ((n - 1) * observed) / expected;
+    return nominalAlpha(n, observed, totals);
   };
-  return { sizes, resample };
 }
 
 /**
@@ -369,27 +406,31 @@ export function krippendorffAlphas(
 }
 
 function intervalsOf(prepared: readonly Prepared[], options: BootstrapOptions): (BootstrapInterval | null)[] {
-  const counted = new Set<number>();
   const out = new Array<BootstrapInterval | null>(prepared.length).fill(null);
+  // Resampled by index: the interval sets whose units show many distinct summaries.
+  const byIndex: { p: Prepared & { metric: "interval" }; j: number }[] = [];
   // Resampled as counts of unit patterns: every nominal set, and an interval set whose units show few distinct ones.
   prepared.forEach((p, j) => {
     const patterns =
-      p.metric === "nominal" ? nominalPatterns(p.summaries, p.categories) : intervalPatterns(p.summaries);
-    if (!patterns) return;
+      p.metric === "nominal"
+        ? { sizes: p.nominal.sizes, resample: nominalResample(p.nominal) }
+        : intervalPatterns(p.summaries);
+    if (!patterns) {
+      if (p.metric === "interval") byIndex.push({ p, j });
+      return;
+    }
     out[j] = bootstrapCounts(
       patterns.sizes,
-      { estimate: alphaOf(p.summaries, p.metric, p.categories), resample: patterns.resample },
+      { estimate: alphaOf(p), resample: patterns.resample },
       { ...options, iterations: p.iterations ?? options.iterations },
     );
-    counted.add(j);
   });
-  const interval = prepared.map((p, j) => ({ p, j })).filter((x) => !counted.has(x.j));
-  for (const n of new Set(interval.map((x) => x.p.summaries.length))) {
-    const group = interval.filter((x) => x.p.summaries.length === n);
+  for (const n of new Set(byIndex.map((x) => x.p.summaries.length))) {
+    const group = byIndex.filter((x) => x.p.summaries.length === n);
     const results = bootstrapMany(
       n,
       group.map(({ p }) => ({
-        estimate: alphaOf(p.summaries, p.metric, p.categories),
+        estimate: alphaOf(p),
         iterations: p.iterations,
         resample: intervalAlphaOnDraws(p.summaries),
       })),
