@@ -84,8 +84,10 @@ describe("listCaseSlots", () => {
     expect(rows).toHaveLength(9);
     for (const r of rows) expect(r.own).toBe(r.rollout);
     // a writer cannot set another registry, on insert or later
-    const other = (await db().$queryRaw<{ id: number }[]>`
-      insert into tool_registries (hash, tools) values (${`slots-other-${RUN}`}, '[]'::jsonb) returning id`)[0].id;
+    const other = (
+      await db().$queryRaw<{ id: number }[]>`
+      insert into tool_registries (hash, tools) values (${`slots-other-${RUN}`}, '[]'::jsonb) returning id`
+    )[0].id;
     await db().$executeRaw`update audit_items set registry_id = ${other} where id = ${ids[0]}`;
     const [{ registry_id }] = await db().$queryRaw<{ registry_id: number }[]>`
       select registry_id from audit_items where id = ${ids[0]}`;
