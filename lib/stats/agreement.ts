@@ -139,7 +139,8 @@ export function binaryAgreement(
   let fp = 0;
   let fn = 0;
   let tn = 0;
-  for (const { ledger, human } of pairs) {
+  for (let i = 0; i < pairs.length; i++) {
+    const { ledger, human } = pairs[i];
     if (ledger && human) tp++;
     else if (ledger) fp++;
     else if (human) fn++;

@@ -159,7 +159,7 @@ export function meanAbsoluteErrorInterval(
   const d = p.xs.map((x, i) => Math.abs(x - p.ys[i]));
   const m = mean(d)!;
   let ss = 0;
-  for (const v of d) ss += (v - m) * (v - m);
+  for (let i = 0; i < d.length; i++) ss += (d[i] - m) * (d[i] - m);
   const half = z * Math.sqrt(ss / (n - 1) / n);
   return { estimate: m, lower: Math.max(0, m - half), upper: m + half };
 }

@@ -10,7 +10,9 @@ export function isFiniteNumber(x: unknown): x is number {
 export function mean(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   let s = 0;
-  for (const v of values) s += v;
+  // indexed, not for…of: called with arrays of every element kind, it stays polymorphic and an iterator's result
+  // was allocated per value (10 MB a build of the agreement report)
+  for (let i = 0; i < values.length; i++) s += values[i];
   return s / values.length;
 }
 

@@ -109,20 +109,24 @@ function summarizeNominal(units: readonly Unit<Label>[]): NominalSummary {
   const counts: number[] = [];
   const touched: number[] = [];
   let longest = 0;
-  for (const unit of units) longest = Math.max(longest, unit.length);
+  for (let u = 0; u < units.length; u++) longest = Math.max(longest, units[u].length);
   // a pattern's key: its counts as digits in base (longest + 1), exact while that fits in a double's 53 bits, else
   // its (category, count) pairs in category order as text
   const base = longest + 1;
   let n = 0;
   let observed = 0;
   let pairable = 0;
-  for (const unit of units) {
+  // indexed loops throughout (for…of allocated an iterator result per rating where this ran unoptimised)
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u];
     // A unit holds a few ratings: counted in place. A rating is indexed only once its unit is known to be pairable.
     let m = 0;
-    for (const v of unit) if (!missingNominal(v)) m++;
+    for (let r = 0; r < unit.length; r++) if (!missingNominal(unit[r])) m++;
     if (m < 2) continue;
     touched.length = 0;
-    for (const v of unit) {
+    let highest = 0;
+    for (let r = 0; r < unit.length; r++) {
+      const v = unit[r];
       if (missingNominal(v)) continue;
       let c = index.get(v!);
       if (c === undefined) {
@@ -130,20 +134,24 @@ function summarizeNominal(units: readonly Unit<Label>[]): NominalSummary {
         totals.push(0);
         counts.push(0);
       }
-      if (counts[c]++ === 0) touched.push(c);
+      if (counts[c]++ === 0) {
+        touched.push(c);
+        highest = Math.max(highest, c);
+      }
       totals[c]++;
     }
     let sq = 0;
-    let key: number | string = 0;
+    for (let j = 0; j < touched.length; j++) sq += counts[touched[j]] * counts[touched[j]];
     // decided by the pattern's own categories, so a pattern always gets the same key
-    let highest = 0;
-    for (const c of touched) highest = Math.max(highest, c);
-    const numeric = (highest + 1) * Math.log2(base) <= 52;
-    const sorted = touched.length > 1 && !numeric ? [...touched].sort((a, b) => a - b) : touched;
-    for (const c of sorted) {
-      sq += counts[c] * counts[c];
-      if (numeric) (key as number) += counts[c] * base ** c;
-      else key = `${key}${c}:${counts[c]};`;
+    let key: number | string;
+    if ((highest + 1) * Math.log2(base) <= 52) {
+      let digits = 0;
+      for (let j = 0; j < touched.length; j++) digits += counts[touched[j]] * base ** touched[j];
+      key = digits;
+    } else {
+      let text = "";
+      for (const c of [...touched].sort((x, y) => x - y)) text += `${c}:${counts[c]};`;
+      key = text;
     }
     const unitObserved = (m * m - sq) / (m - 1);
     n += m;
@@ -152,13 +160,13 @@ function summarizeNominal(units: readonly Unit<Label>[]): NominalSummary {
     let t = patternOf.get(key);
     if (t === undefined) {
       const flat: number[] = [];
-      for (const c of touched) flat.push(c, counts[c]);
+      for (let j = 0; j < touched.length; j++) flat.push(touched[j], counts[touched[j]]);
       patternOf.set(key, (t = patterns.length));
       patterns.push({ m, observed: unitObserved, categories: flat });
       sizes.push(0);
     }
     sizes[t]++;
-    for (const c of touched) counts[c] = 0;
+    for (let j = 0; j < touched.length; j++) counts[touched[j]] = 0;
   }
   return { n, observed, totals, units: pairable, patterns, sizes };
 }
