@@ -161,12 +161,12 @@ export type LoadOptions = {
  * Two statements and the case slots, set-based: the items with their registry (030), their recorded entry, their
  * rollout's current entry (one probe of the run's trajectory index per item, as currentLedgerOfItems) and their
  * latest current adjudication; their current reviews with each reviewer's email; and the slots of their (registry,
- * case) pairs. Prisma's relation queries made one round trip per relation
- * with every item id in it (10,000 items in a run of 3 M entries: 1.1–1.4 s). The rows are shaped by the mappers of
- * lib/review/data.ts, so an item is what those give: CURRENT_REVIEW is "no review supersedes it",
- * CURRENT_ADJUDICATION "no adjudication supersedes it", written here as `not exists` on supersedes_id. The rows
- * come straight from the pool behind `client` (lib/db/rows.ts), as $queryRaw would give them but without its
- * per-row conversion, which was most of the load's time at 100,000 items.
+ * case) pairs. Prisma's relation queries made one round trip per relation with every item id in it (10,000 items in
+ * a run of 3 M entries: 1.1–1.4 s). The rows are shaped by the mappers of lib/review/data.ts, so an item is what
+ * those give: CURRENT_REVIEW is "no review supersedes it", CURRENT_ADJUDICATION "no adjudication supersedes it",
+ * written here as `not exists` on supersedes_id. The rows come straight from the pool behind `client`
+ * (lib/db/rows.ts), as $queryRaw would give them but without its per-row conversion, which was most of the load's
+ * time at 100,000 items.
  */
 export async function loadAgreementItems(
   f: AgreementFilter,
@@ -201,8 +201,8 @@ export async function loadAgreementItems(
              i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
         from audit_items i join audit_batches b on b.id = i.batch_id
        where ${itemWhere})
-    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.registry_id, it.stratum, it.inclusion_prob, it.reviews_needed,
-           it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
+    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.registry_id, it.stratum, it.inclusion_prob,
+           it.reviews_needed, it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
            ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
            a.cause::text as cause, a.guardrail as adj_guardrail,
            a.id is not null as adjudicated
