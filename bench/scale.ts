@@ -40,7 +40,7 @@ import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { rawCopyLines } from "@/bench/lib/raw-copy.ts";
 import { buildTemplate, scaleLines, type Template } from "@/bench/lib/scale-lines.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
-import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
+import { cpuMs, watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 
 const { values } = parseArgs({
   options: {
@@ -181,6 +181,8 @@ type IngestRun = {
   seconds: number;
   marks: { rollouts: number; seconds: number; load: string }[];
   peakRssMb: number;
+  /** The ingesting process's CPU seconds at its last sample (every 250 ms, so up to that much short). */
+  cpuSeconds: number | null;
   summary: Record<string, unknown> | null;
 };
 
@@ -224,9 +226,11 @@ async function ingestThroughCli(
   child.stderr.on("data", (c) => (stderr += c));
   const closed = new Promise<number>((res) => child.on("close", (code) => res(code ?? -1)));
   let peak = 0;
+  let cpu: number | null = null;
   const sampler = setInterval(() => {
     const r = rssKb(child.pid!);
     if (r) peak = Math.max(peak, r.hwm, r.rss);
+    cpu = cpuMs(child.pid!) ?? cpu;
   }, 250);
   const t0 = performance.now();
   const marks: IngestRun["marks"] = [];
@@ -274,7 +278,7 @@ async function ingestThroughCli(
   }
   if (code !== 0 || !summary || summary.rejected !== 0)
     throw new Error(`${opts.label}: exit ${code}, summary ${last.slice(0, 2000)}\n${stderr.slice(-3000)}`);
-  return { seconds, marks, peakRssMb: peak / 1024, summary };
+  return { seconds, marks, peakRssMb: peak / 1024, cpuSeconds: cpu === null ? null : cpu / 1000, summary };
 }
 
 async function phaseIngest() {
@@ -319,12 +323,15 @@ async function phaseIngest() {
 
   const extRaw = EXTERNAL_N ? await raw("external score records", "external", EXTERNAL_N, tplExt) : 0;
   let ext: IngestRun | null = null;
+  let extServerCpu: number | null = null;
   if (EXTERNAL_N) {
     await checkpoint(url);
+    const backends = watchBackendCpu(adminUrl, DB.ingest);
     ext = await ingestThroughCli(url, scaleLines(tplExt, EXTERNAL_N, "external"), {
       label: "external records",
       linesPerRollout: 1,
     });
+    extServerCpu = await backends.stop();
   }
   await adminQuery(`drop database if exists "${RAW}" with (force)`);
 
@@ -373,6 +380,11 @@ async function phaseIngest() {
     say(
       `external score records alone: ${fmt(EXTERNAL_N)} in ${ext.seconds.toFixed(1)} s = ${fmt(EXTERNAL_N / ext.seconds)}/s; bare COPY ${extRaw.toFixed(1)} s; ratio ${ratio.toFixed(2)}×; target ≥ 0.2×: ${ratio >= 0.2 ? "met" : "**missed**"}; peak RSS ${ext.peakRssMb.toFixed(0)} MB (${load()})`,
     );
+    // Where the time goes: the server's CPU is a floor under the ingest's time however well the rest overlaps it.
+    if (extServerCpu !== null)
+      say(
+        `  its CPU: the server's backends ${extServerCpu.toFixed(1)} s (${((extServerCpu / EXTERNAL_N) * 1e6).toFixed(0)} µs a record), the ingesting process ${ext.cpuSeconds?.toFixed(1) ?? "?"} s, in ${ext.seconds.toFixed(1)} s on ${os.cpus().length} cores; with all else overlapped with the backends' work, at best ${(extRaw / extServerCpu).toFixed(2)}× the bare COPY`,
+      );
     await traceExternalInsert(url, (ext.seconds / EXTERNAL_N) * 1e6);
   }
   await sizes(url, "ingest database");

@@ -6,7 +6,8 @@ import pg from "pg";
 
 const TICK_MS = 10; // USER_HZ = 100 on Linux
 
-function cpuMs(pid: number): number | null {
+/** The CPU milliseconds (user + system) process `pid` has used, or null once it is gone. */
+export function cpuMs(pid: number): number | null {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
