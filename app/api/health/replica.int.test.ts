@@ -37,6 +37,9 @@ beforeAll(async () => {
   primary = new pg.Pool({ connectionString: pair.primaryUrl, max: 2 });
   standby = new pg.Pool({ connectionString: pair.standbyUrl, max: 2 });
   standby.on("error", () => undefined);
+  // pool.end() resolves before its clients' sockets close, and afterAll stops both servers right after: a connection
+  // the shutdown ends first is reported to its pool, which would throw it without a listener.
+  primary.on("error", () => undefined);
   const u = await createUser(
     { email: "replica@test.local", name: "", role: "admin", password: "replica-test-password" },
     { label: "test" },
