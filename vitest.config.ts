@@ -35,7 +35,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts", "components/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "node_modules/**"],
         },
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agreementFingerprint, loadAgreementReport } from "@/lib/agreement/cached.ts";
+import { agreementFingerprint, loadAgreementReport, loadAgreementReportLatest } from "@/lib/agreement/cached.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter, type AgreementFilter } from "@/lib/agreement/schema.ts";
@@ -93,5 +93,36 @@ describe("the agreement report's cache", () => {
     expect(after).not.toBe(before);
     expect(after).toEqual(await fresh(ofBatch));
     expect([before.headline.k, after.headline.k]).toEqual([1, 3]);
+  });
+
+  it("the page's read: while a slow report is rebuilt after a write, the one before it with its time; a fast one never", async () => {
+    const { runId, lead, items } = await disputedRun(url, 2, { honest: 1 });
+    const f = filter({ run: runId });
+    // slowMs 0 treats this small report as slow, as 100,000 items are
+    const first = await loadAgreementReportLatest(f, db(), 0);
+    expect(first.asOf).toBeNull();
+    expect(first.value).toEqual(await fresh(f));
+
+    const t0 = Date.now();
+    await recordAdjudication({ itemId: items[0], cause: "ambiguous", note: "" }, lead);
+    const during = await loadAgreementReportLatest(f, db(), 0);
+    expect(during.value).toBe(first.value);
+    expect(during.asOf).not.toBeNull();
+    expect(during.asOf!).toBeLessThanOrEqual(t0);
+    // the new report was started by that read: the strict read joins it and has the adjudication
+    const rebuilt = await loadAgreementReport(f, db());
+    expect(rebuilt).not.toBe(first.value);
+    expect(rebuilt).toEqual(await fresh(f));
+    expect(rebuilt.causes.find((c) => c.cause === "ambiguous")!.count).toBe(
+      first.value.causes.find((c) => c.cause === "ambiguous")!.count + 1,
+    );
+    expect(await loadAgreementReportLatest(f, db(), 0)).toEqual({ value: rebuilt, asOf: null });
+
+    // at the default threshold this report is fast: the read after a write waits for the new one
+    await recordAdjudication({ itemId: items[1], cause: "ambiguous", note: "" }, lead);
+    const next = await loadAgreementReportLatest(f, db());
+    expect(next.asOf).toBeNull();
+    expect(next.value).not.toBe(rebuilt);
+    expect(next.value).toEqual(await fresh(f));
   });
 });

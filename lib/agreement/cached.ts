@@ -12,7 +12,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, type AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { readDb } from "@/lib/db/read-client.ts";
-import { processCache } from "@/lib/server/fingerprint-cache.ts";
+import { processCache, type Latest } from "@/lib/server/fingerprint-cache.ts";
 
 /** A summary of everything the agreement report under `f` is computed from; any write to it changes the summary. */
 export async function agreementFingerprint(f: AgreementFilter, client: Db = readDb()): Promise<string> {
@@ -41,10 +41,34 @@ export async function agreementFingerprint(f: AgreementFilter, client: Db = read
 // The report only: its items (thousands of rows with their entries and reviews) are not kept once it is built.
 const reports = processCache<AgreementReport>("agreement-report");
 
+/** The report computed afresh. */
+const computeReport = (f: AgreementFilter, client: Db) => async () =>
+  buildAgreementReport(await loadAgreementItems(f, client, { lean: true }), f);
+
 /** The report of the reviewed items under `f`, reused while the fingerprint holds. */
 export async function loadAgreementReport(f: AgreementFilter, client: Db = readDb()): Promise<AgreementReport> {
   const fingerprint = await agreementFingerprint(f, client);
-  return reports.get(client, JSON.stringify(f), fingerprint, async () =>
-    buildAgreementReport(await loadAgreementItems(f, client, { lean: true }), f),
-  );
+  return reports.get(client, JSON.stringify(f), fingerprint, computeReport(f, client));
+}
+
+/**
+ * A report slower to compute than this is not waited for by the page when an earlier one of the same filter is
+ * ready: the page shows that one, saying how old it is, while the current one is computed for the next view.
+ * Uncached, 10,000 reviewed items take ~0.4 s and 100,000 take ~4 s (docs/benchmarks.md): with reviews arriving all
+ * day, every view of a large audit would otherwise wait for a fresh build. A report faster than this is always the
+ * current one, so a lead sees their own adjudication at once wherever that costs little.
+ */
+export const AGREEMENT_STALE_AFTER_MS = 1000;
+
+/**
+ * The report for the agreement page: loadAgreementReport's, or, while a report slower than `slowMs` is rebuilt
+ * after a change, the one before it with the time it was asked for (FingerprintCache.latest).
+ */
+export async function loadAgreementReportLatest(
+  f: AgreementFilter,
+  client: Db = readDb(),
+  slowMs = AGREEMENT_STALE_AFTER_MS,
+): Promise<Latest<AgreementReport>> {
+  const fingerprint = await agreementFingerprint(f, client);
+  return reports.latest(client, JSON.stringify(f), fingerprint, computeReport(f, client), { slowMs });
 }

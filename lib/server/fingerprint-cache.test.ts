@@ -70,4 +70,89 @@ describe("FingerprintCache", () => {
     clearProcessCaches();
     expect(await processCache<number>("test-x").get(clientA, "k", "f", compute)).toBe(2);
   });
+
+  describe("latest", () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    /** A computation of `ms` returning `v`, counted. */
+    const counted = () => {
+      const calls: number[] = [];
+      const make = (v: number, ms: number) => async () => {
+        calls.push(v);
+        await sleep(ms);
+        return v;
+      };
+      return { calls, make };
+    };
+
+    it("hands back the slow earlier result at once while the current one is computed, then the current one", async () => {
+      const cache = new FingerprintCache<number>();
+      const { calls, make } = counted();
+      expect(await cache.latest(clientA, "k", "f1", make(1, 40), { slowMs: 20 }, 1000)).toEqual({
+        value: 1,
+        asOf: null,
+      });
+      // the inputs change: the earlier result, asked for at 1000, comes back while the new one has not finished
+      let release!: (v: number) => void;
+      let computing = 0;
+      const held = () => {
+        computing++;
+        return new Promise<number>((r) => (release = r));
+      };
+      expect(await cache.latest(clientA, "k", "f2", held, { slowMs: 20 }, 2000)).toEqual({ value: 1, asOf: 1000 });
+      // a caller meanwhile gets the same and joins the computation already running
+      expect(await cache.latest(clientA, "k", "f2", held, { slowMs: 20 }, 2100)).toEqual({ value: 1, asOf: 1000 });
+      expect(computing).toBe(1);
+      release(2);
+      expect(await cache.get(clientA, "k", "f2", make(9, 0), 2100)).toBe(2);
+      expect(await cache.latest(clientA, "k", "f2", make(9, 0), { slowMs: 0 }, 2200)).toEqual({
+        value: 2,
+        asOf: null,
+      });
+      expect(calls).toEqual([1]);
+    });
+
+    it("waits for a fast result (a reader sees its own writes), and never hands back another key's or an expired one", async () => {
+      const cache = new FingerprintCache<number>({ maxAgeMs: 5000 });
+      const { calls, make } = counted();
+      await cache.latest(clientA, "k", "f1", make(1, 0), { slowMs: 50 }, 1000);
+      expect(await cache.latest(clientA, "k", "f2", make(2, 0), { slowMs: 50 }, 2000)).toEqual({
+        value: 2,
+        asOf: null,
+      });
+      await cache.latest(clientA, "slow", "f1", make(3, 60), { slowMs: 50 }, 2000);
+      expect(await cache.latest(clientA, "other", "f2", make(4, 0), { slowMs: 50 }, 2000)).toEqual({
+        value: 4,
+        asOf: null,
+      });
+      expect(await cache.latest(clientB, "slow", "f2", make(5, 0), { slowMs: 50 }, 2000)).toEqual({
+        value: 5,
+        asOf: null,
+      });
+      // "slow" at f1 was asked for at 2000: at 7000 it has expired, so the caller waits for f2
+      expect(await cache.latest(clientA, "slow", "f2", make(6, 0), { slowMs: 50 }, 7000)).toEqual({
+        value: 6,
+        asOf: null,
+      });
+      expect(calls).toEqual([1, 2, 3, 4, 5, 6]);
+    });
+
+    it("keeps handing back the earlier result while the current one fails, and a null fingerprint is computed", async () => {
+      const cache = new FingerprintCache<number>();
+      await cache.latest(clientA, "k", "f1", async () => (await sleep(30), 1), { slowMs: 20 }, 1000);
+      let failures = 0;
+      const failing = async () => {
+        failures++;
+        throw new Error("db gone");
+      };
+      expect(await cache.latest(clientA, "k", "f2", failing, { slowMs: 20 }, 2000)).toEqual({ value: 1, asOf: 1000 });
+      await sleep(0);
+      expect(await cache.latest(clientA, "k", "f2", failing, { slowMs: 20 }, 2000)).toEqual({ value: 1, asOf: 1000 });
+      expect(failures).toBe(2);
+      await expect(cache.get(clientA, "k", "f2", failing, 2000)).rejects.toThrow("db gone");
+      expect(await cache.latest(clientA, "k", null, async () => 9, { slowMs: 20 }, 2000)).toEqual({
+        value: 9,
+        asOf: null,
+      });
+    });
+  });
 });

@@ -6,7 +6,16 @@
 
 export type FingerprintCacheOptions = { maxEntries?: number; maxAgeMs?: number };
 
-type Entry<T> = { at: number; value: Promise<T> };
+type Entry<T> = {
+  key: string;
+  at: number;
+  value: Promise<T>;
+  /** How long the computation took, once it has succeeded. */
+  ms?: number;
+};
+
+/** A result and, when it is an earlier one handed back while the current one is computed, when that was asked. */
+export type Latest<T> = { value: T; asOf: number | null };
 
 export class FingerprintCache<T> {
   readonly #maxEntries: number;
@@ -31,8 +40,7 @@ export class FingerprintCache<T> {
     now = Date.now(),
   ): Promise<T> {
     if (fingerprint === null) return compute();
-    let cache = this.#byClient.get(client);
-    if (!cache) this.#byClient.set(client, (cache = new Map()));
+    const cache = this.#cacheOf(client);
     const k = JSON.stringify([key, fingerprint]);
     const hit = cache.get(k);
     if (hit && now - hit.at < this.#maxAgeMs) {
@@ -40,13 +48,64 @@ export class FingerprintCache<T> {
       cache.set(k, hit); // most recently used last
       return hit.value;
     }
+    const started = performance.now();
     const value = compute();
-    cache.set(k, { at: now, value });
-    value.catch(() => {
-      if (cache.get(k)?.value === value) cache.delete(k);
-    });
+    const entry: Entry<T> = { key, at: now, value };
+    cache.set(k, entry);
+    value.then(
+      () => (entry.ms = performance.now() - started),
+      () => {
+        if (cache.get(k)?.value === value) cache.delete(k);
+      },
+    );
     while (cache.size > this.#maxEntries) cache.delete(cache.keys().next().value!);
     return value;
+  }
+
+  /**
+   * As `get`, except that a caller need not wait for a slow result: when the result at `fingerprint` is not ready
+   * but one of the same key at an earlier fingerprint is — computed within maxAgeMs and in `slowMs` or more — that
+   * one is handed back at once with `asOf` (when it was asked for), while the result at `fingerprint` is computed
+   * (or goes on being computed) for the callers after it. A fast result is always waited for, so a reader sees its
+   * own writes wherever the wait is short.
+   */
+  async latest(
+    client: object,
+    key: string,
+    fingerprint: string | null,
+    compute: () => Promise<T>,
+    opts: { slowMs: number },
+    now = Date.now(),
+  ): Promise<Latest<T>> {
+    const current = this.#cacheOf(client).get(JSON.stringify([key, fingerprint]));
+    const ready = fingerprint !== null && current?.ms !== undefined && now - current.at < this.#maxAgeMs;
+    const earlier = ready || fingerprint === null ? null : this.#latestReady(client, key, opts.slowMs, now);
+    const value = this.get(client, key, fingerprint, compute, now);
+    if (!earlier) return { value: await value, asOf: null };
+    // computed for the next caller: its failure is that caller's to see (get forgets a failed computation)
+    value.catch(() => undefined);
+    return { value: await earlier.value, asOf: earlier.at };
+  }
+
+  /** The newest finished, unexpired result of `key` that took `slowMs` or more to compute. */
+  #latestReady(client: object, key: string, slowMs: number, now: number): Entry<T> | null {
+    let best: Entry<T> | null = null;
+    for (const e of this.#cacheOf(client).values())
+      if (
+        e.key === key &&
+        e.ms !== undefined &&
+        e.ms >= slowMs &&
+        now - e.at < this.#maxAgeMs &&
+        (!best || e.at > best.at)
+      )
+        best = e;
+    return best;
+  }
+
+  #cacheOf(client: object): Map<string, Entry<T>> {
+    let cache = this.#byClient.get(client);
+    if (!cache) this.#byClient.set(client, (cache = new Map()));
+    return cache;
   }
 
   /** Forgets every result (benchmarks measure the uncached cost with it). */

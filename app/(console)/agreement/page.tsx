@@ -5,6 +5,7 @@ import { AgreementScatter, AgreementTrend } from "@/components/agreement/charts.
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { BasisComparisonCard } from "@/components/agreement/basis-comparison.tsx";
 import { ExcludedReviews } from "@/components/agreement/excluded-reviews.tsx";
+import { StaleReportNotice } from "@/components/agreement/stale-report.tsx";
 import { AgreementFilterBar } from "@/components/agreement/filter-bar.tsx";
 import {
   DimensionTable,
@@ -16,7 +17,7 @@ import {
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { loadAgreementReport } from "@/lib/agreement/cached.ts";
+import { loadAgreementReportLatest } from "@/lib/agreement/cached.ts";
 import { agreementFacets } from "@/lib/agreement/facets.ts";
 import { filterQuery, parseAgreementFilter } from "@/lib/agreement/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -46,8 +47,9 @@ export default async function AgreementPage({
     );
   }
   const f = parsed.filter;
-  const [r, facets, pairBatches] = await Promise.all([
-    loadAgreementReport(f),
+  // while a slow report is rebuilt after a change, the one before it, said as such (StaleReportNotice)
+  const [{ value: r, asOf }, facets, pairBatches] = await Promise.all([
+    loadAgreementReportLatest(f),
     agreementFacets(),
     listPairwiseBatches(f.run),
   ]);
@@ -65,6 +67,7 @@ export default async function AgreementPage({
         }
       />
       <AgreementFilterBar f={f} {...facets} />
+      <StaleReportNotice asOf={asOf} reloadHref={`/agreement?${filterQuery(f)}`} />
       {pairBatches.length > 0 && (
         <p className="mb-3 text-[12px] text-fg-muted" data-testid="pairwise-reports">
           Ordering agreement of pairwise batches (does the human order a GRPO pair as the ledger does?):{" "}
