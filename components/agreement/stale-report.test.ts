@@ -17,7 +17,7 @@ describe("StaleReportNotice", () => {
     const out = html(Date.parse("2026-12-04T21:05:09.500Z"));
     expect(out).toContain('role="status"');
     expect(out).toContain('<time dateTime="2026-12-04T21:05:09.500Z"');
-    expect(out).toContain(">21:05:09 UTC</time>");
+    expect(out).toContain(">2026-12-04 21:05:09 UTC</time>");
     expect(out).toContain("being added to a new report");
     expect(out).toContain('href="/agreement?run=r1&amp;tolerance=0.1"');
   });
