@@ -190,8 +190,8 @@ export async function loadAgreementItems(
          ${f.batch !== undefined ? Prisma.sql`and i.batch_id = ${f.batch}::int` : Prisma.empty}
          ${f.run ? Prisma.sql`and b.run_id = ${f.run}` : Prisma.empty}`;
   const itemWhere = Prisma.sql`${inScope} and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
-  // a review that counts is one of a reviewed item's: its item need only be in scope
-  const scoped = Prisma.sql`select i.id from audit_items i join audit_batches b on b.id = i.batch_id where ${inScope}`;
+  // an item `i` in scope, for the statements that do not read its batch
+  const itemInScope = Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`;
   const itemRows = rowsOf<ItemRow>(
     client,
     Prisma.sql`
@@ -233,10 +233,11 @@ export async function loadAgreementItems(
              r.communication, r.guardrails, r.claims, ${lean ? Prisma.empty : Prisma.sql`r.note, r.seconds_spent,`}
              (extract(epoch from r.created_at) * 1000)::float8 as created_ms, r.excluded_reason
         from reviews r join users u on u.id = r.reviewer_id
-       where r.item_id in (${scoped}) and ${reviewWhere}`,
+       -- a review that counts is one of a reviewed item's: its item need only be in scope
+       where r.item_id in (select i.id from audit_items i where ${itemInScope}) and ${reviewWhere}`,
     ),
     // the slots of the pairs in scope: an item's pair is its registry and case, read by the items statement
-    listPairSlots(Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`, client),
+    listPairSlots(itemInScope, client),
   ]);
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
