@@ -17,6 +17,9 @@ type Entry<T> = {
 /** A result and, when it is an earlier one handed back while the current one is computed, when that was asked. */
 export type Latest<T> = { value: T; asOf: number | null };
 
+/** An entry's name: what was asked and the fingerprint it was computed at. */
+const entryKey = (key: string, fingerprint: string | null) => JSON.stringify([key, fingerprint]);
+
 export class FingerprintCache<T> {
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
@@ -41,7 +44,7 @@ export class FingerprintCache<T> {
   ): Promise<T> {
     if (fingerprint === null) return compute();
     const cache = this.#cacheOf(client);
-    const k = JSON.stringify([key, fingerprint]);
+    const k = entryKey(key, fingerprint);
     const hit = cache.get(k);
     if (hit && now - hit.at < this.#maxAgeMs) {
       cache.delete(k);
@@ -77,7 +80,7 @@ export class FingerprintCache<T> {
     opts: { slowMs: number },
     now = Date.now(),
   ): Promise<Latest<T>> {
-    const current = this.#cacheOf(client).get(JSON.stringify([key, fingerprint]));
+    const current = this.#cacheOf(client).get(entryKey(key, fingerprint));
     const ready = fingerprint !== null && current?.ms !== undefined && now - current.at < this.#maxAgeMs;
     const earlier = ready || fingerprint === null ? null : this.#latestReady(client, key, opts.slowMs, now);
     const value = this.get(client, key, fingerprint, compute, now);
