@@ -4,12 +4,12 @@
 //   customer wants and knows), under the id `tau2/<domain>/<task id>`;
 // - env_snapshot: the entities of the domain database (db.json) that the gold actions' arguments or the scenario's
 //   text name, plus the entities those entities name in turn (an order brings its user and products);
-// - verifier_spec: gold read actions → required_reads, gold write actions → required_writes (and the only
-//   allowed writes) with their string arguments as pointers into the snapshot, communicate_info → must_mention,
-//   a gold hand-off → handoff "required" (else "not_allowed"), and a step budget of 2 · gold actions + 2.
+// - verifier_spec: from the evaluation criteria (lib/import/tau2-spec.ts): the gold writes the tools accept, the
+//   evidence they need, communicate_info as must_mention, the hand-off and the step budget; the gold actions the
+//   tools refuse on the database are listed on the ticket (`tau2_refused_actions`).
 import { createHash } from "node:crypto";
-import { tau2ReadAlternatives, tau2ToolKind } from "@/lib/import/tau2-tools.ts";
-import { tau2TaskSchema, jsonPath, type Tau2Action, type Tau2Task } from "@/lib/import/tau2-schema.ts";
+import { tau2TaskSchema, jsonPath, type Tau2Task } from "@/lib/import/tau2-schema.ts";
+import { specFor } from "@/lib/import/tau2-spec.ts";
 import { ID_FORBIDDEN, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 
@@ -111,109 +111,6 @@ export function snapshotFor(db: Tau2Db, refs: Set<string>): Record<string, unkno
   return pickAll(more);
 }
 
-// ---------- pointers ----------
-
-/**
- * value → the shortest pointer into the snapshot that holds it (breadth first, in key order; object keys with a
- * `.` cannot be spelled in a pointer and are not entered). Only strings of at least 3 characters: a number or a
- * short word in the arguments is kept literal rather than tied to an unrelated field that happens to equal it.
- */
-function pointerIndex(snapshot: Record<string, unknown>): Map<string, string> {
-  const index = new Map<string, string>();
-  let level: [string[], unknown][] = [[[], snapshot]];
-  while (level.length) {
-    const next: [string[], unknown][] = [];
-    for (const [path, v] of level) {
-      if (typeof v === "string") {
-        if (v.length >= 3 && !index.has(v)) index.set(v, "$" + path.join("."));
-      } else if (Array.isArray(v)) v.forEach((x, i) => next.push([[...path, String(i)], x]));
-      else if (isObject(v))
-        for (const [k, x] of Object.entries(v)) if (k && !k.includes(".")) next.push([[...path, k], x]);
-    }
-    level = next;
-  }
-  return index;
-}
-
-/** A literal string of the spec that starts with `$` is written `$$…` (formats.md §1). */
-const literal = (s: string) => (s.startsWith("$") ? "$" + s : s);
-
-function pointerize(v: unknown, index: Map<string, string>): unknown {
-  if (typeof v === "string") return index.get(v) ?? literal(v);
-  if (Array.isArray(v)) return v.map((x) => pointerize(x, index));
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, pointerize(x, index)]));
-  return v;
-}
-
-// ---------- spec ----------
-
-function mentionKey(info: string, k: number, used: Set<string>): string {
-  const slug = info
-    .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, "_")
-    .replace(/^_+|_+$/g, "")
-    .slice(0, 60);
-  let key = `communicate:${slug || k}`;
-  if (used.has(key)) key = `${key}#${k}`;
-  used.add(key);
-  return key;
-}
-
-export function specFor(
-  domain: string,
-  actions: readonly Tau2Action[],
-  communicate: readonly string[],
-  snapshot: Record<string, unknown>,
-): Record<string, unknown> {
-  // The user's own tool calls (telecom: the customer toggles their phone) are not the agent's to make.
-  const gold = actions.filter((a) => a.requestor !== "user");
-  const names = gold.map((a) => a.name);
-  const index = pointerIndex(snapshot);
-
-  // The gold trajectory's reads before its first write must precede every write (required_reads); the reads
-  // between two writes must precede the later one (its `after`). A read after the last write is evidence for
-  // nothing the agent did, unless the task has no write at all.
-  const requirement = (name: string) => {
-    const alts = tau2ReadAlternatives(domain, name, names);
-    return alts.length > 1 ? { any_of: alts } : name;
-  };
-  const reads: unknown[] = [];
-  const writes: { tool: string; args: Record<string, unknown>; after?: unknown[] }[] = [];
-  let pending: unknown[] = [];
-  let pendingKeys = new Set<string>();
-  for (const a of gold) {
-    const kind = tau2ToolKind(domain, a.name);
-    if (kind === "read") {
-      const r = requirement(a.name);
-      const key = JSON.stringify(r);
-      if (!pendingKeys.has(key)) {
-        pendingKeys.add(key);
-        pending.push(r);
-      }
-    } else if (kind === "write") {
-      const compared = a.compare_args
-        ? Object.fromEntries(Object.entries(a.arguments).filter(([k]) => a.compare_args!.includes(k)))
-        : a.arguments;
-      const w: (typeof writes)[number] = { tool: a.name, args: pointerize(compared, index) as Record<string, unknown> };
-      if (writes.length === 0) reads.push(...pending);
-      else if (pending.length) w.after = pending;
-      writes.push(w);
-      pending = [];
-      pendingKeys = new Set();
-    }
-  }
-  if (writes.length === 0) reads.push(...pending);
-  const used = new Set<string>();
-  return {
-    required_reads: reads,
-    allowed_writes: writes.map((w) => ({ tool: w.tool, args: w.args })),
-    required_writes: writes,
-    must_mention: communicate.map((info, k) => ({ key: mentionKey(info, k, used), value: literal(info) })),
-    handoff: gold.some((a) => tau2ToolKind(domain, a.name) === "handoff") ? "required" : "not_allowed",
-    step_budget: 2 * gold.length + 2,
-  };
-}
-
 // ---------- the task ----------
 
 export function mapTau2Task(
@@ -240,6 +137,12 @@ export function mapTau2Task(
   for (const a of actions) collectScalars(a.arguments, refs);
   textTokens(message, refs);
   const snapshot = snapshotFor(db, refs);
+  const { spec, refused } = specFor(
+    domain,
+    { actions, communicate, rewardBasis: task.evaluation_criteria?.reward_basis ?? [] },
+    snapshot,
+    db,
+  );
 
   const ticket: Record<string, unknown> = { id: ticketId, category: idPart(domain), message, tau2_task_id: task.id };
   if (task.user_scenario.persona) ticket.persona = task.user_scenario.persona;
@@ -247,6 +150,7 @@ export function mapTau2Task(
   if (task.evaluation_criteria?.reward_basis) ticket.tau2_reward_basis = task.evaluation_criteria.reward_basis;
   if (task.evaluation_criteria?.nl_assertions?.length)
     ticket.tau2_nl_assertions = task.evaluation_criteria.nl_assertions;
+  if (refused.length) ticket.tau2_refused_actions = refused;
   return {
     ok: true,
     mapped: {
@@ -257,7 +161,7 @@ export function mapTau2Task(
         kind: "case",
         ticket,
         env_snapshot: snapshot,
-        verifier_spec: specFor(domain, actions, communicate, snapshot),
+        verifier_spec: spec,
       },
     },
   };
