@@ -94,15 +94,12 @@ describe("mapTau2Task", () => {
     expect(Object.keys(c.env_snapshot.products as object)).toEqual(["6817146515"]);
   });
 
-  it("turns gold reads into required reads (before the first write) and `after` (between writes)", () => {
+  it("retail: requires the customer identified and each write's object read first (tau2-spec.test.ts has the rules)", () => {
     const spec = c.verifier_spec;
-    expect(spec.required_reads).toEqual([
-      { any_of: ["find_user_id_by_email", "find_user_id_by_name_zip"] },
-      "get_order_details",
-    ]);
+    expect(spec.required_reads).toEqual([{ any_of: ["find_user_id_by_email", "find_user_id_by_name_zip"] }]);
     const writes = spec.required_writes as { tool: string; after?: unknown }[];
     expect(writes.map((w) => [w.tool, w.after])).toEqual([
-      ["return_delivered_order_items", undefined],
+      ["return_delivered_order_items", ["get_order_details"]],
       ["modify_user_address", ["get_user_details"]],
     ]);
   });
@@ -128,16 +125,17 @@ describe("mapTau2Task", () => {
     );
   });
 
-  it("makes communicate_info must-mention items, hand-off not allowed without a gold hand-off, budget 2·actions+2", () => {
+  it("makes communicate_info must-mention items, a hand-off allowed, a budget of 2 · calls + 2", () => {
     expect(c.verifier_spec.must_mention).toEqual([
       { key: "communicate:45.13", value: "45.13" },
       { key: "communicate:45.13#1", value: "45.13" },
     ]);
-    expect(c.verifier_spec.handoff).toBe("not_allowed");
+    expect(c.verifier_spec.handoff).toBe("allowed");
+    // 6 gold actions; the policy's count is 2 lookups + the profile + 1 order + 2 writes = 6 as well.
     expect(c.verifier_spec.step_budget).toBe(14);
   });
 
-  it("an airline-style task: nested write arguments, a gold hand-off, user actions left out", () => {
+  it("an airline-style task: the gold path's reads, nested write arguments, user actions left out", () => {
     const db = {
       users: { sara_doe_496: { user_id: "sara_doe_496", payment_methods: { gift_card_1: { id: "gift_card_1" } } } },
       flights: { HAT001: { flight_number: "HAT001", origin: "SFO", destination: "JFK" } },
@@ -189,7 +187,7 @@ describe("mapTau2Task", () => {
         },
       },
     ]);
-    expect(spec.handoff).toBe("required");
+    expect(spec.handoff).toBe("allowed"); // the gold hand-off follows a write: tau2-bench does not judge it
     expect(spec.step_budget).toBe(10); // four agent actions; the user's own is not the agent's
     expect(caseSchema.safeParse(m.mapped.case).success).toBe(true);
   });

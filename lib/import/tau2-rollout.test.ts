@@ -182,7 +182,17 @@ describe("mapTau2Simulation", () => {
     };
     const c = mapTau2Task(task, "tasks[0]", db, "retail");
     if (!c.ok) throw new Error(JSON.stringify(c.issue));
-    const record = scoreRollout(rolloutSchema.parse(mapped()), caseSchema.parse(c.mapped.case));
+    // The retail policy asks for the customer identified first: the agent looks them up by email.
+    const rollout = mapped();
+    rollout.trajectory.steps.unshift({
+      type: "tool",
+      name: "find_user_id_by_email",
+      input: { email: "mei@example.com" },
+      output: "u1",
+      status: "success",
+    });
+    for (const w of (rollout.sandbox as { writes: { step: number }[] }).writes) w.step++;
+    const record = scoreRollout(rolloutSchema.parse(rollout), caseSchema.parse(c.mapped.case));
     expect(record).toMatchObject({ status: "scored", reward: 1, guardrails: [] });
   });
 
