@@ -59,7 +59,7 @@ function pointerIndex(snapshot: Record<string, unknown>): Map<string, string> {
 }
 
 /** A literal string of the spec that starts with `$` is written `$$…` (formats.md §1). */
-export const literal = (s: string) => (s.startsWith("$") ? "$" + s : s);
+const literal = (s: string) => (s.startsWith("$") ? "$" + s : s);
 
 function pointerize(v: unknown, index: Map<string, string>): unknown {
   if (typeof v === "string") return index.get(v) ?? literal(v);
@@ -83,9 +83,10 @@ function mentionKey(info: string, k: number, used: Set<string>): string {
 // ---------- evidence ----------
 
 /**
- * The gold path's reads: those before its first write must precede every write (required_reads), those between
- * two writes the later one (its `after`). A read after the last write is evidence for nothing the agent did, unless
- * the task has no write at all. Read tools that look the same thing up by different keys are one `any_of`.
+ * The gold path's reads: those before its first write must precede every write (the required reads, returned),
+ * those between two writes the later one (its `after`, set on `writes`). A read after the last write is evidence
+ * for nothing the agent did, unless the task has no write at all. Read tools that look the same thing up by
+ * different keys are one `any_of`.
  */
 function goldPathEvidence(domain: string, gold: readonly Tau2Action[], writes: SpecWrite[]): Requirement[] {
   const names = gold.map((a) => a.name);
@@ -109,7 +110,10 @@ function goldPathEvidence(domain: string, gold: readonly Tau2Action[], writes: S
   return reads;
 }
 
-/** Retail, as the policy reads: the customer identified by either allowed lookup; the changed object read first. */
+/**
+ * Retail, as the policy reads: the customer identified by either allowed lookup (the required reads, returned);
+ * the object each write changes read before it (its `after`, set on `writes`).
+ */
 function retailEvidence(writes: SpecWrite[]): Requirement[] {
   for (const w of writes) {
     const read = RETAIL_OBJECT_READS[w.tool];
