@@ -74,7 +74,7 @@ async function waitFor(ok: () => Promise<boolean>, what: () => string, timeoutMs
 }
 
 describe("npm start, stopped by a signal to its PID", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-start-"));
+  const dataDirs: string[] = [];
 
   beforeAll(async () => {
     // The console is served from the production build; a stale one is built here, once, as `npm start` would.
@@ -83,12 +83,16 @@ describe("npm start, stopped by a signal to its PID", () => {
   }, 900_000);
 
   afterAll(() => {
-    for (const pid of processesNaming(path.join(dataDir, "pg"))) process.kill(pid, "SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const dataDir of dataDirs) {
+      for (const pid of processesNaming(path.join(dataDir, "pg"))) process.kill(pid, "SIGKILL");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   for (const signal of ["SIGTERM", "SIGINT"] as const)
     it(`${signal}: the console and the embedded PostgreSQL stop, the port is freed, "stopped" is said`, async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-start-"));
+      dataDirs.push(dataDir);
       const [port, pgPort] = [await freePort(), await freePort()];
       const env: NodeJS.ProcessEnv = {
         ...process.env,
@@ -110,7 +114,27 @@ describe("npm start, stopped by a signal to its PID", () => {
             () => false,
           );
         await waitFor(healthy, () => `the console did not serve (output: ${out})`, 120_000);
+        await waitFor(
+          async () => out.includes("console ready"),
+          () => `no "console ready" in ${out}`,
+          5_000,
+        );
         const tree = descendants(npm.pid!);
+        // a first start says what it is doing before each slow part
+        const lines = out.split("\n").filter((l) => l.startsWith("verity: "));
+        expect(lines.slice(0, 5)).toEqual([
+          `verity: creating a new database cluster in ${path.join(dataDir, "pg")}…`,
+          `verity: starting the embedded PostgreSQL on port ${pgPort}…`,
+          `verity: started the embedded PostgreSQL (${dataDir}/pg)`,
+          "verity: applying database migrations…",
+          expect.stringMatching(/^verity: applied migrations: 001_init, /),
+        ]);
+        expect(lines.slice(5)).toEqual([
+          "verity: starting the console…",
+          expect.stringMatching(
+            new RegExp(`^verity: console ready at http://localhost:${port} \\(\\d+ s since start\\)$`),
+          ),
+        ]);
         expect(processesNaming(`-D ${path.join(dataDir, "pg")} `)).toHaveLength(1);
 
         npm.kill(signal);

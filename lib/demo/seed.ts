@@ -67,6 +67,16 @@ export function demoExamples(): unknown[] {
   });
 }
 
+/** `f`, called at most once per `ms` (the first call after `ms` have passed since the last one). */
+function every<T>(ms: number, f: (x: T) => void): (x: T) => void {
+  let last = Date.now();
+  return (x) => {
+    if (Date.now() - last < ms) return;
+    last = Date.now();
+    f(x);
+  };
+}
+
 /** Serialises concurrent first starts: the second one waits, then finds the runs and loads nothing. */
 const SEED_LOCK = 0x64656d6f;
 
@@ -110,7 +120,13 @@ export async function seedDemoIfEmpty(url: string, opts: SeedDemoOptions = {}): 
       const n = (spec.tickets * spec.steps * spec.k).toLocaleString("en-US");
       say(`loading demo data: ${spec.runId}, ${n} rollouts scored by the verifier…`);
       await describeRun(pool, spec.runId, describeDemoRun(spec));
-      const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+      const summary = await ingestValues(demoRunValues(spec), {
+        pool,
+        batchLines: 4000,
+        onProgress: every(15_000, (p) =>
+          say(`… ${spec.runId}: ${p.committedLine.toLocaleString("en-US")} lines loaded`),
+        ),
+      });
       check(summary, spec.runId);
       rollouts += summary.by_kind.rollout.accepted;
       runs.push(
