@@ -45,7 +45,8 @@ const envSchema = z.object({
       "must be between 128MB and 64GB",
     )
     .optional(),
-  VERITY_DEMO: z.enum(["0", "1", "true", "false"]).optional(),
+  /** `force`: the demo runs are loaded even beside other runs (lib/server/first-run.ts). */
+  VERITY_DEMO: z.enum(["0", "1", "true", "false", "force"]).optional(),
   /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */
   VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),
   VERITY_SESSION_HOURS: z.coerce.number().positive().default(12),
@@ -97,6 +98,7 @@ export function env(): Env {
 
 /** Demo data and demo users exist unless this is a production deployment without VERITY_DEMO. */
 export function demoEnabled(e: Env = env()): boolean {
-  if (e.VERITY_DEMO !== undefined) return e.VERITY_DEMO === "1" || e.VERITY_DEMO === "true";
+  if (e.VERITY_DEMO !== undefined)
+    return e.VERITY_DEMO === "1" || e.VERITY_DEMO === "true" || e.VERITY_DEMO === "force";
   return e.NODE_ENV !== "production";
 }

@@ -1,13 +1,22 @@
 // Inputs of the shadow audit: batch parameters (the preview URL, the create form, the CLI) and adjudications.
 // One schema per input; form values arrive as strings, so numbers are coerced and blank fields mean "default".
 import { z } from "zod";
+import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { PICKS } from "@/lib/audit/sampler.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 /** "" (an empty form field or URL parameter) is "not given". */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const num = (schema: z.ZodNumber) => z.preprocess(blank, z.coerce.number({ error: "Enter a number." }).pipe(schema));
+const coerced = (schema: z.ZodNumber) => z.coerce.number({ error: "Enter a number." }).pipe(schema);
+/** A number the form must give: blank is "Enter a number.". */
+const num = (schema: z.ZodNumber) => z.preprocess(blank, coerced(schema));
+// The optional and defaulted numbers take "not given" inside the preprocess: outside it, `.optional()` and
+// `.default()` only see the raw "" (not undefined), which the coercion would then read as NaN.
+/** A number the form may leave blank (absent). */
+const optionalNum = (schema: z.ZodNumber) => z.preprocess(blank, coerced(schema).optional());
+/** A number the form may leave blank (the default). */
+const numOr = (schema: z.ZodNumber, fallback: number) => z.preprocess(blank, coerced(schema).default(fallback));
 
 export const DEFAULT_RATE = 0.01;
 export const DEFAULT_OVERLAP = 0.1;
@@ -22,30 +31,56 @@ export const batchParamsSchema = z
     runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }),
     stepFrom: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
     stepTo: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
-    rate: num(
+    rate: numOr(
       z.number().gt(0, { error: "The rate must be above 0." }).max(1, { error: "The rate is a fraction: at most 1." }),
-    ).default(DEFAULT_RATE),
+      DEFAULT_RATE,
+    ),
     salt: z.preprocess(blank, z.string().trim().max(100, { error: "At most 100 characters." }).optional()),
     pick: z.preprocess(blank, z.enum(PICKS, { error: "Pick one or all." }).default("one")),
-    minPerStratum: num(z.number().int({ error: "A whole number." }).min(0).max(100_000)).optional(),
-    overlapRate: num(z.number().min(0).max(1, { error: "A fraction: at most 1." })).default(DEFAULT_OVERLAP),
-    tolerance: num(z.number().min(0).max(1, { error: "A reward difference: at most 1." })).default(DEFAULT_TOLERANCE),
+    minPerStratum: optionalNum(z.number().int({ error: "A whole number." }).min(0).max(100_000)),
+    overlapRate: numOr(z.number().min(0).max(1, { error: "A fraction: at most 1." }), DEFAULT_OVERLAP),
+    tolerance: numOr(z.number().min(0).max(1, { error: "A reward difference: at most 1." }), DEFAULT_TOLERANCE),
     /** Absent = "tickets"; delta and nearTieRate apply to pairwise batches only (absent = the defaults). */
     kind: z.preprocess(blank, z.enum(BATCH_KINDS, { error: "Pick tickets or pairwise." }).optional()),
-    delta: num(
+    delta: optionalNum(
       z
         .number()
         .min(0, { error: "A reward difference: at least 0." })
         .lt(1, { error: "A reward difference: below 1." }),
-    ).optional(),
-    nearTieRate: num(
+    ),
+    nearTieRate: optionalNum(
       z.number().min(0, { error: "A fraction: at least 0." }).max(1, { error: "A fraction: at most 1." }),
-    ).optional(),
+    ),
   })
   .refine((p) => p.stepFrom <= p.stepTo, { path: ["stepTo"], error: "The window ends before it starts." });
 export type BatchParams = z.infer<typeof batchParamsSchema>;
 /** Parameters with the salt fixed (the preview shows the sample that create will draw). */
 export type ResolvedBatchParams = BatchParams & { salt: string };
+
+/**
+ * What the New batch form shows before anything is typed: a run's whole window and the defaults, the optional
+ * fields blank. Previewing it untouched must draw a batch (batchParamsSchema).
+ */
+export function batchFormDefaults(
+  run: { id: string; firstStep: number | null; lastStep: number | null } | undefined,
+  salt: string,
+): Record<string, string> {
+  return {
+    runId: run?.id ?? "",
+    stepFrom: String(run?.firstStep ?? 0),
+    stepTo: String(run?.lastStep ?? 0),
+    rate: String(DEFAULT_RATE),
+    salt,
+    pick: "one",
+    minPerStratum: "",
+    overlapRate: String(DEFAULT_OVERLAP),
+    tolerance: String(DEFAULT_TOLERANCE),
+    kind: "tickets",
+    delta: String(DEFAULT_DELTA),
+    nearTieRate: String(DEFAULT_NEAR_TIE_RATE),
+    name: "",
+  };
+}
 
 const bigId = z
   .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive(), z.bigint()], { error: "Missing item." })

@@ -1,7 +1,10 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
+import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/auth/demo-users.ts";
+import { verifyPassword } from "@/lib/auth/password.ts";
 import type { Role } from "@/lib/auth/policy.ts";
 import { SIGN_IN_LIMIT } from "@/lib/auth/schema.ts";
 import { db } from "@/lib/db/client.ts";
+import { demoEnabled } from "@/lib/env.ts";
 
 /** The signed-in user as pages and actions see it. Never carries the password hash. */
 export type SessionUser = {
@@ -58,4 +61,32 @@ export async function recentSignInFailures(
     _min: { at: true },
   });
   return { count: agg._count._all, oldest: agg._min.at };
+}
+
+export type DemoSignIn = { email: string; role: Role; password: string };
+
+// Whether a stored hash is the demo password's, by the hash itself: a changed password is a new hash, so the answer
+// never goes stale, and the sign-in page verifies each demo account once per process instead of once per view.
+const isDemoHash = new Map<string, Promise<boolean>>();
+
+/**
+ * The demo accounts the sign-in page lists, in demo mode only (demoEnabled: never a production deployment without
+ * VERITY_DEMO): those of DEMO_USERS that exist, are enabled and still have the demo password.
+ */
+export async function listDemoSignIns(enabled = demoEnabled(), client: Db = db()): Promise<DemoSignIn[]> {
+  if (!enabled) return [];
+  const users = await client.user.findMany({
+    where: { email: { in: DEMO_USERS.map((u) => u.email) }, disabledAt: null },
+    select: { email: true, role: true, passwordHash: true },
+  });
+  const byEmail = new Map(users.map((u) => [u.email, u]));
+  const out: DemoSignIn[] = [];
+  for (const demo of DEMO_USERS) {
+    const hash = byEmail.get(demo.email)?.passwordHash;
+    if (!hash) continue;
+    if (!isDemoHash.has(hash)) isDemoHash.set(hash, verifyPassword(DEMO_PASSWORD, hash));
+    if (await isDemoHash.get(hash))
+      out.push({ email: demo.email, role: byEmail.get(demo.email)!.role, password: DEMO_PASSWORD });
+  }
+  return out;
 }

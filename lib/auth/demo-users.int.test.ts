@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDemoUsersIfEmpty, DEMO_PASSWORD } from "@/lib/auth/demo-users.ts";
-import { verifyPassword } from "@/lib/auth/password.ts";
+import { listDemoSignIns } from "@/lib/auth/data.ts";
+import { hashPassword, verifyPassword } from "@/lib/auth/password.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
@@ -41,5 +42,30 @@ describe("demo users", () => {
     expect(await client.activityLog.count({ where: { action: "user.create", actorLabel: "system" } })).toBe(5);
     expect(await createDemoUsersIfEmpty(client)).toEqual([]);
     expect(await client.user.count()).toBe(5);
+  });
+
+  it("are listed for the sign-in page in demo mode only, while enabled and with the demo password", async () => {
+    expect(await listDemoSignIns(false, client)).toEqual([]);
+    const all = await listDemoSignIns(true, client);
+    expect(all.map((a) => [a.email, a.role, a.password])).toEqual([
+      ["admin@verity.local", "admin", "verity"],
+      ["lead@verity.local", "lead", "verity"],
+      ["researcher@verity.local", "researcher", "verity"],
+      ["annotator@verity.local", "annotator", "verity"],
+      ["annotator2@verity.local", "annotator", "verity"],
+    ]);
+    await client.user.update({
+      where: { email: "admin@verity.local" },
+      data: { passwordHash: await hashPassword("a password of its own") },
+    });
+    await client.user.update({ where: { email: "annotator2@verity.local" }, data: { disabledAt: new Date() } });
+    await client.user.create({
+      data: { email: "someone@example.org", role: "admin", passwordHash: await hashPassword("verity") },
+    });
+    expect((await listDemoSignIns(true, client)).map((a) => a.email)).toEqual([
+      "lead@verity.local",
+      "researcher@verity.local",
+      "annotator@verity.local",
+    ]);
   });
 });

@@ -16,6 +16,15 @@ async function freePort(): Promise<number> {
   });
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 type Result = { code: number | null; out: string; err: string };
 function runTsx(args: string[], env: NodeJS.ProcessEnv, killAfterLine = false): Promise<Result> {
   return new Promise((resolve) => {
@@ -70,6 +79,45 @@ describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
     const reused = await runTsx([fixture, "read"], env);
     expect(reused.code, reused.err).toBe(0);
     expect(JSON.parse(reused.out)).toEqual({ startedHere: false, rows: ["survives restarts"] });
+  }, 120_000);
+});
+
+describe("a PostgreSQL already answering on VERITY_PG_PORT", () => {
+  const own = fs.mkdtempSync(path.join(os.tmpdir(), "verity-own-"));
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), "verity-other-"));
+  afterAll(() => {
+    for (const dir of [own, other]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is reused only when its data directory is this checkout's; otherwise refused, naming both", async () => {
+    const port = await freePort();
+    const base: NodeJS.ProcessEnv = { ...process.env, VERITY_PG_PORT: String(port) };
+    delete base.DATABASE_URL;
+    const fixture = "lib/testing/embedded-child.ts";
+    const server = await runTsx([fixture, "hang"], { ...base, VERITY_DATA_DIR: own }, true);
+    expect(server.code).toBeNull();
+    try {
+      // the same directory through a symbolic link is the same directory
+      const link = path.join(other, "link");
+      fs.symlinkSync(own, link);
+      const same = await runTsx([fixture, "hang"], { ...base, VERITY_DATA_DIR: link }, true);
+      expect(JSON.parse(same.out), same.err).toEqual({ startedHere: false, rows: [] });
+
+      for (const dataDir of [other, path.join(other, "does-not-exist")]) {
+        const refused = await runTsx([fixture, "read"], { ...base, VERITY_DATA_DIR: dataDir });
+        expect(refused.code).not.toBe(0);
+        expect(refused.err).toContain(
+          `The PostgreSQL answering on port ${port} keeps its data in ${fs.realpathSync(path.join(own, "pg"))}, ` +
+            `not in this checkout's ${path.join(fs.realpathSync(other), path.relative(other, dataDir), "pg")} ` +
+            "(VERITY_DATA_DIR): stop that server, or set VERITY_PG_PORT to a free port.",
+        );
+      }
+      expect(fs.existsSync(path.join(other, "pg"))).toBe(false);
+    } finally {
+      const pid = Number(fs.readFileSync(path.join(own, "pg", "postmaster.pid"), "utf8").split("\n")[0]);
+      process.kill(pid, "SIGINT");
+      for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    }
   }, 120_000);
 });
 

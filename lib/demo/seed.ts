@@ -67,14 +67,35 @@ export function demoExamples(): unknown[] {
   });
 }
 
+/** `f`, called at most once per `ms` (the first call after `ms` have passed since the last one). */
+function every<T>(ms: number, f: (x: T) => void): (x: T) => void {
+  let last = Date.now();
+  return (x) => {
+    if (Date.now() - last < ms) return;
+    last = Date.now();
+    f(x);
+  };
+}
+
 /** Serialises concurrent first starts: the second one waits, then finds the runs and loads nothing. */
 const SEED_LOCK = 0x64656d6f;
 
+/** The runs the demo loads: the worked examples and the generated pair. */
+export const DEMO_RUNS = [EXAMPLES_RUN, ...demoRunSpecs("small").map((r) => r.runId)];
+
+export type SeedDemoOptions = {
+  size?: DemoSize;
+  /** Load the demo runs unless they are there, beside whatever other runs the database holds. */
+  force?: boolean;
+  /** Told what is being loaded, before each part (the first start spends a minute here). */
+  progress?: (line: string) => void;
+};
+
 /**
- * Loads demo data into an empty database; returns a one-line description of what was loaded, or null. The size is
- * VERITY_DEMO_SIZE (`small` for test databases) unless given.
+ * Loads demo data into an empty database (with `force`: into one without the demo runs); returns a one-line
+ * description of what was loaded, or null. The size is VERITY_DEMO_SIZE (`small` for test databases) unless given.
  */
-export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {}): Promise<string | null> {
+export async function seedDemoIfEmpty(url: string, opts: SeedDemoOptions = {}): Promise<string | null> {
   // A pool of its own: this runs in `npm start` and the test runner, and must not close a pool others share.
   const pool = new pg.Pool({ connectionString: url, max: 3 });
   // An idle connection that breaks is dropped by the pool; without a listener the error would be thrown.
@@ -82,18 +103,30 @@ export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {
   const lock = await checkout(pool);
   try {
     await lock.query("select pg_advisory_lock($1)", [SEED_LOCK]);
-    const any = await pool.query("select exists(select 1 from runs) as any");
+    const any = opts.force
+      ? await pool.query("select exists(select 1 from runs where id = any($1)) as any", [DEMO_RUNS])
+      : await pool.query("select exists(select 1 from runs) as any");
     if (any.rows[0].any) return null;
+    const say = opts.progress ?? (() => undefined);
     const started = Date.now();
     const size = opts.size ?? env().VERITY_DEMO_SIZE;
+    say(`loading demo data: ${EXAMPLES_RUN}, the 10 verifier examples…`);
     await describeRun(pool, EXAMPLES_RUN, "The ten worked examples of the verifier spec, one per rule.");
     const examples = await ingestValues(demoExamples(), { pool });
     check(examples, "the verifier examples");
     let rollouts = examples.by_kind.rollout.accepted;
     const runs: string[] = [];
     for (const spec of demoRunSpecs(size)) {
+      const n = (spec.tickets * spec.steps * spec.k).toLocaleString("en-US");
+      say(`loading demo data: ${spec.runId}, ${n} rollouts scored by the verifier…`);
       await describeRun(pool, spec.runId, describeDemoRun(spec));
-      const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+      const summary = await ingestValues(demoRunValues(spec), {
+        pool,
+        batchLines: 4000,
+        onProgress: every(15_000, (p) =>
+          say(`… ${spec.runId}: ${p.committedLine.toLocaleString("en-US")} lines loaded`),
+        ),
+      });
       check(summary, spec.runId);
       rollouts += summary.by_kind.rollout.accepted;
       runs.push(
@@ -106,5 +139,25 @@ export async function seedDemoIfEmpty(url: string, opts: { size?: DemoSize } = {
     await lock.query("select pg_advisory_unlock($1)", [SEED_LOCK]).catch(() => undefined);
     lock.release();
     await pool.end();
+  }
+}
+
+/**
+ * The runs that kept the demo out of a database (the demo loads only into an empty one): their ids (the first
+ * `limit`, oldest first) and how many there are; null when the demo runs are there or there is no run at all.
+ */
+export async function runsWithoutDemo(url: string, limit = 3): Promise<{ ids: string[]; total: number } | null> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; total: number; demo: boolean }>(
+      `select id, count(*) over ()::int as total, bool_or(id = any($1)) over () as demo
+         from runs order by created_at, id`,
+      [DEMO_RUNS],
+    );
+    if (!rows.length || rows[0].demo) return null;
+    return { ids: rows.slice(0, limit).map((r) => r.id), total: rows[0].total };
+  } finally {
+    await client.end();
   }
 }

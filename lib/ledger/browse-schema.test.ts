@@ -36,3 +36,17 @@ describe("parseBrowseParams", () => {
     });
   });
 });
+
+describe("the filter form with its defaults", () => {
+  it("reads every blank number field as no filter (not as 0)", () => {
+    const blank = "run=grpo-main&step_from=&step_to=&reward_min=&reward_max=&category=&q=";
+    const r = parseBrowseParams(new URLSearchParams(blank));
+    expect(r.ok && r.params).toMatchObject({ run: "grpo-main", sort: "id", dir: "desc" });
+    expect(r.ok && [r.params.step_from, r.params.step_to, r.params.reward_min, r.params.reward_max]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { DemoSignIns } from "@/components/auth/demo-sign-ins.tsx";
 import { SignInForm } from "@/components/auth/sign-in-form.tsx";
+import { listDemoSignIns } from "@/lib/auth/data.ts";
 import { oidcErrorMessage, oidcSettings } from "@/lib/auth/oidc.ts";
 import { homePath } from "@/lib/auth/policy.ts";
 import { nextPath } from "@/lib/auth/schema.ts";
@@ -20,6 +22,7 @@ export default async function SignInPage({
   if (user) redirect(next ?? homePath(user.role));
   const sso = oidcSettings(env()) !== null;
   const notice = typeof sp.error === "string" ? oidcErrorMessage(sp.error) : undefined;
+  const demo = await listDemoSignIns();
   return (
     <div className="w-full max-w-sm rounded-md border border-border bg-bg p-6">
       <div className="mb-4">
@@ -35,6 +38,7 @@ export default async function SignInPage({
           Sign in with single sign-on
         </a>
       )}
+      <DemoSignIns accounts={demo} />
     </div>
   );
 }

@@ -12,9 +12,8 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
-import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
-import { batchParamsSchema, DEFAULT_OVERLAP, DEFAULT_RATE, DEFAULT_TOLERANCE } from "@/lib/audit/schema.ts";
+import { batchFormDefaults, batchParamsSchema } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 
@@ -36,21 +35,7 @@ export default async function NewBatchPage({
   const run = runs.find((r) => r.id === raw.runId) ?? runs[0];
   const values: ParamValues = submitted
     ? { ...raw, salt: raw.salt?.trim() ? raw.salt : newSalt() }
-    : {
-        runId: run?.id ?? "",
-        stepFrom: String(run?.firstStep ?? 0),
-        stepTo: String(run?.lastStep ?? 0),
-        rate: String(DEFAULT_RATE),
-        salt: newSalt(),
-        pick: "one",
-        minPerStratum: "",
-        overlapRate: String(DEFAULT_OVERLAP),
-        tolerance: String(DEFAULT_TOLERANCE),
-        kind: "tickets",
-        delta: String(DEFAULT_DELTA),
-        nearTieRate: String(DEFAULT_NEAR_TIE_RATE),
-        name: "",
-      };
+    : batchFormDefaults(run, newSalt());
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
   const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
   const resolved = parsed?.success ? { ...parsed.data, salt: values.salt } : null;
