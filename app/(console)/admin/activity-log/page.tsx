@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ActivityTarget } from "@/components/admin/activity-target.tsx";
 import { AdminNav } from "@/components/admin/admin-nav.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -125,7 +126,9 @@ export default async function ActivityLogPage({
                   <Td>
                     <Badge tone={e.action.endsWith("failed") ? "bad" : "neutral"}>{e.action}</Badge>
                   </Td>
-                  <Td>{e.targetType && `${e.targetType} ${e.targetId}`}</Td>
+                  <Td>
+                    <ActivityTarget entry={e} role={me.role} />
+                  </Td>
                   <Td className="font-mono text-[12px]">{JSON.stringify(e.details)}</Td>
                 </tr>
               ))}
