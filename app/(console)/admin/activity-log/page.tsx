@@ -44,7 +44,7 @@ export default async function ActivityLogPage({
     <>
       <PageHeader
         title="Activity log"
-        description="Who did what and when: sign-ins, user, role, token and config changes. Append-only."
+        description="Who did what and when: sign-ins, user, role, token and config changes, reviews and verdicts, ingests and imports. Each target links to its page. Append-only."
       />
       <AdminNav role={me.role} current="/admin/activity-log" />
       <form
