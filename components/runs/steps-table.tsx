@@ -30,7 +30,7 @@ export function StepsTable({
           <Th numeric>Group std</Th>
         </tr>
       </thead>
-      <tbody>
+      <tbody data-testid="steps-table">
         {[...rows].reverse().map((r) => {
           const h = stepHealth(r);
           return (

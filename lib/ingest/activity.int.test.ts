@@ -1,13 +1,12 @@
-// Every load into the ledger is in the activity log with its counts: an API ingest under its token, `verity ingest`,
-// `verity import jsonl` and `verity import tau2` under "cli", each with the run it named as the target.
+// Every load from the command line is in the activity log with its counts: `verity ingest`, `verity import jsonl`
+// and `verity import tau2` under "cli", each with the run it named as the target (the API's ingest:
+// app/api/v1/ingest/activity.int.test.ts).
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST } from "@/app/api/v1/ingest/route.ts";
-import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { run as importCli } from "@/lib/cli/import.ts";
 import { run as ingestCli } from "@/lib/cli/ingest.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -16,16 +15,9 @@ import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtu
 const tag = randomBytes(3).toString("hex");
 const IMPORTS = path.join(import.meta.dirname, "..", "import", "fixtures");
 let tmp: string;
-let token: string;
-let tokenName: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "verity-load-log-"));
-  const email = `load-log-${tag}@test.local`;
-  const u = await createUser({ email, name: "", role: "admin", password: "a long enough password" }, { label: "test" });
-  if (!u.ok) throw new Error(u.error);
-  tokenName = `trainer-${tag}`;
-  token = (await createApiToken({ name: tokenName, scopes: ["ingest"] }, { userId: u.id, email })).token;
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -52,30 +44,6 @@ const lines = (run: string, ticket: string) =>
     .join("\n") + "\n{broken\n";
 
 describe("loads in the activity log", () => {
-  it("records an API ingest under its token, with the run and the counts", async () => {
-    const run = `api-log-${tag}`;
-    const res = await POST(
-      new Request(`http://verity.test/api/v1/ingest?run=${run}`, {
-        method: "POST",
-        headers: { "content-type": "application/x-ndjson", authorization: `Bearer ${token}` },
-        body: lines(run, `T-api-${tag}`),
-      }),
-    );
-    expect(res.status).toBe(200);
-    const log = await entries("ingest.api", run);
-    expect(log).toHaveLength(1);
-    expect(log[0].actor_label).toBe(`token:${tokenName}`);
-    expect(log[0].details).toMatchObject({
-      ok: true,
-      lines: 4,
-      accepted: 3,
-      rejected: 1,
-      cases: 1,
-      rollouts: 1,
-      scores: 1,
-    });
-  });
-
   it("records verity ingest under cli, with its file and counts", async () => {
     const run = `cli-log-${tag}`;
     const file = path.join(tmp, "load.ndjson");
