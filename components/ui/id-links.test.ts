@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { activityTargetHref } from "@/components/admin/activity-target.tsx";
+import { gateRuleHref } from "@/components/gate/gate-card.tsx";
 import {
   BatchLink,
   TicketLink,
@@ -82,5 +83,35 @@ describe("activity log targets", () => {
     expect(activityTargetHref(e("user", "4"), "lead")).toBeNull();
     expect(activityTargetHref(e("api_token", "4"), "lead")).toBeNull();
     expect(activityTargetHref(e("something_new", "4"), "admin")).toBeNull();
+  });
+});
+
+describe("gate rule links", () => {
+  const report = (from: number | null, to: number | null) =>
+    ({
+      run: "grpo main",
+      verdict: "pass",
+      window: { steps: 500, from, to },
+      failed: [],
+      insufficient: [],
+      rules: [],
+    }) as never;
+  it("sends the human-checked rules to the run's agreement, the others to the browser on the gate's window", () => {
+    expect(gateRuleHref(report(100, 599), "agreement")).toBe("/agreement?run=grpo%20main");
+    expect(gateRuleHref(report(100, 599), "extraction")).toBe("/agreement?run=grpo%20main");
+    expect(browserParams(gateRuleHref(report(100, 599), "handoff")!)).toMatchObject({
+      run: "grpo main",
+      step_from: 100,
+      step_to: 599,
+      handoff: "yes",
+    });
+    expect(browserParams(gateRuleHref(report(100, 599), "trained_mismatch")!)).toMatchObject({
+      trained_differs: "yes",
+    });
+    expect(browserParams(gateRuleHref(report(100, 599), "hit_rate")!).any).toHaveLength(11);
+    expect(browserParams(gateRuleHref(report(100, 599), "reward_hacking")!)).toMatchObject({ step_from: 100 });
+  });
+  it("has no browser link for a run without steps", () => {
+    expect(gateRuleHref(report(null, null), "handoff")).toBeNull();
   });
 });
