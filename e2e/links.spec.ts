@@ -1,12 +1,13 @@
 // Ids are links, followed as a lead would: a batch's name to its items, an item's rollout to its page, its step to
-// the browser filtered to that step, its ticket to its case, the loading import's run from the activity log, a run's
-// steps and chart points to the browser, a rollout's group to the replies side by side and back. Before that, the
+// the browser filtered to that step, its ticket to its case, the batch's creation in the activity log to its items,
+// a run's steps and chart points to the browser, a rollout's group to the replies side by side and back. Before that, the
 // annotator who reviews the batch's item is refused while a claim is unanswered.
 import { SETUP_TIMEOUT, query, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
 import { answerClaims } from "./fixtures/review-form.ts";
 
-test.describe.configure({ timeout: SETUP_TIMEOUT });
+// In order: the lead follows the item the annotator reviewed.
+test.describe.configure({ mode: "serial", timeout: SETUP_TIMEOUT });
 
 let setup: Setup;
 test.beforeAll(async () => {
@@ -40,7 +41,7 @@ test.describe("the annotator", () => {
     );
 
     await page.keyboard.press("Control+Enter");
-    const alert = page.getByRole("alert");
+    const alert = page.getByTestId("annotation-form").getByRole("alert");
     await expect(alert).toContainText("Answer every claim first, yes or no (unanswered: finance.issue_refund (write)");
     await expect(alert).toContainText("logistics.create_return (write)");
     // the cursor is taken to the first unanswered claim, and nothing reached the server
@@ -85,13 +86,13 @@ test.describe("a lead", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(item.ticketId);
   });
 
-  test("follows the loading ingest's run from the activity log", async ({ page }) => {
-    await page.goto(`/admin/activity-log?action=ingest.cli`);
-    await page
-      .getByRole("link", { name: `run ${setup.runId}`, exact: true })
-      .first()
-      .click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Run ${setup.runId}`);
+  test("follows the batch's creation in the activity log to its items", async ({ page }) => {
+    await page.goto(`/admin/activity-log?action=audit.batch_create`);
+    await page.getByRole("link", { name: `audit_batch ${setup.batchId}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/agreement/items\\?batch=${setup.batchId}$`));
+    await expect(
+      page.getByTestId("agreement-items").getByRole("link", { name: setup.items[0].trajectoryId }),
+    ).toBeVisible();
   });
 
   test("opens the browser on a step from the run's steps table and from a chart point", async ({ page }) => {
@@ -103,7 +104,7 @@ test.describe("a lead", () => {
     await expect(page.locator("tbody tr").first()).toBeVisible();
 
     await page.goto("/runs/grpo-main");
-    const chart = page.locator("[data-chart='hit-rate'] .recharts-surface");
+    const chart = page.locator("[data-chart='hit-rate']").getByRole("application");
     await expect(chart).toBeVisible();
     await chart.hover();
     await chart.click();
@@ -112,8 +113,10 @@ test.describe("a lead", () => {
 
   test("compares a group's replies side by side under its case, and goes back to the rollout", async ({ page }) => {
     await page.goto("/trajectories?run=grpo-main");
-    await page.locator("tbody tr").first().getByRole("link").first().click();
-    const id = await page.getByRole("heading", { level: 1 }).innerText();
+    const first = page.locator("tbody tr").first().getByRole("link").first();
+    const id = await first.innerText();
+    await first.click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(id);
     await page.getByRole("link", { name: /^group / }).click();
     await expect(page).toHaveURL(/\/groups\?/);
     const replies = page.getByTestId("group-reply");
