@@ -8,7 +8,7 @@ import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
-import { TicketLink, TrajectoryLink, trajectoryHref } from "@/components/ui/id-links.tsx";
+import { StepLink, TicketLink, TrajectoryLink, trajectoryHref } from "@/components/ui/id-links.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
@@ -77,7 +77,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
           hint={adv.std === 0 ? "no gradient: every reward equal" : undefined}
         />
         <Stat label="Rollouts" value={members.length} />
-        <Stat label="Step" value={members[0].step} />
+        <Stat label="Step" value={<StepLink runId={runId} step={members[0].step} />} />
       </div>
       <Card>
         <Table>
