@@ -6,6 +6,7 @@
 import type { Page, Response } from "@playwright/test";
 import { SETUP_TIMEOUT, setupBatch, type Markers, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
+import { answerClaims } from "./fixtures/review-form.ts";
 
 test.use({ role: "annotator" });
 
@@ -95,6 +96,7 @@ test("no response carries the item's ledger values before submission; the reveal
   expect(leaks(seen.bodies, m), "ledger values sent before submission").toEqual([]);
   expect(leaks(seen.bodies, other.markers!), "the other item's ledger values").toEqual([]);
 
+  await answerClaims(page);
   const before = seen.bodies.length;
   await page.keyboard.press("Control+Enter");
   await expect(page.getByTestId("reveal")).toBeVisible();

@@ -2,6 +2,7 @@
 // the agreement page with the reason, never counted (docs/audit.md).
 import { SETUP_TIMEOUT, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
+import { answerClaims } from "./fixtures/review-form.ts";
 
 test.use({ role: "admin" });
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -23,6 +24,7 @@ test("an admin's review is listed apart with its reason and counts in no figure"
   await expect(page.getByTestId("annotation-form")).toHaveAttribute("data-ready", "true");
   for (let i = 0; i < 5; i++) await page.keyboard.press("4");
   await expect(page.getByTestId("human-reward-value")).toHaveText("1.000");
+  await answerClaims(page);
   await page.keyboard.press("Control+Enter");
   await expect(page.getByTestId("reveal")).toBeVisible();
   await expect(page.getByTestId("excluded-note")).toContainText(

@@ -3,6 +3,7 @@
 import type { Page } from "@playwright/test";
 import { query, SETUP_TIMEOUT, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
+import { answerClaims } from "./fixtures/review-form.ts";
 
 // Multi-page journeys with CLI setup: generous on a loaded machine (hooks and tests alike).
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -26,14 +27,13 @@ function sections(page: Page) {
   return { pane, snapshot: details("Environment snapshot"), spec: details("Verifier spec"), inputs: details("input") };
 }
 
-/** Scores the item on screen: all five sub-scores 1, no flag, the refund claimed, a note. Keys only. */
+/** Scores the item on screen: all five sub-scores 1, no flag, the refund claimed (the rest not), a note. Keys only. */
 async function scoreWithKeys(page: Page, note: string) {
   await expect(page.getByTestId("annotation-form")).toHaveAttribute("data-ready", "true");
   for (let i = 0; i < 5; i++) await page.keyboard.press("4");
   await expect(page.getByTestId("human-reward-value")).toHaveText("1.000");
-  await page.keyboard.press("c"); // claims: the first row is the first write tool, finance.issue_refund
-  await page.keyboard.press("x");
-  await expect(page.locator("#write-finance\\.issue_refund [role=checkbox]")).toHaveAttribute("aria-checked", "true");
+  // claims: the refund claimed, every other claim answered "no"
+  await answerClaims(page, ["write-finance.issue_refund"]);
   await page.keyboard.press("n");
   await page.keyboard.type(note);
   await page.keyboard.press("Escape");

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { BatchLink, TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { rewardTone } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
@@ -93,14 +94,15 @@ export function ItemsTable({
             className={i.disagrees ? "bg-bad-bg/40" : undefined}
           >
             <Td>
-              <Link
-                className="font-mono text-[12px] text-accent hover:underline"
-                href={`/trajectories/${encodeURIComponent(i.item.trajectoryId)}`}
-              >
-                {i.item.trajectoryId}
-              </Link>
+              <TrajectoryLink id={i.item.trajectoryId} />
             </Td>
-            <Td data-testid="row-batch">{batchName.get(i.item.batchId) ?? `#${i.item.batchId}`}</Td>
+            <Td data-testid="row-batch">
+              <BatchLink
+                id={i.item.batchId}
+                name={batchName.get(i.item.batchId) ?? `#${i.item.batchId}`}
+                withAgreement={false}
+              />
+            </Td>
             <Td numeric>{i.item.step}</Td>
             <Td numeric>
               <Badge tone={rewardTone(i.ledger.reward)}>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { BatchLink, stepsHref } from "@/components/ui/id-links.tsx";
 import { fmtInt, fmtPct } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { AnnotatorProgress, BatchSummary } from "@/lib/audit/data.ts";
@@ -28,18 +29,18 @@ export function BatchTable({ batches }: { batches: BatchSummary[] }) {
         {batches.map((b) => (
           <tr key={b.id} data-testid={`batch-${b.id}`}>
             <Td>
-              {b.name}
-              {b.kind === "pairwise" && (
-                <>
-                  {" "}
-                  <Link className="text-[12px] text-accent hover:underline" href={`/agreement/pairwise?batch=${b.id}`}>
-                    pairwise report
-                  </Link>
-                </>
-              )}
+              <BatchLink id={b.id} name={b.name} kind={b.kind} />
             </Td>
-            <Td>{b.runId}</Td>
-            <Td numeric>{`${b.stepFrom}–${b.stepTo}`}</Td>
+            <Td>
+              <Link className="text-accent hover:underline" href={`/runs/${encodeURIComponent(b.runId)}`}>
+                {b.runId}
+              </Link>
+            </Td>
+            <Td numeric>
+              <Link className="text-accent hover:underline" href={stepsHref(b.runId, b.stepFrom, b.stepTo)}>
+                {`${b.stepFrom}–${b.stepTo}`}
+              </Link>
+            </Td>
             <Td numeric>{fmtPct(b.rate, b.rate < 0.01 ? 2 : 1)}</Td>
             <Td>{b.pick}</Td>
             <Td numeric>{fmtInt(b.items)}</Td>
@@ -73,7 +74,9 @@ export function AnnotatorTable({ rows, batchNames }: { rows: AnnotatorProgress[]
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.batchId}-${r.userId}`}>
-            <Td>{batchNames.get(r.batchId) ?? r.batchId}</Td>
+            <Td>
+              <BatchLink id={r.batchId} name={batchNames.get(r.batchId) ?? `#${r.batchId}`} withAgreement={false} />
+            </Td>
             <Td>{r.email}</Td>
             <Td numeric>{fmtInt(r.reviews)}</Td>
             <Td numeric>{fmtInt(r.leasedNow)}</Td>

@@ -2,11 +2,15 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
+import { TicketLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { DisputeRow } from "@/lib/audit/adjudication-data.ts";
 import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
 
-/** Disputed items, waiting or settled: each links to its adjudication; the chosen one is highlighted. */
+/**
+ * Disputed items, waiting or settled: each links to its adjudication and its ticket to its case (the adjudication
+ * page is for leads and admins, who may open a case); the chosen one is highlighted.
+ */
 export function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?: bigint }) {
   return (
     <Table>
@@ -31,7 +35,9 @@ export function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?
               </Link>
             </Td>
             <Td>{d.batchName}</Td>
-            <Td className="font-mono text-[12px]">{d.ticketId}</Td>
+            <Td>
+              <TicketLink id={d.ticketId} canOpen />
+            </Td>
             <Td numeric>{fmtScore(d.ledgerReward)}</Td>
             <Td numeric>{d.humanRewards.map(fmtScore).join(" · ")}</Td>
             <Td className="font-mono text-[12px]">{d.decidingGuardrail ?? "none"}</Td>

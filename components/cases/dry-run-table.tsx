@@ -2,6 +2,7 @@
 // disappear (−), and each counted human review before → after. The workbench's Try it and the admin's config dry run
 // show the same table. Presentational.
 import { fmtScore } from "@/components/ui/format.ts";
+import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { RolloutDiff } from "@/lib/cases/dry-run.ts";
 
@@ -28,7 +29,7 @@ export function DryRunTable({ rows, selected }: { rows: RolloutDiff[]; selected?
             className={d.rolloutId === selected ? "bg-bg-subtle" : undefined}
           >
             <Td className="font-mono text-[12px]">
-              {d.runId} · {d.trajectoryId}
+              {d.runId} · <TrajectoryLink id={d.trajectoryId} />
             </Td>
             <Td>{d.before ? fmtScore(d.before.reward) : "—"}</Td>
             <Td className={d.rewardChanged ? "font-semibold" : undefined}>{fmtScore(d.after.reward)}</Td>

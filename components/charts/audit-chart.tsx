@@ -20,6 +20,7 @@ import {
   StepTooltip,
   stepAxisProps,
   yTick,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
 
@@ -53,10 +54,11 @@ export function AuditChart({
   const named = (id: string, label: string) => (runIds.length > 1 ? `${id}: ${label}` : label);
   // A window starting before the zoomed range still covers part of it.
   const axis = { ...stepAxisProps({ from: Math.floor(range.from / window) * window, to: range.to }) };
+  const openStep = useOpenStep(runIds[0], window);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="audit">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...axis} />
           <YAxis tickFormatter={pctTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, 1]} />

@@ -2,8 +2,10 @@
 // Shared pieces of the step charts: the shared step axis, value formats, colours, and the tooltip that lists every
 // column of the hovered row with its exact value (the chart draws rounded lines; the tooltip is where numbers are
 // read). Presentational.
+import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
 import { Line, ReferenceArea, ReferenceLine } from "recharts";
+import { stepHref } from "@/components/ui/id-links.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type Column, type ColumnFormat, type Row } from "@/lib/monitors/series.ts";
 
@@ -121,8 +123,25 @@ export function StepTooltip({
           ))}
         </tbody>
       </table>
+      <div className="mt-1 text-[11px] text-fg-muted">click to open these rollouts</div>
     </div>
   );
+}
+
+/**
+ * A click on a step chart opens the trajectory browser on the clicked point's steps (a bucket or audit window of
+ * `span` steps) of the first run: spread onto the chart (`<ComposedChart {...openStep}>`). The tooltip says so.
+ */
+export function useOpenStep(runId: string | undefined, span: number) {
+  const router = useRouter();
+  return {
+    onClick: (state: { activeLabel?: unknown } | null) => {
+      const step = Number(state?.activeLabel);
+      if (runId !== undefined && state?.activeLabel !== undefined && Number.isFinite(step))
+        router.push(stepHref(runId, step, span));
+    },
+    style: { cursor: "pointer" },
+  };
 }
 
 /** A line under a chart explaining what is shaded or drawn as a reference (the legend lists only data series). */

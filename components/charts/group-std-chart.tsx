@@ -19,6 +19,7 @@ import {
   stepAxisProps,
   yTick,
   scoreChangeMarks,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
@@ -40,10 +41,11 @@ export function GroupStdChart({
   marks?: readonly ScoreChangeMark[];
   floor: number;
 }) {
+  const openStep = useOpenStep(runIds[0], bucket);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="group-std">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis

@@ -20,6 +20,7 @@ import {
   stepAxisProps,
   yTick,
   scoreChangeMarks,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
@@ -45,10 +46,11 @@ export function HandoffChart({
   ceiling: number;
   redSince: number | null;
 }) {
+  const openStep = useOpenStep(runIds[0], bucket);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="handoff">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis

@@ -21,6 +21,7 @@ import {
   stepAxisProps,
   yTick,
   scoreChangeMarks,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
@@ -51,10 +52,11 @@ export function HitRateChart({
     .filter((c) => c.key.startsWith("g_") && !c.key.endsWith("__b"))
     .map((c) => c.key.slice(2));
   const label = `healthy ${Math.round(band.low * 100)}–${Math.round(band.high * 100)}%`;
+  const openStep = useOpenStep(runIds[0], bucket);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="hit-rate">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis

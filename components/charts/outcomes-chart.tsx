@@ -11,6 +11,7 @@ import {
   stepAxisProps,
   yTick,
   scoreChangeMarks,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
@@ -46,10 +47,11 @@ export function OutcomesChart({
     return lo === null || hi === null || lo === undefined || hi === undefined ? null : [lo, hi];
   };
   const named = (id: string, label: string) => (runIds.length > 1 ? `${id}: ${label}` : label);
+  const openStep = useOpenStep(runIds[0], bucket);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="outcomes">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis

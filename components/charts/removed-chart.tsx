@@ -11,6 +11,7 @@ import {
   stepAxisProps,
   yTick,
   scoreChangeMarks,
+  useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
 import type { ScoreChangeMark } from "@/lib/monitors/score-change-data.ts";
 import type { ChartTable } from "@/lib/monitors/series.ts";
@@ -36,10 +37,11 @@ export function RemovedChart({
   const codes = table.columns
     .filter((c) => c.key.startsWith("removed_") && !c.key.endsWith("__b"))
     .map((c) => c.key.slice("removed_".length));
+  const openStep = useOpenStep(runIds[0], bucket);
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="removed">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN}>
+        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...stepAxisProps(range)} />
           <YAxis tickFormatter={numTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, "auto"]} />

@@ -1,7 +1,9 @@
 // The bulk fix's dry-run diff: totals, per ticket the mean reward before and after, the tickets refused (with why)
-// or without a case, and example rollouts whose reward changes. Presentational; everything is text.
+// or without a case, and example rollouts whose reward changes. Presentational; every ticket and rollout is a link
+// (the bulk fix is for leads and admins, who may open a case).
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { TicketLink, TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 
@@ -28,7 +30,7 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
           <ul aria-label="Refused tickets" className="space-y-1 p-3 text-[12px] text-bad">
             {dry.refused.map((r) => (
               <li key={r.ticketId}>
-                <span className="font-mono">{r.ticketId}</span>: the changed spec is not valid —{" "}
+                <TicketLink id={r.ticketId} canOpen className="" />: the changed spec is not valid —{" "}
                 {r.issues.map((i) => `${i.path || "verifier_spec"}: ${i.message}`).join("; ")}
               </li>
             ))}
@@ -54,7 +56,9 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
           <tbody>
             {rows.map((r) => (
               <tr key={r.ticketId}>
-                <Td className="font-mono text-[12px]">{r.ticketId}</Td>
+                <Td>
+                  <TicketLink id={r.ticketId} canOpen />
+                </Td>
                 <Td numeric>{fmtInt(r.rollouts)}</Td>
                 <Td numeric>{fmtInt(r.rewardChanged)}</Td>
                 <Td numeric>{fmtScore(r.meanBefore)}</Td>
@@ -87,7 +91,9 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
             <tbody>
               {dry.examples.map((d) => (
                 <tr key={`${d.runId}/${d.rolloutId}`}>
-                  <Td className="font-mono text-[12px]">{d.trajectoryId}</Td>
+                  <Td>
+                    <TrajectoryLink id={d.trajectoryId} />
+                  </Td>
                   <Td numeric>{d.step}</Td>
                   <Td numeric>{d.before ? fmtScore(d.before.reward) : "—"}</Td>
                   <Td numeric className="font-semibold">

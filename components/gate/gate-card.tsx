@@ -1,6 +1,9 @@
+import Link from "next/link";
 import { Card } from "@/components/ui/card.tsx";
+import { stepsHref } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { GateReport, GateRuleResult, GateRuleStatus } from "@/lib/gate/evaluate.ts";
+import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 const STATUS_TEXT: Record<GateRuleStatus, string> = {
   pass: "pass",
@@ -25,6 +28,22 @@ function threshold(r: GateRuleResult): string {
   if (max !== undefined) return `≤ ${fmt(r, max)}`;
   if (min !== undefined) return `≥ ${fmt(r, min)}${r.rule === "agreement" ? " (lower bound)" : ""}`;
   return "–";
+}
+
+/**
+ * Where a rule's evidence is read: the agreement report of the run for the human-checked rules, else the trajectory
+ * browser on the gate's window, filtered to what the rule counts where the browser has that filter.
+ */
+export function gateRuleHref(report: GateReport, rule: string): string | null {
+  if (rule === "agreement" || rule === "extraction") return `/agreement?run=${encodeURIComponent(report.run)}`;
+  const { from, to } = report.window;
+  if (from === null || to === null) return null;
+  const filter: Record<string, Record<string, string>> = {
+    hit_rate: { any: GUARDRAIL_CODES.join(",") },
+    handoff: { handoff: "yes" },
+    trained_mismatch: { trained_differs: "yes" },
+  };
+  return stepsHref(report.run, from, to, filter[rule] ?? {});
 }
 
 /**
@@ -69,7 +88,9 @@ export function GateCard({ report }: { report: GateReport }) {
         <tbody>
           {report.rules.map((r) => (
             <tr key={r.rule} data-rule={r.rule} data-status={r.status}>
-              <Td>{r.label}</Td>
+              <Td>
+                <RuleLabel report={report} rule={r} />
+              </Td>
               <Td className={STATUS_CLASS[r.status]}>{STATUS_TEXT[r.status]}</Td>
               <Td numeric>{r.value === null ? "–" : fmt(r, r.value)}</Td>
               <Td numeric>{threshold(r)}</Td>
@@ -80,5 +101,16 @@ export function GateCard({ report }: { report: GateReport }) {
         </tbody>
       </Table>
     </Card>
+  );
+}
+
+function RuleLabel({ report, rule }: { report: GateReport; rule: GateRuleResult }) {
+  const href = gateRuleHref(report, rule.rule);
+  return href ? (
+    <Link className="text-accent hover:underline" href={href}>
+      {rule.label}
+    </Link>
+  ) : (
+    <>{rule.label}</>
   );
 }

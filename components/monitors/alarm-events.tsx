@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { StepLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { AlarmBadge } from "@/components/monitors/alarm-badge.tsx";
 import { formatAlarmValue } from "@/components/monitors/alarm-table.tsx";
@@ -41,7 +42,7 @@ export function AlarmEvents({ events, showRun = true }: { events: readonly Alarm
                 <AlarmBadge alarm={{ state: e.toState, sinceStep: null, atStep: 0, message: e.message }} />
               </span>
             </Td>
-            <Td numeric>{e.step === null ? "–" : e.step.toLocaleString("en-US")}</Td>
+            <Td numeric>{e.step === null ? "–" : <StepLink runId={e.runId} step={e.step} />}</Td>
             <Td numeric>{formatAlarmValue(e.alarm, e.value)}</Td>
             <Td className="text-[12px] text-fg-muted">{e.webhook ?? "not configured"}</Td>
           </tr>

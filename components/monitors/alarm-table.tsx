@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { StepLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { AlarmBadge } from "@/components/monitors/alarm-badge.tsx";
 import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
@@ -72,9 +73,9 @@ export function AlarmTable({ alarms, showRun = true }: { alarms: readonly Persis
             <Td>
               <AlarmBadge alarm={a} />
             </Td>
-            <Td numeric>{a.sinceStep === null ? "–" : a.sinceStep.toLocaleString("en-US")}</Td>
+            <Td numeric>{a.sinceStep === null ? "–" : <StepLink runId={a.runId} step={a.sinceStep} />}</Td>
             <Td>{a.atStep === null ? <span className="text-fg-subtle">–</span> : <DateTime value={a.changedAt} />}</Td>
-            <Td numeric>{a.atStep === null ? "–" : a.atStep.toLocaleString("en-US")}</Td>
+            <Td numeric>{a.atStep === null ? "–" : <StepLink runId={a.runId} step={a.atStep} />}</Td>
             <Td numeric>{formatAlarmValue(a.alarm, a.value)}</Td>
             <Td className="max-w-[28rem] text-[12px] text-fg-muted">{a.message}</Td>
           </tr>

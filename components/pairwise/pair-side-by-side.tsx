@@ -2,6 +2,7 @@ import { LedgerReasons } from "@/components/review/comparison.tsx";
 import { RolloutOutcome } from "@/components/review/rollout-context.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { PairCase, PairCaseSide } from "@/lib/pairwise/report-loaders.ts";
 import type { LedgerSide } from "@/lib/review/data.ts";
@@ -12,8 +13,8 @@ const num = (x: number | null) => (x === null ? "–" : x.toFixed(3));
 /** Both rollouts' ledger entries in one table: reward, raw reward, the five sub-scores, guardrails. */
 export function PairLedgerTable({ c }: { c: PairCase }) {
   const cols: [string, PairCaseSide, LedgerSide][] = [
-    [`A · ${c.a.rollout.trajectoryId}`, c.a, c.a.reviewed],
-    [`B · ${c.b.rollout.trajectoryId}`, c.b, c.b.reviewed],
+    ["A", c.a, c.a.reviewed],
+    ["B", c.b, c.b.reviewed],
   ];
   const rescored = [c.a, c.b].some((s) => s.now);
   const row = (label: string, value: (l: LedgerSide) => string) => (
@@ -35,7 +36,7 @@ export function PairLedgerTable({ c }: { c: PairCase }) {
             <Th>Ledger{rescored ? " (as reviewed → now)" : ""}</Th>
             {cols.map(([k, s]) => (
               <Th key={k} numeric>
-                {k} {s.shownLeft ? "(shown left)" : "(shown right)"}
+                {k} · <TrajectoryLink id={s.rollout.trajectoryId} /> {s.shownLeft ? "(shown left)" : "(shown right)"}
               </Th>
             ))}
           </tr>
@@ -106,7 +107,7 @@ export function PairRollouts({ c }: { c: PairCase }) {
       {[c.a, c.b].map((s) => (
         <section key={s.label} data-testid={`pair-rollout-${s.label}`} className="min-w-0 space-y-3">
           <h2 className="text-[14px] font-semibold">
-            {s.label} <span className="font-mono text-[11px] font-normal text-fg-muted">{s.rollout.trajectoryId}</span>{" "}
+            {s.label} <TrajectoryLink id={s.rollout.trajectoryId} className="text-[11px] font-normal" />{" "}
             <span className="text-[12px] font-normal text-fg-muted">ledger reward {num(s.reviewed.reward)}</span>
           </h2>
           <RolloutOutcome view={s.rollout} />

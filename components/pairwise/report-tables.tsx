@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Shown, pctRange } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
+import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { PAIR_LABELS, type BreakdownRow, type PairReport } from "@/lib/pairwise/report.ts";
@@ -104,10 +105,12 @@ export function InversionTable({ r }: { r: PairReport }) {
           <tr key={i.itemId} data-item={i.itemId}>
             <Td numeric>{num(i.gap)}</Td>
             <Td className="font-mono text-[12px]">
-              {i.higher.trajectoryId} <span className="text-fg-muted">({num(i.higher.reward)})</span>
+              <TrajectoryLink id={i.higher.trajectoryId} />{" "}
+              <span className="text-fg-muted">({num(i.higher.reward)})</span>
             </Td>
             <Td className="font-mono text-[12px]">
-              {i.lower.trajectoryId} <span className="text-fg-muted">({num(i.lower.reward)})</span>
+              <TrajectoryLink id={i.lower.trajectoryId} />{" "}
+              <span className="text-fg-muted">({num(i.lower.reward)})</span>
             </Td>
             <Td numeric>{i.step}</Td>
             <Td className="font-mono text-[12px]">{i.stratum ?? "none"}</Td>

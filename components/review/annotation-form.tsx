@@ -3,13 +3,17 @@
 import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { FormRow, RewardPanel, SECTION_TITLES } from "@/components/review/form-parts.tsx";
 import {
+  answer,
   buildRows,
   draftFromState,
   firstRowOf,
+  isClaimRow,
   missingDimensions,
   rowId,
   stateFromDraft,
   toggle,
+  toggleAnswer,
+  unansweredOf,
   type FormState,
   KEYS,
   LEGEND,
@@ -18,6 +22,7 @@ import { KeyHelp } from "@/components/review/key-help.tsx";
 import { HELP_KEYS, isTyping, READING_KEYS, READING_LEGEND, type KeyGroup } from "@/components/review/reading-keys.ts";
 import { useAutosave } from "@/components/review/use-autosave.ts";
 import { skipItemAction, submitReviewAction } from "@/lib/review/actions.ts";
+import { unansweredMessage } from "@/lib/review/claim-answers.ts";
 import { partialHumanReward, SCORE_STEPS, type ScoringConfig } from "@/lib/review/human-reward.ts";
 import type { DraftBody } from "@/lib/review/schema.ts";
 
@@ -82,13 +87,12 @@ export function AnnotationForm(p: AnnotationFormProps) {
   const act = (i: number) => {
     const r = rows[i];
     if (r.kind === "flag") setS((x) => ({ ...x, flags: toggle(x.flags, r.code) }));
-    else if (r.kind === "write") setS((x) => ({ ...x, claimed: toggle(x.claimed, r.tool) }));
-    else if (r.kind === "forbidden") setS((x) => ({ ...x, forbidden: toggle(x.forbidden, r.code) }));
-    else if (r.kind === "mention")
-      setS((x) => ({
-        ...x,
-        mentions: { ...x.mentions, [r.key]: { on: !x.mentions[r.key]?.on, value: x.mentions[r.key]?.value ?? "" } },
-      }));
+    else if (isClaimRow(r)) setS((x) => toggleAnswer(x, r));
+  };
+
+  const answerRow = (i: number, a: "yes" | "no") => {
+    const r = rows[i];
+    if (isClaimRow(r)) setS((x) => answer(x, r, a));
   };
 
   const score = (i: number, v: number) => {
@@ -104,10 +108,22 @@ export function AnnotationForm(p: AnnotationFormProps) {
       setCursor(rows.findIndex((r) => r.kind === "dim" && r.dim === missing[0]));
       return;
     }
+    const unanswered = unansweredOf(rows, s);
+    if (unanswered.length) {
+      setError(unansweredMessage(unanswered));
+      setCursor(rows.findIndex((r) => rowId(r) === `${unanswered[0].kind}-${unanswered[0].name}`));
+      return;
+    }
     setError(null);
     autosave.stop();
     startTransition(async () => {
-      const r = await submitReviewAction({ itemId: p.itemId, body, secondsSpent: autosave.seconds.current });
+      const { denied, ...review } = body;
+      const r = await submitReviewAction({
+        itemId: p.itemId,
+        body: review,
+        denied,
+        secondsSpent: autosave.seconds.current,
+      });
       if (r && !r.ok) {
         setError(r.error);
         autosave.resume();
@@ -145,6 +161,12 @@ export function AnnotationForm(p: AnnotationFormProps) {
       if (digit >= 0 && r.kind === "dim") {
         e.preventDefault();
         score(cursor, SCORE_STEPS[digit]);
+        move(1);
+        return;
+      }
+      if ((e.key === "0" || e.key === "1") && isClaimRow(r)) {
+        e.preventDefault();
+        answerRow(cursor, e.key === "1" ? "yes" : "no");
         move(1);
         return;
       }
@@ -221,12 +243,13 @@ export function AnnotationForm(p: AnnotationFormProps) {
             onPick={() => setCursor(i)}
             onScore={(v) => score(i, v)}
             onToggle={() => act(i)}
+            onAnswer={(a) => answerRow(i, a)}
             onText={(v) =>
               setS((x) =>
                 r.kind === "note"
                   ? { ...x, note: v }
                   : r.kind === "mention"
-                    ? { ...x, mentions: { ...x.mentions, [r.key]: { on: true, value: v } } }
+                    ? { ...answer(x, r, "yes"), mentions: { ...x.mentions, [r.key]: { on: true, value: v } } }
                     : x,
               )
             }

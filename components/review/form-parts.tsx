@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { rowId, type FormState, type Row } from "@/components/review/form-model.ts";
+import { answerOf, rowId, type ClaimRow, type FormState, type Row } from "@/components/review/form-model.ts";
 import { cn } from "@/components/ui/cn.ts";
 import { fmtScore } from "@/components/ui/format.ts";
 import { SCORE_STEPS, type HumanReward, type ScoringConfig } from "@/lib/review/human-reward.ts";
@@ -57,6 +57,7 @@ type RowProps = {
   onPick: () => void;
   onScore: (v: number) => void;
   onToggle: () => void;
+  onAnswer: (a: "yes" | "no") => void;
   onText: (v: string) => void;
   inputRef: (el: HTMLInputElement | HTMLTextAreaElement | null) => void;
 };
@@ -93,6 +94,52 @@ function Check({
   );
 }
 
+/**
+ * A claim's answer: yes (the reply claims it) or no, or "not answered" until one is picked — a claim left
+ * unanswered blocks the submission rather than count as "no".
+ */
+function ClaimAnswer({
+  row,
+  state,
+  label,
+  hint,
+  onAnswer,
+}: {
+  row: ClaimRow;
+  state: FormState;
+  label: ReactNode;
+  hint?: ReactNode;
+  onAnswer: (a: "yes" | "no") => void;
+}) {
+  const a = answerOf(state, row);
+  return (
+    <div className="flex flex-1 items-center gap-2" data-answer={a ?? "none"}>
+      <span className="font-mono text-[12px]">{label}</span>
+      {hint && <span className="text-[11px] text-fg-muted">{hint}</span>}
+      {a === null && <span className="text-[11px] text-warn">not answered</span>}
+      <div role="radiogroup" aria-label={`${rowId(row)}: claimed?`} className="ml-auto flex gap-1">
+        {(["yes", "no"] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            role="radio"
+            aria-checked={a === v}
+            tabIndex={-1}
+            onClick={() => onAnswer(v)}
+            className={cn(
+              "w-10 rounded border px-1 text-[12px]",
+              a === v ? "border-accent bg-accent text-accent-fg" : "border-border",
+            )}
+          >
+            {v}
+            <span className="sr-only"> (key {v === "yes" ? 1 : 0})</span>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 /** One row of the form; the cursor row is highlighted and shows its keys. */
 export function FormRow({
   row,
@@ -104,6 +151,7 @@ export function FormRow({
   onPick,
   onScore,
   onToggle,
+  onAnswer,
   onText,
   inputRef,
 }: RowProps) {
@@ -154,23 +202,24 @@ export function FormRow({
       break;
     }
     case "write":
-      content = <Check checked={state.claimed.includes(row.tool)} label={row.tool} onToggle={onToggle} />;
-      keys = <Kbd>space</Kbd>;
+      content = <ClaimAnswer row={row} state={state} label={row.tool} onAnswer={onAnswer} />;
+      keys = <Kbd>1 0</Kbd>;
       break;
     case "forbidden":
-      content = <Check checked={state.forbidden.includes(row.code)} label={row.code} onToggle={onToggle} />;
-      keys = <Kbd>space</Kbd>;
+      content = <ClaimAnswer row={row} state={state} label={row.code} onAnswer={onAnswer} />;
+      keys = <Kbd>1 0</Kbd>;
       break;
     case "mention": {
       const m = state.mentions[row.key];
       const id = `mention-value-${row.key}`;
       content = (
         <div className="flex flex-1 items-center gap-2">
-          <Check
-            checked={!!m?.on}
+          <ClaimAnswer
+            row={row}
+            state={state}
             label={row.key}
             hint={mention?.hasExpected ? "with a value" : undefined}
-            onToggle={onToggle}
+            onAnswer={onAnswer}
           />
           <label htmlFor={id} className="sr-only">
             Value mentioned for {row.key}
@@ -187,7 +236,7 @@ export function FormRow({
       );
       keys = (
         <>
-          <Kbd>space</Kbd> <Kbd>enter</Kbd>
+          <Kbd>1 0</Kbd> <Kbd>enter</Kbd>
         </>
       );
       break;

@@ -8,7 +8,7 @@ function text(v: unknown): string {
 }
 
 /**
- * The trajectory step by step: LLM turns and tool calls with input, output and status, a badge for the tool's
+ * The trajectory step by step: LLM turns and tool calls with input, output (each labelled) and status, a badge for the tool's
  * registry kind, and where each sandbox write happened. A write call the sandbox did not record is marked: only
  * the sandbox decides whether a write happened.
  */
@@ -71,9 +71,14 @@ export function StepTimeline({
               </details>
             )}
             {s.output !== undefined && (
-              <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">
-                {text(s.output)}
-              </pre>
+              <figure className="mt-1" data-section="output">
+                <figcaption className="text-[11px] text-fg-muted">
+                  {s.type === "tool" ? `output of ${s.name}` : "model output"}
+                </figcaption>
+                <pre className="max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">
+                  {text(s.output)}
+                </pre>
+              </figure>
             )}
           </li>
         );

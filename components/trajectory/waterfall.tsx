@@ -1,7 +1,10 @@
 import { fmtScore } from "@/components/ui/format.ts";
 import { cn } from "@/components/ui/cn.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 type Cap = { code: string; cap: number };
+
+const SUCCESS = SUCCESS_THRESHOLD;
 
 /**
  * The reward waterfall: raw reward, each triggered cap (lowest last), and the final reward, on one 0–1 scale, so
@@ -39,6 +42,10 @@ export function RewardWaterfall({
   ];
   return (
     <div className="space-y-1 px-3 py-2" data-testid="waterfall">
+      <p className="flex items-center gap-1 text-[11px] text-fg-muted">
+        <span aria-hidden className="inline-block h-3 border-l-2 border-dashed border-good" />
+        dashed line: success at {SUCCESS} (a reward at or above it counts as a success)
+      </p>
       {rows.map((r, i) => (
         <div key={i} className="grid grid-cols-[150px_1fr_56px] items-center gap-2">
           <span className={cn("truncate text-[12px]", r.active && "font-semibold text-bad")}>{r.label}</span>
@@ -55,8 +62,10 @@ export function RewardWaterfall({
             {r.kind === "raw" && (
               <div
                 className="absolute inset-y-0 border-l-2 border-dashed border-good"
-                style={{ left: "90%" }}
-                title="success line 0.9"
+                style={{ left: `${SUCCESS * 100}%` }}
+                role="img"
+                aria-label={`success line ${SUCCESS}`}
+                data-testid="success-line"
               />
             )}
           </div>

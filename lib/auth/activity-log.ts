@@ -1,5 +1,6 @@
 // The activity log: who did what, when, to what. Append-only (a trigger refuses UPDATE and DELETE on activity_log).
 // Other domains log through appendActivityLog too (reviews, adjudications, batches), inside their own transaction.
+import type pg from "pg";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 
@@ -20,6 +21,10 @@ export const ACTIVITY_ACTIONS = [
   "token.revoke",
   "config.create",
   "config.set_default",
+  "ingest.api",
+  "ingest.cli",
+  "import.jsonl",
+  "import.tau2",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -50,4 +55,24 @@ export async function appendActivityLog(entry: ActivityEntryInput, client: Db = 
       details: entry.details ?? {},
     },
   });
+}
+
+/**
+ * Appends one entry through a pg pool or connection: the bulk paths (ingest, imports) hold a pg pool, not a Prisma
+ * client. Same columns as appendActivityLog.
+ */
+export async function appendActivityLogSql(client: pg.Pool | pg.PoolClient, entry: ActivityEntryInput): Promise<void> {
+  const { actorId, actorLabel } = actorColumns(entry.actor);
+  await client.query(
+    `insert into activity_log (actor_id, actor_label, action, target_type, target_id, details)
+     values ($1::int, $2, $3, $4, $5, $6::jsonb)`,
+    [
+      actorId,
+      actorLabel,
+      entry.action,
+      entry.target?.type ?? "",
+      entry.target ? String(entry.target.id) : "",
+      JSON.stringify(entry.details ?? {}),
+    ],
+  );
 }

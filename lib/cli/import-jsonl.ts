@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { stdio, type Io, flagIssueMessage } from "@/lib/cli/command.ts";
+import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
 import { importJsonl, openDump } from "@/lib/import/jsonl.ts";
@@ -132,7 +133,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const summary = await withBulkDatabase(async (pool) => {
     started = Date.now();
     const source = fromStdin ? process.stdin : openDump(opts.file);
-    return importJsonl(source, {
+    const loaded = await importJsonl(source, {
       pool,
       map,
       defaults: { run: opts.run, category: opts.category },
@@ -156,6 +157,14 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
           }
         : undefined,
     });
+    await recordLoad(pool, {
+      actor: { label: "cli" },
+      action: "import.jsonl",
+      run: opts.run,
+      stoppedAt: loaded.failed_at,
+      details: { file: opts.file, preset: opts.preset ?? "map", ...ingestCounts(loaded) },
+    });
+    return loaded;
   });
   bar?.done();
   if (rejects) await new Promise<void>((res) => rejects.end(() => res()));

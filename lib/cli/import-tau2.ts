@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { type Io, stdio, flagIssueMessage } from "@/lib/cli/command.ts";
 import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/schema.ts";
 import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
+import { recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
@@ -93,9 +94,33 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   }
   const runId = opts.run ?? defaultTau2Run(opts.results);
   const started = Date.now();
-  const summary = await withBulkDatabase((pool) =>
-    importTau2({ pool, results: opts.results, db: db.db, run: runId, step: opts.step, batchLines: opts.batch }),
-  );
+  const summary = await withBulkDatabase(async (pool) => {
+    const loaded = await importTau2({
+      pool,
+      results: opts.results,
+      db: db.db,
+      run: runId,
+      step: opts.step,
+      batchLines: opts.batch,
+    });
+    await recordLoad(pool, {
+      actor: { label: "cli" },
+      action: "import.tau2",
+      run: runId,
+      details: {
+        file: opts.results,
+        ok: loaded.ok,
+        tasks: loaded.tasks,
+        simulations: loaded.simulations,
+        cases: loaded.cases.accepted,
+        rollouts: loaded.rollouts.accepted,
+        unchanged: loaded.cases.unchanged + loaded.rollouts.unchanged,
+        rejected: loaded.rejected,
+        scored: loaded.scored,
+      },
+    });
+    return loaded;
+  });
   const secs = (Date.now() - started) / 1000;
   const counts = (c: { accepted: number; unchanged: number; rejected: number }) =>
     `${c.accepted} accepted, ${c.unchanged} unchanged, ${c.rejected} rejected`;

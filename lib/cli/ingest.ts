@@ -2,6 +2,7 @@
 // the same code path as POST /api/v1/ingest. The last line on stdout is the same JSON summary the API returns.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
+import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
@@ -112,7 +113,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
   const summary = await withBulkDatabase(async (pool) => {
     started = Date.now();
     const source = fromStdin ? process.stdin : fs.createReadStream(opts.file, { highWaterMark: 1 << 20 });
-    return ingestStream(source, {
+    const loaded = await ingestStream(source, {
       pool,
       format: opts.format,
       defaults: { run: opts.run, step: opts.step },
@@ -137,6 +138,14 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
           }
         : undefined,
     });
+    await recordLoad(pool, {
+      actor: { label: "cli" },
+      action: "ingest.cli",
+      run: opts.run,
+      stoppedAt: loaded.failed_at,
+      details: { file: opts.file, ...ingestCounts(loaded) },
+    });
+    return loaded;
   });
   bar?.done();
   if (rejects) await new Promise<void>((res) => rejects.end(() => res()));

@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { bodyEncoding, gunzipChunks } from "@/lib/ingest/content-encoding.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
-import { ingestQuerySchema } from "@/lib/ingest/schema.ts";
+import { ingestQuerySchema, type IngestSummary } from "@/lib/ingest/schema.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
 function json(status: number, body: unknown): Response {
@@ -32,7 +32,14 @@ export async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenera
  * summary when the server failed otherwise; 400 with the summary when the body itself broke off (a gzip body that
  * does not decompress included); 415 for a Content-Encoding other than gzip.
  */
-export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<Response> {
+export async function handleIngestRequest(
+  req: Request,
+  pool: pg.Pool,
+  opts: {
+    /** Runs once the body was read, before the answer: the route records the ingest in the activity log. */
+    onDone?: (summary: IngestSummary, query: { run?: string }) => Promise<void>;
+  } = {},
+): Promise<Response> {
   const url = new URL(req.url);
   const query = ingestQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
@@ -56,6 +63,7 @@ export async function handleIngestRequest(req: Request, pool: pg.Pool): Promise<
     // The server lives on: alarm state changes are posted after the answer, never holding the client up.
     alarms: { webhook: "background" },
   });
+  await opts.onDone?.(summary, { run: query.data.run });
   if (summary.ok) return json(200, summary);
   const status = { database: 503, server: 500, body: 400 }[summary.failed_at ?? "server"];
   return json(status, summary);

@@ -33,4 +33,10 @@ describe("parseGroupAddress", () => {
       address,
     });
   });
+
+  it("carries the rollout the reader came from, for the page's back link", () => {
+    const href = groupHref({ runId: "r", groupId: "g" }, "r/t&1");
+    expect(new URL(href, "http://x").searchParams.get("from")).toBe("r/t&1");
+    expect(new URL(groupHref({ runId: "r", groupId: "g" }), "http://x").searchParams.has("from")).toBe(false);
+  });
 });

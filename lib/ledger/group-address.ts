@@ -28,9 +28,10 @@ export function parseGroupAddress(params: { run?: Raw; id?: Raw; step?: Raw }): 
   return { ok: true, address: { runId: run.value, groupId: id.value, step: Number(step.value) } };
 }
 
-/** The page's address for a group. */
-export function groupHref({ runId, groupId, step }: GroupAddress): string {
+/** The page's address for a group; `from`, the rollout the reader came from, is where its "back" link leads. */
+export function groupHref({ runId, groupId, step }: GroupAddress, from?: string): string {
   const q = new URLSearchParams({ run: runId, id: groupId });
   if (step !== undefined) q.set("step", String(step));
+  if (from !== undefined) q.set("from", from);
   return `/groups?${q.toString()}`;
 }

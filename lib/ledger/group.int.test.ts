@@ -3,7 +3,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { loadGroup } from "@/lib/ledger/detail.ts";
+import { loadGroup, loadGroupPage } from "@/lib/ledger/detail.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 
@@ -41,5 +41,20 @@ describe("loadGroup", () => {
   it("narrows to the step when the address gives it", async () => {
     expect((await loadGroup({ runId: B, groupId: G, step: 3 })).map((m) => m.trajectoryId)).toEqual([`${B}/k0`]);
     expect(await loadGroup({ runId: B, groupId: G, step: 5 })).toEqual([]);
+  });
+});
+
+describe("loadGroupPage", () => {
+  it("carries every member's full reply and the one case they answer, with its spec's pointers", async () => {
+    const page = await loadGroupPage({ runId: A, groupId: G });
+    expect(page!.tickets).toEqual([T]);
+    expect(page!.caseDoc?.ticketId).toBe(T);
+    expect(page!.members).toHaveLength(2);
+    for (const m of page!.members) expect(m.rollout?.finalReply?.length).toBeGreaterThan(0);
+    expect(page!.pointers.length).toBeGreaterThan(0);
+  });
+
+  it("is null for a group with no rollouts", async () => {
+    expect(await loadGroupPage({ runId: A, groupId: "no-such-group" })).toBeNull();
   });
 });

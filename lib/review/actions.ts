@@ -6,7 +6,7 @@ import { after } from "next/server";
 import { annotationPath, claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
-import { saveDraft, submitReview } from "@/lib/review/mutations.ts";
+import { saveDraft, submitAnsweredReview } from "@/lib/review/mutations.ts";
 import { firstIssue, saveDraftInput, skipInput, submitReviewInput } from "@/lib/review/schema.ts";
 
 export type ActionAnswer = { ok: true; leaseExpiresAt?: string } | { ok: false; error: string; code?: string };
@@ -22,17 +22,13 @@ export async function saveDraftAction(input: unknown): Promise<ActionAnswer> {
     : { ok: false, error: r.error, code: r.code };
 }
 
-/** Submits the review; on success the same URL now renders the reveal. */
+/** Submits the review (refused while a claim slot is unanswered); on success the same URL renders the reveal. */
 export async function submitReviewAction(input: unknown): Promise<ActionAnswer> {
   const me = await requireActionUser("audit.review");
   const parsed = submitReviewInput.safeParse(input);
   if (!parsed.success) return { ok: false, error: firstIssue(parsed.error) };
-  const r = await submitReview(
-    parsed.data.itemId,
-    { userId: me.id, email: me.email },
-    parsed.data.body,
-    parsed.data.secondsSpent,
-  );
+  const { itemId, body, denied, secondsSpent } = parsed.data;
+  const r = await submitAnsweredReview(itemId, { userId: me.id, email: me.email }, { body, denied, secondsSpent });
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
   // The run's shadow-audit alarms read this review; evaluated once the annotator has their answer.
   after(() => evaluateAlarmsAfterReview(parsed.data.itemId));

@@ -5,12 +5,14 @@
 import { renewLease } from "@/lib/audit/leases.ts";
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import type { ClaimSlots } from "@/lib/review/claim-answers.ts";
 import type { ScoringConfig } from "@/lib/review/human-reward.ts";
 import {
   caseViewSelect,
   registryToolsOf,
   rolloutViewSelect,
   toRolloutView,
+  type RegistryTool,
   type RolloutView,
 } from "@/lib/review/rollout-view.ts";
 import { parseDraft, type DraftBody } from "@/lib/review/schema.ts";
@@ -42,6 +44,26 @@ export type AnnotationPage =
   | { state: "not_found" }
   /** A pair of a pairwise batch: annotated on /pairwise. */
   | { state: "pairwise" };
+
+/** The claim slots of an item's form: its rollout's write tools, its case's must-mention keys and forbidden codes. */
+function claimSlotsOf(tools: readonly RegistryTool[], spec: Spec): ClaimSlots {
+  return {
+    writeTools: tools.filter((t) => t.kind === "write").map((t) => t.name),
+    mentionKeys: (spec.must_mention ?? []).map((m) => m.key),
+    forbidden: spec.forbidden ?? [],
+  };
+}
+
+/** The claim slots an item's form asks about, read as loadAnnotation reads them; null for an unknown item. */
+export async function loadClaimSlots(itemId: bigint, client: Db = db()): Promise<ClaimSlots | null> {
+  const item = await client.auditItem.findUnique({
+    where: { id: itemId },
+    select: { ticketId: true, rollout: { select: rolloutViewSelect } },
+  });
+  if (!item) return null;
+  const caseDoc = await client.case.findUnique({ where: { ticketId: item.ticketId }, select: { verifierSpec: true } });
+  return claimSlotsOf(registryToolsOf(item.rollout), (caseDoc?.verifierSpec ?? {}) as Spec);
+}
 
 /** The scoring part of a batch's verifier config (the stored one, else the default of verifier.md). */
 export function scoringConfigOf(body: unknown | null): ScoringConfig {
@@ -82,8 +104,8 @@ export async function loadAnnotation(
   if (!expires) return { state: "not_leased" };
 
   const caseDoc = await client.case.findUnique({ where: { ticketId: item.ticketId }, select: caseViewSelect });
-  const tools = registryToolsOf(item.rollout);
   const spec = (caseDoc?.verifierSpec ?? {}) as Spec;
+  const slots = claimSlotsOf(registryToolsOf(item.rollout), spec);
   const snapshot = caseDoc?.envSnapshot ?? {};
   const draft = item.drafts[0];
   return {
@@ -94,13 +116,13 @@ export async function loadAnnotation(
       batchId: item.batch.id,
       batchName: item.batch.name,
       leaseExpiresAt: expires.toISOString(),
-      writeTools: tools.filter((t) => t.kind === "write").map((t) => t.name),
+      writeTools: [...slots.writeTools],
       mentions: (spec.must_mention ?? []).map((m) => {
         const hasExpected = m.value !== undefined;
         const v = hasExpected && isPointer(m.value) ? resolvePointer(m.value, snapshot) : m.value;
         return { key: m.key, hasExpected, expected: v === UNRESOLVED ? null : (v ?? null) };
       }),
-      forbidden: spec.forbidden ?? [],
+      forbidden: [...slots.forbidden],
       config: scoringConfigOf(item.batch.config?.body ?? null),
       draft: draft ? parseDraft(draft.body) : parseDraft(null),
       secondsSpent: draft?.secondsSpent ?? 0,

@@ -7,13 +7,15 @@ import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
+import { unansweredClaims, unansweredMessage } from "@/lib/review/claim-answers.ts";
 import { humanReward } from "@/lib/review/human-reward.ts";
-import { scoringConfigOf } from "@/lib/review/loaders.ts";
+import { loadClaimSlots, scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
 export type Result<T = object> =
-  ({ ok: true } & T) | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" };
+  | ({ ok: true } & T)
+  | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" | "unanswered" };
 
 const LEASE_LOST =
   "This item is no longer leased to you (the lease expired and it went back to the queue). Your draft was not saved.";
@@ -167,4 +169,23 @@ export async function submitReview(
     );
     return { ok: true, reviewId: review.id, reward: human.reward, disagrees: comparison.disagrees, excludedReason };
   });
+}
+
+/**
+ * A submission from the annotation form: every claim slot of the item's form must be answered — claimed in the
+ * review's claims, or listed in `denied` — or nothing is stored and the answer names the unanswered slots
+ * (lib/review/claim-answers.ts). An unanswered slot would otherwise be stored as "not claimed" and counted as an
+ * extraction disagreement. Then as submitReview.
+ */
+export async function submitAnsweredReview(
+  itemId: bigint,
+  actor: { userId: number; email: string },
+  answer: { body: ReviewBody; denied: readonly string[]; secondsSpent: number },
+  client: PrismaClient = db(),
+): ReturnType<typeof submitReview> {
+  const slots = await loadClaimSlots(itemId, client);
+  if (!slots) return { ok: false, code: "not_found", error: "No such item." };
+  const missing = unansweredClaims(slots, answer.body.claims, answer.denied);
+  if (missing.length) return { ok: false, code: "unanswered", error: unansweredMessage(missing) };
+  return submitReview(itemId, actor, answer.body, answer.secondsSpent, new Date(), client);
 }

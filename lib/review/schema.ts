@@ -34,6 +34,12 @@ export const reviewBodySchema = z.strictObject({
 });
 export type ReviewBody = z.infer<typeof reviewBodySchema>;
 
+/** Claim slots answered "no" (lib/review/claim-answers.ts): "write:TOOL", "mention:KEY", "forbidden:CODE". */
+export const deniedSchema = z
+  .array(z.string().regex(/^(write|mention|forbidden):.{1,200}$/, { error: "Unknown claim slot." }))
+  .max(1000)
+  .transform((d) => [...new Set(d)]);
+
 const maybeUnit = unit.nullable();
 export const draftBodySchema = z.strictObject({
   subscores: z.strictObject(
@@ -42,10 +48,18 @@ export const draftBodySchema = z.strictObject({
   guardrails: flags,
   claims: claimsSchema,
   note: z.string().max(5000).default(""),
+  /** The claim slots answered "no" so far; absent in drafts saved before slots needed an answer. */
+  denied: deniedSchema.optional(),
 });
 export type DraftBody = z.infer<typeof draftBodySchema>;
 
-export const submitReviewInput = z.object({ itemId: bigId, body: reviewBodySchema, secondsSpent: seconds });
+/** A submission: the review, the claim slots answered "no" (every other slot must be claimed), the time spent. */
+export const submitReviewInput = z.object({
+  itemId: bigId,
+  body: reviewBodySchema,
+  denied: deniedSchema.default([]),
+  secondsSpent: seconds,
+});
 export const saveDraftInput = z.object({ itemId: bigId, body: draftBodySchema, secondsSpent: seconds });
 export const itemInput = z.object({ itemId: bigId });
 /** Skip: the item to give back, and the batch to take the next one from. */

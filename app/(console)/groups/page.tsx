@@ -7,9 +7,12 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { CasePanel } from "@/components/trajectory/case-panel.tsx";
+import { StepLink, TicketLink, TrajectoryLink, trajectoryHref } from "@/components/ui/id-links.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
 import { codesOfMask } from "@/lib/ingest/rows.ts";
-import { loadGroup } from "@/lib/ledger/detail.ts";
+import { loadGroupPage } from "@/lib/ledger/detail.ts";
 import { parseGroupAddress } from "@/lib/ledger/group-address.ts";
 import { mean, populationStd } from "@/lib/stats/descriptive.ts";
 import { groupAdvantage } from "@/lib/stats/trend.ts";
@@ -18,15 +21,22 @@ export const metadata: Metadata = { title: "Group" };
 
 const DIMS = ["outcome", "policy", "evidence", "efficiency", "communication"] as const;
 
-type Params = { run?: string | string[]; id?: string | string[]; step?: string | string[] };
+type Params = { run?: string | string[]; id?: string | string[]; step?: string | string[]; from?: string | string[] };
 
+// The K rollouts of one GRPO group compared: their figures in one table, then their replies side by side in full,
+// under the ticket and case they all answer; "back" returns to the rollout the reader came from (when it is one of
+// the group's), else to the run.
 export default async function GroupPage({ searchParams }: { searchParams: Promise<Params> }) {
-  await requirePageUser("ledger.read");
-  const parsed = parseGroupAddress(await searchParams);
+  const me = await requirePageUser("ledger.read");
+  const params = await searchParams;
+  const parsed = parseGroupAddress(params);
   if (!parsed.ok) return <EmptyState title="Not a group address">{parsed.error}</EmptyState>;
   const { groupId, runId } = parsed.address;
-  const members = await loadGroup(parsed.address);
-  if (!members.length) return <EmptyState title={`No rollouts in group ${groupId} of run ${runId}`} />;
+  const page = await loadGroupPage(parsed.address);
+  if (!page) return <EmptyState title={`No rollouts in group ${groupId} of run ${runId}`} />;
+  const { members, tickets, caseDoc } = page;
+  const from = members.find((m) => m.trajectoryId === params.from)?.trajectoryId;
+  const canOpenCase = can(me.role, "cases.revise");
   const rewards = members.map((m) => m.reward);
   const present = rewards.filter((r): r is number => r !== null);
   const adv = { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) };
@@ -34,7 +44,30 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
     <>
       <PageHeader
         title={<span className="font-mono">{groupId}</span>}
-        description={`The ${members.length} rollouts of one GRPO group side by side. Advantage = (reward − group mean) / group std.`}
+        description={
+          <>
+            The {members.length} rollouts of one GRPO group of run{" "}
+            <Link className="text-accent" href={`/runs/${encodeURIComponent(runId)}`}>
+              {runId}
+            </Link>{" "}
+            side by side, answering ticket{tickets.length > 1 ? "s" : ""}{" "}
+            {tickets.map((t, i) => (
+              <span key={t}>
+                {i > 0 && ", "}
+                <TicketLink id={t} canOpen={canOpenCase} className="text-[13px]" />
+              </span>
+            ))}
+            . Advantage = (reward − group mean) / group std.
+          </>
+        }
+        actions={
+          <Link
+            className="rounded border border-border px-2 py-1 text-[12px]"
+            href={from ? trajectoryHref(from) : `/runs/${encodeURIComponent(runId)}`}
+          >
+            {from ? `Back to ${from}` : `Back to run ${runId}`}
+          </Link>
+        }
       />
       <div className="mb-4 grid grid-cols-2 gap-2 md:grid-cols-4">
         <Stat label="Group mean" value={fmtScore(adv.mean)} />
@@ -44,7 +77,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
           hint={adv.std === 0 ? "no gradient: every reward equal" : undefined}
         />
         <Stat label="Rollouts" value={members.length} />
-        <Stat label="Step" value={members[0].step} />
+        <Stat label="Step" value={<StepLink runId={runId} step={members[0].step} />} />
       </div>
       <Card>
         <Table>
@@ -61,7 +94,6 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
                 </Th>
               ))}
               <Th>Guardrails</Th>
-              <Th>Final reply</Th>
             </tr>
           </thead>
           <tbody>
@@ -69,12 +101,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
               <tr key={m.id.toString()}>
                 <Td numeric>{m.rollout?.sampleIndex ?? "–"}</Td>
                 <Td>
-                  <Link
-                    className="font-mono text-[12px] text-accent hover:underline"
-                    href={`/trajectories/${encodeURIComponent(m.trajectoryId)}`}
-                  >
-                    {m.trajectoryId}
-                  </Link>
+                  <TrajectoryLink id={m.trajectoryId} />
                 </Td>
                 <Td numeric>
                   <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
@@ -103,12 +130,45 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
                     ))}
                   </span>
                 </Td>
-                <Td className="max-w-xs truncate">{m.rollout?.finalReply}</Td>
               </tr>
             ))}
           </tbody>
         </Table>
       </Card>
+      <h2 className="mb-2 mt-4 text-[14px] font-semibold">Replies side by side</h2>
+      <div
+        className="grid gap-3"
+        style={{ gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, 18rem), 1fr))` }}
+        data-testid="group-replies"
+      >
+        {members.map((m, i) => (
+          <section key={m.id.toString()} className="min-w-0 rounded-md border border-border" data-testid="group-reply">
+            <header className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-1.5 text-[12px]">
+              <span className="text-fg-muted">sample {m.rollout?.sampleIndex ?? "–"}</span>
+              <TrajectoryLink id={m.trajectoryId} />
+              <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
+              <span className="text-fg-muted">
+                advantage{" "}
+                {adv.advantages[i] === null || adv.advantages[i] === undefined ? "–" : adv.advantages[i]!.toFixed(2)}
+              </span>
+              {m.decidingGuardrail && <Badge tone="bad">{m.decidingGuardrail}</Badge>}
+            </header>
+            <p className="whitespace-pre-wrap px-3 py-2 text-[13px]">
+              {m.rollout ? m.rollout.finalReply : <span className="text-fg-muted">The rollout was not ingested.</span>}
+            </p>
+          </section>
+        ))}
+      </div>
+      {caseDoc && (
+        <Card title="Case (every rollout of the group answers it)" className="mt-4">
+          <CasePanel
+            ticket={caseDoc.ticket}
+            snapshot={caseDoc.envSnapshot}
+            spec={caseDoc.verifierSpec}
+            pointers={page.pointers}
+          />
+        </Card>
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ActivityTarget } from "@/components/admin/activity-target.tsx";
 import { AdminNav } from "@/components/admin/admin-nav.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -43,7 +44,7 @@ export default async function ActivityLogPage({
     <>
       <PageHeader
         title="Activity log"
-        description="Who did what and when: sign-ins, user, role, token and config changes. Append-only."
+        description="Who did what and when: sign-ins, user, role, token and config changes, reviews and verdicts, ingests and imports. Each target links to its page. Append-only."
       />
       <AdminNav role={me.role} current="/admin/activity-log" />
       <form
@@ -125,7 +126,9 @@ export default async function ActivityLogPage({
                   <Td>
                     <Badge tone={e.action.endsWith("failed") ? "bad" : "neutral"}>{e.action}</Badge>
                   </Td>
-                  <Td>{e.targetType && `${e.targetType} ${e.targetId}`}</Td>
+                  <Td>
+                    <ActivityTarget entry={e} role={me.role} />
+                  </Td>
                   <Td className="font-mono text-[12px]">{JSON.stringify(e.details)}</Td>
                 </tr>
               ))}

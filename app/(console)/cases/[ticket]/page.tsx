@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { SpecWorkbench } from "@/components/cases/spec-workbench.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -34,7 +35,8 @@ export default async function CaseWorkbenchPage({
             {selected && (
               <>
                 {" "}
-                · selected rollout <span className="font-mono">{selected.trajectoryId}</span> ({selected.runId})
+                · selected rollout <TrajectoryLink id={selected.trajectoryId} className="text-[13px]" /> (
+                {selected.runId})
               </>
             )}
             {answers && "adjudicationId" in answers && <> · answers adjudication #{answers.adjudicationId}</>}

@@ -204,7 +204,7 @@ export default async function RunPage({ params, searchParams }: Props) {
             )}
           </Card>
           <Card title="Steps">
-            <StepsTable rows={loaded.data.runs[0].rows} bucket={loaded.data.bucket} />
+            <StepsTable runId={runId} rows={loaded.data.runs[0].rows} bucket={loaded.data.bucket} />
           </Card>
         </div>
       )}

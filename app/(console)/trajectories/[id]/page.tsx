@@ -10,10 +10,12 @@ import { SubscoresPanel } from "@/components/trajectory/subscores-panel.tsx";
 import { RewardWaterfall } from "@/components/trajectory/waterfall.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
+import { StepLink, TicketLink } from "@/components/ui/id-links.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { can } from "@/lib/auth/policy.ts";
 import { groupHref } from "@/lib/ledger/group-address.ts";
 import { describeChanges } from "@/lib/ledger/history.ts";
 import { loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
@@ -27,7 +29,7 @@ export default async function TrajectoryPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[]>>;
 }) {
-  await requirePageUser("ledger.read");
+  const me = await requirePageUser("ledger.read");
   const trajectoryId = decodeSegment((await params).id);
   if (trajectoryId === null) notFound();
   const page = await loadTrajectoryPage(trajectoryId, await searchParams);
@@ -47,14 +49,19 @@ export default async function TrajectoryPage({
             <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>
               {entry.runId}
             </Link>{" "}
-            · step {entry.step} · ticket {entry.ticketId}
+            · step <StepLink runId={entry.runId} step={entry.step} /> · ticket{" "}
+            <TicketLink
+              id={entry.ticketId}
+              canOpen={can(me.role, "cases.revise")}
+              rollout={entry.rolloutId ?? undefined}
+            />
             {entry.category ? ` · ${entry.category}` : ""}
             {entry.groupId && (
               <>
                 {" · "}
                 <Link
                   className="text-accent"
-                  href={groupHref({ runId: entry.runId, groupId: entry.groupId, step: entry.step })}
+                  href={groupHref({ runId: entry.runId, groupId: entry.groupId, step: entry.step }, entry.trajectoryId)}
                 >
                   group {entry.groupId}
                 </Link>

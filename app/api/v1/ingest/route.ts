@@ -1,6 +1,8 @@
 // POST /api/v1/ingest (token scope `ingest`): NDJSON cases, rollouts and score records, mixed, streamed. See
-// lib/ingest/http.ts for the answer and docs in README ("Ingest").
+// lib/ingest/http.ts for the answer and docs in README ("Ingest"). Each request is recorded in the activity log under
+// its token, with its counts.
 import { authenticateApi } from "@/lib/auth/api.ts";
+import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 
@@ -12,5 +14,16 @@ export const maxDuration = 3600;
 export async function POST(req: Request): Promise<Response> {
   const auth = await authenticateApi(req, "ingest");
   if (!auth.ok) return auth.response;
-  return handleIngestRequest(req, bulkPool());
+  const pool = bulkPool();
+  const { tokenId, name } = auth.principal;
+  return handleIngestRequest(req, pool, {
+    onDone: (summary, query) =>
+      recordLoad(pool, {
+        actor: { tokenId, name },
+        action: "ingest.api",
+        run: query.run,
+        stoppedAt: summary.failed_at,
+        details: ingestCounts(summary),
+      }),
+  });
 }

@@ -7,6 +7,7 @@ import { PairJudgements, PairLedgerTable, PairRollouts } from "@/components/pair
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
+import { BatchLink, TicketLink } from "@/components/ui/id-links.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
 import { itemRef } from "@/lib/audit/schema.ts";
@@ -37,10 +38,16 @@ export default async function PairCasePage({
   return (
     <>
       <PageHeader
-        title={`Pair #${c.itemId} · ticket ${c.ticketId}`}
+        title={
+          <>
+            Pair #{c.itemId} · ticket{" "}
+            <TicketLink id={c.ticketId} canOpen={can(me.role, "cases.revise")} className="text-lg" />
+          </>
+        }
         description={
           <>
-            {c.batchName} · stratum <span className="font-mono">{c.stratum ?? "none"}</span>
+            <BatchLink id={c.batchId} name={c.batchName} kind="pairwise" /> · stratum{" "}
+            <span className="font-mono">{c.stratum ?? "none"}</span>
             {inverted ? " · a human preferred the rollout the ledger rewards lower" : ""}
           </>
         }
