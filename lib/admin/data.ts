@@ -20,7 +20,7 @@ export async function listApiTokens() {
       createdAt: true,
       lastUsedAt: true,
       revokedAt: true,
-      createdBy: { select: { email: true } },
+      createdBy: { select: { email: true, role: true, disabledAt: true } },
     },
   });
 }
