@@ -5,6 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
@@ -13,6 +14,7 @@ import { count, freshDatabase, ingestText, ndjson, type TestDatabase } from "@/l
 import { createClient } from "@/lib/db/client.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
+import { gzipBomb } from "@/lib/testing/gzip-bomb.ts";
 import { limitsBody } from "@/lib/testing/limits-body.ts";
 
 let t: TestDatabase;
@@ -181,4 +183,65 @@ describe("the database is unavailable", () => {
       await db.drop();
     }
   });
+});
+
+describe("a gzip bomb", () => {
+  it("is answered 413 by the API at the cap on inflated bytes, naming it, having read a sliver of the body", async () => {
+    const head = gzipSync(ndjson([caseLine("bomb-T"), rolloutLine("bomb/1", "bomb-T", { run: "bomb-run" })]) + "\n");
+    const bomb = gzipBomb(10 * 2 ** 30);
+    const parts = (async function* () {
+      yield head;
+      yield* bomb.chunks;
+    })();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        const next = await parts.next();
+        if (next.done) c.close();
+        else c.enqueue(next.value);
+      },
+    });
+    const res = await handleIngestRequest(
+      new Request("http://verity.test/api/v1/ingest", {
+        method: "POST",
+        body,
+        headers: { "content-encoding": "gzip" },
+        duplex: "half",
+      } as RequestInit),
+      t.pool,
+      { maxInflatedBytes: 2 ** 20 },
+    );
+    expect(res.status).toBe(413);
+    const summary = await res.json();
+    expect(summary).toMatchObject({ ok: false, failed_at: "body" });
+    expect(summary.error).toContain(
+      "the gzip input inflates to more than 1 MiB (1048576 bytes), the limit on inflated bytes (VERITY_MAX_INFLATED_BYTES)",
+    );
+    expect(bomb.read()).toBeLessThan(200 * 1024);
+    expect(summary.lines).toBe(2);
+  });
+
+  it("stops `verity ingest` and `verity import jsonl` of a .gz file at VERITY_MAX_INFLATED_BYTES", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-bomb-"));
+    try {
+      const file = path.join(dir, "feed.ndjson.gz");
+      const bomb = gzipBomb(10 * 2 ** 30);
+      const out = fs.createWriteStream(file);
+      for await (const c of bomb.chunks)
+        if (!out.write(c)) await new Promise<void>((r) => out.once("drain", () => r()));
+      await new Promise<void>((r) => out.end(() => r()));
+      const env = { DATABASE_URL: t.url, VERITY_DATA_DIR: path.join(dir, "data"), VERITY_MAX_INFLATED_BYTES: "1MB" };
+      for (const args of [
+        ["ingest", file],
+        ["import", "jsonl", file, "--preset", "verl", "--run", "bomb-import"],
+      ]) {
+        const cli = await runCli(args, env);
+        expect(cli.code).toBe(3);
+        const summary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
+        expect(summary).toMatchObject({ ok: false, failed_at: "body" });
+        expect(summary.error).toContain("inflates to more than 1 MiB (1048576 bytes)");
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
