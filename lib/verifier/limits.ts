@@ -13,17 +13,42 @@ export const MAX_DEPTH = 64;
  */
 export const MAX_ID_LENGTH = 200;
 
-/** What an id may not contain: control characters (C0, DEL, C1) and `<`, `>`, `"`, `'`, backtick and backslash. */
-export const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f<>"'`\\]/;
+/**
+ * What an id may not contain: control characters (Unicode Cc: C0, DEL, C1), format characters (Cf: the bidirectional
+ * overrides and isolates, zero-width joiners and spaces, the BOM, soft hyphens), lone surrogates (Cs), spaces other
+ * than U+0020 (Zs: no-break and the typographic spaces) and line and paragraph separators (Zl, Zp) — each lets two
+ * different ids look the same, or one look like another — and `<`, `>`, `"`, `'`, backtick and backslash.
+ */
+export const ID_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}<>"'`\\]|(?! )\p{Zs}/u;
 
 export const ID_TOO_LONG = `too long: at most ${MAX_ID_LENGTH} characters`;
-export const ID_BAD_CHARACTER = "contains a character an id may not have (a control character, <, >, \", ', ` or \\)";
+export const ID_BAD_CHARACTER =
+  "an id has no control or format characters, no spaces but U+0020, and none of <, >, \", ', ` or \\";
+
+const CATEGORY: [RegExp, string][] = [
+  [/\p{Cc}/u, "a control character"],
+  [/\p{Cf}/u, "a format character"],
+  [/\p{Cs}/u, "a lone surrogate"],
+  [/\p{Zs}/u, "a space other than U+0020"],
+  [/[\p{Zl}\p{Zp}]/u, "a line or paragraph separator"],
+];
+
+/** The first character an id may not have, named with its code point and 1-based position, or null. */
+export function idCharacterProblem(s: string): string | null {
+  const m = ID_FORBIDDEN.exec(s);
+  if (!m) return null;
+  const ch = m[0];
+  const position = [...s.slice(0, m.index)].length + 1;
+  const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  const kind = CATEGORY.find(([re]) => re.test(ch))?.[1];
+  const what = kind ? `${code} (${kind})` : JSON.stringify(ch);
+  return `contains ${what} at character ${position}: ${ID_BAD_CHARACTER}`;
+}
 
 /** Why a string cannot be an id, or null when it can (the length of the empty string is the schema's business). */
 export function idProblem(s: string): string | null {
   if (s.length > MAX_ID_LENGTH) return `${ID_TOO_LONG} (got ${s.length})`;
-  if (ID_FORBIDDEN.test(s)) return ID_BAD_CHARACTER;
-  return null;
+  return idCharacterProblem(s);
 }
 
 /**

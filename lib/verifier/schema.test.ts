@@ -190,12 +190,32 @@ describe("id limits (lib/verifier/limits.ts)", () => {
       "a`b",
       "a\\b",
     ]) {
-      expect(issues(rolloutSchema, { ...makeRollout(), run_id: bad }), JSON.stringify(bad)).toEqual([
-        { path: "run_id", message: ID_BAD_CHARACTER },
-      ]);
+      const [issue] = issues(rolloutSchema, { ...makeRollout(), run_id: bad });
+      expect(issue.path, JSON.stringify(bad)).toBe("run_id");
+      expect(issue.message, JSON.stringify(bad)).toMatch(/^contains .* at character \d+: an id has no control/);
     }
-    for (const fine of ["grpo-7/s1200/g31/k2", "T-1001", "finance.issue_refund", "é-ü-中文", "a b+c@d:e#f"])
+    for (const fine of ["grpo-7/s1200/g31/k2", "T-1001", "finance.issue_refund", "é-ü-中文", "a b+c@d:e#f", "🙂-run"])
       expect(issues(rolloutSchema, { ...makeRollout(), run_id: fine })).toEqual([]);
+  });
+
+  it("refuses look-alike ids: format characters, lone surrogates and spaces other than U+0020, naming each", () => {
+    const tail = `: ${ID_BAD_CHARACTER}`;
+    for (const [bad, named] of [
+      ["grpo\u202e7", "U+202E (a format character) at character 5"],
+      ["grpo\u200d-7", "U+200D (a format character) at character 5"],
+      ["\ufeffgrpo-7", "U+FEFF (a format character) at character 1"],
+      ["grpo\u00a07", "U+00A0 (a space other than U+0020) at character 5"],
+      ["中文\u3000run", "U+3000 (a space other than U+0020) at character 3"],
+      ["a\u2028b", "U+2028 (a line or paragraph separator) at character 2"],
+      ["🙂\ud800", "U+D800 (a lone surrogate) at character 2"],
+      ["a\u0000b", "U+0000 (a control character) at character 2"],
+      ["a<b", '"<" at character 2'],
+    ]) {
+      for (const field of ["run_id", "trajectory_id"] as const)
+        expect(issues(rolloutSchema, { ...makeRollout(), [field]: bad })).toEqual([
+          { path: field, message: `contains ${named}${tail}` },
+        ]);
+    }
   });
 
   it("limits the reason texts a score record brings into the ledger's indexes", () => {

@@ -4,16 +4,17 @@
 // carry data from other systems (steps, tickets, tables) are loose so that extra fields survive a round trip.
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES, HANDOFF_MODES, HARM_OPS, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
-import { ID_BAD_CHARACTER, ID_FORBIDDEN, ID_TOO_LONG, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import { ID_FORBIDDEN, ID_TOO_LONG, idCharacterProblem, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 
 const tooLong = { error: (iss: { input?: unknown }) => `${ID_TOO_LONG} (got ${String(iss.input).length})` };
 const noBadCharacter = (s: string) => !ID_FORBIDDEN.test(s);
+const badCharacter = { error: (iss: { input?: unknown }) => idCharacterProblem(String(iss.input)) ?? undefined };
 /** Text that lands in an index (reason tools and fields): at most MAX_ID_LENGTH characters (lib/verifier/limits.ts). */
 const indexedText = z.string().max(MAX_ID_LENGTH, tooLong);
 /** An id, name or code that may be empty: limited in length and in its characters (lib/verifier/limits.ts). */
-const idText = z.string().max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+const idText = z.string().max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, badCharacter);
 /** Ids (trajectory, run, ticket, group, category), tool and argument names, codes: a non-empty idText. */
-const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, badCharacter);
 /** The id schema, for inputs outside the wire formats that name the same things (--run, platform payload ids). */
 export const idSchema = id;
 const unit = z.number().min(0).max(1);
