@@ -4,6 +4,18 @@
 // parser), and an id of a few thousand characters no longer fits a PostgreSQL index row (2,704 bytes), so the write
 // of its whole batch fails. Pure.
 
+/** The largest integer a `step`, `sample_index` or `tool_steps` may be: the ledger stores them as 32-bit integers. */
+export const MAX_INT4 = 2_147_483_647;
+
+/**
+ * Entries a list inside a record may have. No real record comes near: the verifier writes at most one reason per
+ * check of a spec and one claim per tool call or mention, and agent rollouts run to tens or hundreds of steps. A list
+ * past one used to be stored whole and then rendered whole on every page showing the rollout.
+ */
+export const MAX_REASONS = 1_000;
+export const MAX_CLAIMS = 1_000;
+export const MAX_STEPS = 10_000;
+
 /** Levels of objects and arrays a value may have; the line's own object is level 1. */
 export const MAX_DEPTH = 64;
 
@@ -104,6 +116,43 @@ function deeper(v: object, level: number, max: number): (string | number)[] | nu
         p.push(k);
         return p;
       }
+    }
+  }
+  return null;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why PostgreSQL cannot store a string (text or jsonb), or null: a NUL character or an unpaired surrogate. */
+function unstorableText(s: string): string | null {
+  if (s.includes("\u0000")) return "contains the character U+0000, which PostgreSQL cannot store";
+  if (LONE_SURROGATE.test(s)) return "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store";
+  return null;
+}
+
+/**
+ * The first string of a value (a string value or an object's key) PostgreSQL cannot store, with its dotted path
+ * (`trajectory.steps.3.output`; a key is named by the path of its value), or null. Walks without recursion, so any
+ * depth is safe; called only for a line whose text has a `\u` escape (the only way JSON spells either character).
+ */
+export function unstorableIssue(value: unknown): { path: string; message: string } | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  const join = (base: string, k: string | number) => (base ? `${base}.${k}` : String(k));
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      const message = unstorableText(v);
+      if (message) return { path, message };
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      for (const k of keys) {
+        const message = unstorableText(k);
+        if (message) return { path: join(path, k), message: `the key ${message}` };
+      }
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push([(v as Record<string, unknown>)[keys[i]], join(path, keys[i])]);
     }
   }
   return null;

@@ -9,7 +9,14 @@ import {
   scoreRecordSchema,
   zodIssues,
 } from "@/lib/verifier/schema.ts";
-import { ID_BAD_CHARACTER, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import {
+  ID_BAD_CHARACTER,
+  MAX_CLAIMS,
+  MAX_ID_LENGTH,
+  MAX_INT4,
+  MAX_REASONS,
+  MAX_STEPS,
+} from "@/lib/verifier/limits.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, v: unknown) => {
@@ -233,5 +240,70 @@ describe("id limits (lib/verifier/limits.ts)", () => {
         reward: 1,
       }),
     ).toEqual([{ path: "run_id", message: tooLong }]);
+  });
+});
+
+describe("lists and integers inside a record", () => {
+  const record = () => scoreRollout(rolloutSchema.parse(makeRollout()), caseSchema.parse(makeCase()));
+  const hit = (code: string) => ({ code, cap: 0.2, evidence: {} });
+
+  it("refuse a repeated guardrail, claimed write or forbidden hit, naming the repeat and its first index", () => {
+    const r = record();
+    const repeated = {
+      ...r,
+      status: "scored",
+      guardrails: [hit("policy_error"), hit("empty_promise"), hit("policy_error")],
+    };
+    expect(issues(scoreRecordSchema, repeated)).toEqual([
+      {
+        path: "guardrails.2.code",
+        message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+      },
+    ]);
+    const bomb = { ...r, guardrails: Array.from({ length: 100_000 }, () => hit("policy_error")) };
+    expect(issues(scoreRecordSchema, bomb)[0]).toEqual({
+      path: "guardrails.1.code",
+      message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+    });
+    const claims = { claimed_writes: ["a.b", "c.d", "a.b"], mentioned: [], forbidden_hits: ["x", "x"] };
+    expect(issues(claimsSchema, claims)).toEqual([
+      { path: "claimed_writes.2", message: 'repeats the tool "a.b" (first at index 0): each is listed once' },
+      { path: "forbidden_hits.1", message: 'repeats the code "x" (first at index 0): each is listed once' },
+    ]);
+    const external = { source: "external", trajectory_id: "a", run_id: "r", step: 1, ticket_id: "T", reward: 0.7 };
+    expect(
+      issues(scoreRecordSchema, { ...external, guardrails: ["empty_promise", { code: "empty_promise" }] }),
+    ).toEqual([
+      {
+        path: "guardrails.1",
+        message: 'repeats the guardrail "empty_promise" (first at index 0): each is listed once',
+      },
+    ]);
+  });
+
+  it("bound reasons, claims and steps, naming the list and its length", () => {
+    const r = record();
+    const reason = { code: "x", message: "m" };
+    expect(issues(scoreRecordSchema, { ...r, reasons: Array.from({ length: MAX_REASONS + 1 }, () => reason) })).toEqual(
+      [{ path: "reasons", message: `at most ${MAX_REASONS} reasons (got ${MAX_REASONS + 1})` }],
+    );
+    const mentions = Array.from({ length: MAX_CLAIMS + 1 }, (_, i) => ({ key: `k${i}` }));
+    expect(issues(claimsSchema, { mentioned: mentions })).toEqual([
+      { path: "mentioned", message: `at most ${MAX_CLAIMS} mentions (got ${MAX_CLAIMS + 1})` },
+    ]);
+    const rollout = makeRollout();
+    const steps = Array.from({ length: MAX_STEPS + 1 }, () => ({ type: "llm", output: "" }));
+    expect(
+      issues(rolloutSchema, { ...rollout, trajectory: { ...rollout.trajectory, steps }, sandbox: { writes: [] } }),
+    ).toEqual([{ path: "trajectory.steps", message: `at most ${MAX_STEPS} steps (got ${MAX_STEPS + 1})` }]);
+  });
+
+  it("hold step, sample_index and tool_steps to the ledger's 32-bit integers", () => {
+    const r = record();
+    const tooBig = `at most ${MAX_INT4} (the ledger stores it as a 32-bit integer)`;
+    expect(issues(scoreRecordSchema, { ...r, step: MAX_INT4 })).toEqual([]);
+    for (const field of ["step", "sample_index", "tool_steps"])
+      expect(issues(scoreRecordSchema, { ...r, [field]: 2 ** 31 })).toEqual([{ path: field, message: tooBig }]);
+    expect(issues(rolloutSchema, { ...makeRollout(), step: 2 ** 40 })).toEqual([{ path: "step", message: tooBig }]);
   });
 });
