@@ -8,7 +8,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { count, freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { createClient } from "@/lib/db/client.ts";
@@ -244,4 +244,57 @@ describe("a gzip bomb", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe("a line the database could not store, or that would wreck a page", () => {
+  it("is rejected at validation with its field's JSON path, the rest of the body stored", async () => {
+    const run = "fields-run";
+    const ok = externalScore("fields/ok", "T-F", 0.5, { run });
+    const lines = [
+      ok,
+      JSON.stringify(rolloutLine("fields/nul", "T-F", { run })).replace('"final_reply":"', '"final_reply":"a\\u0000'),
+      JSON.stringify({ ...externalScore("fields/sur", "T-F", 0.5, { run }), ticket_id: "T-F" }).replace(
+        '"ticket_id":"T-F"',
+        '"ticket_id":"T-F","extra_note\\ud800":1',
+      ),
+      JSON.stringify(rolloutLine("fields/sur2", "T-F", { run })).replace('"final_reply":"', '"final_reply":"\\udc00'),
+      externalScore("fields/big", "T-F", 0.5, { run, step: 2 ** 31 }),
+      { ...externalScore("fields/bidi", "T-F", 0.5), run_id: "fields\u202erun" },
+      externalScore("fields/rep", "T-F", 0.5, {
+        run,
+        guardrails: Array.from({ length: 100_000 }, () => "policy_error"),
+      }),
+    ];
+    const s = await ingestText(t.pool, ndjson(lines));
+    expect(s).toMatchObject({ ok: true, lines: 7, accepted: 1, rejected: 6 });
+    expect(s.rejects).toEqual([
+      {
+        line: 2,
+        path: "trajectory.final_reply",
+        message: "contains the character U+0000, which PostgreSQL cannot store",
+      },
+      {
+        line: 3,
+        path: "extra_note\ud800",
+        message: "the key contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store",
+      },
+      {
+        line: 4,
+        path: "trajectory.final_reply",
+        message: "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store",
+      },
+      { line: 5, path: "step", message: "at most 2147483647 (the ledger stores it as a 32-bit integer)" },
+      {
+        line: 6,
+        path: "run_id",
+        message: expect.stringMatching(/^contains U\+202E \(a format character\) at character 7: an id has no/),
+      },
+      {
+        line: 7,
+        path: "guardrails.1",
+        message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+      },
+    ]);
+    expect(await count(t.pool, "select 1 from ledger where run_id = 'fields-run'")).toBe(1);
+  });
 });
