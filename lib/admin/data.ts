@@ -5,7 +5,16 @@ import type { Prisma } from "@/lib/generated/prisma/client.ts";
 export async function listUsers() {
   return db().user.findMany({
     orderBy: { email: "asc" },
-    select: { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      role: true,
+      disabledAt: true,
+      createdAt: true,
+      // Their unrevoked API tokens: disabling or re-roling the user changes what these may do.
+      tokens: { where: { revokedAt: null }, orderBy: { id: "asc" }, select: { name: true, prefix: true } },
+    },
   });
 }
 
