@@ -191,6 +191,10 @@ async function build(c: pg.Client, url: string) {
     `create temp table moved as
      select l.* from ledger l join audit_items i on i.run_id = l.run_id and i.ledger_id = l.id where abs(hashint8(i.id)) % 20 = 0`,
   );
+  // The old entries stop being current before their successors arrive: one current entry per trajectory (034).
+  await c.query(
+    "update ledger l set is_current = false from moved m where l.run_id = m.run_id and l.id = m.id and l.is_current",
+  );
   await c.query(
     `insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source, verifier_version,
                          config_hash, claims_source, raw_reward, reward, capped, outcome, policy, evidence, efficiency,
@@ -200,9 +204,6 @@ async function build(c: pg.Client, url: string) {
             claims_source, raw_reward, least(1, reward + 0.3), capped, outcome, policy, evidence, efficiency, communication, null, 0,
             '[]'::jsonb, reasons, claims, handoff, tool_steps, content_hash, id
        from moved`,
-  );
-  await c.query(
-    "update ledger l set is_current = false from moved m where l.run_id = m.run_id and l.id = m.id and l.is_current",
   );
   await c.query("commit");
   await c.query("analyze audit_items; analyze reviews; analyze adjudications; analyze ledger");

@@ -175,6 +175,8 @@ async function build(admin: string): Promise<string> {
       "select setval('rollouts_id_seq', (select max(id) from rollouts)), setval('ledger_id_seq', (select max(id) from ledger))",
     );
     // The copies bypass ingest, so their per-step rollups (the denominators of every share) are recounted.
+    // as the rollups' writer: they refuse other changes (migration 034)
+    await c.query("select set_config('verity.rollup_writer', 'on', false)");
     await c.query("delete from step_rollups where run_id = $1", [RUN]);
     await c.query(
       `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits, capped, removed_sum)

@@ -81,6 +81,8 @@ async function fill(c: pg.Client, n: number): Promise<void> {
     await c.query("commit");
   }
   // Step rollups from the ledger, as ingest would have kept them (the gate and the alarms read these).
+  // as the rollups' writer: they refuse other changes (migration 034)
+  await c.query("select set_config('verity.rollup_writer', 'on', false)");
   await c.query("delete from step_rollups where run_id = $1", [RUN]);
   await c.query(
     `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits,

@@ -165,3 +165,54 @@ test("the activity log filters by action, actor and date and pages by key", asyn
   await expect(page).toHaveURL(/\/admin\/activity-log\?to=2000-01-01$/);
   await expect(page.getByRole("heading", { name: "Activity log" })).toBeVisible();
 });
+
+test("disabling or demoting a token's owner names the token, which stops or narrows at once", async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
+  const email = `owner-${randomBytes(3).toString("hex")}@verity.local`;
+  await createUser(page, email, "admin", "owner password 1");
+  const ctx = await browser.newContext({ baseURL, ...SIGNED_OUT });
+  const them = await ctx.newPage();
+  await signIn(them, email, "owner password 1");
+  const name = `launcher ${randomBytes(3).toString("hex")}`;
+  await them.goto("/admin/tokens");
+  await hydrated(them);
+  const form = them.getByRole("form", { name: "Create API token" });
+  await form.getByLabel("Token name").fill(name);
+  await form.getByRole("checkbox", { name: /ingest/ }).check();
+  await form.getByRole("checkbox", { name: /read/ }).check();
+  await form.getByRole("button", { name: "Create token" }).click();
+  const token = await them.getByLabel("New token").inputValue();
+  await ctx.close();
+  const prefix = token.slice(4, 12);
+  const whoami = () => request.get("/api/v1/whoami", { headers: { authorization: `Bearer ${token}` } });
+  expect((await (await whoami()).json()).token.active_scopes).toEqual(["ingest", "read"]);
+
+  await page.goto("/admin/users");
+  await hydrated(page);
+  const row = page.getByRole("row", { name: new RegExp(email) });
+  await expect(row).toContainText(`“${name}” (vty_${prefix}_…)`);
+  await row.getByLabel(`Role of ${email}`, { exact: true }).selectOption("researcher");
+  await row.getByRole("button", { name: "Save role" }).click();
+  await expect(row.getByRole("status")).toHaveText(
+    `Role set to researcher. API token affected: “${name}” (vty_${prefix}_…) ingest, read → read.`,
+  );
+  expect((await (await whoami()).json()).token.active_scopes).toEqual(["read"]);
+  const ingest = await request.post("/api/v1/ingest", { headers: { authorization: `Bearer ${token}` }, data: "" });
+  expect(ingest.status()).toBe(403);
+  expect((await ingest.json()).error.code).toBe("owner_not_allowed");
+
+  await row.getByRole("button", { name: "Disable" }).click();
+  await expect(row.getByRole("status").filter({ hasText: "Disabled." })).toHaveText(
+    `Disabled. API token affected: “${name}” (vty_${prefix}_…) read → none, inactive.`,
+  );
+  expect((await whoami()).status()).toBe(401);
+
+  await page.goto("/admin/tokens");
+  await expect(page.getByRole("row", { name: new RegExp(name) })).toContainText(`inactive: owner ${email} is disabled`);
+  await page.goto(`/admin/activity-log?${new URLSearchParams({ action: "user.disable" })}`);
+  await expect(page.getByRole("row").filter({ hasText: email }).filter({ hasText: prefix }).first()).toBeVisible();
+});

@@ -60,3 +60,16 @@ describe("the embedded server's shared buffers", () => {
     }
   });
 });
+
+describe("the cap on inflated bytes", () => {
+  it("is 1 GiB by default, and VERITY_MAX_INFLATED_BYTES in bytes, MB or GB", async () => {
+    delete saved.VERITY_MAX_INFLATED_BYTES;
+    expect((await freshEnv({}))().VERITY_MAX_INFLATED_BYTES).toBe(2 ** 30);
+    expect((await freshEnv({ VERITY_MAX_INFLATED_BYTES: "4GB" }))().VERITY_MAX_INFLATED_BYTES).toBe(4 * 2 ** 30);
+    expect((await freshEnv({ VERITY_MAX_INFLATED_BYTES: "64MB" }))().VERITY_MAX_INFLATED_BYTES).toBe(64 * 2 ** 20);
+    expect((await freshEnv({ VERITY_MAX_INFLATED_BYTES: "5000" }))().VERITY_MAX_INFLATED_BYTES).toBe(5000);
+    await expect(freshEnv({ VERITY_MAX_INFLATED_BYTES: "1 GB" }).then((env) => env())).rejects.toThrow(
+      "Invalid environment: VERITY_MAX_INFLATED_BYTES must be a number of bytes or a size such as 512MB or 4GB.",
+    );
+  });
+});

@@ -8,6 +8,12 @@ function sizeMb(v: string): number {
   return v.endsWith("GB") ? n * 1024 : n;
 }
 
+/** A byte count written as `<n>`, `<n>MB` or `<n>GB` (MB and GB in powers of 1024), in bytes. */
+function bytesOf(v: string): number {
+  const n = parseInt(v, 10);
+  return v.endsWith("GB") ? n * 2 ** 30 : v.endsWith("MB") ? n * 2 ** 20 : n;
+}
+
 function isOrigin(v: string): boolean {
   try {
     const u = new URL(v);
@@ -45,6 +51,12 @@ const envSchema = z.object({
       "must be between 128MB and 64GB",
     )
     .optional(),
+  /** Inflated bytes a gzip request body or CLI input may become (lib/ingest/content-encoding.ts); past it, 413. */
+  VERITY_MAX_INFLATED_BYTES: z
+    .string()
+    .regex(/^[1-9][0-9]*(MB|GB)?$/, "must be a number of bytes or a size such as 512MB or 4GB")
+    .default("1GB")
+    .transform(bytesOf),
   /** `force`: the demo runs are loaded even beside other runs (lib/server/first-run.ts). */
   VERITY_DEMO: z.enum(["0", "1", "true", "false", "force"]).optional(),
   /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */

@@ -5,7 +5,16 @@ import type { Prisma } from "@/lib/generated/prisma/client.ts";
 export async function listUsers() {
   return db().user.findMany({
     orderBy: { email: "asc" },
-    select: { id: true, email: true, name: true, role: true, disabledAt: true, createdAt: true },
+    select: {
+      id: true,
+      email: true,
+      name: true,
+      role: true,
+      disabledAt: true,
+      createdAt: true,
+      // Their unrevoked API tokens: disabling or re-roling the user changes what these may do.
+      tokens: { where: { revokedAt: null }, orderBy: { id: "asc" }, select: { name: true, prefix: true } },
+    },
   });
 }
 
@@ -20,7 +29,7 @@ export async function listApiTokens() {
       createdAt: true,
       lastUsedAt: true,
       revokedAt: true,
-      createdBy: { select: { email: true } },
+      createdBy: { select: { email: true, role: true, disabledAt: true } },
     },
   });
 }

@@ -33,7 +33,7 @@ describe("user administration", () => {
   it("logs role changes with before and after, by the acting admin", async () => {
     const a = await user("admin");
     const u = await user("researcher");
-    expect(await changeRole(u.userId, "lead", a)).toEqual({ ok: true });
+    expect(await changeRole(u.userId, "lead", a)).toEqual({ ok: true, tokens: [] });
     const e = await db().activityLog.findFirstOrThrow({
       where: { action: "user.role_change", targetId: String(u.userId) },
     });
@@ -109,7 +109,7 @@ describe("the last enabled admin", () => {
       error: expect.stringMatching(/last enabled admin/),
     });
     const second = await user("admin", client);
-    expect(await changeRole(only.userId, "lead", second, client)).toEqual({ ok: true });
+    expect(await changeRole(only.userId, "lead", second, client)).toEqual({ ok: true, tokens: [] });
     expect(await setUserDisabled(second.userId, true, cli, client)).toMatchObject({ ok: false });
   });
 

@@ -1,5 +1,6 @@
 // Changes to users, API tokens and verifier-config selection. Each change and its activity-log entry commit together.
 import type { CreateUserInput } from "@/lib/admin/schema.ts";
+import { tokenEffects, type TokenEffect } from "@/lib/admin/token-effects.ts";
 import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { hashPassword } from "@/lib/auth/password.ts";
 import type { Role, TokenScope } from "@/lib/auth/policy.ts";
@@ -45,6 +46,19 @@ export async function createUser(
   }
 }
 
+/** The unrevoked tokens a user owns, for what a change to the user does to them (token-effects.ts). */
+function ownedTokens(tx: Prisma.TransactionClient, userId: number) {
+  return tx.apiToken.findMany({
+    where: { createdById: userId, revokedAt: null },
+    orderBy: { id: "asc" },
+    select: { id: true, name: true, prefix: true, scopes: true },
+  });
+}
+
+/** Affected tokens as the activity log records them (the ids let an entry be matched to the token's own entries). */
+const loggedEffects = (effects: TokenEffect[]) =>
+  effects.map((e) => ({ id: e.id, name: e.name, prefix: e.prefix, from: e.from, to: e.to }));
+
 /**
  * Refuses changes that would leave no enabled admin: nobody could manage users any more. The enabled admins' rows are
  * locked first, so two admins demoting each other at the same moment cannot both pass the check.
@@ -55,66 +69,77 @@ async function wouldLoseLastAdmin(tx: Prisma.TransactionClient, userId: number):
   return others === 0;
 }
 
+/** A change of role narrows or widens the user's API tokens at once; `tokens` names each one it affects. */
 export async function changeRole(
   userId: number,
   role: Role,
   actor: Actor,
   client: PrismaClient = db(),
-): Promise<Result> {
+): Promise<Result<{ tokens: TokenEffect[] }>> {
   return client.$transaction(async (tx) => {
     const u = await tx.user.findUnique({
       where: { id: userId },
       select: { role: true, email: true, disabledAt: true },
     });
     if (!u) return { ok: false, error: "No such user." };
-    if (u.role === role) return { ok: true };
+    if (u.role === role) return { ok: true, tokens: [] };
     if (u.role === "admin" && !u.disabledAt && (await wouldLoseLastAdmin(tx, userId))) {
       return { ok: false, field: "role", error: "This is the last enabled admin: make another admin first." };
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
+    const disabled = !!u.disabledAt;
+    const tokens = tokenEffects(await ownedTokens(tx, userId), { role: u.role, disabled }, { role, disabled });
     await appendActivityLog(
       {
         actor,
         action: "user.role_change",
         target: { type: "user", id: userId },
-        details: { email: u.email, from: u.role, to: role },
+        details: { email: u.email, from: u.role, to: role, tokens: loggedEffects(tokens) },
       },
       tx,
     );
-    return { ok: true };
+    return { ok: true, tokens };
   });
 }
 
-/** Disabling signs the user out everywhere (their sessions are deleted) and refuses new sign-ins. */
+/**
+ * Disabling signs the user out everywhere (their sessions are deleted), refuses new sign-ins and stops their API tokens
+ * at once (enabling them again restores the tokens); `tokens` names each one it affects.
+ */
 export async function setUserDisabled(
   userId: number,
   disabled: boolean,
   actor: Actor,
   client: PrismaClient = db(),
-): Promise<Result> {
+): Promise<Result<{ tokens: TokenEffect[] }>> {
   return client.$transaction(async (tx) => {
     const u = await tx.user.findUnique({
       where: { id: userId },
       select: { role: true, email: true, disabledAt: true },
     });
     if (!u) return { ok: false, error: "No such user." };
-    if (!!u.disabledAt === disabled) return { ok: true };
+    if (!!u.disabledAt === disabled) return { ok: true, tokens: [] };
     if (disabled && actorUserId(actor) === userId) return { ok: false, error: "You cannot disable yourself." };
     if (disabled && u.role === "admin" && (await wouldLoseLastAdmin(tx, userId))) {
       return { ok: false, error: "This is the last enabled admin: make another admin first." };
     }
     await tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
     if (disabled) await tx.session.deleteMany({ where: { userId } });
+    const tokens = tokenEffects(
+      await ownedTokens(tx, userId),
+      { role: u.role, disabled: !disabled },
+      { role: u.role, disabled },
+    );
     await appendActivityLog(
       {
         actor,
         action: disabled ? "user.disable" : "user.enable",
         target: { type: "user", id: userId },
-        details: { email: u.email },
+        details: { email: u.email, tokens: loggedEffects(tokens) },
       },
       tx,
     );
-    return { ok: true };
+    return { ok: true, tokens };
   });
 }
 

@@ -11,6 +11,7 @@ import {
   setDisabledInput,
   type FormState,
 } from "@/lib/admin/schema.ts";
+import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 
 const invalid = (error: z.ZodError, values?: Record<string, string>): FormState => ({
@@ -50,7 +51,8 @@ export async function changeRoleAction(_prev: FormState, form: FormData): Promis
   const r = await changeRole(parsed.data.userId, parsed.data.role, { userId: me.id, email: me.email });
   if (!r.ok) return { ok: false, message: r.error };
   revalidatePath("/admin/users");
-  return { ok: true, message: `Role set to ${parsed.data.role}.` };
+  revalidatePath("/admin/tokens");
+  return { ok: true, message: `Role set to ${parsed.data.role}. ${describeTokenEffects(r.tokens)}`.trim() };
 }
 
 export async function setDisabledAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -60,7 +62,9 @@ export async function setDisabledAction(_prev: FormState, form: FormData): Promi
   const r = await setUserDisabled(parsed.data.userId, parsed.data.disabled, { userId: me.id, email: me.email });
   if (!r.ok) return { ok: false, message: r.error };
   revalidatePath("/admin/users");
-  return { ok: true, message: parsed.data.disabled ? "Disabled." : "Enabled." };
+  revalidatePath("/admin/tokens");
+  const done = parsed.data.disabled ? "Disabled." : "Enabled.";
+  return { ok: true, message: `${done} ${describeTokenEffects(r.tokens)}`.trim() };
 }
 
 export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {

@@ -66,6 +66,30 @@ describe("the review queue", () => {
     expect(new Set(got).size).toBe(20);
   });
 
+  it("holds one lease per annotator and batch when one annotator claims many times at once", async () => {
+    for (const tickets of [10, 20, 60]) {
+      const batchId = await batchOf(tickets);
+      const [u] = await makeUsers(db(), 1);
+      const leases = await Promise.all(Array.from({ length: 10 }, () => claimNextItem(u.userId, { batchId }, wide)));
+      const ids = new Set(leases.map((l) => l?.itemId.toString()));
+      expect(ids.size).toBe(1);
+      expect([...ids][0]).toBeDefined();
+      expect(await db().auditItem.count({ where: { batchId, leaseUserId: u.userId } })).toBe(1);
+    }
+  });
+
+  it("refuses, in the database, a second open lease of one annotator in one batch", async () => {
+    const batchId = await batchOf(3);
+    const [u] = await makeUsers(db(), 1);
+    const first = await claimNextItem(u.userId, { batchId });
+    const other = await db().auditItem.findFirstOrThrow({ where: { batchId, id: { not: first!.itemId } } });
+    await expect(
+      db()
+        .$executeRaw`update audit_items set lease_user_id = ${u.userId}, lease_expires_at = now() + interval '1 minute'
+                        where id = ${other.id}`,
+    ).rejects.toThrow(/audit_items_one_lease_idx/);
+  });
+
   it("resumes the user's own live lease instead of taking a second item", async () => {
     const batchId = await batchOf(3);
     const [u] = await makeUsers(db(), 1);

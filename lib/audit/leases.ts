@@ -20,6 +20,11 @@ export function annotationPath(lease: { itemId: bigint; pairwise: boolean }): st
  * they have not skipped. `FOR UPDATE SKIP LOCKED` makes concurrent claims pass over a row another transaction is
  * taking, and the lease condition is re-checked on the row's newest version, so one item is never handed to two
  * people. An overlap item (reviews_needed = 2) stays open after its first review and goes to someone else.
+ *
+ * One person holds at most one open lease per batch, by the database (audit_items_one_lease_idx, migration 034): two
+ * claims of theirs at the same moment (a double click, two tabs) both find no lease and take different items, and
+ * the second's update then conflicts with the first's; that claim answers with the lease the first took. Their own
+ * expired leases are released first, as the index counts a lease until its row is cleared.
  */
 export async function claimNextItem(
   userId: number,
@@ -29,6 +34,34 @@ export async function claimNextItem(
   const now = opts.now ?? new Date();
   const expires = new Date(now.getTime() + (opts.leaseMs ?? LEASE_MS));
   const batchId = opts.batchId ?? null;
+  await client.$executeRaw`
+    update audit_items set lease_user_id = null, lease_expires_at = null
+     where lease_user_id = ${userId} and lease_expires_at <= ${now} and status = 'open'
+       and (${batchId}::int is null or batch_id = ${batchId}::int)`;
+  try {
+    return await takeNextItem(userId, batchId, now, expires, client);
+  } catch (err) {
+    if (!isLeaseConflict(err)) throw err;
+    // A concurrent claim of the same person took an item of this batch first: theirs is the lease.
+    return takeNextItem(userId, batchId, now, expires, client);
+  }
+}
+
+/** A unique violation of the one-lease-per-batch index, as Prisma reports a raw query's. */
+function isLeaseConflict(err: unknown): boolean {
+  const e = err as { code?: string; meta?: { code?: string; message?: string }; message?: string };
+  const text = `${e.meta?.message ?? ""} ${e.message ?? ""}`;
+  return (e.code === "P2010" && e.meta?.code === "23505") || text.includes("audit_items_one_lease_idx");
+}
+
+/** The claim itself (see claimNextItem): the holder's live lease renewed, or the first free item leased. */
+async function takeNextItem(
+  userId: number,
+  batchId: number | null,
+  now: Date,
+  expires: Date,
+  client: Db,
+): Promise<Lease | null> {
   const rows = await client.$queryRaw<{ id: bigint; batch_id: number; lease_expires_at: Date; pairwise: boolean }[]>`
     with mine as (
       select i.id from audit_items i

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createApiToken, createUser, revokeApiToken } from "@/lib/admin/mutations.ts";
+import { changeRole, createApiToken, createUser, revokeApiToken, setUserDisabled } from "@/lib/admin/mutations.ts";
+import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
 import { authenticateApi, withApiAuth } from "@/lib/auth/api.ts";
 import { db } from "@/lib/db/client.ts";
 
@@ -117,5 +118,83 @@ describe("API tokens", () => {
     expect((await db().apiToken.findUniqueOrThrow({ where: { id: t.id } })).lastUsedAt?.getTime()).toBe(
       later.getTime(),
     );
+  });
+
+  it("stop working when their owner is disabled and work again once the owner is enabled", async () => {
+    const owner = await admin();
+    const other = await admin();
+    const t = await createApiToken({ name: "launcher", scopes: ["ingest", "read"] }, owner);
+    const revoked = await createApiToken({ name: "old", scopes: ["read"] }, owner);
+    await revokeApiToken(revoked.id, owner);
+    expect((await authenticateApi(req(t.token), "ingest")).ok).toBe(true);
+
+    const off = await setUserDisabled(owner.userId, true, other);
+    expect(off).toEqual({
+      ok: true,
+      tokens: [{ id: t.id, name: "launcher", prefix: t.prefix, from: ["ingest", "read"], to: [] }],
+    });
+    if (off.ok)
+      expect(describeTokenEffects(off.tokens)).toBe(
+        `API token affected: “launcher” (vty_${t.prefix}_…) ingest, read → none, inactive.`,
+      );
+    for (const scope of ["ingest", "read", null] as const) {
+      const r = await authenticateApi(req(t.token), scope);
+      expect(r.ok).toBe(false);
+      if (r.ok) continue;
+      expect(r.response.status).toBe(401);
+      expect(await r.response.json()).toEqual({
+        error: { code: "invalid_token", message: "This API token is inactive: the account of its owner is disabled." },
+      });
+    }
+    const logged = await db().activityLog.findFirstOrThrow({
+      where: { action: "user.disable", targetId: String(owner.userId) },
+    });
+    expect(logged.details).toMatchObject({
+      tokens: [{ id: t.id, name: "launcher", prefix: t.prefix, from: ["ingest", "read"], to: [] }],
+    });
+
+    const on = await setUserDisabled(owner.userId, false, other);
+    expect(on.ok && on.tokens.map((e) => e.to)).toEqual([["ingest", "read"]]);
+    expect((await authenticateApi(req(t.token), "ingest")).ok).toBe(true);
+  });
+
+  it("are narrowed by a demotion of their owner, at the next request", async () => {
+    const owner = await admin();
+    const other = await admin();
+    const t = await createApiToken({ name: "exporter", scopes: ["ingest", "read"] }, owner);
+
+    const toResearcher = await changeRole(owner.userId, "researcher", other);
+    expect(toResearcher.ok && toResearcher.tokens).toEqual([
+      { id: t.id, name: "exporter", prefix: t.prefix, from: ["ingest", "read"], to: ["read"] },
+    ]);
+    const read = await authenticateApi(req(t.token), "read");
+    expect(read.ok && read.principal.activeScopes).toEqual(["read"]);
+    const ingest = await authenticateApi(req(t.token), "ingest");
+    expect(ingest.ok).toBe(false);
+    if (!ingest.ok) {
+      expect(ingest.response.status).toBe(403);
+      expect((await ingest.response.json()).error).toEqual({
+        code: "owner_not_allowed",
+        message:
+          "This API token's \"ingest\" scope is narrowed: its owner's role is now researcher, which may not ingest. Use a token whose owner may.",
+      });
+    }
+
+    const toAnnotator = await changeRole(owner.userId, "annotator", other);
+    expect(toAnnotator.ok && toAnnotator.tokens.map((e) => [e.from, e.to])).toEqual([[["read"], []]]);
+    const exported = await authenticateApi(req(t.token, "/api/v1/runs/r/ledger.ndjson"), "read");
+    expect(exported.ok).toBe(false);
+    if (!exported.ok) {
+      expect(exported.response.status).toBe(403);
+      expect((await exported.response.json()).error.message).toContain("annotator, which may not read the ledger");
+    }
+    const log = await db().activityLog.findMany({
+      where: { action: "user.role_change", targetId: String(owner.userId) },
+      orderBy: { id: "asc" },
+    });
+    expect(log.map((e) => (e.details as { tokens: { to: string[] }[] }).tokens.map((x) => x.to))).toEqual([
+      [["read"]],
+      [[]],
+    ]);
   });
 });

@@ -1,11 +1,22 @@
 // Authentication of /api/v1/* route handlers: `Authorization: Bearer vty_…`. Errors are JSON
-// {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token, 403 for a missing scope.
+// {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token or one whose owner is disabled, 403
+// for a missing scope or a scope its owner's current role no longer allows. The owner is read on every request, so
+// disabling or demoting a user changes what their tokens may do at once.
 import type { ActivityActor, Db } from "@/lib/auth/activity-log.ts";
-import { tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
+import { activeTokenScopes, SCOPE_ACTION, tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";
 
-export type ApiPrincipal = { tokenId: number; name: string; prefix: string; scopes: string[]; createdById: number };
+export type ApiPrincipal = {
+  tokenId: number;
+  name: string;
+  prefix: string;
+  /** The scopes the token was created with. */
+  scopes: string[];
+  /** Those its owner's current role still allows (lib/auth/policy.ts activeTokenScopes). */
+  activeScopes: TokenScope[];
+  createdById: number;
+};
 
 export type ApiAuthResult = { ok: true; principal: ApiPrincipal } | { ok: false; response: Response };
 
@@ -54,12 +65,19 @@ export async function authenticateApi(
           createdById: true,
           revokedAt: true,
           lastUsedAt: true,
+          createdBy: { select: { role: true, disabledAt: true } },
         },
       })
     : null;
   if (!token) return { ok: false, response: unauthorized("invalid_token", "This API token is not valid.") };
   if (token.revokedAt)
     return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
+  if (token.createdBy.disabledAt)
+    return {
+      ok: false,
+      response: unauthorized("invalid_token", "This API token is inactive: the account of its owner is disabled."),
+    };
+  const owner = { role: token.createdBy.role, disabled: false };
   if (scope && !tokenAllows(token.scopes, scope)) {
     return {
       ok: false,
@@ -67,6 +85,17 @@ export async function authenticateApi(
         403,
         "insufficient_scope",
         `This API token lacks the "${scope}" scope. Create a token with the "${scope}" scope under Admin → API tokens.`,
+      ),
+    };
+  }
+  const activeScopes = activeTokenScopes(token.scopes, owner);
+  if (scope && !activeScopes.includes(scope)) {
+    return {
+      ok: false,
+      response: apiError(
+        403,
+        "owner_not_allowed",
+        `This API token's "${scope}" scope is narrowed: its owner's role is now ${owner.role}, which may not ${SCOPE_ACTION[scope] === "ingest" ? "ingest" : "read the ledger"}. Use a token whose owner may.`,
       ),
     };
   }
@@ -80,6 +109,7 @@ export async function authenticateApi(
       name: token.name,
       prefix: token.prefix,
       scopes: token.scopes,
+      activeScopes,
       createdById: token.createdById,
     },
   };

@@ -66,6 +66,22 @@ export function tokenAllows(scopes: readonly string[], scope: TokenScope): boole
   return scopes.includes(scope);
 }
 
+/**
+ * What a scope lets a token do, as an action its owner's role must also be allowed: a token may do what its scopes
+ * allow *and* what its owner may do now. `read` reads ledger numbers (exports, clusters, agreement, the gate), so its
+ * owner must be able to read the ledger.
+ */
+export const SCOPE_ACTION: Readonly<Record<TokenScope, Action>> = { ingest: "ingest", read: "ledger.read" };
+
+/** A token's owner as the token rule reads them: their role now, and whether they are disabled. */
+export type TokenOwner = { role: Role; disabled: boolean };
+
+/** The scopes a token may use now: those it carries that its owner's current role allows; none for a disabled owner. */
+export function activeTokenScopes(scopes: readonly string[], owner: TokenOwner): TokenScope[] {
+  if (owner.disabled) return [];
+  return TOKEN_SCOPES.filter((s) => scopes.includes(s) && can(owner.role, SCOPE_ACTION[s]));
+}
+
 /** Where a role lands after signing in or on "/": the first page of the sidebar it may open. */
 export function homePath(role: Role): string {
   return can(role, "runs.read") ? "/runs" : "/queue";

@@ -7,7 +7,9 @@ import { stdio, type Io, flagIssueMessage } from "@/lib/cli/command.ts";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
-import { importJsonl, openDump } from "@/lib/import/jsonl.ts";
+import { env } from "@/lib/env.ts";
+import { isGzipFile, openInputFile } from "@/lib/ingest/content-encoding.ts";
+import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap, MAP_FIELDS, type ImportMap } from "@/lib/import/jsonl-map.ts";
 import { jsonlImportCliSchema, type JsonlImportCliOptions } from "@/lib/import/schema.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
@@ -132,7 +134,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
 
   const summary = await withBulkDatabase(async (pool) => {
     started = Date.now();
-    const source = fromStdin ? process.stdin : openDump(opts.file);
+    const source = fromStdin ? process.stdin : openInputFile(opts.file, env().VERITY_MAX_INFLATED_BYTES);
     const loaded = await importJsonl(source, {
       pool,
       map,
@@ -145,7 +147,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
             lines: p.committedLine,
             // Bytes of the decompressed lines: the file's size is a fraction only for an uncompressed file.
             bytes: p.bytes,
-            totalBytes: totalBytes !== null && !opts.file.endsWith(".gz") ? totalBytes : null,
+            totalBytes: totalBytes !== null && !isGzipFile(opts.file) ? totalBytes : null,
             elapsedMs: Date.now() - started,
             rejected: p.rejected,
           }),

@@ -3,6 +3,8 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
+import { env } from "@/lib/env.ts";
+import { isGzipFile, openInputFile } from "@/lib/ingest/content-encoding.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
@@ -105,6 +107,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       return 2;
     }
   }
+  const gzip = !fromStdin && isGzipFile(opts.file);
   const rejects = opts.rejects ? fs.createWriteStream(opts.rejects) : null;
   const showProgress = opts.progress === "on" || (opts.progress === "auto" && !!out.stderr.isTTY);
   const bar = showProgress ? new ProgressLine(out.stderr) : null;
@@ -112,7 +115,8 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
 
   const summary = await withBulkDatabase(async (pool) => {
     started = Date.now();
-    const source = fromStdin ? process.stdin : fs.createReadStream(opts.file, { highWaterMark: 1 << 20 });
+    // A gzip file is inflated as it streams, up to the cap on inflated bytes (a bomb stops there).
+    const source = fromStdin ? process.stdin : openInputFile(opts.file, env().VERITY_MAX_INFLATED_BYTES);
     const loaded = await ingestStream(source, {
       pool,
       format: opts.format,
@@ -126,7 +130,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
           formatProgress({
             lines: p.committedLine,
             bytes: p.bytes,
-            totalBytes,
+            totalBytes: gzip ? null : totalBytes,
             elapsedMs: Date.now() - started,
             rejected: p.rejected,
           }),

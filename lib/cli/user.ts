@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { changeRole, createUser, resetPassword, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { createUserInput, passwordField, roleField } from "@/lib/admin/schema.ts";
+import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
 import { emailField } from "@/lib/auth/schema.ts";
 import { withClient } from "@/lib/cli/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -155,21 +156,25 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       case "set-role": {
         const email = check(emailField, values.email, "--email");
         const role = check(roleField, values.role, "--role");
-        await withClient(async (c) => {
+        const tokens = await withClient(async (c) => {
           const r = await changeRole(await userIdByEmail(c, email), role, CLI_ACTOR, c);
           if (!r.ok) throw new Error(r.error);
+          return r.tokens;
         });
         out.out(`${email} is now ${role}`);
+        if (tokens.length) out.err(describeTokenEffects(tokens));
         return 0;
       }
       case "disable":
       case "enable": {
         const email = check(emailField, values.email, "--email");
-        await withClient(async (c) => {
+        const tokens = await withClient(async (c) => {
           const r = await setUserDisabled(await userIdByEmail(c, email), sub === "disable", CLI_ACTOR, c);
           if (!r.ok) throw new Error(r.error);
+          return r.tokens;
         });
         out.out(`${email} ${sub}d`);
+        if (tokens.length) out.err(describeTokenEffects(tokens));
         return 0;
       }
       default:

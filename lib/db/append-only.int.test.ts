@@ -104,8 +104,8 @@ describe("append-only tables, as the application's database user", () => {
       inRolledBack(
         t.pool,
         `with cleared as (update ledger set is_current = false where id = $1 returning id)
-         insert into ledger (trajectory_id, run_id, step, ticket_id, status, source, content_hash, supersedes_id)
-         select trajectory_id, run_id, step, ticket_id, status, source, 'x', $2 from ledger where id = $3`,
+         insert into ledger (trajectory_id, run_id, step, ticket_id, status, source, content_hash, supersedes_id, is_current)
+         select trajectory_id, run_id, step, ticket_id, status, source, 'x', $2, false from ledger where id = $3`,
         [e.id, e.id, other.id],
       ),
     ).rejects.toThrow("no entry supersedes it");
@@ -127,5 +127,93 @@ describe("append-only tables, as the application's database user", () => {
       [RUN],
     );
     expect(r).toEqual({ superseded: s.rescored, with_current_successor: s.rescored, current: 12 });
+  });
+
+  it("refuses a second current entry for one trajectory, whatever the ingest's lock", async () => {
+    const e = await one("select id from ledger where run_id = $1 and is_current limit 1", [RUN]);
+    await expect(
+      inRolledBack(
+        t.pool,
+        `insert into ledger (trajectory_id, run_id, step, ticket_id, status, source, content_hash)
+         select trajectory_id, run_id, step, ticket_id, status, source, 'second' from ledger where id = $1`,
+        [e.id],
+      ),
+    ).rejects.toThrow(/duplicate key value violates unique constraint "ledger_r[0-9a-f]+_run_id_trajectory_id_idx"/);
+    const idx = await one("select indexdef from pg_indexes where indexname = 'ledger_one_current_idx'");
+    expect(idx.indexdef).toMatch(
+      /UNIQUE INDEX ledger_one_current_idx ON ONLY public.ledger .*\(run_id, trajectory_id\) WHERE is_current/,
+    );
+  });
+
+  it("refuses UPDATE, DELETE and TRUNCATE of an entry's guardrail and reason rows, on the table and its partitions", async () => {
+    for (const table of ["ledger_guardrails", "ledger_reasons"]) {
+      const part = (await one("select verity_run_partition_name($1, $2) as p", [table, RUN])).p;
+      const statements = [
+        [`update ${table} set step = step + 1 where run_id = $1`, "rows cannot be changed"],
+        [`delete from ${table} where run_id = $1`, "rows cannot be deleted"],
+        [`truncate ${table}`, "it cannot be truncated"],
+        [`truncate "${part}"`, "it cannot be truncated"],
+      ] as const;
+      expect((await one(`select count(*)::int as n from ${table} where run_id = $1`, [RUN])).n).toBeGreaterThan(0);
+      for (const [sql, why] of statements) {
+        await expect(inRolledBack(t.pool, sql, sql.includes("$1") ? [RUN] : [])).rejects.toThrow(
+          `${table} is append-only: ${why}`,
+        );
+      }
+    }
+  });
+
+  it("refuses UPDATE and TRUNCATE of trajectories, and DELETE but archive's of the run it archives", async () => {
+    const tr = await one("select trajectory_id from trajectories where run_id = $1 limit 1", [RUN]);
+    await expect(
+      inRolledBack(t.pool, "update trajectories set run_id = run_id where trajectory_id = $1", [tr.trajectory_id]),
+    ).rejects.toThrow("trajectories is append-only: rows cannot be changed");
+    await expect(
+      inRolledBack(t.pool, "delete from trajectories where trajectory_id = $1", [tr.trajectory_id]),
+    ).rejects.toThrow("trajectories is append-only: rows are deleted only by archiving their run");
+    await expect(inRolledBack(t.pool, "truncate trajectories cascade")).rejects.toThrow(
+      "trajectories is append-only: it cannot be truncated",
+    );
+    const c = await t.pool.connect();
+    try {
+      await c.query("begin");
+      await c.query("select set_config('verity.archiving_run', 'another-run', true)");
+      await expect(c.query("delete from trajectories where trajectory_id = $1", [tr.trajectory_id])).rejects.toThrow(
+        "rows are deleted only by archiving their run",
+      );
+      await c.query("rollback");
+      await c.query("begin");
+      await c.query("select set_config('verity.archiving_run', $1, true)", [RUN]);
+      const d = await c.query("delete from trajectories where trajectory_id = $1", [tr.trajectory_id]);
+      expect(d.rowCount).toBe(1);
+    } finally {
+      await c.query("rollback");
+      c.release();
+    }
+  });
+  it("refuses UPDATE, DELETE and TRUNCATE of the rollups but by their writer", async () => {
+    for (const table of ["step_rollups", "step_guardrail_rollups", "group_rollups"]) {
+      const part = (await one("select verity_run_partition_name($1, $2) as p", [table, RUN])).p;
+      for (const sql of [
+        `update ${table} set step = step where run_id = $1`,
+        `delete from ${table} where run_id = $1`,
+        `truncate ${table}`,
+        `truncate "${part}"`,
+      ]) {
+        await expect(inRolledBack(t.pool, sql, sql.includes("$1") ? [RUN] : [])).rejects.toThrow(
+          `${table} is derived from the ledger: only its writer changes it`,
+        );
+      }
+      const c = await t.pool.connect();
+      try {
+        await c.query("begin");
+        await c.query("select set_config('verity.rollup_writer', 'on', true)");
+        const u = await c.query(`update ${table} set step = step where run_id = $1`, [RUN]);
+        expect(u.rowCount).toBeGreaterThan(0);
+      } finally {
+        await c.query("rollback");
+        c.release();
+      }
+    }
   });
 });

@@ -79,8 +79,9 @@ describe("029_ingest_trajectories", () => {
     await q(`insert into runs (id) values ('r1'), ('r2')`);
     expect(await code(`update trajectories set run_id = 'nope'`)).toBe("ok"); // no rows: nothing to check
     await q(...entry("r1/t1", "r1"));
+    // (since 034 a recorded trajectory is never changed at all)
     expect(await code(`update trajectories set run_id = 'nope' where trajectory_id = 'r1/t1'`)).toBe(
-      "23503: run nope does not exist: a trajectory is recorded only for a run in runs",
+      "P0001: trajectories is append-only: rows cannot be changed",
     );
     // A run with rows, or only its (empty) partitions, stays: as the foreign keys' RESTRICT kept it.
     for (const run of ["r1", "r2"]) {
@@ -103,7 +104,11 @@ describe("029_ingest_trajectories", () => {
     expect(await code(`delete from runs where id = 'r3'`)).toMatch(
       /^23503: run r3 still has trajectories in trajectories: delete it only after/,
     );
+    // as archive deletes them (034: trajectories are deleted only for the run being archived)
+    await q("begin");
+    await q(`select set_config('verity.archiving_run', 'r3', true)`);
     await q(`delete from trajectories where run_id = 'r3'`);
+    await q("commit");
     expect(await code(`delete from runs where id = 'r3'`)).toBe("ok");
   });
 
@@ -132,10 +137,11 @@ describe("029_ingest_trajectories", () => {
       /^23505: duplicate key value violates unique constraint "trajectories_pkey"/,
     );
     // A statement mixing recorded and new trajectories records the new ones only.
+    await q(`insert into trajectories (trajectory_id, run_id) values ('r2/t3', 'r2')`);
     await q(
       `insert into ledger (trajectory_id, run_id, step, ticket_id, status, source, reward, content_hash)
-       select t, 'r2', 1, 'T', 'scored', 'external', 1, 'h' from unnest(array['r2/t1', 'r2/t2']) t`,
+       select t, 'r2', 1, 'T', 'scored', 'external', 1, 'h' from unnest(array['r2/t3', 'r2/t2']) t`,
     );
-    expect(await q(`select count(*)::int as n from trajectories where run_id = 'r2'`)).toEqual([{ n: 2 }]);
+    expect(await q(`select count(*)::int as n from trajectories where run_id = 'r2'`)).toEqual([{ n: 3 }]);
   });
 });

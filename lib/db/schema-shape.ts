@@ -63,8 +63,17 @@ const NATIVE_TO_PG: Record<string, (args: string[]) => string> = {
   DoublePrecision: () => "double precision",
 };
 
-/** Expression indexes created by migrations that schema.prisma cannot describe (each justified in its migration). */
-export const SQL_ONLY_INDEXES = ["ledger_reward_sort_id_idx", "ledger_deciding_reward_sort_id_idx"];
+/**
+ * Expression indexes and partial unique indexes created by migrations that schema.prisma cannot describe (each
+ * justified in its migration): a partial unique index written as @@unique would tell the client a uniqueness that
+ * holds only for some rows.
+ */
+export const SQL_ONLY_INDEXES = [
+  "ledger_reward_sort_id_idx",
+  "ledger_deciding_reward_sort_id_idx",
+  "audit_items_one_lease_idx",
+  "ledger_one_current_idx",
+];
 
 export function loadDmmf(schemaPath = path.resolve(import.meta.dirname, "../../prisma/schema.prisma")): Dmmf {
   const require = createRequire(import.meta.url);
@@ -175,7 +184,7 @@ export async function shapeFromDatabase(client: pg.ClientBase): Promise<Shape> {
     name: string;
     expr: boolean;
   }>(
-    `select c.relname as t, i.indisunique as uniq, i.indisprimary as pk, ic.relname as name, i.indexprs is not null as expr,
+    `select c.relname as t, i.indisunique as uniq, i.indisprimary as pk, ic.relname as name, (i.indexprs is not null or (i.indisunique and i.indpred is not null)) as expr,
             (select string_agg(a.attname, ',' order by k.ord)
                from unnest(i.indkey) with ordinality as k(attnum, ord)
                join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum) as cols

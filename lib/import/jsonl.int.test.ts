@@ -6,7 +6,8 @@ import { rawClient } from "@/lib/db/raw-client.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as importCli } from "@/lib/cli/import.ts";
 import { exportLedger } from "@/lib/ledger/export.ts";
-import { importJsonl, openDump } from "@/lib/import/jsonl.ts";
+import { openInputFile } from "@/lib/ingest/content-encoding.ts";
+import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap } from "@/lib/import/jsonl-map.ts";
 import { count, freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 
@@ -32,7 +33,7 @@ function importMap(opts: Parameters<typeof buildImportMap>[0]) {
 }
 
 async function importFile(file: string, run: string, opts: Parameters<typeof buildImportMap>[0], batchLines?: number) {
-  return importJsonl(openDump(file), {
+  return importJsonl(openInputFile(file, Number.POSITIVE_INFINITY), {
     pool: t.pool,
     map: importMap(opts),
     defaults: { run, category: "imported" },

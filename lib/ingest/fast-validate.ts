@@ -6,7 +6,7 @@
 // "not sure"; it must never accept what zod rejects or change what a line stores (fast-validate.test.ts checks both
 // on generated lines and on 4,000 mutations of them).
 import { DIMENSIONS, GUARDRAIL_CODES, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
-import { ID_FORBIDDEN, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import { ID_FORBIDDEN, MAX_CLAIMS, MAX_ID_LENGTH, MAX_INT4, MAX_REASONS, MAX_STEPS } from "@/lib/verifier/limits.ts";
 import {
   claimsSchema,
   externalScoreSchema,
@@ -54,7 +54,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const isIdText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v);
 const isId = (v: unknown) => isIdText(v) && (v as string).length >= 1;
 const isIndexedText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH;
-const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= MAX_INT4;
 const isUnit = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
 const absent = (v: unknown) => v === undefined;
 /** `trained_reward`: absent, null or a finite number (JSON cannot spell the others, a JavaScript caller can). */
@@ -89,16 +89,34 @@ function isRecord(o: unknown): o is Obj {
   return isObj(o) && !Object.hasOwn(o, "__proto__");
 }
 
-function everyIs(v: unknown, test: (x: unknown) => boolean): boolean {
-  if (!Array.isArray(v)) return false;
+/** Every entry of a list passes `test`, and the list has at most `max` (past it, zod names the bound). */
+function everyIs(v: unknown, test: (x: unknown) => boolean, max = Number.POSITIVE_INFINITY): boolean {
+  if (!Array.isArray(v) || v.length > max) return false;
   for (let i = 0; i < v.length; i++) if (!test(v[i])) return false;
+  return true;
+}
+
+/** No two entries of a list share a key (a repeat goes to zod, which names it). */
+function noRepeats(list: unknown[], keyOf: (x: unknown) => unknown = (x) => x): boolean {
+  const seen = new Set<unknown>();
+  for (const x of list) {
+    const k = keyOf(x);
+    if (seen.has(k)) return false;
+    seen.add(k);
+  }
   return true;
 }
 
 function isClaims(c: unknown): boolean {
   if (!isObj(c) || !keysOk(c, CLAIMS, false, true)) return false;
   // Each list has a default in zod: an absent one would be added, so it must be present here.
-  return everyIs(c.claimed_writes, isId) && everyIs(c.forbidden_hits, isId) && everyIs(c.mentioned, isMention);
+  return (
+    everyIs(c.claimed_writes, isId, MAX_CLAIMS) &&
+    everyIs(c.forbidden_hits, isId, MAX_CLAIMS) &&
+    everyIs(c.mentioned, isMention, MAX_CLAIMS) &&
+    noRepeats(c.claimed_writes as unknown[]) &&
+    noRepeats(c.forbidden_hits as unknown[])
+  );
 }
 
 function isMention(m: unknown): boolean {
@@ -142,7 +160,12 @@ export function fastRollout(v: unknown): Rollout | null {
   // An embedded case is rare and carries the whole case schema: zod checks it.
   if (!absent(v.case)) return null;
   const t = v.trajectory;
-  if (!isObj(t) || !keysOk(t, TRAJECTORY, true, true) || !everyIs(t.steps, isStep) || typeof t.final_reply !== "string")
+  if (
+    !isObj(t) ||
+    !keysOk(t, TRAJECTORY, true, true) ||
+    !everyIs(t.steps, isStep, MAX_STEPS) ||
+    typeof t.final_reply !== "string"
+  )
     return null;
   const steps = (t.steps as unknown[]).length;
   const sb = v.sandbox;
@@ -210,10 +233,11 @@ export function fastScoredRecord(v: unknown): ScoreRecord | null {
   if (!(absent(v.sample_index) || v.sample_index === null || isNonNegInt(v.sample_index))) return null;
   if (!isId(v.verifier_version) || typeof v.config_hash !== "string" || !CONFIG_HASH.test(v.config_hash)) return null;
   if (!(v.claims_source === null || isIdText(v.claims_source))) return null;
-  if (!everyIs(v.reasons, isReason)) return null;
+  if (!everyIs(v.reasons, isReason, MAX_REASONS)) return null;
   if (!isUnit(v.raw_reward) || !isUnit(v.reward) || typeof v.capped !== "boolean" || !isSubscores(v.subscores))
     return null;
-  if (!everyIs(v.guardrails, isGuardrailHit)) return null;
+  if (!everyIs(v.guardrails, isGuardrailHit) || !noRepeats(v.guardrails as unknown[], (g) => (g as Obj).code))
+    return null;
   if (!(v.deciding_guardrail === null || GUARDRAIL_SET.has(v.deciding_guardrail))) return null;
   if (!isClaims(v.claims) || typeof v.handoff !== "boolean" || !isNonNegInt(v.tool_steps)) return null;
   if (!isTrainedReward(v.trained_reward)) return null;
@@ -250,8 +274,13 @@ export function fastExternalRecord(v: unknown): ScoreRecord | null {
   if (!(absent(v.sample_index) || v.sample_index === null || isNonNegInt(v.sample_index))) return null;
   if (!isUnit(v.reward) || !(absent(v.raw_reward) || v.raw_reward === null || isUnit(v.raw_reward))) return null;
   if (!(absent(v.subscores) || isPartialSubscores(v.subscores))) return null;
-  if (!(absent(v.guardrails) || everyIs(v.guardrails, isExternalHit))) return null;
-  if (!(absent(v.reasons) || everyIs(v.reasons, isReason))) return null;
+  const hitCode = (g: unknown) => (typeof g === "string" ? g : (g as Obj).code);
+  if (!(
+    absent(v.guardrails) ||
+    (everyIs(v.guardrails, isExternalHit) && noRepeats(v.guardrails as unknown[], hitCode))
+  ))
+    return null;
+  if (!(absent(v.reasons) || everyIs(v.reasons, isReason, MAX_REASONS))) return null;
   if (!isTrainedReward(v.trained_reward)) return null;
   return v as ScoreRecord;
 }

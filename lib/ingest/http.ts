@@ -2,7 +2,8 @@
 // and calls this; the benchmark serves it from a plain node:http server. The body is read as a stream, never
 // buffered whole.
 import type pg from "pg";
-import { bodyEncoding, gunzipChunks } from "@/lib/ingest/content-encoding.ts";
+import { env } from "@/lib/env.ts";
+import { bodyEncoding, gunzipChunks, InflateLimitError } from "@/lib/ingest/content-encoding.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestQuerySchema, type IngestSummary } from "@/lib/ingest/schema.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
@@ -30,7 +31,9 @@ export async function* readChunks(body: ReadableStream<Uint8Array>): AsyncGenera
  * the database refused); 400 for bad query parameters or no body; 503 with the summary when the database is
  * unavailable (its `last_committed_line` says how far it got; re-sending the body completes it); 500 with the
  * summary when the server failed otherwise; 400 with the summary when the body itself broke off (a gzip body that
- * does not decompress included); 415 for a Content-Encoding other than gzip.
+ * does not decompress included); 413 with the summary, naming the limit, when a gzip body inflates past
+ * `maxInflatedBytes` (VERITY_MAX_INFLATED_BYTES; the body is read no further); 415 for a Content-Encoding other than
+ * gzip.
  */
 export async function handleIngestRequest(
   req: Request,
@@ -38,6 +41,7 @@ export async function handleIngestRequest(
   opts: {
     /** Runs once the body was read, before the answer: the route records the ingest in the activity log. */
     onDone?: (summary: IngestSummary, query: { run?: string }) => Promise<void>;
+    maxInflatedBytes?: number;
   } = {},
 ): Promise<Response> {
   const url = new URL(req.url);
@@ -52,7 +56,16 @@ export async function handleIngestRequest(
   const encoding = bodyEncoding(req.headers.get("content-encoding"));
   if (!encoding.ok) return json(415, { error: { code: "unsupported_encoding", message: encoding.message } });
   const length = Number(req.headers.get("content-length"));
-  const chunks = encoding.gzip ? gunzipChunks(readChunks(req.body)) : readChunks(req.body);
+  let overLimit = false;
+  async function* inflated(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+    try {
+      yield* gunzipChunks(readChunks(body), opts.maxInflatedBytes ?? env().VERITY_MAX_INFLATED_BYTES);
+    } catch (err) {
+      overLimit = err instanceof InflateLimitError;
+      throw err;
+    }
+  }
+  const chunks = encoding.gzip ? inflated(req.body) : readChunks(req.body);
   const summary = await ingestStream(chunks, {
     pool,
     format: query.data.format,
@@ -65,6 +78,6 @@ export async function handleIngestRequest(
   });
   await opts.onDone?.(summary, { run: query.data.run });
   if (summary.ok) return json(200, summary);
-  const status = { database: 503, server: 500, body: 400 }[summary.failed_at ?? "server"];
+  const status = overLimit ? 413 : { database: 503, server: 500, body: 400 }[summary.failed_at ?? "server"];
   return json(status, summary);
 }

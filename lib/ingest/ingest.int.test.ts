@@ -147,7 +147,7 @@ describe("rejected lines", () => {
       JSON.stringify(externalScore("r/1", "T-OTHER", 0.6)), // 11 identity does not match the stored rollout
       JSON.stringify(withReply(rolloutLine("r/5", "T-R"), "nul \u0000 here")), // 12
       JSON.stringify({ ...externalScore("r/6", "T-R", 1.5) }), // 13 reward out of range
-      JSON.stringify(rolloutLine("r/7", "T-R", { step: 3_000_000_000 })), // 14 passes the schema, refused by the database
+      JSON.stringify(rolloutLine("r/7", "T-R", { step: 3_000_000_000 })), // 14 past the ledger's 32-bit step
       JSON.stringify(rolloutLine("r/8", "T-R")), // 15 fine
       JSON.stringify(withReply(rolloutLine("r/10", "T-R"), "half a pair \ud800")), // 16 jsonb cannot hold it
     ];
@@ -177,13 +177,16 @@ describe("rejected lines", () => {
       path: "ticket_id",
       message: expect.stringMatching(/does not match the stored rollout/),
     });
-    expect(got[12]).toMatchObject({ message: expect.stringMatching(/U\+0000/) });
+    expect(got[12]).toMatchObject({ path: "trajectory.final_reply", message: expect.stringMatching(/U\+0000/) });
     expect(got[13]).toMatchObject({ path: "reward" });
     expect(got[14]).toMatchObject({
-      path: "",
-      message: expect.stringMatching(/database refused this line.*out of range/),
+      path: "step",
+      message: "at most 2147483647 (the ledger stores it as a 32-bit integer)",
     });
-    expect(got[16]).toMatchObject({ path: "", message: expect.stringMatching(/unpaired UTF-16 surrogate/) });
+    expect(got[16]).toMatchObject({
+      path: "trajectory.final_reply",
+      message: expect.stringMatching(/unpaired UTF-16 surrogate/),
+    });
     expect(await count(t.pool, "select 1 from rollouts where trajectory_id like 'r/%'")).toBe(2);
     expect(
       await count(t.pool, "select 1 from ledger where trajectory_id = 'r/9' and reward = 0.5 and is_current"),

@@ -5,14 +5,16 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { count, freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
+import { gzipBomb } from "@/lib/testing/gzip-bomb.ts";
 import { limitsBody } from "@/lib/testing/limits-body.ts";
 
 let t: TestDatabase;
@@ -180,5 +182,119 @@ describe("the database is unavailable", () => {
     } finally {
       await db.drop();
     }
+  });
+});
+
+describe("a gzip bomb", () => {
+  it("is answered 413 by the API at the cap on inflated bytes, naming it, having read a sliver of the body", async () => {
+    const head = gzipSync(ndjson([caseLine("bomb-T"), rolloutLine("bomb/1", "bomb-T", { run: "bomb-run" })]) + "\n");
+    const bomb = gzipBomb(10 * 2 ** 30);
+    const parts = (async function* () {
+      yield head;
+      yield* bomb.chunks;
+    })();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(c) {
+        const next = await parts.next();
+        if (next.done) c.close();
+        else c.enqueue(next.value);
+      },
+    });
+    const res = await handleIngestRequest(
+      new Request("http://verity.test/api/v1/ingest", {
+        method: "POST",
+        body,
+        headers: { "content-encoding": "gzip" },
+        duplex: "half",
+      } as RequestInit),
+      t.pool,
+      { maxInflatedBytes: 2 ** 20 },
+    );
+    expect(res.status).toBe(413);
+    const summary = await res.json();
+    expect(summary).toMatchObject({ ok: false, failed_at: "body" });
+    expect(summary.error).toContain(
+      "the gzip input inflates to more than 1 MiB (1048576 bytes), the limit on inflated bytes (VERITY_MAX_INFLATED_BYTES)",
+    );
+    expect(bomb.read()).toBeLessThan(200 * 1024);
+    expect(summary.lines).toBe(2);
+  });
+
+  it("stops `verity ingest` and `verity import jsonl` of a .gz file at VERITY_MAX_INFLATED_BYTES", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-bomb-"));
+    try {
+      const file = path.join(dir, "feed.ndjson.gz");
+      const bomb = gzipBomb(10 * 2 ** 30);
+      const out = fs.createWriteStream(file);
+      for await (const c of bomb.chunks)
+        if (!out.write(c)) await new Promise<void>((r) => out.once("drain", () => r()));
+      await new Promise<void>((r) => out.end(() => r()));
+      const env = { DATABASE_URL: t.url, VERITY_DATA_DIR: path.join(dir, "data"), VERITY_MAX_INFLATED_BYTES: "1MB" };
+      for (const args of [
+        ["ingest", file],
+        ["import", "jsonl", file, "--preset", "verl", "--run", "bomb-import"],
+      ]) {
+        const cli = await runCli(args, env);
+        expect(cli.code).toBe(3);
+        const summary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
+        expect(summary).toMatchObject({ ok: false, failed_at: "body" });
+        expect(summary.error).toContain("inflates to more than 1 MiB (1048576 bytes)");
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("a line the database could not store, or that would wreck a page", () => {
+  it("is rejected at validation with its field's JSON path, the rest of the body stored", async () => {
+    const run = "fields-run";
+    const ok = externalScore("fields/ok", "T-F", 0.5, { run });
+    const lines = [
+      ok,
+      JSON.stringify(rolloutLine("fields/nul", "T-F", { run })).replace('"final_reply":"', '"final_reply":"a\\u0000'),
+      JSON.stringify({ ...externalScore("fields/sur", "T-F", 0.5, { run }), ticket_id: "T-F" }).replace(
+        '"ticket_id":"T-F"',
+        '"ticket_id":"T-F","extra_note\\ud800":1',
+      ),
+      JSON.stringify(rolloutLine("fields/sur2", "T-F", { run })).replace('"final_reply":"', '"final_reply":"\\udc00'),
+      externalScore("fields/big", "T-F", 0.5, { run, step: 2 ** 31 }),
+      { ...externalScore("fields/bidi", "T-F", 0.5), run_id: "fields\u202erun" },
+      externalScore("fields/rep", "T-F", 0.5, {
+        run,
+        guardrails: Array.from({ length: 100_000 }, () => "policy_error"),
+      }),
+    ];
+    const s = await ingestText(t.pool, ndjson(lines));
+    expect(s).toMatchObject({ ok: true, lines: 7, accepted: 1, rejected: 6 });
+    expect(s.rejects).toEqual([
+      {
+        line: 2,
+        path: "trajectory.final_reply",
+        message: "contains the character U+0000, which PostgreSQL cannot store",
+      },
+      {
+        line: 3,
+        path: "extra_note\ud800",
+        message: "the key contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store",
+      },
+      {
+        line: 4,
+        path: "trajectory.final_reply",
+        message: "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store",
+      },
+      { line: 5, path: "step", message: "at most 2147483647 (the ledger stores it as a 32-bit integer)" },
+      {
+        line: 6,
+        path: "run_id",
+        message: expect.stringMatching(/^contains U\+202E \(a format character\) at character 7: an id has no/),
+      },
+      {
+        line: 7,
+        path: "guardrails.1",
+        message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+      },
+    ]);
+    expect(await count(t.pool, "select 1 from ledger where run_id = 'fields-run'")).toBe(1);
   });
 });

@@ -9,7 +9,7 @@ import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRo
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
 import type { RevisionMarker } from "@/lib/cases/schema.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
-import { depthIssue, depthIssueOfText } from "@/lib/verifier/limits.ts";
+import { depthIssue, depthIssueOfText, unstorableIssue } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord } from "@/lib/verifier/records.ts";
 import type { Case, Issue, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
@@ -76,18 +76,14 @@ type Parsed =
 // line is rejected instead of failing its whole batch.
 const NUL = /(^|[^\\])(\\\\)*\\u0000/;
 const MAYBE_SURROGATE = /\\u[dD][89a-fA-F]/;
-const LONE_SURROGATE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
 
-function unstorable(text: string, value: unknown): string | null {
+function unstorable(text: string, value: unknown): { path: string; message: string } | null {
   // Nearly every line has no "\u" escape at all: one indexOf settles it.
   if (text.indexOf("\\u") < 0) return null;
-  if (text.indexOf("\\u0000") >= 0 && NUL.test(text))
-    return "contains the character U+0000, which PostgreSQL cannot store";
-  // JSON.stringify writes paired surrogates as characters and only unpaired ones as \uD8xx escapes.
-  if (MAYBE_SURROGATE.test(text) && LONE_SURROGATE.test(JSON.stringify(value))) {
-    return "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store";
-  }
-  return null;
+  const nul = text.indexOf("\\u0000") >= 0 && NUL.test(text);
+  if (!nul && !MAYBE_SURROGATE.test(text)) return null;
+  // Found by walking the value, so the field is named (the line's depth is checked first).
+  return unstorableIssue(value);
 }
 
 // Resolving a batch that holds rollouts to score takes long enough (the verifier: tens of ms per thousand) that the
@@ -187,11 +183,11 @@ export class Preparer {
       } catch (err) {
         return { ...head, reject: { path: "", message: `invalid JSON: ${(err as Error).message}` } };
       }
-      const bad = unstorable(raw.text, value);
-      if (bad) return { ...head, reject: { path: "", message: bad } };
       // Before anything recursive (validation, hashing, JSON.stringify) meets the value.
       const deep = depthIssueOfText(raw.text, value);
       if (deep) return { ...head, reject: deep };
+      const bad = unstorable(raw.text, value);
+      if (bad) return { ...head, reject: bad };
     } else {
       const deep = depthIssue(value);
       if (deep) return { ...head, reject: deep };

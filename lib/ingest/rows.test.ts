@@ -77,7 +77,7 @@ describe("ledger rows", () => {
   it("of an external record: guardrail codes become objects, deciding = lowest cap, empty lists dropped", () => {
     const parsed = scoreRecordSchema.parse(
       externalScore("t/2", "T-1", 0.2, {
-        guardrails: ["policy_error", { code: "missing_evidence", cap: 0.1 }, "policy_error"],
+        guardrails: ["policy_error", { code: "missing_evidence", cap: 0.1 }],
       }),
     );
     const r = ledgerEntryRows(parsed);
@@ -103,7 +103,7 @@ describe("ledger rows", () => {
       ticket_id: "T-1",
       reward: 0.2,
       raw_reward: 0.8,
-      guardrails: [{ code: "policy_error" }, { code: "missing_evidence", cap: 0.1 }, { code: "policy_error" }],
+      guardrails: [{ code: "policy_error" }, { code: "missing_evidence", cap: 0.1 }],
     });
   });
 

@@ -14,6 +14,7 @@ import {
   type Rollout,
   type ScoreRecord,
 } from "@/lib/verifier/schema.ts";
+import { MAX_INT4 } from "@/lib/verifier/limits.ts";
 
 export const INGEST_FORMATS = ["ndjson", "platform"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
@@ -24,7 +25,11 @@ export const DEFAULT_BATCH_LINES = 2000;
 export const MAX_LISTED_REJECTS = 1000;
 
 const runId = idSchema;
-const stepNo = z.coerce.number().int().nonnegative();
+const stepNo = z.coerce
+  .number()
+  .int()
+  .nonnegative()
+  .max(MAX_INT4, { error: `at most ${MAX_INT4} (the ledger stores a step as a 32-bit integer)` });
 
 /** Query parameters of POST /api/v1/ingest (identity defaults are for `format=platform`). */
 export const ingestQuerySchema = z.strictObject({

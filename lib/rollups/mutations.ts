@@ -157,13 +157,16 @@ export function groupStd(n: number, sum: number, sumsq: number): number | null {
 }
 
 /**
- * Applies a delta in two round trips, inside the caller's transaction. First the groups: `INSERT … SELECT FROM
+ * Applies a delta in two round trips (and one that marks the transaction as the rollups' writer), inside the caller's
+ * transaction. First the groups: `INSERT … SELECT FROM
  * unnest(…) ON CONFLICT DO UPDATE … RETURNING` gives each touched group's new moments; its old moments are the new
  * ones minus the delta, so the change of the step's group spread (groups with ≥ 2 rewards, flat ones, Σ std) is
  * known without reading other groups. Then steps and guardrails in one statement (two data-modifying CTEs).
  */
 export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta: RollupDelta): Promise<void> {
   if (delta.isEmpty) return;
+  // The rollup tables refuse any UPDATE or DELETE but their writer's (migration 034): this transaction is it.
+  await client.query("select set_config('verity.rollup_writer', 'on', true)");
   const spread = new Map<string, { groups: number; flat: number; std: number }>();
   if (delta.groups.size) {
     const g = sortedEntries(delta.groups);

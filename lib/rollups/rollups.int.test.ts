@@ -70,11 +70,16 @@ describe("applyRollupDelta", () => {
     await t.pool.query("insert into runs (id) values ('delta')");
     const client = await t.pool.connect();
     try {
+      // each in a transaction, as the writers of the ledger apply them (the rollups' writer is a transaction's)
+      await client.query("begin");
       await applyRollupDelta(client, first);
+      await client.query("commit");
       const second = new RollupDelta();
       second.add(handoff, -1);
       second.add({ ...handoff, reward: 0.9, handoff: false }, 1);
+      await client.query("begin");
       await applyRollupDelta(client, second);
+      await client.query("commit");
     } finally {
       client.release();
     }

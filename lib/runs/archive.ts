@@ -156,6 +156,8 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
     const again = await client.query("select 1 from audit_batches where run_id = $1", [run]);
     if (again.rowCount)
       throw new ArchiveRefused(`run ${JSON.stringify(run)} gained a shadow-audit batch; nothing was dropped`);
+    // trajectories refuses deletes but archive's, of the run it archives (migration 034).
+    await client.query("select set_config('verity.archiving_run', $1, true)", [run]);
     await client.query("delete from trajectories where run_id = $1", [run]);
     await client.query("delete from monitor_alarm_events where run_id = $1", [run]);
     await client.query("delete from monitor_alarms where run_id = $1", [run]);

@@ -50,7 +50,8 @@ describe("id limits", () => {
   it("say what is wrong with an id, or nothing", () => {
     expect(idProblem("x".repeat(MAX_ID_LENGTH))).toBeNull();
     expect(idProblem("x".repeat(MAX_ID_LENGTH + 1))).toBe("too long: at most 200 characters (got 201)");
-    expect(idProblem("a\u001fb")).toMatch(/^contains a character an id may not have/);
+    expect(idProblem("a\u001fb")).toMatch(/^contains U\+001F \(a control character\) at character 2: /);
+    expect(idProblem("run\u202e1")).toMatch(/^contains U\+202E \(a format character\) at character 4: /);
     expect(idProblem("T-1001/é")).toBeNull();
   });
 });

@@ -4,6 +4,18 @@
 // parser), and an id of a few thousand characters no longer fits a PostgreSQL index row (2,704 bytes), so the write
 // of its whole batch fails. Pure.
 
+/** The largest integer a `step`, `sample_index` or `tool_steps` may be: the ledger stores them as 32-bit integers. */
+export const MAX_INT4 = 2_147_483_647;
+
+/**
+ * Entries a list inside a record may have. No real record comes near: the verifier writes at most one reason per
+ * check of a spec and one claim per tool call or mention, and agent rollouts run to tens or hundreds of steps. A list
+ * past one used to be stored whole and then rendered whole on every page showing the rollout.
+ */
+export const MAX_REASONS = 1_000;
+export const MAX_CLAIMS = 1_000;
+export const MAX_STEPS = 10_000;
+
 /** Levels of objects and arrays a value may have; the line's own object is level 1. */
 export const MAX_DEPTH = 64;
 
@@ -13,17 +25,42 @@ export const MAX_DEPTH = 64;
  */
 export const MAX_ID_LENGTH = 200;
 
-/** What an id may not contain: control characters (C0, DEL, C1) and `<`, `>`, `"`, `'`, backtick and backslash. */
-export const ID_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f<>"'`\\]/;
+/**
+ * What an id may not contain: control characters (Unicode Cc: C0, DEL, C1), format characters (Cf: the bidirectional
+ * overrides and isolates, zero-width joiners and spaces, the BOM, soft hyphens), lone surrogates (Cs), spaces other
+ * than U+0020 (Zs: no-break and the typographic spaces) and line and paragraph separators (Zl, Zp) — each lets two
+ * different ids look the same, or one look like another — and `<`, `>`, `"`, `'`, backtick and backslash.
+ */
+export const ID_FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}<>"'`\\]|(?! )\p{Zs}/u;
 
 export const ID_TOO_LONG = `too long: at most ${MAX_ID_LENGTH} characters`;
-export const ID_BAD_CHARACTER = "contains a character an id may not have (a control character, <, >, \", ', ` or \\)";
+export const ID_BAD_CHARACTER =
+  "an id has no control or format characters, no spaces but U+0020, and none of <, >, \", ', ` or \\";
+
+const CATEGORY: [RegExp, string][] = [
+  [/\p{Cc}/u, "a control character"],
+  [/\p{Cf}/u, "a format character"],
+  [/\p{Cs}/u, "a lone surrogate"],
+  [/\p{Zs}/u, "a space other than U+0020"],
+  [/[\p{Zl}\p{Zp}]/u, "a line or paragraph separator"],
+];
+
+/** The first character an id may not have, named with its code point and 1-based position, or null. */
+export function idCharacterProblem(s: string): string | null {
+  const m = ID_FORBIDDEN.exec(s);
+  if (!m) return null;
+  const ch = m[0];
+  const position = [...s.slice(0, m.index)].length + 1;
+  const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  const kind = CATEGORY.find(([re]) => re.test(ch))?.[1];
+  const what = kind ? `${code} (${kind})` : JSON.stringify(ch);
+  return `contains ${what} at character ${position}: ${ID_BAD_CHARACTER}`;
+}
 
 /** Why a string cannot be an id, or null when it can (the length of the empty string is the schema's business). */
 export function idProblem(s: string): string | null {
   if (s.length > MAX_ID_LENGTH) return `${ID_TOO_LONG} (got ${s.length})`;
-  if (ID_FORBIDDEN.test(s)) return ID_BAD_CHARACTER;
-  return null;
+  return idCharacterProblem(s);
 }
 
 /**
@@ -79,6 +116,43 @@ function deeper(v: object, level: number, max: number): (string | number)[] | nu
         p.push(k);
         return p;
       }
+    }
+  }
+  return null;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why PostgreSQL cannot store a string (text or jsonb), or null: a NUL character or an unpaired surrogate. */
+function unstorableText(s: string): string | null {
+  if (s.includes("\u0000")) return "contains the character U+0000, which PostgreSQL cannot store";
+  if (LONE_SURROGATE.test(s)) return "contains an unpaired UTF-16 surrogate, which PostgreSQL cannot store";
+  return null;
+}
+
+/**
+ * The first string of a value (a string value or an object's key) PostgreSQL cannot store, with its dotted path
+ * (`trajectory.steps.3.output`; a key is named by the path of its value), or null. Walks without recursion, so any
+ * depth is safe; called only for a line whose text has a `\u` escape (the only way JSON spells either character).
+ */
+export function unstorableIssue(value: unknown): { path: string; message: string } | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  const join = (base: string, k: string | number) => (base ? `${base}.${k}` : String(k));
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      const message = unstorableText(v);
+      if (message) return { path, message };
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      for (const k of keys) {
+        const message = unstorableText(k);
+        if (message) return { path: join(path, k), message: `the key ${message}` };
+      }
+      for (let i = keys.length - 1; i >= 0; i--)
+        stack.push([(v as Record<string, unknown>)[keys[i]], join(path, keys[i])]);
     }
   }
   return null;

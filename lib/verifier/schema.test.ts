@@ -9,7 +9,14 @@ import {
   scoreRecordSchema,
   zodIssues,
 } from "@/lib/verifier/schema.ts";
-import { ID_BAD_CHARACTER, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import {
+  ID_BAD_CHARACTER,
+  MAX_CLAIMS,
+  MAX_ID_LENGTH,
+  MAX_INT4,
+  MAX_REASONS,
+  MAX_STEPS,
+} from "@/lib/verifier/limits.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 const issues = (schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, v: unknown) => {
@@ -190,12 +197,32 @@ describe("id limits (lib/verifier/limits.ts)", () => {
       "a`b",
       "a\\b",
     ]) {
-      expect(issues(rolloutSchema, { ...makeRollout(), run_id: bad }), JSON.stringify(bad)).toEqual([
-        { path: "run_id", message: ID_BAD_CHARACTER },
-      ]);
+      const [issue] = issues(rolloutSchema, { ...makeRollout(), run_id: bad });
+      expect(issue.path, JSON.stringify(bad)).toBe("run_id");
+      expect(issue.message, JSON.stringify(bad)).toMatch(/^contains .* at character \d+: an id has no control/);
     }
-    for (const fine of ["grpo-7/s1200/g31/k2", "T-1001", "finance.issue_refund", "é-ü-中文", "a b+c@d:e#f"])
+    for (const fine of ["grpo-7/s1200/g31/k2", "T-1001", "finance.issue_refund", "é-ü-中文", "a b+c@d:e#f", "🙂-run"])
       expect(issues(rolloutSchema, { ...makeRollout(), run_id: fine })).toEqual([]);
+  });
+
+  it("refuses look-alike ids: format characters, lone surrogates and spaces other than U+0020, naming each", () => {
+    const tail = `: ${ID_BAD_CHARACTER}`;
+    for (const [bad, named] of [
+      ["grpo\u202e7", "U+202E (a format character) at character 5"],
+      ["grpo\u200d-7", "U+200D (a format character) at character 5"],
+      ["\ufeffgrpo-7", "U+FEFF (a format character) at character 1"],
+      ["grpo\u00a07", "U+00A0 (a space other than U+0020) at character 5"],
+      ["中文\u3000run", "U+3000 (a space other than U+0020) at character 3"],
+      ["a\u2028b", "U+2028 (a line or paragraph separator) at character 2"],
+      ["🙂\ud800", "U+D800 (a lone surrogate) at character 2"],
+      ["a\u0000b", "U+0000 (a control character) at character 2"],
+      ["a<b", '"<" at character 2'],
+    ]) {
+      for (const field of ["run_id", "trajectory_id"] as const)
+        expect(issues(rolloutSchema, { ...makeRollout(), [field]: bad })).toEqual([
+          { path: field, message: `contains ${named}${tail}` },
+        ]);
+    }
   });
 
   it("limits the reason texts a score record brings into the ledger's indexes", () => {
@@ -213,5 +240,70 @@ describe("id limits (lib/verifier/limits.ts)", () => {
         reward: 1,
       }),
     ).toEqual([{ path: "run_id", message: tooLong }]);
+  });
+});
+
+describe("lists and integers inside a record", () => {
+  const record = () => scoreRollout(rolloutSchema.parse(makeRollout()), caseSchema.parse(makeCase()));
+  const hit = (code: string) => ({ code, cap: 0.2, evidence: {} });
+
+  it("refuse a repeated guardrail, claimed write or forbidden hit, naming the repeat and its first index", () => {
+    const r = record();
+    const repeated = {
+      ...r,
+      status: "scored",
+      guardrails: [hit("policy_error"), hit("empty_promise"), hit("policy_error")],
+    };
+    expect(issues(scoreRecordSchema, repeated)).toEqual([
+      {
+        path: "guardrails.2.code",
+        message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+      },
+    ]);
+    const bomb = { ...r, guardrails: Array.from({ length: 100_000 }, () => hit("policy_error")) };
+    expect(issues(scoreRecordSchema, bomb)[0]).toEqual({
+      path: "guardrails.1.code",
+      message: 'repeats the guardrail "policy_error" (first at index 0): each is listed once',
+    });
+    const claims = { claimed_writes: ["a.b", "c.d", "a.b"], mentioned: [], forbidden_hits: ["x", "x"] };
+    expect(issues(claimsSchema, claims)).toEqual([
+      { path: "claimed_writes.2", message: 'repeats the tool "a.b" (first at index 0): each is listed once' },
+      { path: "forbidden_hits.1", message: 'repeats the code "x" (first at index 0): each is listed once' },
+    ]);
+    const external = { source: "external", trajectory_id: "a", run_id: "r", step: 1, ticket_id: "T", reward: 0.7 };
+    expect(
+      issues(scoreRecordSchema, { ...external, guardrails: ["empty_promise", { code: "empty_promise" }] }),
+    ).toEqual([
+      {
+        path: "guardrails.1",
+        message: 'repeats the guardrail "empty_promise" (first at index 0): each is listed once',
+      },
+    ]);
+  });
+
+  it("bound reasons, claims and steps, naming the list and its length", () => {
+    const r = record();
+    const reason = { code: "x", message: "m" };
+    expect(issues(scoreRecordSchema, { ...r, reasons: Array.from({ length: MAX_REASONS + 1 }, () => reason) })).toEqual(
+      [{ path: "reasons", message: `at most ${MAX_REASONS} reasons (got ${MAX_REASONS + 1})` }],
+    );
+    const mentions = Array.from({ length: MAX_CLAIMS + 1 }, (_, i) => ({ key: `k${i}` }));
+    expect(issues(claimsSchema, { mentioned: mentions })).toEqual([
+      { path: "mentioned", message: `at most ${MAX_CLAIMS} mentions (got ${MAX_CLAIMS + 1})` },
+    ]);
+    const rollout = makeRollout();
+    const steps = Array.from({ length: MAX_STEPS + 1 }, () => ({ type: "llm", output: "" }));
+    expect(
+      issues(rolloutSchema, { ...rollout, trajectory: { ...rollout.trajectory, steps }, sandbox: { writes: [] } }),
+    ).toEqual([{ path: "trajectory.steps", message: `at most ${MAX_STEPS} steps (got ${MAX_STEPS + 1})` }]);
+  });
+
+  it("hold step, sample_index and tool_steps to the ledger's 32-bit integers", () => {
+    const r = record();
+    const tooBig = `at most ${MAX_INT4} (the ledger stores it as a 32-bit integer)`;
+    expect(issues(scoreRecordSchema, { ...r, step: MAX_INT4 })).toEqual([]);
+    for (const field of ["step", "sample_index", "tool_steps"])
+      expect(issues(scoreRecordSchema, { ...r, [field]: 2 ** 31 })).toEqual([{ path: field, message: tooBig }]);
+    expect(issues(rolloutSchema, { ...makeRollout(), step: 2 ** 40 })).toEqual([{ path: "step", message: tooBig }]);
   });
 });

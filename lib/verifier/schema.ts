@@ -4,20 +4,64 @@
 // carry data from other systems (steps, tickets, tables) are loose so that extra fields survive a round trip.
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES, HANDOFF_MODES, HARM_OPS, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
-import { ID_BAD_CHARACTER, ID_FORBIDDEN, ID_TOO_LONG, MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
+import {
+  ID_FORBIDDEN,
+  ID_TOO_LONG,
+  idCharacterProblem,
+  MAX_CLAIMS,
+  MAX_ID_LENGTH,
+  MAX_INT4,
+  MAX_REASONS,
+  MAX_STEPS,
+} from "@/lib/verifier/limits.ts";
 
 const tooLong = { error: (iss: { input?: unknown }) => `${ID_TOO_LONG} (got ${String(iss.input).length})` };
 const noBadCharacter = (s: string) => !ID_FORBIDDEN.test(s);
+const badCharacter = { error: (iss: { input?: unknown }) => idCharacterProblem(String(iss.input)) ?? undefined };
 /** Text that lands in an index (reason tools and fields): at most MAX_ID_LENGTH characters (lib/verifier/limits.ts). */
 const indexedText = z.string().max(MAX_ID_LENGTH, tooLong);
 /** An id, name or code that may be empty: limited in length and in its characters (lib/verifier/limits.ts). */
-const idText = z.string().max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+const idText = z.string().max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, badCharacter);
 /** Ids (trajectory, run, ticket, group, category), tool and argument names, codes: a non-empty idText. */
-const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, { error: ID_BAD_CHARACTER });
+const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, badCharacter);
 /** The id schema, for inputs outside the wire formats that name the same things (--run, platform payload ids). */
 export const idSchema = id;
 const unit = z.number().min(0).max(1);
-const nonNegInt = z.number().int().nonnegative();
+/** A count or a step: an integer from 0 to MAX_INT4, as the ledger's 32-bit columns store it. */
+const nonNegInt = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(MAX_INT4, { error: `at most ${MAX_INT4} (the ledger stores it as a 32-bit integer)` });
+
+/** A list of at most `max` entries, named by what they are, counted in the message. */
+function boundedList<T extends z.ZodType>(item: T, max: number, what: string) {
+  return z.array(item).max(max, {
+    error: (iss) => `at most ${max} ${what} (got ${(iss.input as unknown[]).length})`,
+  });
+}
+
+/**
+ * Refuses a repeated entry where a repeat means nothing (a guardrail hit twice, a tool claimed twice): the repeat is
+ * named at its own index, with the index of its first occurrence. `keyOf` says what counts as the same entry and
+ * `field` which of the entry's fields to name (none for a list of plain values).
+ */
+function distinct<T>(keyOf: (v: T) => unknown, what: string, field?: string) {
+  return (list: T[], ctx: z.RefinementCtx) => {
+    const first = new Map<string, number>();
+    list.forEach((v, i) => {
+      const key = JSON.stringify(keyOf(v));
+      const j = first.get(key);
+      if (j === undefined) first.set(key, i);
+      else
+        ctx.addIssue({
+          code: "custom",
+          path: field ? [i, field] : [i],
+          message: `repeats ${what} ${key} (first at index ${j}): each is listed once`,
+        });
+    });
+  };
+}
 /** The trainer's own reward (`trained_reward`): any finite number, or null for none; never on the ledger's scale. */
 const trainedReward = z
   .number({ error: (iss) => `expected a finite number or null (got ${describeInput(iss.input)})` })
@@ -108,9 +152,14 @@ export const mentionSchema = z.strictObject({
 });
 
 export const claimsSchema = z.strictObject({
-  claimed_writes: z.array(id).default([]),
-  mentioned: z.array(mentionSchema).default([]),
-  forbidden_hits: z.array(id).default([]),
+  claimed_writes: boundedList(id, MAX_CLAIMS, "claimed writes")
+    .superRefine(distinct((t) => t, "the tool"))
+    .default([]),
+  // A mention repeated with its value is kept as extracted (the extractors do not merge them): bounded only.
+  mentioned: boundedList(mentionSchema, MAX_CLAIMS, "mentions").default([]),
+  forbidden_hits: boundedList(id, MAX_CLAIMS, "forbidden hits")
+    .superRefine(distinct((c) => c, "the code"))
+    .default([]),
 });
 
 // ---------- Rollout (formats §2) ----------
@@ -159,7 +208,7 @@ export const rolloutSchema = z
     sample_index: nonNegInt.nullable().optional(),
     ticket_id: id,
     case: caseSchema.optional(),
-    trajectory: z.looseObject({ steps: z.array(stepSchema), final_reply: z.string() }),
+    trajectory: z.looseObject({ steps: boundedList(stepSchema, MAX_STEPS, "steps"), final_reply: z.string() }),
     sandbox: z.looseObject({
       writes: z.array(sandboxWriteSchema),
       tables: z.record(z.string(), z.array(z.record(z.string(), z.unknown()))).default({}),
@@ -235,9 +284,13 @@ const verifierCommon = {
   verifier_version: id,
   config_hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, { error: "expected sha256:<64 hex digits>" }),
   claims_source: idText.nullable(),
-  reasons: z.array(reasonSchema),
+  reasons: boundedList(reasonSchema, MAX_REASONS, "reasons"),
   trained_reward: trainedReward,
 };
+/** A verifier record's guardrail hits: each guardrail at most once (so at most one per guardrail code). */
+const guardrailHits = z
+  .array(guardrailHitSchema)
+  .superRefine(distinct((g: { code: string }) => g.code, "the guardrail", "code"));
 const noGuardrails = z.array(guardrailHitSchema).max(0);
 
 export const scoredRecordSchema = z.strictObject({
@@ -248,7 +301,7 @@ export const scoredRecordSchema = z.strictObject({
   reward: unit,
   capped: z.boolean(),
   subscores: subscoresSchema,
-  guardrails: z.array(guardrailHitSchema),
+  guardrails: guardrailHits,
   deciding_guardrail: z.enum(GUARDRAIL_CODES).nullable(),
   claims: claimsSchema,
   handoff: z.boolean(),
@@ -311,8 +364,9 @@ export const externalScoreSchema = z.strictObject({
         z.looseObject({ code: z.enum(GUARDRAIL_CODES), cap: unit.optional(), evidence: z.unknown().optional() }),
       ]),
     )
+    .superRefine(distinct((g) => (typeof g === "string" ? g : g.code), "the guardrail"))
     .optional(),
-  reasons: z.array(reasonSchema).optional(),
+  reasons: boundedList(reasonSchema, MAX_REASONS, "reasons").optional(),
   trained_reward: trainedReward,
 });
 

@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { listApiTokens } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { activeTokenScopes, type Role } from "@/lib/auth/policy.ts";
 
 export const metadata: Metadata = { title: "API tokens" };
 
@@ -18,7 +19,7 @@ export default async function TokensPage() {
     <>
       <PageHeader
         title="API tokens"
-        description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored."
+        description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored. A token may do what its scopes allow and what its owner may do now: disabling its owner stops it, a demotion narrows it."
       />
       <AdminNav role={me.role} current="/admin/tokens" />
       <Card title="Create a token" className="mb-4">
@@ -60,7 +61,7 @@ export default async function TokensPage() {
                       </Badge>
                     ) : (
                       <div className="flex items-center gap-2">
-                        <Badge tone="good">active</Badge>
+                        <OwnerState scopes={t.scopes} owner={t.createdBy} />
                         <RevokeTokenForm tokenId={t.id} name={t.name} />
                       </div>
                     )}
@@ -72,5 +73,23 @@ export default async function TokensPage() {
         )}
       </Card>
     </>
+  );
+}
+
+/** An unrevoked token's state as its owner now makes it: active, inactive (owner disabled) or narrowed (owner's role). */
+function OwnerState({
+  scopes,
+  owner,
+}: {
+  scopes: string[];
+  owner: { email: string; role: Role; disabledAt: Date | null };
+}) {
+  if (owner.disabledAt) return <Badge tone="bad">inactive: owner {owner.email} is disabled</Badge>;
+  const active = activeTokenScopes(scopes, { role: owner.role, disabled: false });
+  if (active.length === scopes.length) return <Badge tone="good">active</Badge>;
+  return (
+    <Badge tone="warn">
+      {active.length ? `narrowed to ${active.join(", ")}` : "inactive"}: owner {owner.email} is {owner.role}
+    </Badge>
   );
 }

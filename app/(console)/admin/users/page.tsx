@@ -19,7 +19,7 @@ export default async function UsersPage() {
     <>
       <PageHeader
         title="Users"
-        description="Who can sign in, with which role. Disabling a user ends their sessions at once."
+        description="Who can sign in, with which role. Disabling a user ends their sessions and stops their API tokens at once; a role change narrows or widens their tokens."
       />
       <AdminNav role={me.role} current="/admin/users" />
       <Card title="Create a user" className="mb-4">
@@ -33,6 +33,7 @@ export default async function UsersPage() {
               <Th>Name</Th>
               <Th>Role</Th>
               <Th>State</Th>
+              <Th>API tokens</Th>
               <Th>Created</Th>
               <Th>Password</Th>
             </tr>
@@ -53,6 +54,9 @@ export default async function UsersPage() {
                     {u.disabledAt ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}
                     {u.id !== me.id && <DisableForm userId={u.id} disabled={!!u.disabledAt} />}
                   </div>
+                </Td>
+                <Td className="text-[12px]">
+                  {u.tokens.length === 0 ? "none" : u.tokens.map((t) => `“${t.name}” (vty_${t.prefix}_…)`).join(", ")}
                 </Td>
                 <Td>
                   <DateTime value={u.createdAt} />
