@@ -1,13 +1,21 @@
 // Reads of the audit gate. The step counters come from the rollups summed in Postgres over the gate window —
-// O(steps of the window), never the ledger — and the audit from the run's current reviews inside the window, summed
-// off the monitors' per-step pools (lib/monitors/audit-data.ts: O(reviews) once per change of the reviews, then
-// O(steps)), through the same reads and definitions as the monitors and the agreement page;
-// the reward-hacking rule reads the human-corrected success curve (lib/audit/corrected-curve.ts) of the run page.
+// O(steps of the window), never the ledger — and the audit from the run's reviewed items whose step is inside the
+// window, read and counted as the agreement page reads and counts them (lib/agreement/data.ts, headline.ts: each item
+// once, through its primary blind review; O(reviewed items)); the reward-hacking rule reads the human-corrected
+// success curve (lib/audit/corrected-curve.ts) of the run page.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
-import { listAuditTotals } from "@/lib/monitors/audit-data.ts";
-import type { GateHackingWindow, GateInputs, GateStatus, GateStepTotals } from "@/lib/gate/evaluate.ts";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { headlineCounts } from "@/lib/agreement/headline.ts";
+import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import type {
+  GateAuditCounts,
+  GateHackingWindow,
+  GateInputs,
+  GateStatus,
+  GateStepTotals,
+} from "@/lib/gate/evaluate.ts";
 import { gateWindow } from "@/lib/gate/evaluate.ts";
 
 /** The run's last step with rollups and whether any of its rollouts carries a trained reward (one index scan). */
@@ -35,6 +43,29 @@ export async function sumGateStepRows(
   return r;
 }
 
+/**
+ * The agreement page's counts (its default filter: the run, the default tolerance) over the run's reviewed items
+ * whose step is in [from, to].
+ */
+export async function loadGateAuditCounts(
+  runId: string,
+  range: { from: number; to: number },
+  client: Db = db(),
+): Promise<GateAuditCounts> {
+  const filter = agreementFilterSchema.parse({ run: runId });
+  const items = (await loadAgreementItems(filter, client, { lean: true })).filter(
+    (i) => i.item.step >= range.from && i.item.step <= range.to,
+  );
+  const { agreement, extraction } = headlineCounts(items, filter.tolerance);
+  return {
+    compared: agreement?.n ?? 0,
+    agreeing: agreement?.agreeing ?? 0,
+    extractionItems: extraction.items,
+    slots: extraction.accuracy.overall?.n ?? 0,
+    correctSlots: extraction.accuracy.overall?.correct ?? 0,
+  };
+}
+
 /** Everything the gate's rules read for the window of `windowSteps` steps ending at the run's last step. */
 export async function loadGateInputs(
   runId: string,
@@ -45,14 +76,14 @@ export async function loadGateInputs(
     runId,
     lastStep: opts.lastStep,
     steps: { rollouts: 0, handoffs: 0, guardrailHits: 0, trained: 0, trainedDiffers: 0, trainedAbsDiffSum: 0 },
-    audit: { compared: 0, agreeing: 0, slots: 0, correctSlots: 0 },
+    audit: { compared: 0, agreeing: 0, extractionItems: 0, slots: 0, correctSlots: 0 },
     hacking: [],
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
   const [steps, audit, curve] = await Promise.all([
     sumGateStepRows(runId, range, client),
-    listAuditTotals(runId, range, client),
+    loadGateAuditCounts(runId, range, client),
     correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
   ]);
   // The curve's windows on the same fixed grid that overlap the gate window.
