@@ -8,7 +8,7 @@ import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import type { GateReport, GateRuleResult } from "@/lib/gate/evaluate.ts";
 import { GATE_EXIT, loadGateReport } from "@/lib/gate/loaders.ts";
-import { recordGateReport } from "@/lib/gate/refresh.ts";
+import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { gateCliSchema, parseGateRulesFile, queryIssues, type GateRulesFile } from "@/lib/gate/schema.ts";
 
 const USAGE = `usage: verity gate --run RUN [--window-steps N] [--rules FILE] [--json]
@@ -108,13 +108,15 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   }
   const client = createClient(database.url);
   try {
-    const report = await loadGateReport(runId, { windowSteps, file: file?.file ?? null }, client);
+    // The run's own gate (its rules, its window) is the verdict the console stores and the webhook follows.
+    const report =
+      !file && windowSteps === undefined
+        ? (await evaluateRunGate(runId, {}, client)).report
+        : await loadGateReport(runId, { windowSteps, file: file?.file ?? null }, client);
     if (!report) {
       io.err(`verity gate: no run ${JSON.stringify(runId)}`);
       return GATE_EXIT.error;
     }
-    // The run's own gate (its rules, its window) is the verdict the console stores and the webhook follows.
-    if (!file && windowSteps === undefined) await recordGateReport(report, {}, client);
     if (json) io.out(JSON.stringify(report));
     else for (const l of formatGate(report)) io.out(l);
     return GATE_EXIT[report.verdict];

@@ -6,6 +6,7 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
+import { runFingerprints } from "@/lib/monitors/data.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { headlineCounts } from "@/lib/agreement/headline.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
@@ -107,12 +108,31 @@ export type StoredGateVerdict = {
   changedAt: Date;
   evaluatedAt: Date;
   webhook: string | null;
+  /**
+   * Reviews, an ingest or a change of thresholds arrived after the verdict was concluded (or its inputs are unknown):
+   * it may no longer be the run's verdict until the gate is evaluated again (evaluateRunGate).
+   */
+  stale: boolean;
 };
 
 /** The stored verdict of a run, or null when its gate was never evaluated. */
 export async function getGateVerdict(runId: string, client: Db = db()): Promise<StoredGateVerdict | null> {
-  return client.gateVerdictRecord.findUnique({
-    where: { runId },
-    select: { runId: true, verdict: true, previous: true, changedAt: true, evaluatedAt: true, webhook: true },
-  });
+  const [row, now] = await Promise.all([
+    client.gateVerdictRecord.findUnique({
+      where: { runId },
+      select: {
+        runId: true,
+        verdict: true,
+        previous: true,
+        changedAt: true,
+        evaluatedAt: true,
+        webhook: true,
+        inputs: true,
+      },
+    }),
+    runFingerprints([runId], client),
+  ]);
+  if (!row) return null;
+  const { inputs, ...rest } = row;
+  return { ...rest, stale: inputs === null || inputs !== (now.get(runId) ?? null) };
 }
