@@ -13,8 +13,8 @@ import { GATE_RULES, type GateRuleKey, type GateRulesFile, type GateSeverity } f
 
 /**
  * The lower end of agreement's 95% interval must reach this. An audit as healthy as the reference project's (88%
- * agreement) clears 0.75 from about 45 items; a floor of 0.80 it would clear only from about 85, more than a 1%
- * sample of most windows holds, so a healthy run would be stopped for want of reviews.
+ * agreement) clears 0.75 from about 50 reviewed items; a floor of 0.80 it would clear only from about 105, more than a
+ * 1% sample of most windows holds, so a healthy run could not pass for want of reviews.
  */
 export const DEFAULT_AGREEMENT_FLOOR = 0.75;
 /** Rollouts below which a rate rule has not enough evidence (the monitors' 30). */
