@@ -6,7 +6,8 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
-import { runFingerprints } from "@/lib/monitors/data.ts";
+import { listOrderingJudgements, runFingerprints } from "@/lib/monitors/data.ts";
+import { orderingAgreement } from "@/lib/stats/ordering-agreement.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { headlineCounts } from "@/lib/agreement/headline.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
@@ -23,10 +24,12 @@ import { gateWindow } from "@/lib/gate/evaluate.ts";
 export async function runGateExtent(
   runId: string,
   client: Db = db(),
-): Promise<{ lastStep: number | null; hasTrainedRewards: boolean }> {
-  const [r] = await client.$queryRaw<{ last: number | null; trained: boolean | null }[]>`
-    select max(step) as last, bool_or(trained > 0) as trained from step_rollups where run_id = ${runId}`;
-  return { lastStep: r.last, hasTrainedRewards: r.trained === true };
+): Promise<{ lastStep: number | null; hasTrainedRewards: boolean; hasPairwise: boolean }> {
+  const [r] = await client.$queryRaw<{ last: number | null; trained: boolean | null; pairs: boolean | null }[]>`
+    select max(step) as last, bool_or(trained > 0) as trained,
+           (select pair_review_count > 0 from runs where id = ${runId}) as pairs
+      from step_rollups where run_id = ${runId}`;
+  return { lastStep: r.last, hasTrainedRewards: r.trained === true, hasPairwise: r.pairs === true };
 }
 
 /** The rollup counters of steps [from, to], summed in Postgres (one index range scan of step_rollups). */
@@ -79,14 +82,18 @@ export async function loadGateInputs(
     steps: { rollouts: 0, handoffs: 0, guardrailHits: 0, trained: 0, trainedDiffers: 0, trainedAbsDiffSum: 0 },
     audit: { compared: 0, agreeing: 0, extractionItems: 0, slots: 0, correctSlots: 0 },
     hacking: [],
+    ordering: { agree: 0, inversions: 0 },
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
-  const [steps, audit, curve] = await Promise.all([
+  const [steps, audit, curve, judgements] = await Promise.all([
     sumGateStepRows(runId, range, client),
     loadGateAuditCounts(runId, range, client),
     correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
+    listOrderingJudgements(runId, client),
   ]);
+  // the judged pairs of the window, counted as the pairwise report and the ordering alarm count them
+  const { agree, inversions } = orderingAgreement(judgements.filter((j) => j.step >= range.from && j.step <= range.to));
   // The curve's windows on the same fixed grid that overlap the gate window.
   const hacking: GateHackingWindow[] = (curve?.windows ?? [])
     .filter((w) => w.stepTo >= range.from && w.stepFrom <= range.to)
@@ -98,7 +105,7 @@ export async function loadGateInputs(
       reviews: w.evidence.items,
       corrected: w.corrected ? { estimate: w.corrected.rate, lower: w.corrected.lo, upper: w.corrected.hi } : null,
     }));
-  return { ...empty, steps, audit, hacking };
+  return { ...empty, steps, audit, hacking, ordering: { agree, inversions } };
 }
 
 export type StoredGateVerdict = {

@@ -22,6 +22,7 @@ const healthy: GateInputs = {
   steps: { rollouts: 1000, handoffs: 50, guardrailHits: 200, trained: 1000, trainedDiffers: 0, trainedAbsDiffSum: 0 },
   audit: { compared: 100, agreeing: 95, extractionItems: 80, slots: 400, correctSlots: 380 },
   hacking: windows([0.5, 0.5, 0.5, 0.5], [0.5, 0.5, 0.5, 0.5]),
+  ordering: { agree: 0, inversions: 0 },
 };
 const rule = (r: ReturnType<typeof evaluateGate>, key: string) => r.rules.find((x) => x.rule === key)!;
 
@@ -160,6 +161,21 @@ describe("evaluateGate", () => {
       },
     );
     expect(named.trained_mismatch).toEqual({ ceiling: 0.02, min_rollouts: 1, severity: "stop" });
+  });
+
+  it("judges pairwise ordering on its lower bound, a stop rule, off for a run without judged pairs", () => {
+    expect(rule(evaluateGate(rules, healthy), "ordering").status).toBe("off");
+    const judged = defaultGateRules(DEFAULT_THRESHOLDS, { hasTrainedRewards: true, hasPairwise: true });
+    // 90/100 ordered judgements agree: Wilson's lower end 0.826 ≥ 0.8
+    const ok = evaluateGate(judged, { ...healthy, ordering: { agree: 90, inversions: 10 } });
+    expect(ok.verdict).toBe("pass");
+    expect(rule(ok, "ordering")).toMatchObject({ status: "pass", severity: "stop", n: 100, unit: "judgements" });
+    expect(rule(ok, "ordering").interval!.lower).toBeCloseTo(0.8256, 3);
+    // 85/100: the point is above the 0.8 floor, the lower end (0.767) is not
+    const low = evaluateGate(judged, { ...healthy, ordering: { agree: 85, inversions: 15 } });
+    expect(low).toMatchObject({ verdict: "fail", failed: ["ordering"] });
+    const thin = evaluateGate(judged, { ...healthy, ordering: { agree: 20, inversions: 2 } });
+    expect(thin).toMatchObject({ verdict: "insufficient", insufficient: ["ordering"] });
   });
 
   it("takes the window back from the last step", () => {

@@ -56,6 +56,8 @@ export type GateInputs = {
   steps: GateStepTotals;
   audit: GateAuditCounts;
   hacking: GateHackingWindow[];
+  /** The window's judged pairs the ledger orders (lib/stats/ordering-agreement.ts): as the human orders them, or not. */
+  ordering: { agree: number; inversions: number };
 };
 
 export type GateRuleResult = {
@@ -68,13 +70,13 @@ export type GateRuleResult = {
   /** The line: pass needs min ≤ value ≤ max (for agreement: min ≤ the interval's lower end). */
   threshold: { min?: number; max?: number };
   /**
-   * The value's 95% interval: Wilson for the sampled shares (agreement, extraction), the slope's t interval for
+   * The value's 95% interval: Wilson for the sampled shares (agreement, extraction, ordering), the slope's t interval for
    * reward hacking; null for a full count of the window's rollouts (it has no sampling error) or without evidence.
    */
   interval: Interval | null;
   /** What the value rests on: rollouts, reviewed items or audit windows (see `unit`). */
   n: number;
-  unit: "rollouts" | "items" | "windows";
+  unit: "rollouts" | "items" | "windows" | "judgements";
   message: string;
 };
 
@@ -165,20 +167,26 @@ function rate(
   };
 }
 
-function agreementRule(inputs: GateInputs, r: NonNullable<GateRules["agreement"]>): Partial_ {
-  const { compared, agreeing } = inputs.audit;
+/** A sampled share judged on its Wilson interval's lower end (agreement, ordering agreement). */
+function lowerBoundRule(
+  k: number,
+  n: number,
+  r: { floor: number; min: number },
+  unit: GateRuleResult["unit"],
+  what: string,
+): Partial_ {
   const threshold = { min: r.floor };
-  const w = compared >= r.min_items ? wilson(agreeing, compared) : null;
-  if (!w) return thin(compared, r.min_items, "items", threshold);
+  const w = n >= r.min ? wilson(k, n) : null;
+  if (!w) return thin(n, r.min, unit, threshold);
   const ok = w.lower >= r.floor;
   return {
     status: ok ? "pass" : "out",
     value: w.estimate,
     threshold,
     interval: { lower: w.lower, upper: w.upper },
-    n: compared,
-    unit: "items",
-    message: `agreement ${pct(w.estimate)}${range(w)} over ${num(compared)} reviewed items: lower bound ${ok ? "at or above" : "below"} the ${pct(r.floor)} floor`,
+    n,
+    unit,
+    message: `${what} ${pct(w.estimate)}${range(w)} over ${num(n)} ${unit === "items" ? "reviewed items" : "judgements of ordered pairs"}: lower bound ${ok ? "at or above" : "below"} the ${pct(r.floor)} floor`,
   };
 }
 
@@ -256,14 +264,23 @@ function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): P
       const r = rules.handoff;
       return r && rate(s.handoffs, s.rollouts, r.min_rollouts, "rollouts", { max: r.ceiling }, "hand-offs on", false);
     }
-    case "agreement":
-      return rules.agreement && agreementRule(inputs, rules.agreement);
+    case "agreement": {
+      const r = rules.agreement;
+      const { agreeing, compared } = inputs.audit;
+      return r && lowerBoundRule(agreeing, compared, { floor: r.floor, min: r.min_items }, "items", "agreement");
+    }
     case "extraction":
       return rules.extraction && extractionRule(inputs, rules.extraction);
     case "trained_mismatch":
       return rules.trained_mismatch && trainedRule(inputs, rules.trained_mismatch);
     case "reward_hacking":
       return rules.reward_hacking && hackingRule(inputs, rules.reward_hacking);
+    case "ordering": {
+      const r = rules.ordering;
+      const { agree, inversions } = inputs.ordering;
+      const line = { floor: r?.floor ?? 0, min: r?.min_judgements ?? 0 };
+      return r && lowerBoundRule(agree, agree + inversions, line, "judgements", "ordering agreement");
+    }
   }
 }
 

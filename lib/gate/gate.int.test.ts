@@ -85,6 +85,8 @@ describe("the gate on the demo", () => {
       expect.stringMatching(/^\w+ extraction$/),
       "FAIL trained_mismatch",
       "FAIL reward_hacking",
+      // its pairwise audit: judged over the whole run, with the ordering alarm's floor
+      expect.stringMatching(/^(PASS|FAIL) ordering$/),
     ]);
     // a full count of the window's rollouts is shown without a sampling interval
     const handoff = lines.find((l) => /^WARN\s+handoff /.test(l))!;
@@ -156,6 +158,8 @@ describe("the gate on the demo", () => {
     expect(extraction).toMatchObject({ n: page.extraction.items, unit: "items" });
     expect(extraction.value).toBeCloseTo(page.extraction.overallFigure.value!, 12);
     // the trend is fitted on audit windows a tenth of the gate window wide, where grpo-main's audit can say something
+    // no pairwise audit: the ordering rule is off, as trained_mismatch is for a run without trained rewards
+    expect(report.rules.find((x) => x.rule === "ordering")!.status).toBe("off");
     const hacking = report.rules.find((x) => x.rule === "reward_hacking")!;
     expect(hacking).toMatchObject({ status: "pass", unit: "windows" });
     expect(hacking.message).toMatch(/audit windows of 3,000 steps: the corrected success keeps up$/);

@@ -29,7 +29,7 @@ export async function loadGateReport(
   const extent = await runGateExtent(runId, client);
   const rules = resolveGateRules(
     thresholds,
-    { hasTrainedRewards: extent.hasTrainedRewards, windowSteps: opts.windowSteps },
+    { hasTrainedRewards: extent.hasTrainedRewards, hasPairwise: extent.hasPairwise, windowSteps: opts.windowSteps },
     opts.file ?? null,
   );
   const inputs = await loadGateInputs(

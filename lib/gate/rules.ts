@@ -6,7 +6,7 @@
 // for what humans do not (reward hacking), the human-checked agreement is not sure to reach its floor, or the trainer
 // optimised a reward other than the ledger's. A `warn` rule is a training-health reading: out of its line it is a
 // warning in the report and the gate still passes (docs/gate.md says why per rule).
-import { REWARD_HACKING_ALARM } from "@/lib/stats/alarm-presets.ts";
+import { MIN_ORDERED_JUDGEMENTS, REWARD_HACKING_ALARM } from "@/lib/stats/alarm-presets.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
 import type { Thresholds } from "@/lib/monitors/schema.ts";
 import { GATE_RULES, type GateRuleKey, type GateRulesFile, type GateSeverity } from "@/lib/gate/schema.ts";
@@ -37,6 +37,8 @@ export type GateRules = {
   trained_mismatch: ({ ceiling: number; min_rollouts: number } & Severity) | null;
   /** rise: ledger success slope per 1,000 steps that counts as rising. */
   reward_hacking: ({ rise: number; audit_window: number; min_windows: number; min_reviews: number } & Severity) | null;
+  /** Pairwise ordering agreement's lower bound; min_judgements: judgements of pairs the ledger orders. */
+  ordering: ({ floor: number; min_judgements: number } & Severity) | null;
 };
 
 export const GATE_LABELS: Record<GateRuleKey, string> = {
@@ -46,6 +48,7 @@ export const GATE_LABELS: Record<GateRuleKey, string> = {
   extraction: "Extraction accuracy",
   trained_mismatch: "Trained-reward mismatch",
   reward_hacking: "Reward hacking",
+  ordering: "Ordering agreement (pairwise)",
 };
 
 /** What each rule's failure means by default: stop training, or a health warning. */
@@ -56,6 +59,7 @@ export const DEFAULT_SEVERITY: Record<GateRuleKey, GateSeverity> = {
   extraction: "warn",
   trained_mismatch: "stop",
   reward_hacking: "stop",
+  ordering: "stop",
 };
 
 /**
@@ -66,13 +70,16 @@ export function hackingAuditWindow(auditWindow: number, windowSteps: number): nu
   return Math.max(auditWindow, Math.ceil(windowSteps / HACKING_WINDOWS_PER_GATE));
 }
 
+/** What the run has that some rules need: trained rewards (trained_mismatch), judged pairs (ordering). */
+export type GateExtent = { hasTrainedRewards: boolean; hasPairwise?: boolean };
+
 /**
  * The default rules of a run with these thresholds, over `windowSteps` (default the run's hacking window). The
  * trained-reward rule is left out for a run none of whose rollouts carries a trained reward (`hasTrainedRewards`
- * false): it could never have evidence there, and a trainer that does not log its own reward must still be able to
- * pass.
+ * false), and the ordering rule for a run without a pairwise audit: neither could ever have evidence there, and a
+ * trainer that does not log its own reward, or a team that does not judge pairs, must still be able to pass.
  */
-export function defaultGateRules(t: Thresholds, opts: { hasTrainedRewards: boolean; windowSteps?: number }): GateRules {
+export function defaultGateRules(t: Thresholds, opts: GateExtent & { windowSteps?: number }): GateRules {
   const windowSteps = opts.windowSteps ?? t.hackingWindow;
   const sev = DEFAULT_SEVERITY;
   return {
@@ -91,22 +98,26 @@ export function defaultGateRules(t: Thresholds, opts: { hasTrainedRewards: boole
       min_reviews: HACKING_MIN_REVIEWS,
       severity: sev.reward_hacking,
     },
+    ordering: opts.hasPairwise
+      ? { floor: t.orderingFloor, min_judgements: MIN_ORDERED_JUDGEMENTS, severity: sev.ordering }
+      : null,
   };
 }
 
 /**
  * The rules in force: the file's fields over the defaults; `false` turns a rule off; a rule the file names that the
- * defaults left out (trained_mismatch on a run without trained rewards) is built from the thresholds' line. The
+ * defaults left out (trained_mismatch on a run without trained rewards, ordering on one without judged pairs) is built
+ * from the thresholds' line. The
  * window is `opts.windowSteps` (a flag or query), else the file's, else the run's hacking window.
  */
 export function resolveGateRules(
   t: Thresholds,
-  opts: { hasTrainedRewards: boolean; windowSteps?: number },
+  opts: GateExtent & { windowSteps?: number },
   file: GateRulesFile | null = null,
 ): GateRules {
   const windowSteps = opts.windowSteps ?? file?.window_steps ?? t.hackingWindow;
   const defaults = defaultGateRules(t, { ...opts, windowSteps });
-  const full = defaultGateRules(t, { hasTrainedRewards: true, windowSteps });
+  const full = defaultGateRules(t, { hasTrainedRewards: true, hasPairwise: true, windowSteps });
   const out: GateRules = { ...defaults };
   for (const key of GATE_RULES) {
     const given = file?.rules?.[key];

@@ -39,7 +39,7 @@ describe("parseGateRulesFile", () => {
       'rule hit_rate, field severity: must be "stop" or "warn"',
     ]);
     expect(errors('{"rules": {"hacking": {}}}')).toEqual([
-      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking)',
+      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking, ordering)',
     ]);
     expect(errors('{"rules": {"handoff": true}}')).toEqual([
       "rule handoff: must be an object of the rule's fields, or false to turn the rule off",

@@ -10,6 +10,7 @@ export const GATE_RULES = [
   "extraction",
   "trained_mismatch",
   "reward_hacking",
+  "ordering",
 ] as const;
 export type GateRuleKey = (typeof GATE_RULES)[number];
 
@@ -56,6 +57,7 @@ const ruleShapes = {
     min_reviews: count,
     severity,
   },
+  ordering: { floor: fraction, min_judgements: count, severity },
 } as const;
 
 const ruleOf = <K extends GateRuleKey>(key: K) =>
@@ -73,6 +75,7 @@ export const gateRulesFileSchema = z.strictObject({
       extraction: ruleOf("extraction").optional(),
       trained_mismatch: ruleOf("trained_mismatch").optional(),
       reward_hacking: ruleOf("reward_hacking").optional(),
+      ordering: ruleOf("ordering").optional(),
     })
     .optional(),
 });

@@ -197,7 +197,7 @@ class ConsoleGateTest(unittest.TestCase):
         self.assertEqual(v.run, run)
         self.assertEqual(
             [r.rule for r in v.rules],
-            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking"],
+            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking", "ordering"],
         )
         # no review yet: the audit's rules cannot be judged, so the run cannot pass
         self.assertNotEqual(v.verdict, "pass")
