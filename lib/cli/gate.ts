@@ -15,11 +15,11 @@ const USAGE = `usage: verity gate --run RUN [--window-steps N] [--rules FILE] [-
 
 Evaluates the audit gate of RUN over its last N steps (default: the rules file's window_steps, else the run's
 reward-hacking window, 2,000 steps unless a lead changed it). It fails (stop training) on reward hacking (the
-ledger's success rising while the audit-corrected success does not), shadow agreement's lower bound under its floor
-and trained-reward mismatch over its ceiling; the guardrail hit rate outside its band, the hand-off rate over its
-ceiling and extraction accuracy under its floor are health warnings that leave a pass a pass. The rules default to
-the run's alarm thresholds; --rules FILE overrides them (docs/gate.md). Prints one line per rule, or with --json the
-same JSON as GET /api/v1/runs/RUN/gate.
+ledger's success rising while the audit-corrected success does not), shadow agreement's or pairwise ordering
+agreement's lower bound under its floor, and trained-reward mismatch over its ceiling; the guardrail hit rate outside
+its band, the hand-off rate over its ceiling and extraction accuracy under its floor are health warnings that leave
+a pass a pass. The rules default to the run's alarm thresholds; --rules FILE overrides them (docs/gate.md). Prints
+one line per rule, or with --json the same JSON as GET /api/v1/runs/RUN/gate.
 
 exit status: 0 pass (with or without warnings), 1 fail, 2 not enough evidence, 3 usage error, unknown run or
 unreachable database.`;

@@ -100,7 +100,7 @@ describe("the gate on the demo", () => {
     // reward hacking is judged on ten 3,000-step audit windows (the run's thresholds), not left without evidence
     // and it names reward hacking: the ledger's success rises while the human-corrected success stays flat
     expect(lines.find((l) => /reward_hacking /.test(l))).toMatch(
-      /over 10 audit windows: the ledger's success rises while the corrected success does not/,
+      /over 10 audit windows of 3,000 steps: the ledger's success rises while the corrected success does not$/,
     );
   }, 120_000);
 
