@@ -6,7 +6,8 @@
 // The step rules (hit rate, hand-offs, trained-reward mismatch) count every rollout of the window: a full count, with
 // no sampling interval. Agreement and extraction are the agreement page's figures of the window's reviewed items
 // (lib/agreement/headline.ts: each item once), sampled, so with Wilson intervals; agreement is judged on its lower
-// end, since a gate that lets a run continue must be sure the ledger is right, not merely not sure it is wrong.
+// end, since a gate that lets a run continue must be sure the ledger is right, not merely not sure it is wrong; so is
+// the pairwise ordering agreement of the window's judged pairs (lib/stats/ordering-agreement.ts).
 // Reward hacking compares trends per audit window: the ledger's success share rising by at least `rise` per 1,000
 // steps while the audit-corrected success gains less than half as much.
 import { slopeInterval, leastSquaresSlope, type StepPoint } from "@/lib/stats/trend.ts";
@@ -252,13 +253,16 @@ function hackingRule(inputs: GateInputs, r: NonNullable<GateRules["reward_hackin
   };
 }
 
+/** The result of one rule that is on, before its severity decides what a failure of its line means. */
 function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): Partial_ | null {
   const s = inputs.steps;
+  const { audit, ordering } = inputs;
   switch (key) {
     case "hit_rate": {
       const r = rules.hit_rate;
-      const band = { min: r?.low, max: r?.high };
-      return r && rate(s.guardrailHits, s.rollouts, r.min_rollouts, "rollouts", band, "guardrail hits on", false);
+      if (!r) return null;
+      const band = { min: r.low, max: r.high };
+      return rate(s.guardrailHits, s.rollouts, r.min_rollouts, "rollouts", band, "guardrail hits on", false);
     }
     case "handoff": {
       const r = rules.handoff;
@@ -266,8 +270,8 @@ function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): P
     }
     case "agreement": {
       const r = rules.agreement;
-      const { agreeing, compared } = inputs.audit;
-      return r && lowerBoundRule(agreeing, compared, { floor: r.floor, min: r.min_items }, "items", "agreement");
+      const line = r && { floor: r.floor, min: r.min_items };
+      return line && lowerBoundRule(audit.agreeing, audit.compared, line, "items", "agreement");
     }
     case "extraction":
       return rules.extraction && extractionRule(inputs, rules.extraction);
@@ -277,9 +281,9 @@ function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): P
       return rules.reward_hacking && hackingRule(inputs, rules.reward_hacking);
     case "ordering": {
       const r = rules.ordering;
-      const { agree, inversions } = inputs.ordering;
-      const line = { floor: r?.floor ?? 0, min: r?.min_judgements ?? 0 };
-      return r && lowerBoundRule(agree, agree + inversions, line, "judgements", "ordering agreement");
+      const line = r && { floor: r.floor, min: r.min_judgements };
+      const ordered = ordering.agree + ordering.inversions;
+      return line && lowerBoundRule(ordering.agree, ordered, line, "judgements", "ordering agreement");
     }
   }
 }
