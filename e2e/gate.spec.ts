@@ -10,7 +10,7 @@ test.describe("the audit gate on the run page", () => {
   test.use({ role: "lead" });
   test.describe.configure({ timeout: 90_000 });
 
-  test("grpo-hacking's gate fails, naming reward hacking among its failing rules, with the trained-reward chart beside it", async ({
+  test("grpo-hacking's gate fails, naming reward hacking among its failing rules and its hand-off rate as a warning, with the trained-reward chart beside it", async ({
     page,
   }) => {
     await page.goto("/runs/grpo-hacking");
@@ -18,17 +18,28 @@ test.describe("the audit gate on the run page", () => {
     await hydrated(page);
     const verdict = page.getByTestId("gate-verdict");
     await expect(verdict).toHaveAttribute("data-verdict", "fail");
-    await expect(verdict).toContainText("Fail: hand-off rate");
+    await expect(verdict).toContainText("Fail: ");
     await expect(verdict).toContainText("trained-reward mismatch");
+    // a hand-off rate over its ceiling is a health warning, not a reason to stop: it is not among the failures
+    await expect(verdict).not.toContainText("hand-off rate");
     const rows = page.locator("tr[data-rule]");
-    await expect(rows).toHaveCount(6);
-    await expect(page.locator('tr[data-rule="handoff"]')).toHaveAttribute("data-status", "fail");
-    await expect(page.locator('tr[data-rule="handoff"]')).toContainText("≤ 10%");
+    await expect(rows).toHaveCount(7);
+    const handoff = page.locator('tr[data-rule="handoff"]');
+    await expect(handoff).toHaveAttribute("data-status", "warn");
+    await expect(handoff).toHaveAttribute("data-severity", "warn");
+    await expect(handoff).toContainText("warning");
+    await expect(handoff).toContainText("≤ 10%");
+    // every rollout of the window is counted: no sampling interval
+    await expect(handoff).toContainText("full count");
     await expect(page.locator('tr[data-rule="trained_mismatch"]')).toHaveAttribute("data-status", "fail");
     // reward hacking: the ledger's success rises over the demo's ten audit windows while the corrected one stays flat
     await expect(verdict).toContainText("reward hacking");
-    await expect(page.locator('tr[data-rule="reward_hacking"]')).toHaveAttribute("data-status", "fail");
-    await expect(page.locator('tr[data-rule="reward_hacking"]')).toContainText("the corrected success does not");
+    const hacking = page.locator('tr[data-rule="reward_hacking"]');
+    await expect(hacking).toHaveAttribute("data-status", "fail");
+    await expect(hacking).toContainText("the corrected success does not");
+    // its line and its interval are slopes, in points per 1,000 steps
+    await expect(hacking).toContainText(/≥ \+\d+\.\d\d pts \/ 1k steps/);
+    await expect(hacking).toContainText(/[+−]\d+\.\d\d pts \/ 1k steps to [+−]\d+\.\d\d pts \/ 1k steps/);
 
     // the pairwise audit per window: the humans agree with the ledger's order less and less, below the floor late
     const ordering = page.locator("section").filter({ hasText: "Ordering agreement per audit window" });

@@ -8,19 +8,38 @@ import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 const STATUS_TEXT: Record<GateRuleStatus, string> = {
   pass: "pass",
   fail: "fail",
+  warn: "warning",
   insufficient: "not enough evidence",
   off: "off",
 };
 const STATUS_CLASS: Record<GateRuleStatus, string> = {
   pass: "text-good",
   fail: "text-bad font-semibold",
+  warn: "text-warn",
   insufficient: "text-warn",
   off: "text-fg-muted",
 };
 
 const pct = (x: number) => `${(Math.round(x * 1000) / 10).toString()}%`;
+// Reward hacking's value, line and interval are slopes of a share per 1,000 steps: shown in percentage points.
 const fmt = (r: GateRuleResult, x: number) =>
-  r.rule === "reward_hacking" ? `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(2)} pt / 1k steps` : pct(x);
+  r.rule === "reward_hacking" ? `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(2)} pts / 1k steps` : pct(x);
+
+/** A sampled figure's 95% interval; a full count of the window's rollouts has none. */
+function interval(r: GateRuleResult): string {
+  if (r.interval) return `${fmt(r, r.interval.lower)} to ${fmt(r, r.interval.upper)}`;
+  return r.value !== null && r.unit === "rollouts" ? "full count" : "–";
+}
+
+const named = (report: GateReport, keys: string[]) =>
+  keys.map((k) => report.rules.find((r) => r.rule === k)!.label.toLowerCase()).join(", ");
+
+function verdictText(report: GateReport): string {
+  const warnings = report.warnings;
+  if (report.verdict === "fail") return `Fail: ${named(report, report.failed)}`;
+  if (report.verdict === "insufficient") return `Not enough evidence: ${named(report, report.insufficient)}`;
+  return warnings.length ? `Pass, with warnings: ${named(report, warnings)}` : "Pass";
+}
 
 function threshold(r: GateRuleResult): string {
   const { min, max } = r.threshold;
@@ -48,16 +67,11 @@ export function gateRuleHref(report: GateReport, rule: string): string | null {
 
 /**
  * The audit gate's current verdict of a run and each rule with its value, line and interval: what `verity gate` and
- * GET /api/v1/runs/{run}/gate answer (docs/gate.md).
+ * GET /api/v1/runs/{run}/gate answer (docs/gate.md). A health reading out of its line is a warning beside a pass.
  */
 export function GateCard({ report }: { report: GateReport }) {
   const w = report.window;
-  const verdict =
-    report.verdict === "pass"
-      ? "Pass"
-      : report.verdict === "fail"
-        ? `Fail: ${report.failed.map((k) => report.rules.find((r) => r.rule === k)!.label.toLowerCase()).join(", ")}`
-        : `Not enough evidence: ${report.insufficient.map((k) => report.rules.find((r) => r.rule === k)!.label.toLowerCase()).join(", ")}`;
+  const verdict = verdictText(report);
   return (
     <Card
       title={
@@ -87,14 +101,15 @@ export function GateCard({ report }: { report: GateReport }) {
         </thead>
         <tbody>
           {report.rules.map((r) => (
-            <tr key={r.rule} data-rule={r.rule} data-status={r.status}>
+            <tr key={r.rule} data-rule={r.rule} data-status={r.status} data-severity={r.severity}>
               <Td>
                 <RuleLabel report={report} rule={r} />
+                {r.severity === "warn" && <span className="text-[11px] text-fg-muted"> · health reading</span>}
               </Td>
               <Td className={STATUS_CLASS[r.status]}>{STATUS_TEXT[r.status]}</Td>
               <Td numeric>{r.value === null ? "–" : fmt(r, r.value)}</Td>
               <Td numeric>{threshold(r)}</Td>
-              <Td numeric>{r.interval ? `${pct(r.interval.lower)}–${pct(r.interval.upper)}` : "–"}</Td>
+              <Td numeric>{interval(r)}</Td>
               <Td className="text-[12px] text-fg-muted">{r.message}</Td>
             </tr>
           ))}

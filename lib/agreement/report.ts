@@ -1,19 +1,11 @@
 import { compareBases } from "@/lib/agreement/bases.ts";
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agreement/figures.ts";
-import { extractionPairs } from "@/lib/agreement/extraction.ts";
-import {
-  applyGuardrailFilter,
-  countedItems,
-  excludedReviews,
-  overlapItems,
-  primaryPairs,
-  reviewDay,
-} from "@/lib/agreement/pairs.ts";
+import { headlineCounts } from "@/lib/agreement/headline.ts";
+import { applyGuardrailFilter, countedItems, excludedReviews, overlapItems, reviewDay } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import {
-  agreementRate,
   dimensionAgreement,
   guardrailAgreement,
   scoresAgree,
@@ -30,7 +22,6 @@ import {
   type ChanceCorrected,
 } from "@/lib/stats/chance-corrected.ts";
 import { meanAbsoluteErrorInterval, spearmanIntervalOf, spearmanUndefinedReason } from "@/lib/stats/correlation.ts";
-import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
 import { krippendorffAlphas, type AlphaMetric, type Unit } from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
@@ -113,9 +104,9 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   // Only blind reviews count (lib/review/blind.ts); the others are listed apart under `excluded`.
   const items = countedItems(filtered);
   const tol = f.tolerance;
-  const pairs = primaryPairs(items);
+  const counts = headlineCounts(items, tol);
+  const { pairs, agreement: agree } = counts;
   const scorePairs = pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward }));
-  const agree = agreementRate(scorePairs, { tolerance: tol });
   const headlineFigure = rateFigure(agree?.agreeing ?? 0, agree?.n ?? 0);
   const headline = { ...headlineFigure, rate: headlineFigure.value, interval: agree?.interval ?? null };
 
@@ -352,9 +343,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     causeByGuardrail.set(g, (causeByGuardrail.get(g) ?? 0) + 1);
   }
 
-  const ex = extractionPairs(pairs);
-  const acc = extractionAccuracy(ex);
-  const exItems = ex.length;
+  const { accuracy: acc, items: exItems } = counts.extraction;
   // The overall accuracy pools slots, but its doubt is about items: guard it on the items compared.
   const overallFigure = (() => {
     if (!acc.overall) return rateFigure(0, 0);

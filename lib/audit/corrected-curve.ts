@@ -99,7 +99,11 @@ export function buildCorrectedWindows(
       const settings = { iterations: ITERATIONS, seed: SEED + l.stepFrom, ...bootstrap };
       const rate = ledgerSuccess === null ? null : correctedSuccessRate(ledgerSuccess, evidence, settings);
       const mean = ledgerMeanReward === null ? null : correctedMeanReward(ledgerMeanReward, evidence, settings);
-      const span = { stepFrom: l.stepFrom - radius * width, stepTo: l.stepFrom + (radius + 1) * width - 1 };
+      // The steps the evidence can come from: the run has none before step 0, so the span is clipped there.
+      const span = {
+        stepFrom: Math.max(0, l.stepFrom - radius * width),
+        stepTo: l.stepFrom + (radius + 1) * width - 1,
+      };
       const reasons = [
         rate && !rate.ok ? rate.reason : null,
         mean && !mean.ok && (!rate || rate.ok) ? mean.reason : null,

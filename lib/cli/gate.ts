@@ -8,25 +8,34 @@ import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import type { GateReport, GateRuleResult } from "@/lib/gate/evaluate.ts";
 import { GATE_EXIT, loadGateReport } from "@/lib/gate/loaders.ts";
-import { recordGateReport } from "@/lib/gate/refresh.ts";
+import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { gateCliSchema, parseGateRulesFile, queryIssues, type GateRulesFile } from "@/lib/gate/schema.ts";
 
 const USAGE = `usage: verity gate --run RUN [--window-steps N] [--rules FILE] [--json]
 
 Evaluates the audit gate of RUN over its last N steps (default: the rules file's window_steps, else the run's
-reward-hacking window, 2,000 steps unless a lead changed it): guardrail hit rate inside its band, hand-off rate under
-its ceiling, shadow agreement's lower bound above its floor, extraction accuracy above its floor, trained-reward
-mismatch under its ceiling, and reward hacking (the ledger's success rising while the audit-corrected success does
-not). The rules default to the run's alarm thresholds; --rules FILE overrides them (docs/gate.md). Prints one line
-per rule, or with --json the same JSON as GET /api/v1/runs/RUN/gate.
+reward-hacking window, 2,000 steps unless a lead changed it). It fails (stop training) on reward hacking (the
+ledger's success rising while the audit-corrected success does not), shadow agreement's or pairwise ordering
+agreement's lower bound under its floor, and trained-reward mismatch over its ceiling; the guardrail hit rate outside
+its band, the hand-off rate over its ceiling and extraction accuracy under its floor are health warnings that leave
+a pass a pass. The rules default to the run's alarm thresholds; --rules FILE overrides them (docs/gate.md). Prints
+one line per rule, or with --json the same JSON as GET /api/v1/runs/RUN/gate.
 
-exit status: 0 pass, 1 fail, 2 not enough evidence, 3 usage error, unknown run or unreachable database.`;
+exit status: 0 pass (with or without warnings), 1 fail, 2 not enough evidence, 3 usage error, unknown run or
+unreachable database.`;
 
 const pct = (x: number) => `${(Math.round(x * 1000) / 10).toString()}%`;
 
 function fmt(r: GateRuleResult, x: number | undefined): string {
   if (x === undefined) return "";
-  return r.rule === "reward_hacking" ? `${x >= 0 ? "+" : ""}${(x * 100).toFixed(2)}pt/1k` : pct(x);
+  // reward hacking's value, line and interval: a share's slope per 1,000 steps, in percentage points
+  return r.rule === "reward_hacking" ? `${x >= 0 ? "+" : "−"}${Math.abs(x * 100).toFixed(2)}pts/1k` : pct(x);
+}
+
+/** A sampled figure's 95% interval; a full count of the window's rollouts has none. */
+function interval(r: GateRuleResult): string {
+  if (r.interval) return `95% ${fmt(r, r.interval.lower)} to ${fmt(r, r.interval.upper)}`;
+  return r.value !== null && r.unit === "rollouts" ? "full count" : "–";
 }
 
 /** The threshold of a rule as one cell: "10%–30%", "≤ 10%", "≥ 85%". */
@@ -40,16 +49,13 @@ function threshold(r: GateRuleResult): string {
 
 export function formatGate(report: GateReport): string[] {
   const w = report.window;
-  const head = `gate ${report.verdict.toUpperCase()} for run ${report.run}, steps ${w.from ?? "–"}–${w.to ?? "–"} (last ${w.steps.toLocaleString("en-US")} steps)`;
+  const warned = report.warnings.length ? ` with warnings (${report.warnings.join(", ")})` : "";
+  const head = `gate ${report.verdict.toUpperCase()}${warned} for run ${report.run}, steps ${w.from ?? "–"}–${w.to ?? "–"} (last ${w.steps.toLocaleString("en-US")} steps)`;
   const lines = [head];
   for (const r of report.rules) {
     const value = r.value === null ? "–" : fmt(r, r.value);
-    const interval =
-      r.interval === null
-        ? "–"
-        : `${pct(r.interval.lower)}–${pct(r.interval.upper)}${r.rule === "reward_hacking" ? " (last window)" : ""}`;
     lines.push(
-      `${r.status.toUpperCase().padEnd(12)} ${r.rule.padEnd(16)} value ${value.padEnd(11)} threshold ${threshold(r).padEnd(22)} 95% ${interval.padEnd(13)} ${r.message}`,
+      `${r.status.toUpperCase().padEnd(12)} ${r.rule.padEnd(16)} value ${value.padEnd(11)} threshold ${threshold(r).padEnd(22)} ${interval(r).padEnd(30)} ${r.message}`,
     );
   }
   return lines;
@@ -102,13 +108,15 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   }
   const client = createClient(database.url);
   try {
-    const report = await loadGateReport(runId, { windowSteps, file: file?.file ?? null }, client);
+    // The run's own gate (its rules, its window) is the verdict the console stores and the webhook follows.
+    const report =
+      !file && windowSteps === undefined
+        ? (await evaluateRunGate(runId, {}, client)).report
+        : await loadGateReport(runId, { windowSteps, file: file?.file ?? null }, client);
     if (!report) {
       io.err(`verity gate: no run ${JSON.stringify(runId)}`);
       return GATE_EXIT.error;
     }
-    // The run's own gate (its rules, its window) is the verdict the console stores and the webhook follows.
-    if (!file && windowSteps === undefined) await recordGateReport(report, {}, client);
     if (json) io.out(JSON.stringify(report));
     else for (const l of formatGate(report)) io.out(l);
     return GATE_EXIT[report.verdict];

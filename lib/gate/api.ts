@@ -6,7 +6,7 @@ import { apiError, authenticateApi } from "@/lib/auth/api.ts";
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
-import { recordGateReport } from "@/lib/gate/refresh.ts";
+import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { gateQuerySchema, queryIssues } from "@/lib/gate/schema.ts";
 
 export async function gateApiResponse(req: Request, runId: string, client: Db = db()): Promise<Response> {
@@ -26,8 +26,11 @@ export async function gateApiResponse(req: Request, runId: string, client: Db = 
         .join("; "),
     );
   const windowSteps = parsed.data.window_steps;
-  const report = await loadGateReport(runId, { windowSteps }, client);
+  // The run's own gate (no window given) is stored, and a change posted, as the run page's is.
+  const report =
+    windowSteps === undefined
+      ? (await evaluateRunGate(runId, { webhook: "background" }, client)).report
+      : await loadGateReport(runId, { windowSteps }, client);
   if (!report) return apiError(404, "not_found", `There is no run ${JSON.stringify(runId)}.`);
-  if (windowSteps === undefined) await recordGateReport(report, { webhook: "background" }, client);
   return Response.json(report, { headers: { "cache-control": "no-store" } });
 }

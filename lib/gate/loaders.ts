@@ -7,7 +7,7 @@ import { getRunThresholds } from "@/lib/monitors/data.ts";
 import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { loadGateInputs, runGateExtent } from "@/lib/gate/data.ts";
 import { evaluateGate, type GateReport } from "@/lib/gate/evaluate.ts";
-import { resolveGateRules } from "@/lib/gate/rules.ts";
+import { hackingAuditWindow, resolveGateRules } from "@/lib/gate/rules.ts";
 import type { GateRulesFile } from "@/lib/gate/schema.ts";
 
 export type GateOptions = {
@@ -27,13 +27,16 @@ export async function loadGateReport(
   if (!run) return null;
   const { thresholds } = resolveThresholds(run.thresholds);
   const extent = await runGateExtent(runId, client);
-  const rules = resolveGateRules(thresholds, extent, opts.file ?? null);
-  if (opts.windowSteps !== undefined) rules.windowSteps = opts.windowSteps;
+  const rules = resolveGateRules(
+    thresholds,
+    { hasTrainedRewards: extent.hasTrainedRewards, hasPairwise: extent.hasPairwise, windowSteps: opts.windowSteps },
+    opts.file ?? null,
+  );
   const inputs = await loadGateInputs(
     runId,
     {
       windowSteps: rules.windowSteps,
-      auditWindow: rules.reward_hacking?.audit_window ?? thresholds.auditWindow,
+      auditWindow: rules.reward_hacking?.audit_window ?? hackingAuditWindow(thresholds.auditWindow, rules.windowSteps),
       lastStep: extent.lastStep,
     },
     client,
@@ -41,5 +44,8 @@ export async function loadGateReport(
   return evaluateGate(rules, inputs);
 }
 
-/** Exit code of `verity gate` for a verdict (docs/gate.md); 3 is a usage error or an unreachable database. */
+/**
+ * Exit code of `verity gate` for a verdict (docs/gate.md): a pass with warnings is 0; 3 is a usage error or an
+ * unreachable database.
+ */
 export const GATE_EXIT = { pass: 0, fail: 1, insufficient: 2, error: 3 } as const;

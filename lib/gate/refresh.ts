@@ -33,13 +33,14 @@ export type GateRefresh = {
 
 const DONE = Promise.resolve();
 
-/** Stores a report of the run's own gate and posts a change. */
-export async function recordGateReport(
+/** Stores a report of the run's own gate, concluded from `inputs` (runFingerprints), and posts a change. */
+async function recordGateReport(
   report: GateReport,
-  opts: GateRefreshOptions = {},
-  client: Db = db(),
+  inputs: string | null,
+  opts: GateRefreshOptions,
+  client: Db,
 ): Promise<GateRefresh> {
-  const change = await recordGateVerdict(report, opts.now ?? new Date(), client);
+  const change = await recordGateVerdict(report, opts.now ?? new Date(), inputs, client);
   const url = opts.webhookUrl !== undefined ? opts.webhookUrl : (env().VERITY_ALARM_WEBHOOK_URL ?? null);
   if (!change || (change.from === null && change.to === "pass") || !url) return { report, change, delivered: DONE };
   const delivered = postAlarmWebhook(
@@ -59,19 +60,30 @@ export async function recordGateReport(
 // report is reused (the verdict is still stored and compared on every call).
 const ownGates = processCache<GateReport | null>("gate", { maxEntries: 32 });
 
-/** The report of the run's own gate (its default rules and window), reused while its inputs are unchanged. */
-export async function loadRunGateReport(runId: string, client: Db = db()): Promise<GateReport | null> {
-  const fingerprint = (await runFingerprints([runId], client)).get(runId) ?? null;
-  return ownGates.get(client, runId, fingerprint, () => loadGateReport(runId, {}, client));
+/**
+ * The report of the run's own gate (its default rules and window), reused while its inputs are unchanged, with the
+ * summary of those inputs (read before the report, so a write during it leaves the stored verdict stale, not fresh).
+ */
+export async function loadRunGateReport(
+  runId: string,
+  client: Db = db(),
+): Promise<{ report: GateReport | null; inputs: string | null }> {
+  const inputs = (await runFingerprints([runId], client)).get(runId) ?? null;
+  const report = await ownGates.get(client, runId, inputs, () => loadGateReport(runId, {}, client));
+  return { report, inputs };
 }
 
-/** Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. */
+/**
+ * Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. What the run
+ * page, the after-write and after-review hooks, the API (without window_steps) and `verity gate` (without --rules or
+ * --window-steps) call.
+ */
 export async function evaluateRunGate(
   runId: string,
   opts: GateRefreshOptions = {},
   client: Db = db(),
 ): Promise<GateRefresh> {
-  const report = await loadRunGateReport(runId, client);
+  const { report, inputs } = await loadRunGateReport(runId, client);
   if (!report) return { report: null, change: null, delivered: DONE };
-  return recordGateReport(report, opts, client);
+  return recordGateReport(report, inputs, opts, client);
 }

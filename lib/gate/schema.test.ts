@@ -25,14 +25,21 @@ describe("parseGateRulesFile", () => {
     expect(errors('{"rules": {"extraction": {"floor": "high"}}}')).toEqual([
       "rule extraction, field floor: must be a number",
     ]);
-    expect(errors('{"rules": {"agreement": {"min_reviews": 2.5}}}')).toEqual([
-      "rule agreement, field min_reviews: must be a whole number",
+    expect(errors('{"rules": {"agreement": {"min_items": 2.5}}}')).toEqual([
+      "rule agreement, field min_items: must be a whole number",
     ]);
     expect(errors('{"rules": {"agreement": {"flor": 0.8}}}')).toEqual([
-      'rule agreement: unknown field "flor" (it takes floor, min_reviews)',
+      'rule agreement: unknown field "flor" (it takes floor, min_items, severity)',
+    ]);
+    // extraction's evidence is items, as the agreement page counts it, not claim slots
+    expect(errors('{"rules": {"extraction": {"min_slots": 30}}}')).toEqual([
+      'rule extraction: unknown field "min_slots" (it takes floor, min_items, severity)',
+    ]);
+    expect(errors('{"rules": {"hit_rate": {"severity": "fatal"}}}')).toEqual([
+      'rule hit_rate, field severity: must be "stop" or "warn"',
     ]);
     expect(errors('{"rules": {"hacking": {}}}')).toEqual([
-      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking)',
+      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking, ordering)',
     ]);
     expect(errors('{"rules": {"handoff": true}}')).toEqual([
       "rule handoff: must be an object of the rule's fields, or false to turn the rule off",

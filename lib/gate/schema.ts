@@ -10,8 +10,13 @@ export const GATE_RULES = [
   "extraction",
   "trained_mismatch",
   "reward_hacking",
+  "ordering",
 ] as const;
 export type GateRuleKey = (typeof GATE_RULES)[number];
+
+/** What a rule's failure means: `stop` fails the gate, `warn` is a warning in a report that still passes. */
+export const GATE_SEVERITIES = ["stop", "warn"] as const;
+export type GateSeverity = (typeof GATE_SEVERITIES)[number];
 
 /** The longest window the gate takes, in steps (a run's steps are 32-bit integers). */
 export const MAX_WINDOW_STEPS = 2147483647;
@@ -35,20 +40,24 @@ const slope = z
   .gt(0, { error: "must be above 0" })
   .max(1000, { error: "must be at most 1000" });
 
+const severity = z.enum(GATE_SEVERITIES, { error: 'must be "stop" or "warn"' });
+
 /** The fields of each rule; every field is optional (the run's default fills it in). */
 const ruleShapes = {
-  hit_rate: { low: fraction, high: fraction, min_rollouts: count },
-  handoff: { ceiling: fraction, min_rollouts: count },
-  agreement: { floor: fraction, min_reviews: count },
-  extraction: { floor: fraction, min_slots: count },
-  trained_mismatch: { ceiling: fraction, min_rollouts: count },
+  hit_rate: { low: fraction, high: fraction, min_rollouts: count, severity },
+  handoff: { ceiling: fraction, min_rollouts: count, severity },
+  agreement: { floor: fraction, min_items: count, severity },
+  extraction: { floor: fraction, min_items: count, severity },
+  trained_mismatch: { ceiling: fraction, min_rollouts: count, severity },
   // The corrected curve takes windows of at most 10⁹ steps.
   reward_hacking: {
     rise: slope,
     audit_window: steps.max(1_000_000_000, { error: "must be at most 1000000000" }),
     min_windows: count,
     min_reviews: count,
+    severity,
   },
+  ordering: { floor: fraction, min_judgements: count, severity },
 } as const;
 
 const ruleOf = <K extends GateRuleKey>(key: K) =>
@@ -66,6 +75,7 @@ export const gateRulesFileSchema = z.strictObject({
       extraction: ruleOf("extraction").optional(),
       trained_mismatch: ruleOf("trained_mismatch").optional(),
       reward_hacking: ruleOf("reward_hacking").optional(),
+      ordering: ruleOf("ordering").optional(),
     })
     .optional(),
 });

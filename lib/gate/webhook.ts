@@ -12,6 +12,8 @@ export type GateWebhookPayload = {
   to: GateStatus;
   failed: string[];
   insufficient: string[];
+  /** Health readings out of their line when the verdict changed (they do not change it). */
+  warnings: string[];
   window: GateReport["window"];
   message: string;
   at: string;
@@ -25,7 +27,9 @@ export function gateWebhookPayload(change: GateChange, report: GateReport): Gate
       ? `gate fails: ${named(report.failed)}`
       : report.verdict === "insufficient"
         ? `gate lacks evidence: ${named(report.insufficient)}`
-        : "gate passes: every rule within its line";
+        : report.warnings.length
+          ? `gate passes, with warnings: ${named(report.warnings)}`
+          : "gate passes: every rule within its line";
   return {
     type: "verity.gate",
     run: change.runId,
@@ -33,6 +37,7 @@ export function gateWebhookPayload(change: GateChange, report: GateReport): Gate
     to: change.to,
     failed: report.failed,
     insufficient: report.insufficient,
+    warnings: report.warnings,
     window: report.window,
     message,
     at: change.at.toISOString(),

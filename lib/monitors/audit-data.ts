@@ -5,7 +5,7 @@
 // step), from which the monitors' windows of any width and the gate's sums over its window are read.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import { auditPointsOf, auditTotals, type AuditPoint, type AuditSteps } from "@/lib/monitors/audit.ts";
+import { auditPointsOf, type AuditPoint, type AuditSteps } from "@/lib/monitors/audit.ts";
 import { readAuditSteps, reviewFingerprint } from "@/lib/monitors/data.ts";
 import { processCache } from "@/lib/server/fingerprint-cache.ts";
 
@@ -20,15 +20,6 @@ export async function listAuditSteps(runId: string, client: Db = db()): Promise<
 /** A run's audit points for windows of `window` steps, whole run (filter by range with pointsInRange). */
 export async function listAuditPoints(runId: string, window: number, client: Db = db()): Promise<AuditPoint[]> {
   return auditPointsOf(await listAuditSteps(runId, client), window);
-}
-
-/** The agreement and extraction counts of the run's reviews with a step in [from, to]. */
-export async function listAuditTotals(
-  runId: string,
-  range: { from: number; to: number },
-  client: Db = db(),
-): Promise<{ compared: number; agreeing: number; slots: number; correctSlots: number }> {
-  return auditTotals(await listAuditSteps(runId, client), range);
 }
 
 /** The windows that overlap [from, to]. */

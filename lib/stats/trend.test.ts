@@ -7,6 +7,7 @@ import {
   leastSquaresSlope,
   meanWithinGroupStd,
   noGradientShare,
+  slopeInterval,
   type StepPoint,
 } from "@/lib/stats/trend.ts";
 
@@ -172,5 +173,34 @@ describe("group std from moments", () => {
         },
       ),
     );
+  });
+});
+
+describe("slopeInterval", () => {
+  const pts = [0.1, 0.21, 0.29, 0.42].map((value, i) => ({ step: i * 1000, value }));
+
+  it("is the OLS slope's t interval from the residuals (df = N − 2), reference values computed independently", () => {
+    const r = slopeInterval(pts)!;
+    expect(r.df).toBe(2);
+    expect(r.slope).toBeCloseTo(0.000104, 12);
+    expect(r.lower).toBeCloseTo(7.611562334214832e-5, 10);
+    expect(r.upper).toBeCloseTo(0.00013188437665785166, 10);
+  });
+
+  it("does not depend on the weights' scale, and needs three points", () => {
+    const a = slopeInterval(
+      pts.map((p) => ({ ...p, n: 10 })),
+      { weightByN: true },
+    )!;
+    const b = slopeInterval(
+      pts.map((p) => ({ ...p, n: 40 })),
+      { weightByN: true },
+    )!;
+    expect(a.lower).toBeCloseTo(b.lower, 12);
+    expect(a.upper).toBeCloseTo(b.upper, 12);
+    expect(slopeInterval(pts.slice(0, 2))).toBeNull();
+    // points exactly on a line: a zero-width interval at the slope
+    const line = slopeInterval([0, 1, 2].map((i) => ({ step: i, value: 0.5 + 0.1 * i })))!;
+    expect(line.upper - line.lower).toBeCloseTo(0, 12);
   });
 });

@@ -2,6 +2,7 @@
 // StepPoint; points whose value is missing (null, NaN, ±Infinity) or whose n is 0 are ignored.
 
 import { isFiniteNumber, mean, populationStd } from "@/lib/stats/descriptive.ts";
+import { studentTQuantile } from "@/lib/stats/student-t.ts";
 
 /** One evaluation of a per-step quantity: a rate or a mean at `step`, computed from n items (n optional). */
 export type StepPoint = { step: number; value: number | null; n?: number };
@@ -47,6 +48,44 @@ export function leastSquaresSlope(series: readonly StepPoint[], options: { weigh
     sxx += p.w * (p.step - mx) * (p.step - mx);
   }
   return sxx === 0 ? null : sxy / sxx;
+}
+
+export type SlopeInterval = { slope: number; lower: number; upper: number; df: number };
+
+/**
+ * The least-squares slope (as leastSquaresSlope) with its t interval: weighted least squares under Var(yᵢ) = σ²/wᵢ,
+ * σ̂² = Σ w r² / (N − 2) from the residuals r about the fitted line, SE(β) = √(σ̂² / Σ w(x − x̄)²), and
+ * β ± t(1 − (1 − level)/2, N − 2)·SE. The interval measures the points' scatter about the line, so it assumes the
+ * points' errors independent. Scale-free in w (weights by n give the same interval as n/2). null with fewer than three
+ * usable points or all at one step.
+ */
+export function slopeInterval(
+  series: readonly StepPoint[],
+  options: { weightByN?: boolean; level?: number } = {},
+): SlopeInterval | null {
+  const pts = usablePoints(series, options.weightByN);
+  const slope = leastSquaresSlope(series, options);
+  if (pts.length < 3 || slope === null) return null;
+  let sw = 0;
+  let sx = 0;
+  let sy = 0;
+  for (const p of pts) {
+    sw += p.w;
+    sx += p.w * p.step;
+    sy += p.w * p.value;
+  }
+  const mx = sx / sw;
+  const intercept = sy / sw - slope * mx;
+  let sxx = 0;
+  let rss = 0;
+  for (const p of pts) {
+    sxx += p.w * (p.step - mx) ** 2;
+    rss += p.w * (p.value - intercept - slope * p.step) ** 2;
+  }
+  const df = pts.length - 2;
+  const se = Math.sqrt(rss / df / sxx);
+  const t = studentTQuantile(1 - (1 - (options.level ?? 0.95)) / 2, df);
+  return { slope, lower: slope - t * se, upper: slope + t * se, df };
 }
 
 export type EarlyLate = {

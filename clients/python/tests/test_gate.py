@@ -120,6 +120,31 @@ class GateTest(unittest.TestCase):
         self.assertEqual(self.console.requests[0], ("/api/v1/runs/grpo-9/gate", "Bearer vty_both"))
         self.assertTrue(v.passed)
 
+    def test_a_pass_with_warnings_is_a_pass_and_says_its_warnings(self) -> None:
+        hit_rate = {
+            "rule": "hit_rate",
+            "label": "Guardrail hit rate",
+            "status": "warn",
+            "severity": "warn",
+            "value": 0.05,
+            "threshold": {"min": 0.1, "max": 0.3},
+            "interval": None,
+            "n": 4000,
+            "unit": "rollouts",
+            "message": "guardrail hits on 5% of all 4,000 rollouts of the window: below the 10%–30% band",
+        }
+        passing = {**REPORT, "verdict": "pass", "failed": [], "insufficient": [], "warnings": ["hit_rate"]}
+        self.console.answers.append((200, {**passing, "rules": [hit_rate]}))
+        v = gate(self.console.url, "vty_read", "r")
+        self.assertTrue(v.passed)
+        self.assertEqual(v.warnings, ["hit_rate"])
+        self.assertEqual((v.rules[0].status, v.rules[0].severity, v.rules[0].interval), ("warn", "warn", None))
+        self.assertEqual(str(v), "gate pass for run grpo 7/a (warnings: hit_rate)")
+        # a console without warnings (an older one) reads as none, its rules as stop rules
+        self.console.answers.append((200, REPORT))
+        old = gate(self.console.url, "vty_read", "r")
+        self.assertEqual((old.warnings, old.rules[0].severity), ([], "stop"))
+
     def test_an_error_answer_raises_with_the_consoles_message_and_status(self) -> None:
         self.console.answers.append((404, {"error": {"code": "not_found", "message": 'There is no run "x".'}}))
         with self.assertRaises(GateError) as caught:
@@ -172,7 +197,7 @@ class ConsoleGateTest(unittest.TestCase):
         self.assertEqual(v.run, run)
         self.assertEqual(
             [r.rule for r in v.rules],
-            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking"],
+            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking", "ordering"],
         )
         # no review yet: the audit's rules cannot be judged, so the run cannot pass
         self.assertNotEqual(v.verdict, "pass")

@@ -1,7 +1,8 @@
 """`gate()`: the audit gate of a run (GET /api/v1/runs/{run}/gate), so a training loop can stop or mark a checkpoint.
 
-The verdict is "pass", "fail" or "insufficient" (not enough evidence yet), with each rule's value, threshold and
-interval as the console computed them; `verity gate --run R --json` prints the same document.
+The verdict is "pass", "fail" (stop training) or "insufficient" (not enough evidence yet), with each rule's value,
+threshold and interval as the console computed them; health readings out of their line (a guardrail hit rate outside
+its band, say) are `warnings` beside a pass, not a fail. `verity gate --run R --json` prints the same document.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 VERDICTS = ("pass", "fail", "insufficient")
@@ -29,13 +30,14 @@ class GateError(RuntimeError):
 class GateRule:
     rule: str
     label: str
-    status: str  # "pass", "fail", "insufficient" or "off"
+    status: str  # "pass", "fail", "warn", "insufficient" or "off"
     value: Optional[float]
     threshold: Dict[str, float]
     interval: Optional[Dict[str, float]]
     n: int
     unit: str
     message: str
+    severity: str = "stop"  # "stop": a failure fails the gate; "warn": a health reading, out of line it is a warning
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class GateVerdict:
     insufficient: List[str]
     rules: List[GateRule]
     raw: Dict[str, Any]
+    warnings: List[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -58,7 +61,8 @@ class GateVerdict:
 
     def __str__(self) -> str:
         why = f": {', '.join(self.failed or self.insufficient)}" if self.verdict != "pass" else ""
-        return f"gate {self.verdict} for run {self.run}{why}"
+        warned = f" (warnings: {', '.join(self.warnings)})" if self.warnings else ""
+        return f"gate {self.verdict} for run {self.run}{why}{warned}"
 
 
 def _parse(body: Any) -> GateVerdict:
@@ -75,6 +79,7 @@ def _parse(body: Any) -> GateVerdict:
             n=int(r.get("n") or 0),
             unit=str(r.get("unit") or ""),
             message=str(r.get("message") or ""),
+            severity=str(r.get("severity") or "stop"),
         )
         for r in body["rules"]
     ]
@@ -86,6 +91,7 @@ def _parse(body: Any) -> GateVerdict:
         insufficient=list(body.get("insufficient") or []),
         rules=rules,
         raw=body,
+        warnings=list(body.get("warnings") or []),
     )
 
 
