@@ -33,10 +33,11 @@ def verdict(pair, preferred):
     ra, rb = pair["reward_a"], pair["reward_b"]
     if ra is None or rb is None:
         return "unscored"
-    if preferred is None:
-        return "tie"
+    # a pair the ledger scores equal has no order to agree with, whatever the human chose: unordered, not a tie
     if ra == rb:
         return "ledger_tie"
+    if preferred is None:
+        return "tie"
     higher = pair["a"] if ra > rb else pair["b"]
     return "agree" if preferred == higher else "inversion"
 
@@ -55,7 +56,9 @@ def shares(rows):
     agree = sum(1 for r in rows if r["v"] == "agree")
     inv = sum(1 for r in rows if r["v"] == "inversion")
     ties = sum(1 for r in rows if r["v"] == "tie")
+    unordered = sum(1 for r in rows if r["v"] in ("ledger_tie", "unscored"))
     return {
+        "unordered": unordered,
         "agree": agree,
         "inversions": inv,
         "ties": ties,
