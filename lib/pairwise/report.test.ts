@@ -113,6 +113,19 @@ describe("buildPairReport", () => {
     expect(r.overall.tieShare.n).toBe(3);
   });
 
+  it("has no between-annotator AC1 when every overlap choice is the same: nothing to tell apart", () => {
+    const items = [1, 2, 3].map((id) =>
+      pair(id, [0.9, 0.2], [judgement("A", "left"), judgement("A", "left", { reviewerId: 2 })]),
+    );
+    const b = buildPairReport(items, OPTS).betweenAnnotators;
+    expect(b.pairs).toBe(3);
+    expect(b.ac1.value).toBeNull();
+    expect(b.ac1.label).toBe(
+      "not defined: the two annotators' choices all fall in one category: nothing to tell apart",
+    );
+    expect(b.ac1.interval).toBeNull();
+  });
+
   it("ranks inversions by reward gap, tallies verdicts, and the 'now' basis reorders a re-scored pair", () => {
     const items = [
       pair(1, [0.6, 0.5], [judgement("B", "right")]),
