@@ -378,7 +378,7 @@ describe("coefficients where there is nothing to measure, perfect tables and rar
     expect(v.positiveAgreement.value).toBe(1);
     expect(v.positiveAgreement.interval!.lower).toBeLessThan(1);
     expect(v.negativeAgreement.value).toBeNull();
-    expect(v.negativeAgreement.label).toBe("not defined: both sides passes every item");
+    expect(v.negativeAgreement.label).toBe("not defined: both sides pass every item");
   });
 
   it("gives a perfect table intervals that do not collapse", () => {

@@ -48,10 +48,16 @@ const SEED = 20261129;
 const NO_OVERLAP = "no item was reviewed by two annotators";
 const ITERATIONS = 500;
 
-/** The raters of a binary signal, and the verb of its positive class ("the ledger passes", "flags"). */
-type SignalNames = RaterNames & { positive: string };
+/** The raters of a binary signal, and why a class has no specific agreement (no item in it on either side). */
+type SignalNames = RaterNames & { noPositive: string; noNegative: string };
 
-const GUARDRAIL_RATERS: SignalNames = { a: "the ledger", b: "the human side", what: "flag", positive: "flags" };
+const GUARDRAIL_RATERS: SignalNames = {
+  a: "the ledger",
+  b: "the human side",
+  what: "flag",
+  noPositive: "neither side flags an item",
+  noNegative: "both sides flag every item",
+};
 
 type Flags = { ledger: boolean; human: boolean; inclusionProbability: number }[];
 
@@ -112,10 +118,10 @@ function prevalenceProof(table: readonly (readonly number[])[], names: SignalNam
   return {
     ac1: coefficientFigure(filteredOn ? null : gwetAc1(table), n, none),
     pabak: coefficientFigure(filteredOn ? null : brennanPrediger(table), n, none),
-    positiveAgreement: specificFigure(specific.positive, `neither side ${names.positive} an item`),
+    positiveAgreement: specificFigure(specific.positive, names.noPositive),
     negativeAgreement: specificFigure(
       filteredOn ? null : specific.negative,
-      filteredOn ? FILTERED_ON : `both sides ${names.positive} every item`,
+      filteredOn ? FILTERED_ON : names.noNegative,
     ),
     prevalence: { ledger, human, n },
     read: coefficientToRead([ledger, human]),
@@ -427,7 +433,11 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
     prevalenceNote: PREVALENCE_NOTE,
     verdict: verdict && {
-      ...prevalenceProof(verdict.matrix.counts, { ...VERDICT_RATERS, positive: "passes" }),
+      ...prevalenceProof(verdict.matrix.counts, {
+        ...VERDICT_RATERS,
+        noPositive: "neither side passes an item",
+        noNegative: "both sides pass every item",
+      }),
       kappa: verdict.kappa,
       interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
       n: verdict.n,
