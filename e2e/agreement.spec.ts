@@ -55,25 +55,40 @@ test("the JSON report is served to readers and refuses a bad filter", async ({ p
   expect((await bad.json()).error.message).toContain("tolerance: must be between 0 and 1");
 });
 
-test("the success verdict shows κ, AC1 and PABAK with intervals, the prevalence on both sides and which to read", async ({
+test("the success verdict shows κ, AC1, PABAK and each class's agreement with intervals, the prevalence and what to read", async ({
   page,
 }) => {
   await page.goto("/agreement");
   await expect(page.getByTestId("verdict-prevalence")).toHaveText(
     /The ledger passes \d+% of these items, the human side \d+% · n = \d+/,
   );
-  for (const id of ["verdict-kappa", "verdict-ac1", "verdict-pabak"])
+  const rows = [
+    "verdict-kappa",
+    "verdict-ac1",
+    "verdict-pabak",
+    "verdict-positive-agreement",
+    "verdict-negative-agreement",
+  ];
+  for (const id of rows)
     await expect(page.getByTestId(id).locator("td").nth(2)).toHaveText(/^-?\d\.\d{3} to -?\d\.\d{3}$/);
-  // exactly one of κ and AC1 is marked as the one to read
-  await expect(
-    page.locator("[data-testid=verdict-kappa], [data-testid=verdict-ac1]").getByText("read this"),
-  ).toHaveCount(1);
-  await expect(page.getByTestId("prevalence-note")).toContainText("read AC1 and PABAK");
+  // κ is marked as the one to read, or at extreme prevalence both classes' own agreement; AC1 never is
+  const marked = async (ids: string[]) =>
+    page
+      .locator(ids.map((id) => `[data-testid=${id}]`).join(", "))
+      .getByText("read this")
+      .count();
+  const kappa = await marked(["verdict-kappa"]);
+  const specific = await marked(["verdict-positive-agreement", "verdict-negative-agreement"]);
+  expect([kappa, specific]).toEqual(kappa ? [1, 0] : [0, 2]);
+  expect(await marked(["verdict-ac1", "verdict-pabak"])).toBe(0);
+  await expect(page.getByTestId("prevalence-note")).toContainText("read the positive and negative agreement");
   // the same figures in the JSON the API serves
   const body = await (await page.request.get("/api/agreement")).json();
   expect(body.verdict.ac1.interval.lower).toBeLessThanOrEqual(body.verdict.ac1.value);
   expect(body.verdict).toHaveProperty("prevalence.ledger");
   expect(body.guardrails[0].figures).toHaveProperty("pabak.value");
+  expect(body.verdict).toHaveProperty("positiveAgreement.interval.lower");
+  expect(body.guardrails[0].figures).toHaveProperty("negativeAgreement.value");
 });
 
 test("κ, α, ρ and π stay symbols under the uppercase label style", async ({ page }) => {

@@ -144,7 +144,8 @@ test("an annotator judges three pairs by keyboard, blind before each submission,
     await expect(page.getByTestId("pair-ledger-reward")).toHaveText([left.reward.toFixed(3), right.reward.toFixed(3)]);
     const higher = a.reward > b.reward ? a : b;
     const preferred = key === "t" ? null : key === "a" ? left : right;
-    const verdict = preferred === null ? "tie" : preferred === higher ? "agree" : "inversion";
+    const verdict =
+      a.reward === b.reward ? "ledger_tie" : preferred === null ? "tie" : preferred === higher ? "agree" : "inversion";
     await expect(page.getByTestId("pair-verdict")).toHaveAttribute("data-verdict", verdict);
     const stored = await query<{ choice: string; preferred_trajectory_id: string | null }>(
       "select choice, preferred_trajectory_id from pair_reviews where item_id = $1",

@@ -89,14 +89,14 @@ export function CauseTable({ r, f }: Props) {
   );
 }
 
-/** Pairwise accuracy of the claims extractor against the annotators' labels, overall and per slot, with intervals. */
+/** Extraction accuracy of the claims extractor against the annotators' labels, overall and per slot, with intervals. */
 export function ExtractionTable({ r, f }: Props) {
   const ex = r.extraction;
   if (!ex.overall) return <p className="px-3 py-2 text-fg-muted">No ledger claims to compare with.</p>;
   return (
     <>
       <p className="px-3 py-2">
-        Overall pairwise accuracy{" "}
+        Overall extraction accuracy{" "}
         <b>
           <Shown fig={ex.overallFigure} detail={false} />
         </b>{" "}

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
+import type { Figure } from "@/lib/agreement/figures.ts";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 
@@ -91,79 +92,121 @@ export function DimensionTable({ r, f }: Props) {
  * active filters. On a stratified sample the agreement and κ are also given weighted by 1/π.
  */
 export function GuardrailTable({ r, f }: Props) {
+  const filtered = r.guardrails.find((g) => g.filteredOn);
   return (
-    <Table>
-      <thead>
-        <tr>
-          <Th>Guardrail</Th>
-          <Th numeric>Both</Th>
-          <Th numeric>Ledger only</Th>
-          <Th numeric>Human only</Th>
-          <Th numeric>Precision</Th>
-          <Th numeric>Recall</Th>
-          <Th numeric>Flagged: ledger / human</Th>
-          <Th numeric>κ</Th>
-          <Th numeric>AC1</Th>
-          <Th numeric>PABAK</Th>
-          <Th numeric>Agreement</Th>
-          {r.stratified && <Th numeric>Agreement (weighted 1/π)</Th>}
-          {r.stratified && <Th numeric>κ (weighted 1/π)</Th>}
-        </tr>
-      </thead>
-      <tbody>
-        {r.guardrails.map((g) => (
-          <tr key={g.code} data-testid={`guardrail-row-${g.code}`}>
-            <Td>
-              <Badge tone="warn">{g.code}</Badge>
-            </Td>
-            <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_both", code: g.code }}>
-                {g.tp}
-              </ItemsLink>
-            </Td>
-            <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_ledger_only", code: g.code }}>
-                {g.fp}
-              </ItemsLink>
-            </Td>
-            <Td numeric>
-              <ItemsLink f={f} cell={{ cell: "guardrail_human_only", code: g.code }}>
-                {g.fn}
-              </ItemsLink>
-            </Td>
-            <Td numeric>
-              <Shown fig={g.figures.precision} />
-            </Td>
-            <Td numeric>
-              <Shown fig={g.figures.recall} />
-            </Td>
-            <Td numeric>
-              <span title={`n = ${g.prevalence.n}`}>
-                {share(g.prevalence.ledger)} / {share(g.prevalence.human)}
-              </span>
-            </Td>
-            <Td numeric>
-              <Read when={g.read === "kappa"}>
-                <Shown fig={g.figures.kappa} />
-              </Read>
-            </Td>
-            <Td numeric>
-              <Read when={g.read === "ac1"}>
-                <Shown fig={g.figures.ac1} />
-              </Read>
-            </Td>
-            <Td numeric>
-              <Shown fig={g.figures.pabak} />
-            </Td>
-            <Td numeric>
-              <Shown fig={g.figures.agreement} />
-            </Td>
-            {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.agreement} /> : "–"}</Td>}
-            {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.kappa} /> : "–"}</Td>}
+    <>
+      {filtered && (
+        <p className="px-3 py-2 text-[12px] text-fg-muted" data-testid="guardrail-filtered-note">
+          Filtered on {filtered.code}: every item here is one the ledger or a reviewer flags with it, so its row has no
+          true negative by construction — κ, AC1, PABAK and negative agreement are not defined for it; read its
+          precision, recall and positive agreement.
+        </p>
+      )}
+      <Table>
+        <thead>
+          <tr>
+            <Th>Guardrail</Th>
+            <Th numeric>Both</Th>
+            <Th numeric>Ledger only</Th>
+            <Th numeric>Human only</Th>
+            <Th numeric>Precision</Th>
+            <Th numeric>Recall</Th>
+            <Th numeric>Positive agreement</Th>
+            <Th numeric>Negative agreement</Th>
+            <Th numeric>Flagged: ledger / human</Th>
+            <Th numeric>κ</Th>
+            <Th numeric>AC1</Th>
+            <Th numeric>PABAK</Th>
+            <Th numeric>Agreement</Th>
+            {r.stratified && <Th numeric>Agreement (weighted 1/π)</Th>}
+            {r.stratified && <Th numeric>κ (weighted 1/π)</Th>}
           </tr>
-        ))}
-      </tbody>
-    </Table>
+        </thead>
+        <tbody>
+          {r.guardrails.map((g) => (
+            <tr key={g.code} data-testid={`guardrail-row-${g.code}`}>
+              <Td>
+                <Badge tone="warn">{g.code}</Badge>
+              </Td>
+              <Td numeric>
+                <ItemsLink f={f} cell={{ cell: "guardrail_both", code: g.code }}>
+                  {g.tp}
+                </ItemsLink>
+              </Td>
+              <Td numeric>
+                <ItemsLink f={f} cell={{ cell: "guardrail_ledger_only", code: g.code }}>
+                  {g.fp}
+                </ItemsLink>
+              </Td>
+              <Td numeric>
+                <ItemsLink f={f} cell={{ cell: "guardrail_human_only", code: g.code }}>
+                  {g.fn}
+                </ItemsLink>
+              </Td>
+              <Td numeric>
+                <Shown fig={g.figures.precision} />
+              </Td>
+              <Td numeric>
+                <Shown fig={g.figures.recall} />
+              </Td>
+              <Td numeric>
+                <Read when={g.read === "specific"}>
+                  <Shown fig={g.figures.positiveAgreement} />
+                </Read>
+              </Td>
+              <Td numeric>
+                <Defined fig={g.figures.negativeAgreement} filteredOn={g.filteredOn}>
+                  <Read when={g.read === "specific"}>
+                    <Shown fig={g.figures.negativeAgreement} />
+                  </Read>
+                </Defined>
+              </Td>
+              <Td numeric>
+                <span title={`n = ${g.prevalence.n}`}>
+                  {share(g.prevalence.ledger)} / {share(g.prevalence.human)}
+                </span>
+              </Td>
+              <Td numeric>
+                <Defined fig={g.figures.kappa} filteredOn={g.filteredOn}>
+                  <Read when={g.read === "kappa"}>
+                    <Shown fig={g.figures.kappa} />
+                  </Read>
+                </Defined>
+              </Td>
+              <Td numeric>
+                <Defined fig={g.figures.ac1} filteredOn={g.filteredOn}>
+                  <Shown fig={g.figures.ac1} />
+                </Defined>
+              </Td>
+              <Td numeric>
+                <Defined fig={g.figures.pabak} filteredOn={g.filteredOn}>
+                  <Shown fig={g.figures.pabak} />
+                </Defined>
+              </Td>
+              <Td numeric>
+                <Shown fig={g.figures.agreement} />
+              </Td>
+              {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.agreement} /> : "–"}</Td>}
+              {r.stratified && <Td numeric>{g.weighted ? <Shown fig={g.weighted.kappa} /> : "–"}</Td>}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </>
+  );
+}
+
+/**
+ * A figure of the guardrail the report is filtered on: "not defined" (the note above the table says why, the title
+ * repeats it) instead of the reason in every cell.
+ */
+function Defined({ fig, filteredOn, children }: { fig: Figure; filteredOn: boolean; children: ReactNode }) {
+  return filteredOn && fig.value === null ? (
+    <span title={fig.undefinedReason ?? undefined} data-filtered-on="true">
+      not defined
+    </span>
+  ) : (
+    <>{children}</>
   );
 }
 
@@ -183,6 +226,9 @@ function Read({ when, children }: { when: boolean; children: ReactNode }) {
   );
 }
 
+/** How an interval is taken where every item agrees (the variance and the bootstrap cannot vary there). */
+const PERFECT = "; where every item agrees, Wilson's interval of p_o carried through p_e";
+
 /** One coefficient's row: its value, its 95% interval and how the interval is computed. */
 function CoefficientRow({
   name,
@@ -192,7 +238,7 @@ function CoefficientRow({
   testId,
 }: {
   name: string;
-  fig: AgreementReport["guardrails"][number]["figures"]["ac1"];
+  fig: Figure;
   method: string;
   read: boolean;
   testId: string;
@@ -220,8 +266,8 @@ function CoefficientRow({
 }
 
 /**
- * The success verdict's agreement beyond chance: Cohen's κ, Gwet's AC1 and PABAK with their intervals, the
- * prevalence on each side and n, and which to read at that prevalence.
+ * The success verdict's agreement beyond chance: Cohen's κ, Gwet's AC1 and PABAK with their intervals, positive and
+ * negative agreement (each class on its own), the prevalence on each side and n, and what to read at that prevalence.
  */
 export function VerdictCoefficients({ r }: { r: AgreementReport }) {
   const v = r.verdict;
@@ -245,23 +291,37 @@ export function VerdictCoefficients({ r }: { r: AgreementReport }) {
           <CoefficientRow
             name="Cohen's κ"
             fig={v.figure}
-            method="percentile bootstrap over items"
+            method={`percentile bootstrap over items${PERFECT}`}
             read={v.read === "kappa"}
             testId="verdict-kappa"
           />
           <CoefficientRow
             name="Gwet's AC1"
             fig={v.ac1}
-            method="Gwet's variance, t with n − 1 df"
-            read={v.read === "ac1"}
+            method={`Gwet's variance, t with n − 1 df${PERFECT}`}
+            read={false}
             testId="verdict-ac1"
           />
           <CoefficientRow
             name="PABAK"
             fig={v.pabak}
-            method="2·p_o − 1, t with n − 1 df"
+            method={`2·p_o − 1, t with n − 1 df${PERFECT}`}
             read={false}
             testId="verdict-pabak"
+          />
+          <CoefficientRow
+            name="Positive agreement (successes)"
+            fig={v.positiveAgreement}
+            method="2a / (2a + b + c); Wilson over the items either side passes"
+            read={v.read === "specific"}
+            testId="verdict-positive-agreement"
+          />
+          <CoefficientRow
+            name="Negative agreement (failures)"
+            fig={v.negativeAgreement}
+            method="2d / (2d + b + c); Wilson over the items either side fails"
+            read={v.read === "specific"}
+            testId="verdict-negative-agreement"
           />
         </tbody>
       </Table>

@@ -23,6 +23,14 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
         {widest.itemsPerTicket === 1 ? "" : "s"} per ticket, intra-ticket correlation ρ = <b>{widest.icc.toFixed(2)}</b>{" "}
         ({widest.sources.icc}), design effect <b>{widest.designEffect.toFixed(2)}</b>.
       </p>
+      {widest.iccRange && (
+        <p className="px-3 pb-2 text-[12px] text-fg-muted" data-testid="plan-icc-range">
+          ρ is uncertain: measured {widest.iccRange.estimate.toFixed(2)}, 95% interval{" "}
+          {widest.iccRange.lower.toFixed(2)}–{widest.iccRange.upper.toFixed(2)}, a design effect anywhere from{" "}
+          {widest.iccRange.designEffect.lower.toFixed(2)} to {widest.iccRange.designEffect.upper.toFixed(2)} at this
+          many items per ticket. The plan is for the upper end, so the batch is big enough whichever is true.
+        </p>
+      )}
       <Table>
         <thead>
           <tr>

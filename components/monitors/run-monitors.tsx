@@ -242,7 +242,7 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
         <ChartCard
           id="chart-corrected"
           title="Human-corrected success and reward"
-          description={`Per ${t.auditWindow.toLocaleString("en-US")}-step window: the ledger's success rate and mean reward beside the ones corrected by the shadow audit — Rogan–Gladen from the ledger verdict's sensitivity and specificity against blind human verdicts, and the mean human − ledger difference — with 95% bootstrap bands over audited tickets. A band below the ledger's line means humans do not agree with the ledger's gains.`}
+          description={`Per ${t.auditWindow.toLocaleString("en-US")}-step window: the ledger's success rate and mean reward beside the ones corrected by the shadow audit — the ledger's success share times the share of its successes blind humans confirm, plus its failure share times the share of its failures they pass, and the mean human − ledger difference — with 95% bootstrap bands over audited tickets. A band below the ledger's line means humans do not agree with the ledger's gains.`}
           csvHref={csv("corrected")}
         >
           {anyCorrected ? (

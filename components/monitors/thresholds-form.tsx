@@ -16,7 +16,7 @@ const FIELDS: Field[] = [
   { name: "hitRateHigh", label: "Hit rate band, high", unit: "%", hint: "above: caps flatten the group" },
   { name: "handoffCeiling", label: "Hand-off alarm", unit: "%", hint: "hand-off rate above" },
   { name: "groupStdFloor", label: "Within-group std floor", unit: "", hint: "no gradient below" },
-  { name: "extractionFloor", label: "Extraction accuracy floor", unit: "%", hint: "pairwise accuracy below" },
+  { name: "extractionFloor", label: "Extraction accuracy floor", unit: "%", hint: "extraction accuracy below" },
   { name: "auditWindow", label: "Shadow-audit window", unit: "steps", hint: "steps per audit point" },
   { name: "hackingWindow", label: "Reward-hacking window", unit: "steps", hint: "trend fitted over" },
   { name: "hackingRise", label: "Ledger reward rise", unit: "/1k steps", hint: "mean reward rising faster than" },

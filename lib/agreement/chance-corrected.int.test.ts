@@ -26,6 +26,8 @@ type Reference = {
       ac1_interval: [number, number] | null;
       pabak: number;
       pabak_interval: [number, number] | null;
+      pa: { value: number; interval: [number, number] } | null;
+      na: { value: number; interval: [number, number] } | null;
     } | null
   >;
   raw: Record<string, { n: number; ac1: number; ac1_interval: [number, number] | null } | null>;
@@ -120,6 +122,16 @@ describe("κ, AC1 and PABAK on the demo batches", () => {
       expect([v.pabak.interval!.lower, v.pabak.interval!.upper]).toEqual(
         rv.pabak_interval!.map((x) => expect.closeTo(x, 6)),
       );
+      for (const [fig, x] of [
+        [v.positiveAgreement, rv.pa],
+        [v.negativeAgreement, rv.na],
+      ] as const) {
+        if (x === null) expect(fig.value).toBeNull();
+        else {
+          expect(fig.value!).toBeCloseTo(x.value, 12);
+          expect([fig.interval!.lower, fig.interval!.upper]).toEqual(x.interval.map((b) => expect.closeTo(b, 10)));
+        }
+      }
       // κ's interval is a seeded bootstrap (no closed form to compare with): it must hold the point
       expect(v.interval!.lower).toBeLessThanOrEqual(v.kappa!);
       expect(v.interval!.upper).toBeGreaterThanOrEqual(v.kappa!);
@@ -128,6 +140,7 @@ describe("κ, AC1 and PABAK on the demo batches", () => {
         expect(g.prevalence.n).toBe(rg.n);
         expect(g.figures.ac1.value!).toBeCloseTo(rg.ac1, 10);
         expect(g.figures.pabak.value!).toBeCloseTo(rg.pabak, 10);
+        expect(g.figures.positiveAgreement.value!).toBeCloseTo(rg.pa!.value, 12);
         expect(g.figures.ac1.interval!.lower).toBeCloseTo(rg.ac1_interval![0], 6);
         expect(g.figures.ac1.interval!.upper).toBeCloseTo(rg.ac1_interval![1], 6);
         if (rg.kappa === null) expect(g.figures.kappa.value).toBeNull();
@@ -146,13 +159,13 @@ describe("κ, AC1 and PABAK on the demo batches", () => {
     expect(compared).toBeGreaterThan(batches.length);
   }, 120_000);
 
-  it("reads AC1 where prevalence is extreme and says so", async () => {
+  it("reads each class's own agreement where prevalence is extreme and says so", async () => {
     const f = agreementFilterSchema.parse({});
     const report = buildAgreementReport(await loadAgreementItems(f, client), f);
-    expect(report.prevalenceNote).toMatch(/read AC1 and PABAK/);
+    expect(report.prevalenceNote).toMatch(/read the positive and negative agreement/);
     for (const g of report.guardrails) {
       const extreme = [g.prevalence.ledger!, g.prevalence.human!].some((p) => p > 0.9 || p < 0.1);
-      expect(g.read).toBe(extreme ? "ac1" : "kappa");
+      expect(g.read).toBe(extreme ? "specific" : "kappa");
     }
   });
 });

@@ -361,3 +361,80 @@ describe("weighted figures on a stratified sample", () => {
     expect(eq.verdict!.weightedKappa).toBeNull();
   });
 });
+
+describe("coefficients where there is nothing to measure, perfect tables and rare classes", () => {
+  const many = (n: number, ledger: number, human: number, opts: Parameters<typeof item>[2] = {}) =>
+    Array.from({ length: n }, () => item(ledger, [human], opts));
+
+  it("says 'not defined' for κ, AC1 and PABAK when both sides give every item the same verdict", () => {
+    const r = buildAgreementReport(many(40, 1, 1), f);
+    const v = r.verdict!;
+    const reason = "the ledger and the human side give every item the same verdict: nothing to tell apart";
+    expect([v.ac1.value, v.pabak.value]).toEqual([null, null]);
+    expect(v.ac1.label).toBe(`not defined: ${reason}`);
+    expect(v.pabak.interval).toBeNull();
+    expect(v.figure.label).toMatch(/^not defined/);
+    // the class both use agrees perfectly, with an interval; the other has no item
+    expect(v.positiveAgreement.value).toBe(1);
+    expect(v.positiveAgreement.interval!.lower).toBeLessThan(1);
+    expect(v.negativeAgreement.value).toBeNull();
+    expect(v.negativeAgreement.label).toBe("not defined: both sides pass every item");
+  });
+
+  it("gives a perfect table intervals that do not collapse", () => {
+    const r = buildAgreementReport([...many(20, 1, 1), ...many(20, 0.2, 0.2)], f);
+    const v = r.verdict!;
+    for (const fig of [v.figure, v.ac1, v.pabak]) {
+      expect(fig.value).toBe(1);
+      // Wilson's lower bound for 40 of 40 is 40/(40 + 1.96²) = 0.91237; p_e = 0.5: (0.91237 − 0.5)/0.5
+      expect(fig.interval!.lower).toBeCloseTo(0.82476, 5);
+      expect(fig.interval!.upper).toBe(1);
+    }
+  });
+
+  it("reads each class's own agreement at extreme prevalence, where AC1 hides a failing rare class", () => {
+    // the ledger passes 3 items, the humans confirm 1 and pass 1 more; 60 failures agreed
+    const r = buildAgreementReport(
+      [...many(1, 1, 1), ...many(2, 1, 0.2), ...many(1, 0.2, 1), ...many(60, 0.2, 0.2)],
+      f,
+    );
+    const v = r.verdict!;
+    expect(v.read).toBe("specific");
+    expect(v.ac1.value!).toBeGreaterThan(0.93);
+    expect(v.positiveAgreement.value).toBeCloseTo(2 / 5, 12);
+    expect(v.positiveAgreement.detail).toMatch(/^1 both, 3 one side only · 95% CI \d+%–\d+%$/);
+    expect(v.negativeAgreement.value).toBeCloseTo(120 / 123, 12);
+    expect(r.prevalenceNote).toMatch(/read the positive and negative agreement/);
+  });
+
+  it("inside a guardrail filter, that guardrail has no true negative: no κ, AC1, PABAK or negative agreement", () => {
+    const items = [
+      ...many(20, 0.5, 0.5, { lg: ["missing_evidence"], hg: [["missing_evidence"]] }),
+      ...many(10, 0.5, 0.9, { lg: ["missing_evidence"], hg: [[]] }),
+      ...many(30, 1, 1),
+    ];
+    const unfiltered = buildAgreementReport(items, f).guardrails.find((g) => g.code === "missing_evidence")!;
+    expect(unfiltered.filteredOn).toBe(false);
+    expect(unfiltered.figures.ac1.value).not.toBeNull();
+    const filtered = agreementFilterSchema.parse({ guardrail: "missing_evidence" });
+    const g = buildAgreementReport(items, filtered).guardrails.find((x) => x.code === "missing_evidence")!;
+    expect(g.filteredOn).toBe(true);
+    expect(g.tn).toBe(0);
+    for (const fig of [g.figures.kappa, g.figures.ac1, g.figures.pabak, g.figures.negativeAgreement]) {
+      expect(fig.value).toBeNull();
+      expect(fig.undefinedReason).toMatch(/filtered on this guardrail.*none can be a true negative/);
+    }
+    expect(g.figures.precision.value).toBeCloseTo(20 / 30, 12);
+    expect(g.figures.positiveAgreement.value).toBeCloseTo(40 / 50, 12);
+  });
+
+  it("says 'not defined' between annotators who give every overlap item the same verdict", () => {
+    const r = buildAgreementReport(
+      Array.from({ length: 5 }, () => item(1, [1, 1])),
+      f,
+    );
+    expect(r.interAnnotator.verdict.ac1.label).toBe(
+      "not defined: the annotators give every overlap item the same verdict: nothing to tell apart",
+    );
+  });
+});

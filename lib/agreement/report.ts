@@ -1,6 +1,6 @@
 import { compareBases } from "@/lib/agreement/bases.ts";
 import type { AgreementItem } from "@/lib/agreement/data.ts";
-import { rateFigure, statFigure, weightedFigure, type Figure } from "@/lib/agreement/figures.ts";
+import { rateFigure, statFigure, weightedFigure, type Figure, type RateFigure } from "@/lib/agreement/figures.ts";
 import { headlineCounts } from "@/lib/agreement/headline.ts";
 import { applyGuardrailFilter, countedItems, excludedReviews, overlapItems, reviewDay } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
@@ -16,6 +16,7 @@ import {
 import {
   brennanPrediger,
   chanceCorrectedRawModes,
+  chanceCorrectedUndefinedReason,
   coefficientToRead,
   gwetAc1,
   PREVALENCE_NOTE,
@@ -25,6 +26,7 @@ import { meanAbsoluteErrorInterval, spearmanIntervalOf, spearmanUndefinedReason 
 import { kappaIntervalOfMatrix, kappaUndefinedReason, type Label, type RaterNames } from "@/lib/stats/kappa.ts";
 import { krippendorffAlphas, type AlphaMetric, type Unit } from "@/lib/stats/krippendorff.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
+import { specificAgreement, type SpecificAgreement } from "@/lib/stats/specific-agreement.ts";
 import { weightedAgreementRate, weightedBinaryAgreement, weightedBinaryKappaInterval } from "@/lib/stats/weighted.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
@@ -37,7 +39,16 @@ const SEED = 20261129;
 const NO_OVERLAP = "no item was reviewed by two annotators";
 const ITERATIONS = 500;
 
-const GUARDRAIL_RATERS: RaterNames = { a: "the ledger", b: "the human side", what: "flag" };
+/** The raters of a binary signal, and why a class has no specific agreement (no item in it on either side). */
+type SignalNames = RaterNames & { noPositive: string; noNegative: string };
+
+const GUARDRAIL_RATERS: SignalNames = {
+  a: "the ledger",
+  b: "the human side",
+  what: "flag",
+  noPositive: "neither side flags an item",
+  noNegative: "both sides flag every item",
+};
 
 type Flags = { ledger: boolean; human: boolean; inclusionProbability: number }[];
 
@@ -72,26 +83,55 @@ function coefficientFigure(c: ChanceCorrected | null, n: number, noneReason = NO
   return statFigure(c?.value ?? null, c?.n ?? n, c?.interval ?? null, { undefinedReason: c ? null : noneReason });
 }
 
+/** Positive or negative agreement as a Figure: guarded on the items either side puts in the class. */
+function specificFigure(s: SpecificAgreement | null, noneReason: string): RateFigure {
+  if (!s) return { ...rateFigure(0, 0), undefinedReason: noneReason, label: `not defined: ${noneReason}` };
+  const f = rateFigure(s.value * s.items, s.items, s.interval);
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  const ci = `95% CI ${pct(s.interval.lower)}–${pct(s.interval.upper)}`;
+  return { ...f, detail: `${s.both} both, ${s.items - s.both} one side only · ${ci}` };
+}
+
 /**
- * Beside κ for one binary signal (success verdict, a guardrail's flag): Gwet's AC1 and PABAK with their intervals, the
- * prevalence on each side (share of items positive) and n, and which coefficient to read at this prevalence.
- * `table` rows: ledger positive / not; columns: human positive / not.
+ * Beside κ for one binary signal (success verdict, a guardrail's flag): Gwet's AC1 and PABAK with their intervals,
+ * positive and negative agreement (each class on its own), the prevalence on each side (share of items positive) and
+ * n, and what to read at this prevalence. `table` rows: ledger positive / not; columns: human positive / not.
+ * `filteredOn`: the report is narrowed to the items flagged with this signal, so its table has no true negative by
+ * construction, and nothing chance-corrected or about the negative class (κ, AC1, PABAK, negative agreement) is
+ * defined.
  */
-function prevalenceProof(table: readonly (readonly number[])[]) {
+function prevalenceProof(table: readonly (readonly number[])[], names: SignalNames, filteredOn = false) {
   const n = table[0][0] + table[0][1] + table[1][0] + table[1][1];
   const ledger = n ? (table[0][0] + table[0][1]) / n : null;
   const human = n ? (table[0][0] + table[1][0]) / n : null;
+  const none = filteredOn ? FILTERED_ON : (chanceCorrectedUndefinedReason(table, names) ?? NOT_RATED);
+  const specific = specificAgreement(table);
   return {
-    ac1: coefficientFigure(gwetAc1(table), n),
-    pabak: coefficientFigure(brennanPrediger(table), n),
+    ac1: coefficientFigure(filteredOn ? null : gwetAc1(table), n, none),
+    pabak: coefficientFigure(filteredOn ? null : brennanPrediger(table), n, none),
+    positiveAgreement: specificFigure(specific.positive, names.noPositive),
+    negativeAgreement: specificFigure(
+      filteredOn ? null : specific.negative,
+      filteredOn ? FILTERED_ON : names.noNegative,
+    ),
     prevalence: { ledger, human, n },
     read: coefficientToRead([ledger, human]),
   };
 }
 
+/** Why a guardrail's chance-corrected figures are not given when the report is filtered on that guardrail. */
+const FILTERED_ON =
+  "the report is filtered on this guardrail: every item is one the ledger or a reviewer flags with it, so none can be a true negative";
+
 /** AC1 and PABAK among annotators on one binary signal of the overlap items (each item rated by 2 or more). */
-function betweenAnnotators(units: boolean[][]) {
-  const none = units.length === 0 ? NO_OVERLAP : "no overlap item has two reviews";
+function betweenAnnotators(units: boolean[][], what: string) {
+  const rated = units.filter((u) => u.length >= 2);
+  const none =
+    units.length === 0
+      ? NO_OVERLAP
+      : rated.length === 0
+        ? "no overlap item has two reviews"
+        : `the annotators give every overlap item the same ${what}: nothing to tell apart`;
   const [ac1, pabak] = chanceCorrectedRawModes(units, [true, false], ["ac1", "bp"]);
   return {
     ac1: coefficientFigure(ac1, units.length, none),
@@ -171,32 +211,33 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
 
   const guardrails = guardrailRows.map((g, j) => {
     const kappaCI = kappaCIs[j];
-    const proof = prevalenceProof([
+    const table = [
       [g.tp, g.fp],
       [g.fn, g.tn],
-    ]);
+    ];
+    const filteredOn = f.guardrail === g.code;
+    const proof = prevalenceProof(table, GUARDRAIL_RATERS, filteredOn);
     return {
       ...g,
-      /** Share of items flagged by each side, and which coefficient to read at that prevalence. */
+      /** Share of items flagged by each side, and what to read at that prevalence. */
       prevalence: proof.prevalence,
       read: proof.read,
+      /** The report is filtered on this guardrail: its table has no true negatives by construction. */
+      filteredOn,
       figures: {
         ac1: proof.ac1,
         pabak: proof.pabak,
+        positiveAgreement: proof.positiveAgreement,
+        negativeAgreement: proof.negativeAgreement,
         precision: rateFigure(g.tp, g.tp + g.fp),
         recall: rateFigure(g.tp, g.tp + g.fn),
-        kappa: statFigure(g.kappa, g.n, kappaCI, {
-          undefinedReason: kappaUndefinedReason(
-            [
-              [g.tp, g.fp],
-              [g.fn, g.tn],
-            ],
-            GUARDRAIL_RATERS,
-          ),
+        kappa: statFigure(filteredOn ? null : g.kappa, g.n, kappaCI, {
+          undefinedReason: filteredOn ? FILTERED_ON : kappaUndefinedReason(table, GUARDRAIL_RATERS),
         }),
+        // with no true negative this is the share of the filtered items both sides flag
         agreement: rateFigure(g.tp + g.tn, g.n),
       },
-      weighted: weightedKappas ? weightedKappas[j + 1] : null,
+      weighted: weightedKappas && !filteredOn ? weightedKappas[j + 1] : null,
     };
   });
 
@@ -268,7 +309,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     const { alpha: a, interval: ci } = codeAlphas[j];
     return {
       code,
-      ...betweenAnnotators(units),
+      ...betweenAnnotators(units, "flag"),
       alpha: a?.alpha ?? null,
       units: overlap.length,
       figure: statFigure(a?.alpha ?? null, overlap.length, ci, {
@@ -381,7 +422,11 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
     prevalenceNote: PREVALENCE_NOTE,
     verdict: verdict && {
-      ...prevalenceProof(verdict.matrix.counts),
+      ...prevalenceProof(verdict.matrix.counts, {
+        ...VERDICT_RATERS,
+        noPositive: "neither side passes an item",
+        noNegative: "both sides pass every item",
+      }),
       kappa: verdict.kappa,
       interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
       n: verdict.n,
@@ -404,7 +449,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     interAnnotator: {
       items: overlap.length,
       /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
-      verdict: betweenAnnotators(overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD))),
+      verdict: betweenAnnotators(
+        overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD)),
+        "verdict",
+      ),
       rewardAlpha: rewardAlpha?.alpha ?? null,
       rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
       rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {

@@ -5,7 +5,8 @@ import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audi
 
 // A run whose ledger and audit are known by hand: window [0, 1000) holds 24 tickets × 2 rollouts at step 10, every
 // third ticket refunding before reading (a capped failure), the rest honest (reward 1). Tickets 0–11 are audited
-// whole, tickets 0–5 at π = 0.5 and 6–11 at π = 0.25; the humans fail the ledger's successes on tickets 1 and 2 and
+// whole, tickets 0–3 at π = 0.5 and 4–11 at π = 0.25 (so the audit's weighted ledger share, 56/80, is not the
+// window's 2/3: the estimate must take the window's); the humans fail the ledger's successes on tickets 1 and 2 and
 // pass its failure on ticket 0. Besides: an excluded review, a superseded one and a second opinion, none of which may
 // count; a window at step 1500 with three audited tickets (thin, so pooled with its neighbour); and one at step 5000
 // with two (thin even pooled).
@@ -90,7 +91,7 @@ describe("correctedCurve", () => {
       if (t > 11) continue;
       const ledgerPass = t % 3 !== 0;
       const humanPass = (ledgerPass && t !== 1 && t !== 2) || t === 0;
-      const i = await item(e, t < 6 ? 0.5 : 0.25);
+      const i = await item(e, t < 4 ? 0.5 : 0.25);
       if (t === 4) {
         // a corrected review: the correction counts, not the first reading
         const first = await review(i.id, HUMAN_FAIL);
@@ -113,7 +114,7 @@ describe("correctedCurve", () => {
     await expect(correctedCurve(db(), runId, { windowSteps: 2.5 })).rejects.toThrow(/got 2.5/);
   });
 
-  it("corrects a window by its inclusion-weighted Se and Sp, counting each item's first counted review", async () => {
+  it("corrects a window by its inclusion-weighted PPV and NPV, counting each item's first counted review", async () => {
     const curve = await correctedCurve(db(), runId, { windowSteps: 1000 });
     expect(curve?.windowSteps).toBe(1000);
     const [w0, w1, w5] = curve!.windows;
@@ -126,15 +127,17 @@ describe("correctedCurve", () => {
     expect(w0.audited).toEqual({ items: 24, tickets: 12 });
     expect(w0.pooled).toBe(false);
     expect(w0.thin).toBeUndefined();
-    // Se = Σw[L∧H]/Σw[H] = (2·4 + 4·8)/(2·4 + 4·8 + 2·2) = 40/44; Sp = (2·2 + 4·4)/(2·2 + 4·4 + 2·4) = 20/28
-    // Rogan–Gladen: (2/3 + 5/7 − 1)/(10/11 + 5/7 − 1) = (8/21)/(48/77) = 11/18
-    expect(w0.corrected!.rate).toBeCloseTo(11 / 18, 12);
-    expect(w0.corrected!.lo).toBeLessThan(11 / 18);
-    expect(w0.corrected!.hi).toBeGreaterThan(11 / 18);
-    // mean reward: the ledger's plus Σw(h − l)/Σw, Σw = 12·2 + 12·4 = 72
+    // ledger successes audited: T1, T2 (weight 2, failed by the humans), T4, T5, T7, T8, T10, T11 (weight 4, passed),
+    // two rollouts each: PPV = Σw[L∧H]/Σw[L] = 48/56 = 6/7. Ledger failures: T0 (weight 2, passed by the humans), T3
+    // (2), T6, T9 (4): 1 − NPV = Σw[¬L∧H]/Σw[¬L] = 4/24 = 1/6. Two-phase, with the window's p = 32/48 = 2/3:
+    // 2/3·6/7 + 1/3·1/6 = 4/7 + 1/18 = 79/126 (Rogan–Gladen from the same audit: Se 48/52, Sp 20/28, 0.598)
+    expect(w0.corrected!.rate).toBeCloseTo(79 / 126, 12);
+    expect(w0.corrected!.lo).toBeLessThan(79 / 126);
+    expect(w0.corrected!.hi).toBeGreaterThan(79 / 126);
+    // mean reward: the ledger's plus Σw(h − l)/Σw, Σw = 4·2·2 + 8·2·4 = 80
     const ledgerMean = (32 + 16 * failReward) / 48;
     const diff =
-      ((HUMAN_FAIL - 1) * 2 * 4 + (HUMAN_PASS - failReward) * 2 * 2 + (HUMAN_FAIL - failReward) * (2 * 2 + 4 * 4)) / 72;
+      ((HUMAN_FAIL - 1) * 2 * 4 + (HUMAN_PASS - failReward) * 2 * 2 + (HUMAN_FAIL - failReward) * (2 * 2 + 4 * 4)) / 80;
     expect(w0.meanReward!.ledger).toBeCloseTo(ledgerMean, 12);
     expect(w0.meanReward!.corrected).toBeCloseTo(ledgerMean + diff, 12);
     expect(w0.meanReward!.lo).toBeLessThan(ledgerMean + diff);

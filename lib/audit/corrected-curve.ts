@@ -1,5 +1,5 @@
 // The human-corrected reward curve of a run: per fixed step window [k·w, (k+1)·w) (the audit chart's grid), the
-// ledger's success rate beside the Rogan–Gladen rate corrected by the shadow audit, and the ledger's mean reward
+// ledger's success rate beside the two-phase rate corrected by the shadow audit, and the ledger's mean reward
 // beside the mean corrected by the audit's human − ledger difference, each with a 95% cluster-bootstrap interval
 // over audited tickets (lib/stats/corrected-rate.ts).
 //
@@ -10,15 +10,14 @@
 //                             with a reward (null when none has one); ledgerMeanReward likewise
 //   audited                   { items, tickets } of the window's own audit
 //   corrected                 { rate, lo, hi } or null; meanReward { ledger, corrected, lo, hi } or null
-//   pooled                    Se/Sp (and the reward difference) come from a wider window: evidence { stepFrom, stepTo,
+//   pooled                    PPV/NPV (and the reward difference) come from a wider window: evidence { stepFrom, stepTo,
 //                             items, tickets } says which
-//   thin                      why corrected (or meanReward) is null: the audit is too thin even pooled, or the
-//                             ledger's verdict is no better than chance against the human one
+//   thin                      why corrected (or meanReward) is null: the audit is too thin even pooled
 //
 // Which reviews count: those of the agreement report (lib/agreement/pairs.ts primaryPairs): per audit item, its first
 // current (not superseded) review that counts (excluded_reason null, lib/review/blind.ts), when the ledger entry it was
 // compared with has a reward. Excluded reviews never count. The ledger side of a window is a census of its current
-// entries (step_rollups); Se, Sp and the difference are measured on the entries the items were sampled with.
+// entries (step_rollups); PPV, NPV and the difference are measured on the entries the items were sampled with.
 //
 // Pooling: when a window's own audit is thin (THIN in lib/stats/corrected-rate.ts), its neighbours on the grid are
 // added, one window each side at a time, up to POOL_RADIUS each side (so at most 2·POOL_RADIUS + 1 windows); the
@@ -92,9 +91,9 @@ export function buildCorrectedWindows(
     .map((l) => {
       const own = byWindow.get(l.stepFrom) ?? [];
       let radius = 0;
-      while (radius < POOL_RADIUS && thinReason(around(l.stepFrom, radius)) !== null) radius++;
-      const evidence = around(l.stepFrom, radius);
       const ledgerSuccess = l.rewarded > 0 ? l.success / l.rewarded : null;
+      while (radius < POOL_RADIUS && thinReason(around(l.stepFrom, radius), ledgerSuccess) !== null) radius++;
+      const evidence = around(l.stepFrom, radius);
       const ledgerMeanReward = l.rewarded > 0 ? Math.min(1, Math.max(0, l.rewardSum / l.rewarded)) : null;
       const settings = { iterations: ITERATIONS, seed: SEED + l.stepFrom, ...bootstrap };
       const rate = ledgerSuccess === null ? null : correctedSuccessRate(ledgerSuccess, evidence, settings);

@@ -11,7 +11,9 @@ import { scoresAgree } from "@/lib/stats/agreement.ts";
 import {
   DEFAULT_EXPECTED_AGREEMENT,
   DEFAULT_INTRA_TICKET_CORRELATION,
+  designEffect,
   intraTicketCorrelation,
+  intraTicketCorrelationInterval,
   MIN_ICC_TICKETS,
   planAudit,
   plannedAgreement,
@@ -26,8 +28,13 @@ export type PlanEvidence = {
   perStratum: Map<string, { k: number; n: number }>;
   /** ρ estimated from tickets with two or more reviewed items; null when fewer than MIN_ICC_TICKETS such tickets. */
   icc: number | null;
+  /** ρ's 95% bootstrap interval over those tickets; null where ρ is not measured or the bootstrap cannot say. */
+  iccInterval: { lower: number; upper: number } | null;
   iccTickets: number;
 };
+
+/** Seeded, so the same reviews always plan the same batch. */
+const ICC_BOOTSTRAP = { seed: 20261206, iterations: 1000 } as const;
 
 /** What the run's existing reviews say about agreement and its clustering by ticket. */
 export async function loadPlanEvidence(runId: string, client?: Db): Promise<PlanEvidence> {
@@ -47,11 +54,14 @@ export async function loadPlanEvidence(runId: string, client?: Db): Promise<Plan
     byTicket.set(p.i.item.ticketId, [...(byTicket.get(p.i.item.ticketId) ?? []), ok]);
   }
   const clustered = [...byTicket.values()].filter((g) => g.length >= 2);
+  const measured = clustered.length >= MIN_ICC_TICKETS;
+  const iv = measured ? intraTicketCorrelationInterval(clustered, ICC_BOOTSTRAP) : null;
   return {
     reviewed: pairs.length,
     agreement: pairs.length ? k / pairs.length : null,
     perStratum,
-    icc: clustered.length >= MIN_ICC_TICKETS ? intraTicketCorrelation(clustered) : null,
+    icc: measured ? intraTicketCorrelation(clustered) : null,
+    iccInterval: iv && { lower: iv.lower, upper: iv.upper },
     iccTickets: clustered.length,
   };
 }
@@ -59,11 +69,17 @@ export async function loadPlanEvidence(runId: string, client?: Db): Promise<Plan
 export type BatchPlan = AuditPlan & {
   /** Where p and ρ came from, for the page and the CLI. */
   sources: { agreement: string; icc: string };
+  /**
+   * ρ as measured, with its 95% interval and the design effects at both ends, when the plan is for the interval's
+   * upper end (`icc` is then that end); null when ρ was given, defaulted, or its interval could not be drawn.
+   */
+  iccRange: { estimate: number; lower: number; upper: number; designEffect: { lower: number; upper: number } } | null;
 };
 
 /**
  * The plan for a batch's window at one half-width. Expected agreement: the run's reviewed agreement (per stratum
- * when the stratum has 30 or more reviewed items, else the run's), or the documented default; ρ likewise.
+ * when the stratum has 30 or more reviewed items, else the run's), or the documented default. ρ: the upper end of its
+ * 95% interval when measured (the cautious end: the design effect grows with ρ), else the documented default.
  * `overrides` (from the CLI) replace either.
  */
 export function planForBatch(
@@ -74,7 +90,13 @@ export function planForBatch(
   overrides: { agreement?: number; icc?: number } = {},
 ): BatchPlan {
   const agreement = overrides.agreement ?? evidence.agreement ?? DEFAULT_EXPECTED_AGREEMENT;
-  const icc = overrides.icc ?? evidence.icc ?? DEFAULT_INTRA_TICKET_CORRELATION;
+  const measured = overrides.icc === undefined && evidence.icc !== null ? evidence.icc : null;
+  const range = measured !== null && evidence.iccInterval ? evidence.iccInterval : null;
+  const icc =
+    overrides.icc ??
+    (range ? Math.max(measured!, range.upper) : null) ??
+    evidence.icc ??
+    DEFAULT_INTRA_TICKET_CORRELATION;
   const pop = preview.population;
   const itemsPerTicket = params.pick === "all" && pop.tickets > 0 ? pop.rollouts / pop.tickets : 1;
   const plan = planAudit({
@@ -105,8 +127,19 @@ export function planForBatch(
         overrides.icc !== undefined
           ? "given"
           : evidence.icc !== null
-            ? `measured over ${evidence.iccTickets} tickets with two or more reviewed items`
+            ? range
+              ? `measured ${evidence.icc.toFixed(2)} over ${evidence.iccTickets} tickets with two or more reviewed items, 95% interval ${range.lower.toFixed(2)}–${range.upper.toFixed(2)}: planned at its upper end`
+              : `measured over ${evidence.iccTickets} tickets with two or more reviewed items; its interval could not be drawn`
             : `default ${DEFAULT_INTRA_TICKET_CORRELATION} (${evidence.iccTickets} tickets with two or more reviewed items; ${MIN_ICC_TICKETS} needed to measure it)`,
+    },
+    iccRange: range && {
+      estimate: measured!,
+      lower: range.lower,
+      upper: range.upper,
+      designEffect: {
+        lower: designEffect(itemsPerTicket, range.lower),
+        upper: designEffect(itemsPerTicket, range.upper),
+      },
     },
   };
 }

@@ -70,8 +70,10 @@ export async function run(argv: string[]): Promise<number> {
     `kappa (success)  ${report.verdict ? `${report.verdict.figure.label}  (${report.verdict.figure.detail}, bootstrap)${report.verdict.read === "kappa" ? "  <- read this" : ""}` : "not defined"}`,
     ...(report.verdict
       ? [
-          `AC1 (success)    ${report.verdict.ac1.label}  (${report.verdict.ac1.detail}, t)${report.verdict.read === "ac1" ? "  <- read this" : ""}`,
+          `AC1 (success)    ${report.verdict.ac1.label}  (${report.verdict.ac1.detail}, t)`,
           `PABAK (success)  ${report.verdict.pabak.label}  (${report.verdict.pabak.detail}, t)`,
+          `positive agr.    ${report.verdict.positiveAgreement.label}  (successes: ${report.verdict.positiveAgreement.detail})${report.verdict.read === "specific" ? "  <- read this" : ""}`,
+          `negative agr.    ${report.verdict.negativeAgreement.label}  (failures: ${report.verdict.negativeAgreement.detail})${report.verdict.read === "specific" ? "  <- read this" : ""}`,
           `prevalence       ledger passes ${pct(report.verdict.prevalence.ledger)}, human side ${pct(report.verdict.prevalence.human)} of ${report.verdict.prevalence.n} items`,
         ]
       : []),
@@ -80,11 +82,19 @@ export async function run(argv: string[]): Promise<number> {
     `excluded reviews ${report.excluded.length}${report.excluded.length ? "  (not blind: their authors could have seen the ledger; --json lists each with its reason)" : ""}`,
     `extraction       ${ex.overall ? `${ex.overallFigure.label}  (${ex.overallFigure.detail})${ex.belowThreshold && !ex.overallFigure.tooFew ? "  BELOW 0.85" : ""}` : "no data"}`,
     "",
-    `guardrail                 both  ledger-only  human-only  flagged l/h  kappa${report.stratified ? "  (weighted 1/π)" : ""}  |  AC1  |  PABAK`,
-    ...report.guardrails.map(
-      (g) =>
-        `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${`${pct(g.prevalence.ledger)}/${pct(g.prevalence.human)}`.padStart(11)}  ${g.figures.kappa.label}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}  |  ${g.figures.ac1.label}${g.read === "ac1" ? " <-" : ""}  |  ${g.figures.pabak.label}`,
-    ),
+    `guardrail                 both  ledger-only  human-only  flagged l/h  kappa${report.stratified ? "  (weighted 1/π)" : ""}  |  AC1  |  PABAK  |  positive / negative agreement`,
+    ...report.guardrails.map((g) => {
+      const shown = (x: { label: string; value: number | null }) =>
+        g.filteredOn && x.value === null ? "not defined" : x.label;
+      const specific = `${shown(g.figures.positiveAgreement)} / ${shown(g.figures.negativeAgreement)}${g.read === "specific" ? " <-" : ""}`;
+      return `${g.code.padEnd(24)} ${String(g.tp).padStart(5)} ${String(g.fp).padStart(12)} ${String(g.fn).padStart(11)}  ${`${pct(g.prevalence.ledger)}/${pct(g.prevalence.human)}`.padStart(11)}  ${shown(g.figures.kappa)}${g.weighted ? `  (${g.weighted.kappa.label})` : ""}  |  ${shown(g.figures.ac1)}  |  ${shown(g.figures.pabak)}  |  ${specific}`;
+    }),
+    ...report.guardrails
+      .filter((g) => g.filteredOn)
+      .map(
+        (g) =>
+          `filtered on ${g.code}: every item is one the ledger or a reviewer flags with it, so its row has no true negative; κ, AC1, PABAK and negative agreement are not defined for it`,
+      ),
     "",
     report.prevalenceNote,
     `Below ${report.minItems} items a figure reads "too few to say"; --json gives every figure with its n and interval.`,

@@ -241,6 +241,11 @@ export function formatPlan(p: ResolvedBatchParams, preview: BatchPreview, plans:
     `run ${p.runId}, steps ${p.stepFrom}–${p.stepTo}: ${preview.population.tickets} tickets, ${preview.population.rollouts} rollouts`,
     `expected agreement ${pct(w.agreement)} (${w.sources.agreement}); intra-ticket correlation ${w.icc.toFixed(2)} (${w.sources.icc})`,
     `${w.itemsPerTicket.toFixed(2)} items per sampled ticket (pick ${p.pick}): design effect ${w.designEffect.toFixed(2)}`,
+    ...(w.iccRange
+      ? [
+          `intra-ticket correlation measured ${w.iccRange.estimate.toFixed(2)}, 95% interval ${w.iccRange.lower.toFixed(2)}–${w.iccRange.upper.toFixed(2)}: design effect ${w.iccRange.designEffect.lower.toFixed(2)}–${w.iccRange.designEffect.upper.toFixed(2)}, planned at the upper end`,
+        ]
+      : []),
     "",
     "target   items (SRS)  items  tickets  rate",
     ...plans.map(

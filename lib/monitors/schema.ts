@@ -12,7 +12,7 @@ export const DEFAULT_THRESHOLDS = {
   handoffCeiling: 0.1,
   /** Mean within-group reward std below this: GRPO has (almost) no gradient. */
   groupStdFloor: 0.05,
-  /** Claim-extraction pairwise accuracy against human labels. */
+  /** Claim-extraction accuracy against human labels (slot by slot, lib/stats/extraction-accuracy.ts). */
   extractionFloor: 0.85,
   /** Steps per shadow-audit point (a 1% sample is too thin to judge step by step). */
   auditWindow: 500,

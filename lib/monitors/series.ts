@@ -197,7 +197,7 @@ export function auditTable(points: readonly AuditPoint[]): ChartTable {
 /**
  * Per audit window: the ledger's success rate and mean reward beside the audit-corrected ones with their 95% bands
  * (lib/audit/corrected-curve.ts). A window too thin to correct has empty corrected cells (its reason is on the page);
- * `pooled` is 1 where Se/Sp came from a wider window.
+ * `pooled` is 1 where PPV/NPV came from a wider window.
  */
 export function correctedTable(windows: readonly CorrectedWindow[]): ChartTable {
   return {
@@ -205,7 +205,7 @@ export function correctedTable(windows: readonly CorrectedWindow[]): ChartTable 
       { key: "rollouts", label: "rollouts", format: "count" },
       { key: "auditedItems", label: "audited rollouts", format: "count" },
       { key: "auditedTickets", label: "audited tickets", format: "count" },
-      { key: "pooled", label: "pooled (1 = Se/Sp from a wider window)", format: "count" },
+      { key: "pooled", label: "pooled (1 = PPV/NPV from a wider window)", format: "count" },
       { key: "ledgerSuccess", label: "ledger success (reward ≥ 0.9)", format: "percent" },
       { key: "correctedSuccess", label: "corrected success", format: "percent" },
       { key: "correctedSuccessLow", label: "corrected success 95% low", format: "percent" },

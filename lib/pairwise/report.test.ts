@@ -98,6 +98,34 @@ describe("buildPairReport", () => {
     expect(r.overall.weighted).toBeNull();
   });
 
+  it("counts a human tie on a pair the ledger scores equal as unordered, not as a tie", () => {
+    const items = [
+      pair(1, [0.7, 0.7], [judgement(null, "tie")]),
+      pair(2, [0.7, 0.7], [judgement("A", "left")]),
+      pair(3, [0.9, 0.2], [judgement(null, "tie")]),
+      pair(4, [0.9, 0.2], [judgement("A", "left")]),
+      pair(5, [0.9, 0.2], [judgement("B", "right")]),
+    ];
+    const r = buildPairReport(items, OPTS);
+    expect([r.overall.agree, r.overall.inversions, r.overall.ties, r.overall.unordered]).toEqual([1, 1, 1, 2]);
+    // ties over the pairs the ledger orders (agree + inversions + ties): 1 / 3, not 2 / 4
+    expect(r.overall.tieShare.value).toBeCloseTo(1 / 3, 12);
+    expect(r.overall.tieShare.n).toBe(3);
+  });
+
+  it("has no between-annotator AC1 when every overlap choice is the same: nothing to tell apart", () => {
+    const items = [1, 2, 3].map((id) =>
+      pair(id, [0.9, 0.2], [judgement("A", "left"), judgement("A", "left", { reviewerId: 2 })]),
+    );
+    const b = buildPairReport(items, OPTS).betweenAnnotators;
+    expect(b.pairs).toBe(3);
+    expect(b.ac1.value).toBeNull();
+    expect(b.ac1.label).toBe(
+      "not defined: the two annotators' choices all fall in one category: nothing to tell apart",
+    );
+    expect(b.ac1.interval).toBeNull();
+  });
+
   it("ranks inversions by reward gap, tallies verdicts, and the 'now' basis reorders a re-scored pair", () => {
     const items = [
       pair(1, [0.6, 0.5], [judgement("B", "right")]),

@@ -127,7 +127,9 @@ export function betweenAnnotators(items: readonly PairReportItem[]) {
     kappa: statFigure(kappa, n, kappaIv, {
       undefinedReason: none ?? "the two annotators' choices leave no room for chance correction",
     }),
-    ac1: statFigure(ac1?.value ?? null, n, ac1?.interval ?? null, { undefinedReason: none }),
+    ac1: statFigure(ac1?.value ?? null, n, ac1?.interval ?? null, {
+      undefinedReason: none ?? "the two annotators' choices all fall in one category: nothing to tell apart",
+    }),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   designEffect,
   intraTicketCorrelation,
+  intraTicketCorrelationInterval,
   itemsForHalfWidth,
   planAudit,
   plannedAgreement,
@@ -76,5 +77,23 @@ describe("the audit planner", () => {
     expect(plannedAgreement(2, 40)).toBeCloseTo(0.1652, 3);
     expect(plannedAgreement(16, 30)).toBe(0.5);
     expect(() => plannedAgreement(3, 0)).toThrow(RangeError);
+  });
+
+  it("gives the intra-ticket correlation a bootstrap interval over tickets, seeded", () => {
+    // 30 tickets of 4: 10 all agreeing, 10 all disagreeing, 10 split 2–2: strongly clustered
+    const groups = [
+      ...Array.from({ length: 10 }, () => [true, true, true, true]),
+      ...Array.from({ length: 10 }, () => [false, false, false, false]),
+      ...Array.from({ length: 10 }, () => [true, true, false, false]),
+    ];
+    const rho = intraTicketCorrelation(groups)!;
+    const iv = intraTicketCorrelationInterval(groups, { seed: 3, iterations: 500 })!;
+    expect(iv.estimate).toBe(rho);
+    expect(iv.lower).toBeLessThan(rho);
+    expect(iv.upper).toBeGreaterThan(rho);
+    expect(iv.upper).toBeLessThanOrEqual(1);
+    expect(intraTicketCorrelationInterval(groups, { seed: 3, iterations: 500 })).toEqual(iv);
+    // single items do not count; with fewer than two tickets there is nothing to measure
+    expect(intraTicketCorrelationInterval([[true, false], [true]])).toBeNull();
   });
 });

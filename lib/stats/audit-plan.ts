@@ -3,9 +3,11 @@
 // Sampling whole tickets is not simple random sampling: the K rollouts of one ticket tend to agree or disagree
 // together, so m items per ticket carry the information of fewer independent ones. Kish's design effect
 // deff = 1 + (m − 1)·ρ, with ρ the intra-ticket correlation of the agreement indicator, scales n up; the tickets to
-// draw are ⌈n·deff/m⌉, and the rate that yields them over a window of N tickets is tickets/N.
+// draw are ⌈n·deff/m⌉, and the rate that yields them over a window of N tickets is tickets/N. ρ measured from a few
+// dozen tickets is uncertain (0 to 0.25 is common), and at 32 rollouts per ticket that is a design effect of 1.0 to
+// 8.8: the planner plans at the upper end of ρ's interval, as it plans agreement at the cautious end of its own.
 
-import { Z_95, wilson } from "@/lib/stats/intervals.ts";
+import { bootstrapCI, Z_95, wilson, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
 
 /** ρ used when the reviews so far cannot estimate it (fewer than MIN_ICC_TICKETS tickets with two reviewed items). */
 export const DEFAULT_INTRA_TICKET_CORRELATION = 0.3;
@@ -67,6 +69,22 @@ export function intraTicketCorrelation(groups: readonly (readonly boolean[])[]):
   const den = msb + (m0 - 1) * msw;
   if (!(den > 0)) return null;
   return Math.min(1, Math.max(0, (msb - msw) / den));
+}
+
+/**
+ * ρ with a seeded percentile-bootstrap interval (95%, 2,000 resamples by default) over tickets: whole tickets are
+ * resampled, as they were sampled. Only tickets with two or more items count. null when ρ is not defined on them, or
+ * on fewer than half of the resamples (intervals.ts bootstrapCI).
+ */
+export function intraTicketCorrelationInterval(
+  groups: readonly (readonly boolean[])[],
+  options: BootstrapOptions = {},
+): BootstrapInterval | null {
+  return bootstrapCI(
+    groups.filter((g) => g.length >= 2),
+    (sample) => intraTicketCorrelation(sample),
+    options,
+  );
 }
 
 export type PlanLine = {

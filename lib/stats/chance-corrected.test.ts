@@ -2,14 +2,17 @@
 // and raw rating sets of Gwet's Handbook of Inter-Rater Reliability (4th ed., 2014) as shipped with the irrCAC package,
 // with the values, standard errors and intervals that package's own tests assert.
 import { describe, expect, it } from "vitest";
+import { VERDICT_RATERS } from "@/lib/stats/agreement.ts";
 import {
   brennanPrediger,
   chanceCorrectedRaw,
+  chanceCorrectedUndefinedReason,
   chanceCorrectedRawModes,
   coefficientToRead,
   gwetAc1,
 } from "@/lib/stats/chance-corrected.ts";
-import { kappaFromMatrix } from "@/lib/stats/kappa.ts";
+import { perfectAgreementInterval } from "@/lib/stats/intervals.ts";
+import { kappaFromMatrix, kappaIntervalOfMatrix } from "@/lib/stats/kappa.ts";
 import { studentTCdf, studentTQuantile } from "@/lib/stats/student-t.ts";
 
 const round = (x: number | undefined, d = 3) => (x === undefined ? undefined : Number(x.toFixed(d)));
@@ -65,29 +68,63 @@ describe("Gwet's AC1 from a two-rater table", () => {
     expect(round(gwetAc1(t)!.value, 2)).toBe(0.84);
     expect(round(brennanPrediger(t)!.value, 2)).toBe(0.76);
     expect(coefficientToRead([0.85, 0.85])).toBe("kappa");
-    expect(coefficientToRead([0.95, 0.93])).toBe("ac1");
+    expect(coefficientToRead([0.95, 0.93])).toBe("specific");
   });
 
-  it("is defined when both sides give one verdict to every item, and null with nothing to compare", () => {
-    const all = gwetAc1([
+  it("is not defined when both sides give every item the same verdict, as κ is not, nor with nothing to compare", () => {
+    const same = [
       [40, 0],
       [0, 0],
-    ])!;
-    expect(all.value).toBe(1);
-    expect(
-      kappaFromMatrix([
-        [40, 0],
-        [0, 0],
-      ]),
-    ).toBeNull();
-    expect(
-      gwetAc1([
-        [0, 0],
-        [0, 0],
-      ]),
-    ).toBeNull();
+    ];
+    // p_a = 1 and p_e = 0 would read 1.000 with a zero-width interval: no item could have disagreed
+    expect(gwetAc1(same)).toBeNull();
+    expect(brennanPrediger(same)).toBeNull();
+    expect(kappaFromMatrix(same)).toBeNull();
+    expect(chanceCorrectedUndefinedReason(same, VERDICT_RATERS)).toBe(
+      "the ledger and the human side give every item the same verdict: nothing to tell apart",
+    );
+    // opposite constant verdicts are a measurement (of total disagreement): AC1 −1
+    const opposite = [
+      [0, 40],
+      [0, 0],
+    ];
+    expect(gwetAc1(opposite)!.value).toBeCloseTo(-1, 12);
+    expect(chanceCorrectedUndefinedReason(opposite, VERDICT_RATERS)).toBeNull();
+    const empty = [
+      [0, 0],
+      [0, 0],
+    ];
+    expect(gwetAc1(empty)).toBeNull();
+    expect(chanceCorrectedUndefinedReason(empty, VERDICT_RATERS)).toBe("no item was rated by both");
     expect(gwetAc1([[5]])).toBeNull();
     expect(() => gwetAc1([[1, 2], [3]])).toThrow(/square/);
+  });
+
+  it("gives a perfect table an interval that does not collapse: Wilson's for p_a, carried through p_e", () => {
+    // 30 items, 15 passed by both and 15 failed by both: p_a = 1; AC1 and κ's p_e = 0.5 (π = ½), PABAK's 1/2.
+    // Wilson's lower bound for 30 of 30 is 30/(30 + 1.96²) = 0.88649, so (0.88649 − 0.5)/0.5 = 0.77297.
+    const perfect = [
+      [15, 0],
+      [0, 15],
+    ];
+    for (const c of [gwetAc1(perfect)!, brennanPrediger(perfect)!]) {
+      expect(c.value).toBe(1);
+      expect(c.interval!.lower).toBeCloseTo(0.77297, 5);
+      expect(c.interval!.upper).toBe(1);
+    }
+    const k = kappaIntervalOfMatrix(perfect, { seed: 1, iterations: 200 })!;
+    expect([k.estimate, k.upper, k.iterations]).toEqual([1, 1, 0]);
+    expect(k.lower).toBeCloseTo(0.77297, 5);
+    // 27 and 3: AC1's p_e = 2·0.9·0.1 = 0.18, so (0.88649 − 0.18)/0.82 = 0.86157; κ's p_e = 0.9² + 0.1² = 0.82,
+    // so (0.88649 − 0.82)/0.18 = 0.36937: a κ of 1 on 3 failures says little
+    const skewed = [
+      [27, 0],
+      [0, 3],
+    ];
+    expect(gwetAc1(skewed)!.interval!.lower).toBeCloseTo(0.86157, 5);
+    expect(kappaIntervalOfMatrix(skewed)!.lower).toBeCloseTo(0.36937, 5);
+    expect(perfectAgreementInterval(30, 0.5)).toEqual({ lower: expect.closeTo(0.77297, 5), upper: 1 });
+    expect(() => perfectAgreementInterval(0, 0.5)).toThrow(/at least 1/);
   });
 });
 
@@ -181,6 +218,37 @@ describe("Gwet's AC1 among several raters, from raw ratings with gaps", () => {
     expect(bp).toEqual(chanceCorrectedRaw(units, ["a", "b", "c"], "bp"));
     expect(ac1!.value).not.toBe(bp!.value);
     expect(chanceCorrectedRawModes(units, ["a"], ["ac1", "bp"])).toEqual([null, null]);
+  });
+
+  it("is not defined when every rating is in one category, and a perfect set gets a non-collapsing interval", () => {
+    expect(
+      chanceCorrectedRaw(
+        [
+          ["a", "a"],
+          ["a", "a", "a"],
+          ["a", null],
+        ],
+        ["a", "b"],
+        "ac1",
+      ),
+    ).toBeNull();
+    expect(
+      chanceCorrectedRaw(
+        [
+          ["a", "a"],
+          ["a", "a", "a"],
+        ],
+        ["a", "b"],
+        "bp",
+      ),
+    ).toBeNull();
+    // 20 items rated twice, all agreeing, 10 a and 10 b: π = ½, p_e = 0.5; Wilson's lower bound for 20 of 20 is
+    // 20/(20 + 1.96²) = 0.83887, so (0.83887 − 0.5)/0.5 = 0.67775
+    const units = Array.from({ length: 20 }, (_, i) => (i < 10 ? ["a", "a"] : ["b", "b"]));
+    const r = chanceCorrectedRaw(units, ["a", "b"], "ac1")!;
+    expect(r.value).toBe(1);
+    expect(r.interval!.lower).toBeCloseTo(0.67775, 5);
+    expect(r.interval!.upper).toBe(1);
   });
 
   it("needs an item rated twice, and names a rating outside the categories", () => {

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   correctedMeanReward,
   correctedSuccessRate,
-  roganGladen,
   thinReason,
-  weightedSensitivitySpecificity,
+  twoPhaseRate,
+  weightedPredictiveValues,
   type AuditedVerdict,
 } from "@/lib/stats/corrected-rate.ts";
 import { mulberry32, type Rng } from "@/lib/stats/prng.ts";
@@ -18,67 +18,56 @@ const v = (ticket: string, ledger: boolean, human: boolean, pi = 1, rewards?: [n
   inclusionProbability: pi,
 });
 
-describe("roganGladen", () => {
-  it("corrects the observed share by hand-computed values", () => {
-    // (0.6 + 0.8 − 1) / (0.9 + 0.8 − 1) = 0.4 / 0.7
-    const r = roganGladen(0.6, 0.9, 0.8);
-    expect(r.ok && r.rate).toBeCloseTo(4 / 7, 12);
-    expect(r.ok && r.clamped).toBe(false);
-    // a perfect test changes nothing
-    const perfect = roganGladen(0.3, 1, 1);
-    expect(perfect.ok && [perfect.clamped, perfect.rate]).toEqual([false, expect.closeTo(0.3, 12)]);
-    // (0.75 + 0.7 − 1) / (0.6 + 0.7 − 1) = 0.45 / 0.3 = 1.5 → clamped to 1
-    const over = roganGladen(0.75, 0.6, 0.7);
-    expect(over.ok && over.unclamped).toBeCloseTo(1.5, 12);
-    expect(over.ok && [over.rate, over.clamped]).toEqual([1, true]);
-    // (0.05 + 0.8 − 1) / 0.7 < 0 → clamped to 0
-    const under = roganGladen(0.05, 0.9, 0.8);
-    expect(under.ok && [under.rate, under.clamped]).toEqual([0, true]);
-    expect(under.ok && under.unclamped).toBeCloseTo(-0.15 / 0.7, 12);
+describe("twoPhaseRate", () => {
+  it("is p·PPV + (1 − p)·(1 − NPV), by hand", () => {
+    // 0.6·0.9 + 0.4·(1 − 0.8) = 0.54 + 0.08
+    expect(twoPhaseRate(0.6, 0.9, 0.8)).toBeCloseTo(0.62, 12);
+    // a ledger the humans always confirm changes nothing
+    expect(twoPhaseRate(0.3, 1, 1)).toBeCloseTo(0.3, 12);
+    // a ledger no better than chance (PPV = 1 − NPV) says nothing: the humans' own rate, whatever p
+    expect(twoPhaseRate(0.9, 0.5, 0.5)).toBeCloseTo(0.5, 12);
+    expect(twoPhaseRate(0.1, 0.5, 0.5)).toBeCloseTo(0.5, 12);
   });
 
-  it("is undefined, with the reason, when the ledger's verdict is no better than chance", () => {
-    expect(roganGladen(0.5, 0.5, 0.5)).toEqual({
-      ok: false,
-      reason: "the ledger's verdict is no better than chance against the human one (Se + Sp − 1 = 0 ≤ 0)",
-    });
-    const worse = roganGladen(0.5, 0.3, 0.4);
-    expect(worse.ok).toBe(false);
-    expect(!worse.ok && worse.reason).toMatch(/Se \+ Sp − 1 = -0\.3 ≤ 0/);
+  it("needs only the predictive value of a verdict the window has", () => {
+    expect(twoPhaseRate(0, null, 0.75)).toBeCloseTo(0.25, 12);
+    expect(twoPhaseRate(1, 0.75, null)).toBeCloseTo(0.75, 12);
+    expect(() => twoPhaseRate(0.5, null, 0.75)).toThrow(/positive predictive value is needed when p > 0/);
+    expect(() => twoPhaseRate(0.5, 0.75, null)).toThrow(/negative predictive value is needed when p < 1/);
   });
 
   it("refuses shares outside [0, 1]", () => {
-    expect(() => roganGladen(1.2, 0.9, 0.9)).toThrow(/observed share must be in \[0, 1\], got 1.2/);
-    expect(() => roganGladen(0.5, Number.NaN, 0.9)).toThrow(/sensitivity/);
-    expect(() => roganGladen(0.5, 0.9, -0.1)).toThrow(/specificity/);
+    expect(() => twoPhaseRate(1.2, 0.9, 0.9)).toThrow(/observed share must be in \[0, 1\], got 1.2/);
+    expect(() => twoPhaseRate(0.5, Number.NaN, 0.9)).toThrow(/positive predictive value/);
+    expect(() => twoPhaseRate(0.5, 0.9, -0.1)).toThrow(/negative predictive value/);
   });
 });
 
-describe("weightedSensitivitySpecificity", () => {
+describe("weightedPredictiveValues", () => {
   it("weights each rollout by 1/π", () => {
     const items = [
-      v("a", true, true, 0.5), // weight 2: a true positive
-      v("a", false, true, 1), // weight 1: a missed success
-      v("b", false, false, 0.25), // weight 4: a true negative
-      v("b", true, false, 1), // weight 1: a false success
+      v("a", true, true, 0.5), // weight 2: a ledger success the human confirms
+      v("a", true, false, 1), // weight 1: a ledger success the human fails
+      v("b", false, false, 0.25), // weight 4: a ledger failure the human confirms
+      v("b", false, true, 1), // weight 1: a ledger failure the human passes
     ];
-    const r = weightedSensitivitySpecificity(items);
-    expect(r.se).toBeCloseTo(2 / 3, 12);
-    expect(r.sp).toBeCloseTo(4 / 5, 12);
-    expect([r.humanSuccesses, r.humanFailures]).toEqual([2, 2]);
+    const r = weightedPredictiveValues(items);
+    expect(r.ppv).toBeCloseTo(2 / 3, 12);
+    expect(r.npv).toBeCloseTo(4 / 5, 12);
+    expect([r.ledgerSuccesses, r.ledgerFailures]).toEqual([2, 2]);
     // unweighted, both would be 1/2
-    const equal = weightedSensitivitySpecificity(items.map((i) => ({ ...i, inclusionProbability: 0.1 })));
-    expect([equal.se, equal.sp]).toEqual([0.5, 0.5]);
+    const equal = weightedPredictiveValues(items.map((i) => ({ ...i, inclusionProbability: 0.1 })));
+    expect([equal.ppv, equal.npv]).toEqual([0.5, 0.5]);
   });
 
-  it("has no Se without human successes and no Sp without human failures", () => {
-    expect(weightedSensitivitySpecificity([v("a", true, false)])).toMatchObject({ se: null, sp: 0 });
-    expect(weightedSensitivitySpecificity([v("a", true, true)])).toMatchObject({ se: 1, sp: null });
+  it("has no PPV without ledger successes and no NPV without ledger failures", () => {
+    expect(weightedPredictiveValues([v("a", false, true)])).toMatchObject({ ppv: null, npv: 0 });
+    expect(weightedPredictiveValues([v("a", true, true)])).toMatchObject({ ppv: 1, npv: null });
   });
 
   it("refuses an inclusion probability outside (0, 1]", () => {
-    expect(() => weightedSensitivitySpecificity([v("a", true, true, 0)])).toThrow(/\(0, 1\], got 0/);
-    expect(() => weightedSensitivitySpecificity([v("a", true, true, 1.5)])).toThrow(/got 1.5/);
+    expect(() => weightedPredictiveValues([v("a", true, true, 0)])).toThrow(/\(0, 1\], got 0/);
+    expect(() => weightedPredictiveValues([v("a", true, true, 1.5)])).toThrow(/got 1.5/);
   });
 });
 
@@ -95,13 +84,24 @@ function audit(tickets: number, k: number, successes: number): AuditedVerdict[] 
 
 describe("thin audits", () => {
   it("names what is missing", () => {
-    expect(thinReason(audit(5, 2, 5))).toBe("10 audited rollouts, fewer than 20");
-    expect(thinReason(audit(9, 4, 10))).toBe("9 audited tickets, fewer than 10");
-    expect(thinReason(audit(20, 1, 2))).toBe("2 human successes, fewer than 3: no sensitivity");
-    expect(thinReason(audit(20, 1, 18))).toBe("2 human failures, fewer than 3: no specificity");
-    expect(thinReason(audit(20, 1, 10))).toBeNull();
+    expect(thinReason(audit(5, 2, 5), 0.5)).toBe("10 audited rollouts, fewer than 20");
+    expect(thinReason(audit(9, 4, 10), 0.5)).toBe("9 audited tickets, fewer than 10");
+    expect(thinReason(audit(20, 1, 2), 0.5)).toBe(
+      "2 audited ledger successes, fewer than 3: no positive predictive value",
+    );
+    expect(thinReason(audit(20, 1, 18), 0.5)).toBe(
+      "2 audited ledger failures, fewer than 3: no negative predictive value",
+    );
+    expect(thinReason(audit(20, 1, 10), 0.5)).toBeNull();
+    // a window the ledger passes (or fails) whole needs no predictive value of the other verdict
+    expect(thinReason(audit(20, 1, 2), 0)).toBeNull();
+    expect(thinReason(audit(20, 1, 18), 1)).toBeNull();
+    expect(thinReason(audit(20, 1, 18), null)).toMatch(/no negative predictive value/);
     const thin = correctedSuccessRate(0.5, audit(20, 1, 2));
-    expect(thin).toEqual({ ok: false, reason: "2 human successes, fewer than 3: no sensitivity" });
+    expect(thin).toEqual({
+      ok: false,
+      reason: "2 audited ledger successes, fewer than 3: no positive predictive value",
+    });
     expect(correctedMeanReward(0.5, audit(9, 4, 10))).toEqual({
       ok: false,
       reason: "9 audited tickets, fewer than 10",
@@ -110,31 +110,58 @@ describe("thin audits", () => {
 });
 
 describe("correctedSuccessRate", () => {
-  it("is the Rogan–Gladen rate of the weighted Se and Sp, reproducibly", () => {
-    // 30 tickets: 12 human successes of which the ledger passes 9 (Se 0.75), 18 failures of which it fails 12 (Sp 2/3)
-    const items: AuditedVerdict[] = [];
-    for (let t = 0; t < 30; t++) items.push(v(`t${t}`, t < 9 || t >= 24, t < 12));
-    const r = correctedSuccessRate(0.5, items, { iterations: 400, seed: 3 });
+  // 30 tickets of one rollout: the ledger passes 15 of which the humans pass 9 (PPV 0.6), and fails 15 of which the
+  // humans fail 12 (NPV 0.8)
+  const items: AuditedVerdict[] = [];
+  for (let t = 0; t < 30; t++) items.push(v(`t${t}`, t < 9 || t >= 24, t < 12));
+
+  it("is the two-phase rate of the window's census share and the audit's weighted PPV and NPV, reproducibly", () => {
+    // the window's ledger passes 70%, more than the audit's 50%: 0.7·0.6 + 0.3·(1 − 0.8) = 0.48 (Rogan–Gladen, with
+    // Se 0.75 and Sp 2/3 from the same audit, would say (0.7 + 2/3 − 1)/(0.75 + 2/3 − 1) = 0.88)
+    const r = correctedSuccessRate(0.7, items, { iterations: 400, seed: 3 });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.se).toBeCloseTo(0.75, 12);
-    expect(r.sp).toBeCloseTo(2 / 3, 12);
-    // (0.5 + 2/3 − 1) / (0.75 + 2/3 − 1) = (1/6) / (5/12) = 0.4
-    expect(r.rate).toBeCloseTo(0.4, 12);
-    expect(r.lo).toBeLessThan(0.4);
-    expect(r.hi).toBeGreaterThan(0.4);
-    expect([r.items, r.tickets, r.iterations]).toEqual([30, 30, 400]);
-    expect(correctedSuccessRate(0.5, items, { iterations: 400, seed: 3 })).toEqual(r);
-    expect(correctedSuccessRate(0.5, items, { iterations: 400, seed: 4 })).not.toEqual(r);
+    expect(r.ppv).toBeCloseTo(0.6, 12);
+    expect(r.npv).toBeCloseTo(0.8, 12);
+    expect(r.rate).toBeCloseTo(0.48, 12);
+    expect(r.lo).toBeLessThan(0.48);
+    expect(r.hi).toBeGreaterThan(0.48);
+    expect([r.items, r.tickets, r.iterations, r.undefinedResamples]).toEqual([30, 30, 400, 0]);
+    expect(correctedSuccessRate(0.7, items, { iterations: 400, seed: 3 })).toEqual(r);
+    expect(correctedSuccessRate(0.7, items, { iterations: 400, seed: 4 })).not.toEqual(r);
   });
 
-  it("says why when the ledger's verdict is no better than chance", () => {
-    // Se = 0.5, Sp = 0.5
-    const items: AuditedVerdict[] = [];
-    for (let t = 0; t < 24; t++) items.push(v(`t${t}`, t % 2 === 0, t % 4 < 2));
-    const r = correctedSuccessRate(0.5, items);
-    expect(r.ok).toBe(false);
-    expect(!r.ok && r.reason).toMatch(/no better than chance/);
+  it("weights the audit within each ledger verdict: oversampling the ledger's failures does not move the estimate", () => {
+    // the same verdicts, the ledger failures audited at 4 times the ledger successes' rate: PPV and NPV unchanged
+    const oversampled = items.map((i) => ({ ...i, inclusionProbability: i.ledger ? 0.1 : 0.4 }));
+    const r = correctedSuccessRate(0.7, oversampled, { iterations: 200, seed: 3 });
+    expect(r.ok && r.rate).toBeCloseTo(0.48, 12);
+  });
+
+  it("is defined where the ledger's verdict is no better than chance: the humans' own rate", () => {
+    // PPV = 0.5 and NPV = 0.5 (Se + Sp − 1 = 0, where Rogan–Gladen has no answer)
+    const chance: AuditedVerdict[] = [];
+    for (let t = 0; t < 24; t++) chance.push(v(`t${t}`, t % 2 === 0, t % 4 < 2));
+    const r = correctedSuccessRate(0.8, chance, { iterations: 200 });
+    expect(r.ok && r.rate).toBeCloseTo(0.5, 12);
+  });
+
+  it("bounds a resample without an audited ledger success by that verdict's share, not by [0, 1]", () => {
+    // one ticket holds the audit's 3 ledger successes (the humans pass them), 19 tickets one ledger failure each (the
+    // humans fail them): PPV 1, NPV 1, and at p = 0.1 the rate is 0.1. About (19/20)^20 ≈ 36% of the resamples miss
+    // that ticket; each then takes PPV at 0 for the lower bound and at 1 for the upper: [0, 0.1], where counting the
+    // whole rate at 0 and 1 made it [0, 1].
+    const few = [0, 1, 2].map(() => v("t0", true, true));
+    for (let t = 1; t < 20; t++) few.push(v(`t${t}`, false, false));
+    const r = correctedSuccessRate(0.1, few, { iterations: 500, seed: 7 });
+    expect(r.ok && [r.rate, r.lo, r.hi]).toEqual([expect.closeTo(0.1, 12), 0, expect.closeTo(0.1, 12)]);
+    expect(r.ok && r.undefinedResamples).toBeGreaterThan(100);
+  });
+
+  it("corrects a window the ledger passes whole from its ledger successes alone, however few its failures", () => {
+    // 18 ledger successes the humans confirm, 2 failures (too few for an NPV, which a share of 1 does not need)
+    const r = correctedSuccessRate(1, audit(20, 1, 18), { iterations: 200 });
+    expect(r.ok && [r.rate, r.ppv, r.npv]).toEqual([1, 1, 1]);
   });
 });
 
@@ -143,7 +170,7 @@ describe("correctedSuccessRate", () => {
 /**
  * A simulated window: 1,000 tickets of 4 rollouts. Tickets are easy (human success 0.95) or hard (0.1), so a ticket's
  * rollouts are correlated; refund tickets (half) are harder and fool the ledger more often (false success 0.45 vs
- * 0.1) and are audited at π = 0.12 against 0.04 elsewhere, so unweighted Se/Sp would be biased. The audit takes whole
+ * 0.1) and are audited at π = 0.12 against 0.04 elsewhere, so unweighted PPV/NPV would be biased. The audit takes whole
  * tickets (all four rollouts), each independently with its π.
  */
 function simulate(rng: Rng) {

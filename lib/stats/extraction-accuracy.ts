@@ -1,5 +1,5 @@
-// Pairwise accuracy of the claims extractor against human-labelled claims (domain.md: watched with an alarm below
-// 0.85). THE definition of extraction accuracy: the agreement report (page, API, CLI), the monitors' audit series
+// Extraction accuracy: the claims extractor against human-labelled claims, slot by slot (watched with an alarm
+// below 0.85). THE definition of extraction accuracy: the agreement report (page, API, CLI), the monitors' audit series
 // and the extraction alarm all call extractionAccuracy, so one item's slots, and the pooled figure over a set of
 // items, are the same wherever they are shown.
 // Each (extracted, human) pair is broken into yes/no slots over ITS OWN CASE's slots — the write tools of the
@@ -174,7 +174,7 @@ export function pairSlotCounts(pair: ExtractionPair): { correct: number; n: numb
 }
 
 /**
- * Per-slot and overall pairwise accuracy = correct slots / slots, each pair over its own case's slots (see the file
+ * Per-slot and overall extraction accuracy = correct slots / slots, each pair over its own case's slots (see the file
  * header), each with a Wilson interval (z default 1.96), and `belowThreshold` when the overall accuracy is under
  * `threshold` (default 0.85). Range [0, 1].
  */

@@ -71,6 +71,20 @@ export function wilson(k: number, n: number, z: number = Z_95): IntervalEstimate
   return { estimate: p, lower, upper };
 }
 
+/**
+ * The interval of an agreement coefficient (p_a − p_e)/(1 − p_e) on n items that all agree (p_a = 1). Gwet's variance
+ * is then 0 and every bootstrap resample agrees perfectly too, so both collapse to [1, 1]: a certainty n items cannot
+ * give. Instead the Wilson interval of p_a (n of n: [n/(n + z²), 1]) is carried through the coefficient with p_e held
+ * at its estimate: [(n/(n + z²) − p_e)/(1 − p_e), 1], at least −1. At n = 30 and p_e = 0.5 it reads 0.773 to 1.
+ * Throws a RangeError on n < 1 or p_e outside [0, 1).
+ */
+export function perfectAgreementInterval(n: number, pe: number, level = 0.95): Interval {
+  if (!(n >= 1)) throw new RangeError(`n must be at least 1, got ${n}`);
+  if (!(pe >= 0 && pe < 1)) throw new RangeError(`chance agreement must be in [0, 1), got ${pe}`);
+  const lowerPa = wilson(n, n, zForLevel(level))!.lower;
+  return { lower: Math.max(-1, (lowerPa - pe) / (1 - pe)), upper: 1 };
+}
+
 export type BootstrapOptions = {
   /** Resamples drawn; default 2000. */
   iterations?: number;

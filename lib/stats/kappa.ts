@@ -2,7 +2,12 @@
 // items on a nominal scale. A pair with a missing label (null, undefined, NaN) is ignored: that item was not rated
 // by both, and κ is defined on the items both raters labelled.
 
-import { bootstrapCounts, type BootstrapInterval, type BootstrapOptions } from "@/lib/stats/intervals.ts";
+import {
+  bootstrapCounts,
+  perfectAgreementInterval,
+  type BootstrapInterval,
+  type BootstrapOptions,
+} from "@/lib/stats/intervals.ts";
 
 export type Label = string | number | boolean;
 /** One item: [label from rater A, label from rater B]. Missing labels are null or undefined. */
@@ -127,6 +132,28 @@ export function cohensKappaInterval<L extends Label>(
 }
 
 /**
+ * κ's interval when every item agrees (no count off the diagonal) and κ is defined (= 1): every resample agrees
+ * perfectly too, so the bootstrap cannot vary and would read [1, 1]. perfectAgreementInterval instead, with p_e from
+ * the marginals; no resample is drawn (iterations and valid 0). null otherwise.
+ */
+function perfectKappaInterval(counts: readonly (readonly number[])[], level: number): BootstrapInterval | null {
+  if (kappaFromMatrix(counts) === null) return null;
+  let n = 0;
+  let offDiagonal = 0;
+  counts.forEach((row, i) =>
+    row.forEach((c, j) => {
+      n += c;
+      if (i !== j) offDiagonal += c;
+    }),
+  );
+  if (offDiagonal > 0) return null;
+  const rows = counts.map((row) => row.reduce((a, c) => a + c, 0) / n);
+  const cols = counts.map((_, j) => counts.reduce((a, row) => a + row[j], 0) / n);
+  const pe = rows.reduce((a, r, i) => a + r * cols[i], 0);
+  return { estimate: 1, ...perfectAgreementInterval(n, pe, level), level, iterations: 0, valid: 0 };
+}
+
+/**
  * cohensKappaInterval from the confusion matrix itself (counts[i][j]: items rater A labelled i and rater B j). κ reads
  * the items only through these cells, so each resample is drawn as its cell counts (bootstrapCounts: one multinomial
  * draw over the k² cells, not n index draws), and a κ interval over 100,000 items costs what one over 100 does.
@@ -135,6 +162,8 @@ export function kappaIntervalOfMatrix(
   counts: readonly (readonly number[])[],
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
+  const perfect = perfectKappaInterval(counts, options.level ?? 0.95);
+  if (perfect) return perfect;
   const k = counts.length;
   const matrix = counts.map(() => new Array<number>(k).fill(0));
   return bootstrapCounts(

@@ -176,4 +176,17 @@ describe("weightedBinaryAgreement", () => {
     expect(a.lower).toBeLessThan(a.estimate);
     expect(a.upper).toBeGreaterThanOrEqual(a.estimate);
   });
+  it("gives a weighted κ of 1 an interval that does not collapse", () => {
+    // 10 agreeing successes at π = 0.5 (weight 2) and 10 agreeing failures at π = 0.1 (weight 10): every weight
+    // equal within a cell; Kish's n = (20 + 100)² / (10·4 + 10·100) = 14400/1040 = 13.846; p_e = (20/120)² + (100/120)²
+    // = 26/36; Wilson's lower bound 13.846/(13.846 + 1.96²) = 0.78281; (0.78281 − 0.72222)/0.27778 = 0.21812
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      ledger: i < 10,
+      human: i < 10,
+      inclusionProbability: i < 10 ? 0.5 : 0.1,
+    }));
+    const a = weightedBinaryKappaInterval(items, { seed: 3, iterations: 300 })!;
+    expect([a.estimate, a.upper, a.iterations]).toEqual([1, 1, 0]);
+    expect(a.lower).toBeCloseTo(0.21812, 4);
+  });
 });

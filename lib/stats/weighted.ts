@@ -8,6 +8,7 @@ import { binaryKappa, scoresAgree, AGREEMENT_TOLERANCE, type ScorePair } from "@
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
 import {
   bootstrapCounts,
+  perfectAgreementInterval,
   wilson,
   Z_95,
   type BootstrapInterval,
@@ -166,8 +167,18 @@ export function weightedBinaryKappaInterval(
   items: readonly { ledger: boolean; human: boolean; inclusionProbability: number }[],
   options: BootstrapOptions = {},
 ): BootstrapInterval | null {
-  const estimate = weightedBinaryAgreement(items)?.kappa ?? null;
+  const w = weightedBinaryAgreement(items);
+  const estimate = w?.kappa ?? null;
   if (estimate === null) return null;
+  // every item agreeing: every resample agrees too, and the bootstrap would read [1, 1]; Wilson's interval of the
+  // agreement on Kish's effective n carried through the weighted p_e instead (perfectAgreementInterval)
+  if (w!.fp === 0 && w!.fn === 0) {
+    const total = w!.tp + w!.tn;
+    const pe = (w!.tp / total) ** 2 + (w!.tn / total) ** 2;
+    const level = options.level ?? 0.95;
+    const iv = perfectAgreementInterval(w!.agreement.nEffective, pe, level);
+    return { estimate, ...iv, level, iterations: 0, valid: 0 };
+  }
   // 0: both fired, 1: ledger only, 2: human only, 3: neither; then the weight
   const index = new Map<string, number>();
   const sizes: number[] = [];

@@ -33,10 +33,11 @@ def verdict(pair, preferred):
     ra, rb = pair["reward_a"], pair["reward_b"]
     if ra is None or rb is None:
         return "unscored"
-    if preferred is None:
-        return "tie"
+    # a pair the ledger scores equal has no order to agree with, whatever the human chose: unordered, not a tie
     if ra == rb:
         return "ledger_tie"
+    if preferred is None:
+        return "tie"
     higher = pair["a"] if ra > rb else pair["b"]
     return "agree" if preferred == higher else "inversion"
 
@@ -55,7 +56,9 @@ def shares(rows):
     agree = sum(1 for r in rows if r["v"] == "agree")
     inv = sum(1 for r in rows if r["v"] == "inversion")
     ties = sum(1 for r in rows if r["v"] == "tie")
+    unordered = sum(1 for r in rows if r["v"] in ("ledger_tie", "unscored"))
     return {
+        "unordered": unordered,
         "agree": agree,
         "inversions": inv,
         "ties": ties,
@@ -84,6 +87,9 @@ def kappa_ac1(table):
     used_c = sum(1 for x in cols if x > 0)
     kappa = None if used_r <= 1 or used_c <= 1 or abs(1 - pe_k) < 1e-12 else (pa - pe_k) / (1 - pe_k)
     pi = [(rows[k] + cols[k]) / 2 for k in range(q)]
+    if sum(1 for p in pi if p > 0) <= 1:
+        # every choice in one category: nothing to tell apart (docs/audit.md), no AC1
+        return {"n": n, "kappa": kappa, "ac1": None, "ac1_interval": None}
     pe = sum(p * (1 - p) for p in pi) / (q - 1)
     ac1 = (pa - pe) / (1 - pe)
     # Gwet (2008), two raters: v = [sum_kl p_kl (d_kl - 2(1-AC1)(1 - (pi_k+pi_l)/2)/(q-1))^2 - (pa - 2(1-AC1)pe)^2]
@@ -96,7 +102,11 @@ def kappa_ac1(table):
     v = max(0.0, (s - (pa - 2 * (1 - ac1) * pe) ** 2) / (n * (1 - pe) ** 2))
     se = math.sqrt(v)
     iv = None
-    if n >= 2:
+    if pa == 1 and n >= 2:
+        # every pair agreed: Wilson's lower bound for n of n carried through (p - pe) / (1 - pe), not a zero width
+        low = n / (n + Z * Z)
+        iv = [max(-1.0, (low - pe) / (1 - pe)), 1.0]
+    elif n >= 2:
         t = t_quantile_975(n - 1)
         iv = [max(-1.0, ac1 - t * se), min(1.0, ac1 + t * se)]
     return {"n": n, "kappa": kappa, "ac1": ac1, "ac1_interval": iv}
