@@ -5,6 +5,7 @@ import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 import { env } from "@/lib/env.ts";
 
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const applied = await migrate(database.url);
   if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
   await prepareFirstRun(database.url, say);
+  await refreshStoredAlarms(database.url, say);
 
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
