@@ -15,6 +15,7 @@ import {
   CHART_HEIGHT,
   COLORS,
   DASH_B,
+  runStroke,
   MARGIN,
   pctTick,
   StepTooltip,
@@ -83,7 +84,7 @@ export function AuditChart({
                 dataKey={band(s.key, i)}
                 name={named(id, `${s.label} 95% interval`)}
                 stroke="none"
-                fill={s.color}
+                fill={runStroke(s.color, i)}
                 fillOpacity={0.12}
                 connectNulls
                 isAnimationActive={false}
@@ -98,7 +99,7 @@ export function AuditChart({
                 key={`${s.key}-${id}`}
                 dataKey={runKey(s.key, i)}
                 name={named(id, s.label)}
-                stroke={s.color}
+                stroke={runStroke(s.color, i)}
                 strokeWidth={2}
                 strokeDasharray={i === 1 ? DASH_B : undefined}
                 dot={{ r: 3 }}

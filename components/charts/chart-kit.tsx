@@ -40,7 +40,26 @@ export function guardrailColor(code: string): string {
 /** Second-run lines: dashed. */
 export const DASH_B = "6 3";
 
-/** One series drawn once per run of a comparison: the first run solid, the second dashed in the same colour. */
+/**
+ * The second run's colour for each series colour the charts use: a distinct hue (not a shade of the first run's), so
+ * the two runs of a comparison differ in colour as well as in dash, and each keeps its own legend entry.
+ */
+const SECOND_RUN_COLORS: Record<string, string> = {
+  [COLORS.main]: "#f4a261",
+  [COLORS.good]: "#b5179e",
+  [COLORS.warn]: "#8f6bd6",
+  [COLORS.bad]: "#2a9d8f",
+  [COLORS.muted]: "#9c6644",
+  [GUARDRAIL_COLORS.missing_evidence]: "#c2a100",
+  [GUARDRAIL_COLORS.unauthorized_write]: "#577590",
+};
+
+/** The colour of a series for run i of a comparison (0: the series' own colour; 1: its second-run colour). */
+export function runStroke(color: string, i: number): string {
+  return i === 0 ? color : (SECOND_RUN_COLORS[color] ?? "#6a994e");
+}
+
+/** One series drawn once per run of a comparison: the first run solid, the second dashed in its second-run colour. */
 export function runLines(
   runIds: readonly string[],
   key: string,
@@ -54,7 +73,7 @@ export function runLines(
       yAxisId={yAxisId}
       dataKey={runKey(key, i)}
       name={name(id)}
-      stroke={stroke}
+      stroke={runStroke(stroke, i)}
       strokeWidth={2}
       strokeDasharray={i === 1 ? DASH_B : undefined}
       dot={false}
