@@ -24,6 +24,7 @@ import { MIN_ORDERED_JUDGEMENTS } from "@/lib/stats/alarm-presets.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
 import { chartQueryMessages, parseChartQuery } from "@/lib/monitors/schema.ts";
 import { getRunSummary, listRunIds } from "@/lib/runs/data.ts";
+import { withRun } from "@/lib/runs/location.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
 
 type Props = { params: Promise<{ run: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -86,6 +87,9 @@ export default async function RunPage({ params, searchParams }: Props) {
           <div className="flex flex-col items-end gap-2">
             <Link className="text-accent hover:underline" href={`/trajectories?run=${encodeURIComponent(runId)}`}>
               Browse its rollouts →
+            </Link>
+            <Link className="text-accent hover:underline" href={withRun("/clusters", runId)}>
+              Its low-score clusters →
             </Link>
             {others.length > 0 && (
               <form method="get" className="flex items-center gap-1 text-[12px]" aria-label="Overlay another run">
