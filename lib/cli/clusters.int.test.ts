@@ -32,7 +32,7 @@ describe("verity clusters", () => {
     const ranks = c.out.filter((l) => /^\d+\s/.test(l)).map((l) => l.split(/\s+/)[1]);
     expect(ranks).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome"]);
     expect(text).toContain(
-      "1 of the low-scoring rollouts have no verifier detail (scored outside Verity: no guardrails, no sub-scores) and are not clustered.",
+      "note: 1 of the low-scoring rollouts have no verifier detail (scored outside Verity: no guardrails, no sub-scores) and are not clustered.",
     );
     expect(text).toMatch(/blind spot \(blind_spot:handoff_no_write\)/);
     expect(text).toMatch(/6 rollouts \(16\.7%\), 1 tickets/);

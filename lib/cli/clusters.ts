@@ -47,7 +47,7 @@ export function formatReport(full: FullReport): string[] {
   const { report: r, states, extras } = full;
   const lines = [
     `run ${r.runId}, steps ${r.from ?? "–"}–${r.to ?? "–"}, reward below ${r.threshold}: ${int(r.rollouts)} rollouts, ${int(r.population)} below (${pct(r.rollouts ? r.population / r.rollouts : null)})`,
-    ...(r.unscored > 0 ? [unscoredLine(r)!] : []),
+    ...(r.unscored > 0 ? [`note: ${unscoredLine(r)}`] : []),
     "",
   ];
   const widths = [4, 44, 8, 7, 7, 6, 7, 16, 9, 8];
