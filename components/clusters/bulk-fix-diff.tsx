@@ -1,13 +1,12 @@
 // The bulk fix's dry-run diff: totals, per ticket the mean reward before and after, the tickets refused (with why)
 // or without a case, and example rollouts whose reward changes. Presentational; everything is text.
 import { Card, Stat } from "@/components/ui/card.tsx";
-import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { fmtInt, fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 
 /** Ticket rows shown; the totals cover every ticket. */
 const MAX_TICKET_ROWS = 200;
-const list = (xs: string[]) => (xs.length ? xs.join(", ") : "—");
 
 export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
   const t = dry.totals;
@@ -93,12 +92,8 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
                   <Td numeric className="font-semibold">
                     {fmtScore(d.after.reward)}
                   </Td>
-                  <Td className="text-[12px]">
-                    +{list(d.guardrails.added)} / −{list(d.guardrails.removed)}
-                  </Td>
-                  <Td className="text-[12px]">
-                    +{list(d.reasons.added)} / −{list(d.reasons.removed)}
-                  </Td>
+                  <Td className="text-[12px]">{fmtSetChange(d.guardrails)}</Td>
+                  <Td className="text-[12px]">{fmtSetChange(d.reasons)}</Td>
                 </tr>
               ))}
             </tbody>
