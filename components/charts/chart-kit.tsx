@@ -90,8 +90,10 @@ export function formatValue(format: ColumnFormat, v: number | null | undefined, 
   return v.toFixed(precise ? 4 : 2);
 }
 
-export const pctTick = (v: number) => `${Math.round(v * 100)}%`;
-export const numTick = (v: number) => (Math.abs(v) < 1 ? v.toFixed(2) : String(v));
+// Tick labels in their shortest exact form (recharts' ticks are round numbers): rounding to a fixed precision printed
+// 0.5% and 1.5% as "1%" and "2%", and 0.0025 as "0.00", so an axis over a small range repeated its labels.
+export const pctTick = (v: number) => `${Number((v * 100).toFixed(6))}%`;
+export const numTick = (v: number) => String(Number(v.toFixed(6)));
 /** 12000 → "12k", 22500 → "22.5k"; steps stay readable on a narrow axis without being rounded to a wrong step. */
 export const stepTick = (v: number) =>
   Math.abs(v) >= 1000 ? `${Number((v / 1000).toFixed(Math.abs(v) % 1000 === 0 ? 0 : 1))}k` : String(v);

@@ -36,6 +36,11 @@ export const GUARDRAIL_HIT_RATE_ALARM: BandRule = {
  */
 export const MIN_RUN_EVIDENCE = { rollouts: 500, steps: 5 } as const;
 
+/** The fewest reviews an audit window needs before its human figures count (the reward-hacking rules, the chart). */
+export const MIN_WINDOW_REVIEWS = 5;
+/** The fewest claim slots an audit window needs before its extraction accuracy counts (a review labels ~5 slots). */
+export const MIN_WINDOW_SLOTS = 30;
+
 /**
  * The fewest GRPO groups (with two or more rewarded rollouts) a step needs before the within-group std alarm judges
  * it. A mean over a handful of groups is noise: three groups that happen to be flat read 0 and would count towards
