@@ -258,13 +258,12 @@ test.describe("training monitors", () => {
       "data-state",
       "red",
     );
-    // every run is listed, with a link to its page (grpo-demo's raised trained-reward alarm links to it too: the
-    // demo's trainer reported the uncapped reward for two capped worked examples)
+    // every run is listed, with a link to its page; grpo-demo's ten worked examples are too few to judge, so its
+    // trained-reward alarm is not raised although two of them carry an uncapped trained reward
     await expect(page.getByRole("link", { name: "grpo-demo", exact: true }).first()).toBeVisible();
-    await expect(page.locator('tr[data-run="grpo-demo"][data-alarm="trained_mismatch"]')).toHaveAttribute(
-      "data-state",
-      "red",
-    );
+    const demo = page.locator('tr[data-run="grpo-demo"][data-alarm="trained_mismatch"]');
+    await expect(demo).toHaveAttribute("data-state", "none");
+    await expect(demo.getByText(/^not judged: the run has 10 rollouts/)).toBeVisible();
     // one row per alarm, the pairwise ordering alarm included
     await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(8);
   });
