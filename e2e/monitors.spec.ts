@@ -316,6 +316,19 @@ test.describe("training monitors", () => {
     await expect(chart.locator(".recharts-line")).toHaveCount(2);
     await expect(page.locator('tr[data-alarm="trained_mismatch"]')).toHaveAttribute("data-state", "red");
 
+    // grpo-main's trainer agrees with its ledger: both axes span a small range, and no two ticks read alike
+    await run.open("grpo-main");
+    await expect(run.chart("trained-reward").locator(".recharts-surface").first()).toBeVisible();
+    // recharts draws each axis's tick labels in a layer of their own
+    const axes = run.chart("trained-reward").locator(".recharts-yAxis-tick-labels");
+    await expect(axes).toHaveCount(2);
+    for (const axis of await axes.all()) {
+      const ticks = await axis.locator("text").evaluateAll((ts) => ts.map((t) => t.textContent ?? ""));
+      expect(ticks.length).toBeGreaterThan(2);
+      expect(new Set(ticks).size, ticks.join(" ")).toBe(ticks.length);
+    }
+    await run.open("grpo-hacking");
+
     const { download, rows } = await run.downloadCsv("trained-reward");
     expect(download.suggestedFilename()).toBe("grpo-hacking-trained-reward.csv");
     expect(rows[0]).toEqual([
