@@ -8,6 +8,7 @@ import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { ensureDatabase, type DatabaseHandle } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 import { exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";
 import { demoEnabled, env } from "@/lib/env.ts";
@@ -57,6 +58,7 @@ async function prepareDatabase(): Promise<string> {
   });
   if (applied.length) say(`applied migrations: ${applied.join(", ")}`);
   await prepareFirstRun(db.url, say);
+  await refreshStoredAlarms(db.url, say);
   return db.url;
 }
 

@@ -14,6 +14,7 @@ import { createClient } from "@/lib/db/client.ts";
 import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildConsoleIfStale, startConsole, type ConsoleServer } from "@/lib/server/console-process.ts";
 import { unittestCounts } from "@/bin/unittest-report.ts";
 
@@ -189,6 +190,7 @@ async function e2e(adminUrl: string) {
   try {
     await migrate(url);
     await prepareFirstRun(url, (l) => process.stdout.write(`  ${l}\n`));
+    await refreshStoredAlarms(url, (l) => process.stdout.write(`  ${l}\n`));
     if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
     server = await startConsole(env);
     const base = server.base;

@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures/auth.ts";
+import { expect, hydrated, test } from "./fixtures/auth.ts";
+import { createApiTokens } from "./fixtures/samples.ts";
 import { readParquetFile } from "../lib/testing/parquet-reader.ts";
 
 // The clusters page over the demo data (run grpo-main: 60 tickets × 40 steps × K=4, a GRPO run that learns; and
@@ -169,5 +171,55 @@ test.describe("clusters as a researcher", () => {
     await expect(detail.getByTestId("cluster-state")).toContainText("open");
     await expect(detail.getByRole("form", { name: "Cluster triage" })).toHaveCount(0);
     await expect(detail.getByRole("link", { name: "Export as data backlog (NDJSON)" })).toBeVisible();
+  });
+});
+
+test.describe("clusters of the run the user came from", () => {
+  test.use({ role: "researcher" });
+
+  test("the Clusters link of a run's page, and the run page's own link, open that run's clusters", async ({ page }) => {
+    await page.goto("/runs/grpo-hacking");
+    await expect(page.getByRole("heading", { level: 1, name: "Run grpo-hacking" })).toBeVisible();
+    await hydrated(page);
+    const nav = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Clusters" });
+    await expect(nav).toHaveAttribute("href", "/clusters?run=grpo-hacking");
+    await nav.click();
+    await expect(page.getByTestId("window-summary")).toContainText("Run grpo-hacking");
+    // the counts say what they are of
+    await expect(page.getByTestId("window-summary")).toContainText("of these low-scoring rollouts only");
+
+    await page.goto("/runs/grpo-main");
+    await page.getByRole("link", { name: "Its low-score clusters →" }).click();
+    await expect(page.getByTestId("window-summary")).toContainText("Run grpo-main");
+  });
+
+  test("a run scored outside Verity forms no 'weakest unknown' cluster and has no blind-spot card", async ({
+    page,
+  }) => {
+    const run = `external-${randomBytes(4).toString("hex")}`;
+    const { ingest } = await createApiTokens();
+    const lines = Array.from({ length: 12 }, (_, i) =>
+      JSON.stringify({
+        source: "external",
+        trajectory_id: `${run}/s${i % 3}/l${i}`,
+        run_id: run,
+        step: i % 3,
+        ticket_id: `${run}-T${i % 4}`,
+        reward: i % 2 ? 0.2 : 1,
+      }),
+    );
+    const res = await page.request.post("/api/v1/ingest", {
+      headers: { authorization: `Bearer ${ingest}`, "content-type": "application/x-ndjson" },
+      data: lines.join("\n") + "\n",
+    });
+    expect(res.status()).toBe(200);
+    const c = new ClustersPage(page);
+    await c.goto(`run=${run}`);
+    await expect(page.getByTestId("unscored")).toHaveText(
+      "No verifier detail: the 6 low-scoring rollouts of this window were scored outside Verity (no guardrails, no sub-scores), so nothing is clustered.",
+    );
+    await expect(c.ranked()).toHaveCount(0);
+    await expect(page.getByText("weakest unknown")).toHaveCount(0);
+    await expect(c.blindSpot()).toHaveCount(0);
   });
 });

@@ -30,7 +30,7 @@ test.describe("the admin", () => {
     );
     const rows = page.getByRole("row").filter({ hasText: run.runId });
     await expect(rows).toHaveCount(2);
-    await expect(rows.filter({ hasText: "/T0/" }).locator("td").nth(3)).toContainText("+— / −—");
+    await expect(rows.filter({ hasText: "/T0/" }).locator("td").nth(3)).toHaveText("no change");
     expect((await query("select 1 from ledger where run_id = $1", [run.runId])).length).toBe(entries);
     await expect(page.getByRole("form", { name: "Re-score this run" })).toBeVisible();
   });

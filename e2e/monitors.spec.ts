@@ -138,6 +138,9 @@ test.describe("training monitors", () => {
     await page.goto("/runs");
     await hydrated(page);
     const form = page.getByRole("form", { name: "Compare two runs" });
+    // the pickers start on two different runs
+    const first = await form.getByLabel("First run").inputValue();
+    expect(await form.getByLabel("Second run").inputValue()).not.toBe(first);
     await form.getByLabel("First run").selectOption("grpo-main");
     await form.getByLabel("Second run").selectOption("grpo-hacking");
     await form.getByRole("button", { name: "Compare" }).click();
@@ -148,6 +151,12 @@ test.describe("training monitors", () => {
     await expect(legend.getByText("grpo-main: hand-off rate")).toBeVisible(SLOW);
     await expect(legend.getByText("grpo-hacking: hand-off rate")).toBeVisible();
     await expect(handoff.locator(".recharts-line")).toHaveCount(2);
+    // each run in a colour of its own, line and legend alike
+    const strokes = await handoff
+      .locator(".recharts-line path.recharts-curve")
+      .evaluateAll((ps) => ps.map((p) => p.getAttribute("stroke")));
+    expect(strokes).toHaveLength(2);
+    expect(strokes[0]).not.toBe(strokes[1]);
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
@@ -161,6 +170,76 @@ test.describe("training monitors", () => {
     // the other address of the same view
     await page.goto("/runs/compare?a=grpo-hacking&b=grpo-main");
     await expect(page).toHaveURL(/\/runs\/grpo-hacking\?compare=grpo-main/);
+  });
+
+  test("pages read the alarms the writes recorded: reading never changes one", async ({ page }) => {
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    try {
+      const events = async () =>
+        (await c.query("select count(*)::int as n from monitor_alarm_events where run_id = 'grpo-main'")).rows[0].n;
+      const [{ thresholds }] = (await c.query("select thresholds from runs where id = 'grpo-main'")).rows;
+      const before = await events();
+      // a hand-off ceiling every step is past: an evaluation would turn the alarm red and record the change
+      await c.query("update runs set thresholds = $1::jsonb where id = 'grpo-main'", [
+        JSON.stringify({ handoffCeiling: 0.001 }),
+      ]);
+      try {
+        for (const path of ["/monitors", "/runs", "/runs/grpo-main"]) {
+          await page.goto(path);
+          await expect(page.getByRole("heading", { level: 1 })).toBeVisible(SLOW);
+        }
+        await expect(page.locator('tr[data-alarm="handoff"]')).toHaveAttribute("data-state", "green");
+        expect(await events()).toBe(before);
+      } finally {
+        await c.query("update runs set thresholds = $1::jsonb where id = 'grpo-main'", [
+          thresholds === null ? null : JSON.stringify(thresholds),
+        ]);
+      }
+    } finally {
+      await c.end();
+    }
+  });
+
+  test("a toy run is not judged; a raised alarm is red since its recorded change; the runs table agrees with the alarms", async ({
+    page,
+  }) => {
+    await page.goto("/runs");
+    const demo = page.locator('tr[data-run="grpo-demo"]');
+    await expect(demo.getByText("not judged", { exact: true })).toHaveAttribute(
+      "title",
+      /^not judged: the run has 10 rollouts over \d+ logged steps?; alarms judge a run from 500 rollouts over 5 steps$/,
+    );
+    // the latest step's rates are coloured by their alarms, whose states the titles give
+    const hacking = page.locator('tr[data-run="grpo-hacking"]');
+    await expect(hacking.locator("td").nth(5).locator("span").first()).toHaveAttribute("title", /; alarm red: /);
+
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    const { rows } = await c
+      .query(
+        "select to_state, step from monitor_alarm_events where run_id = 'grpo-hacking' and alarm = 'handoff' order by id desc limit 1",
+      )
+      .finally(() => c.end());
+    expect(rows[0].to_state).toBe("red");
+    const run = new RunPage(page);
+    await run.open("grpo-hacking");
+    const handoff = page.locator('tr[data-alarm="handoff"]');
+    await expect(handoff.locator("td").nth(2)).toHaveText(rows[0].step.toLocaleString("en-US"));
+    await expect(
+      run.chart("handoff").getByText(`red since step ${rows[0].step.toLocaleString("en-US")}`),
+    ).toBeVisible();
+    for (const key of ["hit_rate", "handoff"] as const) {
+      const state = await page.locator(`tr[data-alarm="${key}"]`).getAttribute("data-state");
+      await page.goto("/runs");
+      const cell = page.locator('tr[data-run="grpo-hacking"] td').nth(key === "hit_rate" ? 4 : 5);
+      await expect(cell.locator("span").first()).toHaveAttribute("title", new RegExp(`; alarm ${state}: `));
+      await run.open("grpo-hacking");
+    }
+    // the shadow-audit chart says what it leaves out
+    await expect(
+      run.chart("audit").getByText(/fewer than 5 reviews \(extraction: 30 claim slots\) is a gap/),
+    ).toBeVisible();
   });
 
   test("the Monitors page lists every alarm across runs, worst first", async ({ page }) => {
@@ -179,13 +258,12 @@ test.describe("training monitors", () => {
       "data-state",
       "red",
     );
-    // every run is listed, with a link to its page (grpo-demo's raised trained-reward alarm links to it too: the
-    // demo's trainer reported the uncapped reward for two capped worked examples)
+    // every run is listed, with a link to its page; grpo-demo's ten worked examples are too few to judge, so its
+    // trained-reward alarm is not raised although two of them carry an uncapped trained reward
     await expect(page.getByRole("link", { name: "grpo-demo", exact: true }).first()).toBeVisible();
-    await expect(page.locator('tr[data-run="grpo-demo"][data-alarm="trained_mismatch"]')).toHaveAttribute(
-      "data-state",
-      "red",
-    );
+    const demo = page.locator('tr[data-run="grpo-demo"][data-alarm="trained_mismatch"]');
+    await expect(demo).toHaveAttribute("data-state", "none");
+    await expect(demo.getByText(/^not judged: the run has 10 rollouts/)).toBeVisible();
     // one row per alarm, the pairwise ordering alarm included
     await expect(page.locator('tr[data-run="grpo-main"]')).toHaveCount(8);
   });
@@ -237,6 +315,19 @@ test.describe("training monitors", () => {
     await expect(chart.locator(".recharts-legend-wrapper").getByText("trained reward differs")).toBeVisible();
     await expect(chart.locator(".recharts-line")).toHaveCount(2);
     await expect(page.locator('tr[data-alarm="trained_mismatch"]')).toHaveAttribute("data-state", "red");
+
+    // grpo-main's trainer agrees with its ledger: both axes span a small range, and no two ticks read alike
+    await run.open("grpo-main");
+    await expect(run.chart("trained-reward").locator(".recharts-surface").first()).toBeVisible();
+    // recharts draws each axis's tick labels in a layer of their own
+    const axes = run.chart("trained-reward").locator(".recharts-yAxis-tick-labels");
+    await expect(axes).toHaveCount(2);
+    for (const axis of await axes.all()) {
+      const ticks = await axis.locator("text").evaluateAll((ts) => ts.map((t) => t.textContent ?? ""));
+      expect(ticks.length).toBeGreaterThan(2);
+      expect(new Set(ticks).size, ticks.join(" ")).toBe(ticks.length);
+    }
+    await run.open("grpo-hacking");
 
     const { download, rows } = await run.downloadCsv("trained-reward");
     expect(download.suggestedFilename()).toBe("grpo-hacking-trained-reward.csv");

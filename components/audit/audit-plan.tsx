@@ -84,8 +84,11 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
                 {!s.feasible && <> (of {fmtInt(s.tickets)})</>}
               </Td>
               <Td numeric>
-                {fmtInt(drawn.get(s.stratum) ?? 0)}{" "}
-                {(drawn.get(s.stratum) ?? 0) < s.items && <Badge tone="warn">too small</Badge>}
+                {/* the badge under the figure: beside it, the last column overflowed the card */}
+                <div className="flex flex-col items-end gap-0.5">
+                  {fmtInt(drawn.get(s.stratum) ?? 0)}
+                  {(drawn.get(s.stratum) ?? 0) < s.items && <Badge tone="warn">too small</Badge>}
+                </div>
               </Td>
             </tr>
           ))}

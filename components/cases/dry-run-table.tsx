@@ -1,12 +1,10 @@
 // The diff of a dry run, one row per rollout: reward before and after, guardrails and reasons that appear (+) or
 // disappear (−), and each counted human review before → after. The workbench's Try it and the admin's config dry run
 // show the same table. Presentational.
-import { fmtScore } from "@/components/ui/format.ts";
+import { fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { RolloutDiff } from "@/lib/cases/dry-run.ts";
-
-const list = (xs: string[]) => (xs.length ? xs.join(", ") : "—");
 
 export function DryRunTable({ rows, selected }: { rows: RolloutDiff[]; selected?: string | null }) {
   return (
@@ -33,12 +31,8 @@ export function DryRunTable({ rows, selected }: { rows: RolloutDiff[]; selected?
             </Td>
             <Td>{d.before ? fmtScore(d.before.reward) : "—"}</Td>
             <Td className={d.rewardChanged ? "font-semibold" : undefined}>{fmtScore(d.after.reward)}</Td>
-            <Td className="text-[12px]">
-              +{list(d.guardrails.added)} / −{list(d.guardrails.removed)}
-            </Td>
-            <Td className="text-[12px]">
-              +{list(d.reasons.added)} / −{list(d.reasons.removed)}
-            </Td>
+            <Td className="text-[12px]">{fmtSetChange(d.guardrails)}</Td>
+            <Td className="text-[12px]">{fmtSetChange(d.reasons)}</Td>
             <Td className="text-[12px]">
               {d.reviews.length === 0
                 ? "—"

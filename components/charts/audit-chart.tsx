@@ -15,6 +15,7 @@ import {
   CHART_HEIGHT,
   COLORS,
   DASH_B,
+  runStroke,
   MARGIN,
   pctTick,
   StepTooltip,
@@ -22,7 +23,7 @@ import {
   yTick,
   useOpenStep,
 } from "@/components/charts/chart-kit.tsx";
-import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
+import { auditPlotRows, runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
 
 const SERIES = [
   { key: "agreement", label: "agreement", color: COLORS.main },
@@ -31,7 +32,9 @@ const SERIES = [
 
 /**
  * Shadow audit per step window: human/ledger agreement and claim-extraction accuracy, each with its 95% Wilson
- * interval as a band, against the extraction alarm floor. Points sit at the first step of their window.
+ * interval as a band, against the extraction alarm floor (a dashed line, named in the card's description: a label
+ * inside the plot sat on the lines). Points sit at the first step of their window; a window below the minimum
+ * reviews or claim slots is a gap (auditPlotRows), and points are not joined across it.
  */
 export function AuditChart({
   table,
@@ -58,21 +61,11 @@ export function AuditChart({
   return (
     <div style={{ height: CHART_HEIGHT }} data-chart="audit">
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
+        <ComposedChart data={auditPlotRows(table.rows, runIds.length)} margin={MARGIN} {...openStep}>
           <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
           <XAxis {...axis} />
           <YAxis tickFormatter={pctTick} tick={yTick} stroke="var(--border)" width={44} domain={[0, 1]} />
-          <ReferenceLine
-            y={floor}
-            stroke="var(--bad)"
-            strokeDasharray="4 3"
-            label={{
-              value: `extraction alarm ${floor}`,
-              position: "insideBottomLeft",
-              fontSize: 11,
-              fill: "var(--bad)",
-            }}
-          />
+          <ReferenceLine y={floor} stroke="var(--bad)" strokeDasharray="4 3" />
           <Tooltip
             content={(p) => <StepTooltip {...p} columns={table.columns} bucket={window} />}
             isAnimationActive={false}
@@ -85,9 +78,9 @@ export function AuditChart({
                 dataKey={band(s.key, i)}
                 name={named(id, `${s.label} 95% interval`)}
                 stroke="none"
-                fill={s.color}
+                fill={runStroke(s.color, i)}
                 fillOpacity={0.12}
-                connectNulls
+                connectNulls={false}
                 isAnimationActive={false}
                 activeDot={false}
                 legendType="none"
@@ -100,11 +93,11 @@ export function AuditChart({
                 key={`${s.key}-${id}`}
                 dataKey={runKey(s.key, i)}
                 name={named(id, s.label)}
-                stroke={s.color}
+                stroke={runStroke(s.color, i)}
                 strokeWidth={2}
                 strokeDasharray={i === 1 ? DASH_B : undefined}
                 dot={{ r: 3 }}
-                connectNulls
+                connectNulls={false}
                 isAnimationActive={false}
               />
             )),

@@ -42,7 +42,26 @@ export function guardrailColor(code: string): string {
 /** Second-run lines: dashed. */
 export const DASH_B = "6 3";
 
-/** One series drawn once per run of a comparison: the first run solid, the second dashed in the same colour. */
+/**
+ * The second run's colour for each series colour the charts use: a distinct hue (not a shade of the first run's), so
+ * the two runs of a comparison differ in colour as well as in dash, and each keeps its own legend entry.
+ */
+const SECOND_RUN_COLORS: Record<string, string> = {
+  [COLORS.main]: "#f4a261",
+  [COLORS.good]: "#b5179e",
+  [COLORS.warn]: "#8f6bd6",
+  [COLORS.bad]: "#2a9d8f",
+  [COLORS.muted]: "#9c6644",
+  [GUARDRAIL_COLORS.missing_evidence]: "#c2a100",
+  [GUARDRAIL_COLORS.unauthorized_write]: "#577590",
+};
+
+/** The colour of a series for run i of a comparison (0: the series' own colour; 1: its second-run colour). */
+export function runStroke(color: string, i: number): string {
+  return i === 0 ? color : (SECOND_RUN_COLORS[color] ?? "#6a994e");
+}
+
+/** One series drawn once per run of a comparison: the first run solid, the second dashed in its second-run colour. */
 export function runLines(
   runIds: readonly string[],
   key: string,
@@ -56,7 +75,7 @@ export function runLines(
       yAxisId={yAxisId}
       dataKey={runKey(key, i)}
       name={name(id)}
-      stroke={stroke}
+      stroke={runStroke(stroke, i)}
       strokeWidth={2}
       strokeDasharray={i === 1 ? DASH_B : undefined}
       dot={false}
@@ -73,8 +92,10 @@ export function formatValue(format: ColumnFormat, v: number | null | undefined, 
   return v.toFixed(precise ? 4 : 2);
 }
 
-export const pctTick = (v: number) => `${Math.round(v * 100)}%`;
-export const numTick = (v: number) => (Math.abs(v) < 1 ? v.toFixed(2) : String(v));
+// Tick labels in their shortest exact form (recharts' ticks are round numbers): rounding to a fixed precision printed
+// 0.5% and 1.5% as "1%" and "2%", and 0.0025 as "0.00", so an axis over a small range repeated its labels.
+export const pctTick = (v: number) => `${Number((v * 100).toFixed(6))}%`;
+export const numTick = (v: number) => String(Number(v.toFixed(6)));
 /** 12000 → "12k", 22500 → "22.5k"; steps stay readable on a narrow axis without being rounded to a wrong step. */
 export const stepTick = (v: number) =>
   Math.abs(v) >= 1000 ? `${Number((v / 1000).toFixed(Math.abs(v) % 1000 === 0 ? 0 : 1))}k` : String(v);

@@ -4,6 +4,7 @@ import {
   CHART_HEIGHT,
   COLORS,
   DASH_B,
+  runStroke,
   MARGIN,
   numTick,
   pctTick,
@@ -63,7 +64,7 @@ export function CorrectedChart({
               dataKey={band(i)}
               name={named(id, `corrected ${p.label} 95% interval`)}
               stroke="none"
-              fill={COLORS.good}
+              fill={runStroke(COLORS.good, i)}
               fillOpacity={0.18}
               isAnimationActive={false}
               activeDot={false}
@@ -75,7 +76,7 @@ export function CorrectedChart({
               key={`ledger-${id}`}
               dataKey={runKey(p.ledger, i)}
               name={named(id, `ledger ${p.label}`)}
-              stroke={COLORS.main}
+              stroke={runStroke(COLORS.main, i)}
               strokeWidth={2}
               strokeDasharray={i === 1 ? DASH_B : undefined}
               dot={{ r: 2 }}
@@ -85,7 +86,7 @@ export function CorrectedChart({
               key={`corrected-${id}`}
               dataKey={runKey(p.corrected, i)}
               name={named(id, `corrected ${p.label} (audit)`)}
-              stroke={COLORS.good}
+              stroke={runStroke(COLORS.good, i)}
               strokeWidth={2}
               strokeDasharray={i === 1 ? DASH_B : undefined}
               dot={{ r: 3 }}

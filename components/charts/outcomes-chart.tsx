@@ -4,6 +4,7 @@ import {
   CHART_HEIGHT,
   COLORS,
   DASH_B,
+  runStroke,
   guardrailColor,
   MARGIN,
   numTick,
@@ -74,7 +75,7 @@ export function OutcomesChart({
               dataKey={band(i)}
               name={named(id, "mean reward ± 1 std")}
               stroke="none"
-              fill={COLORS.main}
+              fill={runStroke(COLORS.main, i)}
               fillOpacity={i === 0 ? 0.14 : 0.07}
               connectNulls
               isAnimationActive={false}
@@ -87,7 +88,7 @@ export function OutcomesChart({
                 key={`${l.key}-${id}`}
                 dataKey={runKey(l.key, i)}
                 name={named(id, l.label)}
-                stroke={l.color}
+                stroke={runStroke(l.color, i)}
                 strokeWidth={l.width}
                 strokeDasharray={i === 1 ? DASH_B : undefined}
                 dot={false}

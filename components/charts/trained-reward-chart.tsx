@@ -67,6 +67,8 @@ export function TrainedRewardChart({
             tick={yTick}
             stroke="var(--border)"
             width={44}
+            // from 0, and a scale even when every difference is 0 (else the axis centres on 0 and goes negative)
+            domain={[0, (max: number) => (max > 0 ? max : 0.01)]}
           />
           <ReferenceLine
             yAxisId="share"

@@ -11,7 +11,7 @@ import type { ClusterReport } from "@/lib/clusters/report.ts";
 
 /**
  * The standing cluster the guardrails cannot see: hand-offs that wrote nothing, triggered nothing and are still
- * credited on their outcome, whatever their reward (a legal hand-off scores ~0.6, so it is never below the threshold).
+ * credited on their outcome, whatever their reward. The page shows it only when it has members.
  */
 export function BlindSpotCard({
   report,
@@ -41,13 +41,15 @@ export function BlindSpotCard({
         <div className="grid gap-4 p-3 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div className="space-y-3">
             <p className="text-[12px] text-fg-muted">
-              Legal but useless: the rollout handed the ticket to a human without any sandbox write and no guardrail
-              fired, and its outcome is still credited (an allowed hand-off scores 0.45), so the ledger cannot tell it
-              from a justified hand-off. Counted whatever the reward. Once its case forbids the hand-off (the bulk fix),
-              the verifier scores its outcome 0 and it leaves this cluster.
+              Each of these rollouts handed the ticket to a human, wrote nothing in the sandbox and triggered no
+              guardrail, yet its case allows the hand-off, so its outcome sub-score is still credited (the config&apos;s{" "}
+              <code>handoff_outcome</code>, 0.45 by default): the ledger cannot tell it from a justified hand-off.
+              Counted whatever the reward, so it may hold rollouts above the threshold. Once its case forbids the
+              hand-off or requires a write (the bulk fix), the verifier scores its outcome 0 with{" "}
+              <code>handoff_instead_of_resolution</code> and it leaves this cluster.
             </p>
             <div className="grid grid-cols-2 gap-2 md:grid-cols-4">
-              <Stat label="Rollouts" value={fmtInt(b.size)} hint={`${fmtPct(b.share)} of the window`} />
+              <Stat label="Rollouts" value={fmtInt(b.size)} hint={`${fmtPct(b.share)} of all rollouts in the window`} />
               <Stat label="Tickets" value={fmtInt(b.tickets)} />
               <Stat label="Mean reward" value={fmtScore(b.meanReward)} />
               <Stat label="Priority" value={fmtPriority(b.priority?.score)} />

@@ -2,14 +2,13 @@
 // or without a case, and example rollouts whose reward changes. Presentational; every ticket and rollout is a link
 // (the bulk fix is for leads and admins, who may open a case).
 import { Card, Stat } from "@/components/ui/card.tsx";
-import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { fmtInt, fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { TicketLink, TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 
 /** Ticket rows shown; the totals cover every ticket. */
 const MAX_TICKET_ROWS = 200;
-const list = (xs: string[]) => (xs.length ? xs.join(", ") : "—");
 
 export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
   const t = dry.totals;
@@ -99,12 +98,8 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
                   <Td numeric className="font-semibold">
                     {fmtScore(d.after.reward)}
                   </Td>
-                  <Td className="text-[12px]">
-                    +{list(d.guardrails.added)} / −{list(d.guardrails.removed)}
-                  </Td>
-                  <Td className="text-[12px]">
-                    +{list(d.reasons.added)} / −{list(d.reasons.removed)}
-                  </Td>
+                  <Td className="text-[12px]">{fmtSetChange(d.guardrails)}</Td>
+                  <Td className="text-[12px]">{fmtSetChange(d.reasons)}</Td>
                 </tr>
               ))}
             </tbody>

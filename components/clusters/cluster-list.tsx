@@ -36,8 +36,8 @@ export function ClusterList({
         <tr>
           <Th numeric>#</Th>
           <Th>Cluster</Th>
-          <Th numeric>Rollouts</Th>
-          <Th>Share of window</Th>
+          <Th numeric>Low-scoring rollouts</Th>
+          <Th>Share of all rollouts in window</Th>
           <Th numeric>Tickets</Th>
           <Th numeric>Mean reward</Th>
           <Th numeric>Removed by cap</Th>

@@ -11,13 +11,13 @@ import type { ClusterReport } from "@/lib/clusters/report.ts";
 export function CofiredTable({ report, window }: { report: ClusterReport; window: LinkWindow }) {
   if (!report.cofired.length) return null;
   return (
-    <Card title="Co-fired guardrail sets" className="mb-4">
+    <Card title="Co-fired guardrail sets (low-scoring rollouts)" className="mb-4">
       <Table>
         <thead>
           <tr>
             <Th>Guardrails that fired together</Th>
-            <Th numeric>Rollouts</Th>
-            <Th numeric>Share</Th>
+            <Th numeric>Low-scoring rollouts</Th>
+            <Th numeric>Share of all rollouts</Th>
             <Th numeric>Tickets</Th>
             <Th numeric>Mean reward</Th>
             <Th>Trend (early → late)</Th>
@@ -57,13 +57,16 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
 export function GuardrailPresence({ report }: { report: ClusterReport }) {
   if (!report.guardrails.length) return null;
   return (
-    <Card title="Guardrails triggered in the population (deciding or not)" className="mb-4">
+    <Card
+      title={`Guardrails triggered on the low-scoring rollouts (reward below ${report.threshold}; deciding or not)`}
+      className="mb-4"
+    >
       <Table>
         <thead>
           <tr>
             <Th>Guardrail</Th>
-            <Th numeric>Rollouts</Th>
-            <Th numeric>Share of window</Th>
+            <Th numeric>Low-scoring rollouts with it</Th>
+            <Th numeric>Share of all rollouts in window</Th>
             <Th numeric>Deciding</Th>
             <Th>Trend (early → late)</Th>
           </tr>

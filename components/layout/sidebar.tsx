@@ -4,7 +4,7 @@ import { ThemeToggle } from "@/components/layout/theme-toggle.tsx";
 import { can, type Action, type Role } from "@/lib/auth/policy.ts";
 
 /** `action` is what the page's guard asks the policy, so the sidebar shows exactly the pages a role may open. */
-export type NavItem = { href: string; label: string; action: Action };
+export type NavItem = { href: string; label: string; action: Action; carriesRun?: boolean };
 
 export const NAV_ITEMS: NavItem[] = [
   { href: "/queue", label: "Queue", action: "audit.review" },
@@ -12,7 +12,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/trajectories", label: "Trajectories", action: "ledger.read" },
   { href: "/audit", label: "Audit", action: "audit.read" },
   { href: "/agreement", label: "Agreement", action: "ledger.read" },
-  { href: "/clusters", label: "Clusters", action: "ledger.read" },
+  { href: "/clusters", label: "Clusters", action: "ledger.read", carriesRun: true },
   { href: "/monitors", label: "Monitors", action: "runs.read" },
   { href: "/admin/configs", label: "Configs", action: "configs.read" },
   { href: "/admin/activity-log", label: "Activity log", action: "activitylog.read" },
@@ -40,7 +40,13 @@ export function Sidebar({
       </div>
       <nav aria-label="Main" className="flex-1 space-y-0.5 px-2">
         {items.map((i) => (
-          <NavLink key={i.href} href={i.href} label={i.label} hrefs={items.map((x) => x.href)} />
+          <NavLink
+            key={i.href}
+            href={i.href}
+            label={i.label}
+            hrefs={items.map((x) => x.href)}
+            carriesRun={i.carriesRun}
+          />
         ))}
       </nav>
       <div className="space-y-1 border-t border-border px-2 py-2">

@@ -9,13 +9,21 @@ export type AlarmView = {
 
 const TONES = { green: "good", amber: "warn", red: "bad" } as const;
 
-/** An alarm's state as a badge: "red since step 21,000"; grey when there was nothing to evaluate yet. */
+/** The tone of an alarm's state; neutral when it judged nothing (no data yet, or a run below its minimum evidence). */
+export function alarmTone(alarm: AlarmView | null | undefined): "neutral" | "good" | "warn" | "bad" {
+  return !alarm || alarm.atStep === null ? "neutral" : TONES[alarm.state];
+}
+
+/**
+ * An alarm's state as a badge: "red since step 21,000"; grey "not judged" when it had nothing to judge (its title
+ * says why: no data yet, or a run below its minimum evidence).
+ */
 export function AlarmBadge({ alarm, label }: { alarm: AlarmView | null | undefined; label?: string }) {
   const prefix = label ? `${label}: ` : "";
   if (!alarm || alarm.atStep === null) {
     return (
       <Badge tone="neutral" title={alarm?.message ?? "not evaluated yet"}>
-        {prefix}no data
+        {prefix}not judged
       </Badge>
     );
   }

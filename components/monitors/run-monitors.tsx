@@ -18,7 +18,9 @@ import { AlarmBadge, type AlarmView } from "@/components/monitors/alarm-badge.ts
 import { RangeControl } from "@/components/monitors/range-control.tsx";
 import type { ChartData } from "@/lib/monitors/loaders.ts";
 import type { AlarmKey } from "@/lib/monitors/rules.ts";
+import { MIN_WINDOW_REVIEWS, MIN_WINDOW_SLOTS } from "@/lib/stats/alarm-presets.ts";
 import { FieldError } from "@/components/ui/field.tsx";
+import { fmtPct } from "@/components/ui/format.ts";
 import { SMOOTHING, type ChartName, type ChartQueryErrors } from "@/lib/monitors/schema.ts";
 import { chartTable } from "@/lib/monitors/series.ts";
 
@@ -288,7 +290,7 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
         <ChartCard
           id="chart-audit"
           title="Shadow audit over training"
-          description={`Blind human reviews per ${t.auditWindow.toLocaleString("en-US")}-step window: agreement with the ledger and claim-extraction accuracy, with 95% Wilson intervals.`}
+          description={`Blind human reviews per ${t.auditWindow.toLocaleString("en-US")}-step window: agreement with the ledger and claim-extraction accuracy, with 95% Wilson intervals; the dashed red line is the extraction alarm's floor (${fmtPct(t.extractionFloor, 0)}). A window with fewer than ${MIN_WINDOW_REVIEWS} reviews (extraction: ${MIN_WINDOW_SLOTS} claim slots) is a gap, not a 0% or 100% point; the CSV keeps its figures and counts.`}
           status={<AlarmBadge alarm={alarms.extraction} label="extraction" />}
           csvHref={csv("audit")}
         >

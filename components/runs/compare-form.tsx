@@ -1,4 +1,13 @@
 /**
+ * The runs the two pickers start on: the ones asked for, else the first run and the first other one — never the same
+ * run twice unless both were asked for.
+ */
+export function comparePair(runIds: readonly string[], a?: string, b?: string): { a: string; b: string } {
+  const first = a ?? (b !== undefined ? runIds.find((id) => id !== b) : undefined) ?? runIds[0];
+  return { a: first, b: b ?? runIds.find((id) => id !== first) ?? first };
+}
+
+/**
  * Picks two runs to overlay on the same charts. A plain GET form: it works before the page hydrates, and the result
  * is a link (/runs/compare?a=…&b=…).
  */
@@ -15,7 +24,7 @@ export function CompareForm({
 }) {
   if (runIds.length < 2) return null;
   const select = "rounded border border-border bg-bg px-1 py-0.5 text-[12px]";
-  const second = b ?? runIds.find((id) => id !== a) ?? runIds[1];
+  const pair = comparePair(runIds, a, b);
   return (
     <form
       method="get"
@@ -25,7 +34,7 @@ export function CompareForm({
     >
       <label className="flex items-center gap-1">
         <span className="text-fg-muted">Compare</span>
-        <select name="a" defaultValue={a ?? runIds[0]} className={select} aria-label="First run">
+        <select name="a" defaultValue={pair.a} className={select} aria-label="First run">
           {runIds.map((id) => (
             <option key={id} value={id}>
               {id}
@@ -35,7 +44,7 @@ export function CompareForm({
       </label>
       <label className="flex items-center gap-1">
         <span className="text-fg-muted">with</span>
-        <select name="b" defaultValue={second} className={select} aria-label="Second run">
+        <select name="b" defaultValue={pair.b} className={select} aria-label="Second run">
           {runIds.map((id) => (
             <option key={id} value={id}>
               {id}

@@ -2,26 +2,38 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { AlarmBadge } from "@/components/monitors/alarm-badge.tsx";
+import { AlarmBadge, alarmTone } from "@/components/monitors/alarm-badge.tsx";
 import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
-import { ALARM_LABELS } from "@/lib/monitors/rules.ts";
+import { ALARM_LABELS, type AlarmKey } from "@/lib/monitors/rules.ts";
 import type { Thresholds } from "@/lib/monitors/schema.ts";
 import type { RunSummary } from "@/lib/runs/data.ts";
 
-type Tone = "neutral" | "good" | "warn" | "bad";
-
-function bandTone(v: number | null, t: Thresholds): Tone {
-  return v === null ? "neutral" : v < t.hitRateLow || v > t.hitRateHigh ? "warn" : "good";
-}
-function ceilingTone(v: number | null, t: Thresholds): Tone {
-  return v === null ? "neutral" : v > t.handoffCeiling ? "bad" : v > 0.8 * t.handoffCeiling ? "warn" : "good";
+/**
+ * The latest step's rate, coloured by its alarm's state: the alarm (with its hysteresis and minimums) is what says
+ * whether the rate is a problem, so the badge and the alarms column never disagree. The title gives both.
+ */
+function RateBadge({ value, alarm, line }: { value: number | null; alarm: PersistedAlarm | undefined; line: string }) {
+  const state = !alarm || alarm.atStep === null ? "not judged" : alarm.state;
+  return (
+    <Badge
+      tone={alarmTone(alarm)}
+      title={`latest step ${fmtPct(value)} (${line}); alarm ${state}: ${alarm?.message ?? "not evaluated yet"}`}
+    >
+      {fmtPct(value)}
+    </Badge>
+  );
 }
 
 /** The alarms that are not green (evaluated ones), or one "all green" badge. */
 function AlarmCell({ alarms }: { alarms: readonly PersistedAlarm[] }) {
   const evaluated = alarms.filter((a) => a.atStep !== null);
   const raised = evaluated.filter((a) => a.state !== "green");
-  if (evaluated.length === 0) return <Badge tone="neutral">no data</Badge>;
+  if (evaluated.length === 0)
+    return (
+      <Badge tone="neutral" title={alarms[0]?.message ?? "not evaluated yet"}>
+        not judged
+      </Badge>
+    );
   if (raised.length === 0) return <Badge tone="good">all green</Badge>;
   return (
     <div className="flex flex-col items-start gap-0.5">
@@ -33,8 +45,8 @@ function AlarmCell({ alarms }: { alarms: readonly PersistedAlarm[] }) {
 }
 
 /**
- * Every run with its latest health: the latest step's guardrail hit rate (against the healthy band), hand-off rate
- * (against the alarm line), success and mean reward, and its raised alarms.
+ * Every run with its latest health: the latest step's guardrail hit rate and hand-off rate (coloured by their alarms),
+ * success and mean reward, and its raised alarms.
  */
 export function RunsTable({
   runs,
@@ -64,6 +76,7 @@ export function RunsTable({
         {runs.map((r) => {
           const t = thresholds.get(r.id);
           const l = r.latest;
+          const alarm = (key: AlarmKey) => alarms.get(r.id)?.find((a) => a.alarm === key);
           return (
             <tr key={r.id} className="hover:bg-bg-subtle" data-run={r.id}>
               <Td>
@@ -76,10 +89,26 @@ export function RunsTable({
               <Td numeric>{r.firstStep === null ? "–" : `${fmtInt(r.firstStep)}–${fmtInt(r.lastStep)}`}</Td>
               <Td numeric>{l ? fmtInt(l.step) : "–"}</Td>
               <Td numeric>
-                {l && t ? <Badge tone={bandTone(l.guardrailHitRate, t)}>{fmtPct(l.guardrailHitRate)}</Badge> : "–"}
+                {l && t ? (
+                  <RateBadge
+                    value={l.guardrailHitRate}
+                    alarm={alarm("hit_rate")}
+                    line={`healthy ${fmtPct(t.hitRateLow, 0)}–${fmtPct(t.hitRateHigh, 0)}`}
+                  />
+                ) : (
+                  "–"
+                )}
               </Td>
               <Td numeric>
-                {l && t ? <Badge tone={ceilingTone(l.handoffRate, t)}>{fmtPct(l.handoffRate)}</Badge> : "–"}
+                {l && t ? (
+                  <RateBadge
+                    value={l.handoffRate}
+                    alarm={alarm("handoff")}
+                    line={`alarm above ${fmtPct(t.handoffCeiling, 0)}`}
+                  />
+                ) : (
+                  "–"
+                )}
               </Td>
               <Td numeric>{fmtPct(l?.successRate)}</Td>
               <Td numeric>{fmtScore(l?.meanReward)}</Td>

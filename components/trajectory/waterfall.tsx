@@ -47,8 +47,9 @@ export function RewardWaterfall({
         dashed line: success at {SUCCESS} (a reward at or above it counts as a success)
       </p>
       {rows.map((r, i) => (
-        <div key={i} className="grid grid-cols-[150px_1fr_56px] items-center gap-2">
-          <span className={cn("truncate text-[12px]", r.active && "font-semibold text-bad")}>{r.label}</span>
+        <div key={i} className="grid grid-cols-[13rem_1fr_56px] items-center gap-2">
+          {/* wide enough for "cap · duplicate_side_effect", and wrapping rather than cut where it is not */}
+          <span className={cn("break-words text-[12px]", r.active && "font-semibold text-bad")}>{r.label}</span>
           <div className="relative h-4 rounded bg-bg-muted">
             <div
               className={cn(

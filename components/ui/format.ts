@@ -14,3 +14,15 @@ export function rewardTone(r: number | null): "good" | "warn" | "bad" | "neutral
   if (r === null) return "neutral";
   return r >= 0.9 ? "good" : r >= 0.5 ? "warn" : "bad";
 }
+
+/**
+ * What a change to a set of codes (guardrails, reasons) added and removed: "+a, b / −c", one side alone when the other
+ * is empty, "no change" when both are.
+ */
+export function fmtSetChange(d: { added: readonly string[]; removed: readonly string[] }): string {
+  const parts = [
+    ...(d.added.length ? [`+${d.added.join(", ")}`] : []),
+    ...(d.removed.length ? [`−${d.removed.join(", ")}`] : []),
+  ];
+  return parts.length ? parts.join(" / ") : "no change";
+}

@@ -30,7 +30,10 @@ describe("verity clusters", () => {
     const text = c.out.join("\n");
     expect(text).toContain(`run ${runId}, steps 0–3000, reward below 0.5: 36 rollouts, 14 below (38.9%)`);
     const ranks = c.out.filter((l) => /^\d+\s/.test(l)).map((l) => l.split(/\s+/)[1]);
-    expect(ranks).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome", "weakest:unknown"]);
+    expect(ranks).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome"]);
+    expect(text).toContain(
+      "note: 1 of the low-scoring rollouts have no verifier detail (scored outside Verity: no guardrails, no sub-scores) and are not clustered.",
+    );
     expect(text).toMatch(/blind spot \(blind_spot:handoff_no_write\)/);
     expect(text).toMatch(/6 rollouts \(16\.7%\), 1 tickets/);
     expect(text).toContain("unauthorized_write + missing_evidence");

@@ -8,7 +8,7 @@ import { runExists } from "@/lib/clusters/detail-data.ts";
 import { clusterBacklog } from "@/lib/clusters/export.ts";
 import { parseKey } from "@/lib/clusters/keys.ts";
 import { type FullReport, loadFullReport, withPinsFirst } from "@/lib/clusters/loaders.ts";
-import type { ClusterStats } from "@/lib/clusters/report.ts";
+import { type ClusterStats, unscoredLine } from "@/lib/clusters/report.ts";
 import { clusterWindowSchema, issues, STATUS_LABELS, toWindow } from "@/lib/clusters/schema.ts";
 import { reportToWire } from "@/lib/clusters/wire.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
@@ -47,6 +47,7 @@ export function formatReport(full: FullReport): string[] {
   const { report: r, states, extras } = full;
   const lines = [
     `run ${r.runId}, steps ${r.from ?? "–"}–${r.to ?? "–"}, reward below ${r.threshold}: ${int(r.rollouts)} rollouts, ${int(r.population)} below (${pct(r.rollouts ? r.population / r.rollouts : null)})`,
+    ...(r.unscored > 0 ? [`note: ${unscoredLine(r)}`] : []),
     "",
   ];
   const widths = [4, 44, 8, 7, 7, 6, 7, 16, 9, 8];

@@ -104,13 +104,9 @@ describe("the report of the known ledger", () => {
     expect(by.unauthorized_write.meanReward).toBeCloseTo(0.3, 9);
     expect(by.unauthorized_write.removedByCap).toBeCloseTo((4 * 0.7 + 2 * 0.5) / 6, 6);
     expect(by["weakest:outcome"]).toMatchObject({ size: 1 });
-    expect(by["weakest:unknown"]).toMatchObject({ size: 1 });
-    expect(Object.keys(by).sort()).toEqual([
-      "empty_promise",
-      "unauthorized_write",
-      "weakest:outcome",
-      "weakest:unknown",
-    ]);
+    // the external record without sub-scores is in the population but forms no cluster: it has no verifier detail
+    expect(r.unscored).toBe(1);
+    expect(Object.keys(by).sort()).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome"]);
   });
 
   it("has trends: per-step shares, the fitted slope, early against late", async () => {
@@ -135,12 +131,7 @@ describe("the report of the known ledger", () => {
       (c) => priorityScore({ share: c.share, meanReward: c.meanReward, slope: c.trend.slope })!.score,
     );
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    expect(r.clusters.map((c) => c.key)).toEqual([
-      "empty_promise",
-      "unauthorized_write",
-      "weakest:outcome",
-      "weakest:unknown",
-    ]);
+    expect(r.clusters.map((c) => c.key)).toEqual(["empty_promise", "unauthorized_write", "weakest:outcome"]);
     expect(r.clusters[0].priority!.gap).toBeCloseTo(0.7, 9);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Bin } from "@/lib/clusters/bins.ts";
 import type { BlindSpotFacts, LevelOneFacts, SignatureFacts } from "@/lib/clusters/data.ts";
 import { signatureTicketKey } from "@/lib/clusters/data.ts";
-import { buildReport } from "@/lib/clusters/report.ts";
+import { buildReport, unscoredLine } from "@/lib/clusters/report.ts";
 import { priorityScore } from "@/lib/stats/priority.ts";
 
 // Two bins of 100 rollouts. Empty promise: 20 then 10 (shrinking); unauthorized write: 5 then 15 (growing), of which
@@ -185,5 +185,42 @@ describe("buildReport", () => {
       to: null,
     });
     expect(empty.blindSpot).toMatchObject({ size: 0, share: 0, meanReward: null });
+  });
+});
+
+describe("a run scored outside Verity", () => {
+  it("forms no 'weakest unknown' cluster: its entries are counted as without verifier detail and the report says so", () => {
+    const external: LevelOneFacts = {
+      cells: [
+        { key: "weakest:unknown", mask: 0, category: null, bin: 1, n: 30, rewardSum: 30 * 0.2, removedSum: 0 },
+        { key: "weakest:unknown", mask: 0, category: null, bin: 2, n: 10, rewardSum: 10 * 0.2, removedSum: 0 },
+      ],
+      ticketsByKey: new Map([["weakest:unknown", 12]]),
+      ticketsByMask: new Map(),
+    };
+    const none: SignatureFacts = { cells: [], tickets: new Map(), rates: new Map(), sampled: new Map() };
+    const r = buildReport({
+      runId: "tau2",
+      threshold: 0.9,
+      bins,
+      levelOne: external,
+      signatures: none,
+      blindSpot: { cells: [], tickets: 0 },
+    });
+    expect(r).toMatchObject({ population: 40, unscored: 40, clusters: [], guardrails: [] });
+    expect(unscoredLine(r)).toBe(
+      "No verifier detail: the 40 low-scoring rollouts of this window were scored outside Verity (no guardrails, no sub-scores), so nothing is clustered.",
+    );
+    const mixed = buildReport({
+      runId: "mixed",
+      threshold: 0.9,
+      bins,
+      levelOne: { ...levelOne, cells: [...levelOne.cells, ...external.cells] },
+      signatures,
+      blindSpot: { cells: [], tickets: 0 },
+    });
+    expect(mixed.clusters.map((c) => c.key).sort()).toEqual(["empty_promise", "unauthorized_write"]);
+    expect(unscoredLine(mixed)).toMatch(/^40 of the low-scoring rollouts have no verifier detail/);
+    expect(unscoredLine({ unscored: 0, population: 3 })).toBeNull();
   });
 });

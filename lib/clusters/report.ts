@@ -10,6 +10,7 @@ import {
   levelOneLabel,
   type Signature,
   signatureLabel,
+  WEAKEST_UNKNOWN,
 } from "@/lib/clusters/keys.ts";
 import type { BlindSpotFacts, LevelOneFacts, SignatureFacts } from "@/lib/clusters/data.ts";
 import { signatureTicketKey } from "@/lib/clusters/data.ts";
@@ -63,6 +64,11 @@ export type ClusterReport = {
   bins: Bin[];
   rollouts: number;
   population: number;
+  /**
+   * Low-scoring entries with no verifier detail (no guardrail and no sub-score: scored outside Verity). They are in
+   * the population but form no cluster: "weakest unknown" would say nothing about what data to build.
+   */
+  unscored: number;
   clusters: LevelOne[];
   blindSpot: ClusterStats & { categories: CategoryPart[] };
   cofired: CofiredSet[];
@@ -189,32 +195,35 @@ export function buildReport(input: {
     add(getAcc(e.cats, c.category, nb), c.bin, c.n, c.rewardSum, c.removedSum);
   }
 
-  const clusters: LevelOne[] = [...byKey.entries()].map(([l1, a]) => {
-    const base = stats(l1, levelOneLabel(l1), a, bins, rollouts, levelOne.ticketsByKey.get(l1) ?? null);
-    // The realised sampling rate (entries read / entries), so that a signature every member carries is 100%.
-    const rate = (signatures.rates.get(l1) ?? 1) === 1 ? 1 : (signatures.sampled.get(l1) ?? 0) / Math.max(1, a.n);
-    const sigs: LevelTwo[] = [...bySig.entries()]
-      .filter(([, e]) => e.l1 === l1)
-      .map(([k, e]) => {
-        const s = stats(
-          k,
-          signatureLabel(e.sig),
-          e.a,
-          bins,
-          rollouts,
-          rate === 1
-            ? (signatures.tickets.get(signatureTicketKey(l1, e.sig.code, e.sig.tool, e.sig.field)) ?? null)
-            : null,
-          rate,
-        );
-        const categories = categoryParts(e.cats, s.size, rollouts, rate, (cat) =>
-          formatKey({ kind: "level3", l1, sig: e.sig, category: cat }),
-        );
-        return { ...s, signature: e.sig, ofParent: base.size ? s.size / base.size : 0, categories };
-      });
-    const categories = categoryParts(byKeyCat.get(l1) ?? new Map(), base.size, rollouts, 1, () => null);
-    return { ...base, l1, categories, signatures: rankByPriority(sigs), sampleRate: rate };
-  });
+  const unscored = byKey.get(WEAKEST_UNKNOWN)?.n ?? 0;
+  const clusters: LevelOne[] = [...byKey.entries()]
+    .filter(([l1]) => l1 !== WEAKEST_UNKNOWN)
+    .map(([l1, a]) => {
+      const base = stats(l1, levelOneLabel(l1), a, bins, rollouts, levelOne.ticketsByKey.get(l1) ?? null);
+      // The realised sampling rate (entries read / entries), so that a signature every member carries is 100%.
+      const rate = (signatures.rates.get(l1) ?? 1) === 1 ? 1 : (signatures.sampled.get(l1) ?? 0) / Math.max(1, a.n);
+      const sigs: LevelTwo[] = [...bySig.entries()]
+        .filter(([, e]) => e.l1 === l1)
+        .map(([k, e]) => {
+          const s = stats(
+            k,
+            signatureLabel(e.sig),
+            e.a,
+            bins,
+            rollouts,
+            rate === 1
+              ? (signatures.tickets.get(signatureTicketKey(l1, e.sig.code, e.sig.tool, e.sig.field)) ?? null)
+              : null,
+            rate,
+          );
+          const categories = categoryParts(e.cats, s.size, rollouts, rate, (cat) =>
+            formatKey({ kind: "level3", l1, sig: e.sig, category: cat }),
+          );
+          return { ...s, signature: e.sig, ofParent: base.size ? s.size / base.size : 0, categories };
+        });
+      const categories = categoryParts(byKeyCat.get(l1) ?? new Map(), base.size, rollouts, 1, () => null);
+      return { ...base, l1, categories, signatures: rankByPriority(sigs), sampleRate: rate };
+    });
 
   const cofired: CofiredSet[] = [...byMask.entries()]
     .map(([mask, a]) => ({ codes: codesOfMask(mask), a, mask }))
@@ -275,6 +284,7 @@ export function buildReport(input: {
     bins,
     rollouts,
     population,
+    unscored,
     clusters: rankByPriority(clusters),
     blindSpot: {
       ...rankByPriority([blindStats])[0],
@@ -283,4 +293,13 @@ export function buildReport(input: {
     cofired: rankByPriority(cofired).sort((x, y) => y.size - x.size || x.key.localeCompare(y.key)),
     guardrails,
   };
+}
+
+/** What the report says of the low-scoring entries it does not cluster (no verifier detail); null when none. */
+export function unscoredLine(r: { unscored: number; population: number }): string | null {
+  if (r.unscored === 0) return null;
+  const n = r.unscored.toLocaleString("en-US");
+  return r.unscored === r.population
+    ? `No verifier detail: the ${n} low-scoring rollouts of this window were scored outside Verity (no guardrails, no sub-scores), so nothing is clustered.`
+    : `${n} of the low-scoring rollouts have no verifier detail (scored outside Verity: no guardrails, no sub-scores) and are not clustered.`;
 }

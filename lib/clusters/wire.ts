@@ -95,6 +95,7 @@ export function reportToWire(w: ClusterWindow, full: FullReport) {
     threshold: report.threshold,
     rollouts: report.rollouts,
     population: report.population,
+    unscored: report.unscored,
     bins: report.bins.map((b) => ({ from: b.from, to: b.to, rollouts: b.rollouts })),
     blind_spot: {
       ...statsWire(w, report.blindSpot),

@@ -361,17 +361,21 @@ export function sortValueOf(p: BrowseParams, e: Record<string, unknown>): number
 }
 
 const COUNT_CAP = 1_000;
+/** Scopes (the run's partition, or the whole ledger) up to this many rows are counted exactly: a block sample of rows
+ * clustered by step can be 10 % off, and one scan of this many rows is a bounded cost. */
+const EXACT_SCOPE_ROWS = 500_000;
 
 /**
- * How many entries match: exact up to 1,000; above that an estimate from a block sample of the ledger (about
- * `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such. An exact count over
- * millions of rows would cost more than the page itself, and the planner's own estimate is no use for the
- * guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare filter in
- * a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate of it.
+ * How many entries match: exact up to 1,000, and exact in a scope of up to 500,000 rows (the run's partition when the
+ * filter names a run, else the ledger, by the partitions' statistics); above that an estimate from a block sample of
+ * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
+ * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
+ * use for the guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare
+ * filter in a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(
   p: BrowseParams,
-  opts: { sampleRows?: number } = {},
+  opts: { sampleRows?: number; exactScopeRows?: number } = {},
 ): Promise<{ count: number; exact: boolean; atLeast?: true }> {
   const where = Prisma.join(await searchConditions(p), " and ");
   const rows = await readDb().$queryRaw<{ n: bigint }[]>`
@@ -379,6 +383,10 @@ export async function countLedger(
   const n = Number(rows[0].n);
   if (n <= COUNT_CAP) return { count: n, exact: true };
   const tuples = await sampleBase(p.run);
+  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
+    const [all] = await readDb().$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`;
+    return { count: Number(all.n), exact: true };
+  }
   const percent = Math.min(100, Math.max(0.0001, ((opts.sampleRows ?? 10_000) / tuples) * 100));
   const sampled = await readDb().$queryRaw<{ n: bigint }[]>`
     select count(*) as n from ledger l tablesample system (${percent}::real) repeatable (7) where ${where}`;

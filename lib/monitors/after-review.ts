@@ -1,6 +1,6 @@
 // Alarm evaluation after a shadow review is submitted: the run's extraction and reward-hacking alarms read the
 // current reviews, so a review is data arriving like an ingest batch. (A lead's verdict changes nothing these alarms
-// read.) Never throws: a failed evaluation is logged, and the next page read evaluates again.
+// read.) Never throws: a failed evaluation is logged, and the next write (or start) evaluates again.
 import { db } from "@/lib/db/client.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
@@ -19,7 +19,7 @@ export async function evaluateAlarmsAfterReview(itemId: bigint): Promise<void> {
     }
   } catch (err) {
     console.error(
-      `alarms not evaluated after the review of item ${itemId} (the next page read will):`,
+      `alarms not evaluated after the review of item ${itemId} (the next write or start will):`,
       err instanceof Error ? err.message : err,
     );
   }

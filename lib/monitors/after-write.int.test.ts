@@ -117,7 +117,16 @@ describe("alarms after a write", () => {
     });
     expect(summary.rescored).toBeGreaterThan(0);
     const after = await stored(RUN);
-    expect(after).toEqual(await replay(RUN));
+    // The states, readings and steps are the replay's; the since-step stays that of the last recorded change (a
+    // re-score may move where the replay enters a state the alarm is still in).
+    const withoutSince = (rows: { sinceStep: number | null }[]) =>
+      rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== "sinceStep")));
+    expect(withoutSince(after)).toEqual(withoutSince(await replay(RUN)));
+    const history = await listAlarmEvents({ runId: RUN, limit: 100 });
+    for (const a of after) {
+      const last = history.find((e) => e.alarm === a.alarm);
+      expect([a.alarm, a.sinceStep]).toEqual([a.alarm, last ? last.step : null]);
+    }
     // the stored hit-rate reading is the re-scored one, not the one from the ingest
     expect(after.find((a) => a.alarm === "hit_rate")?.value).not.toBe(
       before.find((a) => a.alarm === "hit_rate")?.value,

@@ -3,7 +3,7 @@
 // interval while the write goes on, and once more when it ends, so a long ingest turns an alarm red while it is
 // still streaming and a short one evaluates exactly once. The evaluation reads through a Prisma client over the
 // writer's own pool, so the states land in the database the rows went to (the CLI's database is not the console's
-// DATABASE_URL). Never throws: a failed evaluation is logged, and the next write or page read evaluates again.
+// DATABASE_URL). Never throws: a failed evaluation is logged, and the next write (or start) evaluates again.
 import type pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
@@ -89,7 +89,7 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
         deliveries.push(g.delivered);
       } catch (err) {
         console.error(
-          `alarms of run ${runId} were not evaluated after the write (the next write or page read will):`,
+          `alarms of run ${runId} were not evaluated after the write (the next write or start will):`,
           err instanceof Error ? err.message : err,
         );
       }

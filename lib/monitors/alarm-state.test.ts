@@ -14,6 +14,8 @@ import { DEFAULT_THRESHOLDS } from "@/lib/monitors/schema.ts";
 import { wilson } from "@/lib/stats/intervals.ts";
 
 const rules = alarmRules({ ...DEFAULT_THRESHOLDS });
+/** The state machine's own cases judge from the first step (the run-level minimum has its own tests). */
+const ANY = { rollouts: 0, steps: 0 };
 const hashes = Object.fromEntries(ALARMS.map((a) => [a, ruleHash(rules[a])])) as Record<AlarmKey, string>;
 
 /** A healthy step of 100 rollouts: 20% hit rate, 5% hand-off, group std 0.2, mean reward 0.5. */
@@ -44,7 +46,12 @@ function replayArrivals(steps: AlarmStepRow[], audit: (upTo: number) => AuditPoi
   for (let i = 1; i <= steps.length; i++) {
     const seen = steps.slice(0, i);
     const last = seen[seen.length - 1].step;
-    const computed = computeAlarmStatuses(rules, { steps: seen, audit: audit(last), auditWindow: 500 });
+    const computed = computeAlarmStatuses(rules, {
+      steps: seen,
+      audit: audit(last),
+      auditWindow: 500,
+      minEvidence: ANY,
+    });
     const planned = planRunUpdate(stored, computed, {
       runId: "r",
       ruleHashes: hashes,
@@ -155,7 +162,7 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
 
   it("re-evaluating the same data records nothing and keeps the time of the last change", () => {
     const steps = [0.12, 0.12, 0.12].map((r, i) => step(i, { handoffs: r * 100 }));
-    const computed = computeAlarmStatuses(rules, { steps, audit: [], auditWindow: 500 });
+    const computed = computeAlarmStatuses(rules, { steps, audit: [], auditWindow: 500, minEvidence: ANY });
     const first = planRunUpdate([], computed, {
       runId: "r",
       ruleHashes: hashes,
@@ -180,6 +187,7 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
       steps: [0.2, 0.2, 0.2].map((r, i) => step(i, { handoffs: r * 100 })),
       audit: [],
       auditWindow: 500,
+      minEvidence: ANY,
     });
     const p = planAlarmUpdate(null, red.handoff, {
       runId: "r",
@@ -200,8 +208,56 @@ describe("alarm persistence: no flapping, no duplicate records", () => {
       steps: [0, 1, 2, 3].map((s) => step(s, { rollouts: 10, handoffs: 9 })),
       audit: [],
       auditWindow: 500,
+      minEvidence: ANY,
     });
     expect(computed.handoff).toMatchObject({ state: "green", at: null });
+  });
+});
+
+describe("a run's minimum evidence", () => {
+  const breaching = (n: number, rollouts = 100) =>
+    Array.from({ length: n }, (_, i) => step(i, { rollouts, handoffs: 0.5 * rollouts, trained: 1, trainedDiffers: 1 }));
+
+  it("a toy run (ten rollouts; 96 rollouts over 3 steps) is not judged: every alarm green, nothing evaluated, says why", () => {
+    for (const steps of [[step(0, { rollouts: 10, handoffs: 10, trained: 4, trainedDiffers: 2 })], breaching(3, 32)]) {
+      const computed = computeAlarmStatuses(rules, { steps, audit: [], auditWindow: 500 });
+      for (const a of ALARMS) expect(computed[a]).toMatchObject({ state: "green", at: null, since: null });
+      expect(computed.handoff.message).toMatch(
+        /^not judged: the run has (10 rollouts over 1 logged step|96 rollouts over 3 logged steps); alarms judge a run from 500 rollouts over 5 steps$/,
+      );
+      const planned = planRunUpdate([], computed, {
+        runId: "r",
+        ruleHashes: hashes,
+        fingerprint: "f",
+        now: new Date(1),
+      });
+      expect(planned.transitions).toEqual([]);
+    }
+  });
+
+  it("enough rollouts over too few steps is not judged either; at the minimum the alarms judge the whole series", () => {
+    const few = computeAlarmStatuses(rules, { steps: breaching(4, 1000), audit: [], auditWindow: 500 });
+    expect(few.handoff).toMatchObject({ state: "green", at: null });
+    const enough = computeAlarmStatuses(rules, { steps: breaching(5), audit: [], auditWindow: 500 });
+    expect(enough.handoff).toMatchObject({ state: "red", since: 2, at: 4 });
+    expect(enough.trained_mismatch).toMatchObject({ state: "red", since: 0 });
+  });
+});
+
+describe("the since-step is the recorded change's", () => {
+  it("a state left and re-entered between two evaluations keeps the step of the change the history recorded", () => {
+    // red at step 2 (recorded), then amber at 5 and red again at 9 — all before the next evaluation
+    const rates = [0.12, 0.12, 0.12, 0.085, 0.085, 0.085, 0.085, 0.12, 0.12, 0.12, 0.12, 0.12];
+    const steps = rates.map((r, i) => step(i, { handoffs: r * 100 }));
+    const at = (n: number) =>
+      computeAlarmStatuses(rules, { steps: steps.slice(0, n), audit: [], auditWindow: 500, minEvidence: ANY });
+    const meta = (f: string) => ({ runId: "r", ruleHashes: hashes, fingerprint: f, now: new Date(1) });
+    const first = planRunUpdate([], at(3), meta("a"));
+    expect(of(first.transitions, "handoff")).toEqual(["green→red@2"]);
+    expect(at(12).handoff).toMatchObject({ state: "red", since: 9 });
+    const second = planRunUpdate(first.rows, at(12), meta("b"));
+    expect(second.transitions).toEqual([]);
+    expect(second.rows.find((r) => r.alarm === "handoff")).toMatchObject({ state: "red", sinceStep: 2, atStep: 11 });
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type AlarmState,
   type AlarmStatus,
 } from "@/lib/stats/alarms.ts";
+import { MIN_RUN_EVIDENCE } from "@/lib/stats/alarm-presets.ts";
 import type { StepPoint } from "@/lib/stats/trend.ts";
 import { auditSeries, windowStart, type AuditPoint } from "@/lib/monitors/audit.ts";
 import { orderingSeries, type OrderingPoint } from "@/lib/monitors/ordering.ts";
@@ -36,7 +37,11 @@ export type AlarmInputs = {
   auditWindow: number;
   /** Pairwise ordering agreement per audit window (none for a run without pairwise judgements). */
   ordering?: readonly OrderingPoint[];
+  /** The least a run needs before its alarms judge it; default MIN_RUN_EVIDENCE. */
+  minEvidence?: RunEvidence;
 };
+
+export type RunEvidence = { readonly rollouts: number; readonly steps: number };
 
 /** The ledger's mean reward pooled into the audit windows, so both series of a reward-hacking rule share a grid. */
 export function ledgerRewardByWindow(steps: readonly AlarmStepRow[], width: number): StepPoint[] {
@@ -53,9 +58,39 @@ export function ledgerRewardByWindow(steps: readonly AlarmStepRow[], width: numb
     .map(([step, { sum, n }]) => ({ step, value: n > 0 ? sum / n : null, n }));
 }
 
-/** The state each alarm ends in after replaying its series from the start. */
+/**
+ * Why a run is too small for its alarms to judge it (MIN_RUN_EVIDENCE: rollouts and logged steps over the whole run),
+ * or null when it is not.
+ */
+export function runEvidenceShortfall(
+  steps: readonly AlarmStepRow[],
+  min: RunEvidence = MIN_RUN_EVIDENCE,
+): string | null {
+  let rollouts = 0;
+  let logged = 0;
+  for (const s of steps) {
+    rollouts += s.rollouts;
+    if (s.rollouts > 0) logged++;
+  }
+  if (rollouts >= min.rollouts && logged >= min.steps) return null;
+  const n = (x: number, one: string, many: string) => `${x.toLocaleString("en-US")} ${x === 1 ? one : many}`;
+  return (
+    `not judged: the run has ${n(rollouts, "rollout", "rollouts")} over ${n(logged, "logged step", "logged steps")}; ` +
+    `alarms judge a run from ${min.rollouts.toLocaleString("en-US")} rollouts over ${min.steps} steps`
+  );
+}
+
+/**
+ * The state each alarm ends in after replaying its series from the start. A run below MIN_RUN_EVIDENCE is not
+ * judged: every alarm is green with nothing evaluated, and says why.
+ */
 export function computeAlarmStatuses(rules: AlarmRules, inputs: AlarmInputs): Record<AlarmKey, AlarmStatus> {
   const { steps, audit } = inputs;
+  const shortfall = runEvidenceShortfall(steps, inputs.minEvidence);
+  if (shortfall !== null) {
+    const status: AlarmStatus = { ...INITIAL_ALARM_STATUS, message: shortfall };
+    return Object.fromEntries(ALARMS.map((a) => [a, status])) as Record<AlarmKey, AlarmStatus>;
+  }
   const human = auditSeries(audit);
   const ledger = ledgerRewardByWindow(steps, inputs.auditWindow);
   const last = (t: AlarmStatus[]) => t[t.length - 1] ?? INITIAL_ALARM_STATUS;
@@ -120,7 +155,9 @@ export type AlarmTransition = {
 /**
  * The row to store after an evaluation and the transition it records, if any. A run seen for the first time starts
  * from green, so finding it already amber or red is a change (and is posted); staying in the same state keeps
- * changedAt (the "since when" of the Monitors page) and records nothing.
+ * changedAt (the "since when" of the Monitors page) and the since-step, and records nothing. The since-step is the
+ * step of the recorded change: the replay may place the state's start elsewhere (it left and re-entered the state
+ * between two evaluations, or old steps changed), but the page says what the alarm history says.
  */
 export function planAlarmUpdate(
   previous: PersistedAlarm | null,
@@ -133,7 +170,7 @@ export function planAlarmUpdate(
     runId: meta.runId,
     alarm: meta.alarm,
     state: computed.state,
-    sinceStep: computed.since,
+    sinceStep: changed || !previous ? computed.since : previous.sinceStep,
     atStep: computed.at,
     value: computed.value,
     message: computed.message,

@@ -1,7 +1,8 @@
-// Alarm evaluation as data arrives. `evaluateRunAlarms(runId)` is the hook the ingest path (or anything that changed
-// a run's ledger or reviews) may call after committing; the console also evaluates on read (`refreshAlarms`), and
-// both skip the work when the run's fingerprint (rollups, reviews, thresholds) is what the stored states were
-// computed from. Reads are O(steps + reviews); nothing scans the ledger.
+// Alarm evaluation as data arrives. `evaluateRunAlarms(runId)` is what a write calls after committing (ingest,
+// re-score, a case fix, a submitted review, new thresholds); `refreshAlarms` is what a start calls, for states stored
+// by an older evaluation (or by a write that did not evaluate, such as the demo audit). Pages only read the stored
+// states: reading a page never changes an alarm. Both skip the work when the run's fingerprint (rollups, reviews,
+// thresholds) is what the stored states were computed from. Reads are O(steps + reviews); nothing scans the ledger.
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client.ts";
 import { env } from "@/lib/env.ts";
@@ -22,7 +23,7 @@ import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { deliverTransitions, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
 
 /** Bump when the evaluation logic changes, so stored states are recomputed once after a deploy. */
-const EVALUATION_VERSION = "2";
+const EVALUATION_VERSION = "3";
 
 export type EvaluateOptions = {
   client?: PrismaClient;
@@ -31,7 +32,7 @@ export type EvaluateOptions = {
   force?: boolean;
   /** Webhook URL; default VERITY_ALARM_WEBHOOK_URL, null for none. */
   webhookUrl?: string | null;
-  /** "await" (default) returns after the posts; "background" returns at once and posts afterwards (page reads). */
+  /** "await" (default) returns after the posts; "background" returns at once and posts afterwards (servers). */
   webhook?: "await" | "background";
   webhookTimeoutMs?: number;
 };
@@ -126,7 +127,7 @@ export async function evaluateRunAlarms(runId: string, opts: EvaluateOptions = {
 
 /**
  * The alarm states of several runs (default: every run), evaluating only the runs whose data changed since their
- * states were stored. For pages: webhook posts go on in the background unless told otherwise.
+ * states were stored (or whose states an older evaluation stored). For a start, not for pages.
  */
 export async function refreshAlarms(
   runIds?: readonly string[],
@@ -143,7 +144,7 @@ export async function refreshAlarms(
   const out = new Map<string, RunAlarms>();
   for (const run of runs) {
     const prev = previous.filter((p) => p.runId === run.id);
-    out.set(run.id, await evaluate(run, fingerprints.get(run.id) ?? "", prev, { webhook: "background", ...opts }));
+    out.set(run.id, await evaluate(run, fingerprints.get(run.id) ?? "", prev, opts));
   }
   return out;
 }

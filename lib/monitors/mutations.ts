@@ -13,7 +13,7 @@ export type PersistedTransition = AlarmTransition & { eventId: bigint };
 
 /**
  * Stores an evaluation's outcome for a run: plans against the persisted rows read under a per-run transaction-level
- * advisory lock, so two evaluations of the same run (a page read and the ingest hook) cannot both record the same
+ * advisory lock, so two evaluations of the same run (a review and the ingest hook) cannot both record the same
  * change. When another evaluation holds the lock this one gives way and returns null: that one stores the same
  * conclusion from the same or newer data.
  */

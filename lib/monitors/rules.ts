@@ -5,6 +5,8 @@ import {
   GROUP_STD_ALARM,
   GUARDRAIL_HIT_RATE_ALARM,
   HANDOFF_RATE_ALARM,
+  MIN_WINDOW_REVIEWS,
+  MIN_WINDOW_SLOTS,
   ORDERING_AGREEMENT_ALARM,
   REWARD_HACKING_ALARM,
   TRAINED_REWARD_MISMATCH_ALARM,
@@ -74,7 +76,7 @@ export function alarmRules(t: Thresholds): AlarmRules {
     minSlope: r12(t.hackingRise / 1000),
     maxHumanSlope: r12(-t.hackingFall / 1000),
     humanLabel,
-    minN: 5,
+    minN: MIN_WINDOW_REVIEWS,
   });
   return {
     hit_rate: {
@@ -106,7 +108,7 @@ export function alarmRules(t: Thresholds): AlarmRules {
       enterAfter: 2,
       exitAfter: 2,
       // Claim slots, not reviews: a review labels ~5 slots, so 30 slots is about six reviews.
-      minN: 30,
+      minN: MIN_WINDOW_SLOTS,
     },
     hacking_agreement: hacking("shadow agreement"),
     hacking_success: hacking("human-measured success"),

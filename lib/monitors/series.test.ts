@@ -9,6 +9,7 @@ import {
   unionSteps,
 } from "@/lib/monitors/buckets.ts";
 import {
+  auditPlotRows,
   chartTable,
   codesIn,
   correctedTable,
@@ -277,5 +278,43 @@ describe("correctedTable", () => {
       pooled: 1,
     });
     expect(t.columns.map((c) => c.key)).toContain("correctedSuccessHigh");
+  });
+});
+
+describe("auditPlotRows", () => {
+  const row = (step: number, reviews: number, slots: number, b?: { reviews: number; slots: number }) => ({
+    step,
+    reviews,
+    agreement: reviews ? 1 : null,
+    agreementLow: 0.2,
+    agreementHigh: 1,
+    humanSuccess: 0,
+    humanSuccessLow: 0,
+    humanSuccessHigh: 0.8,
+    slots,
+    extraction: 1,
+    extractionLow: 0.5,
+    extractionHigh: 1,
+    ...(b ? { reviews__b: b.reviews, agreement__b: 0, slots__b: b.slots, extraction__b: 0.5 } : {}),
+  });
+
+  it("leaves a window of fewer than 5 reviews (30 claim slots) as a gap, not a 0% or 100% point; keeps the counts", () => {
+    const [thin, slotsOnly, full] = auditPlotRows([row(0, 1, 4), row(500, 5, 29), row(1000, 5, 30)], 1);
+    expect(thin).toMatchObject({
+      step: 0,
+      reviews: 1,
+      slots: 4,
+      agreement: null,
+      agreementLow: null,
+      humanSuccess: null,
+    });
+    expect(thin.extraction).toBeNull();
+    expect(slotsOnly).toMatchObject({ agreement: 1, humanSuccess: 0, extraction: null, extractionHigh: null });
+    expect(full).toEqual(row(1000, 5, 30));
+  });
+
+  it("judges each run of a comparison by its own counts", () => {
+    const [r] = auditPlotRows([row(0, 6, 40, { reviews: 2, slots: 40 })], 2);
+    expect(r).toMatchObject({ agreement: 1, extraction: 1, agreement__b: null, extraction__b: 0.5 });
   });
 });

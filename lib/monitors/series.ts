@@ -9,6 +9,7 @@ import { trainedRewardMismatch } from "@/lib/stats/trained-reward.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
 import type { CorrectedWindow } from "@/lib/audit/corrected-curve.ts";
 import type { ChartName } from "@/lib/monitors/schema.ts";
+import { MIN_WINDOW_REVIEWS, MIN_WINDOW_SLOTS } from "@/lib/stats/alarm-presets.ts";
 
 export type ColumnFormat = "percent" | "number" | "count";
 export type Column = { key: string; label: string; format: ColumnFormat };
@@ -192,6 +193,38 @@ export function auditTable(points: readonly AuditPoint[]): ChartTable {
       };
     }),
   };
+}
+
+const REVIEW_FIGURES = [
+  "agreement",
+  "agreementLow",
+  "agreementHigh",
+  "humanSuccess",
+  "humanSuccessLow",
+  "humanSuccessHigh",
+];
+const SLOT_FIGURES = ["extraction", "extractionLow", "extractionHigh"];
+
+/**
+ * The audit table's rows as the chart plots them: a window with fewer than `min.reviews` reviews has no agreement or
+ * human success, one with fewer than `min.slots` claim slots no extraction accuracy — gaps, not the 0% or 100% a
+ * window of one review reads. The minimums are the alarms' (MIN_WINDOW_REVIEWS, MIN_WINDOW_SLOTS); the CSV keeps
+ * every window's figures beside its counts. `runs`: how many runs the (merged) table holds.
+ */
+export function auditPlotRows(
+  rows: readonly Row[],
+  runs: number,
+  min: { reviews: number; slots: number } = { reviews: MIN_WINDOW_REVIEWS, slots: MIN_WINDOW_SLOTS },
+): Row[] {
+  return rows.map((r) => {
+    const out: Row = { ...r };
+    for (let i = 0; i < runs; i++) {
+      const blank = (keys: string[]) => keys.forEach((k) => (out[runKey(k, i)] = null));
+      if ((r[runKey("reviews", i)] ?? 0) < min.reviews) blank(REVIEW_FIGURES);
+      if ((r[runKey("slots", i)] ?? 0) < min.slots) blank(SLOT_FIGURES);
+    }
+    return out;
+  });
 }
 
 /**

@@ -103,7 +103,7 @@ describe("blind reviews", () => {
     const runId = uniqueName("blind-run");
     await seedRun(url, { runId, tickets: 1 });
     const [former] = await makeUsers(db(), 1, "lead");
-    expect(await changeRole(former.userId, "annotator", { label: "test" })).toEqual({ ok: true });
+    expect(await changeRole(former.userId, "annotator", { label: "test" })).toEqual({ ok: true, tokens: [] });
     const first = await newBatch(runId);
     expect((await review(former, first)).excludedReason).toBe(
       "author held the role lead, which can read the ledger, before submitting",

@@ -29,6 +29,19 @@ export const GUARDRAIL_HIT_RATE_ALARM: BandRule = {
 };
 
 /**
+ * The least evidence a run needs before any of its alarms can leave green, counted over the whole run: rollouts, and
+ * logged steps that hold any. A toy run (the ten worked examples, a 96-rollout import) can meet a step alarm's
+ * per-step minimum a few times in a row and turn red on what is noise; below these every alarm of the run reads "not
+ * judged" and stays green. The one statement of the numbers (README, "Training alarms", quotes them).
+ */
+export const MIN_RUN_EVIDENCE = { rollouts: 500, steps: 5 } as const;
+
+/** The fewest reviews an audit window needs before its human figures count (the reward-hacking rules, the chart). */
+export const MIN_WINDOW_REVIEWS = 5;
+/** The fewest claim slots an audit window needs before its extraction accuracy counts (a review labels ~5 slots). */
+export const MIN_WINDOW_SLOTS = 30;
+
+/**
  * The fewest GRPO groups (with two or more rewarded rollouts) a step needs before the within-group std alarm judges
  * it. A mean over a handful of groups is noise: three groups that happen to be flat read 0 and would count towards
  * red, as would a step whose rollouts are still arriving. A step with fewer reads "not enough groups" and moves no

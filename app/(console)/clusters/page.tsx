@@ -14,6 +14,7 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { clustersHref } from "@/lib/clusters/keys.ts";
 import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
+import { unscoredLine } from "@/lib/clusters/report.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
@@ -49,19 +50,31 @@ export default async function ClustersPage({
           <p className="mb-3 text-[12px] text-fg-muted" data-testid="window-summary">
             Run {report.runId}, steps {report.from ?? "–"}–{report.to ?? "–"}: {fmtInt(report.rollouts)} rollouts,{" "}
             {fmtInt(report.population)} with a reward below {report.threshold} (
-            {fmtPct(report.rollouts ? report.population / report.rollouts : null)}). Priority = share × (0.9 − mean
-            reward) × (1 + growth over 1,000 steps).
+            {fmtPct(report.rollouts ? report.population / report.rollouts : null)}). The clusters and the guardrail
+            counts below are of these low-scoring rollouts only: a guardrail&apos;s hits on rollouts that still score{" "}
+            {report.threshold} or more are not in them (the run page&apos;s hit rate counts every rollout). Priority =
+            share × (0.9 − mean reward) × (1 + growth over 1,000 steps).
           </p>
+          {unscoredLine(report) && (
+            <p
+              className="mb-3 rounded border border-warn bg-warn-bg px-3 py-1.5 text-[12px] text-warn"
+              data-testid="unscored"
+            >
+              {unscoredLine(report)}
+            </p>
+          )}
           {page.selected && <ClusterDetail page={page} canEdit={canEdit} canExport={canExport} canFix={canFix} />}
-          <BlindSpotCard
-            report={report}
-            extras={page.blindSpot}
-            window={w}
-            state={page.states.get(report.blindSpot.key)}
-            canEdit={canEdit}
-            canExport={canExport}
-            canFix={canFix}
-          />
+          {report.blindSpot.size > 0 && (
+            <BlindSpotCard
+              report={report}
+              extras={page.blindSpot}
+              window={w}
+              state={page.states.get(report.blindSpot.key)}
+              canEdit={canEdit}
+              canExport={canExport}
+              canFix={canFix}
+            />
+          )}
           <Card
             title="Clusters by priority"
             className="mb-4"
@@ -87,7 +100,13 @@ export default async function ClustersPage({
           >
             {report.clusters.length === 0 ? (
               <div className="p-3">
-                <EmptyState title={`No rollouts below ${report.threshold} in this window`} />
+                <EmptyState
+                  title={
+                    report.unscored > 0
+                      ? "Nothing to cluster: no low-scoring rollout of this window has verifier detail"
+                      : `No rollouts below ${report.threshold} in this window`
+                  }
+                />
               </div>
             ) : (
               <>

@@ -6,16 +6,15 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { env } from "@/lib/env.ts";
-import { listAlarmEvents } from "@/lib/monitors/data.ts";
-import { refreshAlarms } from "@/lib/monitors/evaluate.ts";
+import { listAlarmEvents, listPersistedAlarms } from "@/lib/monitors/data.ts";
 
 export const metadata: Metadata = { title: "Monitors" };
 
 export default async function MonitorsPage() {
   await requirePageUser("runs.read");
-  const runs = await refreshAlarms();
-  const alarms = sortAlarms([...runs.values()].flatMap((r) => r.alarms));
-  const events = await listAlarmEvents({ limit: 25 });
+  // The states the last write recorded (ingest, re-score, review, thresholds): reading this page changes none.
+  const [stored, events] = await Promise.all([listPersistedAlarms(), listAlarmEvents({ limit: 25 })]);
+  const alarms = sortAlarms(stored);
   const count = (s: string) => alarms.filter((a) => a.atStep !== null && a.state === s).length;
   const webhook = !!env().VERITY_ALARM_WEBHOOK_URL;
   return (
@@ -24,8 +23,10 @@ export default async function MonitorsPage() {
         title="Monitors"
         description="Every training alarm of every run, worst first: guardrail hit rate, hand-off rate, within-group reward std, extraction accuracy and reward hacking."
       />
-      {runs.size === 0 ? (
-        <EmptyState title="Nothing to monitor yet">Monitors evaluate as soon as a run has score records.</EmptyState>
+      {alarms.length === 0 ? (
+        <EmptyState title="Nothing to monitor yet">
+          Alarms are evaluated after each ingest, re-score and submitted review of a run.
+        </EmptyState>
       ) : (
         <div className="flex flex-col gap-3">
           <div className="grid grid-cols-2 gap-2 md:grid-cols-4">

@@ -6,8 +6,8 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { readDb } from "@/lib/db/read-client.ts";
-import { listRunThresholds } from "@/lib/monitors/data.ts";
-import { refreshAlarms } from "@/lib/monitors/evaluate.ts";
+import { listPersistedAlarms, listRunThresholds } from "@/lib/monitors/data.ts";
+import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
 import { listRunSummaries } from "@/lib/runs/data.ts";
 
 export const metadata: Metadata = { title: "Runs" };
@@ -17,9 +17,11 @@ export default async function RunsPage() {
   const [runs, thresholds, alarms] = await Promise.all([
     listRunSummaries(readDb()),
     listRunThresholds(),
-    refreshAlarms(),
+    // The states the last write recorded: reading a page never evaluates (or changes) an alarm.
+    listPersistedAlarms(),
   ]);
-  const byRun = new Map([...alarms].map(([id, r]) => [id, r.alarms]));
+  const byRun = new Map<string, PersistedAlarm[]>();
+  for (const a of alarms) byRun.set(a.runId, [...(byRun.get(a.runId) ?? []), a]);
   return (
     <>
       <PageHeader

@@ -99,7 +99,7 @@ export default async function TrajectoriesPage({
               ? `${count.count.toLocaleString("en-US")} matching`
               : count.atLeast
                 ? `more than ${count.count.toLocaleString("en-US")} matching`
-                : `≈ ${count.count.toLocaleString("en-US")} matching (estimated)`}
+                : `≈ ${count.count.toLocaleString("en-US")} matching (estimated from a sample of the rows)`}
           </span>
         }
       >

@@ -114,7 +114,11 @@ export default async function NewBatchPage({
                   <Td numeric>{fmtInt(s.sampledTickets)}</Td>
                   <Td numeric>{fmtInt(s.items)}</Td>
                   <Td numeric>
-                    {s.ticketInclusionProb.toPrecision(3)} {s.toppedUp && <Badge tone="warn">topped up</Badge>}
+                    {/* the badge under the figure: beside it, the last column overflowed the card */}
+                    <div className="flex flex-col items-end gap-0.5">
+                      {s.ticketInclusionProb.toPrecision(3)}
+                      {s.toppedUp && <Badge tone="warn">topped up</Badge>}
+                    </div>
                   </Td>
                 </tr>
               ))}

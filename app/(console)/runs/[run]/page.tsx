@@ -18,13 +18,13 @@ import { listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
-import { listAlarmEvents, listOrderingJudgements } from "@/lib/monitors/data.ts";
+import { listAlarmEvents, listOrderingJudgements, listPersistedAlarms } from "@/lib/monitors/data.ts";
 import { orderingPoints } from "@/lib/monitors/ordering.ts";
 import { MIN_ORDERED_JUDGEMENTS } from "@/lib/stats/alarm-presets.ts";
-import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
 import { chartQueryMessages, parseChartQuery } from "@/lib/monitors/schema.ts";
 import { getRunSummary, listRunIds } from "@/lib/runs/data.ts";
+import { withRun } from "@/lib/runs/location.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
 
 type Props = { params: Promise<{ run: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -45,10 +45,10 @@ export default async function RunPage({ params, searchParams }: Props) {
   const loaded = await loadRunCharts(runId, parsed.query);
   if (loaded.state === "not_found") notFound();
   const compareId = loaded.state === "ok" ? (loaded.data.runs[1]?.id ?? null) : null;
-  const [summary, alarms, compareAlarms, events, runIds, gate, judgements] = await Promise.all([
+  const [summary, stored, events, runIds, gate, judgements] = await Promise.all([
     getRunSummary(runId),
-    evaluateRunAlarms(runId, { webhook: "background" }),
-    compareId ? evaluateRunAlarms(compareId, { webhook: "background" }) : null,
+    // The states the last write recorded: reading the page never evaluates (or changes) an alarm.
+    listPersistedAlarms(compareId ? [runId, compareId] : [runId]),
     listAlarmEvents({ runId, limit: 10 }),
     listRunIds(),
     // The run's own gate, stored; a change of verdict is posted to the alarm webhook after the page has answered.
@@ -56,6 +56,8 @@ export default async function RunPage({ params, searchParams }: Props) {
     // The pairwise audit's judgements (O(pair reviews of the run)), shown per audit window when there are any.
     listOrderingJudgements(runId),
   ]);
+  const alarms = stored.filter((a) => a.runId === runId);
+  const compareAlarms = stored.filter((a) => a.runId === compareId);
   // Re-scoring a run is an admin's verifier-configuration task.
   const configs = can(user.role, "configs.manage")
     ? (await listVerifierConfigs()).map((c) => ({
@@ -85,6 +87,9 @@ export default async function RunPage({ params, searchParams }: Props) {
           <div className="flex flex-col items-end gap-2">
             <Link className="text-accent hover:underline" href={`/trajectories?run=${encodeURIComponent(runId)}`}>
               Browse its rollouts →
+            </Link>
+            <Link className="text-accent hover:underline" href={withRun("/clusters", runId)}>
+              Its low-score clusters →
             </Link>
             {others.length > 0 && (
               <form method="get" className="flex items-center gap-1 text-[12px]" aria-label="Overlay another run">
@@ -162,7 +167,13 @@ export default async function RunPage({ params, searchParams }: Props) {
           )}
           {gate.report && <GateCard report={gate.report} />}
           <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
-            <AlarmTable alarms={[...alarms.alarms, ...(compareAlarms?.alarms ?? [])]} showRun={!!compareId} />
+            {alarms.length === 0 ? (
+              <p className="p-3 text-[12px] text-fg-muted">
+                Not evaluated yet: alarms are evaluated after each ingest, re-score and submitted review of the run.
+              </p>
+            ) : (
+              <AlarmTable alarms={[...alarms, ...compareAlarms]} showRun={!!compareId} />
+            )}
           </Card>
           {judgements.length > 0 && (
             <OrderingTable
@@ -175,7 +186,7 @@ export default async function RunPage({ params, searchParams }: Props) {
           <RunMonitorsLazy
             data={loaded.data}
             alarms={Object.fromEntries(
-              alarms.alarms.map((a) => [
+              alarms.map((a) => [
                 a.alarm,
                 { state: a.state, sinceStep: a.sinceStep, atStep: a.atStep, message: a.message },
               ]),

@@ -21,7 +21,13 @@ describe("GET /api/v1/whoami", () => {
     const ok = await whoami(req(t.token), {});
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({
-      token: { id: t.id, name: "whoami-check", prefix: t.prefix, scopes: ["ingest", "read"] },
+      token: {
+        id: t.id,
+        name: "whoami-check",
+        prefix: t.prefix,
+        scopes: ["ingest", "read"],
+        active_scopes: ["ingest", "read"],
+      },
     });
     expect((await whoami(req(), {})).status).toBe(401);
     expect((await whoami(req(t.token.slice(0, -1) + (t.token.endsWith("A") ? "B" : "A")), {})).status).toBe(401);

@@ -47,12 +47,12 @@ describe("GET /api/v1/runs/{run}/clusters", () => {
       threshold: 0.5,
       rollouts: 36,
       population: 14,
+      unscored: 1,
     });
     expect(body.clusters.map((c: { key: string }) => c.key)).toEqual([
       "empty_promise",
       "unauthorized_write",
       "weakest:outcome",
-      "weakest:unknown",
     ]);
     const ep = body.clusters[0];
     expect(ep).toMatchObject({
