@@ -4,6 +4,7 @@ import { z } from "zod";
 import { PICKS } from "@/lib/audit/sampler.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX, int8Id } from "@/lib/db/column-ranges.ts";
 
 /** "" (an empty form field or URL parameter) is "not given". */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -16,12 +17,18 @@ export const DEFAULT_TOLERANCE = 0.1;
 export const BATCH_KINDS = ["tickets", "pairwise"] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
+const step = z
+  .number()
+  .int({ error: "Whole steps only." })
+  .min(0, { error: "Steps start at 0." })
+  .max(INT4_MAX, { error: `must be at most ${INT4_MAX}` });
+
 export const batchParamsSchema = z
   .object({
     name: z.preprocess(blank, z.string().trim().max(120, { error: "At most 120 characters." }).optional()),
     runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }),
-    stepFrom: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
-    stepTo: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
+    stepFrom: num(step),
+    stepTo: num(step),
     rate: num(
       z.number().gt(0, { error: "The rate must be above 0." }).max(1, { error: "The rate is a fraction: at most 1." }),
     ).default(DEFAULT_RATE),
@@ -47,9 +54,7 @@ export type BatchParams = z.infer<typeof batchParamsSchema>;
 /** Parameters with the salt fixed (the preview shows the sample that create will draw). */
 export type ResolvedBatchParams = BatchParams & { salt: string };
 
-const bigId = z
-  .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive(), z.bigint()], { error: "Missing item." })
-  .transform((v) => BigInt(v));
+const bigId = int8Id("Missing item.");
 
 export const adjudicationInput = z.object({
   itemId: bigId,
@@ -60,7 +65,9 @@ export const adjudicationInput = z.object({
 export type AdjudicationInput = z.infer<typeof adjudicationInput>;
 
 export const itemRef = z.object({ itemId: bigId });
-export const batchRef = z.object({ batchId: z.preprocess(blank, z.coerce.number().int().positive().optional()) });
+export const batchRef = z.object({
+  batchId: z.preprocess(blank, z.coerce.number().int().positive().max(INT4_MAX).optional()),
+});
 
 /** Form state returned by the audit actions to their forms. */
 export type FormState = { ok?: boolean; message?: string; fieldErrors?: Record<string, string[] | undefined> };

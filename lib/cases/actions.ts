@@ -97,12 +97,7 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     runId: f.data.runId,
     alarms: { webhook: "background" },
   });
-  if (!r.ok)
-    return {
-      ok: false,
-      message: r.code === "not_found" ? `No case ${f.data.ticketId}.` : "Fix the spec first.",
-      issues: r.issues,
-    };
+  if (!r.ok) return { ok: false, message: applyRefusal(r.code, r.issues, f.data.ticketId), issues: r.issues };
   revalidatePath(`/cases/${encodeURIComponent(f.data.ticketId)}`);
   const s = r.rescore;
   const fixed = r.defects.length;
@@ -114,4 +109,10 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
       (fixed ? ` ${fixed} spec defect${fixed === 1 ? "" : "s"} fixed by v${r.version}` : "") +
       (fixed || verified ? `${fixed ? "," : ""} ${verified} verified (their items now agree).` : ""),
   };
+}
+
+function applyRefusal(code: "not_found" | "invalid", issues: Issue[], ticketId: string): string {
+  if (code === "invalid") return "Fix the spec first.";
+  const run = issues.find((i) => i.path === "run");
+  return run ? `Refused: ${run.message}.` : `No case ${ticketId}.`;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isClusterKey } from "@/lib/clusters/keys.ts";
 import type { SpecChange } from "@/lib/clusters/spec-change.ts";
 import { HANDOFF_MODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 // The one parser of every outside input of the clusters domain: the page's URL, the token API's query, the CLI's
 // flags (mapped onto the same names) and the lead's triage form.
@@ -9,7 +10,11 @@ import { HANDOFF_MODES } from "@/lib/verifier/codes.ts";
 /** Entries with a reward strictly below this are "low-scoring" (the population that is clustered). */
 export const DEFAULT_THRESHOLD = 0.5;
 
-const int = z.coerce.number().int("must be a whole number").min(0, "must be 0 or more");
+const int = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(0, "must be 0 or more")
+  .max(INT4_MAX, `must be at most ${INT4_MAX}`);
 
 export const clusterWindowSchema = z
   .object({

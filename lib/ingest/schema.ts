@@ -14,6 +14,7 @@ import {
   type Rollout,
   type ScoreRecord,
 } from "@/lib/verifier/schema.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export const INGEST_FORMATS = ["ndjson", "platform"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
@@ -24,7 +25,7 @@ export const DEFAULT_BATCH_LINES = 2000;
 export const MAX_LISTED_REJECTS = 1000;
 
 const runId = idSchema;
-const stepNo = z.coerce.number().int().nonnegative();
+const stepNo = z.coerce.number().int().nonnegative().max(INT4_MAX);
 
 /** Query parameters of POST /api/v1/ingest (identity defaults are for `format=platform`). */
 export const ingestQuerySchema = z.strictObject({

@@ -11,12 +11,13 @@ import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export type RescoreState = { ok?: boolean; message?: string; report?: string[] };
 
 const rescoreInput = z.object({
   runId: z.string().min(1).max(200),
-  config: z.union([z.literal("default"), z.coerce.number().int().positive()]),
+  config: z.union([z.literal("default"), z.coerce.number().int().positive().max(INT4_MAX)]),
 });
 
 export async function rescoreRunAction(_prev: RescoreState, form: FormData): Promise<RescoreState> {
