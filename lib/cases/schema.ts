@@ -4,6 +4,13 @@ import { z } from "zod";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 import { int8Digits } from "@/lib/db/column-ranges.ts";
 
+/**
+ * The longest spec draft the workbench takes, in characters (JavaScript's UTF-16 units). Its form is posted as a
+ * server action, whose body limit (next.config.ts `serverActions.bodySizeLimit`, 4 MB) holds a draft this long
+ * whatever its characters (at most 3 bytes of UTF-8 each), so a longer draft is refused by this limit, by name.
+ */
+export const MAX_SPEC_CHARS = 1_000_000;
+
 /** What a revision answers: adjudications (their ids) and/or a cluster (its key, as the clusters report names it). */
 export type CaseAnswers = { adjudicationIds?: bigint[]; cluster?: string };
 

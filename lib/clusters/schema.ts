@@ -171,10 +171,11 @@ const ticketList = z.preprocess(
 /**
  * The bulk fix of a cluster (the page's dry-run route and Apply action, and `verity clusters fix`): the window and
  * the cluster whose tickets are fixed, the tickets (a subset; absent: all of the cluster's), and one spec change —
- * `handoff` (set the mode) or `require_write` (a tool and its arguments as `parseWriteFields` reads them).
+ * `handoff` (set the mode) or `require_write` (a tool and its arguments as `parseWriteFields` reads them). Strict:
+ * a misspelled key (`ticket` for `tickets`) is refused by name, never read as "all of the cluster's tickets".
  */
 export const bulkFixInput = z
-  .object({
+  .strictObject({
     run: z.string().trim().min(1, "is required").max(200),
     step_from: int.optional(),
     step_to: int.optional(),

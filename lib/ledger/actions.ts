@@ -4,7 +4,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -22,6 +22,7 @@ const rescoreInput = z.object({
 
 export async function rescoreRunAction(_prev: RescoreState, form: FormData): Promise<RescoreState> {
   const me = await requireActionUser("configs.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = rescoreInput.safeParse({ runId: form.get("runId"), config: form.get("config") });
   if (!parsed.success) return { ok: false, message: "Pick a run and a config." };
   const { runId } = parsed.data;

@@ -44,11 +44,14 @@ export const draftBodySchema = z.strictObject({
 });
 export type DraftBody = z.infer<typeof draftBodySchema>;
 
-export const submitReviewInput = z.object({ itemId: bigId, body: reviewBodySchema, secondsSpent: seconds });
-export const saveDraftInput = z.object({ itemId: bigId, body: draftBodySchema, secondsSpent: seconds });
-export const itemInput = z.object({ itemId: bigId });
+export const submitReviewInput = z.strictObject({ itemId: bigId, body: reviewBodySchema, secondsSpent: seconds });
+export const saveDraftInput = z.strictObject({ itemId: bigId, body: draftBodySchema, secondsSpent: seconds });
+export const itemInput = z.strictObject({ itemId: bigId });
 /** Skip: the item to give back, and the batch to take the next one from. */
-export const skipInput = z.object({ itemId: bigId, batchId: z.number().int().positive().max(INT4_MAX).optional() });
+export const skipInput = z.strictObject({
+  itemId: bigId,
+  batchId: z.number().int().positive().max(INT4_MAX).optional(),
+});
 
 export function emptyDraft(): DraftBody {
   return {
