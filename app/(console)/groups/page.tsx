@@ -103,7 +103,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
                     ))}
                   </span>
                 </Td>
-                <Td className="max-w-xs truncate">{m.rollout?.finalReply}</Td>
+                <Td className="max-w-xs truncate">{m.rollout?.finalReply.slice(0, 500)}</Td>
               </tr>
             ))}
           </tbody>
