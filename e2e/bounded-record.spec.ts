@@ -39,9 +39,10 @@ async function storeWreckedRecord(): Promise<void> {
        select $1, $4::bigint, run_id, step, ticket_id, group_id, category, status, source, verifier_version, config_hash,
               claims_source, raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication,
               deciding_guardrail, guardrail_mask,
-              (select jsonb_agg(guardrails -> 0) from generate_series(1, 100000)),
-              (select jsonb_agg(reasons -> 0) from generate_series(1, 20000)),
-              jsonb_build_object('claimed_writes', (select jsonb_agg('finance.issue_refund') from generate_series(1, 10000)),
+              -- i in each aggregate keeps it inside its subquery (an outer column alone makes it the outer's)
+              (select jsonb_agg(case when i > 0 then guardrails -> 0 end) from generate_series(1, 100000) i),
+              (select jsonb_agg(case when i > 0 then reasons -> 0 end) from generate_series(1, 20000) i),
+              jsonb_build_object('claimed_writes', (select jsonb_agg(to_jsonb('finance.issue_refund'::text)) from generate_series(1, 10000)),
                                  'mentioned', '[]'::jsonb, 'forbidden_hits', '[]'::jsonb),
               handoff, tool_steps, 'wrecked', trained_reward, case_version
          from ledger where run_id = $2 and id = $3::bigint`,

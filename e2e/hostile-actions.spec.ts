@@ -53,7 +53,8 @@ test.describe("server actions with hostile arguments", () => {
       const found = actions();
       expect(found.map((a) => a.name)).toContain("applyDraftAction");
       const bad: string[] = [];
-      for (const a of found) {
+      // signOut takes no arguments and would end the session the other calls are made in
+      for (const a of found.filter((x) => x.name !== "signOut")) {
         for (const args of [[{}, { spec: "{}" }], ["x"], []]) {
           const r = await callAction(request, a.pages[0] || "/", a.id, args);
           if (r.status >= 500 || THREW.test(r.text)) bad.push(`${a.name} ${JSON.stringify(args)}: ${r.status}`);
