@@ -5,6 +5,8 @@ import { expect, test } from "./fixtures/auth.ts";
 // data from before the ingest bounds, may be) with one guardrail hit 100,000 times, 20,000 reasons, 10,000 steps,
 // 10,000 claimed writes and a 4 MB final reply renders a bounded page, each list and text a window with "show more".
 const ID = `wrecked-${Date.now()}`;
+// its own run (sorting last), so that no other spec's counts of a demo run see it
+const RUN = `zz-${ID}`;
 
 async function storeWreckedRecord(): Promise<void> {
   const url = process.env.DATABASE_URL;
@@ -20,23 +22,25 @@ async function storeWreckedRecord(): Promise<void> {
     );
     const s = src.rows[0];
     await c.query("begin");
+    await c.query("insert into runs (id) values ($1)", [RUN]);
+    await c.query("select verity_run_partitions($1)", [RUN]);
     const rollout = await c.query<{ id: string }>(
       `insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
                              registry_id, claims, tool_steps, content_hash, trained_reward)
-       select $1, run_id, step, group_id, sample_index, ticket_id,
+       select $1, $4, step, group_id, sample_index, ticket_id,
               (select jsonb_agg(jsonb_build_object('type', 'tool', 'name', 'crm.lookup', 'status', 'success',
                                                    'output', 'step ' || i)) from generate_series(0, 9999) i),
               repeat('r', 4000000), sandbox, registry_id, claims, tool_steps, 'wrecked', trained_reward
          from rollouts where run_id = $2 and id = $3::bigint
        returning id::text`,
-      [ID, s.run_id, s.rollout_id],
+      [ID, s.run_id, s.rollout_id, RUN],
     );
     await c.query(
       `insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
                            verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
                            evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
                            claims, handoff, tool_steps, content_hash, trained_reward, case_version)
-       select $1, $4::bigint, run_id, step, ticket_id, group_id, category, status, source, verifier_version, config_hash,
+       select $1, $4::bigint, $5, step, ticket_id, group_id, category, status, source, verifier_version, config_hash,
               claims_source, raw_reward, reward, capped, outcome, policy, evidence, efficiency, communication,
               deciding_guardrail, guardrail_mask,
               -- i in each aggregate keeps it inside its subquery (an outer column alone makes it the outer's)
@@ -46,7 +50,7 @@ async function storeWreckedRecord(): Promise<void> {
                                  'mentioned', '[]'::jsonb, 'forbidden_hits', '[]'::jsonb),
               handoff, tool_steps, 'wrecked', trained_reward, case_version
          from ledger where run_id = $2 and id = $3::bigint`,
-      [ID, s.run_id, s.id, rollout.rows[0].id],
+      [ID, s.run_id, s.id, rollout.rows[0].id, RUN],
     );
     await c.query("commit");
   } finally {
