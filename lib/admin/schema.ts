@@ -13,7 +13,7 @@ export const passwordField = z
 
 export const roleField = z.enum(ROLES, { error: `Pick a role: ${ROLES.join(", ")}.` });
 
-export const createUserInput = z.strictObject({
+export const createUserInput = z.object({
   email: emailField,
   name: z.string().trim().max(100, { error: "At most 100 characters." }).default(""),
   role: roleField,
@@ -21,14 +21,14 @@ export const createUserInput = z.strictObject({
 });
 export type CreateUserInput = z.infer<typeof createUserInput>;
 
-export const changeRoleInput = z.strictObject({ userId: id, role: roleField });
-export const setDisabledInput = z.strictObject({
+export const changeRoleInput = z.object({ userId: id, role: roleField });
+export const setDisabledInput = z.object({
   userId: id,
   disabled: z.enum(["true", "false"]).transform((v) => v === "true"),
 });
-export const resetPasswordInput = z.strictObject({ userId: id, password: passwordField });
+export const resetPasswordInput = z.object({ userId: id, password: passwordField });
 
-export const createTokenInput = z.strictObject({
+export const createTokenInput = z.object({
   name: z
     .string({ error: "Name the token." })
     .trim()
@@ -38,8 +38,8 @@ export const createTokenInput = z.strictObject({
     .array(z.enum(TOKEN_SCOPES, { error: `Scopes are ${TOKEN_SCOPES.join(" and ")}.` }))
     .min(1, { error: "Pick at least one scope." }),
 });
-export const revokeTokenInput = z.strictObject({ tokenId: id });
-export const setDefaultConfigInput = z.strictObject({ configId: id });
+export const revokeTokenInput = z.object({ tokenId: id });
+export const setDefaultConfigInput = z.object({ configId: id });
 
 const day = z
   .string()

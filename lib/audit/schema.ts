@@ -56,7 +56,7 @@ export type ResolvedBatchParams = BatchParams & { salt: string };
 
 const bigId = int8Id("Missing item.");
 
-export const adjudicationInput = z.strictObject({
+export const adjudicationInput = z.object({
   itemId: bigId,
   cause: z.enum(DISAGREEMENT_CAUSES, { error: "Pick a cause." }),
   guardrail: z.preprocess(blank, z.enum(GUARDRAIL_CODES, { error: "Unknown guardrail." }).optional()),
@@ -64,8 +64,8 @@ export const adjudicationInput = z.strictObject({
 });
 export type AdjudicationInput = z.infer<typeof adjudicationInput>;
 
-export const itemRef = z.strictObject({ itemId: bigId });
-export const batchRef = z.strictObject({
+export const itemRef = z.object({ itemId: bigId });
+export const batchRef = z.object({
   batchId: z.preprocess(blank, z.coerce.number().int().positive().max(INT4_MAX).optional()),
 });
 

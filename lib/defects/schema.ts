@@ -52,7 +52,7 @@ export function parseDefectsParams(
 const bigId = int8Digits("must be a defect id").transform((v) => BigInt(v));
 
 /** The "mark fixed" form: a case version id for a spec defect, a config id (stored configs) for a rule defect. */
-export const markFixedInput = z.strictObject({
+export const markFixedInput = z.object({
   runId: z.string({ error: "Missing run." }).min(1, "Missing run.").max(200),
   defectId: bigId,
   fixRef: z.string({ error: "Name the fix." }).trim().min(1, "Name the fix.").max(200, "At most 200 characters."),
