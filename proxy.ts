@@ -5,9 +5,9 @@
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
-import { MALFORMED_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
+import { MALFORMED_HEADER, NUL_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
-import { malformedSegment } from "@/lib/server/route-params.ts";
+import { describeNulPart, malformedSegment, nulPart } from "@/lib/server/route-params.ts";
 
 export function proxy(req: NextRequest) {
   if (isCrossOriginPagePost(req.method, req.nextUrl.pathname, req.headers))
@@ -19,6 +19,13 @@ export function proxy(req: NextRequest) {
   // before routing, as JSON for the APIs and as the console's page (app/bad-address) for the rest.
   const malformed = malformedSegment(req.nextUrl.pathname);
   if (malformed !== null && req.nextUrl.pathname.startsWith("/api/")) return malformedApiAddress(malformed);
+  // A NUL character (%00) in a segment or a search parameter fails any query it reaches (a 500, or a download
+  // that dies after its 200): answer 400 naming the part, the same way.
+  const nul = malformed === null ? nulPart(req.nextUrl) : null;
+  if (nul !== null && req.nextUrl.pathname.startsWith("/api/"))
+    return badApiAddress(
+      `The address holds a NUL character (%00) in ${describeNulPart(nul)}: no value may contain one.`,
+    );
   if (req.nextUrl.pathname.startsWith("/api/v1/")) return NextResponse.next();
   const nonce = randomBytes(16).toString("base64");
   const https =
@@ -33,9 +40,11 @@ export function proxy(req: NextRequest) {
   const query = params.toString();
   requestHeaders.set(PATH_HEADER, req.nextUrl.pathname + (query ? `?${query}` : ""));
   requestHeaders.delete(MALFORMED_HEADER);
+  requestHeaders.delete(NUL_HEADER);
   if (malformed !== null) requestHeaders.set(MALFORMED_HEADER, malformed);
+  if (nul !== null) requestHeaders.set(NUL_HEADER, encodeURIComponent(JSON.stringify(nul)));
   const res =
-    malformed === null
+    malformed === null && nul === null
       ? NextResponse.next({ request: { headers: requestHeaders } })
       : NextResponse.rewrite(new URL("/bad-address", req.url), { status: 400, request: { headers: requestHeaders } });
   res.headers.set("content-security-policy", csp);
@@ -44,7 +53,12 @@ export function proxy(req: NextRequest) {
 }
 
 function malformedApiAddress(segment: string): Response {
-  const message = `The address has a malformed percent-encoding in ${JSON.stringify(segment)}: each "%" must be followed by two hex digits, and the escapes must spell UTF-8.`;
+  return badApiAddress(
+    `The address has a malformed percent-encoding in ${JSON.stringify(segment)}: each "%" must be followed by two hex digits, and the escapes must spell UTF-8.`,
+  );
+}
+
+function badApiAddress(message: string): Response {
   return NextResponse.json(
     { error: { code: "bad_request", message } },
     { status: 400, headers: { "cache-control": "no-store" } },
@@ -57,6 +71,7 @@ export const config = {
   // Next buffers the body of every request it proxies and cuts it at 10 MB (proxyClientMaxBodySize), which would
   // break the streamed ingest. Those handlers authenticate each request themselves (lib/auth/api.ts), set no
   // cookies and render no documents; next.config.ts gives them their headers.
-  // Its routes with a dynamic segment pass through only for the malformed-address check.
-  matcher: ["/((?!_next/|favicon.ico|api/v1/).*)", "/api/v1/runs/:path*"],
+  // Its routes with a dynamic segment or a search parameter pass through only for the address checks (the ingest
+  // route's parameters are checked by its own schema).
+  matcher: ["/((?!_next/|favicon.ico|api/v1/).*)", "/api/v1/runs/:path*", "/api/v1/agreement/:path*"],
 };

@@ -6,11 +6,22 @@ import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
 import { applyDraftAction, tryDraftAction, type ApplyState, type TryState } from "@/lib/cases/actions.ts";
+import { MAX_SPEC_CHARS } from "@/lib/cases/schema.ts";
 import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 
 /** The draft checked as it is typed, by the verifier's own spec schema: errors with their path in the case. */
 function validate(text: string): { spec: unknown; issues: Issue[] } {
+  if (text.length > MAX_SPEC_CHARS)
+    return {
+      spec: null,
+      issues: [
+        {
+          path: "verifier_spec",
+          message: `at most ${MAX_SPEC_CHARS.toLocaleString("en-US")} characters (this draft has ${text.length.toLocaleString("en-US")})`,
+        },
+      ],
+    };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -76,7 +87,10 @@ export function SpecWorkbench({
       <Card title="Spec (draft)">
         <div className="p-3">
           <label htmlFor="spec-draft" className="mb-1 block text-[12px] font-medium">
-            verifier_spec
+            verifier_spec{" "}
+            <span className="font-normal text-fg-muted">
+              (at most {MAX_SPEC_CHARS.toLocaleString("en-US")} characters)
+            </span>
           </label>
           <textarea
             id="spec-draft"

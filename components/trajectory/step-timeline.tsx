@@ -16,21 +16,28 @@ export function StepTimeline({
   steps,
   kinds,
   writes,
+  offset = 0,
+  total = steps.length,
 }: {
+  /** The steps shown: a window of `total` from `offset` (lib/ledger/page-window.ts). */
   steps: Step[];
   kinds: Record<string, string>;
   writes: Write[];
+  offset?: number;
+  total?: number;
 }) {
   const writesAt = new Map<number, Write[]>();
   const unplaced: Write[] = [];
+  const last = offset + steps.length >= total;
   for (const w of writes) {
-    // Position per verifier.md: the write's step when given, else the first successful call of that tool.
+    // Position per verifier.md: the write's step when given, else the first successful call of that tool (looked
+    // for in the steps shown). A write placed outside the window is shown with its own window.
     const pos =
       typeof w.step === "number"
-        ? w.step
+        ? w.step - offset
         : steps.findIndex((s) => s.type === "tool" && s.name === w.tool && s.status === "success");
     if (pos >= 0 && pos < steps.length) writesAt.set(pos, [...(writesAt.get(pos) ?? []), w]);
-    else unplaced.push(w);
+    else if (last && (typeof w.step !== "number" || w.step >= total || w.step < 0)) unplaced.push(w);
   }
   return (
     <ol className="divide-y divide-border" data-testid="timeline">
@@ -39,9 +46,9 @@ export function StepTimeline({
         const recorded = writesAt.get(i) ?? [];
         const phantom = kind === "write" && recorded.length === 0;
         return (
-          <li key={i} className="px-3 py-2">
+          <li key={offset + i} className="px-3 py-2">
             <div className="flex flex-wrap items-center gap-2">
-              <span className="num w-6 text-fg-subtle">#{i}</span>
+              <span className="num w-6 text-fg-subtle">#{offset + i}</span>
               <Badge
                 tone={
                   kind === "write"

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { ROLES, TOKEN_SCOPES } from "@/lib/auth/policy.ts";
 import { emailField } from "@/lib/auth/schema.ts";
+import { INT4_MAX, int8Digits } from "@/lib/db/column-ranges.ts";
 
-const id = z.coerce.number({ error: "Missing id." }).int().positive();
+const id = z.coerce.number({ error: "Missing id." }).int().positive().max(INT4_MAX);
 
 /** New passwords (admin reset, user creation, CLI). The demo users' "verity" predates this rule on purpose. */
 export const passwordField = z
@@ -62,9 +63,7 @@ export const activityLogQuery = z.object({
     .transform((s) => s || undefined),
   from: day.optional().or(z.literal("").transform(() => undefined)),
   to: day.optional().or(z.literal("").transform(() => undefined)),
-  before: z
-    .string()
-    .regex(/^\d{1,19}$/, "must be an activity-log entry id")
+  before: int8Digits("must be an activity-log entry id")
     .transform((s) => BigInt(s))
     .optional(),
 });

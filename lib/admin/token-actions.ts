@@ -4,10 +4,11 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiToken, revokeApiToken } from "@/lib/admin/mutations.ts";
 import { createTokenInput, formObject, revokeTokenInput, type FormState } from "@/lib/admin/schema.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 
 export async function createTokenAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("tokens.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = createTokenInput.safeParse(formObject(form, ["scopes"]));
   if (!parsed.success) {
     return {
@@ -28,6 +29,7 @@ export async function createTokenAction(_prev: FormState, form: FormData): Promi
 
 export async function revokeTokenAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("tokens.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = revokeTokenInput.safeParse(formObject(form));
   if (!parsed.success) return { ok: false, message: "Missing token id." };
   const r = await revokeApiToken(parsed.data.tokenId, { userId: me.id, email: me.email });

@@ -12,7 +12,7 @@ import {
   type FormState,
 } from "@/lib/admin/schema.ts";
 import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 
 const invalid = (error: z.ZodError, values?: Record<string, string>): FormState => ({
   ok: false,
@@ -30,6 +30,7 @@ const typed = (form: FormData) => ({
 
 export async function createUserAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("users.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = createUserInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error, typed(form));
   const r = await createUser(parsed.data, { userId: me.id, email: me.email });
@@ -46,6 +47,7 @@ export async function createUserAction(_prev: FormState, form: FormData): Promis
 
 export async function changeRoleAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("users.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = changeRoleInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   const r = await changeRole(parsed.data.userId, parsed.data.role, { userId: me.id, email: me.email });
@@ -57,6 +59,7 @@ export async function changeRoleAction(_prev: FormState, form: FormData): Promis
 
 export async function setDisabledAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("users.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = setDisabledInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   const r = await setUserDisabled(parsed.data.userId, parsed.data.disabled, { userId: me.id, email: me.email });
@@ -69,6 +72,7 @@ export async function setDisabledAction(_prev: FormState, form: FormData): Promi
 
 export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("users.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = resetPasswordInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   const r = await resetPassword(parsed.data.userId, parsed.data.password, { userId: me.id, email: me.email });

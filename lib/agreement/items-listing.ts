@@ -3,6 +3,7 @@
 // from loadAgreementItems and itemsForCell, which already hold the filters (batch, annotator, guardrail …).
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { scoresAgree } from "@/lib/stats/agreement.ts";
+import { fitsInt8 } from "@/lib/db/column-ranges.ts";
 
 export const ITEM_SORTS = ["item", "step", "ledger", "human", "delta", "reviewed"] as const;
 export type ItemSort = (typeof ITEM_SORTS)[number];
@@ -136,6 +137,6 @@ const KEY = /^([01])_(n|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)_(\d{1,19})$/;
 
 export function decodeKey(s: string): ItemKey | null {
   const m = KEY.exec(s);
-  if (!m) return null;
+  if (!m || !fitsInt8(m[3])) return null;
   return { rank: m[1] === "0" ? 0 : 1, value: m[2] === "n" ? null : Number(m[2]), id: BigInt(m[3]) };
 }

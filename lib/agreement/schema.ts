@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export const AGREEMENT_BASES = ["reviewed", "now"] as const;
 export type AgreementBasis = (typeof AGREEMENT_BASES)[number];
@@ -9,7 +10,12 @@ export type AgreementBasis = (typeof AGREEMENT_BASES)[number];
 export const agreementFilterSchema = z
   .object({
     run: z.string().min(1).max(200).optional(),
-    batch: z.coerce.number().int("must be a batch id").positive("must be a batch id").optional(),
+    batch: z.coerce
+      .number()
+      .int("must be a batch id")
+      .positive("must be a batch id")
+      .max(INT4_MAX, "must be a batch id")
+      .optional(),
     from: z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional(),
     to: z.iso.date({ message: "must be a date (YYYY-MM-DD)" }).optional(),
     category: z.string().min(1).max(100).optional(),

@@ -9,7 +9,7 @@ import { annotationPath, claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 
 const invalid = (error: z.ZodError): FormState => ({
   ok: false,
@@ -21,6 +21,7 @@ const formObject = (form: FormData) => Object.fromEntries([...form.keys()].map((
 /** Leases the next item of a batch (or of any batch) to the annotator and opens it. */
 export async function claimNextAction(form: FormData): Promise<void> {
   const me = await requireActionUser("audit.review");
+  if (!isForm(form)) redirect("/queue");
   const parsed = batchRef.safeParse(formObject(form));
   const next = await claimNextItem(me.id, { batchId: parsed.success ? (parsed.data.batchId ?? null) : null });
   redirect(next ? annotationPath(next) : "/queue?empty=1");
@@ -29,6 +30,7 @@ export async function claimNextAction(form: FormData): Promise<void> {
 /** Creates the previewed batch (the preview fixed the salt, so the same sample is drawn). */
 export async function createBatchAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("audit.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = batchParamsSchema.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   if (!parsed.data.salt) return { ok: false, message: "Preview the batch first (the preview fixes the salt)." };
@@ -43,6 +45,7 @@ export async function createBatchAction(_prev: FormState, form: FormData): Promi
 /** Records a lead's verdict and moves on to the next pending dispute. */
 export async function adjudicateAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("adjudicate");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = adjudicationInput.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
   const r = await recordAdjudication(parsed.data, { userId: me.id, email: me.email });

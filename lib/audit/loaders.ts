@@ -16,6 +16,7 @@ import { defectsOfItem, type DefectRow } from "@/lib/defects/data.ts";
 import type { Comparison } from "@/lib/review/compare.ts";
 import { compare } from "@/lib/review/data.ts";
 import { loadItemRolloutView, type RolloutView } from "@/lib/review/rollout-view.ts";
+import { fitsInt8 } from "@/lib/db/column-ranges.ts";
 
 export const DISPUTES_PER_PAGE = 50;
 
@@ -44,7 +45,9 @@ export type AdjudicationPageData = {
 export function parseDisputeKey(v: string | undefined): { disputedAt: Date; itemId: bigint } | undefined {
   const m = v?.match(/^(.+)_(\d{1,19})$/);
   const at = m ? new Date(m[1]) : null;
-  return m && at && !Number.isNaN(at.getTime()) ? { disputedAt: at, itemId: BigInt(m[2]) } : undefined;
+  return m && at && !Number.isNaN(at.getTime()) && fitsInt8(m[2])
+    ? { disputedAt: at, itemId: BigInt(m[2]) }
+    : undefined;
 }
 
 async function loadDisputeView(itemId: bigint, client: Db): Promise<DisputeView | null> {

@@ -5,6 +5,7 @@ import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.t
 import { PICKS } from "@/lib/audit/sampler.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX, int8Id } from "@/lib/db/column-ranges.ts";
 
 /** "" (an empty form field or URL parameter) is "not given". */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -25,12 +26,18 @@ export const DEFAULT_TOLERANCE = 0.1;
 export const BATCH_KINDS = ["tickets", "pairwise"] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
+const step = z
+  .number()
+  .int({ error: "Whole steps only." })
+  .min(0, { error: "Steps start at 0." })
+  .max(INT4_MAX, { error: `must be at most ${INT4_MAX}` });
+
 export const batchParamsSchema = z
   .object({
     name: z.preprocess(blank, z.string().trim().max(120, { error: "At most 120 characters." }).optional()),
     runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }),
-    stepFrom: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
-    stepTo: num(z.number().int({ error: "Whole steps only." }).min(0, { error: "Steps start at 0." })),
+    stepFrom: num(step),
+    stepTo: num(step),
     rate: numOr(
       z.number().gt(0, { error: "The rate must be above 0." }).max(1, { error: "The rate is a fraction: at most 1." }),
       DEFAULT_RATE,
@@ -82,9 +89,7 @@ export function batchFormDefaults(
   };
 }
 
-const bigId = z
-  .union([z.string().regex(/^\d{1,19}$/), z.number().int().positive(), z.bigint()], { error: "Missing item." })
-  .transform((v) => BigInt(v));
+const bigId = int8Id("Missing item.");
 
 export const adjudicationInput = z.object({
   itemId: bigId,
@@ -95,7 +100,9 @@ export const adjudicationInput = z.object({
 export type AdjudicationInput = z.infer<typeof adjudicationInput>;
 
 export const itemRef = z.object({ itemId: bigId });
-export const batchRef = z.object({ batchId: z.preprocess(blank, z.coerce.number().int().positive().optional()) });
+export const batchRef = z.object({
+  batchId: z.preprocess(blank, z.coerce.number().int().positive().max(INT4_MAX).optional()),
+});
 
 /** Form state returned by the audit actions to their forms. */
 export type FormState = { ok?: boolean; message?: string; fieldErrors?: Record<string, string[] | undefined> };

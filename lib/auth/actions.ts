@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { isForm, NOT_A_FORM } from "@/lib/auth/guards.ts";
 import { homePath } from "@/lib/auth/policy.ts";
 import { endSession, signInWithPassword } from "@/lib/auth/mutations.ts";
 import { signInInput, type SignInState } from "@/lib/auth/schema.ts";
@@ -9,6 +10,7 @@ import { clearSessionCookie, currentSessionId, requestIp, setSessionCookie } fro
 
 /** The sign-in form's action (useActionState). Field errors for malformed input; one generic message for wrong credentials. */
 export async function signIn(_prev: SignInState, form: FormData): Promise<SignInState> {
+  if (!isForm(form)) return { error: NOT_A_FORM.message };
   const raw = {
     email: form.get("email") ?? "",
     password: form.get("password") ?? "",

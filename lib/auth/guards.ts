@@ -33,3 +33,17 @@ export async function requireActionUser(action: Action): Promise<SessionUser> {
   if (!can(user.role, action)) forbidden();
   return user;
 }
+
+/** What a form's action answers when called with something else than its form (JSON arguments, nothing). */
+export const NOT_A_FORM = {
+  ok: false,
+  message: "Send this form's fields as a form (multipart/form-data), not as other arguments.",
+} as const;
+
+/**
+ * Whether a server action's argument is the form it expects. Anyone can call an action with arguments of their
+ * choosing (JSON in a fetch action), so each form action checks before it reads a field.
+ */
+export function isForm(form: unknown): form is FormData {
+  return form instanceof FormData;
+}

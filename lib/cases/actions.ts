@@ -3,11 +3,11 @@
 // "Try it" (a dry run of the draft over the ticket's rollouts) and "Apply" (store the version and re-score).
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { collectDiffs, dryRunCase, type DryRunTotals, type RolloutDiff } from "@/lib/cases/dry-run.ts";
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
 import { answeredAdjudication } from "@/lib/cases/data.ts";
-import { parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
+import { MAX_SPEC_CHARS, parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
 
@@ -26,7 +26,7 @@ export type ApplyState = { ok?: boolean; message?: string; issues?: Issue[] };
 
 const formSchema = z.object({
   ticketId: z.string().min(1).max(200),
-  spec: z.string().max(1_000_000),
+  spec: z.string().max(MAX_SPEC_CHARS, `verifier_spec: at most ${MAX_SPEC_CHARS.toLocaleString("en-US")} characters`),
   runId: z
     .string()
     .max(200)
@@ -51,8 +51,9 @@ function readForm(form: FormData) {
 
 export async function tryDraftAction(_prev: TryState, form: FormData): Promise<TryState> {
   await requireActionUser("cases.revise");
+  if (!isForm(form)) return NOT_A_FORM;
   const f = readForm(form);
-  if (!f.success) return { ok: false, message: "The form is incomplete." };
+  if (!f.success) return { ok: false, message: formRefusal(f.error) };
   const spec = parseDraftText(f.data.spec);
   if (!spec.ok) return { ok: false, message: "The spec is not valid JSON.", issues: spec.issues };
   const r = await dryRunCase(bulkPool(), {
@@ -74,8 +75,9 @@ export async function tryDraftAction(_prev: TryState, form: FormData): Promise<T
 
 export async function applyDraftAction(_prev: ApplyState, form: FormData): Promise<ApplyState> {
   const me = await requireActionUser("cases.revise");
+  if (!isForm(form)) return NOT_A_FORM;
   const f = readForm(form);
-  if (!f.success) return { ok: false, message: "The form is incomplete." };
+  if (!f.success) return { ok: false, message: formRefusal(f.error) };
   const reason = reviseReasonSchema.safeParse(form.get("reason") ?? "");
   if (!reason.success)
     return { ok: false, message: "Say why.", issues: [{ path: "reason", message: reason.error.issues[0].message }] };
@@ -97,12 +99,7 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     runId: f.data.runId,
     alarms: { webhook: "background" },
   });
-  if (!r.ok)
-    return {
-      ok: false,
-      message: r.code === "not_found" ? `No case ${f.data.ticketId}.` : "Fix the spec first.",
-      issues: r.issues,
-    };
+  if (!r.ok) return { ok: false, message: applyRefusal(r.code, r.issues, f.data.ticketId), issues: r.issues };
   revalidatePath(`/cases/${encodeURIComponent(f.data.ticketId)}`);
   const s = r.rescore;
   const fixed = r.defects.length;
@@ -114,4 +111,16 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
       (fixed ? ` ${fixed} spec defect${fixed === 1 ? "" : "s"} fixed by v${r.version}` : "") +
       (fixed || verified ? `${fixed ? "," : ""} ${verified} verified (their items now agree).` : ""),
   };
+}
+
+function applyRefusal(code: "not_found" | "invalid", issues: Issue[], ticketId: string): string {
+  if (code === "invalid") return "Fix the spec first.";
+  const run = issues.find((i) => i.path === "run");
+  return run ? `Refused: ${run.message}.` : `No case ${ticketId}.`;
+}
+
+/** Why the form was refused: the spec's own message when it is too long, else the field named. */
+function formRefusal(error: z.ZodError): string {
+  const i = error.issues[0];
+  return i.path[0] === "spec" ? `${i.message}.` : `The form is incomplete: ${i.path.join(".")}: ${i.message}.`;
 }

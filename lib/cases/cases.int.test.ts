@@ -87,6 +87,24 @@ describe("case versions", () => {
     });
   });
 
+  it("refuses a revision for an unknown run, naming it, saving and re-scoring nothing", async () => {
+    const before = await entries("r/1");
+    const r = await applyCaseRevision(t.pool, {
+      ticketId: T,
+      draft: { spec: spec2() },
+      reason: "a mistyped run",
+      runId: "run-z",
+    });
+    expect(r).toEqual({
+      ok: false,
+      code: "not_found",
+      issues: [{ path: "run", message: 'no run "run-z": nothing was saved or re-scored' }],
+    });
+    expect((await listCaseVersions(t.pool, T)).map((v) => v.version)).toEqual([1]);
+    expect(await entries("r/1")).toEqual(before);
+    expect(await count(t.pool, "select 1 from activity_log where action like 'case.%'")).toBe(0);
+  });
+
   it("dry-runs a draft: per rollout the reward before and after and the reasons that appear, writing nothing", async () => {
     const before = await count(t.pool, "select 1 from ledger");
     const r = await dryRunCase(t.pool, { ticketId: T, draft: { spec: spec2() }, pageSize: 2 });

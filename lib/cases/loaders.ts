@@ -8,20 +8,15 @@ import {
   type CaseVersionRow,
   type StoredCase,
 } from "@/lib/cases/data.ts";
+import { int8Digits } from "@/lib/db/column-ranges.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 
-export const workbenchSearchSchema = z.object({
-  rollout: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/)
-    .optional()
-    .catch(undefined),
-  adjudication: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/)
-    .optional()
-    .catch(undefined),
-});
+// Both are int8 ids; one that is not (or past the column's maximum) selects nothing.
+const id = int8Digits("not an id")
+  .regex(/^[1-9]/)
+  .optional()
+  .catch(undefined);
+export const workbenchSearchSchema = z.object({ rollout: id, adjudication: id });
 
 export type Workbench = {
   stored: StoredCase;

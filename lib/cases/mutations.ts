@@ -14,6 +14,7 @@ import { checkout } from "@/lib/ingest/pool.ts";
 import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
 import { caseRow, rolloutFromColumns } from "@/lib/ingest/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
+import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/mutations.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
@@ -28,6 +29,8 @@ export type ReviseInput = CaseDraft & {
   /** Who the activity log names; by default the author's email, else "cli". */
   actor?: SqlActor;
   answers?: CaseAnswers;
+  /** The run whose rollouts the caller re-scores under the new version: it must exist, or nothing is saved. */
+  runId?: string;
 };
 
 export type ReviseResult =
@@ -92,6 +95,13 @@ async function reviseLocked(client: pg.PoolClient, input: ReviseInput, reason: s
   const current = await getCase(client, input.ticketId, true);
   if (!current)
     return { ok: false, code: "not_found", issues: [{ path: "ticket", message: `no case ${input.ticketId}` }] };
+  // A version saved for a run that is not there would re-score nothing: the case would run ahead of its ledger.
+  if (input.runId !== undefined && !(await runExists(client, input.runId)))
+    return {
+      ok: false,
+      code: "not_found",
+      issues: [{ path: "run", message: `no run ${JSON.stringify(input.runId)}: nothing was saved or re-scored` }],
+    };
   const next = draftCase(current.doc, input);
   if (!next.ok) return { ok: false, code: "invalid", issues: next.issues };
   const row = caseRow(next.doc);

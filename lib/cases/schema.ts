@@ -2,6 +2,14 @@
 // ingest line carries, the file `verity case revise` reads, and the workbench's draft. Pure (zod only).
 import { z } from "zod";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
+import { int8Digits } from "@/lib/db/column-ranges.ts";
+
+/**
+ * The longest spec draft the workbench takes, in characters (JavaScript's UTF-16 units). Its form is posted as a
+ * server action, whose body limit (next.config.ts `serverActions.bodySizeLimit`, 4 MB) holds a draft this long
+ * whatever its characters (at most 3 bytes of UTF-8 each), so a longer draft is refused by this limit, by name.
+ */
+export const MAX_SPEC_CHARS = 1_000_000;
 
 /** What a revision answers: adjudications (their ids) and/or a cluster (its key, as the clusters report names it). */
 export type CaseAnswers = { adjudicationIds?: bigint[]; cluster?: string };
@@ -14,7 +22,7 @@ const reasonText = z
 
 const adjudicationId = z.union([
   z.number().int().positive(),
-  z.string().regex(/^[1-9][0-9]{0,18}$/, "expected an adjudication id"),
+  int8Digits("expected an adjudication id").regex(/^[1-9]/, "expected an adjudication id"),
 ]);
 
 /** The `"revision"` marker of an ingest case line (formats §1): without it, a different case is a conflict. */

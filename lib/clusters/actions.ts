@@ -2,13 +2,14 @@
 // Server action of the clusters page: a lead (or admin) pins a cluster, sets its status, writes its note.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { setClusterState } from "@/lib/clusters/mutations.ts";
 import { clusterStateInput, type FormState } from "@/lib/clusters/schema.ts";
 
 export async function saveClusterStateAction(_prev: FormState, form: FormData): Promise<FormState> {
   // Triage of the data backlog is a lead's job, the same permission as managing audit batches.
   const me = await requireActionUser("audit.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = clusterStateInput.safeParse({
     run: form.get("run"),
     key: form.get("key"),

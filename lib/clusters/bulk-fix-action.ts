@@ -5,7 +5,7 @@
 // case's own revision and re-score entries.
 import { revalidatePath } from "next/cache";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { applyBulkFix, type BulkApply } from "@/lib/clusters/bulk-fix.ts";
 import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
@@ -18,6 +18,7 @@ export type BulkApplyState = { ok?: boolean; message?: string; applied?: BulkApp
 
 export async function applyBulkFixAction(_prev: BulkApplyState, form: FormData): Promise<BulkApplyState> {
   const me = await requireActionUser("cases.revise");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = bulkFixInput.safeParse(bulkFixFormRecord(form));
   if (!parsed.success) return { ok: false, message: issues(parsed.error).join("; ") };
   const reason = reviseReasonSchema.safeParse(form.get("reason") ?? "");

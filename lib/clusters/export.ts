@@ -22,6 +22,7 @@ import { bulkPool } from "@/lib/ingest/pool.ts";
 import { inSnapshot } from "@/lib/ledger/export.ts";
 import { PARQUET_JOIN, PARQUET_SELECT, type ParquetRow } from "@/lib/ledger/parquet-columns.ts";
 import { fileSlug, parquetChunks, parquetResponse } from "@/lib/ledger/parquet.ts";
+import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 
 const CASE_CHUNK = 200;
 export const EXPORT_EXAMPLES = 20;
@@ -94,23 +95,12 @@ export async function* clusterBacklog(
 }
 
 /** A streamed NDJSON download of the backlog (console route and token API alike). */
-export function backlogResponse(w: ClusterWindow, key: ClusterKey, client: PrismaClient = readDb()): Response {
-  const encoder = new TextEncoder();
-  const lines = clusterBacklog(w, key, client);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await lines.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      } catch (err) {
-        controller.error(err);
-      }
-    },
-    async cancel() {
-      await lines.return(undefined);
-    },
-  });
+export async function backlogResponse(
+  w: ClusterWindow,
+  key: ClusterKey,
+  client: PrismaClient = readDb(),
+): Promise<Response> {
+  const body = await streamedBody(clusterBacklog(w, key, client), utf8);
   const slug = formatKey(key)
     .replace(/[^a-z0-9_.-]+/gi, "-")
     .slice(0, 80);
@@ -159,7 +149,11 @@ export function clusterMembersParquet(
 }
 
 /** A streamed Parquet download of the cluster's members (console route and token API alike). */
-export function backlogParquetResponse(w: ClusterWindow, key: ClusterKey, pool: pg.Pool = bulkPool()): Response {
+export async function backlogParquetResponse(
+  w: ClusterWindow,
+  key: ClusterKey,
+  pool: pg.Pool = bulkPool(),
+): Promise<Response> {
   const slug = formatKey(key)
     .replace(/[^a-z0-9_.-]+/gi, "-")
     .slice(0, 80);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isClusterKey } from "@/lib/clusters/keys.ts";
 import type { SpecChange } from "@/lib/clusters/spec-change.ts";
 import { HANDOFF_MODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 // The one parser of every outside input of the clusters domain: the page's URL, the token API's query, the CLI's
 // flags (mapped onto the same names) and the lead's triage form.
@@ -9,7 +10,11 @@ import { HANDOFF_MODES } from "@/lib/verifier/codes.ts";
 /** Entries with a reward strictly below this are "low-scoring" (the population that is clustered). */
 export const DEFAULT_THRESHOLD = 0.5;
 
-const int = z.coerce.number().int("must be a whole number").min(0, "must be 0 or more");
+const int = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(0, "must be 0 or more")
+  .max(INT4_MAX, `must be at most ${INT4_MAX}`);
 
 export const clusterWindowSchema = z
   .object({
@@ -166,10 +171,11 @@ const ticketList = z.preprocess(
 /**
  * The bulk fix of a cluster (the page's dry-run route and Apply action, and `verity clusters fix`): the window and
  * the cluster whose tickets are fixed, the tickets (a subset; absent: all of the cluster's), and one spec change —
- * `handoff` (set the mode) or `require_write` (a tool and its arguments as `parseWriteFields` reads them).
+ * `handoff` (set the mode) or `require_write` (a tool and its arguments as `parseWriteFields` reads them). Strict:
+ * a misspelled key (`ticket` for `tickets`) is refused by name, never read as "all of the cluster's tickets".
  */
 export const bulkFixInput = z
-  .object({
+  .strictObject({
     run: z.string().trim().min(1, "is required").max(200),
     step_from: int.optional(),
     step_to: int.optional(),

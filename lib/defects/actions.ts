@@ -3,7 +3,7 @@
 // config (rule). Role-checked (adjudicate: lead, admin); the transition is logged by markDefectFixed.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 import { markDefectFixed } from "@/lib/defects/mutations.ts";
 import { markFixedInput } from "@/lib/defects/schema.ts";
@@ -13,6 +13,7 @@ export type FixFormState = { ok?: boolean; message?: string; fieldErrors?: Recor
 
 export async function markDefectFixedAction(_prev: FixFormState, form: FormData): Promise<FixFormState> {
   const me = await requireActionUser("adjudicate");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = markFixedInput.safeParse(Object.fromEntries([...form.keys()].map((k) => [k, form.get(k)])));
   if (!parsed.success)
     return {

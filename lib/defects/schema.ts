@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { DEFECT_STATUSES } from "@/lib/defects/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { int8Digits } from "@/lib/db/column-ranges.ts";
 
 /** `guardrail=none`: defects that name no guardrail (a rule outside the guardrails, a spec defect without one). */
 export const NO_GUARDRAIL = "none";
@@ -15,10 +16,7 @@ export const defectsParamsSchema = z
       .optional(),
     run: z.string().min(1).max(200, "at most 200 characters").optional(),
     kind: z.enum(["spec", "rule"], { message: "must be spec or rule" }).optional(),
-    after: z
-      .string()
-      .regex(/^\d{1,19}$/, "must be a defect id (the page's own link)")
-      .optional(),
+    after: int8Digits("must be a defect id (the page's own link)").optional(),
   })
   .strict();
 export type DefectsParams = z.infer<typeof defectsParamsSchema>;
@@ -51,10 +49,7 @@ export function parseDefectsParams(
   return { ok: false, errors, partial: again.success ? again.data : {} };
 }
 
-const bigId = z
-  .string()
-  .regex(/^\d{1,19}$/, "must be a defect id")
-  .transform((v) => BigInt(v));
+const bigId = int8Digits("must be a defect id").transform((v) => BigInt(v));
 
 /** The "mark fixed" form: a case version id for a spec defect, a config id (stored configs) for a rule defect. */
 export const markFixedInput = z.object({

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { PRESET_NAMES } from "@/lib/import/jsonl-map.ts";
 import { idSchema } from "@/lib/verifier/schema.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 /** Flags of `verity import jsonl FILE|-`. */
 export const jsonlImportCliSchema = z.strictObject({
@@ -28,7 +29,7 @@ export const tau2ImportCliSchema = z.strictObject({
     .string({ error: "give the domain's database with --db DB.json (tau2-bench: data/tau2/domains/<domain>/db.json)" })
     .min(1),
   run: idSchema.optional(),
-  step: z.coerce.number().int().nonnegative().default(0),
+  step: z.coerce.number().int().nonnegative().max(INT4_MAX).default(0),
   batch: z.coerce.number().int().min(1).max(20_000).optional(),
   strict: z.boolean().default(false),
 });

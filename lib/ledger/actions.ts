@@ -4,23 +4,25 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export type RescoreState = { ok?: boolean; message?: string; report?: string[] };
 
 const rescoreInput = z.object({
   runId: z.string().min(1).max(200),
-  config: z.union([z.literal("default"), z.coerce.number().int().positive()]),
+  config: z.union([z.literal("default"), z.coerce.number().int().positive().max(INT4_MAX)]),
 });
 
 export async function rescoreRunAction(_prev: RescoreState, form: FormData): Promise<RescoreState> {
   const me = await requireActionUser("configs.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = rescoreInput.safeParse({ runId: form.get("runId"), config: form.get("config") });
   if (!parsed.success) return { ok: false, message: "Pick a run and a config." };
   const { runId } = parsed.data;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 // The trajectory browser's whole state lives in the URL; this schema is the one parser of it (page, row loader,
 // export and the detail page's previous/next all read the same params). Bad values are reported, not ignored.
@@ -8,7 +9,11 @@ export const SORT_KEYS = ["id", "step", "reward", "raw_reward", ...DIMENSIONS, "
 export type SortKey = (typeof SORT_KEYS)[number];
 
 const score = z.coerce.number().min(0, "must be between 0 and 1").max(1, "must be between 0 and 1");
-const int = z.coerce.number().int("must be a whole number").min(0, "must be 0 or more");
+const int = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(0, "must be 0 or more")
+  .max(INT4_MAX, `must be at most ${INT4_MAX}`);
 const yesNo = z.enum(["yes", "no"], { message: 'must be "yes" or "no"' });
 const list = <T extends string>(values: readonly [T, ...T[]], what: string) =>
   z

@@ -7,11 +7,13 @@ import { checkout } from "@/lib/ingest/pool.ts";
 import { caseFromColumns } from "@/lib/ingest/rows.ts";
 import { LEDGER_TEXT_COLUMNS, ledgerLine, type LedgerTextRow } from "@/lib/ledger/export-lines.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 
 const filterFields = {
   run: z.string().min(1).max(200),
-  from: z.coerce.number().int().nonnegative().optional(),
-  to: z.coerce.number().int().nonnegative().optional(),
+  from: z.coerce.number().int().nonnegative().max(INT4_MAX).optional(),
+  to: z.coerce.number().int().nonnegative().max(INT4_MAX).optional(),
   guardrail: z.enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` }).optional(),
 };
 const stepOrder: [(f: { from?: number; to?: number }) => boolean, { path: string[]; error: string }] = [
@@ -40,7 +42,7 @@ export type ExportFilter = z.infer<typeof exportFilterSchema>;
 // and 23.2 s at 500 (three runs in turns each, docs/benchmarks.md). The rollouts' export keeps 2,000 (no gain).
 const BATCH = 500;
 /** Whether the run exists (the API answers 404 rather than an empty export for a typo). */
-export async function runExists(pool: pg.Pool, runId: string): Promise<boolean> {
+export async function runExists(pool: pg.Pool | pg.PoolClient, runId: string): Promise<boolean> {
   const r = await pool.query("select 1 from runs where id = $1", [runId]);
   return (r.rowCount ?? 0) > 0;
 }
@@ -204,25 +206,14 @@ export async function parseExportRequest<S extends z.ZodType<{ run: string }>>(
 
 /**
  * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
- * under backpressure (a pull reads the next batch only when the client has taken the previous one). A client
- * that goes away cancels the stream, which releases the snapshot.
+ * (lib/ledger/stream-body.ts: the first batch is read before the 200). A client that goes away cancels the
+ * stream, which releases the snapshot.
  */
 export async function exportResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
   const parsed = await parseExportRequest(exportFilterSchema, runId, params, pool);
   if (parsed instanceof Response) return parsed;
   const headers = { "cache-control": "no-store" };
-  const chunks = exportLedgerChunks(pool, parsed);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value.text));
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
+  const body = await streamedBody(exportLedgerChunks(pool, parsed), (c) => utf8(c.text));
   const name = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.ledger.ndjson`;
   return new Response(body, {
     headers: {

@@ -5,6 +5,14 @@ import { neighbours, sortValueOf } from "@/lib/ledger/browse.ts";
 import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { loadTrajectoryDetail } from "@/lib/ledger/detail.ts";
 import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
+import {
+  clipJson,
+  textWindow,
+  windowOf,
+  windowStart,
+  withoutWindowParams,
+  type Window,
+} from "@/lib/ledger/page-window.ts";
 import { isPointer, resolvePointer, UNRESOLVED } from "@/lib/verifier/pointers.ts";
 
 /** A verifier reason as the ledger stores it in ledger_entries.reasons. */
@@ -56,29 +64,73 @@ export async function loadTrajectoryPage(
   const detail = await loadTrajectoryDetail(trajectoryId);
   if (!detail) return null;
   const { entry, caseDoc } = detail;
-  const reasons = (entry.reasons ?? []) as LedgerReason[];
+  const raw = search instanceof URLSearchParams ? Object.fromEntries(search) : search;
+  const allReasons = (entry.reasons ?? []) as LedgerReason[];
+  const reasons = windowOf(allReasons, windowStart(raw.reasons_from));
+  const hits = windowOf((entry.guardrails ?? []) as LedgerGuardrailHit[], windowStart(raw.guardrails_from));
+  const steps = windowOf((entry.rollout?.steps ?? []) as RolloutStep[], windowStart(raw.steps_from));
   const rollout = entry.rollout;
-  const writes = (rollout?.sandbox as { writes?: SandboxWrite[] } | null)?.writes ?? [];
+  const writes = ((rollout?.sandbox as { writes?: SandboxWrite[] } | null)?.writes ?? []).slice(0, MAX_WRITES);
   const kinds: Record<string, string> = Object.fromEntries(
     ((rollout?.registry.tools ?? []) as { name: string; kind: string }[]).map((t) => [t.name, t.kind]),
   );
-  const browse = parseBrowseParams(search);
+  const browse = parseBrowseParams(withoutWindowParams(raw));
   const around = browse.ok
     ? await neighbours(browse.params, { id: entry.id, sortValue: sortValueOf(browse.params, entry) })
     : { prev: null, next: null };
   return {
     ...detail,
-    reasons,
-    hits: (entry.guardrails ?? []) as LedgerGuardrailHit[],
-    steps: (rollout?.steps ?? []) as RolloutStep[],
+    // shown whole on the page; the pointers and mentions above read the case as stored
+    caseDoc: caseDoc && {
+      ...caseDoc,
+      ticket: clipJson(caseDoc.ticket) as typeof caseDoc.ticket,
+      envSnapshot: clipJson(caseDoc.envSnapshot) as typeof caseDoc.envSnapshot,
+      verifierSpec: clipJson(caseDoc.verifierSpec) as typeof caseDoc.verifierSpec,
+    },
+    reasons: reasons.items,
+    hits: hits.items,
+    steps: steps.items.map((s) => clipJson(s) as RolloutStep),
+    claims: claimsWindow(entry.claims, windowStart(raw.claims_from)),
+    reply: textWindow(rollout?.finalReply ?? "", windowStart(raw.reply_from)),
+    /** What part of each list and text the page shows (the rest behind "show more"). */
+    windows: { reasons: reasons.window, guardrails: hits.window, steps: steps.window },
     writes,
     kinds,
     mustMention: mustMentionsOf(caseDoc?.verifierSpec, caseDoc?.envSnapshot),
-    mentionProblems: mentionProblemsOf(reasons),
+    mentionProblems: mentionProblemsOf(allReasons),
     pointers: caseDoc ? listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot) : [],
     /** The browser's query to keep in links (empty when it was bad), and the neighbours within it. */
     query: browse.ok ? browseQuery(browse.params) : "",
     around,
+  };
+}
+
+/** Sandbox writes read to place them on the steps: more than a rollout makes, far fewer than a wrecked record. */
+const MAX_WRITES = 1000;
+
+type ClaimsDoc = {
+  claimed_writes?: string[];
+  mentioned?: { key: string; value?: unknown }[];
+  forbidden_hits?: string[];
+};
+
+/** Each claims list windowed alike (one parameter moves them together); the window of the longest. */
+function claimsWindow(claims: unknown, from: number): { claims: ClaimsDoc | null; window: Window } {
+  const c = claims as ClaimsDoc | null;
+  const lists = {
+    claimed_writes: windowOf(c?.claimed_writes ?? [], from),
+    mentioned: windowOf(c?.mentioned ?? [], from),
+    forbidden_hits: windowOf(c?.forbidden_hits ?? [], from),
+  };
+  const longest = Object.values(lists).reduce((a, b) => (b.window.total > a.window.total ? b : a)).window;
+  if (!c) return { claims: null, window: longest };
+  return {
+    claims: {
+      claimed_writes: lists.claimed_writes.items,
+      mentioned: lists.mentioned.items.map((m) => clipJson(m) as { key: string; value?: unknown }),
+      forbidden_hits: lists.forbidden_hits.items,
+    },
+    window: longest,
   };
 }
 

@@ -3,6 +3,7 @@
 // columns and its encoding, whatever the number of rows; the footer grows by a few hundred bytes per row group.
 import { ByteWriter, ParquetWriter, type Writer } from "hyparquet-writer";
 import { ColumnBuilder, PARQUET_SCHEMA, type ParquetRow } from "@/lib/ledger/parquet-columns.ts";
+import { streamedBody } from "@/lib/ledger/stream-body.ts";
 
 /**
  * Rows per row group: large enough for readers to scan efficiently (DuckDB and pyarrow read 10,000-row groups at
@@ -66,26 +67,11 @@ export function fileSlug(name: string): string {
 }
 
 /**
- * A streamed Parquet download. An error after the first bytes aborts the response, so the client has a file
- * without a footer, which every reader refuses, rather than one that looks complete. A client that goes away
- * cancels the stream, which ends the reads behind it.
+ * A streamed Parquet download (lib/ledger/stream-body.ts). An error after the first bytes aborts the response, so
+ * the client has a file without a footer, which every reader refuses, rather than one that looks complete.
  */
-export function parquetResponse(chunks: AsyncGenerator<Uint8Array>, filename: string): Response {
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(next.value);
-      } catch (err) {
-        controller.error(err);
-      }
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-  return new Response(body, {
+export async function parquetResponse(chunks: AsyncGenerator<Uint8Array>, filename: string): Promise<Response> {
+  return new Response(await streamedBody(chunks, (c) => c), {
     headers: {
       "content-type": "application/vnd.apache.parquet",
       "content-disposition": `attachment; filename="${filename}"`,

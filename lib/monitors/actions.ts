@@ -3,7 +3,7 @@
 // watching training health and deciding what counts as an alarm is the lead's job in the domain brief, and it
 // changes no ledger number, so it does not need the admin-only "configs.manage".
 import { revalidatePath } from "next/cache";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { DEFAULT_THRESHOLDS, thresholdsFormSchema, type ThresholdsFormState } from "@/lib/monitors/schema.ts";
@@ -13,6 +13,7 @@ const formObject = (form: FormData) => Object.fromEntries([...form.keys()].map((
 /** Saves the thresholds form (or, with `reset`, the defaults) and re-evaluates the run's alarms under them. */
 export async function saveThresholdsAction(_prev: ThresholdsFormState, form: FormData): Promise<ThresholdsFormState> {
   const me = await requireActionUser("audit.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const values = formObject(form);
   const reset = values.intent === "reset";
   const parsed = thresholdsFormSchema.safeParse(reset ? { runId: values.runId } : values);

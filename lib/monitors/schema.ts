@@ -2,6 +2,7 @@
 // page's URL (step range, comparison, smoothing) and the chart names of the CSV downloads. Rates are fractions in
 // storage and percent in the form.
 import { z } from "zod";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 /** The reference figures of domain.md; a run without thresholds uses these. */
 export const DEFAULT_THRESHOLDS = {
@@ -155,7 +156,7 @@ export type ChartName = (typeof CHARTS)[number];
 /** Smoothing choices: a trailing window of this many points (1 = none). */
 export const SMOOTHING = [1, 3, 5, 10] as const;
 
-const MAX_STEP = 2147483647;
+const MAX_STEP = INT4_MAX;
 const stepParam = z
   .string()
   .regex(/^\d+$/, { error: "must be a whole number of steps, 0 or more" })

@@ -7,12 +7,13 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { adjudicationInput, type FormState } from "@/lib/audit/schema.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 
 /** Records the verdict on a pair and reopens its view, which shows the verdict and the defect it opened. */
 export async function adjudicatePairAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("adjudicate");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = adjudicationInput.safeParse(Object.fromEntries([...form.keys()].map((k) => [k, form.get(k)])));
   if (!parsed.success)
     return {

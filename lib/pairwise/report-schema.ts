@@ -2,6 +2,7 @@
 // one run's pairwise judgements (one partition): name the run, a batch (its run is implied), or both.
 import { z } from "zod";
 import { AGREEMENT_BASES } from "@/lib/agreement/schema.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export const pairReportFilterSchema = z
   .object({
@@ -10,6 +11,7 @@ export const pairReportFilterSchema = z
       .number({ error: "must be a batch id" })
       .int("must be a batch id")
       .positive("must be a batch id")
+      .max(INT4_MAX, "must be a batch id")
       .optional(),
     /** Which ledger the judgements are compared with: the entries recorded on the pair when it was sampled
      * (`reviewed`, the default) or each rollout's current entry, after any re-score (`now`). */

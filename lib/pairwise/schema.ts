@@ -17,4 +17,4 @@ export const pairJudgementSchema = z.strictObject({
 });
 export type PairJudgement = z.infer<typeof pairJudgementSchema>;
 
-export const submitPairInput = z.object({ itemId: bigId, body: pairJudgementSchema, secondsSpent: seconds });
+export const submitPairInput = z.strictObject({ itemId: bigId, body: pairJudgementSchema, secondsSpent: seconds });

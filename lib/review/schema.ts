@@ -1,6 +1,7 @@
 // The annotation form's body: one schema for the draft autosave, the submit action and the form's own state.
 // A draft may be incomplete (sub-scores still null); a submitted review may not.
 import { z } from "zod";
+import { INT4_MAX, int8Id } from "@/lib/db/column-ranges.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type Dimension } from "@/lib/verifier/codes.ts";
 import { claimsSchema } from "@/lib/verifier/schema.ts";
 
@@ -9,9 +10,7 @@ const unit = z
   .min(0, { error: "Sub-scores are between 0 and 1." })
   .max(1, { error: "Sub-scores are between 0 and 1." });
 /** An audit item id from a form or an action's input. */
-export const bigId = z
-  .union([z.string().regex(/^\d{1,19}$/), z.bigint()], { error: "Missing item." })
-  .transform((v) => BigInt(v));
+export const bigId = int8Id("Missing item.");
 
 /** At most a working day on one item; a tab left open overnight is not "time spent". */
 export const MAX_SECONDS = 8 * 3600;
@@ -54,16 +53,19 @@ export const draftBodySchema = z.strictObject({
 export type DraftBody = z.infer<typeof draftBodySchema>;
 
 /** A submission: the review, the claim slots answered "no" (every other slot must be claimed), the time spent. */
-export const submitReviewInput = z.object({
+export const submitReviewInput = z.strictObject({
   itemId: bigId,
   body: reviewBodySchema,
   denied: deniedSchema.default([]),
   secondsSpent: seconds,
 });
-export const saveDraftInput = z.object({ itemId: bigId, body: draftBodySchema, secondsSpent: seconds });
-export const itemInput = z.object({ itemId: bigId });
+export const saveDraftInput = z.strictObject({ itemId: bigId, body: draftBodySchema, secondsSpent: seconds });
+export const itemInput = z.strictObject({ itemId: bigId });
 /** Skip: the item to give back, and the batch to take the next one from. */
-export const skipInput = z.object({ itemId: bigId, batchId: z.number().int().positive().optional() });
+export const skipInput = z.strictObject({
+  itemId: bigId,
+  batchId: z.number().int().positive().max(INT4_MAX).optional(),
+});
 
 export function emptyDraft(): DraftBody {
   return {

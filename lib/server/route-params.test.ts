@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeSegment, malformedSegment } from "@/lib/server/route-params.ts";
+import { decodeSegment, describeNulPart, malformedSegment, nulPart } from "@/lib/server/route-params.ts";
 
 describe("malformedSegment", () => {
   it("finds a % without two hex digits", () => {
@@ -30,5 +30,19 @@ describe("decodeSegment", () => {
   it("is null for what does not decode", () => {
     expect(decodeSegment("abc%ZZ")).toBeNull();
     expect(decodeSegment("%E0%A4%A")).toBeNull();
+  });
+});
+
+describe("nulPart", () => {
+  it("names the first segment or parameter holding a NUL character", () => {
+    expect(nulPart(new URL("http://h/runs/a%00b?from=1"))).toEqual({ segment: "a%00b" });
+    expect(nulPart(new URL("http://h/trajectories?run=grpo&q=x%00"))).toEqual({ parameter: "q" });
+    expect(nulPart(new URL("http://h/trajectories?a%00b=1"))).toEqual({ parameter: "a\\0b" });
+    expect(describeNulPart({ parameter: "run" })).toBe('the parameter "run"');
+  });
+
+  it("passes addresses without one, a literal %2500 included", () => {
+    for (const u of ["http://h/", "http://h/runs/a%2500?q=%2500", "http://h/runs/x?q=%C3%BC"])
+      expect(nulPart(new URL(u))).toBeNull();
   });
 });

@@ -19,3 +19,25 @@ export function decodeSegment(raw: string): string | null {
     return null;
   }
 }
+
+/** The part of an address that holds a NUL character: a path segment (as sent) or a search parameter's name. */
+export type NulPart = { segment: string } | { parameter: string };
+
+/**
+ * The first path segment or search parameter of a URL that holds a NUL character (`%00`), or null. No text the
+ * console stores or looks up may hold one (PostgreSQL's text cannot), and sent to the database it fails the whole
+ * query, so proxy.ts answers 400 naming the part before any page or route reads it.
+ */
+export function nulPart(url: URL): NulPart | null {
+  for (const segment of url.pathname.split("/")) if (decodeSegment(segment)?.includes("\0")) return { segment };
+  for (const [name, value] of url.searchParams)
+    if (name.includes("\0") || value.includes("\0")) return { parameter: name.replaceAll("\0", "\\0") };
+  return null;
+}
+
+/** How a NUL part is named in a message: `the parameter "run"`, `the part "a%00b"`. */
+export function describeNulPart(part: NulPart): string {
+  return "segment" in part
+    ? `the part ${JSON.stringify(part.segment)}`
+    : `the parameter ${JSON.stringify(part.parameter)}`;
+}

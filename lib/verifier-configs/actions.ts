@@ -4,7 +4,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/lib/admin/schema.ts";
-import { requireActionUser } from "@/lib/auth/guards.ts";
+import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { collectDiffs, type DiffView } from "@/lib/cases/dry-run.ts";
 import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/ingest/pool.ts";
@@ -15,6 +15,7 @@ import { configDryRunInput, parseAddConfigForm } from "@/lib/verifier-configs/sc
 
 export async function addConfigAction(_prev: FormState, form: FormData): Promise<FormState> {
   const me = await requireActionUser("configs.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = await parseAddConfigForm(form);
   if (!parsed.ok)
     return {
@@ -58,6 +59,7 @@ export type ConfigDryRunState = {
  */
 export async function dryRunConfigAction(_prev: ConfigDryRunState, form: FormData): Promise<ConfigDryRunState> {
   await requireActionUser("configs.manage");
+  if (!isForm(form)) return NOT_A_FORM;
   const parsed = configDryRunInput.safeParse({
     runId: form.get("runId") ?? "",
     config: form.get("config") ?? "",

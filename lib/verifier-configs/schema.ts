@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { configHash, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 /** A config document larger than this is refused before parsing (the default config is ~10 KB). */
 export const MAX_CONFIG_BYTES = 512 * 1024;
@@ -126,7 +127,9 @@ export const MAX_DRY_RUN_SAMPLE = 100_000;
  */
 export const configDryRunInput = z.object({
   runId: z.string({ error: "Pick a run." }).trim().min(1, { error: "Pick a run." }).max(200),
-  config: z.union([z.literal("default"), z.coerce.number().int().positive()], { error: "Pick a config." }),
+  config: z.union([z.literal("default"), z.coerce.number().int().positive().max(INT4_MAX)], {
+    error: "Pick a config.",
+  }),
   sample: z.preprocess(
     (v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
     z.coerce

@@ -4,7 +4,8 @@ import { rewardTone } from "@/components/ui/format.ts";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
-import { fmtScore } from "@/components/ui/format.ts";
+import { fmtInt, fmtScore } from "@/components/ui/format.ts";
+import { TEXT_CHUNK } from "@/lib/ledger/page-window.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
@@ -154,8 +155,18 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
               {m.decidingGuardrail && <Badge tone="bad">{m.decidingGuardrail}</Badge>}
             </header>
             <p className="whitespace-pre-wrap px-3 py-2 text-[13px]">
-              {m.rollout ? m.rollout.finalReply : <span className="text-fg-muted">The rollout was not ingested.</span>}
+              {m.rollout ? (
+                m.rollout.finalReply.slice(0, TEXT_CHUNK)
+              ) : (
+                <span className="text-fg-muted">The rollout was not ingested.</span>
+              )}
             </p>
+            {m.rollout && m.rollout.finalReply.length > TEXT_CHUNK && (
+              <p className="px-3 pb-2 text-[12px] text-fg-muted" data-testid="group-reply-clipped">
+                The first {fmtInt(TEXT_CHUNK)} of {fmtInt(m.rollout.finalReply.length)} characters; the rest on{" "}
+                <TrajectoryLink id={m.trajectoryId} />.
+              </p>
+            )}
           </section>
         ))}
       </div>

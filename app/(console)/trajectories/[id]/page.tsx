@@ -14,6 +14,7 @@ import { StepLink, TicketLink } from "@/components/ui/id-links.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { WindowNav } from "@/components/ui/window-nav.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { groupHref } from "@/lib/ledger/group-address.ts";
@@ -32,9 +33,10 @@ export default async function TrajectoryPage({
   const me = await requirePageUser("ledger.read");
   const trajectoryId = decodeSegment((await params).id);
   if (trajectoryId === null) notFound();
-  const page = await loadTrajectoryPage(trajectoryId, await searchParams);
+  const search = await searchParams;
+  const page = await loadTrajectoryPage(trajectoryId, search);
   if (!page) notFound();
-  const { entry, caseDoc, history, weights, reasons, hits, steps, writes, kinds, query, around } = page;
+  const { entry, caseDoc, history, weights, reasons, hits, steps, writes, kinds, query, around, windows } = page;
   const rollout = entry.rollout;
   const gap = trainedRewardGap(entry.trainedReward, entry.reward);
   const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
@@ -149,29 +151,42 @@ export default async function TrajectoryPage({
           title={`Sub-scores against their weights${weights.known ? "" : " (default weights: config not stored here)"}`}
         >
           <SubscoresPanel scores={entry} weights={weights.weights} reasons={reasons} />
+          <WindowNav window={windows.reasons} param="reasons_from" search={search} noun="reasons" />
         </Card>
         <Card title="Guardrails">
           <GuardrailsPanel hits={hits} deciding={entry.decidingGuardrail} reasons={reasons} />
+          <WindowNav window={windows.guardrails} param="guardrails_from" search={search} noun="guardrail hits" />
         </Card>
         <Card title="Claims against the sandbox">
           <ClaimsPanel
-            claims={entry.claims as never}
+            claims={page.claims.claims}
             executed={writes.map((w) => w.tool)}
             mustMention={page.mustMention}
             reasonsByKey={page.mentionProblems}
             source={entry.claimsSource}
           />
+          <WindowNav window={page.claims.window} param="claims_from" search={search} noun="claims" />
         </Card>
-        <Card title={`Steps (${steps.length})`} className="xl:col-span-2">
+        <Card title={`Steps (${windows.steps.total})`} className="xl:col-span-2">
           {rollout ? (
-            <StepTimeline steps={steps} kinds={kinds} writes={writes} />
+            <>
+              <StepTimeline
+                steps={steps}
+                kinds={kinds}
+                writes={writes}
+                offset={windows.steps.from}
+                total={windows.steps.total}
+              />
+              <WindowNav window={windows.steps} param="steps_from" search={search} noun="steps" />
+            </>
           ) : (
             <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>
           )}
           {rollout && (
             <div className="border-t border-border px-3 py-2">
               <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
-              <p className="whitespace-pre-wrap">{rollout.finalReply}</p>
+              <p className="whitespace-pre-wrap">{page.reply.text}</p>
+              <WindowNav window={page.reply.window} param="reply_from" search={search} noun="characters" />
             </div>
           )}
         </Card>

@@ -1,7 +1,8 @@
 import { routeUser } from "@/lib/auth/route-user.ts";
 import { iterateLedger } from "@/lib/ledger/browse.ts";
-import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
+import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -20,24 +21,7 @@ export async function GET(req: Request) {
   const parsed = parseBrowseParams(search);
   if (!parsed.ok)
     return Response.json({ error: { code: "bad_filter", message: parsed.errors.join("; ") } }, { status: 400 });
-  const encoder = new TextEncoder();
-  const batches = iterateLedger(parsed.params);
-  let headerSent = false;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (format === "csv" && !headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode(csvHeader()));
-        return;
-      }
-      const next = await batches.next();
-      if (next.done) return controller.close();
-      controller.enqueue(encoder.encode(next.value.map(format === "csv" ? csvLine : ndjsonLine).join("")));
-    },
-    async cancel() {
-      await batches.return(undefined);
-    },
-  });
+  const body = await streamedBody(exportText(parsed.params, format), utf8);
   const name = `verity-trajectories.${format}`;
   return new Response(body, {
     headers: {
@@ -46,4 +30,14 @@ export async function GET(req: Request) {
       "cache-control": "no-store",
     },
   });
+}
+
+/** The download's text, batch by batch; a CSV's header goes with its first batch (or alone when none match). */
+async function* exportText(params: BrowseParams, format: "csv" | "ndjson"): AsyncGenerator<string> {
+  let header = format === "csv" ? csvHeader() : "";
+  for await (const rows of iterateLedger(params)) {
+    yield header + rows.map(format === "csv" ? csvLine : ndjsonLine).join("");
+    header = "";
+  }
+  if (header) yield header;
 }
