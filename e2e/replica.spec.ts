@@ -71,15 +71,20 @@ test.beforeAll(async () => {
   const c = new pg.Client({ connectionString: pair.primaryUrl });
   await c.connect();
   try {
-    const u = await c.query<{ id: number }>(
-      "insert into users (email, role, password_hash) values ($1, 'researcher', $2) returning id",
-      [EMAIL, await hashPassword(PASSWORD)],
+    await c.query("insert into users (email, role, password_hash) values ($1, 'researcher', $2) returning id", [
+      EMAIL,
+      await hashPassword(PASSWORD),
+    ]);
+    // A token may do what its owner's role may: the ingest token belongs to an admin, the pages are read by a researcher.
+    const owner = await c.query<{ id: number }>(
+      "insert into users (email, role, password_hash) values ('replica-ingest@verity.local', 'admin', $1) returning id",
+      [await hashPassword(randomBytes(18).toString("base64url"))],
     );
     const prefix = randomBytes(4).toString("hex");
     ingestToken = `vty_${prefix}_${randomBytes(32).toString("base64url")}`;
     await c.query(
       "insert into api_tokens (name, prefix, hash, scopes, created_by_id) values ('replica ingest', $1, $2, $3, $4)",
-      [prefix, createHash("sha256").update(ingestToken).digest("hex"), ["ingest"], u.rows[0].id],
+      [prefix, createHash("sha256").update(ingestToken).digest("hex"), ["ingest"], owner.rows[0].id],
     );
   } finally {
     await c.end();
