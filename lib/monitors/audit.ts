@@ -34,8 +34,9 @@ export type AuditPoint = {
   step: number;
   /** Last step of the window. */
   stepTo: number;
+  /** Reviewed items (each through its primary review). */
   reviews: number;
-  /** Reviews whose ledger entry has a reward: the agreement denominator. */
+  /** Reviewed items whose ledger entry has a reward: the agreement denominator. */
   compared: number;
   agreeing: number;
   agreement: IntervalEstimate | null;
@@ -43,7 +44,7 @@ export type AuditPoint = {
   slots: number;
   correctSlots: number;
   extraction: IntervalEstimate | null;
-  /** Reviews whose human reward is ≥ 0.9. */
+  /** Reviewed items whose human reward is ≥ 0.9. */
   humanSuccesses: number;
   humanSuccess: IntervalEstimate | null;
 };
@@ -78,6 +79,9 @@ export class AuditWindows {
   constructor(private readonly width: number) {}
 
   add(p: AuditPair): void {
+    // Each item once, through its primary review, as the agreement page and the gate count it (headlineCounts): an
+    // overlap item's second review measures the annotators, not the ledger.
+    if (!p.primary) return;
     const start = windowStart(p.step, this.width);
     let w = this.byWindow.get(start);
     if (!w) {
