@@ -191,10 +191,17 @@ describe("append-only tables, as the application's database user", () => {
       c.release();
     }
   });
-  it("refuses UPDATE, DELETE and TRUNCATE of the rollups but by their writer", async () => {
+  it("refuses INSERT, UPDATE, DELETE and TRUNCATE of the rollups but by their writer", async () => {
+    const inserts: Record<string, string> = {
+      step_rollups: "insert into step_rollups (run_id, step) values ($1, 2147483000)",
+      step_guardrail_rollups:
+        "insert into step_guardrail_rollups (run_id, step, code) values ($1, 2147483000, 'unauthorized_write')",
+      group_rollups: "insert into group_rollups (run_id, step, group_id) values ($1, 2147483000, 'g-new')",
+    };
     for (const table of ["step_rollups", "step_guardrail_rollups", "group_rollups"]) {
       const part = (await one("select verity_run_partition_name($1, $2) as p", [table, RUN])).p;
       for (const sql of [
+        inserts[table],
         `update ${table} set step = step where run_id = $1`,
         `delete from ${table} where run_id = $1`,
         `truncate ${table}`,
@@ -210,6 +217,7 @@ describe("append-only tables, as the application's database user", () => {
         await c.query("select set_config('verity.rollup_writer', 'on', true)");
         const u = await c.query(`update ${table} set step = step where run_id = $1`, [RUN]);
         expect(u.rowCount).toBeGreaterThan(0);
+        expect((await c.query(inserts[table], [RUN])).rowCount).toBe(1);
       } finally {
         await c.query("rollback");
         c.release();

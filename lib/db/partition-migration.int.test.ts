@@ -86,6 +86,8 @@ async function loadRuns(c: pg.Client): Promise<void> {
              values ($1, $2, 9, 'T', 'scored', 'external', 0.5, 'hx')`,
       [`${run}/external`, run],
     );
+    // as the rollups' writer: they refuse other writes (034)
+    await q("select set_config('verity.rollup_writer', 'on', false)");
     await q(`insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum) values ($1, 0, 3, 3, 1.5)`, [run]);
     await q(`insert into step_guardrail_rollups (run_id, step, code, hits) values ($1, 0, 'unauthorized_write', 3)`, [
       run,

@@ -82,6 +82,7 @@ describe("partitions on first ingest", () => {
       const done = Promise.all(
         clients.map(async (c, i) => {
           await c.query("select verity_run_partitions($1)", ["it's-new"]);
+          await c.query("select set_config('verity.rollup_writer', 'on', true)");
           await c.query(`insert into step_rollups (run_id, step) values ($1, $2)`, ["it's-new", i]);
           await c.query("commit");
         }),

@@ -53,8 +53,8 @@ CREATE TRIGGER trajectories_no_truncate BEFORE TRUNCATE ON "trajectories"
   FOR EACH STATEMENT EXECUTE FUNCTION verity_trajectories_kept();
 
 -- The rollups are derived from the ledger and kept by one writer, lib/rollups/mutations.ts applyRollupDelta, which
--- sets verity.rollup_writer for its transaction; any other UPDATE, DELETE or TRUNCATE is refused. (A new row can still
--- be inserted: the benchmarks' generators write rollups of simulated runs directly.)
+-- sets verity.rollup_writer for its transaction; any other INSERT, UPDATE, DELETE or TRUNCATE is refused (the
+-- benchmarks' generators, which write the rollups of simulated runs directly, set it for their session).
 CREATE FUNCTION verity_rollups_written_by_writer() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tbl text := coalesce(TG_ARGV[0], TG_TABLE_NAME);
@@ -64,11 +64,11 @@ BEGIN
   END IF;
   RAISE EXCEPTION '% is derived from the ledger: only its writer changes it (applyRollupDelta, lib/rollups/mutations.ts); % refused', tbl, TG_OP;
 END $$;
-CREATE TRIGGER step_rollups_by_writer BEFORE UPDATE OR DELETE ON "step_rollups"
+CREATE TRIGGER step_rollups_by_writer BEFORE INSERT OR UPDATE OR DELETE ON "step_rollups"
   FOR EACH ROW EXECUTE FUNCTION verity_rollups_written_by_writer('step_rollups');
-CREATE TRIGGER step_guardrail_rollups_by_writer BEFORE UPDATE OR DELETE ON "step_guardrail_rollups"
+CREATE TRIGGER step_guardrail_rollups_by_writer BEFORE INSERT OR UPDATE OR DELETE ON "step_guardrail_rollups"
   FOR EACH ROW EXECUTE FUNCTION verity_rollups_written_by_writer('step_guardrail_rollups');
-CREATE TRIGGER group_rollups_by_writer BEFORE UPDATE OR DELETE ON "group_rollups"
+CREATE TRIGGER group_rollups_by_writer BEFORE INSERT OR UPDATE OR DELETE ON "group_rollups"
   FOR EACH ROW EXECUTE FUNCTION verity_rollups_written_by_writer('group_rollups');
 CREATE TRIGGER step_rollups_no_truncate BEFORE TRUNCATE ON "step_rollups"
   FOR EACH STATEMENT EXECUTE FUNCTION verity_rollups_written_by_writer('step_rollups');
