@@ -31,6 +31,12 @@ export function usablePoints(
 export function leastSquaresSlope(series: readonly StepPoint[], options: { weightByN?: boolean } = {}): number | null {
   const pts = usablePoints(series, options.weightByN);
   if (pts.length < 2) return null;
+  const { sxx, sxy } = weightedMoments(pts);
+  return sxx === 0 ? null : sxy / sxx;
+}
+
+/** Weighted means of step and value, and the weighted sums Σ w(x − x̄)² and Σ w(x − x̄)(y − ȳ), of usable points. */
+function weightedMoments(pts: ReturnType<typeof usablePoints>) {
   let sw = 0;
   let sx = 0;
   let sy = 0;
@@ -47,7 +53,7 @@ export function leastSquaresSlope(series: readonly StepPoint[], options: { weigh
     sxy += p.w * (p.step - mx) * (p.value - my);
     sxx += p.w * (p.step - mx) * (p.step - mx);
   }
-  return sxx === 0 ? null : sxy / sxx;
+  return { mx, my, sxx, sxy };
 }
 
 export type SlopeInterval = { slope: number; lower: number; upper: number; df: number };
@@ -64,24 +70,13 @@ export function slopeInterval(
   options: { weightByN?: boolean; level?: number } = {},
 ): SlopeInterval | null {
   const pts = usablePoints(series, options.weightByN);
-  const slope = leastSquaresSlope(series, options);
-  if (pts.length < 3 || slope === null) return null;
-  let sw = 0;
-  let sx = 0;
-  let sy = 0;
-  for (const p of pts) {
-    sw += p.w;
-    sx += p.w * p.step;
-    sy += p.w * p.value;
-  }
-  const mx = sx / sw;
-  const intercept = sy / sw - slope * mx;
-  let sxx = 0;
+  if (pts.length < 3) return null;
+  const { mx, my, sxx, sxy } = weightedMoments(pts);
+  if (sxx === 0) return null;
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
   let rss = 0;
-  for (const p of pts) {
-    sxx += p.w * (p.step - mx) ** 2;
-    rss += p.w * (p.value - intercept - slope * p.step) ** 2;
-  }
+  for (const p of pts) rss += p.w * (p.value - intercept - slope * p.step) ** 2;
   const df = pts.length - 2;
   const se = Math.sqrt(rss / df / sxx);
   const t = studentTQuantile(1 - (1 - (options.level ?? 0.95)) / 2, df);
