@@ -4,7 +4,7 @@
 import http from "node:http";
 import { Readable } from "node:stream";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
-import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 
 const url = process.argv[2];
 const pool = bulkPool(url);

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import readline from "node:readline";
 import pg from "pg";
-import { copyRows, type CopyValue } from "@/lib/ingest/copy.ts";
+import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
 
 const ROLLOUT_COLS = [
   "trajectory_id",

@@ -9,7 +9,7 @@ import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { codesOfMask } from "@/lib/ledger/store/rows.ts";
 import {
   CURRENT_REVIEW,
   itemSelect,

@@ -7,7 +7,7 @@ import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { countFixes } from "@/lib/defects/data.ts";
 import { markDefectFixed } from "@/lib/defects/mutations.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
 import { configHash } from "@/lib/verifier/config.ts";

@@ -5,7 +5,7 @@ import { listCaseSlots, listPairSlots } from "@/lib/agreement/case-slots.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { variantRollout } from "@/lib/testing/audit-data.ts";
 import { makeCase } from "@/lib/testing/verifier-fixtures.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";

@@ -12,7 +12,7 @@ import { createDemoUsersIfEmpty } from "@/lib/auth/demo-users.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/ingest/pool.ts";
+import { closeBulkPool } from "@/lib/db/pool.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 

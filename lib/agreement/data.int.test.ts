@@ -5,7 +5,7 @@ import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts"
 import { parseAgreementFilter, type AgreementFilter } from "@/lib/agreement/schema.ts";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";

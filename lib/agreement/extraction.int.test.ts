@@ -10,7 +10,7 @@ import { makeUsers, variantRollout } from "@/lib/testing/audit-data.ts";
 import { run as agreementCli } from "@/lib/cli/agreement.ts";
 import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
 import { listAuditPairs, readAuditSteps } from "@/lib/monitors/data.ts";
 import { auditPoints, auditPointsOf, auditSeries } from "@/lib/monitors/audit.ts";

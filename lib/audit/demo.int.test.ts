@@ -11,7 +11,7 @@ import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/ingest/pool.ts";
+import { closeBulkPool } from "@/lib/db/pool.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { listOverlapItems, listReviewsWithLedger } from "@/lib/review/data.ts";

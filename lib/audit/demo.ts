@@ -22,7 +22,7 @@ import {
 import { createClient } from "@/lib/db/client.ts";
 import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { codesOfMask } from "@/lib/ledger/store/rows.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";

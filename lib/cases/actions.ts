@@ -8,7 +8,7 @@ import { collectDiffs, dryRunCase, type DryRunTotals, type RolloutDiff } from "@
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
 import { answeredAdjudication } from "@/lib/cases/data.ts";
 import { MAX_SPEC_CHARS, parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
 
 /** Rows of a dry run sent to the page: the selected rollout, then changed ones first; the totals cover them all. */

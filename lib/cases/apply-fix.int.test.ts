@@ -4,7 +4,7 @@ import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
 import { answeredAdjudication, listCaseVersions } from "@/lib/cases/data.ts";
 import { itemsAgreeNow } from "@/lib/defects/agreement-now.ts";
 import { listDefects } from "@/lib/defects/data.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { RETURN_LABEL_SPEC, specDisputedRun } from "@/lib/testing/spec-defect-data.ts";
 
 const url = process.env.DATABASE_URL!;

@@ -9,7 +9,7 @@ import {
   type StoredCase,
 } from "@/lib/cases/data.ts";
 import { int8Digits } from "@/lib/db/column-ranges.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 
 // Both are int8 ids; one that is not (or past the column's maximum) selects nothing.
 const id = int8Digits("not an id")

@@ -3,7 +3,7 @@
 // no ingest batch or re-score interleaves). The database refuses any other change to cases.
 import type pg from "pg";
 import type { CaseAnswers } from "@/lib/cases/schema.ts";
-import type { CaseRow } from "@/lib/ingest/rows.ts";
+import type { CaseRow } from "@/lib/ledger/store/rows.ts";
 
 export type VersionMeta = { reason: string; authorId?: number | null; answers?: CaseAnswers };
 

@@ -4,7 +4,7 @@ import { run } from "@/lib/cli/clusters.ts";
 import { listClusterTickets } from "@/lib/clusters/detail-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
 
 // Three cases that allow a hand-off, two rollouts each that read, hand off and write nothing: the blind spot.

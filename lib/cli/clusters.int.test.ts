@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/lib/cli/clusters.ts";
 import { ingestKnownLedger } from "@/lib/testing/clusters-data.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 
 const runId = `clu-cli-${randomBytes(4).toString("hex")}`;
 

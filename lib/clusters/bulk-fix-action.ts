@@ -12,7 +12,7 @@ import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
 import { bulkFixFormRecord, bulkFixInput, issues, specChangeOf } from "@/lib/clusters/schema.ts";
 import { describeSpecChange } from "@/lib/clusters/spec-change.ts";
 import { db } from "@/lib/db/client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 
 export type BulkApplyState = { ok?: boolean; message?: string; applied?: BulkApply };
 

@@ -18,7 +18,7 @@ import {
 import { browserHref, clusterLabel, formatKey, type ClusterKey } from "@/lib/clusters/keys.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
 import { memberWhere } from "@/lib/clusters/sql.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { inSnapshot } from "@/lib/ledger/export.ts";
 import { PARQUET_JOIN, PARQUET_SELECT, type ParquetRow } from "@/lib/ledger/parquet-columns.ts";
 import { fileSlug, parquetChunks, parquetResponse } from "@/lib/ledger/parquet.ts";

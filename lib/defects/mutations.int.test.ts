@@ -5,7 +5,7 @@ import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listDefects, loadDefect } from "@/lib/defects/data.ts";
 import { fixSpecDefects, markDefectFixed, verifyDefects } from "@/lib/defects/mutations.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";

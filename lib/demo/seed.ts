@@ -9,7 +9,7 @@ import { describeDemoRun, demoRunValues, type DemoRunSpec } from "@/lib/demo/gen
 import { env } from "@/lib/env.ts";
 import { EXAMPLE_TRAINED_REWARDS } from "@/lib/demo/example-trained-rewards.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { checkout } from "@/lib/ingest/pool.ts";
+import { checkout } from "@/lib/db/pool.ts";
 import type { IngestSummary } from "@/lib/ingest/schema.ts";
 
 export const DEMO_SEED = "7";

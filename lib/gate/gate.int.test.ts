@@ -16,7 +16,7 @@ import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/ingest/pool.ts";
+import { closeBulkPool } from "@/lib/db/pool.ts";
 import { gateApiResponse } from "@/lib/gate/api.ts";
 import { getGateVerdict } from "@/lib/gate/data.ts";
 import type { GateReport } from "@/lib/gate/evaluate.ts";

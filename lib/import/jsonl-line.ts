@@ -1,10 +1,10 @@
 // One line of a rollout dump (verl, TRL, or any JSONL under `--map`) as the wire objects Verity stores: a rollout,
 // an external score record with the dump's reward, and the minimal case created when the prompt's ticket has none.
 // Pure apart from the sample-index counters, which follow the lines in file order.
-import { canonicalJsonFast } from "@/lib/ingest/canonical.ts";
+import { canonicalJsonFast } from "@/lib/ledger/store/canonical.ts";
 import type { PlatformMapped } from "@/lib/ingest/platform.ts";
 import type { LineMapper } from "@/lib/ingest/prepare.ts";
-import { defaultGroupId, sha256 } from "@/lib/ingest/rows.ts";
+import { defaultGroupId, sha256 } from "@/lib/ledger/store/rows.ts";
 import { completionTrajectory, isMessageList, promptText } from "@/lib/import/chat.ts";
 import { resolveJsonPath } from "@/lib/import/json-path.ts";
 import { SUBSCORE_FIELDS, type ImportMap, type MapField } from "@/lib/import/jsonl-map.ts";

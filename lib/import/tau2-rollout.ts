@@ -15,7 +15,7 @@ import {
   type Tau2Simulation,
 } from "@/lib/import/tau2-schema.ts";
 import { idPart } from "@/lib/import/tau2-case.ts";
-import { defaultGroupId } from "@/lib/ingest/rows.ts";
+import { defaultGroupId } from "@/lib/ledger/store/rows.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 

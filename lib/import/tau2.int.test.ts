@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { run as exportRun } from "@/lib/cli/export.ts";
 import { run as importRun } from "@/lib/cli/import.ts";
 import type { Tau2ImportSummary } from "@/lib/import/schema.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { cohensKappa, confusionMatrix } from "@/lib/stats/kappa.ts";
 

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as importCli } from "@/lib/cli/import.ts";
 import { run as ingestCli } from "@/lib/cli/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 
 const tag = randomBytes(3).toString("hex");

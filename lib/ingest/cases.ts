@@ -2,7 +2,7 @@
 // against them, score records take their ticket category from them. Bounded (least recently used out), because a
 // body can name more tickets than memory should hold; an evicted case is simply read from the database again.
 import type pg from "pg";
-import { caseFromColumns, caseRow, type CaseRow } from "@/lib/ingest/rows.ts";
+import { caseFromColumns, caseRow, type CaseRow } from "@/lib/ledger/store/rows.ts";
 import { caseSchema, type Case } from "@/lib/verifier/schema.ts";
 
 export type KnownCase = {

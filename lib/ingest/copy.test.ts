@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyField, copyLine } from "@/lib/ingest/copy.ts";
+import { copyField, copyLine } from "@/lib/db/copy.ts";
 
 describe("COPY text format", () => {
   it("escapes backslash, tab, newline and carriage return, and writes null as \\N", () => {

@@ -3,7 +3,7 @@
 import type pg from "pg";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 
 export async function withBulkDatabase<T>(fn: (pool: pg.Pool, url: string) => Promise<T>): Promise<T> {
   const database = await ensureDatabase();

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { loadExamples } from "@/lib/demo/seed.ts";
 import { fastExternalRecord, fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
-import { ledgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
-import { rolloutRow, withIdentityDefaults } from "@/lib/ingest/rows.ts";
+import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutRow, withIdentityDefaults } from "@/lib/ledger/store/rows.ts";
 import {
   caseSchema,
   rolloutSchema,

@@ -3,7 +3,7 @@
 // case holding the ticket (message = `input`, `reference_output` kept on the ticket). Pure.
 import { z } from "zod";
 import type { LineMapper } from "@/lib/ingest/prepare.ts";
-import { defaultGroupId, sha256 } from "@/lib/ingest/rows.ts";
+import { defaultGroupId, sha256 } from "@/lib/ledger/store/rows.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { idSchema as id, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 

@@ -4,8 +4,8 @@
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
 import { platformMapper, type PlatformDefaults, type PlatformMapped } from "@/lib/ingest/platform.ts";
-import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
-import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
+import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
 import type { RevisionMarker } from "@/lib/cases/schema.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";

@@ -3,8 +3,8 @@
 // refused at its own path.
 import { describe, expect, it } from "vitest";
 import { fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
-import { entryHash, ledgerEntryRows, recordFromLedger, withTrainedReward } from "@/lib/ingest/ledger-rows.ts";
-import { rolloutRow } from "@/lib/ingest/rows.ts";
+import { entryHash, ledgerEntryRows, recordFromLedger, withTrainedReward } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutRow } from "@/lib/ledger/store/rows.ts";
 import { parseLineValue } from "@/lib/ingest/schema.ts";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { caseSchema, rolloutSchema, scoreRecordSchema } from "@/lib/verifier/schema.ts";

@@ -7,7 +7,7 @@ import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { db } from "@/lib/db/client.ts";
 import { verifyDefects } from "@/lib/defects/mutations.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";

@@ -1,9 +1,9 @@
 // The NDJSON export's lines built from the stored columns with the JSON documents read as PostgreSQL's text
 // (`…::text`), so that an export of a million entries and rollouts parses and re-serialises no JSON in Node: the
-// records are recordFromLedger's (lib/ingest/ledger-rows.ts) and rolloutFromColumns's (lib/ingest/rows.ts), key for
+// records are recordFromLedger's (lib/ledger/store/ledger-rows.ts) and rolloutFromColumns's (lib/ledger/store/rows.ts), key for
 // key and in the same order; export.int.test.ts compares them on every entry and rollout of a run that holds each
 // kind of record. The documents keep PostgreSQL's spacing (`{"code": "x"}`): the same JSON, a few bytes longer.
-import type { LedgerValues } from "@/lib/ingest/ledger-rows.ts";
+import type { LedgerValues } from "@/lib/ledger/store/ledger-rows.ts";
 import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 

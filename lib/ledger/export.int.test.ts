@@ -13,8 +13,8 @@ import {
   type LedgerTextRow,
   type RolloutTextRow,
 } from "@/lib/ledger/export-lines.ts";
-import { recordFromLedger, type LedgerValues } from "@/lib/ingest/ledger-rows.ts";
-import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
+import { recordFromLedger, type LedgerValues } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRecordSchema } from "@/lib/verifier/schema.ts";

@@ -3,8 +3,8 @@
 // export into an empty database reproduces the ledger (category included) — see export.int.test.ts.
 import type pg from "pg";
 import { z } from "zod";
-import { checkout } from "@/lib/ingest/pool.ts";
-import { caseFromColumns } from "@/lib/ingest/rows.ts";
+import { checkout } from "@/lib/db/pool.ts";
+import { caseFromColumns } from "@/lib/ledger/store/rows.ts";
 import { LEDGER_TEXT_COLUMNS, ledgerLine, type LedgerTextRow } from "@/lib/ledger/export-lines.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";

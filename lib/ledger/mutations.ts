@@ -4,10 +4,10 @@
 // are left alone: Verity cannot reproduce them.
 import type pg from "pg";
 import { CaseCache } from "@/lib/ingest/cases.ts";
-import { checkout } from "@/lib/ingest/pool.ts";
-import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
-import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
-import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ingest/write-batch.ts";
+import { checkout } from "@/lib/db/pool.ts";
+import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
+import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ledger/store/write-batch.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";

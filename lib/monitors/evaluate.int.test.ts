@@ -7,7 +7,7 @@ import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { alarmTimeline, stepSeries } from "@/lib/stats/alarms.ts";
 import { HANDOFF_RATE_ALARM } from "@/lib/stats/alarm-presets.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";

@@ -10,7 +10,7 @@ import { demoRunValues } from "@/lib/demo/generate.ts";
 import { EXAMPLES_RUN, seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 import { listAlarmEvents, listPersistedAlarms } from "@/lib/monitors/data.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { loadRunCharts } from "@/lib/monitors/loaders.ts";
 import { listScoreChangeMarks } from "@/lib/monitors/score-change-data.ts";

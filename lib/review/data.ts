@@ -4,7 +4,7 @@
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { codesOfMask } from "@/lib/ledger/store/rows.ts";
 import { compareWithLedger, type Comparison } from "@/lib/review/compare.ts";
 import type { Dimension, GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";

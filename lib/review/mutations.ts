@@ -4,7 +4,7 @@ import { renewLease } from "@/lib/audit/leases.ts";
 import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { codesOfMask } from "@/lib/ledger/store/rows.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { unansweredClaims, unansweredMessage } from "@/lib/review/claim-answers.ts";

@@ -8,8 +8,8 @@ import { once } from "node:events";
 import type pg from "pg";
 import { exportLedgerChunks, inSnapshot, prefetched } from "@/lib/ledger/export.ts";
 import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
-import { checkout } from "@/lib/ingest/pool.ts";
-import { LEDGER_WRITE_LOCK } from "@/lib/ingest/write-batch.ts";
+import { checkout } from "@/lib/db/pool.ts";
+import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 
 /** The run's partitioned tables, children before the tables their foreign keys point at. */
 export const RUN_PARTITIONED_TABLES = [

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { getRun, getRunSummary, listRunIds, listRunSummaries } from "@/lib/runs/data.ts";
 
 const url = process.env.DATABASE_URL!;

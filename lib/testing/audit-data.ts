@@ -2,7 +2,7 @@
 // the real ingest path (so the ledger rows are the verifier's own), and throw-away users.
 import { randomBytes } from "node:crypto";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { makeCase, makeRollout, reads, tool, write, REFUND_ARGS } from "@/lib/testing/verifier-fixtures.ts";
 import type { Rollout } from "@/lib/verifier/schema.ts";

@@ -4,9 +4,9 @@
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { db } from "@/lib/db/client.ts";
-import { codesOfMask } from "@/lib/ingest/rows.ts";
+import { codesOfMask } from "@/lib/ledger/store/rows.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import { makeUsers, variantRollout } from "@/lib/testing/audit-data.ts";
 import { makeCase } from "@/lib/testing/verifier-fixtures.ts";

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
-import { closeBulkPool } from "@/lib/ingest/pool.ts";
+import { closeBulkPool } from "@/lib/db/pool.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 

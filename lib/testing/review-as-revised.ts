@@ -4,12 +4,12 @@
 // DATABASE_URL (the e2e database). Prints the review's JSON result.
 import { claimNextItem } from "@/lib/audit/leases.ts";
 import { db } from "@/lib/db/client.ts";
-import { caseFromColumns, rolloutFromColumns } from "@/lib/ingest/rows.ts";
+import { caseFromColumns, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
-import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 
 async function main(): Promise<number> {
   const [itemId, email, specJson] = process.argv.slice(2);

@@ -7,7 +7,7 @@ import type { FormState } from "@/lib/admin/schema.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { collectDiffs, type DiffView } from "@/lib/cases/dry-run.ts";
 import { db } from "@/lib/db/client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
 import { dryRunConfig, type ConfigDryRunSkips } from "@/lib/verifier-configs/dry-run.ts";
 import { addVerifierConfig } from "@/lib/verifier-configs/mutations.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collectDiffs, type RolloutDiff } from "@/lib/cases/dry-run.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
 import { dryRunConfig } from "@/lib/verifier-configs/dry-run.ts";

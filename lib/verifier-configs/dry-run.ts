@@ -6,7 +6,7 @@
 // for the same seed whatever else the run holds. Memory is bounded by a page (and the sample's ids).
 import type pg from "pg";
 import { diffRollouts, type RolloutDiff } from "@/lib/cases/dry-run.ts";
-import { rolloutFromColumns } from "@/lib/ingest/rows.ts";
+import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { CaseCache } from "@/lib/ingest/cases.ts";
 import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
 import type { VerifierConfig } from "@/lib/verifier/config.ts";

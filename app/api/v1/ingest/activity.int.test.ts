@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/v1/ingest/route.ts";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 
 const tag = randomBytes(3).toString("hex");

@@ -6,7 +6,7 @@ import { POST } from "@/app/api/v1/ingest/route.ts";
 import { GET } from "@/app/api/v1/runs/[run]/ledger.ndjson/route.ts";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
-import { bulkPool, closeBulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 import { limitsBody } from "@/lib/testing/limits-body.ts";
 
 const id = randomBytes(4).toString("hex");

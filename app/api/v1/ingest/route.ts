@@ -4,7 +4,7 @@
 import { authenticateApi } from "@/lib/auth/api.ts";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

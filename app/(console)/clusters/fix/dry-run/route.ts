@@ -8,7 +8,7 @@ import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
 import { bulkFixInput, issues, specChangeOf } from "@/lib/clusters/schema.ts";
 import { describeSpecChange } from "@/lib/clusters/spec-change.ts";
 import { db } from "@/lib/db/client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { ingestKnownLedger } from "@/lib/testing/clusters-data.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { GET } from "@/app/api/v1/runs/[run]/clusters/route.ts";
 
 // The known ledger (lib/testing/clusters-data.ts) under a run and tickets of its own in the shared test database.

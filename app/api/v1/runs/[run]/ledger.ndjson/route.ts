@@ -2,7 +2,7 @@
 // NDJSON score records, streamed in keyset batches.
 import { authenticateApi } from "@/lib/auth/api.ts";
 import { readPool } from "@/lib/db/read-client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { exportResponse } from "@/lib/ledger/export.ts";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { expectedParquetRows, ingestParquetLedger, withParsedReasons } from "@/lib/testing/parquet-data.ts";
 import { readParquetFile } from "@/lib/testing/parquet-reader.ts";
 import { GET } from "@/app/api/v1/runs/[run]/ledger.parquet/route.ts";

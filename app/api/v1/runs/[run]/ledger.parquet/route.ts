@@ -2,7 +2,7 @@
 // Parquet file, one flat row per entry (docs/formats.md "Parquet export"), streamed row group by row group.
 import { authenticateApi } from "@/lib/auth/api.ts";
 import { readPool } from "@/lib/db/read-client.ts";
-import { bulkPool } from "@/lib/ingest/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { exportParquetResponse } from "@/lib/ledger/parquet-export.ts";
 
 export const dynamic = "force-dynamic";

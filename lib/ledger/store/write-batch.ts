@@ -3,10 +3,10 @@
 // new rows with COPY, then the rollups. Any error rolls the whole batch back, so a failed batch leaves nothing.
 import type pg from "pg";
 import { classifyDatabaseError } from "@/lib/db/describe-error.ts";
-import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/ingest/copy.ts";
+import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/db/copy.ts";
 import type { PreparedLine } from "@/lib/ingest/prepare.ts";
-import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ingest/ledger-rows.ts";
-import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ingest/rows.ts";
+import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
 import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
 import type { RevisionMarker } from "@/lib/cases/schema.ts";
 import { writeCaseVersion } from "@/lib/cases/write-version.ts";

@@ -2,8 +2,8 @@
 // (ledger entries: ledger-rows.ts). Pure. A case's hash is over its canonical JSON (key order does not matter);
 // a rollout's, for speed, over its validated form as serialised (see rolloutRow).
 import crypto, { createHash } from "node:crypto";
-import { canonicalJsonFast as canonicalJson } from "@/lib/ingest/canonical.ts";
-import { encodeCopyTail } from "@/lib/ingest/copy.ts";
+import { canonicalJsonFast as canonicalJson } from "@/lib/ledger/store/canonical.ts";
+import { encodeCopyTail } from "@/lib/db/copy.ts";
 import { GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Case, Rollout } from "@/lib/verifier/schema.ts";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJsonFast } from "@/lib/ingest/canonical.ts";
+import { canonicalJsonFast } from "@/lib/ledger/store/canonical.ts";
 import { canonicalJson } from "@/lib/verifier/canonical-json.ts";
 
 describe("canonicalJsonFast", () => {

@@ -5,9 +5,9 @@
 // hands back. The trained reward is joined on afterwards (entryHash): an entry takes its rollout's when its record
 // gives none, which is known only when the entry is written (write-batch.ts), and an entry without one keeps the
 // hash it had before the field existed.
-import { canonicalJsonFast as canonicalJson, CanonicalText } from "@/lib/ingest/canonical.ts";
-import { encodeCopyTail } from "@/lib/ingest/copy.ts";
-import { guardrailMask, sha256 } from "@/lib/ingest/rows.ts";
+import { canonicalJsonFast as canonicalJson, CanonicalText } from "@/lib/ledger/store/canonical.ts";
+import { encodeCopyTail } from "@/lib/db/copy.ts";
+import { guardrailMask, sha256 } from "@/lib/ledger/store/rows.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
 import type { ScoreRecord } from "@/lib/verifier/schema.ts";
