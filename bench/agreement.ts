@@ -1,7 +1,8 @@
 // bench/agreement: the agreement report computed from scratch (no cache), before and after the rewrite of its load
 // (Prisma relation queries → set-based SQL) and of its build (shared bootstrap draws, one pass for both bases), in
 // the same process, alternating, so the load of a shared machine falls on both alike. Before: the Prisma loader
-// (bench/lib/scale-baseline.ts) and the build as it was (bench/lib/agreement-baseline.ts); after: lib/agreement.
+// (lib/testing/agreement-items-prisma.ts) and the build as it was (lib/testing/agreement-report-before.ts); after:
+// lib/agreement.
 // Both outputs are compared deep-equal before anything is timed.
 // Then the fingerprint every read of the agreement page runs first, before 028 (a probe of each reviewed item's
 // current entry) and after (the runs' counts of superseding entries), in turns.
@@ -243,8 +244,8 @@ async function main() {
   const client = await bindDatabase(url);
   const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
-  const { loadAgreementItemsPrisma } = await import("@/bench/lib/scale-baseline.ts");
-  const { buildAgreementReportBefore } = await import("@/bench/lib/agreement-baseline.ts");
+  const { loadAgreementItemsPrisma } = await import("@/lib/testing/agreement-items-prisma.ts");
+  const { buildAgreementReportBefore } = await import("@/lib/testing/agreement-report-before.ts");
   const f = { run: RUN, tolerance: 0.1 };
 
   say(

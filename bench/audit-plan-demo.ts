@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 
 const DB = "verity_bench_plan_demo";
 const TSX = path.resolve("node_modules/.bin/tsx");

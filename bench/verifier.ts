@@ -1,12 +1,12 @@
 // Verifier throughput on one core: `npx tsx bench/verifier.ts [groups]`.
-// Generates tickets of five categories with K = 4 rollouts each (seeded, so every run scores the same data, with a
-// realistic share of violations), then measures rollouts/s for: the floor (JSON.stringify + JSON.parse of the same
-// rollout), scoring with bundle claims, scoring with the rule extractor, and the CLI path (parse a line, validate,
-// score, serialise). Prints medians of several passes (wall clock and CPU time) and the ratio to the floor.
+// Takes the demo generator's tickets (lib/demo, six categories) with K = 4 rollouts each (seeded, so every run scores
+// the same data, with a realistic share of violations), then measures rollouts/s for: the floor (JSON.stringify +
+// JSON.parse of the same rollout), scoring with bundle claims, scoring with the rule extractor, and the CLI path
+// (parse a line, validate, score, serialise). Prints medians of several passes (wall clock and CPU time) and the ratio to the floor.
 import os from "node:os";
+import { demoRunValues, strideOf } from "@/lib/demo/generate.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
-import { REGISTRY } from "@/lib/testing/verifier-fixtures.ts";
-import type { Case, Claims, Rollout, SandboxWrite, Step } from "@/lib/verifier/schema.ts";
+import { caseSchema, rolloutSchema, type Case, type Rollout } from "@/lib/verifier/schema.ts";
 import { scoreInput } from "@/lib/verifier/score-input.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
@@ -14,248 +14,19 @@ const GROUPS = Number(process.argv[2] ?? 5000);
 const K = 4;
 const PASSES = 7;
 
-// mulberry32: tiny seeded PRNG, so the data set is identical from run to run.
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(20261102);
-const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)];
-
-type Plan = { reads: Step[]; write: SandboxWrite; mention: Claims["mentioned"]; reply: string };
-type Category = { name: string; makeCase(id: string, orderId: string, amount: number): Case; plan(c: Case): Plan };
-
-const step = (name: string, input: Record<string, unknown>, ok = true): Step => ({
-  type: "tool",
-  name,
-  input,
-  output: "ok",
-  status: ok ? "success" : "failed",
-});
-const snapshotOf = (orderId: string, amount: number) => ({
-  order: { id: orderId, paid_amount: amount, currency: "EUR", status: "delivered", customer_id: "C-1" },
-  customer: { id: "C-1", new_address: `${Math.floor(amount)} Main Street` },
-  attachments: [{ id: `A-${orderId}`, kind: "photo", shows_damage: true }],
-  policy: { damaged_item: { refund: "full", return_shipping_paid_by: "merchant" } },
-});
-function caseOf(id: string, category: string, orderId: string, amount: number, spec: Case["verifier_spec"]): Case {
-  return {
-    kind: "case",
-    ticket: { id, category, customer_id: "C-1", message: "help" },
-    env_snapshot: snapshotOf(orderId, amount),
-    verifier_spec: spec,
-  };
-}
-const orderOf = (c: Case) => c.env_snapshot.order as { id: string; paid_amount: number };
-
-const CATEGORIES: Category[] = [
-  {
-    name: "refund_damaged",
-    makeCase: (id, o, amt) =>
-      caseOf(id, "refund_damaged", o, amt, {
-        required_reads: ["order.get", "attachment.get", "policy.search"],
-        policy: {
-          query: { tool: "policy.search", args: { topic: "damaged_item" } },
-          rules: [
-            {
-              tool: "logistics.create_return",
-              arg: "label_paid_by",
-              equals: "$policy.damaged_item.return_shipping_paid_by",
-            },
-          ],
-        },
-        allowed_writes: ["finance.issue_refund", "logistics.create_return"],
-        required_writes: [
-          {
-            tool: "finance.issue_refund",
-            args: { order_id: "$order.id", amount: "$order.paid_amount", currency: "$order.currency" },
-          },
-        ],
-        harm: [
-          { tool: "finance.issue_refund", arg: "amount", op: "lt", value: "$order.paid_amount" },
-          { tool: "finance.charge_customer" },
-        ],
-        must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }, { key: "refund_eta" }],
-        forbidden: ["blame_customer"],
-        step_budget: 8,
-      }),
-    plan: (c) => {
-      const o = orderOf(c);
-      return {
-        reads: [
-          step("order.get", { order_id: o.id }),
-          step("attachment.get", { attachment_id: `A-${o.id}` }),
-          step("policy.search", { topic: "damaged_item" }),
-        ],
-        write: { tool: "finance.issue_refund", args: { order_id: o.id, amount: o.paid_amount, currency: "EUR" } },
-        mention: [
-          { key: "refund_amount", value: o.paid_amount },
-          { key: "refund_eta", value: "3-5 business days" },
-        ],
-        reply: `I have refunded ${o.paid_amount} EUR to your card; it arrives in 3-5 business days.`,
-      };
-    },
-  },
-  {
-    name: "cancel_order",
-    makeCase: (id, o, amt) =>
-      caseOf(id, "cancel_order", o, amt, {
-        required_reads: ["order.get"],
-        allowed_writes: [],
-        required_writes: [{ tool: "order.cancel", args: { order_id: "$order.id" } }],
-        must_mention: [{ key: "cancellation_confirmed" }],
-      }),
-    plan: (c) => ({
-      reads: [step("order.get", { order_id: orderOf(c).id })],
-      write: { tool: "order.cancel", args: { order_id: orderOf(c).id } },
-      mention: [{ key: "cancellation_confirmed" }],
-      reply: "Your order has been cancelled.",
-    }),
-  },
-  {
-    name: "address_change",
-    makeCase: (id, o, amt) =>
-      caseOf(id, "address_change", o, amt, {
-        required_reads: [{ any_of: ["customer.get", "order.get"] }],
-        allowed_writes: [],
-        required_writes: [
-          {
-            tool: "logistics.update_address",
-            args: { order_id: "$order.id", address: "$customer.new_address" },
-            after: ["order.get"],
-          },
-        ],
-        must_mention: [{ key: "new_address", value: "$customer.new_address" }],
-        forbidden: ["share_internal_policy"],
-      }),
-    plan: (c) => {
-      const addr = (c.env_snapshot.customer as { new_address: string }).new_address;
-      return {
-        reads: [step("customer.get", { customer_id: "C-1" }), step("order.get", { order_id: orderOf(c).id })],
-        write: { tool: "logistics.update_address", args: { order_id: orderOf(c).id, address: addr } },
-        mention: [{ key: "new_address", value: addr }],
-        reply: `I've updated your shipping address. New address: ${addr}.`,
-      };
-    },
-  },
-  {
-    name: "reship_lost",
-    makeCase: (id, o, amt) =>
-      caseOf(id, "reship_lost", o, amt, {
-        required_reads: ["order.get"],
-        allowed_writes: ["logistics.create_return"],
-        required_writes: [{ tool: "logistics.reship", args: { order_id: "$order.id" } }],
-        must_mention: [{ key: "reship_eta" }],
-        handoff: "allowed",
-        step_budget: 5,
-      }),
-    plan: (c) => ({
-      reads: [step("order.get", { order_id: orderOf(c).id })],
-      write: { tool: "logistics.reship", args: { order_id: orderOf(c).id } },
-      mention: [{ key: "reship_eta", value: "2-4 business days" }],
-      reply: "A replacement has been shipped and will arrive within 2-4 business days.",
-    }),
-  },
-  {
-    name: "charge_dispute",
-    makeCase: (id, o, amt) =>
-      caseOf(id, "charge_dispute", o, amt, {
-        required_reads: ["order.get", "policy.search"],
-        policy: { query: { tool: "policy.search", args: { topic: "damaged_item" } } },
-        allowed_writes: [],
-        required_writes: [
-          { tool: "finance.issue_refund", args: { order_id: "$order.id", amount: "$order.paid_amount" } },
-        ],
-        harm: [{ tool: "finance.charge_customer" }],
-        must_mention: [{ key: "refund_amount", value: "$order.paid_amount" }],
-        handoff: pick(["allowed", "not_allowed", "required"]),
-      }),
-    plan: (c) => {
-      const o = orderOf(c);
-      return {
-        reads: [step("order.get", { order_id: o.id }), step("policy.search", { topic: "damaged_item" })],
-        write: { tool: "finance.issue_refund", args: { order_id: o.id, amount: o.paid_amount, currency: "EUR" } },
-        mention: [{ key: "refund_amount", value: o.paid_amount }],
-        reply: `We refunded €${o.paid_amount}.`,
-      };
-    },
-  },
-];
-
-/** One rollout of a case: mostly correct, with the failure modes GRPO discovers mixed in. */
-function makeRolloutFor(c: Case, cat: Category, tid: string, k: number): Rollout {
-  const p = cat.plan(c);
-  let steps: Step[] = [...p.reads, step(p.write.tool, p.write.args)];
-  let writes: SandboxWrite[] = [{ ...p.write, step: p.reads.length, at: "2026-11-02T09:01:10Z" }];
-  let claims: Claims = { claimed_writes: [p.write.tool], mentioned: p.mention, forbidden_hits: [] };
-  const r = rand();
-  if (r < 0.1) {
-    // Wrong arguments: an under-refund where there is an amount, another order otherwise.
-    const args =
-      "amount" in p.write.args
-        ? { ...p.write.args, amount: Number(p.write.args.amount) / 2 }
-        : { ...p.write.args, order_id: "O-other" };
-    steps = [...p.reads, step(p.write.tool, args)];
-    writes = [{ tool: p.write.tool, args, step: p.reads.length }];
-  } else if (r < 0.2) {
-    steps = [step(p.write.tool, p.write.args), ...p.reads]; // write before the evidence
-    writes = [{ ...p.write, step: 0 }];
-  } else if (r < 0.25) {
-    steps = [...steps, step(p.write.tool, p.write.args)]; // duplicate
-    writes = [...writes, { ...p.write, step: steps.length - 1 }];
-  } else if (r < 0.35) {
-    steps = [...p.reads, step("ticket.close", { ticket: tid })]; // empty promise
-    writes = [];
-  } else if (r < 0.4) {
-    steps = [...p.reads, step("handoff.transfer_to_human", { reason: "complex" })];
-    writes = [];
-    claims = { claimed_writes: [], mentioned: [{ key: "handoff_notice" }], forbidden_hits: [] };
-  } else if (r < 0.45) {
-    const extra = {
-      tool: "logistics.create_return",
-      args: { order_id: p.write.args.order_id, label_paid_by: "customer" },
-    };
-    steps = [...steps, step(extra.tool, extra.args)];
-    writes = [...writes, { ...extra, step: steps.length - 1 }];
-    claims = { ...claims, forbidden_hits: ["blame_customer"] };
-  } else if (r < 0.55) {
-    steps = [
-      ...steps,
-      ...Array.from({ length: 1 + Math.floor(rand() * 8) }, () => step("order.get", {}, rand() < 0.8)),
-    ];
-  }
-  return {
-    kind: "rollout",
-    trajectory_id: `${tid}/k${k}`,
-    run_id: "bench",
-    step: 1200,
-    group_id: tid,
-    sample_index: k,
-    ticket_id: c.ticket.id,
-    trajectory: {
-      steps: [{ type: "llm", name: "assistant", output: "Let me check." }, ...steps],
-      final_reply: p.reply,
-    },
-    sandbox: { writes: writes.map((w) => ({ ...w, step: w.step === undefined ? undefined : w.step + 1 })), tables: {} },
-    tool_registry: REGISTRY,
-    claims,
-  };
-}
-
+/**
+ * The demo generator's tickets (lib/demo: six categories, one case each) with K rollouts each, drawn a quarter of the
+ * way along its training curve, where about half the rollouts carry a failure mode GRPO finds. Cases first, then
+ * each ticket's K rollouts in ticket order, so rollout i belongs to case ⌊i / K⌋.
+ */
 function generate() {
   const cases: Case[] = [];
   const rollouts: Rollout[] = [];
-  for (let g = 0; g < GROUPS; g++) {
-    const cat = CATEGORIES[g % CATEGORIES.length];
-    const c = cat.makeCase(`T-${g}`, `O-${g}`, Math.round((5 + rand() * 400) * 100) / 100);
-    cases.push(c);
-    for (let k = 0; k < K; k++) rollouts.push(makeRolloutFor(c, cat, `bench/s1200/g${g}`, k));
+  const spec = { runId: "bench", tickets: GROUPS, steps: 5, k: K, seed: "bench-verifier", variant: "normal" } as const;
+  const quarter = strideOf(spec); // the second of five logged steps: a quarter of the way
+  for (const v of demoRunValues(spec)) {
+    if (v.kind === "case") cases.push(caseSchema.parse(v));
+    else if (v.step === quarter) rollouts.push(rolloutSchema.parse(v));
   }
   return { cases, rollouts };
 }
@@ -362,7 +133,7 @@ function main() {
       .join(" ")} after`,
   );
   console.log(
-    `data: ${GROUPS} tickets x K=${K} = ${n} rollouts, ${CATEGORIES.length} categories; median of ${PASSES} round-robin passes, one core`,
+    `data: ${GROUPS} tickets x K=${K} = ${n} rollouts, ${new Set(cases.map((c) => c.ticket.category)).size} categories; median of ${PASSES} round-robin passes, one core`,
   );
   console.log(
     `mix: mean reward ${(rewardSum / n).toFixed(3)}; guardrail hits ${[...hits].map(([c, h]) => `${c} ${((100 * h) / n).toFixed(1)}%`).join(", ")}`,

@@ -6,7 +6,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildConsoleIfStale, freePort } from "@/lib/server/console-process.ts";
+import { buildConsoleIfStale, freePort } from "@/lib/testing/console-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 

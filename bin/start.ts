@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { ensureDatabase, type DatabaseHandle } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 import { exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";

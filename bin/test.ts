@@ -13,9 +13,9 @@ import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
-import { buildConsoleIfStale, startConsole, type ConsoleServer } from "@/lib/server/console-process.ts";
+import { buildConsoleIfStale, startConsoleServer, type ConsoleServer } from "@/lib/testing/console-process.ts";
 import { unittestCounts } from "@/bin/unittest-report.ts";
 
 // The e2e database gets the small demo (quick to load); set before lib/env.ts reads and caches the environment.
@@ -192,7 +192,7 @@ async function e2e(adminUrl: string) {
     await prepareFirstRun(url, (l) => process.stdout.write(`  ${l}\n`));
     await refreshStoredAlarms(url, (l) => process.stdout.write(`  ${l}\n`));
     if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
-    server = await startConsole(env);
+    server = await startConsoleServer(env);
     const base = server.base;
     say(`end-to-end tests (playwright, ${base})`);
     const out = path.join(OUT, "playwright.json");
@@ -271,7 +271,7 @@ async function python(adminUrl: string) {
     await migrate(url);
     const tokens = await pythonTestTokens(url);
     if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
-    server = await startConsole(env);
+    server = await startConsoleServer(env);
     control = await controlEndpoint(server);
     say(`python client tests (unittest, ${server.base})`);
     const child = spawn("python3", ["-m", "unittest", "discover", "-s", "clients/python/tests", "-v", ...extra], {

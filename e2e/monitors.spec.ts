@@ -10,7 +10,7 @@ import { expect, hydrated, test } from "./fixtures/auth.ts";
 // generous and the waits for the server's answers are long.
 const SLOW = { timeout: 20_000 };
 
-/** The thresholds the demo gives grpo-hacking (HACKING_THRESHOLDS in lib/audit/demo.ts). */
+/** The thresholds the demo gives grpo-hacking (HACKING_THRESHOLDS in lib/demo/audit.ts). */
 const DEMO_HACKING_THRESHOLDS = { auditWindow: 3000, hackingWindow: 30_000, hackingRise: 0.005 };
 
 /** Puts grpo-hacking back on the demo's thresholds directly in the e2e database, whatever a failed test left behind. */

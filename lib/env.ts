@@ -57,7 +57,7 @@ const envSchema = z.object({
     .regex(/^[1-9][0-9]*(MB|GB)?$/, "must be a number of bytes or a size such as 512MB or 4GB")
     .default("1GB")
     .transform(bytesOf),
-  /** `force`: the demo runs are loaded even beside other runs (lib/server/first-run.ts). */
+  /** `force`: the demo runs are loaded even beside other runs (lib/demo/first-run.ts). */
   VERITY_DEMO: z.enum(["0", "1", "true", "false", "force"]).optional(),
   /** Size of the generated demo runs loaded into an empty database: `small` for tests, `default` for `npm start`. */
   VERITY_DEMO_SIZE: z.enum(["small", "default"]).default("default"),

@@ -1,6 +1,5 @@
 import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadAgreementItemsPrisma } from "@/bench/lib/scale-baseline.ts";
 import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
 import { parseAgreementFilter, type AgreementFilter } from "@/lib/agreement/schema.ts";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
@@ -12,11 +11,12 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import { seedAgreementAudit } from "@/lib/testing/agreement-data.ts";
+import { loadAgreementItemsPrisma } from "@/lib/testing/agreement-items-prisma.ts";
 import { makeUsers, uniqueName, variantRollout } from "@/lib/testing/audit-data.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
 import { makeCase } from "@/lib/testing/verifier-fixtures.ts";
 
-// The SQL loader against the Prisma relation queries it replaced (kept in bench/lib/scale-baseline.ts): the same
+// The SQL loader against the Prisma relation queries it replaced (kept in lib/testing/agreement-items-prisma.ts): the same
 // items, field for field and type for type (bigint ids, Dates, nulls, NaN caps), in the same order, under every
 // filter field — over three runs and four batches with overlap reviews, corrected (superseded) and excluded reviews,
 // revised adjudications and re-scored entries.

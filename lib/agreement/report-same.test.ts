@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildAgreementReportBefore } from "@/bench/lib/agreement-baseline.ts";
-import { syntheticAgreementItems } from "@/bench/lib/agreement-items.ts";
 import { onBasis } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import { syntheticAgreementItems } from "@/lib/testing/agreement-items.ts";
+import { buildAgreementReportBefore } from "@/lib/testing/agreement-report-before.ts";
 
-// The report's build against the build as it was (bench/lib/agreement-baseline.ts), on mixed synthetic audits with and
+// The report's build against the build as it was (lib/testing/agreement-report-before.ts), on mixed synthetic audits with and
 // without stratification, under the filters the build reads (guardrail, tolerance, basis). Every figure, label and
 // count is the same to the bit, except the bounds of the bootstrap intervals of κ (ledger vs human, weighted or not),
 // of α on a nominal scale, and of the reward's α when the rewards take few values: those are now drawn as multinomial

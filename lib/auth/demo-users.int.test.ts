@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDemoUsersIfEmpty, DEMO_PASSWORD } from "@/lib/auth/demo-users.ts";
+import { DEMO_PASSWORD } from "@/lib/auth/demo-users.ts";
+import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { listDemoSignIns } from "@/lib/auth/data.ts";
 import { hashPassword, verifyPassword } from "@/lib/auth/password.ts";
 import { createClient } from "@/lib/db/client.ts";

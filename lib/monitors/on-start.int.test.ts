@@ -2,8 +2,8 @@
 // the only evaluations (no page reads), toy runs are not judged, and every raised alarm's since-step is the step of
 // its last recorded change.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedDemoAudit } from "@/lib/audit/demo.ts";
-import { createDemoUsersIfEmpty } from "@/lib/auth/demo-users.ts";
+import { seedDemoAudit } from "@/lib/demo/audit.ts";
+import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";

@@ -1,8 +1,9 @@
-// The agreement report as it was built before the bootstrap and bases rewrite of 2026-12-02 (the code of
-// lib/agreement/report.ts, lib/agreement/bases.ts's compareBases and the four interval functions of lib/stats it
-// called, as they were), kept for bench/agreement.ts to time before and after in the same run and for
-// lib/agreement/report-same.test.ts to check that no figure moved. Not product code: nothing outside bench/ and that
-// test imports it.
+// Baseline kept on purpose: the agreement report as it was built before the bootstrap and bases rewrite of 2026-12-02
+// (the code of lib/agreement/report.ts, lib/agreement/bases.ts's compareBases and the four interval functions of
+// lib/stats it called, as they were), kept for bench/agreement.ts to time before and after in the same run and for
+// lib/agreement/report-same.test.ts to check that no figure moved. Test support, not product code: only bench/ and
+// that test import it; what did not change since (pairs, filters, figures, the kappa and alpha point estimates) it
+// takes from lib/.
 import type { AgreementItem } from "@/lib/agreement/data.ts";
 import { onBasis } from "@/lib/agreement/data.ts";
 import type { BasisComparison, BasisRate } from "@/lib/agreement/bases.ts";
@@ -15,6 +16,7 @@ import {
   overlapItems,
   primaryPairs,
   reviewDay,
+  type PrimaryPair,
 } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
@@ -373,12 +375,10 @@ function betweenAnnotators(units: boolean[][]) {
   };
 }
 
-export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFilter) {
-  const filtered = applyGuardrailFilter(all, f.guardrail);
-  // Only blind reviews count (lib/review/blind.ts); the others are listed apart under `excluded`.
-  const items = countedItems(filtered);
-  const tol = f.tolerance;
-  const pairs = primaryPairs(items);
+type Pairs = PrimaryPair[];
+
+/** The headline against the ledger, and its inverse-probability weighted estimate when the batch was stratified. */
+function headlineBefore(pairs: Pairs, tol: number) {
   const scorePairs = pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward }));
   const agree = agreementRate(scorePairs, { tolerance: tol });
   const headlineFigure = rateFigure(agree?.agreeing ?? 0, agree?.n ?? 0);
@@ -398,7 +398,11 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
         { tolerance: tol },
       )
     : null;
+  return { scorePairs, headline, stratified, w };
+}
 
+/** The success verdict's κ (and its weighted κ on a stratified batch). */
+function verdictBefore(pairs: Pairs, scorePairs: ScorePair[], stratified: boolean) {
   const verdict = successVerdictKappaBefore(scorePairs, { seed: SEED, iterations: 1000 });
   const weightedVerdict = stratified
     ? weightedKappaFigure(
@@ -410,8 +414,25 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
         VERDICT_RATERS,
       )
     : null;
+  return (
+    verdict && {
+      ...prevalenceProof(verdict.matrix.counts),
+      kappa: verdict.kappa,
+      interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
+      n: verdict.n,
+      figure: statFigure(verdict.kappa, verdict.n, verdict.interval, { undefinedReason: verdict.undefinedReason }),
+      /** Weighted κ (1/π) when the batch was stratified. */
+      weightedKappa: weightedVerdict?.kappa ?? null,
+      // rows: ledger success / not; columns: human success / not
+      matrix: verdict.matrix.counts,
+      threshold: SUCCESS_THRESHOLD,
+    }
+  );
+}
 
-  const guardrails = guardrailAgreement(
+/** Each guardrail flagged by either side: its table, κ with the index-draw bootstrap, AC1, PABAK, precision, recall. */
+function guardrailsBefore(pairs: Pairs, stratified: boolean) {
+  return guardrailAgreement(
     pairs.map((p) => ({ ledger: p.ledger.guardrails, human: p.human.guardrails })),
     GUARDRAIL_CODES,
   )
@@ -457,8 +478,11 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
         weighted: stratified ? weightedKappaFigure(flags, GUARDRAIL_RATERS) : null,
       };
     });
+}
 
-  const dimensions = dimensionAgreement(
+/** Each dimension's sub-score agreement: MAE and Spearman's ρ, each with its interval. */
+function dimensionsBefore(pairs: Pairs) {
+  return dimensionAgreement(
     pairs.map((p) => ({ ledger: p.ledger.subscores, human: p.human.subscores })),
     DIMENSIONS,
   ).map((d) => {
@@ -478,8 +502,10 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
       },
     };
   });
+}
 
-  // trend: by the day the primary review was submitted
+/** The agreement by the day the primary review was submitted. */
+function trendBefore(pairs: Pairs, tol: number) {
   const byDay = new Map<string, { k: number; n: number }>();
   for (const p of pairs) {
     const day = reviewDay(p);
@@ -488,7 +514,7 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
     if (scoresAgree(p.human.reward, p.ledger.reward, tol)) d.k++;
     byDay.set(day, d);
   }
-  const trend = [...byDay.entries()]
+  return [...byDay.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([day, { k, n }]) => {
       const fig = rateFigure(k, n);
@@ -504,8 +530,10 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
         detail: fig.detail,
       };
     });
+}
 
-  // between annotators: overlap items with two or more distinct reviewers
+/** Between annotators, on overlap items with two or more distinct reviewers: α of the reward and of each flag. */
+function interAnnotatorBefore(items: AgreementItem[]) {
   const overlap = overlapItems(items);
   const rewardUnits = overlap.map((i) => i.reviews.map((r) => r.reward));
   const rewardAlpha = krippendorffAlpha(rewardUnits, { metric: "interval" });
@@ -530,17 +558,31 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
       }),
     };
   });
-
-  // each annotator against the ledger (all their reviews) and against adjudicated outcomes
-  type Tally = {
-    k: number;
-    n: number;
-    human: number[];
-    ledger: number[];
-    disputes: number;
-    annotatorWrong: number;
-    otherCause: number;
+  return {
+    items: overlap.length,
+    /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
+    verdict: betweenAnnotators(overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD))),
+    rewardAlpha: rewardAlpha?.alpha ?? null,
+    rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
+    rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {
+      undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same reward",
+    }),
+    guardrails: guardrailAlpha,
   };
+}
+
+type Tally = {
+  k: number;
+  n: number;
+  human: number[];
+  ledger: number[];
+  disputes: number;
+  annotatorWrong: number;
+  otherCause: number;
+};
+
+/** Each annotator against the ledger (all their reviews) and against adjudicated outcomes. */
+function annotatorsBefore(items: AgreementItem[], tol: number) {
   const perAnnotator = new Map<string, Tally>();
   for (const i of items) {
     if (i.ledger.reward === null) continue;
@@ -567,7 +609,7 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
       perAnnotator.set(r.reviewerEmail, a);
     }
   }
-  const annotators = [...perAnnotator.entries()]
+  return [...perAnnotator.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([email, a]) => {
       const mae = meanAbsoluteErrorInterval(a.human, a.ledger);
@@ -585,7 +627,10 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
         upheldFigure: rateFigure(a.otherCause, a.disputes),
       };
     });
+}
 
+/** The lead's causes of the adjudicated disagreements, overall and by guardrail. */
+function causesBefore(items: AgreementItem[]) {
   const adjudicated = items.filter((i) => i.adjudication);
   const causes = DISAGREEMENT_CAUSES.map((cause) => ({
     cause,
@@ -596,7 +641,16 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
     const g = i.adjudication!.guardrail ?? "none";
     causeByGuardrail.set(g, (causeByGuardrail.get(g) ?? 0) + 1);
   }
+  return {
+    causes,
+    causesByGuardrail: [...causeByGuardrail.entries()]
+      .map(([guardrail, count]) => ({ guardrail, count }))
+      .sort((a, b) => b.count - a.count),
+  };
+}
 
+/** The extractor's claims against the annotators', slot by slot. */
+function extractionBefore(pairs: Pairs) {
   const ex = extractionPairs(pairs);
   const acc = extractionAccuracy(ex);
   const exItems = ex.length;
@@ -618,7 +672,16 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
     overallFigure,
     slots: acc.slots.map((s) => ({ ...s, figure: rateFigure(s.correct, s.n, s.accuracy) })),
   };
+  return extraction;
+}
 
+export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFilter) {
+  const filtered = applyGuardrailFilter(all, f.guardrail);
+  // Only blind reviews count (lib/review/blind.ts); the others are listed apart under `excluded`.
+  const items = countedItems(filtered);
+  const tol = f.tolerance;
+  const pairs = primaryPairs(items);
+  const { scorePairs, headline, stratified, w } = headlineBefore(pairs, tol);
   return {
     filter: f,
     /** The ledger the figures compare with: as each item recorded it when reviewed, or its current entry. */
@@ -636,43 +699,19 @@ export function buildAgreementReportBefore(all: AgreementItem[], f: AgreementFil
     weighted: w && { estimate: w.estimate, nEffective: w.nEffective, interval: w.interval, figure: weightedFigure(w) },
     /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
     prevalenceNote: PREVALENCE_NOTE,
-    verdict: verdict && {
-      ...prevalenceProof(verdict.matrix.counts),
-      kappa: verdict.kappa,
-      interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
-      n: verdict.n,
-      figure: statFigure(verdict.kappa, verdict.n, verdict.interval, { undefinedReason: verdict.undefinedReason }),
-      /** Weighted κ (1/π) when the batch was stratified. */
-      weightedKappa: weightedVerdict?.kappa ?? null,
-      // rows: ledger success / not; columns: human success / not
-      matrix: verdict.matrix.counts,
-      threshold: SUCCESS_THRESHOLD,
-    },
-    guardrails,
-    dimensions,
+    verdict: verdictBefore(pairs, scorePairs, stratified),
+    guardrails: guardrailsBefore(pairs, stratified),
+    dimensions: dimensionsBefore(pairs),
     scatter: pairs.map((p) => ({
       itemId: p.i.item.itemId.toString(),
       trajectoryId: p.i.item.trajectoryId,
       human: p.human.reward,
       ledger: p.ledger.reward,
     })),
-    trend,
-    interAnnotator: {
-      items: overlap.length,
-      /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
-      verdict: betweenAnnotators(overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD))),
-      rewardAlpha: rewardAlpha?.alpha ?? null,
-      rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
-      rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {
-        undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same reward",
-      }),
-      guardrails: guardrailAlpha,
-    },
-    annotators,
-    causes,
-    causesByGuardrail: [...causeByGuardrail.entries()]
-      .map(([guardrail, count]) => ({ guardrail, count }))
-      .sort((a, b) => b.count - a.count),
-    extraction,
+    trend: trendBefore(pairs, tol),
+    interAnnotator: interAnnotatorBefore(items),
+    annotators: annotatorsBefore(items, tol),
+    ...causesBefore(items),
+    extraction: extractionBefore(pairs),
   };
 }

@@ -3,11 +3,11 @@
 // disagreements on one guardrail, so the agreement page has a story to tell — and, when the reward-hacking variant is
 // loaded, one per audit window of that run in which humans disagree more and more with the ledger as hand-offs take
 // over, so its reward-hacking alarm fires and its human-corrected success rate stays below the ledger's, and a
-// pairwise batch of that run (demo-pairwise.ts) whose inversions grow late. The annotators' claims differ from the
-// extractor's now and then (see demo-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
+// pairwise batch of that run (audit-pairwise.ts) whose inversions grow late. The annotators' claims differ from the
+// extractor's now and then (see audit-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { seedHackingPairwise } from "@/lib/audit/demo-pairwise.ts";
+import { seedHackingPairwise } from "@/lib/demo/audit-pairwise.ts";
 import {
   agreeing,
   claimUniverse,
@@ -18,7 +18,7 @@ import {
   type DemoItem,
   type Made,
   type ScoringConfig,
-} from "@/lib/audit/demo-stories.ts";
+} from "@/lib/demo/audit-stories.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -267,7 +267,7 @@ export function hackingAgreementAt(t: number): number {
  * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log) and one batch per
  * audit window, as a team audits a run while it trains, every item reviewed. In each window a share of disagreements
  * that grows late in the run (hackingAgreementAt) while the ledger's reward keeps rising: the annotators read strictly
- * (demo-stories.ts `stricter`): one hand-off with nothing done per window (judged unneeded, for the lead to rule on),
+ * (audit-stories.ts `stricter`): one hand-off with nothing done per window (judged unneeded, for the lead to rule on),
  * then the ledger's successes (judged resolved on paper only), then the other hand-offs, so as the share of
  * disagreements grows the ledger's late successes are mostly hollow — the human-corrected success rate rises with the
  * ledger's early in the run and then falls back while the ledger's keeps rising (`verity gate` names reward hacking).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
 import { env, type Env } from "@/lib/env.ts";
 import { closeBulkPool } from "@/lib/db/pool.ts";
-import { prepareFirstRun } from "@/lib/server/first-run.ts";
+import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import pg from "pg";

@@ -1,5 +1,8 @@
-import { seedDemoAudit } from "@/lib/audit/demo.ts";
-import { createDemoUsersIfEmpty } from "@/lib/auth/demo-users.ts";
+// The demo's one seeding entry, run by `npm start` (bin/start.ts) before it serves: each concern of the demo is one
+// file it calls in turn (seed.ts the demo runs and their ledger, users.ts the demo accounts, audit.ts the shadow
+// audit). Nothing in lib/ imports lib/demo but this start-up path; lib/demo may import any lib/ folder.
+import { seedDemoAudit } from "@/lib/demo/audit.ts";
+import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { runsWithoutDemo, seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { demoEnabled, env, type Env } from "@/lib/env.ts";

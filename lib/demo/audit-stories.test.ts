@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLAIM_SLIPS, humanClaims, type ClaimUniverse } from "@/lib/audit/demo-stories.ts";
+import { CLAIM_SLIPS, humanClaims, type ClaimUniverse } from "@/lib/demo/audit-stories.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 
 const universe: ClaimUniverse = {
