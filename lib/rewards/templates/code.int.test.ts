@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 describe("code templates", () => {
-  it.each(CASES.map((c, i) => [i, ...c] as const))("case %i: %s is %s", async (_i, id, body, reward) => {
+  it.each(CASES.map((c, i) => [i, ...c] as const))("case %i: %s", async (_i, id, body, reward) => {
     if (!pools.has(id)) pools.set(id, new CodeRewardPool({ source: codeTemplate(id).source, workers: 1 }));
     const o = await pools.get(id)!.run(body);
     expect(o).toMatchObject({ status: "ok", error: null });
