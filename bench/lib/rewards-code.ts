@@ -4,6 +4,7 @@
 import os from "node:os";
 import { CodeRewardPool, sandboxAvailability, type CodeOutcome } from "@/lib/rewards/sandbox/index.ts";
 import { codeTemplate } from "@/lib/rewards/templates/code.ts";
+import { mulberry32 } from "@/lib/stats/prng.ts";
 
 export type CodeRewardFigures = {
   rollouts: number;
@@ -14,24 +15,12 @@ export type CodeRewardFigures = {
   ratio: number;
 };
 
-// mulberry32: a tiny seeded PRNG, so every run scores the same payloads.
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const TOOLS = ["query_line_status", "lookup_customer", "create_ticket", "schedule_engineer"];
 const LABELS = ["fault_report", "billing_question", "cancellation", "upgrade_request"];
 
 /** `n` payloads with the reward example 5 must give each (60 % of replies hold the label, 70 % call the tool). */
 export function codeRewardPayloads(n: number, seed = 20261206): { payloads: string[]; expected: number[] } {
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const payloads: string[] = [];
   const expected: number[] = [];
   for (let i = 0; i < n; i++) {

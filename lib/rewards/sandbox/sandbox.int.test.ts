@@ -251,6 +251,11 @@ describe("code rewards", () => {
       column: 1,
       message: "expected an indented block after function definition on line 1",
     });
+    expect(await checkPythonSyntax("x = 1\0\n")).toMatchObject({
+      ok: false,
+      line: 1,
+      message: expect.stringMatching(/null bytes/),
+    });
   });
 
   it("without bubblewrap the pool refuses, says why, and runs nothing", async () => {
