@@ -227,6 +227,18 @@ describe("code rewards", () => {
     expect(p.workerGroups()).toHaveLength(2); // warm: the same two workers served every call
   });
 
+  it("closing the pool stops the calls in flight and queued as unavailable, not as the reward's errors", async () => {
+    const p = new CodeRewardPool({ source: `import time\ndef cal_reward(payload):\n    time.sleep(5)\n`, workers: 1 });
+    pools.push(p);
+    const calls = [p.run("{}"), p.run("{}")];
+    await new Promise((r) => setTimeout(r, 300));
+    await p.close();
+    for (const o of await Promise.all(calls)) {
+      expect(o).toMatchObject({ status: "unavailable", reward: null, error: "the pool is closed" });
+    }
+    expect(await p.run("{}")).toMatchObject({ status: "unavailable", error: "the pool is closed" });
+  });
+
   it("replaces a worker between calls once it has used half its CPU seconds", async () => {
     const p = pool(
       `import time\ndef cal_reward(payload):\n    end = time.process_time() + 0.6\n    while time.process_time() < end:\n        pass\n    return 1.0\n`,
