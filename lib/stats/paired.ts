@@ -9,6 +9,7 @@ import { mean } from "@/lib/stats/descriptive.ts";
 import {
   bootstrapMany,
   wilson,
+  Z_95,
   zForLevel,
   type BootstrapInterval,
   type Interval,
@@ -77,7 +78,8 @@ export function pairedDifference(t: PairedTable, level = 0.95): PairedDifference
   const col1 = both + secondOnly;
   const p1 = row1 / n;
   const p2 = col1 / n;
-  const z = zForLevel(level);
+  // Z_95 exactly at the default level: zForLevel's rational approximation is good to ~1e-9 only
+  const z = level === 0.95 ? Z_95 : zForLevel(level);
   const w1 = wilson(row1, n, z)!;
   const w2 = wilson(col1, n, z)!;
   const phi = newcombePhi(t, n);
