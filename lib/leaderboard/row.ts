@@ -87,19 +87,14 @@ export function verdictFigures(covered: readonly CoveredItem[]) {
   const kappa = binaryKappa(table[0][0], table[0][1], table[1][0], table[1][1]);
   const kappaCI =
     kappa === null ? null : kappaIntervalOfMatrix(table, { seed: LEADERBOARD_SEED, iterations: KAPPA_ITERATIONS });
-  const proof = prevalenceProof(table, VERDICT_NAMES);
   const d = detection(covered.map((c) => ({ human: c.humanPass, scorer: c.pass })));
   return {
     /** rows: the function passes / fails; columns: the human passes / fails */
     matrix: table,
     agreement: rateFigure(agreeing, n),
     kappa: statFigure(kappa, n, kappaCI, { undefinedReason: kappaUndefinedReason(table, VERDICT_NAMES) }),
-    ac1: proof.ac1,
-    pabak: proof.pabak,
-    positiveAgreement: proof.positiveAgreement,
-    negativeAgreement: proof.negativeAgreement,
-    prevalence: proof.prevalence,
-    read: proof.read,
+    /** AC1, PABAK, positive and negative agreement, the prevalence on each side and what to read at it. */
+    ...prevalenceProof(table, VERDICT_NAMES),
     /** Of the items the human failed, the share the function failed: the hacks it catches. */
     sensitivity: rateFigure(d.caught, d.caught + d.missed),
     /** Of the items the human passed, the share the function passed. */
