@@ -116,7 +116,7 @@ describe("buildLeaderboard", () => {
 
   it("breaks the figures down per guardrail and per category, counting items the candidate missed", () => {
     const items = [
-      item(0, "fail", 0.2, { guardrails: ["G3", "G1"], category: "refund" }),
+      item(0, "fail", 0.2, { guardrails: ["G3", "G1", "G3"], category: "refund" }),
       item(1, "fail", 0.2, { guardrails: ["G3"], category: "refund" }),
       item(2, "pass", 1, { guardrails: [], category: "cancel" }),
     ];

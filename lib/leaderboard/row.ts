@@ -25,7 +25,7 @@ import {
 import { quantileSorted } from "@/lib/stats/descriptive.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason } from "@/lib/stats/kappa.ts";
 import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-agreement.ts";
-import { detection } from "@/lib/stats/sensitivity.ts";
+import { detection, type VerdictPair } from "@/lib/stats/sensitivity.ts";
 
 /** The κ bootstrap's seed and resamples: fixed, so a row reads the same on every load. */
 export const LEADERBOARD_SEED = 20261206;
@@ -162,7 +162,10 @@ export type Breakdown = {
   specificity: RateFigure;
 };
 
-/** Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted. */
+/**
+ * Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted.
+ * `keysOf` must not list a key twice for one item.
+ */
 export function breakdown(
   items: readonly AuditedItem[],
   covered: readonly CoveredItem[],
@@ -170,9 +173,12 @@ export function breakdown(
 ): Breakdown[] {
   const total = new Map<string, number>();
   for (const it of items) for (const k of keysOf(it)) total.set(k, (total.get(k) ?? 0) + 1);
+  // one pass over the covered items, each put in every slice it belongs to
+  const slices = new Map<string, VerdictPair[]>([...total.keys()].map((k) => [k, []]));
+  for (const c of covered) for (const k of keysOf(c.item)) slices.get(k)!.push({ human: c.humanPass, scorer: c.pass });
   return [...total.keys()].sort().map((key) => {
-    const slice = covered.filter((c) => keysOf(c.item).includes(key));
-    const d = detection(slice.map((c) => ({ human: c.humanPass, scorer: c.pass })));
+    const slice = slices.get(key)!;
+    const d = detection(slice);
     return {
       key,
       items: total.get(key)!,
