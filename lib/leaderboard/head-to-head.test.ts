@@ -39,6 +39,7 @@ describe("headToHead", () => {
   it("says which agrees more often when McNemar separates them", () => {
     const h = headToHead(input(30, 10, 1, 2), "a", "b", { iterations: 100 });
     expect(h.n).toBe(41);
+    expect(h.tooFew).toBe(false);
     // item 41 scored by B only, item 42 by neither
     expect(h.onlyOne).toBe(1);
     expect(h.table).toEqual({ both: 30, firstOnly: 10, secondOnly: 1, neither: 0 });
@@ -52,6 +53,9 @@ describe("headToHead", () => {
   it("lists the disagreements with both rewards, components and the side the human took", () => {
     const h = headToHead(input(30, 3, 2), "a", "b", { iterations: 100 });
     expect(h.disagreements).toHaveLength(5);
+    // 35 items compared; at 23 the differences are below the agreement report's minimum
+    expect(h.tooFew).toBe(false);
+    expect(headToHead(input(20, 2, 1), "a", "b", { iterations: 50 }).tooFew).toBe(true);
     expect(disagreementsBySide(h, "a").map((d) => d.itemId)).toEqual(["i30", "i31", "i32"]);
     expect(disagreementsBySide(h, "b").map((d) => d.itemId)).toEqual(["i33", "i34"]);
     expect(disagreementsBySide(h, "any")).toHaveLength(5);

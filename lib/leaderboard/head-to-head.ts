@@ -7,6 +7,7 @@ import { checkLeaderboardInput, rewardOf, type Candidate, type LeaderboardInput 
 import { LEADERBOARD_SEED, thresholdOf } from "@/lib/leaderboard/row.ts";
 import { itemsForHalfWidth } from "@/lib/stats/audit-plan.ts";
 import { pairedDifference, pairedScoreDifferences, pairedTable } from "@/lib/stats/paired.ts";
+import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
 
 /** Below this p-value McNemar's test says the two differ. */
 export const SIGNIFICANCE = 0.05;
@@ -92,6 +93,8 @@ export function headToHead(
     b: { id: b.id, label: b.label },
     /** Items both scored (the paired sample), and those only one of them scored (left out). */
     n: scores.length,
+    /** Below the agreement report's minimum the differences read "too few to say"; the exact test's verdict stands. */
+    tooFew: scores.length < MIN_N_FOR_RATE,
     onlyOne,
     table,
     agreement,
