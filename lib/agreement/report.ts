@@ -40,7 +40,7 @@ const NO_OVERLAP = "no item was reviewed by two annotators";
 const ITERATIONS = 500;
 
 /** The raters of a binary signal, and why a class has no specific agreement (no item in it on either side). */
-type SignalNames = RaterNames & { noPositive: string; noNegative: string };
+export type SignalNames = RaterNames & { noPositive: string; noNegative: string };
 
 const GUARDRAIL_RATERS: SignalNames = {
   a: "the ledger",
@@ -100,7 +100,7 @@ function specificFigure(s: SpecificAgreement | null, noneReason: string): RateFi
  * construction, and nothing chance-corrected or about the negative class (κ, AC1, PABAK, negative agreement) is
  * defined.
  */
-function prevalenceProof(table: readonly (readonly number[])[], names: SignalNames, filteredOn = false) {
+export function prevalenceProof(table: readonly (readonly number[])[], names: SignalNames, filteredOn = false) {
   const n = table[0][0] + table[0][1] + table[1][0] + table[1][1];
   const ledger = n ? (table[0][0] + table[0][1]) / n : null;
   const human = n ? (table[0][0] + table[1][0]) / n : null;

@@ -1,0 +1,99 @@
+// The reward leaderboard: one row per candidate (the ledger's own reward and each reward-function version) over the
+// same audited items, scored against the blind human judgements, sortable by any column. Pure: the loader hands it
+// a LeaderboardInput (lib/leaderboard/input.ts).
+
+import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
+import { checkLeaderboardInput, type Candidate, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import {
+  breakdown,
+  costFigures,
+  coverageOf,
+  orderingFigures,
+  rewardFigures,
+  thresholdOf,
+  verdictFigures,
+} from "@/lib/leaderboard/row.ts";
+import { rerunSummary } from "@/lib/leaderboard/stability.ts";
+
+function buildRow(c: Candidate, input: LeaderboardInput) {
+  const threshold = thresholdOf(c);
+  const { covered, coverage } = coverageOf(c, input.items, threshold);
+  const probe = c.probe ? rerunSummary(c.probe, threshold) : null;
+  return {
+    id: c.id,
+    label: c.label,
+    kind: c.kind,
+    /** The ledger's own reward: the row the others are measured against. */
+    isLedger: c.kind === "ledger",
+    threshold,
+    coverage,
+    verdict: verdictFigures(covered),
+    reward: rewardFigures(covered),
+    /** null when the items have no pairwise judgements. */
+    ordering: orderingFigures(c, input.pairwise),
+    guardrails: breakdown(input.items, covered, (i) => [...new Set(i.guardrails)]),
+    categories: breakdown(input.items, covered, (i) => (i.category === null ? [] : [i.category])),
+    cost: costFigures(c, input.items),
+    probe,
+    retest: c.retest ? rerunSummary(c.retest, threshold) : null,
+    /** The injection probe moved its reward or flipped a verdict. */
+    flagged: probe?.moved ?? false,
+  };
+}
+
+export type LeaderboardRow = ReturnType<typeof buildRow>;
+
+/** Every row of the leaderboard, in the order the candidates were given; sortLeaderboard orders them. */
+export function buildLeaderboard(input: LeaderboardInput) {
+  checkLeaderboardInput(input);
+  return {
+    items: input.items.length,
+    pairwiseJudgements: input.pairwise.length,
+    minItems: MIN_N_FOR_RATE,
+    rows: input.candidates.map((c) => buildRow(c, input)),
+  };
+}
+
+export type Leaderboard = ReturnType<typeof buildLeaderboard>;
+
+/** The columns the leaderboard sorts by, each with its value and whether higher is better. */
+export const SORT_COLUMNS = {
+  agreement: { value: (r: LeaderboardRow) => r.verdict.agreement.value, higherIsBetter: true },
+  kappa: { value: (r: LeaderboardRow) => r.verdict.kappa.value, higherIsBetter: true },
+  ac1: { value: (r: LeaderboardRow) => r.verdict.ac1.value, higherIsBetter: true },
+  pabak: { value: (r: LeaderboardRow) => r.verdict.pabak.value, higherIsBetter: true },
+  sensitivity: { value: (r: LeaderboardRow) => r.verdict.sensitivity.value, higherIsBetter: true },
+  specificity: { value: (r: LeaderboardRow) => r.verdict.specificity.value, higherIsBetter: true },
+  mae: { value: (r: LeaderboardRow) => r.reward.mae.value, higherIsBetter: false },
+  spearman: { value: (r: LeaderboardRow) => r.reward.spearman.value, higherIsBetter: true },
+  ordering: { value: (r: LeaderboardRow) => r.ordering?.agreement.value ?? null, higherIsBetter: true },
+  covered: { value: (r: LeaderboardRow) => r.coverage.covered, higherIsBetter: true },
+  failureShare: { value: (r: LeaderboardRow) => r.coverage.failureShare.value, higherIsBetter: false },
+  cost: { value: (r: LeaderboardRow) => r.cost.costPer1000, higherIsBetter: false },
+  latency: { value: (r: LeaderboardRow) => r.cost.medianLatencyMs, higherIsBetter: false },
+} as const;
+export type SortColumn = keyof typeof SORT_COLUMNS;
+
+/**
+ * The rows sorted by a column, best first (highest agreement, lowest MAE, cheapest …) unless `direction` says
+ * otherwise. Rows whose value is undefined (no data, κ not defined) go last whichever the direction; ties keep the
+ * ledger first, then the label's order. A row below the minimum sorts by its value like the others: its label reads
+ * "too few to say", and the page shows it so.
+ */
+export function sortLeaderboard(
+  rows: readonly LeaderboardRow[],
+  column: SortColumn,
+  direction?: "asc" | "desc",
+): LeaderboardRow[] {
+  const col = SORT_COLUMNS[column];
+  const sign = (direction ?? (col.higherIsBetter ? "desc" : "asc")) === "desc" ? -1 : 1;
+  return [...rows].sort((a, b) => {
+    const va = col.value(a);
+    const vb = col.value(b);
+    if (va === null || vb === null) {
+      if (va !== vb) return va === null ? 1 : -1;
+    } else if (va !== vb) return sign * (va - vb);
+    if (a.isLedger !== b.isLedger) return a.isLedger ? -1 : 1;
+    return a.label.localeCompare(b.label);
+  });
+}

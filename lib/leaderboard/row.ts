@@ -1,0 +1,218 @@
+// One row of the reward leaderboard: how one candidate's rewards on the audited items stand against the blind human
+// judgements. The agreement coefficients are the agreement report's own (κ with its bootstrap interval, AC1 and PABAK
+// with Gwet's t intervals, positive and negative agreement, through lib/agreement/report.ts prevalenceProof), and every
+// figure goes through the report's Figure shapes, so the same 30-item minimum reads "too few to say" here as there.
+
+import { rateFigure, statFigure, type Figure, type RateFigure } from "@/lib/agreement/figures.ts";
+import { prevalenceProof } from "@/lib/agreement/report.ts";
+import {
+  DEFAULT_PASS_THRESHOLD,
+  MISSING_REASONS,
+  rewardOf,
+  type AuditedItem,
+  type Candidate,
+  type MissingReason,
+  type PairwiseJudgement,
+} from "@/lib/leaderboard/input.ts";
+import { binaryKappa } from "@/lib/stats/agreement.ts";
+import {
+  meanAbsoluteError,
+  meanAbsoluteErrorInterval,
+  spearman,
+  spearmanIntervalOf,
+  spearmanUndefinedReason,
+} from "@/lib/stats/correlation.ts";
+import { quantileSorted } from "@/lib/stats/descriptive.ts";
+import { kappaIntervalOfMatrix, kappaUndefinedReason } from "@/lib/stats/kappa.ts";
+import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-agreement.ts";
+import { detection, type VerdictPair } from "@/lib/stats/sensitivity.ts";
+
+/** The κ bootstrap's seed and resamples: fixed, so a row reads the same on every load. */
+export const LEADERBOARD_SEED = 20261206;
+const KAPPA_ITERATIONS = 1000;
+
+/** An audited item the candidate scored. */
+export type CoveredItem = { item: AuditedItem; reward: number; pass: boolean; humanPass: boolean };
+
+export type Coverage = {
+  items: number;
+  covered: number;
+  /** Items without a reward from the candidate, by reason; they add up to items − covered. */
+  missing: Record<MissingReason, number>;
+  /** Of the items it was run on, the share that failed (error, timeout, invalid output, unavailable). */
+  failureShare: RateFigure;
+};
+
+/** Splits the audited items into those the candidate scored and the count missing for each reason. */
+export function coverageOf(c: Candidate, items: readonly AuditedItem[], threshold: number) {
+  const missing = Object.fromEntries(MISSING_REASONS.map((r) => [r, 0])) as Record<MissingReason, number>;
+  const covered: CoveredItem[] = [];
+  for (const item of items) {
+    const r = rewardOf(c, item.rolloutId);
+    if ("missing" in r) missing[r.missing]++;
+    else
+      covered.push({ item, reward: r.reward, pass: r.reward >= threshold, humanPass: item.human.verdict === "pass" });
+  }
+  const run = items.length - missing.not_run;
+  const coverage: Coverage = {
+    items: items.length,
+    covered: covered.length,
+    missing,
+    failureShare: rateFigure(run - covered.length, run),
+  };
+  return { covered, coverage };
+}
+
+const VERDICT_NAMES = {
+  a: "the function",
+  b: "the human side",
+  what: "verdict",
+  noPositive: "neither side passes an item",
+  noNegative: "both sides pass every item",
+};
+
+/**
+ * The verdict's figures at the row's threshold: agreement (Wilson), κ (bootstrap), AC1 and PABAK (t), positive and
+ * negative agreement, and sensitivity and specificity for failure (Wilson). The 2×2 table's rows are the function's
+ * pass / fail, its columns the human's pass / fail.
+ */
+export function verdictFigures(covered: readonly CoveredItem[]) {
+  const table = [
+    [0, 0],
+    [0, 0],
+  ];
+  for (const c of covered) table[c.pass ? 0 : 1][c.humanPass ? 0 : 1]++;
+  const n = covered.length;
+  const agreeing = table[0][0] + table[1][1];
+  const kappa = binaryKappa(table[0][0], table[0][1], table[1][0], table[1][1]);
+  const kappaCI =
+    kappa === null ? null : kappaIntervalOfMatrix(table, { seed: LEADERBOARD_SEED, iterations: KAPPA_ITERATIONS });
+  const d = detection(covered.map((c) => ({ human: c.humanPass, scorer: c.pass })));
+  return {
+    /** rows: the function passes / fails; columns: the human passes / fails */
+    matrix: table,
+    agreement: rateFigure(agreeing, n),
+    kappa: statFigure(kappa, n, kappaCI, { undefinedReason: kappaUndefinedReason(table, VERDICT_NAMES) }),
+    /** AC1, PABAK, positive and negative agreement, the prevalence on each side and what to read at it. */
+    ...prevalenceProof(table, VERDICT_NAMES),
+    /** Of the items the human failed, the share the function failed: the hacks it catches. */
+    sensitivity: rateFigure(d.caught, d.caught + d.missed),
+    /** Of the items the human passed, the share the function passed. */
+    specificity: rateFigure(d.passed, d.passed + d.falseAlarms),
+  };
+}
+
+/** MAE (normal interval) and Spearman's ρ (Fisher z, Bonett–Wright) of the reward against the human reward. */
+export function rewardFigures(covered: readonly CoveredItem[]): { mae: Figure; spearman: Figure } {
+  const fn = covered.map((c) => c.reward);
+  const human = covered.map((c) => c.item.human.reward);
+  const rho = spearman(fn, human);
+  return {
+    mae: statFigure(meanAbsoluteError(fn, human), covered.length, meanAbsoluteErrorInterval(fn, human)),
+    spearman: statFigure(rho, covered.length, spearmanIntervalOf(rho, covered.length), {
+      undefinedReason: spearmanUndefinedReason(fn, human, { a: "the function", b: "the human side", what: "reward" }),
+    }),
+  };
+}
+
+export type OrderingFigures = {
+  /** agree / (agree + inversions) with its Wilson interval. */
+  agreement: RateFigure;
+  agree: number;
+  inversions: number;
+  /** The human judged the two equal. */
+  ties: number;
+  /** The candidate scores the two equal, or has no reward for one of them: no order to agree with. */
+  unordered: number;
+};
+
+/**
+ * Ordering agreement inside GRPO groups: of the human's pairwise judgements of two rollouts the candidate orders, the
+ * share that prefer the one it rewards higher (lib/stats/ordering-agreement.ts). null when there are no judgements.
+ */
+export function orderingFigures(c: Candidate, pairwise: readonly PairwiseJudgement[]): OrderingFigures | null {
+  if (pairwise.length === 0) return null;
+  const obs: PairJudgementObs[] = pairwise.map((p) => {
+    const l = rewardOf(c, p.left);
+    const r = rewardOf(c, p.right);
+    const side = p.preferred;
+    const base = { side, inclusionProb: p.inclusionProb ?? 1 };
+    if ("missing" in l || "missing" in r || l.reward === r.reward) return { ...base, verdict: "ledger_tie" };
+    if (side === "tie") return { ...base, verdict: "tie" };
+    const higher = l.reward > r.reward ? "left" : "right";
+    return { ...base, verdict: side === higher ? "agree" : "inversion" };
+  });
+  const o = orderingAgreement(obs);
+  return {
+    agreement: rateFigure(o.agree, o.agree + o.inversions),
+    agree: o.agree,
+    inversions: o.inversions,
+    ties: o.ties,
+    unordered: o.unordered,
+  };
+}
+
+export type Breakdown = {
+  key: string;
+  /** Audited items in the slice, and those the candidate scored. */
+  items: number;
+  covered: number;
+  agreement: RateFigure;
+  sensitivity: RateFigure;
+  specificity: RateFigure;
+};
+
+/**
+ * Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted.
+ * `keysOf` must not list a key twice for one item.
+ */
+export function breakdown(
+  items: readonly AuditedItem[],
+  covered: readonly CoveredItem[],
+  keysOf: (item: AuditedItem) => readonly string[],
+): Breakdown[] {
+  const total = new Map<string, number>();
+  for (const it of items) for (const k of keysOf(it)) total.set(k, (total.get(k) ?? 0) + 1);
+  // one pass over the covered items, each put in every slice it belongs to
+  const slices = new Map<string, VerdictPair[]>([...total.keys()].map((k) => [k, []]));
+  for (const c of covered) for (const k of keysOf(c.item)) slices.get(k)!.push({ human: c.humanPass, scorer: c.pass });
+  return [...total.keys()].sort().map((key) => {
+    const slice = slices.get(key)!;
+    const d = detection(slice);
+    return {
+      key,
+      items: total.get(key)!,
+      covered: slice.length,
+      agreement: rateFigure(d.caught + d.passed, slice.length),
+      sensitivity: rateFigure(d.caught, d.caught + d.missed),
+      specificity: rateFigure(d.passed, d.passed + d.falseAlarms),
+    };
+  });
+}
+
+/**
+ * Cost per 1,000 rollouts (1000 × the mean cost of the calls made on the audited items, failed ones included: they
+ * were paid for) and the median latency of those calls; each null when no call measured it.
+ */
+export function costFigures(c: Candidate, items: readonly AuditedItem[]) {
+  const costs: number[] = [];
+  const latencies: number[] = [];
+  for (const it of items) {
+    const r = c.results[it.rolloutId];
+    if (!r) continue;
+    if (r.costUsd !== undefined && r.costUsd !== null) costs.push(r.costUsd);
+    if (r.latencyMs !== undefined && r.latencyMs !== null) latencies.push(r.latencyMs);
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    costPer1000: costs.length ? (1000 * costs.reduce((s, x) => s + x, 0)) / costs.length : null,
+    costMeasured: costs.length,
+    medianLatencyMs: quantileSorted(latencies, 0.5),
+    latencyMeasured: latencies.length,
+  };
+}
+
+/** The pass threshold of a candidate's row. */
+export function thresholdOf(c: Candidate): number {
+  return c.threshold ?? DEFAULT_PASS_THRESHOLD;
+}
