@@ -13,10 +13,8 @@ import { StepLink, TicketLink, TrajectoryLink, trajectoryHref } from "@/componen
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
-import { loadGroupPage } from "@/lib/ledger/detail.ts";
+import { loadGroupPage } from "@/lib/ledger/loaders.ts";
 import { parseGroupAddress } from "@/lib/ledger/group-address.ts";
-import { mean, populationStd } from "@/lib/stats/descriptive.ts";
-import { groupAdvantage } from "@/lib/stats/trend.ts";
 
 export const metadata: Metadata = { title: "Group" };
 
@@ -35,12 +33,9 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
   const { groupId, runId } = parsed.address;
   const page = await loadGroupPage(parsed.address);
   if (!page) return <EmptyState title={`No rollouts in group ${groupId} of run ${runId}`} />;
-  const { members, tickets, caseDoc } = page;
+  const { members, tickets, caseDoc, advantage: adv } = page;
   const from = members.find((m) => m.trajectoryId === params.from)?.trajectoryId;
   const canOpenCase = can(me.role, "cases.revise");
-  const rewards = members.map((m) => m.reward);
-  const present = rewards.filter((r): r is number => r !== null);
-  const adv = { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) };
   return (
     <>
       <PageHeader
@@ -98,7 +93,7 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
 }
 
 type Member = NonNullable<Awaited<ReturnType<typeof loadGroupPage>>>["members"][number];
-type Advantages = ReturnType<typeof groupAdvantage>;
+type Advantages = NonNullable<Awaited<ReturnType<typeof loadGroupPage>>>["advantage"]["advantages"];
 
 /** The members' figures in one table: reward, advantage, raw reward, sub-scores, guardrails. */
 function MemberTable({ members, advantages }: { members: Member[]; advantages: Advantages }) {
