@@ -58,6 +58,17 @@ function pct(xs: number[], p: number) {
 
 async function build(c: pg.Client, url: string) {
   const t0 = performance.now();
+  await ingestRuns(url, t0);
+  await copyEntries(c);
+  const lead = await sampleAndReview(c);
+  await adjudicate(c, lead);
+  await rescoreSome(c);
+  await c.query("analyze audit_items; analyze reviews; analyze adjudications; analyze ledger");
+  say(`built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${load()})`);
+}
+
+/** The big run's --base rollouts and three small runs, ingested as the product does. */
+async function ingestRuns(url: string, t0: number) {
   const { ingestValues } = await import("@/lib/ingest/ingest.ts");
   const { demoRunValues } = await import("@/lib/demo/generate.ts");
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -74,9 +85,13 @@ async function build(c: pg.Client, url: string) {
     );
   await pool.end();
   say(`ingested ${RUN} (${fmt(BASE)} rollouts) and 3 small runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
 
-  // Copies of the ingested entries, each with its own rollout (no steps: nothing measured here reads them), so an
-  // item's rollout is its own trajectory's, as ingest makes it.
+/**
+ * Copies of the ingested entries up to --entries, each with its own rollout (no steps: nothing measured here reads
+ * them), so an item's rollout is its own trajectory's, as ingest makes it.
+ */
+async function copyEntries(c: pg.Client) {
   await c.query(
     "create temp table src as select * from ledger where run_id = $1 and is_current and position('#' in trajectory_id) = 0",
     [RUN],
@@ -110,7 +125,10 @@ async function build(c: pg.Client, url: string) {
     if (have % 200_000 < base) say(`  ${fmt(have)} entries (${load()})`);
   }
   for (const table of ["rollouts", "ledger"]) await c.query(`vacuum analyze ${table}`);
+}
 
+/** Three annotators and a lead; two batches (even and odd steps) sampled at --rate and reviewed; returns the lead. */
+async function sampleAndReview(c: pg.Client): Promise<number> {
   const users = await c.query<{ id: number }>(
     `insert into users (email, role) values ('bench-a1@example.org', 'annotator'), ('bench-a2@example.org', 'annotator'),
        ('bench-a3@example.org', 'annotator') returning id`,
@@ -174,6 +192,10 @@ async function build(c: pg.Client, url: string) {
             disputed_at = case when exists (select 1 from reviews r join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
                                              where r.item_id = i.id and abs(r.reward - l.reward) > 0.1) then now() end`,
   );
+  return lead;
+}
+
+async function adjudicate(c: pg.Client, lead: number) {
   // Half the disputes adjudicated, causes in turn; a fifth of those revised.
   await c.query(
     `insert into adjudications (item_id, lead_id, cause, guardrail, note)
@@ -186,6 +208,9 @@ async function build(c: pg.Client, url: string) {
     `insert into adjudications (item_id, lead_id, cause, guardrail, note, supersedes_id)
      select a.item_id, a.lead_id, 'ambiguous', null, 'revised', a.id from adjudications a where abs(hashint8(a.id)) % 5 = 0`,
   );
+}
+
+async function rescoreSome(c: pg.Client) {
   // 5% of the reviewed items' entries re-scored: a successor entry, the old one no longer current.
   await c.query("begin");
   await c.query(
@@ -207,8 +232,6 @@ async function build(c: pg.Client, url: string) {
        from moved`,
   );
   await c.query("commit");
-  await c.query("analyze audit_items; analyze reviews; analyze adjudications; analyze ledger");
-  say(`built in ${((performance.now() - t0) / 1000).toFixed(1)} s (${load()})`);
 }
 
 async function main() {

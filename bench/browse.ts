@@ -29,6 +29,34 @@ function pct(xs: number[], p: number) {
 }
 
 async function main() {
+  const { database, url, fresh } = await openDatabase();
+  const { bindDatabase } = await import("@/lib/db/client.ts");
+  await bindDatabase(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  if (fresh) await buildRun(client, url);
+  const { total, sample, cases } = await browseCases(client);
+  const rows = await measurePages(total, cases);
+  const detailLine = await measureDetail(sample);
+  console.log(
+    "\n| filter | rows | matching | page p50 ms | page p95 ms | p95 vs baseline | count p50 ms | count p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  console.log(rows.join("\n"));
+  console.log(`\n${detailLine}`);
+  await client.end();
+  if (!KEEP) {
+    const a = new pg.Client({ connectionString: database.adminUrl });
+    await a.connect();
+    await a.query(`drop database if exists "${DB}" with (force)`);
+    await a.end();
+  }
+  const { db } = await import("@/lib/db/client.ts");
+  await db().$disconnect();
+  await database.stop();
+}
+
+/** The bench database, made again (fresh) when it is missing or holds another --n. */
+async function openDatabase() {
   const database = await ensureDatabase("postgres");
   const admin = new pg.Client({ connectionString: database.adminUrl });
   await admin.connect();
@@ -56,36 +84,35 @@ async function main() {
   await admin.end();
   if (fresh) await createDatabaseIfMissing(database.adminUrl, DB);
   await migrate(url);
-  const { bindDatabase } = await import("@/lib/db/client.ts");
-  await bindDatabase(url);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  return { database, url, fresh };
+}
 
-  if (fresh) {
-    const { ingestValues } = await import("@/lib/ingest/ingest.ts");
-    const { demoRunValues } = await import("@/lib/demo/generate.ts");
-    const pool = new pg.Pool({ connectionString: url, max: 3 });
-    await pool.query("insert into runs (id) values ($1) on conflict do nothing", [RUN]);
-    const steps = Math.max(1, Math.round(BASE / (250 * 4)));
-    let t = performance.now();
-    const s = await ingestValues(
-      demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }),
-      { pool, batchLines: 4000 },
-    );
-    await pool.end();
-    const base = s.by_kind.rollout.accepted;
-    console.log(
-      `ingested ${base.toLocaleString("en-US")} generated rollouts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
-    );
-    t = performance.now();
-    const copies = Math.ceil(N / base) - 1;
-    await client.query("begin");
-    await client.query("create temp table src as select * from ledger where run_id = $1 and is_current", [RUN]);
-    for (let k = 1; k <= copies; k++) {
-      const need = Math.min(base, N - base * k);
-      if (need <= 0) break;
-      await client.query(
-        `with ins as (
+/** The generated run of --base rollouts through the real ingest path, then copied with SQL up to --n entries. */
+async function buildRun(client: pg.Client, url: string) {
+  const { ingestValues } = await import("@/lib/ingest/ingest.ts");
+  const { demoRunValues } = await import("@/lib/demo/generate.ts");
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  await pool.query("insert into runs (id) values ($1) on conflict do nothing", [RUN]);
+  const steps = Math.max(1, Math.round(BASE / (250 * 4)));
+  let t = performance.now();
+  const s = await ingestValues(
+    demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }),
+    { pool, batchLines: 4000 },
+  );
+  await pool.end();
+  const base = s.by_kind.rollout.accepted;
+  console.log(
+    `ingested ${base.toLocaleString("en-US")} generated rollouts in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
+  t = performance.now();
+  const copies = Math.ceil(N / base) - 1;
+  await client.query("begin");
+  await client.query("create temp table src as select * from ledger where run_id = $1 and is_current", [RUN]);
+  for (let k = 1; k <= copies; k++) {
+    const need = Math.min(base, N - base * k);
+    if (need <= 0) break;
+    await client.query(
+      `with ins as (
            insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
                                verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
                                evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
@@ -102,17 +129,18 @@ async function main() {
          insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
          select p.new_id, lr.ord, lr.run_id, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
            from pairs p join ledger_reasons lr on lr.ledger_id = p.old_id`,
-        [String(k), need],
-      );
-    }
-    await client.query("commit");
-    await client.query("vacuum analyze ledger");
-    await client.query("vacuum analyze ledger_reasons");
-    await client.query("vacuum analyze ledger_guardrails");
-    console.log(
-      `copied up to ${N.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      [String(k), need],
     );
   }
+  await client.query("commit");
+  await client.query("vacuum analyze ledger");
+  await client.query("vacuum analyze ledger_reasons");
+  await client.query("vacuum analyze ledger_guardrails");
+  console.log(`copied up to ${N.toLocaleString("en-US")} entries in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+}
+
+/** The filters measured, from the baseline to the clusters page's links, with values drawn from the data. */
+async function browseCases(client: pg.Client) {
   const total = Number(
     (await client.query("select count(*) from ledger where run_id = $1 and is_current", [RUN])).rows[0].count,
   );
@@ -137,9 +165,6 @@ async function main() {
     )
   ).rows[0];
 
-  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
-  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
-  const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
   const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
   const { BLIND_SPOT_KEY, browserFilters, formatKey, parseKey } = await import("@/lib/clusters/keys.ts");
   // The largest level-2 cluster at the default threshold: a deciding guardrail and its commonest reason signature.
@@ -196,6 +221,13 @@ async function main() {
     [`combo: level-2 cluster link ${formatKey(level2).replaceAll("|", " › ")}`, linkParams(level2)],
     ["combo: blind-spot cluster link", linkParams(parseKey(BLIND_SPOT_KEY)!)],
   ];
+  return { total, sample, cases };
+}
+
+/** Each filter's first page and count, --iterations times after two warm-ups; the table's rows. */
+async function measurePages(total: number, cases: [string, Record<string, string>][]): Promise<string[]> {
+  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
+  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
   console.log(
     `\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`,
   );
@@ -228,6 +260,12 @@ async function main() {
     );
     console.log(rows[rows.length - 1]);
   }
+  return rows;
+}
+
+/** The rollout detail query for 40 random rollouts of the sample. */
+async function measureDetail(sample: { trajectory_id: string }[]): Promise<string> {
+  const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
   const detail: number[] = [];
   for (const s of sample.slice(0, 40)) {
     const t0 = performance.now();
@@ -235,22 +273,7 @@ async function main() {
     detail.push(performance.now() - t0);
     if (!d) throw new Error(`no detail for ${s.trajectory_id}`);
   }
-  const detailLine = `detail query (loadTrajectoryDetail, 40 random rollouts): p50 ${pct(detail, 0.5).toFixed(1)} ms, p95 ${pct(detail, 0.95).toFixed(1)} ms`;
-  console.log(
-    "\n| filter | rows | matching | page p50 ms | page p95 ms | p95 vs baseline | count p50 ms | count p95 ms |\n|---|---:|---:|---:|---:|---:|---:|---:|",
-  );
-  console.log(rows.join("\n"));
-  console.log(`\n${detailLine}`);
-  await client.end();
-  if (!KEEP) {
-    const a = new pg.Client({ connectionString: database.adminUrl });
-    await a.connect();
-    await a.query(`drop database if exists "${DB}" with (force)`);
-    await a.end();
-  }
-  const { db } = await import("@/lib/db/client.ts");
-  await db().$disconnect();
-  await database.stop();
+  return `detail query (loadTrajectoryDetail, 40 random rollouts): p50 ${pct(detail, 0.5).toFixed(1)} ms, p95 ${pct(detail, 0.95).toFixed(1)} ms`;
 }
 
 main().catch((err) => {

@@ -662,24 +662,31 @@ async function phaseReads() {
 }
 
 async function measureReads(c: pg.Client, size: number) {
-  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
-  const { parseBrowseParams, formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
-  const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
-  const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
-  const { evaluateRunAlarms, refreshAlarms } = await import("@/lib/monitors/evaluate.ts");
-  const { listAlarmEvents } = await import("@/lib/monitors/data.ts");
-  const { getRunSummary, listRunIds, listRunSummaries } = await import("@/lib/runs/data.ts");
-  const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
-  const { BLIND_SPOT_KEY, browserFilters, parseKey } = await import("@/lib/clusters/keys.ts");
-  const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
-  const { loadAgreementItemsBefore, loadTrajectoryDetailBefore } = await import("@/bench/lib/scale-baseline.ts");
-  const { neighbours } = await import("@/lib/ledger/browse.ts");
-  const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
-  const { loadAgreementReport } = await import("@/lib/agreement/cached.ts");
-  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
-  const { db } = await import("@/lib/db/client.ts");
-  const client = db();
+  const filters = await browseFilters(c);
+  const small = smallRuns[0];
+  say(
+    `\n${fmt(size)} current entries in ${BIG}, ${smallRuns.length} other runs of ${fmt(SMALL)}; ${ITER} iterations; ${os.cpus()[0].model}, ${os.cpus().length} CPUs; ${load()}`,
+  );
+  say(`\n| read | big p50 ms | big p95 ms | small-run p95 ms | target | met |\n|---|---:|---:|---:|---:|---|`);
+  await measureBrowse(filters, small);
+  if (wanted("rollout detail")) await measureDetail(c);
+  await measurePages(small);
+  if (wanted("agreement")) await measureAgreement(c);
+  say(`(${load()})`);
+}
 
+/** One row of the reads table: p50 and p95 of the big run, p95 of a small one, against the target. */
+function row(name: string, big: number[], sm: number[] | null, target: number) {
+  const p95 = pct(big, 0.95);
+  say(
+    `| ${name} | ${ms(pct(big, 0.5))} | ${ms(p95)} | ${sm ? ms(pct(sm, 0.95)) : ""} | ${target} | ${p95 <= target ? "yes" : "**no**"} |`,
+  );
+}
+
+/** The browser's filters measured, with values drawn from the data (a random sample, the rarest reason, clusters). */
+async function browseFilters(c: pg.Client) {
+  const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
+  const { BLIND_SPOT_KEY, browserFilters, parseKey } = await import("@/lib/clusters/keys.ts");
   const sample = (
     await c.query<{ trajectory_id: string; ticket_id: string; category: string }>(
       "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60",
@@ -745,17 +752,13 @@ async function measureReads(c: pg.Client, size: number) {
     [`cluster link: level 1 ${top.deciding}`, link(top.deciding)],
     ["cluster link: blind spot", link(BLIND_SPOT_KEY)],
   ];
-  const small = smallRuns[0];
-  say(
-    `\n${fmt(size)} current entries in ${BIG}, ${smallRuns.length} other runs of ${fmt(SMALL)}; ${ITER} iterations; ${os.cpus()[0].model}, ${os.cpus().length} CPUs; ${load()}`,
-  );
-  say(`\n| read | big p50 ms | big p95 ms | small-run p95 ms | target | met |\n|---|---:|---:|---:|---:|---|`);
-  const row = (name: string, big: number[], sm: number[] | null, target: number) => {
-    const p95 = pct(big, 0.95);
-    say(
-      `| ${name} | ${ms(pct(big, 0.5))} | ${ms(p95)} | ${sm ? ms(pct(sm, 0.95)) : ""} | ${target} | ${p95 <= target ? "yes" : "**no**"} |`,
-    );
-  };
+  return filters;
+}
+
+/** Each filter's first page and count, on the big run and on a small one. */
+async function measureBrowse(filters: [string, Record<string, string>][], small: string) {
+  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
+  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
   for (const [name, q] of filters) {
     if (!wanted(`first page: ${name}`) && !wanted(`count: ${name}`)) continue;
     const parse = (run: string) => {
@@ -778,39 +781,56 @@ async function measureReads(c: pg.Client, size: number) {
       500,
     );
   }
+}
+
+/** The rollout detail query before and after, and the detail page's neighbours without a browser query. */
+async function measureDetail(c: pg.Client) {
+  const { parseBrowseParams } = await import("@/lib/ledger/browse-schema.ts");
+  const { loadTrajectoryDetail } = await import("@/lib/ledger/detail.ts");
+  const { loadTrajectoryDetailBefore } = await import("@/bench/lib/scale-baseline.ts");
+  const { neighbours } = await import("@/lib/ledger/browse.ts");
   const ids = (
     await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 42", [BIG])
   ).rows.map((r) => r.trajectory_id as string);
-  if (wanted("rollout detail")) {
-    // Before and after in turns, so the load of a shared machine weighs on both alike.
-    const before: number[] = [];
-    const after: number[] = [];
-    for (let round = 0; round < 2; round++) {
-      before.push(
-        ...(await time(ids.length - 2, async (i) => {
-          if (!(await loadTrajectoryDetailBefore(ids[i]))) throw new Error("no detail");
-        })),
-      );
-      after.push(
-        ...(await time(ids.length - 2, async (i) => {
-          if (!(await loadTrajectoryDetail(ids[i]))) throw new Error("no detail");
-        })),
-      );
-    }
-    row("rollout detail (40 random × 2), before: five round trips deep", before, null, 100);
-    row("rollout detail (40 random × 2), after: three deep", after, null, 100);
-    const entry = (await loadTrajectoryDetail(ids[0]))!.entry;
-    const parsedAll = parseBrowseParams({});
-    if (parsedAll.ok) {
-      const all = parsedAll.params;
-      row(
-        "detail page's neighbours without a browser query (every run)",
-        await time(ITER, () => neighbours(all, { id: entry.id, sortValue: null })),
-        null,
-        100,
-      );
-    }
+  // Before and after in turns, so the load of a shared machine weighs on both alike.
+  const before: number[] = [];
+  const after: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    before.push(
+      ...(await time(ids.length - 2, async (i) => {
+        if (!(await loadTrajectoryDetailBefore(ids[i]))) throw new Error("no detail");
+      })),
+    );
+    after.push(
+      ...(await time(ids.length - 2, async (i) => {
+        if (!(await loadTrajectoryDetail(ids[i]))) throw new Error("no detail");
+      })),
+    );
   }
+  row("rollout detail (40 random × 2), before: five round trips deep", before, null, 100);
+  row("rollout detail (40 random × 2), after: three deep", after, null, 100);
+  const entry = (await loadTrajectoryDetail(ids[0]))!.entry;
+  const parsedAll = parseBrowseParams({});
+  if (parsedAll.ok) {
+    const all = parsedAll.params;
+    row(
+      "detail page's neighbours without a browser query (every run)",
+      await time(ITER, () => neighbours(all, { id: entry.id, sortValue: null })),
+      null,
+      100,
+    );
+  }
+}
+
+/** The run page's, the Monitors page's and the clusters report's reads. */
+async function measurePages(small: string) {
+  const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
+  const { evaluateRunAlarms, refreshAlarms } = await import("@/lib/monitors/evaluate.ts");
+  const { listAlarmEvents } = await import("@/lib/monitors/data.ts");
+  const { getRunSummary, listRunIds, listRunSummaries } = await import("@/lib/runs/data.ts");
+  const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
+  const { db } = await import("@/lib/db/client.ts");
+  const client = db();
   if (wanted("run page"))
     row(
       "run page: every read of /runs/[run], in parallel",
@@ -842,61 +862,69 @@ async function measureReads(c: pg.Client, size: number) {
       await time(1, () => computeClusterReport({ runId: small, threshold: 0.5 })),
       2000,
     );
-  if (wanted("agreement")) {
-    // The run's report (1% of the big run as it was when its batch was made: 10,100 items at 1 M, 100,000 at 10 M)
-    // and one batch of 10,100 of those items (a tenth of them at 10 M), so that the figure at 10,000 items is read
-    // at every size. The loader before 2026-12-01 only with --agreement-before (25 s a report at 10,000 items).
-    const big = await c.query<{ id: number; items: string }>(
-      "select b.id, count(i.id)::text as items from audit_batches b join audit_items i on i.batch_id = b.id where b.run_id = $1 and b.name = 'bench' group by b.id",
-      [BIG],
-    );
-    const views: [string, { run?: string; batch?: number; tolerance: number }][] = [
-      [`the run's ${fmt(Number(big.rows[0].items))} reviewed items`, { run: BIG, tolerance: 0.1 }],
-    ];
-    if (Number(big.rows[0].items) > 20_000) {
-      const subset = await tenThousandBatch(c, big.rows[0].id);
-      views.push([`a batch of ${fmt(subset.items)} reviewed items`, { batch: subset.id, tolerance: 0.1 }]);
-    }
-    for (const [label, f] of views) {
-      const rounds = label.includes("run's") && views.length > 1 ? 1 : 3;
-      const before: number[] = [];
-      const after: number[] = [];
-      const cold: number[] = [];
-      const warm: number[] = [];
-      const loads: number[] = [];
-      const builds: number[] = [];
-      for (let round = 0; round < rounds; round++) {
-        if (values["agreement-before"])
-          before.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItemsBefore(f), f))));
-        after.push(
-          ...(await time(3, async () => {
-            const t0 = performance.now();
-            const items = await loadAgreementItems(f, client, { lean: true });
-            const t1 = performance.now();
-            buildAgreementReport(items, f);
-            loads.push(t1 - t0);
-            builds.push(performance.now() - t1);
-          })),
-        );
-        // as the page reads it: the fingerprint, then the report computed (first read after a change) or reused
-        cold.push(
-          ...(await time(2, async () => {
-            clearProcessCaches();
-            await loadAgreementReport(f, client);
-          })),
-        );
-        warm.push(...(await time(3, async () => void (await loadAgreementReport(f, client)))));
-      }
-      if (before.length) row(`agreement report (${label}), before: current entries by rollout id`, before, null, 500);
-      row(`agreement report (${label}), uncached`, after, null, 500);
-      say(
-        `  where the uncached report's time goes (p50): loading the items with their entries, reviews and case slots ${ms(pct(loads, 0.5))} ms; building every figure with its interval ${ms(pct(builds, 0.5))} ms${pct(after, 0.5) > 500 ? " — both O(reviewed items): over 500 ms, the report would have to be kept per item between reviews, not rebuilt" : ""}`,
-      );
-      row(`agreement page's read (${label}), first after a change (fingerprint + report)`, cold, null, 500);
-      row(`agreement page's read (${label}), nothing changed since (fingerprint, report reused)`, warm, null, 500);
-    }
+}
+
+/** The agreement report uncached (its load and its build), and the agreement page's read cold and warm. */
+async function measureAgreement(c: pg.Client) {
+  const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
+  const { loadAgreementItemsBefore } = await import("@/bench/lib/scale-baseline.ts");
+  const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
+  const { loadAgreementReport } = await import("@/lib/agreement/cached.ts");
+  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
+  const { db } = await import("@/lib/db/client.ts");
+  const client = db();
+  // The run's report (1% of the big run as it was when its batch was made: 10,100 items at 1 M, 100,000 at 10 M)
+  // and one batch of 10,100 of those items (a tenth of them at 10 M), so that the figure at 10,000 items is read
+  // at every size. The loader before 2026-12-01 only with --agreement-before (25 s a report at 10,000 items).
+  const big = await c.query<{ id: number; items: string }>(
+    "select b.id, count(i.id)::text as items from audit_batches b join audit_items i on i.batch_id = b.id where b.run_id = $1 and b.name = 'bench' group by b.id",
+    [BIG],
+  );
+  const views: [string, { run?: string; batch?: number; tolerance: number }][] = [
+    [`the run's ${fmt(Number(big.rows[0].items))} reviewed items`, { run: BIG, tolerance: 0.1 }],
+  ];
+  if (Number(big.rows[0].items) > 20_000) {
+    const subset = await tenThousandBatch(c, big.rows[0].id);
+    views.push([`a batch of ${fmt(subset.items)} reviewed items`, { batch: subset.id, tolerance: 0.1 }]);
   }
-  say(`(${load()})`);
+  for (const [label, f] of views) {
+    const rounds = label.includes("run's") && views.length > 1 ? 1 : 3;
+    const before: number[] = [];
+    const after: number[] = [];
+    const cold: number[] = [];
+    const warm: number[] = [];
+    const loads: number[] = [];
+    const builds: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      if (values["agreement-before"])
+        before.push(...(await time(3, async () => void buildAgreementReport(await loadAgreementItemsBefore(f), f))));
+      after.push(
+        ...(await time(3, async () => {
+          const t0 = performance.now();
+          const items = await loadAgreementItems(f, client, { lean: true });
+          const t1 = performance.now();
+          buildAgreementReport(items, f);
+          loads.push(t1 - t0);
+          builds.push(performance.now() - t1);
+        })),
+      );
+      // as the page reads it: the fingerprint, then the report computed (first read after a change) or reused
+      cold.push(
+        ...(await time(2, async () => {
+          clearProcessCaches();
+          await loadAgreementReport(f, client);
+        })),
+      );
+      warm.push(...(await time(3, async () => void (await loadAgreementReport(f, client)))));
+    }
+    if (before.length) row(`agreement report (${label}), before: current entries by rollout id`, before, null, 500);
+    row(`agreement report (${label}), uncached`, after, null, 500);
+    say(
+      `  where the uncached report's time goes (p50): loading the items with their entries, reviews and case slots ${ms(pct(loads, 0.5))} ms; building every figure with its interval ${ms(pct(builds, 0.5))} ms${pct(after, 0.5) > 500 ? " — both O(reviewed items): over 500 ms, the report would have to be kept per item between reviews, not rebuilt" : ""}`,
+    );
+    row(`agreement page's read (${label}), first after a change (fingerprint + report)`, cold, null, 500);
+    row(`agreement page's read (${label}), nothing changed since (fingerprint, report reused)`, warm, null, 500);
+  }
 }
 
 /** A second batch of the big run holding a tenth of the bench batch's items (hash of the entry id), with their

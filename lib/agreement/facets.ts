@@ -1,3 +1,4 @@
+import type { Db } from "@/lib/auth/activity-log.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 
 /** Options of the agreement filters: runs and batches with reviews, categories, annotators who reviewed. */
@@ -18,4 +19,20 @@ export async function agreementFacets() {
     categories: categories.map((c) => c.category),
     annotators: annotators.map((a) => a.email),
   };
+}
+
+/**
+ * Pairwise batches (of a run, or all), newest first: the agreement page links each one's report
+ * (/agreement/pairwise), which ticket reviews do not feed.
+ */
+export async function listPairwiseBatches(
+  runId?: string,
+  client: Db = readDb(),
+): Promise<{ id: number; name: string; runId: string }[]> {
+  return client.auditBatch.findMany({
+    where: { kind: "pairwise", ...(runId ? { runId } : {}) },
+    orderBy: { id: "desc" },
+    take: 20,
+    select: { id: true, name: true, runId: true },
+  });
 }

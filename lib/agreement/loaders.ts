@@ -1,11 +1,30 @@
-// Page data of /agreement/items: the items behind one figure, under the report's filters, sorted and paged by key.
+// Page data of /agreement (the report, its filters' options, the pairwise reports to link, the fixes behind a change
+// of basis) and of /agreement/items (the items behind one figure, under the report's filters, sorted and paged by key).
+import { loadAgreementReportLatest } from "@/lib/agreement/cached.ts";
 import { itemsForCell } from "@/lib/agreement/cells.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
-import { agreementFacets } from "@/lib/agreement/facets.ts";
+import { agreementFacets, listPairwiseBatches } from "@/lib/agreement/facets.ts";
 import { pageItems, type ItemPage } from "@/lib/agreement/items-listing.ts";
 import type { ItemsQuery } from "@/lib/agreement/items-schema.ts";
+import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { readDb } from "@/lib/db/read-client.ts";
+import { countFixes } from "@/lib/defects/data.ts";
+
+/**
+ * The agreement page: the report (while a slow one is rebuilt after a change, the one before it, with `asOf`), the
+ * filters' options, the pairwise batches whose reports it links, and the spec and rule fixes among the items
+ * re-scored between the bases (when the bases differ).
+ */
+export async function loadAgreementPage(f: AgreementFilter) {
+  const [{ value: report, asOf }, facets, pairBatches] = await Promise.all([
+    loadAgreementReportLatest(f),
+    agreementFacets(),
+    listPairwiseBatches(f.run),
+  ]);
+  const fixes = report.bases.differ ? await countFixes(report.bases.rescored.map((id) => BigInt(id))) : null;
+  return { report, asOf, facets, pairBatches, fixes };
+}
 
 export type AgreementItemsPage = ItemPage & { facets: Awaited<ReturnType<typeof agreementFacets>> };
 

@@ -146,12 +146,55 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
   const tol = f.tolerance;
   const counts = headlineCounts(items, tol);
   const { pairs, agreement: agree } = counts;
-  const scorePairs = pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward }));
   const headlineFigure = rateFigure(agree?.agreeing ?? 0, agree?.n ?? 0);
   const headline = { ...headlineFigure, rate: headlineFigure.value, interval: agree?.interval ?? null };
+  const { stratified, w } = weightedHeadline(pairs, tol);
+  const verdict = successVerdictKappa(
+    pairs.map((p) => ({ human: p.human.reward, ledger: p.ledger.reward })),
+    { seed: SEED, iterations: 1000 },
+  );
+  const { guardrails, weightedVerdict } = guardrailSection(pairs, f, stratified);
+  return {
+    filter: f,
+    /** The ledger the figures compare with: as each item recorded it when reviewed, or its current entry. */
+    basis: f.basis ?? "reviewed",
+    /** The headline (overall and per guardrail) under both bases, and the re-scored items between them. */
+    bases: compareBases(all, f),
+    tolerance: tol,
+    minItems: MIN_N_FOR_RATE,
+    items: items.length,
+    /** Reviews recorded but left out of every figure, with the reason (their author could have seen the ledger). */
+    excluded: excludedReviews(filtered),
+    headline,
+    /** True when inclusion probabilities differ: weighted figures are then shown beside the unweighted ones. */
+    stratified,
+    weighted: w && { estimate: w.estimate, nEffective: w.nEffective, interval: w.interval, figure: weightedFigure(w) },
+    /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
+    prevalenceNote: PREVALENCE_NOTE,
+    verdict: verdict && verdictSection(verdict, weightedVerdict),
+    guardrails,
+    dimensions: dimensionSection(pairs),
+    scatter: pairs.map((p) => ({
+      itemId: p.i.item.itemId.toString(),
+      trajectoryId: p.i.item.trajectoryId,
+      human: p.human.reward,
+      ledger: p.ledger.reward,
+    })),
+    trend: trendByDay(pairs, tol),
+    interAnnotator: interAnnotatorSection(overlapItems(items)),
+    annotators: annotatorSection(items, tol),
+    ...causeSection(items),
+    extraction: extractionSection(counts.extraction),
+  };
+}
 
-  // Inverse-probability weights matter only when the batch was stratified (items had unequal inclusion
-  // probabilities); with equal π every weighted figure equals the unweighted one and none is shown.
+type Pair = ReturnType<typeof headlineCounts>["pairs"][number];
+
+/**
+ * Inverse-probability weights matter only when the batch was stratified (items had unequal inclusion
+ * probabilities); with equal π every weighted figure equals the unweighted one and none is shown.
+ */
+function weightedHeadline(pairs: Pair[], tolerance: number) {
   const probs = pairs.map((p) => p.i.item.inclusionProb);
   const stratified = probs.some((p) => Math.abs(p - probs[0]) > 1e-12);
   const w = stratified
@@ -161,12 +204,14 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
           ledger: p.ledger.reward,
           inclusionProbability: p.i.item.inclusionProb,
         })),
-        { tolerance: tol },
+        { tolerance },
       )
     : null;
+  return { stratified, w };
+}
 
-  const verdict = successVerdictKappa(scorePairs, { seed: SEED, iterations: 1000 });
-
+/** Per guardrail that either side flags: its 2×2 table's figures; with them the verdict's weighted κ (stratified). */
+function guardrailSection(pairs: Pair[], f: AgreementFilter, stratified: boolean) {
   const guardrailRows = guardrailAgreement(
     pairs.map((p) => ({ ledger: p.ledger.guardrails, human: p.human.guardrails })),
     GUARDRAIL_CODES,
@@ -183,34 +228,8 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
           { seed: SEED, iterations: ITERATIONS },
         ),
   );
-  // the items' flags, for the weighted κ only (a stratified batch)
-  const flagsOf = stratified
-    ? guardrailRows.map((g) =>
-        pairs.map((p) => ({
-          ledger: p.ledger.guardrails.includes(g.code),
-          human: p.human.guardrails.includes(g.code),
-          inclusionProbability: p.i.item.inclusionProb,
-        })),
-      )
-    : [];
-  // The verdict's weighted κ first, then each guardrail's, each resampled as its (cell, π) counts.
-  const weightedKappas = stratified
-    ? weightedKappaFigures([
-        {
-          flags: pairs.map((p) => ({
-            ledger: p.ledger.reward >= SUCCESS_THRESHOLD,
-            human: p.human.reward >= SUCCESS_THRESHOLD,
-            inclusionProbability: p.i.item.inclusionProb,
-          })),
-          raters: VERDICT_RATERS,
-        },
-        ...flagsOf.map((flags) => ({ flags, raters: GUARDRAIL_RATERS })),
-      ])
-    : null;
-  const weightedVerdict = weightedKappas?.[0] ?? null;
-
+  const weightedKappas = stratified ? weightedKappasOf(pairs, guardrailRows) : null;
   const guardrails = guardrailRows.map((g, j) => {
-    const kappaCI = kappaCIs[j];
     const table = [
       [g.tp, g.fp],
       [g.fn, g.tn],
@@ -231,7 +250,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
         negativeAgreement: proof.negativeAgreement,
         precision: rateFigure(g.tp, g.tp + g.fp),
         recall: rateFigure(g.tp, g.tp + g.fn),
-        kappa: statFigure(filteredOn ? null : g.kappa, g.n, kappaCI, {
+        kappa: statFigure(filteredOn ? null : g.kappa, g.n, kappaCIs[j], {
           undefinedReason: filteredOn ? FILTERED_ON : kappaUndefinedReason(table, GUARDRAIL_RATERS),
         }),
         // with no true negative this is the share of the filtered items both sides flag
@@ -240,8 +259,57 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       weighted: weightedKappas && !filteredOn ? weightedKappas[j + 1] : null,
     };
   });
+  return { guardrails, weightedVerdict: weightedKappas?.[0] ?? null };
+}
 
-  const dimensions = dimensionAgreement(
+/** The verdict's weighted κ first, then each guardrail's, each resampled as its (cell, π) counts (a stratified batch). */
+function weightedKappasOf(pairs: Pair[], guardrailRows: { code: (typeof GUARDRAIL_CODES)[number] }[]) {
+  return weightedKappaFigures([
+    {
+      flags: pairs.map((p) => ({
+        ledger: p.ledger.reward >= SUCCESS_THRESHOLD,
+        human: p.human.reward >= SUCCESS_THRESHOLD,
+        inclusionProbability: p.i.item.inclusionProb,
+      })),
+      raters: VERDICT_RATERS,
+    },
+    ...guardrailRows.map((g) => ({
+      flags: pairs.map((p) => ({
+        ledger: p.ledger.guardrails.includes(g.code),
+        human: p.human.guardrails.includes(g.code),
+        inclusionProbability: p.i.item.inclusionProb,
+      })),
+      raters: GUARDRAIL_RATERS,
+    })),
+  ]);
+}
+
+/** The success verdict's κ (bootstrap), with AC1, PABAK, specific agreement and prevalence beside it. */
+function verdictSection(
+  verdict: NonNullable<ReturnType<typeof successVerdictKappa>>,
+  weightedVerdict: ReturnType<typeof weightedKappaFigures>[number],
+) {
+  return {
+    ...prevalenceProof(verdict.matrix.counts, {
+      ...VERDICT_RATERS,
+      noPositive: "neither side passes an item",
+      noNegative: "both sides pass every item",
+    }),
+    kappa: verdict.kappa,
+    interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
+    n: verdict.n,
+    figure: statFigure(verdict.kappa, verdict.n, verdict.interval, { undefinedReason: verdict.undefinedReason }),
+    /** Weighted κ (1/π) when the batch was stratified. */
+    weightedKappa: weightedVerdict?.kappa ?? null,
+    // rows: ledger success / not; columns: human success / not
+    matrix: verdict.matrix.counts,
+    threshold: SUCCESS_THRESHOLD,
+  };
+}
+
+/** Per sub-score dimension: MAE and Spearman's ρ of the ledger against the human side, with their intervals. */
+function dimensionSection(pairs: Pair[]) {
+  return dimensionAgreement(
     pairs.map((p) => ({ ledger: p.ledger.subscores, human: p.human.subscores })),
     DIMENSIONS,
   ).map((d) => {
@@ -261,8 +329,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       },
     };
   });
+}
 
-  // trend: by the day the primary review was submitted
+/** The agreement rate by the day the primary review was submitted. */
+function trendByDay(pairs: Pair[], tol: number) {
   const byDay = new Map<string, { k: number; n: number }>();
   for (const p of pairs) {
     const day = reviewDay(p);
@@ -271,7 +341,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     if (scoresAgree(p.human.reward, p.ledger.reward, tol)) d.k++;
     byDay.set(day, d);
   }
-  const trend = [...byDay.entries()]
+  return [...byDay.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([day, { k, n }]) => {
       const fig = rateFigure(k, n);
@@ -287,9 +357,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
         detail: fig.detail,
       };
     });
+}
 
-  // between annotators: overlap items with two or more distinct reviewers
-  const overlap = overlapItems(items);
+/** Between annotators: the overlap items (two or more distinct reviewers), on the reward, the verdict and each flag. */
+function interAnnotatorSection(overlap: ReturnType<typeof overlapItems>) {
   const rewardUnits = overlap.map((i) => i.reviews.map((r) => r.reward));
   const alphaCodes = GUARDRAIL_CODES.filter((code) =>
     overlap.some((i) => i.reviews.some((r) => r.guardrails.includes(code))),
@@ -317,17 +388,34 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       }),
     };
   });
-
-  // each annotator against the ledger (all their reviews) and against adjudicated outcomes
-  type Tally = {
-    k: number;
-    n: number;
-    human: number[];
-    ledger: number[];
-    disputes: number;
-    annotatorWrong: number;
-    otherCause: number;
+  return {
+    items: overlap.length,
+    /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
+    verdict: betweenAnnotators(
+      overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD)),
+      "verdict",
+    ),
+    rewardAlpha: rewardAlpha?.alpha ?? null,
+    rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
+    rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {
+      undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same reward",
+    }),
+    guardrails: guardrailAlpha,
   };
+}
+
+type Tally = {
+  k: number;
+  n: number;
+  human: number[];
+  ledger: number[];
+  disputes: number;
+  annotatorWrong: number;
+  otherCause: number;
+};
+
+/** Each annotator against the ledger (all their reviews) and against adjudicated outcomes. */
+function annotatorSection(items: AgreementItem[], tol: number) {
   const perAnnotator = new Map<string, Tally>();
   for (const i of items) {
     if (i.ledger.reward === null) continue;
@@ -354,7 +442,7 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       perAnnotator.set(r.reviewerEmail, a);
     }
   }
-  const annotators = [...perAnnotator.entries()]
+  return [...perAnnotator.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([email, a]) => {
       const mae = meanAbsoluteErrorInterval(a.human, a.ledger);
@@ -372,7 +460,10 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
         upheldFigure: rateFigure(a.otherCause, a.disputes),
       };
     });
+}
 
+/** The adjudicated items by cause, and by the guardrail the lead named. */
+function causeSection(items: AgreementItem[]) {
   const adjudicated = items.filter((i) => i.adjudication);
   const causes = DISAGREEMENT_CAUSES.map((cause) => ({
     cause,
@@ -383,8 +474,16 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
     const g = i.adjudication!.guardrail ?? "none";
     causeByGuardrail.set(g, (causeByGuardrail.get(g) ?? 0) + 1);
   }
+  return {
+    causes,
+    causesByGuardrail: [...causeByGuardrail.entries()]
+      .map(([guardrail, count]) => ({ guardrail, count }))
+      .sort((a, b) => b.count - a.count),
+  };
+}
 
-  const { accuracy: acc, items: exItems } = counts.extraction;
+/** Claims extraction against the human labels, per slot and overall. */
+function extractionSection({ accuracy: acc, items: exItems }: ReturnType<typeof headlineCounts>["extraction"]) {
   // The overall accuracy pools slots, but its doubt is about items: guard it on the items compared.
   const overallFigure = (() => {
     if (!acc.overall) return rateFigure(0, 0);
@@ -397,75 +496,11 @@ export function buildAgreementReport(all: AgreementItem[], f: AgreementFilter) {
       detail: `${fig.detail} · ${exItems} item${exItems === 1 ? "" : "s"}`,
     };
   })();
-  const extraction = {
+  return {
     ...acc,
     items: exItems,
     overallFigure,
     slots: acc.slots.map((s) => ({ ...s, figure: rateFigure(s.correct, s.n, s.accuracy) })),
-  };
-
-  return {
-    filter: f,
-    /** The ledger the figures compare with: as each item recorded it when reviewed, or its current entry. */
-    basis: f.basis ?? "reviewed",
-    /** The headline (overall and per guardrail) under both bases, and the re-scored items between them. */
-    bases: compareBases(all, f),
-    tolerance: tol,
-    minItems: MIN_N_FOR_RATE,
-    items: items.length,
-    /** Reviews recorded but left out of every figure, with the reason (their author could have seen the ledger). */
-    excluded: excludedReviews(filtered),
-    headline,
-    /** True when inclusion probabilities differ: weighted figures are then shown beside the unweighted ones. */
-    stratified,
-    weighted: w && { estimate: w.estimate, nEffective: w.nEffective, interval: w.interval, figure: weightedFigure(w) },
-    /** How to read κ, AC1 and PABAK when prevalence is extreme (shown beside them). */
-    prevalenceNote: PREVALENCE_NOTE,
-    verdict: verdict && {
-      ...prevalenceProof(verdict.matrix.counts, {
-        ...VERDICT_RATERS,
-        noPositive: "neither side passes an item",
-        noNegative: "both sides pass every item",
-      }),
-      kappa: verdict.kappa,
-      interval: verdict.interval && { lower: verdict.interval.lower, upper: verdict.interval.upper },
-      n: verdict.n,
-      figure: statFigure(verdict.kappa, verdict.n, verdict.interval, { undefinedReason: verdict.undefinedReason }),
-      /** Weighted κ (1/π) when the batch was stratified. */
-      weightedKappa: weightedVerdict?.kappa ?? null,
-      // rows: ledger success / not; columns: human success / not
-      matrix: verdict.matrix.counts,
-      threshold: SUCCESS_THRESHOLD,
-    },
-    guardrails,
-    dimensions,
-    scatter: pairs.map((p) => ({
-      itemId: p.i.item.itemId.toString(),
-      trajectoryId: p.i.item.trajectoryId,
-      human: p.human.reward,
-      ledger: p.ledger.reward,
-    })),
-    trend,
-    interAnnotator: {
-      items: overlap.length,
-      /** AC1 and PABAK of the success verdict (reward ≥ threshold) among the annotators of each overlap item. */
-      verdict: betweenAnnotators(
-        overlap.map((i) => i.reviews.map((r) => r.reward >= SUCCESS_THRESHOLD)),
-        "verdict",
-      ),
-      rewardAlpha: rewardAlpha?.alpha ?? null,
-      rewardAlphaInterval: rewardAlphaCI && { lower: rewardAlphaCI.lower, upper: rewardAlphaCI.upper },
-      rewardAlphaFigure: statFigure(rewardAlpha?.alpha ?? null, overlap.length, rewardAlphaCI, {
-        undefinedReason: overlap.length === 0 ? NO_OVERLAP : "the annotators give every overlap item the same reward",
-      }),
-      guardrails: guardrailAlpha,
-    },
-    annotators,
-    causes,
-    causesByGuardrail: [...causeByGuardrail.entries()]
-      .map(([guardrail, count]) => ({ guardrail, count }))
-      .sort((a, b) => b.count - a.count),
-    extraction,
   };
 }
 

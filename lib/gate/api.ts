@@ -26,7 +26,7 @@ export async function gateApiResponse(req: Request, runId: string, client: Db = 
         .join("; "),
     );
   const windowSteps = parsed.data.window_steps;
-  // The run's own gate (no window given) is stored, and a change posted, as the run page's is.
+  // The run's own gate (no window given) is stored, and a change posted, as after a write.
   const report =
     windowSteps === undefined
       ? (await evaluateRunGate(runId, { webhook: "background" }, client)).report

@@ -1,7 +1,7 @@
 // When the gate is evaluated and its verdict stored: after each committed write of a run (the monitors' after-write
-// hook, lib/monitors/after-write.ts), after a submitted review, on the run page and when the API or `verity gate`
-// asks for the run's own gate (its default rules and window; a rules file or another window answers another
-// question and stores nothing). A change of verdict is posted to the alarm webhook once — the first verdict of a
+// hook, lib/monitors/after-write.ts), after a submitted review, and when the API or `verity gate` asks for the run's
+// own gate (its default rules and window; a rules file or another window answers another question and stores
+// nothing). The run page reads the report (loadRunGateReport) and stores nothing while it renders. A change of verdict is posted to the alarm webhook once — the first verdict of a
 // run only when it is not a pass, as an alarm's first state is posted only when it is not green.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
@@ -74,8 +74,8 @@ export async function loadRunGateReport(
 }
 
 /**
- * Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. What the run
- * page, the after-write and after-review hooks, the API (without window_steps) and `verity gate` (without --rules or
+ * Evaluates the run's own gate, stores the verdict and posts a change; no report for an unknown run. What the
+ * after-write and after-review hooks, the API (without window_steps) and `verity gate` (without --rules or
  * --window-steps) call.
  */
 export async function evaluateRunGate(

@@ -23,6 +23,58 @@ export const TRACKED_STEPS = 64;
 type Result<T> = { ok: true; value: T } | { ok: false; issue: Issue };
 type Mapped = { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
 
+type Getter = (field: MapField) => Result<unknown> | null;
+type Failer = (field: MapField, expected: string, got: unknown, at?: string) => { ok: false; issue: Issue };
+type Prompt = string | Record<string, unknown>[];
+type Identity = {
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  ticket_id: string;
+  group_id: string;
+  sample_index: number;
+};
+type Scores = {
+  reward: number;
+  trained: number;
+  subscores: Record<string, number>;
+  reasons: Record<string, unknown>[];
+};
+
+/** The wire objects of one line: its minimal case, its rollout (tools from the completion) and its score record. */
+function wireObjects(
+  ticket: Record<string, unknown>,
+  identity: Identity,
+  completion: string | Record<string, unknown>[],
+  { reward, trained, subscores, reasons }: Scores,
+): PlatformMapped {
+  const { steps, finalReply, tools } = completionTrajectory(completion);
+  return {
+    case: { kind: "case", ticket, env_snapshot: {}, verifier_spec: {} },
+    rollout: {
+      kind: "rollout",
+      ...identity,
+      trajectory: { steps, final_reply: finalReply },
+      sandbox: { writes: [], tables: {} },
+      // A dump has no registry: every tool called is listed with kind "other", so no write or hand-off is
+      // inferred from a name (as for reward-platform payloads).
+      tool_registry: [...tools].sort().map((name) => ({ name, kind: "other" })),
+      claims: null,
+      // What the trainer optimized, on its own scale (before --reward-range).
+      trained_reward: trained,
+    },
+    score: {
+      kind: "score",
+      source: "external",
+      ...identity,
+      reward,
+      trained_reward: trained,
+      ...(Object.keys(subscores).length ? { subscores } : {}),
+      ...(reasons.length ? { reasons } : {}),
+    },
+  };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 function describe(v: unknown): string {
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
@@ -50,7 +102,7 @@ export class JsonlMapper implements LineMapper {
     if (!isObject(value))
       return { ok: false, issue: { path: "", message: `expected a JSON object (got ${describe(value)})` } };
     const p = this.m.paths;
-    const get = (field: MapField): Result<unknown> | null => {
+    const get: Getter = (field) => {
       const path = p[field];
       if (!path) return null;
       const r = resolveJsonPath(value, path);
@@ -58,11 +110,46 @@ export class JsonlMapper implements LineMapper {
       const why = r.why === "absent" ? `${r.missing} is absent` : `${r.missing}: ${r.why}`;
       return { ok: false, issue: { path: path.text, message: `${field}: ${why}` } };
     };
-    const fail = (field: MapField, expected: string, got: unknown, at?: string): { ok: false; issue: Issue } => ({
+    const fail: Failer = (field, expected, got, at) => ({
       ok: false,
       issue: { path: at ?? p[field]?.text ?? field, message: `${field}: expected ${expected} (got ${describe(got)})` },
     });
 
+    const idR = this.identify(get, fail);
+    if (!idR.ok) return idR;
+    const { prompt, identity } = idR.value;
+    const completionR = get("completion")!;
+    if (!completionR.ok) return completionR;
+    const completion = completionR.value;
+    if (typeof completion !== "string" && !isMessageList(completion))
+      return fail("completion", "text or a list of chat messages", completion);
+
+    let category = this.defaults.category;
+    const categoryR = get("category");
+    if (categoryR) {
+      if (!categoryR.ok) return categoryR;
+      if (typeof categoryR.value !== "string") return fail("category", "a category name", categoryR.value);
+      category = categoryR.value;
+    }
+    // Optional on every line (verl's gts is missing from older dumps): absent, the ticket keeps no reference.
+    const referenceR = get("reference");
+
+    const scores = this.scores(value, get, fail);
+    if (!scores.ok) return scores;
+
+    const ticket: Record<string, unknown> = { id: identity.ticket_id, category, message: promptText(prompt) };
+    if (typeof prompt !== "string") ticket.messages = prompt;
+    if (referenceR?.ok && referenceR.value !== null && referenceR.value !== undefined)
+      ticket.reference_output = referenceR.value;
+    return { ok: true, mapped: wireObjects(ticket, identity, completion, scores.value) };
+  }
+
+  /**
+   * Who the line is: its prompt, run, step, ticket, group, sample index and trajectory id, each mapped or derived
+   * (the ticket from the prompt, the group from the ticket, the index from the lines before it, the id from them).
+   */
+  private identify(get: Getter, fail: Failer): Result<{ prompt: Prompt; identity: Identity }> {
+    const p = this.m.paths;
     const promptR = get("prompt")!;
     if (!promptR.ok) return promptR;
     const prompt = promptR.value;
@@ -108,27 +195,9 @@ export class JsonlMapper implements LineMapper {
         },
       };
 
-    // Counted as soon as the group is known, before anything else on the line can fail: importing the file again
-    // after fixing a bad line gives every other line the index it had.
-    const indexR = get("sample_index");
-    let sampleIndex: number;
-    if (indexR) {
-      if (!indexR.ok) return indexR;
-      const k = toCount(indexR.value);
-      if (k === null) return fail("sample_index", "an integer >= 0", indexR.value);
-      sampleIndex = k;
-    } else {
-      const k = this.nextIndex(step, groupId);
-      if (k === null)
-        return {
-          ok: false,
-          issue: {
-            path: p.step!.text,
-            message: `step: step ${step} comes back after lines of ${TRACKED_STEPS} later steps; sample indices are counted in line order within a step, so give the file in step order or map sample_index=`,
-          },
-        };
-      sampleIndex = k;
-    }
+    const indexR = this.sampleIndex(get, fail, step, groupId);
+    if (!indexR.ok) return indexR;
+    const sampleIndex = indexR.value;
     let trajectoryId = `${groupId}/k${sampleIndex}`;
     const trajectoryR = get("trajectory_id");
     if (trajectoryR) {
@@ -137,31 +206,6 @@ export class JsonlMapper implements LineMapper {
         return fail("trajectory_id", "an id", trajectoryR.value);
       trajectoryId = String(trajectoryR.value);
     }
-
-    const completionR = get("completion")!;
-    if (!completionR.ok) return completionR;
-    const completion = completionR.value;
-    if (typeof completion !== "string" && !isMessageList(completion))
-      return fail("completion", "text or a list of chat messages", completion);
-
-    let category = this.defaults.category;
-    const categoryR = get("category");
-    if (categoryR) {
-      if (!categoryR.ok) return categoryR;
-      if (typeof categoryR.value !== "string") return fail("category", "a category name", categoryR.value);
-      category = categoryR.value;
-    }
-    // Optional on every line (verl's gts is missing from older dumps): absent, the ticket keeps no reference.
-    const referenceR = get("reference");
-
-    const scores = this.scores(value, get, fail);
-    if (!scores.ok) return scores;
-
-    const ticket: Record<string, unknown> = { id: ticketId, category, message: promptText(prompt) };
-    if (typeof prompt !== "string") ticket.messages = prompt;
-    if (referenceR?.ok && referenceR.value !== null && referenceR.value !== undefined)
-      ticket.reference_output = referenceR.value;
-    const { steps, finalReply, tools } = completionTrajectory(completion);
     const identity = {
       trajectory_id: trajectoryId,
       run_id: runId,
@@ -170,47 +214,35 @@ export class JsonlMapper implements LineMapper {
       group_id: groupId,
       sample_index: sampleIndex,
     };
-    const { reward, trained, subscores, reasons } = scores.value;
-    return {
-      ok: true,
-      mapped: {
-        case: { kind: "case", ticket, env_snapshot: {}, verifier_spec: {} },
-        rollout: {
-          kind: "rollout",
-          ...identity,
-          trajectory: { steps, final_reply: finalReply },
-          sandbox: { writes: [], tables: {} },
-          // A dump has no registry: every tool called is listed with kind "other", so no write or hand-off is
-          // inferred from a name (as for reward-platform payloads).
-          tool_registry: [...tools].sort().map((name) => ({ name, kind: "other" })),
-          claims: null,
-          // What the trainer optimized, on its own scale (before --reward-range).
-          trained_reward: trained,
+    return { ok: true, value: { prompt, identity } };
+  }
+
+  /**
+   * The line's sample index, mapped or counted. Counted as soon as the group is known, before anything else on the
+   * line can fail: importing the file again after fixing a bad line gives every other line the index it had.
+   */
+  private sampleIndex(get: Getter, fail: Failer, step: number, groupId: string): Result<number> {
+    const indexR = get("sample_index");
+    if (indexR) {
+      if (!indexR.ok) return indexR;
+      const k = toCount(indexR.value);
+      if (k === null) return fail("sample_index", "an integer >= 0", indexR.value);
+      return { ok: true, value: k };
+    }
+    const k = this.nextIndex(step, groupId);
+    if (k === null)
+      return {
+        ok: false,
+        issue: {
+          path: this.m.paths.step!.text,
+          message: `step: step ${step} comes back after lines of ${TRACKED_STEPS} later steps; sample indices are counted in line order within a step, so give the file in step order or map sample_index=`,
         },
-        score: {
-          kind: "score",
-          source: "external",
-          ...identity,
-          reward,
-          trained_reward: trained,
-          ...(Object.keys(subscores).length ? { subscores } : {}),
-          ...(reasons.length ? { reasons } : {}),
-        },
-      },
-    };
+      };
+    return { ok: true, value: k };
   }
 
   /** The reward (and what the trainer saw before rescaling), the mapped sub-scores and the other components. */
-  private scores(
-    value: Record<string, unknown>,
-    get: (f: MapField) => Result<unknown> | null,
-    fail: (field: MapField, expected: string, got: unknown, at?: string) => { ok: false; issue: Issue },
-  ): Result<{
-    reward: number;
-    trained: number;
-    subscores: Record<string, number>;
-    reasons: Record<string, unknown>[];
-  }> {
+  private scores(value: Record<string, unknown>, get: Getter, fail: Failer): Result<Scores> {
     const p = this.m.paths;
     // Top-level keys that a non-sub-score field reads are never components.
     const taken = new Set<string>();

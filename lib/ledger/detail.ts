@@ -1,6 +1,5 @@
 import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
-import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
 import { DEFAULT_CONFIG, configHash, parseVerifierConfig } from "@/lib/verifier/config.ts";
 import type { Dimension } from "@/lib/verifier/codes.ts";
 
@@ -81,21 +80,4 @@ export async function loadGroup({ runId, groupId, step }: GroupAddress) {
     orderBy: [{ rollout: { sampleIndex: "asc" } }, { id: "asc" }],
     include: { rollout: { select: { sampleIndex: true, finalReply: true, toolSteps: true } } },
   });
-}
-
-/**
- * The group page: its K rollouts with their full replies, and the case they answer (a GRPO group samples one prompt,
- * so one ticket; a group whose members name several tickets shows them all and no case). Null when it has none.
- */
-export async function loadGroupPage(address: GroupAddress) {
-  const members = await loadGroup(address);
-  if (!members.length) return null;
-  const tickets = [...new Set(members.map((m) => m.ticketId))];
-  const caseDoc = tickets.length === 1 ? await readDb().case.findUnique({ where: { ticketId: tickets[0] } }) : null;
-  return {
-    members,
-    tickets,
-    caseDoc,
-    pointers: caseDoc ? listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot) : [],
-  };
 }

@@ -3,7 +3,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { loadGroup, loadGroupPage } from "@/lib/ledger/detail.ts";
+import { loadGroup } from "@/lib/ledger/detail.ts";
+import { loadGroupPage } from "@/lib/ledger/loaders.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 
@@ -52,6 +53,9 @@ describe("loadGroupPage", () => {
     expect(page!.members).toHaveLength(2);
     for (const m of page!.members) expect(m.rollout?.finalReply?.length).toBeGreaterThan(0);
     expect(page!.pointers.length).toBeGreaterThan(0);
+    const rewards = page!.members.map((m) => m.reward!);
+    expect(page!.advantage.mean).toBeCloseTo((rewards[0] + rewards[1]) / 2, 12);
+    expect(page!.advantage.advantages).toHaveLength(2);
   });
 
   it("is null for a group with no rollouts", async () => {

@@ -1,9 +1,10 @@
-// Page data of the rollout detail page. The caller has resolved the user; this takes the trajectory id and the
-// browser's search params (for previous/next within the list the user came from) and shapes the ledger entry's
-// JSON columns into what the panels show.
+// Page data of the rollout detail page and of the group page. The caller has resolved the user; the detail page's
+// loader takes the trajectory id and the browser's search params (for previous/next within the list the user came
+// from) and shapes the ledger entry's JSON columns into what the panels show.
 import { neighbours, sortValueOf } from "@/lib/ledger/browse.ts";
 import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { loadTrajectoryDetail } from "@/lib/ledger/detail.ts";
+import { loadGroup, loadTrajectoryDetail, type GroupAddress } from "@/lib/ledger/detail.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
 import {
   clipJson,
@@ -14,6 +15,8 @@ import {
   type Window,
 } from "@/lib/ledger/page-window.ts";
 import { isPointer, resolvePointer, UNRESOLVED } from "@/lib/verifier/pointers.ts";
+import { mean, populationStd } from "@/lib/stats/descriptive.ts";
+import { groupAdvantage } from "@/lib/stats/trend.ts";
 
 /** A verifier reason as the ledger stores it in ledger_entries.reasons. */
 export type LedgerReason = {
@@ -135,3 +138,24 @@ function claimsWindow(claims: unknown, from: number): { claims: ClaimsDoc | null
 }
 
 export type TrajectoryPageData = NonNullable<Awaited<ReturnType<typeof loadTrajectoryPage>>>;
+
+/**
+ * The group page: its K rollouts with their full replies, and the case they answer (a GRPO group samples one prompt,
+ * so one ticket; a group whose members name several tickets shows them all and no case), with the group's mean and
+ * std and each member's advantage as GRPO computes it. Null when it has none.
+ */
+export async function loadGroupPage(address: GroupAddress) {
+  const members = await loadGroup(address);
+  if (!members.length) return null;
+  const tickets = [...new Set(members.map((m) => m.ticketId))];
+  const caseDoc = tickets.length === 1 ? await readDb().case.findUnique({ where: { ticketId: tickets[0] } }) : null;
+  const rewards = members.map((m) => m.reward);
+  const present = rewards.filter((r): r is number => r !== null);
+  return {
+    members,
+    tickets,
+    caseDoc,
+    advantage: { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) },
+    pointers: caseDoc ? listSpecPointers(caseDoc.verifierSpec, caseDoc.envSnapshot) : [],
+  };
+}

@@ -193,16 +193,3 @@ export async function loadPairReportItems(f: PairReportFilter, client: Db = read
   }));
   return { ok: true, scope, items, truncated };
 }
-
-/** Pairwise batches (of a run, or all), newest first: the agreement page links each one's report. */
-export async function listPairwiseBatches(
-  runId?: string,
-  client: Db = readDb(),
-): Promise<{ id: number; name: string; runId: string }[]> {
-  return client.auditBatch.findMany({
-    where: { kind: "pairwise", ...(runId ? { runId } : {}) },
-    orderBy: { id: "desc" },
-    take: 20,
-    select: { id: true, name: true, runId: true },
-  });
-}

@@ -13,10 +13,8 @@ import { StepLink, TicketLink, TrajectoryLink, trajectoryHref } from "@/componen
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
-import { loadGroupPage } from "@/lib/ledger/detail.ts";
+import { loadGroupPage } from "@/lib/ledger/loaders.ts";
 import { parseGroupAddress } from "@/lib/ledger/group-address.ts";
-import { mean, populationStd } from "@/lib/stats/descriptive.ts";
-import { groupAdvantage } from "@/lib/stats/trend.ts";
 
 export const metadata: Metadata = { title: "Group" };
 
@@ -35,12 +33,9 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
   const { groupId, runId } = parsed.address;
   const page = await loadGroupPage(parsed.address);
   if (!page) return <EmptyState title={`No rollouts in group ${groupId} of run ${runId}`} />;
-  const { members, tickets, caseDoc } = page;
+  const { members, tickets, caseDoc, advantage: adv } = page;
   const from = members.find((m) => m.trajectoryId === params.from)?.trajectoryId;
   const canOpenCase = can(me.role, "cases.revise");
-  const rewards = members.map((m) => m.reward);
-  const present = rewards.filter((r): r is number => r !== null);
-  const adv = { mean: mean(present), std: populationStd(present), advantages: groupAdvantage(rewards) };
   return (
     <>
       <PageHeader
@@ -80,96 +75,9 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
         <Stat label="Rollouts" value={members.length} />
         <Stat label="Step" value={<StepLink runId={runId} step={members[0].step} />} />
       </div>
-      <Card>
-        <Table>
-          <thead>
-            <tr>
-              <Th>Sample</Th>
-              <Th>Trajectory</Th>
-              <Th numeric>Reward</Th>
-              <Th numeric>Advantage</Th>
-              <Th numeric>Raw</Th>
-              {DIMS.map((d) => (
-                <Th key={d} numeric>
-                  {d}
-                </Th>
-              ))}
-              <Th>Guardrails</Th>
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m, i) => (
-              <tr key={m.id.toString()}>
-                <Td numeric>{m.rollout?.sampleIndex ?? "–"}</Td>
-                <Td>
-                  <TrajectoryLink id={m.trajectoryId} />
-                </Td>
-                <Td numeric>
-                  <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
-                </Td>
-                <Td numeric data-testid="advantage">
-                  {m.reward === null ? (
-                    <span className="text-fg-subtle">no reward</span>
-                  ) : adv.advantages[i] === null ? (
-                    <span className="text-fg-subtle">no gradient</span>
-                  ) : (
-                    adv.advantages[i]!.toFixed(2)
-                  )}
-                </Td>
-                <Td numeric>{fmtScore(m.rawReward)}</Td>
-                {DIMS.map((d) => (
-                  <Td key={d} numeric>
-                    {fmtScore(m[d])}
-                  </Td>
-                ))}
-                <Td>
-                  <span className="flex flex-wrap gap-0.5">
-                    {codesOfMask(m.guardrailMask).map((g) => (
-                      <Badge key={g} tone={g === m.decidingGuardrail ? "bad" : "warn"}>
-                        {g}
-                      </Badge>
-                    ))}
-                  </span>
-                </Td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
-      </Card>
+      <MemberTable members={members} advantages={adv.advantages} />
       <h2 className="mb-2 mt-4 text-[14px] font-semibold">Replies side by side</h2>
-      <div
-        className="grid gap-3"
-        style={{ gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, 18rem), 1fr))` }}
-        data-testid="group-replies"
-      >
-        {members.map((m, i) => (
-          <section key={m.id.toString()} className="min-w-0 rounded-md border border-border" data-testid="group-reply">
-            <header className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-1.5 text-[12px]">
-              <span className="text-fg-muted">sample {m.rollout?.sampleIndex ?? "–"}</span>
-              <TrajectoryLink id={m.trajectoryId} />
-              <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
-              <span className="text-fg-muted">
-                advantage{" "}
-                {adv.advantages[i] === null || adv.advantages[i] === undefined ? "–" : adv.advantages[i]!.toFixed(2)}
-              </span>
-              {m.decidingGuardrail && <Badge tone="bad">{m.decidingGuardrail}</Badge>}
-            </header>
-            <p className="whitespace-pre-wrap px-3 py-2 text-[13px]">
-              {m.rollout ? (
-                m.rollout.finalReply.slice(0, TEXT_CHUNK)
-              ) : (
-                <span className="text-fg-muted">The rollout was not ingested.</span>
-              )}
-            </p>
-            {m.rollout && m.rollout.finalReply.length > TEXT_CHUNK && (
-              <p className="px-3 pb-2 text-[12px] text-fg-muted" data-testid="group-reply-clipped">
-                The first {fmtInt(TEXT_CHUNK)} of {fmtInt(m.rollout.finalReply.length)} characters; the rest on{" "}
-                <TrajectoryLink id={m.trajectoryId} />.
-              </p>
-            )}
-          </section>
-        ))}
-      </div>
+      <Replies members={members} advantages={adv.advantages} />
       {caseDoc && (
         <Card title="Case (every rollout of the group answers it)" className="mt-4">
           <CasePanel
@@ -181,5 +89,108 @@ export default async function GroupPage({ searchParams }: { searchParams: Promis
         </Card>
       )}
     </>
+  );
+}
+
+type Member = NonNullable<Awaited<ReturnType<typeof loadGroupPage>>>["members"][number];
+type Advantages = NonNullable<Awaited<ReturnType<typeof loadGroupPage>>>["advantage"]["advantages"];
+
+/** The members' figures in one table: reward, advantage, raw reward, sub-scores, guardrails. */
+function MemberTable({ members, advantages }: { members: Member[]; advantages: Advantages }) {
+  return (
+    <Card>
+      <Table>
+        <thead>
+          <tr>
+            <Th>Sample</Th>
+            <Th>Trajectory</Th>
+            <Th numeric>Reward</Th>
+            <Th numeric>Advantage</Th>
+            <Th numeric>Raw</Th>
+            {DIMS.map((d) => (
+              <Th key={d} numeric>
+                {d}
+              </Th>
+            ))}
+            <Th>Guardrails</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m, i) => (
+            <tr key={m.id.toString()}>
+              <Td numeric>{m.rollout?.sampleIndex ?? "–"}</Td>
+              <Td>
+                <TrajectoryLink id={m.trajectoryId} />
+              </Td>
+              <Td numeric>
+                <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
+              </Td>
+              <Td numeric data-testid="advantage">
+                {m.reward === null ? (
+                  <span className="text-fg-subtle">no reward</span>
+                ) : advantages[i] === null ? (
+                  <span className="text-fg-subtle">no gradient</span>
+                ) : (
+                  advantages[i]!.toFixed(2)
+                )}
+              </Td>
+              <Td numeric>{fmtScore(m.rawReward)}</Td>
+              {DIMS.map((d) => (
+                <Td key={d} numeric>
+                  {fmtScore(m[d])}
+                </Td>
+              ))}
+              <Td>
+                <span className="flex flex-wrap gap-0.5">
+                  {codesOfMask(m.guardrailMask).map((g) => (
+                    <Badge key={g} tone={g === m.decidingGuardrail ? "bad" : "warn"}>
+                      {g}
+                    </Badge>
+                  ))}
+                </span>
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}
+
+/** The members' final replies side by side, each clipped to its first chunk. */
+function Replies({ members, advantages }: { members: Member[]; advantages: Advantages }) {
+  return (
+    <div
+      className="grid gap-3"
+      style={{ gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, 18rem), 1fr))` }}
+      data-testid="group-replies"
+    >
+      {members.map((m, i) => (
+        <section key={m.id.toString()} className="min-w-0 rounded-md border border-border" data-testid="group-reply">
+          <header className="flex flex-wrap items-center gap-2 border-b border-border px-3 py-1.5 text-[12px]">
+            <span className="text-fg-muted">sample {m.rollout?.sampleIndex ?? "–"}</span>
+            <TrajectoryLink id={m.trajectoryId} />
+            <Badge tone={rewardTone(m.reward)}>{fmtScore(m.reward)}</Badge>
+            <span className="text-fg-muted">
+              advantage {advantages[i] === null || advantages[i] === undefined ? "–" : advantages[i]!.toFixed(2)}
+            </span>
+            {m.decidingGuardrail && <Badge tone="bad">{m.decidingGuardrail}</Badge>}
+          </header>
+          <p className="whitespace-pre-wrap px-3 py-2 text-[13px]">
+            {m.rollout ? (
+              m.rollout.finalReply.slice(0, TEXT_CHUNK)
+            ) : (
+              <span className="text-fg-muted">The rollout was not ingested.</span>
+            )}
+          </p>
+          {m.rollout && m.rollout.finalReply.length > TEXT_CHUNK && (
+            <p className="px-3 pb-2 text-[12px] text-fg-muted" data-testid="group-reply-clipped">
+              The first {fmtInt(TEXT_CHUNK)} of {fmtInt(m.rollout.finalReply.length)} characters; the rest on{" "}
+              <TrajectoryLink id={m.trajectoryId} />.
+            </p>
+          )}
+        </section>
+      ))}
+    </div>
   );
 }

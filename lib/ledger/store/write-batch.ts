@@ -122,6 +122,41 @@ async function classifyAndWrite(
   ctx: WriteContext,
   pending: WriteContext,
 ): Promise<LineOutcome[]> {
+  const known = await readKnown(client, lines);
+  const plan = classifyLines(lines, known);
+  await ensureRuns(
+    client,
+    [...plan.rollouts.map((r) => r.run_id), ...plan.entries.map((e) => e.rows.values.run_id)],
+    ctx,
+    pending,
+  );
+  await recordTrajectories(client, [...plan.rollouts, ...plan.entries.map((e) => e.rows.values)], known.recorded);
+  const ids = await allocateIds(client, plan.rollouts.length, plan.entries.length);
+  await insertCases(client, plan.cases);
+  // In line order, after the new cases: a line may revise a case an earlier line of the batch brought.
+  for (const r of plan.revisions)
+    await writeCaseVersion(client, r.row, r.version, { reason: r.meta.reason, answers: r.meta.answers });
+  await insertRollouts(client, plan.rollouts, ids.rollouts, known.rollouts, ctx, pending);
+  await insertLedgerEntries(client, plan.entries, ids.ledger, (t) => known.rollouts.get(t)?.id ?? null);
+  return plan.outcomes;
+}
+
+/**
+ * What the database holds of the batch's keys, and (as the lines are classified) what earlier lines of the batch
+ * add: each case's hash and version by ticket, each rollout and current entry's hash by trajectory.
+ */
+type Known = {
+  cases: Map<string, { hash: string; version: number }>;
+  rollouts: Map<string, StoredRollout>;
+  current: Map<string, string>;
+  /** The batch's trajectories already recorded in `trajectories`, with their run. */
+  recorded: Map<string, string>;
+};
+
+/** What exists already, in one round trip: cases by ticket, the batch's recorded trajectories, their rollouts and
+ * current ledger entries (each trajectory's run from the trajectories lookup, so every probe is on that run's
+ * partition). */
+async function readKnown(client: pg.PoolClient, lines: PreparedLine[]): Promise<Known> {
   const tickets = new Set<string>();
   const trajectories = new Set<string>();
   for (const l of lines) {
@@ -130,207 +165,230 @@ async function classifyAndWrite(
     if (l.rollout) trajectories.add(l.rollout.row.trajectory_id);
     if (l.score) trajectories.add(l.score.values.trajectory_id);
   }
-  const caseHash = new Map<string, { hash: string; version: number }>();
-  const rollouts = new Map<string, StoredRollout>();
-  const current = new Map<string, string>();
-  /** The batch's trajectories already recorded in `trajectories`, with their run. */
-  const recorded = new Map<string, string>();
-  if (tickets.size || trajectories.size) {
-    // What exists already, in one round trip: cases by ticket, the batch's recorded trajectories, their rollouts and
-    // current ledger entries (each trajectory's run from the trajectories lookup, so every probe is on that run's
-    // partition).
-    const { rows } = await client.query<{
-      k: "c" | "t" | "r" | "l";
-      key: string;
-      hash: string;
-      id: string | null;
-      run_id: string | null;
-      step: number | null;
-      ticket_id: string | null;
-      trained: number | null;
-    }>(
-      `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, version as step, null::text as ticket_id, null::float8 as trained
-         from cases where ticket_id = any($1::text[])
-       union all
-       select 't', t.trajectory_id, '', null, t.run_id, null, null, null
-         from trajectories t where t.trajectory_id = any($2::text[])
-       union all
-       select 'r', r.trajectory_id, r.content_hash, r.id::text, r.run_id, r.step, r.ticket_id, r.trained_reward
-         from trajectories t join rollouts r on r.run_id = t.run_id and r.trajectory_id = t.trajectory_id
-        where t.trajectory_id = any($2::text[])
-       union all
-       select 'l', l.trajectory_id, l.content_hash, null, null, null, null, null
-         from trajectories t join ledger l on l.run_id = t.run_id and l.trajectory_id = t.trajectory_id
-        where t.trajectory_id = any($2::text[]) and l.is_current`,
-      [[...tickets], [...trajectories]],
-    );
-    for (const r of rows) {
-      if (r.k === "c") caseHash.set(r.key, { hash: r.hash, version: r.step! });
-      else if (r.k === "t") recorded.set(r.key, r.run_id!);
-      else if (r.k === "r")
-        rollouts.set(r.key, {
-          id: r.id,
-          hash: r.hash,
-          run_id: r.run_id!,
-          step: r.step!,
-          ticket_id: r.ticket_id!,
-          trained: r.trained,
-        });
-      else current.set(r.key, r.hash);
-    }
+  const known: Known = { cases: new Map(), rollouts: new Map(), current: new Map(), recorded: new Map() };
+  if (!tickets.size && !trajectories.size) return known;
+  const { rows } = await client.query<{
+    k: "c" | "t" | "r" | "l";
+    key: string;
+    hash: string;
+    id: string | null;
+    run_id: string | null;
+    step: number | null;
+    ticket_id: string | null;
+    trained: number | null;
+  }>(
+    `select 'c' as k, ticket_id as key, content_hash as hash, null::text as id, null::text as run_id, version as step, null::text as ticket_id, null::float8 as trained
+       from cases where ticket_id = any($1::text[])
+     union all
+     select 't', t.trajectory_id, '', null, t.run_id, null, null, null
+       from trajectories t where t.trajectory_id = any($2::text[])
+     union all
+     select 'r', r.trajectory_id, r.content_hash, r.id::text, r.run_id, r.step, r.ticket_id, r.trained_reward
+       from trajectories t join rollouts r on r.run_id = t.run_id and r.trajectory_id = t.trajectory_id
+      where t.trajectory_id = any($2::text[])
+     union all
+     select 'l', l.trajectory_id, l.content_hash, null, null, null, null, null
+       from trajectories t join ledger l on l.run_id = t.run_id and l.trajectory_id = t.trajectory_id
+      where t.trajectory_id = any($2::text[]) and l.is_current`,
+    [[...tickets], [...trajectories]],
+  );
+  for (const r of rows) {
+    if (r.k === "c") known.cases.set(r.key, { hash: r.hash, version: r.step! });
+    else if (r.k === "t") known.recorded.set(r.key, r.run_id!);
+    else if (r.k === "r")
+      known.rollouts.set(r.key, {
+        id: r.id,
+        hash: r.hash,
+        run_id: r.run_id!,
+        step: r.step!,
+        ticket_id: r.ticket_id!,
+        trained: r.trained,
+      });
+    else known.current.set(r.key, r.hash);
   }
+  return known;
+}
 
-  const newCases: CaseRow[] = [];
-  const revisions: Revision[] = [];
-  const newRollouts: RolloutRow[] = [];
-  const newEntries: NewEntry[] = [];
-  const outcomes: LineOutcome[] = [];
+/** The rows the batch writes, in line order, and each line's outcome. */
+type Plan = {
+  cases: CaseRow[];
+  revisions: Revision[];
+  rollouts: RolloutRow[];
+  entries: NewEntry[];
+  outcomes: LineOutcome[];
+};
+
+/**
+ * What one line would add, decided part by part (case, rollout, score); nothing of it is kept when a part conflicts.
+ * One object serves every line of a batch.
+ */
+type LineDecision = {
+  conflict: { path: string; message: string } | null;
+  addCase: CaseRow | null;
+  revise: Revision | null;
+  addRollout: RolloutRow | null;
+  addEntries: NewEntry[];
+};
+
+/** Decides each line accepted, unchanged or rejected against what is known, earlier lines of the batch included. */
+function classifyLines(lines: PreparedLine[], known: Known): Plan {
+  const plan: Plan = { cases: [], revisions: [], rollouts: [], entries: [], outcomes: [] };
   /** New rollouts without a case, by trajectory: a score line later in the batch gives them an entry after all. */
   const waiting = new Map<string, LineOutcome>();
-
+  const d: LineDecision = { conflict: null, addCase: null, revise: null, addRollout: null, addEntries: [] };
   for (const l of lines) {
     const o: LineOutcome = { line: l.line, status: "unchanged", parts: {}, scored: false, unscored: false };
-    outcomes.push(o);
+    plan.outcomes.push(o);
     if (l.reject) {
       Object.assign(o, { status: "rejected", ...l.reject });
       continue;
     }
-    let conflict: { path: string; message: string } | null = null;
-    let addCase: CaseRow | null = null;
-    let revise: Revision | null = null;
-    let addRollout: RolloutRow | null = null;
-    const addEntries: NewEntry[] = [];
-
-    if (l.case) {
-      const stored = caseHash.get(l.case.row.ticket_id);
-      if (stored === undefined) {
-        addCase = l.case.row;
-        o.parts.case = "accepted";
-      } else if (stored.hash === l.case.row.content_hash || l.case.ifAbsent) {
-        o.parts.case = "unchanged";
-      } else if (l.case.revision) {
-        revise = { row: l.case.row, version: stored.version + 1, meta: l.case.revision };
-        o.parts.case = "accepted";
-      } else {
-        conflict = {
-          path: "ticket.id",
-          message: `conflict: ticket ${l.case.row.ticket_id} already has a different case; cases are never overwritten unless the line says "revision": {"reason": …}`,
-        };
-      }
-    }
-    if (!conflict && l.rollout) {
-      const r = l.rollout.row;
-      const stored = rollouts.get(r.trajectory_id);
-      if (!stored) {
-        addRollout = r;
-        o.parts.rollout = "accepted";
-      } else if (stored.hash === r.content_hash) {
-        o.parts.rollout = "unchanged";
-      } else {
-        conflict = {
-          path: "trajectory_id",
-          message: `conflict: trajectory ${r.trajectory_id} is already stored with different content; rollouts are never overwritten`,
-        };
-      }
-      // Only a rollout stored by this line is scored: re-sending a stored rollout stays a no-op even when its case
-      // has arrived since (`verity rescore` scores those).
-      if (!conflict && addRollout && l.rollout.score && !current.has(r.trajectory_id)) {
-        // The verifier's record knows nothing of the trainer: the entry takes the rollout's trained reward.
-        const rows = withTrainedReward(l.rollout.score, r.trained_reward);
-        addEntries.push({
-          rows,
-          trajectoryId: r.trajectory_id,
-          category: l.category,
-          caseVersion: l.rollout.caseVersion ?? null,
-        });
-        o.scored = true;
-      } else if (!conflict && addRollout && !l.rollout.caseKnown && !l.score) {
-        o.unscored = true;
-        waiting.set(r.trajectory_id, o);
-      }
-    }
-    if (!conflict && l.score) {
-      const v = l.score.values;
-      const r =
-        rollouts.get(v.trajectory_id) ??
-        (addRollout && addRollout.trajectory_id === v.trajectory_id
-          ? { ...addRollout, trained: addRollout.trained_reward }
-          : undefined);
-      const mismatch = r && (["run_id", "step", "ticket_id"] as const).find((k) => r[k] !== v[k]);
-      const cur = current.get(v.trajectory_id);
-      // A record that gives no trained reward takes its rollout's. It matches a current entry with that one or with
-      // none (the entry was written before its rollout arrived), so sending the same file again changes nothing.
-      const own = v.trained_reward;
-      const score = own === null ? withTrainedReward(l.score, r?.trained ?? null) : l.score;
-      const same = cur === score.content_hash || (own === null && cur === l.score.record_hash);
-      if (mismatch) {
-        conflict = {
-          path: mismatch,
-          message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})`,
-        };
-      } else if (cur === undefined) {
-        addEntries.push({ rows: score, trajectoryId: v.trajectory_id, category: l.category });
-        o.parts.score = "accepted";
-      } else if (same) {
-        o.parts.score = "unchanged";
-      } else {
-        conflict = {
-          path: "trajectory_id",
-          message: `conflict: trajectory ${v.trajectory_id} already has a different current ledger entry; use \`verity rescore\` to re-score, entries are never overwritten`,
-        };
-      }
-    }
-
-    if (conflict) {
-      Object.assign(o, { status: "rejected", ...conflict, parts: {}, scored: false, unscored: false });
-      continue;
-    }
-    if (addCase) {
-      caseHash.set(addCase.ticket_id, { hash: addCase.content_hash, version: 1 });
-      newCases.push(addCase);
-    }
-    if (revise) {
-      caseHash.set(revise.row.ticket_id, { hash: revise.row.content_hash, version: revise.version });
-      revisions.push(revise);
-    }
-    if (addRollout) {
-      const r = addRollout;
-      rollouts.set(r.trajectory_id, {
-        id: null,
-        hash: r.content_hash,
-        run_id: r.run_id,
-        step: r.step,
-        ticket_id: r.ticket_id,
-        trained: r.trained_reward,
-      });
-      newRollouts.push(r);
-    }
-    for (const e of addEntries) {
-      current.set(e.trajectoryId, e.rows.content_hash);
-      newEntries.push(e);
-    }
-    if (addCase || revise || addRollout || addEntries.length) o.status = "accepted";
+    clearDecision(d);
+    if (l.case) decideCase(l.case, known, o, d);
+    if (!d.conflict && l.rollout) decideRollout(l, known, o, d, waiting);
+    if (!d.conflict && l.score) decideScore(l, l.score, known, o, d);
+    if (d.conflict) Object.assign(o, { status: "rejected", ...d.conflict, parts: {}, scored: false, unscored: false });
+    else keepDecision(d, known, plan, o);
   }
-
-  for (const e of newEntries) {
+  for (const e of plan.entries) {
     const o = waiting.get(e.trajectoryId);
     if (o) o.unscored = false;
   }
-  await ensureRuns(
-    client,
-    [...newRollouts.map((r) => r.run_id), ...newEntries.map((e) => e.rows.values.run_id)],
-    ctx,
-    pending,
-  );
-  await recordTrajectories(client, [...newRollouts, ...newEntries.map((e) => e.rows.values)], recorded);
-  const ids = await allocateIds(client, newRollouts.length, newEntries.length);
-  await insertCases(client, newCases);
-  // In line order, after the new cases: a line may revise a case an earlier line of the batch brought.
-  for (const r of revisions)
-    await writeCaseVersion(client, r.row, r.version, { reason: r.meta.reason, answers: r.meta.answers });
-  await insertRollouts(client, newRollouts, ids.rollouts, rollouts, ctx, pending);
-  await insertLedgerEntries(client, newEntries, ids.ledger, (t) => rollouts.get(t)?.id ?? null);
-  return outcomes;
+  return plan;
+}
+
+function clearDecision(d: LineDecision): void {
+  d.conflict = null;
+  d.addCase = null;
+  d.revise = null;
+  d.addRollout = null;
+  d.addEntries.length = 0;
+}
+
+function decideCase(c: NonNullable<PreparedLine["case"]>, known: Known, o: LineOutcome, d: LineDecision): void {
+  const stored = known.cases.get(c.row.ticket_id);
+  if (stored === undefined) {
+    d.addCase = c.row;
+    o.parts.case = "accepted";
+  } else if (stored.hash === c.row.content_hash || c.ifAbsent) {
+    o.parts.case = "unchanged";
+  } else if (c.revision) {
+    d.revise = { row: c.row, version: stored.version + 1, meta: c.revision };
+    o.parts.case = "accepted";
+  } else {
+    d.conflict = {
+      path: "ticket.id",
+      message: `conflict: ticket ${c.row.ticket_id} already has a different case; cases are never overwritten unless the line says "revision": {"reason": …}`,
+    };
+  }
+}
+
+function decideRollout(
+  l: PreparedLine,
+  known: Known,
+  o: LineOutcome,
+  d: LineDecision,
+  waiting: Map<string, LineOutcome>,
+): void {
+  const rollout = l.rollout!;
+  const r = rollout.row;
+  const stored = known.rollouts.get(r.trajectory_id);
+  if (!stored) {
+    d.addRollout = r;
+    o.parts.rollout = "accepted";
+  } else if (stored.hash === r.content_hash) {
+    o.parts.rollout = "unchanged";
+  } else {
+    d.conflict = {
+      path: "trajectory_id",
+      message: `conflict: trajectory ${r.trajectory_id} is already stored with different content; rollouts are never overwritten`,
+    };
+  }
+  // Only a rollout stored by this line is scored: re-sending a stored rollout stays a no-op even when its case
+  // has arrived since (`verity rescore` scores those).
+  if (!d.conflict && d.addRollout && rollout.score && !known.current.has(r.trajectory_id)) {
+    // The verifier's record knows nothing of the trainer: the entry takes the rollout's trained reward.
+    const rows = withTrainedReward(rollout.score, r.trained_reward);
+    d.addEntries.push({
+      rows,
+      trajectoryId: r.trajectory_id,
+      category: l.category,
+      caseVersion: rollout.caseVersion ?? null,
+    });
+    o.scored = true;
+  } else if (!d.conflict && d.addRollout && !rollout.caseKnown && !l.score) {
+    o.unscored = true;
+    waiting.set(r.trajectory_id, o);
+  }
+}
+
+function decideScore(
+  l: PreparedLine,
+  record: NonNullable<PreparedLine["score"]>,
+  known: Known,
+  o: LineOutcome,
+  d: LineDecision,
+): void {
+  const v = record.values;
+  const addRollout = d.addRollout;
+  const r =
+    known.rollouts.get(v.trajectory_id) ??
+    (addRollout && addRollout.trajectory_id === v.trajectory_id
+      ? { ...addRollout, trained: addRollout.trained_reward }
+      : undefined);
+  const mismatch = r && (["run_id", "step", "ticket_id"] as const).find((k) => r[k] !== v[k]);
+  const cur = known.current.get(v.trajectory_id);
+  // A record that gives no trained reward takes its rollout's. It matches a current entry with that one or with
+  // none (the entry was written before its rollout arrived), so sending the same file again changes nothing.
+  const own = v.trained_reward;
+  const score = own === null ? withTrainedReward(record, r?.trained ?? null) : record;
+  const same = cur === score.content_hash || (own === null && cur === record.record_hash);
+  if (mismatch) {
+    d.conflict = {
+      path: mismatch,
+      message: `${mismatch} ${JSON.stringify(v[mismatch])} does not match the stored rollout of ${v.trajectory_id} (${JSON.stringify(r[mismatch])})`,
+    };
+  } else if (cur === undefined) {
+    d.addEntries.push({ rows: score, trajectoryId: v.trajectory_id, category: l.category });
+    o.parts.score = "accepted";
+  } else if (same) {
+    o.parts.score = "unchanged";
+  } else {
+    d.conflict = {
+      path: "trajectory_id",
+      message: `conflict: trajectory ${v.trajectory_id} already has a different current ledger entry; use \`verity rescore\` to re-score, entries are never overwritten`,
+    };
+  }
+}
+
+/** A line without conflict: its rows join the plan, and what later lines of the batch compare with. */
+function keepDecision(d: LineDecision, known: Known, plan: Plan, o: LineOutcome): void {
+  const { addCase, revise, addRollout, addEntries } = d;
+  if (addCase) {
+    known.cases.set(addCase.ticket_id, { hash: addCase.content_hash, version: 1 });
+    plan.cases.push(addCase);
+  }
+  if (revise) {
+    known.cases.set(revise.row.ticket_id, { hash: revise.row.content_hash, version: revise.version });
+    plan.revisions.push(revise);
+  }
+  if (addRollout) {
+    const r = addRollout;
+    known.rollouts.set(r.trajectory_id, {
+      id: null,
+      hash: r.content_hash,
+      run_id: r.run_id,
+      step: r.step,
+      ticket_id: r.ticket_id,
+      trained: r.trained_reward,
+    });
+    plan.rollouts.push(r);
+  }
+  for (const e of addEntries) {
+    known.current.set(e.trajectoryId, e.rows.content_hash);
+    plan.entries.push(e);
+  }
+  if (addCase || revise || addRollout || addEntries.length) o.status = "accepted";
 }
 
 /** Ensures the runs exist (a run is created by its first rollout or score record); runs seen before cost nothing. */

@@ -19,7 +19,7 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { groupHref } from "@/lib/ledger/group-address.ts";
 import { describeChanges } from "@/lib/ledger/history.ts";
-import { loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
+import { loadTrajectoryPage, type TrajectoryPageData } from "@/lib/ledger/loaders.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
 import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
 
@@ -36,108 +36,16 @@ export default async function TrajectoryPage({
   const search = await searchParams;
   const page = await loadTrajectoryPage(trajectoryId, search);
   if (!page) notFound();
-  const { entry, caseDoc, history, weights, reasons, hits, steps, writes, kinds, query, around, windows } = page;
-  const rollout = entry.rollout;
-  const gap = trainedRewardGap(entry.trainedReward, entry.reward);
-  const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
+  const { entry, caseDoc, weights, reasons, hits, writes, windows } = page;
 
   return (
     <>
       <PageHeader
         title={<span className="font-mono">{entry.trajectoryId}</span>}
-        description={
-          <>
-            Run{" "}
-            <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>
-              {entry.runId}
-            </Link>{" "}
-            · step <StepLink runId={entry.runId} step={entry.step} /> · ticket{" "}
-            <TicketLink
-              id={entry.ticketId}
-              canOpen={can(me.role, "cases.revise")}
-              rollout={entry.rolloutId ?? undefined}
-            />
-            {entry.category ? ` · ${entry.category}` : ""}
-            {entry.groupId && (
-              <>
-                {" · "}
-                <Link
-                  className="text-accent"
-                  href={groupHref({ runId: entry.runId, groupId: entry.groupId, step: entry.step }, entry.trajectoryId)}
-                >
-                  group {entry.groupId}
-                </Link>
-              </>
-            )}
-          </>
-        }
-        actions={
-          <nav className="flex gap-2 text-[12px]" aria-label="Within the current filter">
-            <Link className="rounded border border-border px-2 py-1" href={`/trajectories${query ? `?${query}` : ""}`}>
-              Back to list
-            </Link>
-            {around.prev ? (
-              <Link className="rounded border border-border px-2 py-1" href={link(around.prev)}>
-                ← Previous
-              </Link>
-            ) : (
-              <span className="px-2 py-1 text-fg-subtle">← Previous</span>
-            )}
-            {around.next ? (
-              <Link className="rounded border border-border px-2 py-1" href={link(around.next)}>
-                Next →
-              </Link>
-            ) : (
-              <span className="px-2 py-1 text-fg-subtle">Next →</span>
-            )}
-          </nav>
-        }
+        description={<EntryPlace entry={entry} canOpenCase={can(me.role, "cases.revise")} />}
+        actions={<FilterNav query={page.query} around={page.around} />}
       />
-      <div
-        className={`mb-4 grid grid-cols-2 gap-2 ${entry.trainedReward !== null ? "md:grid-cols-6" : "md:grid-cols-5"}`}
-      >
-        <Stat
-          label="Reward"
-          value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>}
-          hint={entry.status}
-        />
-        <Stat label="Raw reward" value={fmtScore(entry.rawReward)} />
-        {entry.trainedReward !== null && (
-          <Stat
-            label="Trained reward"
-            value={
-              <span data-testid="trained-reward">
-                {fmtScore(entry.trainedReward)}
-                {gap && (
-                  <span className="ml-2">
-                    <Badge tone={gap.differs ? "bad" : "good"}>
-                      {gap.differs ? `${gap.difference > 0 ? "+" : "−"}${fmtGap(gap.difference)}` : "= ledger"}
-                    </Badge>
-                  </span>
-                )}
-              </span>
-            }
-            hint={
-              gap === null
-                ? "the trainer's reward; the ledger has none"
-                : gap.differs
-                  ? `the trainer's reward, ${fmtGap(gap.difference)} ${gap.difference > 0 ? "above" : "below"} the ledger's`
-                  : "the trainer's reward, equal to the ledger's"
-            }
-          />
-        )}
-        <Stat
-          label="Deciding guardrail"
-          value={entry.decidingGuardrail ?? "none"}
-          hint={entry.capped ? "capped" : "not capped"}
-        />
-        <Stat label="Hand-off" value={entry.handoff ? "yes" : "no"} hint={`${entry.toolSteps ?? "–"} tool steps`} />
-        <Stat
-          label="Source"
-          value={entry.source === "external" ? "external" : `verifier v${entry.verifierVersion}`}
-          hint={entry.source === "external" ? "not reproducible here" : `config ${entry.configHash?.slice(7, 19)}`}
-        />
-      </div>
+      <EntryStats entry={entry} />
       <div className="grid gap-4 xl:grid-cols-2">
         <Card title="Reward waterfall">
           <RewardWaterfall raw={entry.rawReward} reward={entry.reward} caps={hits} deciding={entry.decidingGuardrail} />
@@ -167,29 +75,7 @@ export default async function TrajectoryPage({
           />
           <WindowNav window={page.claims.window} param="claims_from" search={search} noun="claims" />
         </Card>
-        <Card title={`Steps (${windows.steps.total})`} className="xl:col-span-2">
-          {rollout ? (
-            <>
-              <StepTimeline
-                steps={steps}
-                kinds={kinds}
-                writes={writes}
-                offset={windows.steps.from}
-                total={windows.steps.total}
-              />
-              <WindowNav window={windows.steps} param="steps_from" search={search} noun="steps" />
-            </>
-          ) : (
-            <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>
-          )}
-          {rollout && (
-            <div className="border-t border-border px-3 py-2">
-              <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
-              <p className="whitespace-pre-wrap">{page.reply.text}</p>
-              <WindowNav window={page.reply.window} param="reply_from" search={search} noun="characters" />
-            </div>
-          )}
-        </Card>
+        <StepsCard page={page} search={search} />
         {caseDoc && (
           <Card title="Case" className="xl:col-span-2">
             <CasePanel
@@ -200,34 +86,179 @@ export default async function TrajectoryPage({
             />
           </Card>
         )}
-        <Card title="Ledger history" className="xl:col-span-2">
-          <Table>
-            <thead>
-              <tr>
-                <Th>Entry</Th>
-                <Th>Recorded</Th>
-                <Th>Config</Th>
-                <Th numeric>Reward</Th>
-                <Th>What changed</Th>
-                <Th>State</Th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.map((h, i) => (
-                <tr key={h.id.toString()}>
-                  <Td numeric>{h.id.toString()}</Td>
-                  <Td className="whitespace-nowrap">{h.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
-                  <Td className="font-mono text-[12px]">{h.configHash?.slice(7, 19) ?? "–"}</Td>
-                  <Td numeric>{fmtScore(h.reward)}</Td>
-                  <Td>{i === 0 ? "first score" : describeChanges(history[i - 1], h).join(" · ")}</Td>
-                  <Td>{h.isCurrent ? <Badge tone="accent">current</Badge> : "superseded"}</Td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
-        </Card>
+        <LedgerHistory history={page.history} />
       </div>
     </>
+  );
+}
+
+type Entry = TrajectoryPageData["entry"];
+
+/** Where the entry sits: its run, step, ticket, category and group. */
+function EntryPlace({ entry, canOpenCase }: { entry: Entry; canOpenCase: boolean }) {
+  return (
+    <>
+      Run{" "}
+      <Link className="text-accent" href={`/runs/${encodeURIComponent(entry.runId)}`}>
+        {entry.runId}
+      </Link>{" "}
+      · step <StepLink runId={entry.runId} step={entry.step} /> · ticket{" "}
+      <TicketLink id={entry.ticketId} canOpen={canOpenCase} rollout={entry.rolloutId ?? undefined} />
+      {entry.category ? ` · ${entry.category}` : ""}
+      {entry.groupId && (
+        <>
+          {" · "}
+          <Link
+            className="text-accent"
+            href={groupHref({ runId: entry.runId, groupId: entry.groupId, step: entry.step }, entry.trajectoryId)}
+          >
+            group {entry.groupId}
+          </Link>
+        </>
+      )}
+    </>
+  );
+}
+
+/** Back to the list, and the previous and next entries under the list's filter. */
+function FilterNav({ query, around }: { query: string; around: TrajectoryPageData["around"] }) {
+  const link = (t: string) => `/trajectories/${encodeURIComponent(t)}${query ? `?${query}` : ""}`;
+  return (
+    <nav className="flex gap-2 text-[12px]" aria-label="Within the current filter">
+      <Link className="rounded border border-border px-2 py-1" href={`/trajectories${query ? `?${query}` : ""}`}>
+        Back to list
+      </Link>
+      {around.prev ? (
+        <Link className="rounded border border-border px-2 py-1" href={link(around.prev)}>
+          ← Previous
+        </Link>
+      ) : (
+        <span className="px-2 py-1 text-fg-subtle">← Previous</span>
+      )}
+      {around.next ? (
+        <Link className="rounded border border-border px-2 py-1" href={link(around.next)}>
+          Next →
+        </Link>
+      ) : (
+        <span className="px-2 py-1 text-fg-subtle">Next →</span>
+      )}
+    </nav>
+  );
+}
+
+/** The entry's figures: reward, raw reward, the trainer's reward beside the ledger's, guardrail, hand-off, source. */
+function EntryStats({ entry }: { entry: Entry }) {
+  return (
+    <div
+      className={`mb-4 grid grid-cols-2 gap-2 ${entry.trainedReward !== null ? "md:grid-cols-6" : "md:grid-cols-5"}`}
+    >
+      <Stat
+        label="Reward"
+        value={<Badge tone={rewardTone(entry.reward)}>{fmtScore(entry.reward)}</Badge>}
+        hint={entry.status}
+      />
+      <Stat label="Raw reward" value={fmtScore(entry.rawReward)} />
+      {entry.trainedReward !== null && <TrainedRewardStat trained={entry.trainedReward} reward={entry.reward} />}
+      <Stat
+        label="Deciding guardrail"
+        value={entry.decidingGuardrail ?? "none"}
+        hint={entry.capped ? "capped" : "not capped"}
+      />
+      <Stat label="Hand-off" value={entry.handoff ? "yes" : "no"} hint={`${entry.toolSteps ?? "–"} tool steps`} />
+      <Stat
+        label="Source"
+        value={entry.source === "external" ? "external" : `verifier v${entry.verifierVersion}`}
+        hint={entry.source === "external" ? "not reproducible here" : `config ${entry.configHash?.slice(7, 19)}`}
+      />
+    </div>
+  );
+}
+
+function TrainedRewardStat({ trained, reward }: { trained: number; reward: Entry["reward"] }) {
+  const gap = trainedRewardGap(trained, reward);
+  return (
+    <Stat
+      label="Trained reward"
+      value={
+        <span data-testid="trained-reward">
+          {fmtScore(trained)}
+          {gap && (
+            <span className="ml-2">
+              <Badge tone={gap.differs ? "bad" : "good"}>
+                {gap.differs ? `${gap.difference > 0 ? "+" : "−"}${fmtGap(gap.difference)}` : "= ledger"}
+              </Badge>
+            </span>
+          )}
+        </span>
+      }
+      hint={
+        gap === null
+          ? "the trainer's reward; the ledger has none"
+          : gap.differs
+            ? `the trainer's reward, ${fmtGap(gap.difference)} ${gap.difference > 0 ? "above" : "below"} the ledger's`
+            : "the trainer's reward, equal to the ledger's"
+      }
+    />
+  );
+}
+
+/** The rollout's steps (a window of them) and its final reply; an external score record has neither. */
+function StepsCard({ page, search }: { page: TrajectoryPageData; search: Record<string, string | string[]> }) {
+  const { windows } = page;
+  return (
+    <Card title={`Steps (${windows.steps.total})`} className="xl:col-span-2">
+      {page.entry.rollout ? (
+        <>
+          <StepTimeline
+            steps={page.steps}
+            kinds={page.kinds}
+            writes={page.writes}
+            offset={windows.steps.from}
+            total={windows.steps.total}
+          />
+          <WindowNav window={windows.steps} param="steps_from" search={search} noun="steps" />
+          <div className="border-t border-border px-3 py-2">
+            <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
+            <p className="whitespace-pre-wrap">{page.reply.text}</p>
+            <WindowNav window={page.reply.window} param="reply_from" search={search} noun="characters" />
+          </div>
+        </>
+      ) : (
+        <p className="px-3 py-2 text-fg-muted">The rollout itself was not ingested (external score record).</p>
+      )}
+    </Card>
+  );
+}
+
+/** Every ledger entry of the trajectory, oldest first, with what changed from the one before. */
+function LedgerHistory({ history }: { history: TrajectoryPageData["history"] }) {
+  return (
+    <Card title="Ledger history" className="xl:col-span-2">
+      <Table>
+        <thead>
+          <tr>
+            <Th>Entry</Th>
+            <Th>Recorded</Th>
+            <Th>Config</Th>
+            <Th numeric>Reward</Th>
+            <Th>What changed</Th>
+            <Th>State</Th>
+          </tr>
+        </thead>
+        <tbody>
+          {history.map((h, i) => (
+            <tr key={h.id.toString()}>
+              <Td numeric>{h.id.toString()}</Td>
+              <Td className="whitespace-nowrap">{h.createdAt.toISOString().replace("T", " ").slice(0, 19)}</Td>
+              <Td className="font-mono text-[12px]">{h.configHash?.slice(7, 19) ?? "–"}</Td>
+              <Td numeric>{fmtScore(h.reward)}</Td>
+              <Td>{i === 0 ? "first score" : describeChanges(history[i - 1], h).join(" · ")}</Td>
+              <Td>{h.isCurrent ? <Badge tone="accent">current</Badge> : "superseded"}</Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
   );
 }
 
