@@ -56,6 +56,36 @@ export function parseFlags<const O extends Options>(
   return { values: read.values };
 }
 
+/**
+ * Reads a command with subcommands (`verity case revise …`): the subcommand first (none: the usage, exit 2; help:
+ * the usage, exit 0), then its flags and positional arguments as parseFlags reads flags. `positionals: false`
+ * refuses positional arguments as the parser does.
+ */
+export function parseSubcommand<const O extends Options>(
+  command: string,
+  usage: string,
+  argv: string[],
+  options: O,
+  io: Pick<Io, "out" | "err">,
+  positionals = true,
+): { sub: string; values: Flags<O>; positionals: string[] } | { exit: 0 | 2 } {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
+    io.out(usage);
+    return { exit: sub ? 0 : 2 };
+  }
+  const read = readArgs(rest, options, positionals);
+  if ("message" in read) {
+    io.err(`verity ${command}: ${read.message}\n\n${usage}`);
+    return { exit: 2 };
+  }
+  if ("help" in read) {
+    io.out(usage);
+    return { exit: 0 };
+  }
+  return { sub, values: read.values, positionals: read.positionals };
+}
+
 /** A file command's arguments: its options, or why not (`help`: --help was asked for). */
 export type FileArgs<T> = { ok: true; opts: T } | { ok: false; message: string; help?: boolean };
 
