@@ -3,7 +3,7 @@ import { EarlyLate } from "@/components/clusters/cluster-format.tsx";
 import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 
@@ -13,16 +13,16 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
   return (
     <Card title="Co-fired guardrail sets (low-scoring rollouts)" className="mb-4">
       <Table>
-        <thead>
-          <tr>
-            <Th>Guardrails that fired together</Th>
-            <Th numeric>Low-scoring rollouts</Th>
-            <Th numeric>Share of all rollouts</Th>
-            <Th numeric>Tickets</Th>
-            <Th numeric>Mean reward</Th>
-            <Th>Trend (early → late)</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Guardrails that fired together",
+            { label: "Low-scoring rollouts", numeric: true },
+            { label: "Share of all rollouts", numeric: true },
+            { label: "Tickets", numeric: true },
+            { label: "Mean reward", numeric: true },
+            "Trend (early → late)",
+          ]}
+        />
         <tbody>
           {report.cofired.slice(0, 12).map((c) => (
             <tr key={c.key} data-cluster={c.key}>
@@ -62,15 +62,15 @@ export function GuardrailPresence({ report }: { report: ClusterReport }) {
       className="mb-4"
     >
       <Table>
-        <thead>
-          <tr>
-            <Th>Guardrail</Th>
-            <Th numeric>Low-scoring rollouts with it</Th>
-            <Th numeric>Share of all rollouts in window</Th>
-            <Th numeric>Deciding</Th>
-            <Th>Trend (early → late)</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Guardrail",
+            { label: "Low-scoring rollouts with it", numeric: true },
+            { label: "Share of all rollouts in window", numeric: true },
+            { label: "Deciding", numeric: true },
+            "Trend (early → late)",
+          ]}
+        />
         <tbody>
           {report.guardrails.map((g) => (
             <tr key={g.code} data-guardrail={g.code}>
