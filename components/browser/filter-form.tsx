@@ -18,6 +18,17 @@ const DIMS = DIMENSIONS;
 const REASONS = [...DIMENSION_REASON_CODES, ...ERROR_REASON_CODES, ...WARNING_REASON_CODES, ...GUARDRAIL_CODES];
 
 // filters kept under "More filters", which opens by itself when one of them is set
+const MORE = [
+  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
+  "reward_below",
+  "weakest",
+  "status",
+  "reason",
+  "sig",
+  "sandbox_write",
+  "sampled",
+  "reviewed",
+] as const satisfies readonly (keyof BrowseParams)[];
 /** The filters that have a field of their own in the form (a refused one is shown there; others above Apply). */
 const FIELD_NAMES = new Set<string>([
   "run",
@@ -34,27 +45,8 @@ const FIELD_NAMES = new Set<string>([
   "handoff",
   "trained_differs",
   "q",
-  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`]),
-  "reward_below",
-  "weakest",
-  "status",
-  "reason",
-  "sig",
-  "sandbox_write",
-  "sampled",
-  "reviewed",
+  ...MORE,
 ]);
-const MORE = [
-  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
-  "reward_below",
-  "weakest",
-  "status",
-  "reason",
-  "sig",
-  "sandbox_write",
-  "sampled",
-  "reviewed",
-] as const satisfies readonly (keyof BrowseParams)[];
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
 

@@ -35,12 +35,7 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
               <Td numeric>{fmtPct(c.share)}</Td>
               <Td numeric>{fmtInt(c.tickets)}</Td>
               <Td numeric>{fmtScore(c.meanReward)}</Td>
-              <Td>
-                <div className="flex items-center gap-2">
-                  <Sparkline shares={c.trend.shares} label={`share per step bin of ${c.label}`} />
-                  <EarlyLate trend={c.trend} />
-                </div>
-              </Td>
+              <TrendCell trend={c.trend} label={`share per step bin of ${c.label}`} />
             </tr>
           ))}
         </tbody>
@@ -78,16 +73,23 @@ export function GuardrailPresence({ report }: { report: ClusterReport }) {
               <Td numeric>{fmtInt(g.size)}</Td>
               <Td numeric>{fmtPct(g.share)}</Td>
               <Td numeric>{fmtInt(g.deciding)}</Td>
-              <Td>
-                <div className="flex items-center gap-2">
-                  <Sparkline shares={g.trend.shares} label={`share per step bin with ${g.code}`} />
-                  <EarlyLate trend={g.trend} />
-                </div>
-              </Td>
+              <TrendCell trend={g.trend} label={`share per step bin with ${g.code}`} />
             </tr>
           ))}
         </tbody>
       </Table>
     </Card>
+  );
+}
+
+/** A population's share per step bin as a sparkline, with its early and late shares. */
+function TrendCell({ trend, label }: { trend: Parameters<typeof EarlyLate>[0]["trend"]; label: string }) {
+  return (
+    <Td>
+      <div className="flex items-center gap-2">
+        <Sparkline shares={trend.shares} label={label} />
+        <EarlyLate trend={trend} />
+      </div>
+    </Td>
   );
 }
