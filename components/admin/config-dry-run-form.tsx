@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { DryRunTable } from "@/components/cases/dry-run-table.tsx";
 import { RescoreButton, type RescoreConfigOption } from "@/components/runs/rescore-button.tsx";
-import { FormMessage, inputClass, Labeled, TextField } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";
 import { dryRunConfigAction, type ConfigDryRunState } from "@/lib/verifier-configs/actions.ts";
 
 /**
@@ -19,11 +19,7 @@ export function ConfigDryRunForm({ runs, configs }: { runs: string[]; configs: R
       <form action={action} className="flex flex-wrap items-end gap-3" aria-label="Dry-run a config" noValidate>
         <Labeled id="dry-run-run" label="Run" errors={err.runId}>
           <select id="dry-run-run" name="runId" className={select} aria-invalid={!!err.runId}>
-            {runs.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            <Options values={runs} />
           </select>
         </Labeled>
         <Labeled id="dry-run-config" label="Config" errors={err.config}>

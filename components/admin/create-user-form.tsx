@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { createUserAction } from "@/lib/admin/user-actions.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
-import { FormMessage, inputClass, Labeled, TextField } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";
 
 export function CreateUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
@@ -45,11 +45,7 @@ export function CreateUserForm() {
           aria-invalid={!!err.role}
           aria-describedby="new-role-error"
         >
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </select>
       </Labeled>
       <TextField

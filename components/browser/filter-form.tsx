@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, type FormEvent, type ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { Options } from "@/components/ui/field.tsx";
 import {
   DIMENSION_REASON_CODES,
   DIMENSIONS,
@@ -164,11 +165,7 @@ function Choice({ name, value, blank, options }: { name: string; value?: string;
   return (
     <select name={name} defaultValue={value ?? ""} className={input}>
       <option value="">{blank}</option>
-      {options.map((o) => (
-        <option key={o} value={o}>
-          {o}
-        </option>
-      ))}
+      <Options values={options} />
     </select>
   );
 }

@@ -72,3 +72,12 @@ export function TextField({
     </Labeled>
   );
 }
+
+/** The options of a select whose values are shown as they are. */
+export function Options({ values }: { values: readonly string[] }) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {v}
+    </option>
+  ));
+}
