@@ -2,7 +2,7 @@
 // rollouts under it (or, with --dry-run, prints what that would change and stores nothing); `verity case history
 // TICKET` lists its versions. docs/cases.md.
 import fs from "node:fs";
-import { parseSubcommand, type Io, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, parseSubcommand, type Io, stdio } from "@/lib/cli/command.ts";
 import { listCaseVersions } from "@/lib/cases/data.ts";
 import { addToTotals, dryRunCase, type DryRunTotals } from "@/lib/cases/dry-run.ts";
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
@@ -193,13 +193,8 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     USAGE,
     argv,
     {
-      reason: { type: "string" },
-      run: { type: "string" },
-      "dry-run": { type: "boolean" },
+      ...flagSpec(["reason", "run", "cluster", "as"], ["dry-run", "json"]),
       adjudication: { type: "string", multiple: true },
-      cluster: { type: "string" },
-      as: { type: "string" },
-      json: { type: "boolean" },
     },
     io,
   );

@@ -1,7 +1,7 @@
 // `verity clusters fix --run R --cluster KEY (--handoff MODE | --require-write TOOL[:field=value,...])`: the bulk fix
 // of a cluster's cases (docs/audit.md "Bulk fix from a cluster") — a dry run over every affected rollout with
 // --dry-run, otherwise each case's next version and its re-score. Progress goes to stderr as the rollouts go by.
-import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import { reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { applyBulkFix, dryRunBulkFix, type BulkApply, type BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
@@ -77,20 +77,10 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     "clusters fix",
     USAGE,
     argv,
-    {
-      run: { type: "string" },
-      cluster: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      threshold: { type: "string" },
-      handoff: { type: "string" },
-      "require-write": { type: "string" },
-      tickets: { type: "string" },
-      "dry-run": { type: "boolean" },
-      reason: { type: "string" },
-      as: { type: "string" },
-      json: { type: "boolean" },
-    },
+    flagSpec(
+      ["run", "cluster", "from", "to", "threshold", "handoff", "require-write", "tickets", "reason", "as"],
+      ["dry-run", "json"],
+    ),
     io,
   );
   if ("exit" in flags) return flags.exit;

@@ -14,6 +14,20 @@ export const stdio: Io = {
   stdout: process.stdout,
 };
 
+/**
+ * The options of a command's flags as parseArgs takes them: `strings` take a value (`--run R`), `switches` none
+ * (`--json`). A flag given several times (`multiple`) is added to what this returns.
+ */
+export function flagSpec<const S extends string, const B extends string = never>(
+  strings: readonly S[],
+  switches: readonly B[] = [],
+): { [K in S]: { type: "string" } } & { [K in B]: { type: "boolean" } } {
+  const spec: Record<string, { type: "string" | "boolean" }> = {};
+  for (const s of strings) spec[s] = { type: "string" };
+  for (const b of switches) spec[b] = { type: "boolean" };
+  return spec as { [K in S]: { type: "string" } } & { [K in B]: { type: "boolean" } };
+}
+
 type Flags<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"];
 
 type Read<O extends Options> = { values: Flags<O>; positionals: string[] } | { help: true } | { message: string };
@@ -44,7 +58,17 @@ export function parseFlags<const O extends Options>(
   options: O,
   io: Pick<Io, "out" | "err">,
 ): { values: Flags<O> } | { exit: 0 | 2 } {
-  const read = readArgs(argv, options, false);
+  const read = readOrExit(readArgs(argv, options, false), command, usage, io);
+  return "exit" in read ? read : { values: read.values };
+}
+
+/** A command line read, or the exit of one that was not: its message and the usage (2), or the usage for --help (0). */
+function readOrExit<O extends Options>(
+  read: Read<O>,
+  command: string,
+  usage: string,
+  io: Pick<Io, "out" | "err">,
+): { values: Flags<O>; positionals: string[] } | { exit: 0 | 2 } {
   if ("message" in read) {
     io.err(`verity ${command}: ${read.message}\n\n${usage}`);
     return { exit: 2 };
@@ -53,7 +77,7 @@ export function parseFlags<const O extends Options>(
     io.out(usage);
     return { exit: 0 };
   }
-  return { values: read.values };
+  return read;
 }
 
 /**
@@ -74,16 +98,8 @@ export function parseSubcommand<const O extends Options>(
     io.out(usage);
     return { exit: sub ? 0 : 2 };
   }
-  const read = readArgs(rest, options, positionals);
-  if ("message" in read) {
-    io.err(`verity ${command}: ${read.message}\n\n${usage}`);
-    return { exit: 2 };
-  }
-  if ("help" in read) {
-    io.out(usage);
-    return { exit: 0 };
-  }
-  return { sub, values: read.values, positionals: read.positionals };
+  const read = readOrExit(readArgs(rest, options, positionals), command, usage, io);
+  return "exit" in read ? read : { sub, ...read };
 }
 
 /** A file command's arguments: its options, or why not (`help`: --help was asked for). */

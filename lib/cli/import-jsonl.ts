@@ -1,7 +1,7 @@
 // `verity import jsonl FILE|- --preset verl|trl | --map field=path,...`: a rollout dump (verl's rollout_data_dir,
 // TRL's completions table as JSONL, any JSONL under a map) into the ledger, one rollout and one external score record
 // a line. The last stdout line is the ingest summary (lib/ingest/schema.ts), line numbers those of the file.
-import { argsExit, parseFileArgs, progressFlags, progressOf, stdio, type Io } from "@/lib/cli/command.ts";
+import { flagSpec, argsExit, parseFileArgs, progressFlags, progressOf, stdio, type Io } from "@/lib/cli/command.ts";
 import { inputSize, loadExit, loadFile } from "@/lib/cli/file-load.ts";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { importJsonl } from "@/lib/import/jsonl.ts";
@@ -44,15 +44,7 @@ export function parseImportJsonlArgs(
   const r = parseFileArgs(
     argv,
     {
-      preset: { type: "string" },
-      map: { type: "string" },
-      run: { type: "string" },
-      category: { type: "string" },
-      weights: { type: "string" },
-      "reward-range": { type: "string" },
-      rejects: { type: "string" },
-      batch: { type: "string" },
-      strict: { type: "boolean" },
+      ...flagSpec(["preset", "map", "run", "category", "weights", "reward-range", "rejects", "batch"], ["strict"]),
       ...progressFlags,
     },
     {

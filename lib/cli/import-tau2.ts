@@ -1,7 +1,7 @@
 // `verity import tau2 RESULTS.json --db DB.json [--run R]`: a tau2-bench results file into the ledger
 // (lib/import/tau2.ts; the mapping is in docs/import.md). The last line on stdout is the JSON summary.
 import fs from "node:fs";
-import { argsExit, parseFileArgs, stdio, type FileArgs, type Io } from "@/lib/cli/command.ts";
+import { flagSpec, argsExit, parseFileArgs, stdio, type FileArgs, type Io } from "@/lib/cli/command.ts";
 import { loadExit } from "@/lib/cli/file-load.ts";
 import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/schema.ts";
 import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
@@ -29,29 +29,19 @@ exit status: 0 done, 1 done with rejects under --strict, 2 usage, 3 stopped earl
 column and path; the database unavailable): what was read before is imported, and running it again completes it.`;
 
 export function parseImportTau2Args(argv: string[]): FileArgs<Tau2ImportCliOptions> {
-  return parseFileArgs(
-    argv,
-    {
-      db: { type: "string" },
-      run: { type: "string" },
-      step: { type: "string" },
-      batch: { type: "string" },
-      strict: { type: "boolean" },
-    },
-    {
-      one: "results file",
-      positional: "results",
-      schema: tau2ImportCliSchema,
-      input: (values, results) => ({
-        results,
-        db: values.db,
-        run: values.run,
-        step: values.step,
-        batch: values.batch,
-        strict: values.strict ?? false,
-      }),
-    },
-  );
+  return parseFileArgs(argv, flagSpec(["db", "run", "step", "batch"], ["strict"]), {
+    one: "results file",
+    positional: "results",
+    schema: tau2ImportCliSchema,
+    input: (values, results) => ({
+      results,
+      db: values.db,
+      run: values.run,
+      step: values.step,
+      batch: values.batch,
+      strict: values.strict ?? false,
+    }),
+  });
 }
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {

@@ -3,7 +3,7 @@
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestCliSchema, type IngestCliOptions } from "@/lib/ingest/schema.ts";
-import { argsExit, parseFileArgs, progressFlags, progressOf, type FileArgs } from "@/lib/cli/command.ts";
+import { flagSpec, argsExit, parseFileArgs, progressFlags, progressOf, type FileArgs } from "@/lib/cli/command.ts";
 import { inputSize, loadExit, loadFile } from "@/lib/cli/file-load.ts";
 
 const USAGE = `usage: verity ingest FILE|- [options]
@@ -38,12 +38,7 @@ export function parseIngestArgs(argv: string[]): FileArgs<IngestCliOptions> {
   return parseFileArgs(
     argv,
     {
-      format: { type: "string" },
-      run: { type: "string" },
-      step: { type: "string" },
-      rejects: { type: "string" },
-      batch: { type: "string" },
-      strict: { type: "boolean" },
+      ...flagSpec(["format", "run", "step", "rejects", "batch"], ["strict"]),
       ...progressFlags,
     },
     {

@@ -7,7 +7,7 @@ import { createTokenInput } from "@/lib/admin/schema.ts";
 import { can, isRole, TOKEN_SCOPES } from "@/lib/auth/policy.ts";
 import { emailField } from "@/lib/auth/schema.ts";
 import { withClient } from "@/lib/cli/client.ts";
-import { parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 const USAGE = `usage: verity token <subcommand> [options]
@@ -58,10 +58,8 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     USAGE,
     argv,
     {
-      name: { type: "string" },
+      ...flagSpec(["name", "as"], ["json"]),
       scope: { type: "string", multiple: true },
-      as: { type: "string" },
-      json: { type: "boolean" },
     },
     out,
   );

@@ -8,7 +8,7 @@ import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
 import { emailField } from "@/lib/auth/schema.ts";
 import { withClient } from "@/lib/cli/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity user <subcommand> [options]
 
@@ -98,12 +98,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
     "user",
     USAGE,
     argv,
-    {
-      email: { type: "string" },
-      role: { type: "string" },
-      name: { type: "string" },
-      "password-stdin": { type: "boolean" },
-    },
+    flagSpec(["email", "role", "name"], ["password-stdin"]),
     out,
     false,
   );
