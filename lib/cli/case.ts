@@ -2,6 +2,7 @@
 // rollouts under it (or, with --dry-run, prints what that would change and stores nothing); `verity case history
 // TICKET` lists its versions. docs/cases.md.
 import fs from "node:fs";
+import { asUserId } from "@/lib/cli/client.ts";
 import { flagSpec, parseSubcommand, type Io, stdio } from "@/lib/cli/command.ts";
 import { listCaseVersions } from "@/lib/cases/data.ts";
 import { addToTotals, dryRunCase, type DryRunTotals } from "@/lib/cases/dry-run.ts";
@@ -101,14 +102,10 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
       io.out(JSON.stringify({ ticket_id: ticketId, dry_run: true, ...totals }));
       return 0;
     }
-    let authorId: number | null = null;
-    if (values.as) {
-      const u = await pool.query<{ id: number }>("select id from users where lower(email) = lower($1)", [values.as]);
-      if (!u.rows[0]) {
-        io.err(`verity case revise: --as: no user ${JSON.stringify(values.as)}`);
-        return 2;
-      }
-      authorId = u.rows[0].id;
+    const authorId = await asUserId(pool, values.as);
+    if (authorId === undefined) {
+      io.err(`verity case revise: --as: no user ${JSON.stringify(values.as)}`);
+      return 2;
     }
     const client = createClient(url);
     const r = await applyCaseFix(
