@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { addConfigAction } from "@/lib/verifier-configs/actions.ts";
-import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass, Labeled, TextField } from "@/components/ui/field.tsx";
 
 const EXAMPLE = '{"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}';
 
@@ -21,40 +21,25 @@ export function AddConfigForm() {
       aria-label="Add a verifier config"
       noValidate
     >
-      <div>
-        <label htmlFor="config-name" className="mb-1 block text-[12px] font-medium">
-          Name
-        </label>
-        <input
-          id="config-name"
-          name="name"
-          defaultValue={v.name}
-          placeholder="the file name when left empty"
-          className={inputClass}
-          aria-invalid={!!err.name}
-          aria-describedby="config-name-error"
-        />
-        <FieldError id="config-name-error" errors={err.name} />
-      </div>
-      <div>
-        <label htmlFor="config-file" className="mb-1 block text-[12px] font-medium">
-          JSON file
-        </label>
-        <input
-          id="config-file"
-          name="file"
-          type="file"
-          accept=".json,application/json"
-          className="text-[13px]"
-          aria-invalid={!!err.file}
-          aria-describedby="config-file-error"
-        />
-        <FieldError id="config-file-error" errors={err.file} />
-      </div>
-      <div className="md:col-span-2">
-        <label htmlFor="config-json" className="mb-1 block text-[12px] font-medium">
-          Or paste the config
-        </label>
+      <TextField
+        id="config-name"
+        label="Name"
+        name="name"
+        defaultValue={v.name}
+        placeholder="the file name when left empty"
+        className={inputClass}
+        errors={err.name}
+      />
+      <TextField
+        id="config-file"
+        label="JSON file"
+        name="file"
+        type="file"
+        accept=".json,application/json"
+        className="text-[13px]"
+        errors={err.file}
+      />
+      <Labeled id="config-json" label="Or paste the config" errors={err.config} className="md:col-span-2">
         <textarea
           id="config-json"
           name="config"
@@ -70,8 +55,7 @@ export function AddConfigForm() {
           Merged onto the default config: weights (five sub-scores summing to 1), guardrails (per code on and cap),
           handoff_outcome, claims.
         </p>
-        <FieldError id="config-json-error" errors={err.config} />
-      </div>
+      </Labeled>
       <div className="flex items-center gap-3 md:col-span-2">
         <label className="inline-flex items-center gap-1 text-[13px]">
           <input type="checkbox" name="makeDefault" /> Make it the default

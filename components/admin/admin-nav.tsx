@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { can, type Action, type Role } from "@/lib/auth/policy.ts";
 import { cn } from "@/components/ui/cn.ts";
+import { PageHeader } from "@/components/ui/page-header.tsx";
 
 const SECTIONS: { href: string; label: string; action: Action }[] = [
   { href: "/admin", label: "Overview", action: "users.manage" },
@@ -30,5 +31,25 @@ export function AdminNav({ role, current }: { role: Role; current: string }) {
         </Link>
       ))}
     </nav>
+  );
+}
+
+/** The head of an admin page: its title and what it is for, then the admin tabs with this page current. */
+export function AdminHeader({
+  title,
+  description,
+  role,
+  current,
+}: {
+  title: string;
+  description: string;
+  role: Role;
+  current: string;
+}) {
+  return (
+    <>
+      <PageHeader title={title} description={description} />
+      <AdminNav role={role} current={current} />
+    </>
   );
 }

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { DryRunTable } from "@/components/cases/dry-run-table.tsx";
 import { RescoreButton, type RescoreConfigOption } from "@/components/runs/rescore-button.tsx";
-import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";
 import { dryRunConfigAction, type ConfigDryRunState } from "@/lib/verifier-configs/actions.ts";
 
 /**
@@ -17,23 +17,12 @@ export function ConfigDryRunForm({ runs, configs }: { runs: string[]; configs: R
   return (
     <div className="p-3">
       <form action={action} className="flex flex-wrap items-end gap-3" aria-label="Dry-run a config" noValidate>
-        <div>
-          <label htmlFor="dry-run-run" className="mb-1 block text-[12px] font-medium">
-            Run
-          </label>
+        <Labeled id="dry-run-run" label="Run" errors={err.runId}>
           <select id="dry-run-run" name="runId" className={select} aria-invalid={!!err.runId}>
-            {runs.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            <Options values={runs} />
           </select>
-          <FieldError id="dry-run-run-error" errors={err.runId} />
-        </div>
-        <div>
-          <label htmlFor="dry-run-config" className="mb-1 block text-[12px] font-medium">
-            Config
-          </label>
+        </Labeled>
+        <Labeled id="dry-run-config" label="Config" errors={err.config}>
           <select id="dry-run-config" name="config" className={select} aria-invalid={!!err.config}>
             <option value="default">default</option>
             {configs.map((c) => (
@@ -42,30 +31,19 @@ export function ConfigDryRunForm({ runs, configs }: { runs: string[]; configs: R
               </option>
             ))}
           </select>
-          <FieldError id="dry-run-config-error" errors={err.config} />
-        </div>
-        <div>
-          <label htmlFor="dry-run-sample" className="mb-1 block text-[12px] font-medium">
-            Sample size
-          </label>
-          <input
-            id="dry-run-sample"
-            name="sample"
-            inputMode="numeric"
-            placeholder="the whole run"
-            className={`${inputClass} w-32`}
-            aria-invalid={!!err.sample}
-            aria-describedby="dry-run-sample-error"
-          />
-          <FieldError id="dry-run-sample-error" errors={err.sample} />
-        </div>
-        <div>
-          <label htmlFor="dry-run-seed" className="mb-1 block text-[12px] font-medium">
-            Seed
-          </label>
+        </Labeled>
+        <TextField
+          id="dry-run-sample"
+          label="Sample size"
+          name="sample"
+          inputMode="numeric"
+          placeholder="the whole run"
+          className={`${inputClass} w-32`}
+          errors={err.sample}
+        />
+        <Labeled id="dry-run-seed" label="Seed" errors={err.seed}>
           <input id="dry-run-seed" name="seed" placeholder="1" className={`${inputClass} w-24`} />
-          <FieldError id="dry-run-seed-error" errors={err.seed} />
-        </div>
+        </Labeled>
         <button
           type="submit"
           disabled={pending}

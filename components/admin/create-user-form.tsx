@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { createUserAction } from "@/lib/admin/user-actions.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
-import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
+import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";
 
 export function CreateUserForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createUserAction, {});
@@ -19,39 +19,24 @@ export function CreateUserForm() {
       aria-label="Create user"
       noValidate
     >
-      <div>
-        <label htmlFor="new-email" className="mb-1 block text-[12px] font-medium">
-          Email
-        </label>
-        <input
-          id="new-email"
-          name="email"
-          type="email"
-          defaultValue={v.email}
-          className={inputClass}
-          aria-invalid={!!err.email}
-          aria-describedby="new-email-error"
-        />
-        <FieldError id="new-email-error" errors={err.email} />
-      </div>
-      <div>
-        <label htmlFor="new-name" className="mb-1 block text-[12px] font-medium">
-          Name
-        </label>
-        <input
-          id="new-name"
-          name="name"
-          defaultValue={v.name}
-          className={inputClass}
-          aria-invalid={!!err.name}
-          aria-describedby="new-name-error"
-        />
-        <FieldError id="new-name-error" errors={err.name} />
-      </div>
-      <div>
-        <label htmlFor="new-role" className="mb-1 block text-[12px] font-medium">
-          Role
-        </label>
+      <TextField
+        id="new-email"
+        label="Email"
+        name="email"
+        type="email"
+        defaultValue={v.email}
+        className={inputClass}
+        errors={err.email}
+      />
+      <TextField
+        id="new-name"
+        label="Name"
+        name="name"
+        defaultValue={v.name}
+        className={inputClass}
+        errors={err.name}
+      />
+      <Labeled id="new-role" label="Role" errors={err.role}>
         <select
           id="new-role"
           name="role"
@@ -60,29 +45,18 @@ export function CreateUserForm() {
           aria-invalid={!!err.role}
           aria-describedby="new-role-error"
         >
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
+          <Options values={ROLES} />
         </select>
-        <FieldError id="new-role-error" errors={err.role} />
-      </div>
-      <div>
-        <label htmlFor="new-password" className="mb-1 block text-[12px] font-medium">
-          Initial password
-        </label>
-        <input
-          id="new-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          className={inputClass}
-          aria-invalid={!!err.password}
-          aria-describedby="new-password-error"
-        />
-        <FieldError id="new-password-error" errors={err.password} />
-      </div>
+      </Labeled>
+      <TextField
+        id="new-password"
+        label="Initial password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        className={inputClass}
+        errors={err.password}
+      />
       <div className="flex items-center gap-2 md:col-span-2">
         <button
           type="submit"

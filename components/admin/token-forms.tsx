@@ -5,7 +5,7 @@ import { createTokenAction, revokeTokenAction } from "@/lib/admin/token-actions.
 import type { FormState } from "@/lib/admin/schema.ts";
 import { TOKEN_SCOPES } from "@/lib/auth/policy.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";
-import { FieldError, inputClass } from "@/components/ui/field.tsx";
+import { FieldError, inputClass, TextField } from "@/components/ui/field.tsx";
 
 const SCOPE_HELP: Record<(typeof TOKEN_SCOPES)[number], string> = {
   ingest: "post rollouts and score records",
@@ -25,20 +25,14 @@ export function CreateTokenForm() {
         aria-label="Create API token"
         noValidate
       >
-        <div>
-          <label htmlFor="token-name" className="mb-1 block text-[12px] font-medium">
-            Token name
-          </label>
-          <input
-            id="token-name"
-            name="name"
-            defaultValue={state.values?.name}
-            className={inputClass}
-            aria-invalid={!!err.name}
-            aria-describedby="token-name-error"
-          />
-          <FieldError id="token-name-error" errors={err.name} />
-        </div>
+        <TextField
+          id="token-name"
+          label="Token name"
+          name="name"
+          defaultValue={state.values?.name}
+          className={inputClass}
+          errors={err.name}
+        />
         <fieldset aria-describedby="token-scopes-error">
           <legend className="mb-1 text-[12px] font-medium">Scopes</legend>
           {TOKEN_SCOPES.map((s) => (

@@ -5,7 +5,7 @@ import { changeRoleAction, resetPasswordAction, setDisabledAction } from "@/lib/
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";
-import { FieldError, FormMessage, inputClass } from "@/components/ui/field.tsx";
+import { FieldError, FormMessage, inputClass, Options } from "@/components/ui/field.tsx";
 
 export function RoleForm({ userId, email, role }: { userId: number; email: string; role: string }) {
   return (
@@ -17,11 +17,7 @@ export function RoleForm({ userId, email, role }: { userId: number; email: strin
         aria-label={`Role of ${email}`}
         className="rounded border border-border bg-bg px-1 py-0.5 text-[12px]"
       >
-        {ROLES.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
+        <Options values={ROLES} />
       </select>
       <SmallButton>Save role</SmallButton>
     </ActionForm>

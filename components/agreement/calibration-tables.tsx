@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ItemsLink, pctRange, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, type AgreementFilter } from "@/lib/agreement/schema.ts";
 import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
@@ -12,16 +12,16 @@ type Props = { r: AgreementReport; f: AgreementFilter };
 export function AnnotatorTable({ r, f }: Props) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Annotator</Th>
-          <Th numeric>Reviews</Th>
-          <Th numeric>Agrees with ledger</Th>
-          <Th numeric>MAE</Th>
-          <Th numeric>Adjudicated</Th>
-          <Th numeric>Upheld</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Annotator",
+          { label: "Reviews", numeric: true },
+          { label: "Agrees with ledger", numeric: true },
+          { label: "MAE", numeric: true },
+          { label: "Adjudicated", numeric: true },
+          { label: "Upheld", numeric: true },
+        ]}
+      />
       <tbody>
         {r.annotators.map((a) => (
           <tr key={a.email} data-testid="annotator-row">
@@ -108,15 +108,15 @@ export function ExtractionTable({ r, f }: Props) {
         )}
       </p>
       <Table>
-        <thead>
-          <tr>
-            <Th>Slot</Th>
-            <Th numeric>n</Th>
-            <Th numeric>Wrong</Th>
-            <Th numeric>Accuracy</Th>
-            <Th numeric>95% CI</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Slot",
+            { label: "n", numeric: true },
+            { label: "Wrong", numeric: true },
+            { label: "Accuracy", numeric: true },
+            { label: "95% CI", numeric: true },
+          ]}
+        />
         <tbody>
           {ex.slots.map((s) => (
             <tr key={s.slot} data-testid="extraction-slot">

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
 import type { Figure } from "@/lib/agreement/figures.ts";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
@@ -57,14 +57,14 @@ export function VerdictMatrix({ r, f }: Props) {
 export function DimensionTable({ r, f }: Props) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Sub-score</Th>
-          <Th numeric>n</Th>
-          <Th numeric>Mean |human − ledger|</Th>
-          <Th numeric>Spearman ρ</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Sub-score",
+          { label: "n", numeric: true },
+          { label: "Mean |human − ledger|", numeric: true },
+          { label: "Spearman ρ", numeric: true },
+        ]}
+      />
       <tbody>
         {r.dimensions.map((d) => (
           <tr key={d.dimension} data-testid={`dimension-row-${d.dimension}`}>
@@ -279,14 +279,14 @@ export function VerdictCoefficients({ r }: { r: AgreementReport }) {
         <b>{share(v.prevalence.human)}</b> · n = {v.prevalence.n}
       </p>
       <Table>
-        <thead>
-          <tr>
-            <Th>Coefficient</Th>
-            <Th numeric>Value</Th>
-            <Th numeric>95% interval</Th>
-            <Th>Interval</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Coefficient",
+            { label: "Value", numeric: true },
+            { label: "95% interval", numeric: true },
+            "Interval",
+          ]}
+        />
         <tbody>
           <CoefficientRow
             name="Cohen's κ"
@@ -359,14 +359,14 @@ export function InterAnnotatorTable({ r, f }: Props) {
       </p>
       {ia.guardrails.length > 0 ? (
         <Table>
-          <thead>
-            <tr>
-              <Th>Guardrail flag</Th>
-              <Th numeric>Overlap items</Th>
-              <Th numeric>Nominal α</Th>
-              <Th numeric>AC1</Th>
-            </tr>
-          </thead>
+          <Head
+            cols={[
+              "Guardrail flag",
+              { label: "Overlap items", numeric: true },
+              { label: "Nominal α", numeric: true },
+              { label: "AC1", numeric: true },
+            ]}
+          />
           <tbody data-testid="guardrail-alpha">
             {ia.guardrails.map((g) => (
               <tr key={g.code}>

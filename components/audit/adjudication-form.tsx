@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn.ts";
-import { inputClass } from "@/components/ui/field.tsx";
+import { inputClass, Options } from "@/components/ui/field.tsx";
 import { adjudicateAction } from "@/lib/audit/actions.ts";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import type { FormState } from "@/lib/audit/schema.ts";
@@ -85,11 +85,7 @@ export function AdjudicationForm({
           Guardrail concerned
           <select name="guardrail" defaultValue={guardrail ?? ""} className={cn(inputClass, "w-56")}>
             <option value="">none</option>
-            {GUARDRAIL_CODES.map((g) => (
-              <option key={g} value={g}>
-                {g}
-              </option>
-            ))}
+            <Options values={GUARDRAIL_CODES} />
           </select>
         </label>
         <label className="flex min-w-64 flex-1 flex-col gap-0.5 text-[12px] font-medium">

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { BatchPreview } from "@/lib/audit/data.ts";
 import type { BatchPlan } from "@/lib/audit/plan.ts";
 
@@ -32,15 +32,15 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
         </p>
       )}
       <Table>
-        <thead>
-          <tr>
-            <Th>Target (95% interval)</Th>
-            <Th numeric>Items (simple random)</Th>
-            <Th numeric>Items (whole tickets)</Th>
-            <Th numeric>Tickets</Th>
-            <Th numeric>Rate over this window</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Target (95% interval)",
+            { label: "Items (simple random)", numeric: true },
+            { label: "Items (whole tickets)", numeric: true },
+            { label: "Tickets", numeric: true },
+            { label: "Rate over this window", numeric: true },
+          ]}
+        />
         <tbody>
           {plans.map((p) => (
             <tr key={p.halfWidth} data-testid={`plan-${p.halfWidth}`}>
@@ -64,15 +64,15 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
         </p>
       )}
       <Table>
-        <thead>
-          <tr>
-            <Th>Stratum</Th>
-            <Th numeric>Expected agreement</Th>
-            <Th numeric>Items needed</Th>
-            <Th numeric>Tickets needed</Th>
-            <Th numeric>Items this batch draws</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Stratum",
+            { label: "Expected agreement", numeric: true },
+            { label: "Items needed", numeric: true },
+            { label: "Tickets needed", numeric: true },
+            { label: "Items this batch draws", numeric: true },
+          ]}
+        />
         <tbody>
           {widest.strata.map((s) => (
             <tr key={s.stratum} data-testid={`plan-stratum-${s.stratum}`}>

@@ -29,6 +29,30 @@ function Field({
   );
 }
 
+/** The sample's tuning fields, each a number with what it means. */
+const TUNING = [
+  {
+    name: "minPerStratum",
+    label: "Minimum per stratum",
+    hint: "stratify by deciding guardrail; blank = no",
+    mode: "numeric",
+  },
+  { name: "overlapRate", label: "Overlap", hint: "fraction of items for two reviewers", mode: "decimal" },
+  {
+    name: "tolerance",
+    label: "Tolerance",
+    hint: "reward difference that sends an item to adjudication",
+    mode: "decimal",
+  },
+  { name: "delta", label: "δ (pairwise)", hint: "rewards differing by more: a clear pair", mode: "decimal" },
+  {
+    name: "nearTieRate",
+    label: "Near-ties (pairwise)",
+    hint: "fraction of groups offering a near-tie",
+    mode: "decimal",
+  },
+] as const;
+
 /**
  * The batch parameters as a GET form: "Preview" puts them in the URL, the page draws the sample from them (the
  * same schema as the create action and the CLI), and the URL reproduces the preview.
@@ -89,36 +113,11 @@ export function BatchParamsForm({
           <option value="all">all rollouts of the ticket</option>
         </select>
       </Field>
-      <Field
-        name="minPerStratum"
-        label="Minimum per stratum"
-        hint="stratify by deciding guardrail; blank = no"
-        errors={errors.minPerStratum}
-      >
-        {input("minPerStratum", { inputMode: "numeric" })}
-      </Field>
-      <Field name="overlapRate" label="Overlap" hint="fraction of items for two reviewers" errors={errors.overlapRate}>
-        {input("overlapRate", { inputMode: "decimal" })}
-      </Field>
-      <Field
-        name="tolerance"
-        label="Tolerance"
-        hint="reward difference that sends an item to adjudication"
-        errors={errors.tolerance}
-      >
-        {input("tolerance", { inputMode: "decimal" })}
-      </Field>
-      <Field name="delta" label="δ (pairwise)" hint="rewards differing by more: a clear pair" errors={errors.delta}>
-        {input("delta", { inputMode: "decimal" })}
-      </Field>
-      <Field
-        name="nearTieRate"
-        label="Near-ties (pairwise)"
-        hint="fraction of groups offering a near-tie"
-        errors={errors.nearTieRate}
-      >
-        {input("nearTieRate", { inputMode: "decimal" })}
-      </Field>
+      {TUNING.map((t) => (
+        <Field key={t.name} name={t.name} label={t.label} hint={t.hint} errors={errors[t.name]}>
+          {input(t.name, { inputMode: t.mode })}
+        </Field>
+      ))}
       <Field name="name" label="Name" hint="blank = run, window and rate" errors={errors.name}>
         {input("name")}
       </Field>

@@ -2,29 +2,29 @@ import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { BatchLink, stepsHref } from "@/components/ui/id-links.tsx";
 import { fmtInt, fmtPct } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { AnnotatorProgress, BatchSummary } from "@/lib/audit/data.ts";
 
 /** Every batch with its progress: items done, reviews against reviews needed, leases held now, disputes. */
 export function BatchTable({ batches }: { batches: BatchSummary[] }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Batch</Th>
-          <Th>Run</Th>
-          <Th numeric>Steps</Th>
-          <Th numeric>Rate</Th>
-          <Th>Pick</Th>
-          <Th numeric>Items</Th>
-          <Th numeric>Done</Th>
-          <Th numeric>Reviews</Th>
-          <Th numeric>Overlap items</Th>
-          <Th numeric>Leased now</Th>
-          <Th numeric>Disputed</Th>
-          <Th numeric>Adjudicated</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Batch",
+          "Run",
+          { label: "Steps", numeric: true },
+          { label: "Rate", numeric: true },
+          "Pick",
+          { label: "Items", numeric: true },
+          { label: "Done", numeric: true },
+          { label: "Reviews", numeric: true },
+          { label: "Overlap items", numeric: true },
+          { label: "Leased now", numeric: true },
+          { label: "Disputed", numeric: true },
+          { label: "Adjudicated", numeric: true },
+        ]}
+      />
       <tbody>
         {batches.map((b) => (
           <tr key={b.id} data-testid={`batch-${b.id}`}>
@@ -61,16 +61,16 @@ export function BatchTable({ batches }: { batches: BatchSummary[] }) {
 export function AnnotatorTable({ rows, batchNames }: { rows: AnnotatorProgress[]; batchNames: Map<number, string> }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Batch</Th>
-          <Th>Annotator</Th>
-          <Th numeric>Reviews</Th>
-          <Th numeric>Leased now</Th>
-          <Th numeric>Median time</Th>
-          <Th>Last review</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Batch",
+          "Annotator",
+          { label: "Reviews", numeric: true },
+          { label: "Leased now", numeric: true },
+          { label: "Median time", numeric: true },
+          "Last review",
+        ]}
+      />
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.batchId}-${r.userId}`}>

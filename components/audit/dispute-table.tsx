@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { TicketLink } from "@/components/ui/id-links.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { DisputeRow } from "@/lib/audit/adjudication-data.ts";
 import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
 
@@ -14,18 +14,18 @@ import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
 export function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?: bigint }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Item</Th>
-          <Th>Batch</Th>
-          <Th>Ticket</Th>
-          <Th numeric>Ledger</Th>
-          <Th numeric>Human</Th>
-          <Th>Deciding guardrail</Th>
-          <Th>Disputed</Th>
-          <Th>Verdict</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Item",
+          "Batch",
+          "Ticket",
+          { label: "Ledger", numeric: true },
+          { label: "Human", numeric: true },
+          "Deciding guardrail",
+          "Disputed",
+          "Verdict",
+        ]}
+      />
       <tbody>
         {rows.map((d) => (
           <tr key={d.itemId.toString()} className={d.itemId === selected ? "bg-accent/10" : undefined}>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { createContext, useContext, type FormEvent, type ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { Options } from "@/components/ui/field.tsx";
 import {
   DIMENSION_REASON_CODES,
   DIMENSIONS,
@@ -18,6 +19,17 @@ const DIMS = DIMENSIONS;
 const REASONS = [...DIMENSION_REASON_CODES, ...ERROR_REASON_CODES, ...WARNING_REASON_CODES, ...GUARDRAIL_CODES];
 
 // filters kept under "More filters", which opens by itself when one of them is set
+const MORE = [
+  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
+  "reward_below",
+  "weakest",
+  "status",
+  "reason",
+  "sig",
+  "sandbox_write",
+  "sampled",
+  "reviewed",
+] as const satisfies readonly (keyof BrowseParams)[];
 /** The filters that have a field of their own in the form (a refused one is shown there; others above Apply). */
 const FIELD_NAMES = new Set<string>([
   "run",
@@ -34,27 +46,8 @@ const FIELD_NAMES = new Set<string>([
   "handoff",
   "trained_differs",
   "q",
-  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`]),
-  "reward_below",
-  "weakest",
-  "status",
-  "reason",
-  "sig",
-  "sandbox_write",
-  "sampled",
-  "reviewed",
+  ...MORE,
 ]);
-const MORE = [
-  ...DIMS.flatMap((d) => [`${d}_min`, `${d}_max`] as const),
-  "reward_below",
-  "weakest",
-  "status",
-  "reason",
-  "sig",
-  "sandbox_write",
-  "sampled",
-  "reviewed",
-] as const satisfies readonly (keyof BrowseParams)[];
 
 const input = "h-7 rounded border border-border bg-bg px-1.5 text-[12px]";
 
@@ -139,6 +132,60 @@ function YesNo({
   );
 }
 
+/** A share in [0, 1] (a reward or a sub-score bound). */
+function ShareInput({
+  name,
+  value,
+  step = "0.01",
+  width = "w-20",
+  label,
+}: {
+  name: string;
+  value: number | undefined;
+  step?: string;
+  width?: string;
+  label?: string;
+}) {
+  return (
+    <input
+      name={name}
+      type="number"
+      step={step}
+      min={0}
+      max={1}
+      defaultValue={value}
+      className={`${input} ${width}`}
+      aria-label={label}
+    />
+  );
+}
+
+/** A pick of one value, or none (`blank` names what none means). */
+function Choice({ name, value, blank, options }: { name: string; value?: string; blank: string; options: string[] }) {
+  return (
+    <select name={name} defaultValue={value ?? ""} className={input}>
+      <option value="">{blank}</option>
+      <Options values={options} />
+    </select>
+  );
+}
+
+/** The view's address: every filled field (several values joined by commas) and the sort when it is not the default. */
+function filterHref(form: HTMLFormElement, params: BrowseParams): string {
+  const q = new URLSearchParams();
+  const data = new FormData(form);
+  for (const key of new Set(data.keys())) {
+    const values = data
+      .getAll(key)
+      .map(String)
+      .filter((v) => v.trim() !== "");
+    if (values.length) q.set(key, values.join(","));
+  }
+  if (params.sort !== "id") q.set("sort", params.sort);
+  if (params.dir !== "desc") q.set("dir", params.dir);
+  return `/trajectories${q.size ? `?${q}` : ""}`;
+}
+
 /** The browser's filters. Submitting replaces the URL (empty fields dropped), which re-renders the page. */
 export function FilterForm({
   params,
@@ -155,18 +202,7 @@ export function FilterForm({
   const router = useRouter();
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const q = new URLSearchParams();
-    const data = new FormData(e.currentTarget);
-    for (const key of new Set(data.keys())) {
-      const values = data
-        .getAll(key)
-        .map(String)
-        .filter((v) => v.trim() !== "");
-      if (values.length) q.set(key, values.join(","));
-    }
-    if (params.sort !== "id") q.set("sort", params.sort);
-    if (params.dir !== "desc") q.set("dir", params.dir);
-    router.push(`/trajectories${q.size ? `?${q}` : ""}`);
+    router.push(filterHref(e.currentTarget, params));
   }
   const unplaced = Object.entries(problems).filter(([k]) => !FIELD_NAMES.has(k));
   return (
@@ -176,140 +212,10 @@ export function FilterForm({
         className="flex flex-wrap items-end gap-2 border-b border-border px-3 py-2"
         aria-label="Filters"
       >
-        <Field label="Run" name="run">
-          <select name="run" defaultValue={params.run ?? ""} className={input}>
-            <option value="">all runs</option>
-            {runs.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Steps from" name="step_from">
-          <input name="step_from" type="number" min={0} defaultValue={params.step_from} className={`${input} w-20`} />
-        </Field>
-        <Field label="to" name="step_to">
-          <input name="step_to" type="number" min={0} defaultValue={params.step_to} className={`${input} w-20`} />
-        </Field>
-        <Field label="Category" name="category">
-          <select name="category" defaultValue={params.category?.[0] ?? ""} className={input}>
-            <option value="">all</option>
-            {categories.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Reward min" name="reward_min">
-          <input
-            name="reward_min"
-            type="number"
-            step="0.01"
-            min={0}
-            max={1}
-            defaultValue={params.reward_min}
-            className={`${input} w-20`}
-          />
-        </Field>
-        <Field label="Reward max" name="reward_max">
-          <input
-            name="reward_max"
-            type="number"
-            step="0.01"
-            min={0}
-            max={1}
-            defaultValue={params.reward_max}
-            className={`${input} w-20`}
-          />
-        </Field>
-        <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
-        <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
-        <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
-        <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
-        <YesNo name="capped" label="Capped" value={params.capped} />
-        <YesNo
-          name="handoff"
-          label="Hand-off"
-          value={params.handoff}
-          extra={[{ value: "credited", label: "credited on its outcome" }]}
-        />
-        <YesNo name="trained_differs" label="Trained reward differs from ledger" value={params.trained_differs} />
-        <Field label="Ticket or trajectory id" name="q">
-          <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
-        </Field>
+        <MainFilters params={params} runs={runs} categories={categories} />
         <details className="basis-full" open={MORE.some((k) => params[k] !== undefined || k in problems)}>
           <summary className="cursor-pointer text-[12px] text-fg-muted">More filters</summary>
-          <div className="mt-2 flex flex-wrap items-end gap-2">
-            {DIMS.map((d) => (
-              <Field key={d} label={`${d} min / max`}>
-                <span className="flex gap-1">
-                  <input
-                    name={`${d}_min`}
-                    type="number"
-                    step="0.01"
-                    min={0}
-                    max={1}
-                    defaultValue={params[`${d}_min`]}
-                    className={`${input} w-16`}
-                    aria-label={`${d} min`}
-                  />
-                  <input
-                    name={`${d}_max`}
-                    type="number"
-                    step="0.01"
-                    min={0}
-                    max={1}
-                    defaultValue={params[`${d}_max`]}
-                    className={`${input} w-16`}
-                    aria-label={`${d} max`}
-                  />
-                </span>
-                <Problem name={`${d}_min`} />
-                <Problem name={`${d}_max`} />
-              </Field>
-            ))}
-            <Field label="Reward below" name="reward_below">
-              <input
-                name="reward_below"
-                type="number"
-                step="any"
-                min={0}
-                max={1}
-                defaultValue={params.reward_below}
-                className={`${input} w-20`}
-              />
-            </Field>
-            <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
-            <Checks
-              name="status"
-              legend="Status"
-              values={["scored", "spec_error", "input_error"]}
-              selected={params.status}
-            />
-            <Field label="Reason code" name="reason">
-              <select name="reason" defaultValue={params.reason ?? ""} className={input}>
-                <option value="">any</option>
-                {REASONS.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Reason signature (code@tool#field)" name="sig">
-              <input
-                name="sig"
-                defaultValue={params.sig}
-                className={`${input} w-72`}
-                placeholder="required_read_missing@order.get#required_reads.0"
-              />
-            </Field>
-            <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
-            <YesNo name="sampled" label="Sampled" value={params.sampled} />
-            <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
-          </div>
+          <MoreFilters params={params} />
         </details>
         {unplaced.length > 0 && (
           <div role="alert" className="basis-full text-[12px] text-danger">
@@ -328,5 +234,83 @@ export function FilterForm({
         </div>
       </form>
     </Problems.Provider>
+  );
+}
+
+/** The filters always shown: run, steps, category, reward, guardrails, outcome flags and the id search. */
+function MainFilters({ params, runs, categories }: { params: BrowseParams; runs: string[]; categories: string[] }) {
+  return (
+    <>
+      <Field label="Run" name="run">
+        <Choice name="run" value={params.run} blank="all runs" options={runs} />
+      </Field>
+      <Field label="Steps from" name="step_from">
+        <input name="step_from" type="number" min={0} defaultValue={params.step_from} className={`${input} w-20`} />
+      </Field>
+      <Field label="to" name="step_to">
+        <input name="step_to" type="number" min={0} defaultValue={params.step_to} className={`${input} w-20`} />
+      </Field>
+      <Field label="Category" name="category">
+        <Choice name="category" value={params.category?.[0]} blank="all" options={categories} />
+      </Field>
+      <Field label="Reward min" name="reward_min">
+        <ShareInput name="reward_min" value={params.reward_min} />
+      </Field>
+      <Field label="Reward max" name="reward_max">
+        <ShareInput name="reward_max" value={params.reward_max} />
+      </Field>
+      <Checks name="any" legend="Guardrail any of" values={GUARDRAILS} selected={params.any} />
+      <Checks name="all" legend="All of" values={GUARDRAILS} selected={params.all} />
+      <Checks name="none" legend="None of" values={GUARDRAILS} selected={params.none} />
+      <Checks name="deciding" legend="Deciding" values={[...GUARDRAILS, "none"]} selected={params.deciding} />
+      <YesNo name="capped" label="Capped" value={params.capped} />
+      <YesNo
+        name="handoff"
+        label="Hand-off"
+        value={params.handoff}
+        extra={[{ value: "credited", label: "credited on its outcome" }]}
+      />
+      <YesNo name="trained_differs" label="Trained reward differs from ledger" value={params.trained_differs} />
+      <Field label="Ticket or trajectory id" name="q">
+        <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
+      </Field>
+    </>
+  );
+}
+
+/** The filters under "More filters": sub-score bounds, weakest sub-score, status, reasons, review and sampling. */
+function MoreFilters({ params }: { params: BrowseParams }) {
+  return (
+    <div className="mt-2 flex flex-wrap items-end gap-2">
+      {DIMS.map((d) => (
+        <Field key={d} label={`${d} min / max`}>
+          <span className="flex gap-1">
+            <ShareInput name={`${d}_min`} value={params[`${d}_min`]} width="w-16" label={`${d} min`} />
+            <ShareInput name={`${d}_max`} value={params[`${d}_max`]} width="w-16" label={`${d} max`} />
+          </span>
+          <Problem name={`${d}_min`} />
+          <Problem name={`${d}_max`} />
+        </Field>
+      ))}
+      <Field label="Reward below" name="reward_below">
+        <ShareInput name="reward_below" value={params.reward_below} step="any" />
+      </Field>
+      <Checks name="weakest" legend="Weakest sub-score" values={[...DIMS, "unknown"]} selected={params.weakest} />
+      <Checks name="status" legend="Status" values={["scored", "spec_error", "input_error"]} selected={params.status} />
+      <Field label="Reason code" name="reason">
+        <Choice name="reason" value={params.reason} blank="any" options={REASONS} />
+      </Field>
+      <Field label="Reason signature (code@tool#field)" name="sig">
+        <input
+          name="sig"
+          defaultValue={params.sig}
+          className={`${input} w-72`}
+          placeholder="required_read_missing@order.get#required_reads.0"
+        />
+      </Field>
+      <YesNo name="sandbox_write" label="Sandbox write" value={params.sandbox_write} />
+      <YesNo name="sampled" label="Sampled" value={params.sampled} />
+      <YesNo name="reviewed" label="Reviewed" value={params.reviewed} />
+    </div>
   );
 }

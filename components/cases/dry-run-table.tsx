@@ -3,22 +3,13 @@
 // show the same table. Presentational.
 import { fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { RolloutDiff } from "@/lib/cases/dry-run.ts";
 
 export function DryRunTable({ rows, selected }: { rows: RolloutDiff[]; selected?: string | null }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Rollout</Th>
-          <Th>Reward before</Th>
-          <Th>Reward after</Th>
-          <Th>Guardrails</Th>
-          <Th>Reasons</Th>
-          <Th>Human reviews</Th>
-        </tr>
-      </thead>
+      <Head cols={["Rollout", "Reward before", "Reward after", "Guardrails", "Reasons", "Human reviews"]} />
       <tbody>
         {rows.map((d) => (
           <tr

@@ -1,19 +1,9 @@
 "use client";
-import { Area, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import {
-  CHART_HEIGHT,
-  COLORS,
-  DASH_B,
-  runStroke,
-  MARGIN,
-  numTick,
-  pctTick,
-  StepTooltip,
-  stepAxisProps,
-  yTick,
-  useOpenStep,
-} from "@/components/charts/chart-kit.tsx";
-import { runKey, type ChartTable, type Row } from "@/lib/monitors/series.ts";
+import { Area, Line } from "recharts";
+import { COLORS, DASH_B, runStroke, numTick, pctTick } from "@/components/charts/chart-kit.tsx";
+import { windowAxisRange } from "@/components/charts/audit-chart.tsx";
+import { bandOf, runLabel, StepChart, valueAxis } from "@/components/charts/step-chart.tsx";
+import { runKey, type ChartTable } from "@/lib/monitors/series.ts";
 
 const PANES = {
   success: { ledger: "ledgerSuccess", corrected: "correctedSuccess", label: "success", tick: pctTick },
@@ -38,63 +28,45 @@ export function CorrectedChart({
   window: number;
 }) {
   const p = PANES[pane];
-  const band = (i: number) => (r: Row) => {
-    const lo = r[runKey(`${p.corrected}Low`, i)];
-    const hi = r[runKey(`${p.corrected}High`, i)];
-    return lo === null || hi === null || lo === undefined || hi === undefined ? null : [lo, hi];
-  };
-  const named = (id: string, label: string) => (runIds.length > 1 ? `${id}: ${label}` : label);
-  const axis = { ...stepAxisProps({ from: Math.floor(range.from / window) * window, to: range.to }) };
-  const openStep = useOpenStep(runIds[0], window);
+  const line = (id: string, i: number, key: string, label: string, color: string, r: number) => (
+    <Line
+      key={`${key}-${id}`}
+      dataKey={runKey(key, i)}
+      name={runLabel(runIds, id, label)}
+      stroke={runStroke(color, i)}
+      strokeWidth={2}
+      strokeDasharray={i === 1 ? DASH_B : undefined}
+      dot={{ r }}
+      isAnimationActive={false}
+    />
+  );
   return (
-    <div style={{ height: CHART_HEIGHT }} data-chart={`corrected-${pane}`}>
-      <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={table.rows} margin={MARGIN} {...openStep}>
-          <CartesianGrid stroke="var(--border)" strokeDasharray="2 4" />
-          <XAxis {...axis} />
-          <YAxis tickFormatter={p.tick} tick={yTick} stroke="var(--border)" width={44} domain={[0, 1]} />
-          <Tooltip
-            content={(t) => <StepTooltip {...t} columns={table.columns} bucket={window} />}
-            isAnimationActive={false}
-          />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
-          {runIds.map((id, i) => (
-            <Area
-              key={`band-${id}`}
-              dataKey={band(i)}
-              name={named(id, `corrected ${p.label} 95% interval`)}
-              stroke="none"
-              fill={runStroke(COLORS.good, i)}
-              fillOpacity={0.18}
-              isAnimationActive={false}
-              activeDot={false}
-              legendType="none"
-            />
-          ))}
-          {runIds.flatMap((id, i) => [
-            <Line
-              key={`ledger-${id}`}
-              dataKey={runKey(p.ledger, i)}
-              name={named(id, `ledger ${p.label}`)}
-              stroke={runStroke(COLORS.main, i)}
-              strokeWidth={2}
-              strokeDasharray={i === 1 ? DASH_B : undefined}
-              dot={{ r: 2 }}
-              isAnimationActive={false}
-            />,
-            <Line
-              key={`corrected-${id}`}
-              dataKey={runKey(p.corrected, i)}
-              name={named(id, `corrected ${p.label} (audit)`)}
-              stroke={runStroke(COLORS.good, i)}
-              strokeWidth={2}
-              strokeDasharray={i === 1 ? DASH_B : undefined}
-              dot={{ r: 3 }}
-              isAnimationActive={false}
-            />,
-          ])}
-        </ComposedChart>
-      </ResponsiveContainer>
-    </div>
+    <StepChart
+      name={`corrected-${pane}`}
+      table={table}
+      runIds={runIds}
+      range={range}
+      axisRange={windowAxisRange(range, window)}
+      span={window}
+      axes={[valueAxis(p.tick, [0, 1])]}
+    >
+      {runIds.map((id, i) => (
+        <Area
+          key={`band-${id}`}
+          dataKey={bandOf(p.corrected, i)}
+          name={runLabel(runIds, id, `corrected ${p.label} 95% interval`)}
+          stroke="none"
+          fill={runStroke(COLORS.good, i)}
+          fillOpacity={0.18}
+          isAnimationActive={false}
+          activeDot={false}
+          legendType="none"
+        />
+      ))}
+      {runIds.flatMap((id, i) => [
+        line(id, i, p.ledger, `ledger ${p.label}`, COLORS.main, 2),
+        line(id, i, p.corrected, `corrected ${p.label} (audit)`, COLORS.good, 3),
+      ])}
+    </StepChart>
   );
 }

@@ -4,7 +4,7 @@
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt, fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { TicketLink, TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 
 /** Ticket rows shown; the totals cover every ticket. */
@@ -43,15 +43,15 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
       )}
       <Card title="Per ticket">
         <Table>
-          <thead>
-            <tr>
-              <Th>Ticket</Th>
-              <Th numeric>Rollouts</Th>
-              <Th numeric>Reward changed</Th>
-              <Th numeric>Mean before</Th>
-              <Th numeric>Mean after</Th>
-            </tr>
-          </thead>
+          <Head
+            cols={[
+              "Ticket",
+              { label: "Rollouts", numeric: true },
+              { label: "Reward changed", numeric: true },
+              { label: "Mean before", numeric: true },
+              { label: "Mean after", numeric: true },
+            ]}
+          />
           <tbody>
             {rows.map((r) => (
               <tr key={r.ticketId}>
@@ -77,16 +77,16 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
           <p className="p-3 text-[12px] text-fg-muted">No rollout&apos;s reward changes.</p>
         ) : (
           <Table>
-            <thead>
-              <tr>
-                <Th>Rollout</Th>
-                <Th numeric>Step</Th>
-                <Th numeric>Reward before</Th>
-                <Th numeric>Reward after</Th>
-                <Th>Guardrails</Th>
-                <Th>Reasons</Th>
-              </tr>
-            </thead>
+            <Head
+              cols={[
+                "Rollout",
+                { label: "Step", numeric: true },
+                { label: "Reward before", numeric: true },
+                { label: "Reward after", numeric: true },
+                "Guardrails",
+                "Reasons",
+              ]}
+            />
             <tbody>
               {dry.examples.map((d) => (
                 <tr key={`${d.runId}/${d.rolloutId}`}>

@@ -4,7 +4,7 @@
 // change to the form after a dry run asks for a new one before Apply.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useActionState, useEffect, useRef, useState, type FormEvent } from "react";
+import { useActionState, useEffect, useRef, useState, type FormEvent, type RefObject } from "react";
 import { BulkFixDiff } from "@/components/clusters/bulk-fix-diff.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
@@ -42,27 +42,12 @@ async function readLines(res: Response, onLine: (l: DryRunLine) => void): Promis
   }
 }
 
-export function BulkFixForm({
-  window: w,
-  clusterKey,
-  tickets,
-  backHref,
-}: {
-  window: { run: string; stepFrom?: number; stepTo?: number; threshold: number };
-  clusterKey: string;
-  tickets: ClusterTicket[];
-  backHref: string;
-}) {
-  const router = useRouter();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [scope, setScope] = useState<"all" | "some">("all");
-  const [picked, setPicked] = useState<Set<string>>(() => new Set());
-  const [change, setChange] = useState<"handoff" | "require_write">("handoff");
+/**
+ * The dry run of the form's change: streamed from its route, its state follows the progress lines to the diff. Any
+ * change to the tickets or the spec change after it makes it stale (`stale`, the form's onChange).
+ */
+function useDryRun(formRef: RefObject<HTMLFormElement | null>) {
   const [dry, setDry] = useState<DryState>({ phase: "idle" });
-  const [applied, applyAction, applying] = useActionState<BulkApplyState, FormData>(applyBulkFixAction, {});
-  useEffect(() => {
-    if (applied.applied) router.refresh();
-  }, [applied, router]);
   // What the dry run scored is what Apply saves: a change to the tickets or the spec change asks for a new dry run
   // (the reason is not part of what is scored).
   const stale = (e: FormEvent<HTMLFormElement>) => {
@@ -100,6 +85,27 @@ export function BulkFixForm({
       setDry({ phase: "error", message: `The dry run stopped: ${(err as Error).message}` });
     }
   }
+  return { dry, stale, runDry };
+}
+
+export function BulkFixForm({
+  window: w,
+  clusterKey,
+  tickets,
+  backHref,
+}: {
+  window: { run: string; stepFrom?: number; stepTo?: number; threshold: number };
+  clusterKey: string;
+  tickets: ClusterTicket[];
+  backHref: string;
+}) {
+  const router = useRouter();
+  const formRef = useRef<HTMLFormElement>(null);
+  const { dry, stale, runDry } = useDryRun(formRef);
+  const [applied, applyAction, applying] = useActionState<BulkApplyState, FormData>(applyBulkFixAction, {});
+  useEffect(() => {
+    if (applied.applied) router.refresh();
+  }, [applied, router]);
 
   const ready = dry.phase === "done" && dry.dry.totals.rollouts > 0;
   return (
@@ -110,89 +116,8 @@ export function BulkFixForm({
         {w.stepTo !== undefined && <input type="hidden" name="step_to" value={w.stepTo} />}
         <input type="hidden" name="threshold" value={w.threshold} />
         <input type="hidden" name="cluster" value={clusterKey} />
-        <Card title="Tickets">
-          <div className="space-y-2 p-3 text-[13px]">
-            <fieldset className="flex flex-wrap gap-4">
-              <legend className="sr-only">Which tickets</legend>
-              <label className="flex items-center gap-1">
-                <input type="radio" checked={scope === "all"} onChange={() => setScope("all")} />
-                All {fmtInt(tickets.length)} tickets of the cluster
-              </label>
-              <label className="flex items-center gap-1">
-                <input type="radio" checked={scope === "some"} onChange={() => setScope("some")} />
-                Only the tickets checked below
-              </label>
-            </fieldset>
-            {scope === "all" ? null : (
-              <ul
-                className="grid max-h-72 gap-1 overflow-auto sm:grid-cols-2 lg:grid-cols-3"
-                aria-label="Tickets to fix"
-              >
-                {tickets.slice(0, MAX_TICKET_BOXES).map((t) => (
-                  <li key={t.ticketId}>
-                    <label className="flex items-center gap-2 text-[12px]">
-                      <input
-                        type="checkbox"
-                        name="tickets"
-                        value={t.ticketId}
-                        checked={picked.has(t.ticketId)}
-                        onChange={(e) => {
-                          const next = new Set(picked);
-                          if (e.target.checked) next.add(t.ticketId);
-                          else next.delete(t.ticketId);
-                          setPicked(next);
-                        }}
-                      />
-                      <span className="font-mono">{t.ticketId}</span>
-                      <span className="text-fg-muted">
-                        {t.category ?? "—"} · {fmtInt(t.rollouts)} rollouts · mean {fmtScore(t.meanReward)}
-                      </span>
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <input type="hidden" name="scope" value={scope} />
-          </div>
-        </Card>
-        <Card title="Spec change">
-          <div className="grid gap-3 p-3 text-[13px]">
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="change"
-                value="handoff"
-                checked={change === "handoff"}
-                onChange={() => setChange("handoff")}
-              />
-              Set <span className="font-mono">handoff: &quot;not_allowed&quot;</span> (a hand-off with nothing done then
-              scores outcome 0)
-              <input type="hidden" name="handoff" value="not_allowed" />
-            </label>
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="change"
-                value="require_write"
-                checked={change === "require_write"}
-                onChange={() => setChange("require_write")}
-              />
-              Add a required write
-            </label>
-            {change === "require_write" && (
-              <div className="grid gap-2 pl-6 md:grid-cols-2">
-                <label className="grid gap-1 text-[12px]">
-                  Tool (a write tool of the registry)
-                  <input name="tool" className={inputClass} placeholder="finance.issue_refund" />
-                </label>
-                <label className="grid gap-1 text-[12px]">
-                  Fields (name=value, comma-separated; $pointer into the case&apos;s snapshot)
-                  <input name="fields" className={inputClass} placeholder="order_id=$order.id" />
-                </label>
-              </div>
-            )}
-          </div>
-        </Card>
+        <TicketScope tickets={tickets} />
+        <SpecChange />
         <Card title="Dry run, then apply">
           <div className="grid gap-3 p-3 text-[13px]">
             <div className="flex flex-wrap items-center gap-3">
@@ -231,6 +156,101 @@ export function BulkFixForm({
       </form>
       {dry.phase === "done" && <BulkFixDiff dry={dry.dry} />}
     </div>
+  );
+}
+
+/** Which tickets: all of the cluster, or the ones checked (the first MAX_TICKET_BOXES are offered). */
+function TicketScope({ tickets }: { tickets: ClusterTicket[] }) {
+  const [scope, setScope] = useState<"all" | "some">("all");
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  return (
+    <Card title="Tickets">
+      <div className="space-y-2 p-3 text-[13px]">
+        <fieldset className="flex flex-wrap gap-4">
+          <legend className="sr-only">Which tickets</legend>
+          <label className="flex items-center gap-1">
+            <input type="radio" checked={scope === "all"} onChange={() => setScope("all")} />
+            All {fmtInt(tickets.length)} tickets of the cluster
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="radio" checked={scope === "some"} onChange={() => setScope("some")} />
+            Only the tickets checked below
+          </label>
+        </fieldset>
+        {scope === "all" ? null : (
+          <ul className="grid max-h-72 gap-1 overflow-auto sm:grid-cols-2 lg:grid-cols-3" aria-label="Tickets to fix">
+            {tickets.slice(0, MAX_TICKET_BOXES).map((t) => (
+              <li key={t.ticketId}>
+                <label className="flex items-center gap-2 text-[12px]">
+                  <input
+                    type="checkbox"
+                    name="tickets"
+                    value={t.ticketId}
+                    checked={picked.has(t.ticketId)}
+                    onChange={(e) => {
+                      const next = new Set(picked);
+                      if (e.target.checked) next.add(t.ticketId);
+                      else next.delete(t.ticketId);
+                      setPicked(next);
+                    }}
+                  />
+                  <span className="font-mono">{t.ticketId}</span>
+                  <span className="text-fg-muted">
+                    {t.category ?? "—"} · {fmtInt(t.rollouts)} rollouts · mean {fmtScore(t.meanReward)}
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+        <input type="hidden" name="scope" value={scope} />
+      </div>
+    </Card>
+  );
+}
+
+/** The one spec change: forbid the hand-off, or require a write (tool and fields). */
+function SpecChange() {
+  const [change, setChange] = useState<"handoff" | "require_write">("handoff");
+  return (
+    <Card title="Spec change">
+      <div className="grid gap-3 p-3 text-[13px]">
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="change"
+            value="handoff"
+            checked={change === "handoff"}
+            onChange={() => setChange("handoff")}
+          />
+          Set <span className="font-mono">handoff: &quot;not_allowed&quot;</span> (a hand-off with nothing done then
+          scores outcome 0)
+          <input type="hidden" name="handoff" value="not_allowed" />
+        </label>
+        <label className="flex items-center gap-2">
+          <input
+            type="radio"
+            name="change"
+            value="require_write"
+            checked={change === "require_write"}
+            onChange={() => setChange("require_write")}
+          />
+          Add a required write
+        </label>
+        {change === "require_write" && (
+          <div className="grid gap-2 pl-6 md:grid-cols-2">
+            <label className="grid gap-1 text-[12px]">
+              Tool (a write tool of the registry)
+              <input name="tool" className={inputClass} placeholder="finance.issue_refund" />
+            </label>
+            <label className="grid gap-1 text-[12px]">
+              Fields (name=value, comma-separated; $pointer into the case&apos;s snapshot)
+              <input name="fields" className={inputClass} placeholder="order_id=$order.id" />
+            </label>
+          </div>
+        )}
+      </div>
+    </Card>
   );
 }
 

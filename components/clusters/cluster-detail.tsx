@@ -7,7 +7,7 @@ import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
 import {
   clusterLabel,
@@ -88,14 +88,14 @@ function Categories({ parts, window, title }: { parts: CategoryPart[]; window: L
     <div>
       <h3 className="mb-1 text-[12px] font-medium text-fg-muted">{title}</h3>
       <Table>
-        <thead>
-          <tr>
-            <Th>Category</Th>
-            <Th numeric>Rollouts</Th>
-            <Th numeric>Of the cluster</Th>
-            <Th numeric>Mean reward</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Category",
+            { label: "Rollouts", numeric: true },
+            { label: "Of the cluster", numeric: true },
+            { label: "Mean reward", numeric: true },
+          ]}
+        />
         <tbody>
           {parts.map((p) => (
             <tr key={p.category ?? "(none)"} data-cluster={p.key ?? undefined}>

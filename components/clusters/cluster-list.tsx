@@ -3,7 +3,7 @@ import { EarlyLate, fmtPriority, StatusBadge } from "@/components/clusters/clust
 import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
 import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
 import type { ClusterStats } from "@/lib/clusters/report.ts";
@@ -32,19 +32,19 @@ export function ClusterList({
   return (
     <Table>
       <caption className="sr-only">{caption}</caption>
-      <thead>
-        <tr>
-          <Th numeric>#</Th>
-          <Th>Cluster</Th>
-          <Th numeric>Low-scoring rollouts</Th>
-          <Th>Share of all rollouts in window</Th>
-          <Th numeric>Tickets</Th>
-          <Th numeric>Mean reward</Th>
-          <Th numeric>Removed by cap</Th>
-          <Th>Trend (early → late)</Th>
-          <Th numeric>Priority</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          { label: "#", numeric: true },
+          "Cluster",
+          { label: "Low-scoring rollouts", numeric: true },
+          "Share of all rollouts in window",
+          { label: "Tickets", numeric: true },
+          { label: "Mean reward", numeric: true },
+          { label: "Removed by cap", numeric: true },
+          "Trend (early → late)",
+          { label: "Priority", numeric: true },
+        ]}
+      />
       <tbody>
         {clusters.map((c, i) => {
           const s = states.get(c.key);

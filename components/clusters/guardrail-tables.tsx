@@ -3,7 +3,7 @@ import { EarlyLate } from "@/components/clusters/cluster-format.tsx";
 import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 
@@ -13,16 +13,16 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
   return (
     <Card title="Co-fired guardrail sets (low-scoring rollouts)" className="mb-4">
       <Table>
-        <thead>
-          <tr>
-            <Th>Guardrails that fired together</Th>
-            <Th numeric>Low-scoring rollouts</Th>
-            <Th numeric>Share of all rollouts</Th>
-            <Th numeric>Tickets</Th>
-            <Th numeric>Mean reward</Th>
-            <Th>Trend (early → late)</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Guardrails that fired together",
+            { label: "Low-scoring rollouts", numeric: true },
+            { label: "Share of all rollouts", numeric: true },
+            { label: "Tickets", numeric: true },
+            { label: "Mean reward", numeric: true },
+            "Trend (early → late)",
+          ]}
+        />
         <tbody>
           {report.cofired.slice(0, 12).map((c) => (
             <tr key={c.key} data-cluster={c.key}>
@@ -35,12 +35,7 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
               <Td numeric>{fmtPct(c.share)}</Td>
               <Td numeric>{fmtInt(c.tickets)}</Td>
               <Td numeric>{fmtScore(c.meanReward)}</Td>
-              <Td>
-                <div className="flex items-center gap-2">
-                  <Sparkline shares={c.trend.shares} label={`share per step bin of ${c.label}`} />
-                  <EarlyLate trend={c.trend} />
-                </div>
-              </Td>
+              <TrendCell trend={c.trend} label={`share per step bin of ${c.label}`} />
             </tr>
           ))}
         </tbody>
@@ -62,15 +57,15 @@ export function GuardrailPresence({ report }: { report: ClusterReport }) {
       className="mb-4"
     >
       <Table>
-        <thead>
-          <tr>
-            <Th>Guardrail</Th>
-            <Th numeric>Low-scoring rollouts with it</Th>
-            <Th numeric>Share of all rollouts in window</Th>
-            <Th numeric>Deciding</Th>
-            <Th>Trend (early → late)</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Guardrail",
+            { label: "Low-scoring rollouts with it", numeric: true },
+            { label: "Share of all rollouts in window", numeric: true },
+            { label: "Deciding", numeric: true },
+            "Trend (early → late)",
+          ]}
+        />
         <tbody>
           {report.guardrails.map((g) => (
             <tr key={g.code} data-guardrail={g.code}>
@@ -78,16 +73,23 @@ export function GuardrailPresence({ report }: { report: ClusterReport }) {
               <Td numeric>{fmtInt(g.size)}</Td>
               <Td numeric>{fmtPct(g.share)}</Td>
               <Td numeric>{fmtInt(g.deciding)}</Td>
-              <Td>
-                <div className="flex items-center gap-2">
-                  <Sparkline shares={g.trend.shares} label={`share per step bin with ${g.code}`} />
-                  <EarlyLate trend={g.trend} />
-                </div>
-              </Td>
+              <TrendCell trend={g.trend} label={`share per step bin with ${g.code}`} />
             </tr>
           ))}
         </tbody>
       </Table>
     </Card>
+  );
+}
+
+/** A population's share per step bin as a sparkline, with its early and late shares. */
+function TrendCell({ trend, label }: { trend: Parameters<typeof EarlyLate>[0]["trend"]; label: string }) {
+  return (
+    <Td>
+      <div className="flex items-center gap-2">
+        <Sparkline shares={trend.shares} label={label} />
+        <EarlyLate trend={trend} />
+      </div>
+    </Td>
   );
 }

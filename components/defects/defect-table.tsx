@@ -2,7 +2,7 @@ import Link from "next/link";
 import { DefectFixForm } from "@/components/defects/fix-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { DEFECT_KIND_LABELS } from "@/lib/defects/causes.ts";
 import type { DefectRow } from "@/lib/defects/data.ts";
 
@@ -12,17 +12,7 @@ const TONE = { open: "warn", fixed: "accent", verified: "good" } as const;
 export function DefectTable({ rows, canFix }: { rows: DefectRow[]; canFix: boolean }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Defect</Th>
-          <Th>Kind</Th>
-          <Th>Case / guardrail</Th>
-          <Th>Status</Th>
-          <Th>Items</Th>
-          <Th>Fix</Th>
-          <Th>Opened</Th>
-        </tr>
-      </thead>
+      <Head cols={["Defect", "Kind", "Case / guardrail", "Status", "Items", "Fix", "Opened"]} />
       <tbody>
         {rows.map((d) => (
           <tr key={`${d.runId}/${d.id}`} data-testid="defect-row">

@@ -1,9 +1,7 @@
 "use client";
-// The run page's charts on one shared step axis. The step range (zoom) lives in the URL, so the server reads only
-// the steps shown and a zoomed view can be linked; smoothing and the per-guardrail lines are view options kept in
-// the URL too, without a round trip. Every chart draws the table that its CSV download writes.
-import { usePathname, useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+// The run page's charts on one shared step axis (the view: use-chart-view.ts). Every chart draws the table that its
+// CSV download writes.
+import { useMemo, useState } from "react";
 import { AuditChart } from "@/components/charts/audit-chart.tsx";
 import { ChartCard } from "@/components/charts/chart-card.tsx";
 import { CorrectedChart } from "@/components/charts/corrected-chart.tsx";
@@ -12,17 +10,16 @@ import { HandoffChart } from "@/components/charts/handoff-chart.tsx";
 import { HitRateChart } from "@/components/charts/hit-rate-chart.tsx";
 import { OutcomesChart } from "@/components/charts/outcomes-chart.tsx";
 import { RemovedChart } from "@/components/charts/removed-chart.tsx";
-import { StepOverview } from "@/components/charts/step-overview.tsx";
 import { TrainedRewardChart } from "@/components/charts/trained-reward-chart.tsx";
 import { AlarmBadge, type AlarmView } from "@/components/monitors/alarm-badge.tsx";
-import { RangeControl } from "@/components/monitors/range-control.tsx";
+import { useChartView } from "@/components/monitors/use-chart-view.ts";
+import { stepSpan, ViewControls } from "@/components/monitors/view-controls.tsx";
 import type { ChartData } from "@/lib/monitors/loaders.ts";
 import type { AlarmKey } from "@/lib/monitors/rules.ts";
 import { MIN_WINDOW_REVIEWS, MIN_WINDOW_SLOTS } from "@/lib/stats/alarm-presets.ts";
-import { FieldError } from "@/components/ui/field.tsx";
 import { fmtPct } from "@/components/ui/format.ts";
-import { SMOOTHING, type ChartName, type ChartQueryErrors } from "@/lib/monitors/schema.ts";
-import { chartTable } from "@/lib/monitors/series.ts";
+import type { ChartQueryErrors } from "@/lib/monitors/schema.ts";
+import { chartTable, type ChartTable } from "@/lib/monitors/series.ts";
 
 export type RunMonitorsProps = {
   data: ChartData;
@@ -39,47 +36,10 @@ export type RunMonitorsProps = {
 
 const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
 
-export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = {} }: RunMonitorsProps) {
-  const router = useRouter();
-  const pathname = usePathname();
-  const [pending, startTransition] = useTransition();
-  const [smooth, setSmooth] = useState(data.smooth);
-  const [smoothError, setSmoothError] = useState(errors.smooth);
-  const [perGuardrail, setPerGuardrail] = useState(false);
-  const { range, extent, thresholds: t, bucket } = data;
-  const runIds = data.runs.map((r) => r.id);
-  const zoomed = range.from !== extent.first || range.to !== extent.last;
-
-  const params = (over: Record<string, string | number | null>) => {
-    const p = new URLSearchParams(keep);
-    const all: Record<string, string | number | null> = {
-      from: zoomed ? range.from : null,
-      to: zoomed ? range.to : null,
-      smooth: smooth > 1 ? smooth : null,
-      ...over,
-    };
-    for (const [k, v] of Object.entries(all)) if (v !== null) p.set(k, String(v));
-    return p;
-  };
-  const zoom = (from: number, to: number) => {
-    const whole = from <= extent.first && to >= extent.last;
-    const p = params(whole ? { from: null, to: null } : { from, to });
-    startTransition(() => router.replace(`${pathname}?${p}`, { scroll: false }));
-  };
-  const setSmoothing = (w: number) => {
-    setSmooth(w);
-    setSmoothError(undefined);
-    // A view option: update the address without asking the server again.
-    window.history.replaceState(null, "", `${pathname}?${params({ smooth: w > 1 ? w : null })}`);
-  };
-  const csv = (chart: ChartName) => {
-    const p = params({});
-    if (chart === "audit" || chart === "corrected") p.delete("smooth");
-    return `${csvBase}/${chart}?${p}`;
-  };
-
-  const tables = useMemo(() => {
-    const d = { runs: data.runs, smooth };
+/** Each chart's table at the chosen smoothing (the CSV route writes the same). */
+function useTables(runs: ChartData["runs"], smooth: number) {
+  return useMemo(() => {
+    const d = { runs, smooth };
     return {
       hit: chartTable(d, "hit-rate"),
       handoff: chartTable(d, "handoff"),
@@ -90,75 +50,23 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
       audit: chartTable(d, "audit"),
       corrected: chartTable(d, "corrected"),
     };
-  }, [data.runs, smooth]);
+  }, [runs, smooth]);
+}
+
+export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = {} }: RunMonitorsProps) {
+  const view = useChartView(data, keep, csvBase, errors.smooth);
+  const [perGuardrail, setPerGuardrail] = useState(false);
+  const { range, thresholds: t, bucket } = data;
+  const runIds = data.runs.map((r) => r.id);
+  const csv = view.csv;
+  const tables = useTables(data.runs, view.smooth);
   const handoffAlarm = alarms.handoff;
-  const hasAudit = data.runs.some((r) => r.audit.length > 0);
   const hasTrained = data.runs.some((r) => r.rows.some((s) => s.trained > 0));
   const common = { runIds, range, bucket, marks: data.marks };
-  // Windows the audit is too thin to correct, with why (the chart draws no corrected point there).
-  const thin = data.runs.flatMap((r) =>
-    r.corrected.filter((w) => w.thin).map((w) => ({ run: r.id, from: w.stepFrom, to: w.stepTo, why: w.thin! })),
-  );
-  const anyCorrected = data.runs.some((r) => r.corrected.some((w) => w.corrected !== null));
-  const steps = (from: number, to: number) => `steps ${from.toLocaleString("en-US")}–${to.toLocaleString("en-US")}`;
 
   return (
     <div className="flex flex-col gap-3">
-      <section aria-label="Step range and view" className="rounded-md border border-border bg-bg px-3 py-2">
-        <div className="flex flex-wrap items-end justify-between gap-3">
-          <RangeControl
-            key={`${range.from}-${range.to}-${errors.from ?? ""}-${errors.to ?? ""}`}
-            range={range}
-            extent={extent}
-            pending={pending}
-            onApply={zoom}
-            given={{ from: given.from, to: given.to }}
-            errors={{ from: errors.from, to: errors.to }}
-          />
-          <div className="flex flex-col text-[12px]">
-            <label className="flex items-center gap-1.5">
-              <span className="text-fg-muted">Smoothing</span>
-              <select
-                className="rounded border border-border bg-bg px-1 py-0.5 aria-[invalid=true]:border-bad"
-                value={smooth}
-                onChange={(e) => setSmoothing(Number(e.target.value))}
-                aria-invalid={smoothError ? true : undefined}
-                aria-describedby={smoothError ? "smooth-error" : undefined}
-              >
-                {SMOOTHING.map((w) => (
-                  <option key={w} value={w}>
-                    {w === 1 ? "none" : `moving average, ${w} points`}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <FieldError id="smooth-error" errors={smoothError ? [`smooth ${smoothError}`] : undefined} />
-          </div>
-        </div>
-        <StepOverview points={data.overview} range={range} onSelect={zoom} />
-        {data.marks.length > 0 && (
-          <div className="mt-1 text-[11px]" data-testid="score-change-marks">
-            <p className="text-fg-muted">Fixes that changed scores in these steps (marked on the step charts):</p>
-            <ul className="list-disc pl-4">
-              {data.marks.map((m) => (
-                <li key={m.id}>
-                  {m.label}:{" "}
-                  {m.steps && m.steps.length <= 12
-                    ? `step${m.steps.length === 1 ? "" : "s"} ${m.steps.map((x) => x.step.toLocaleString("en-US")).join(", ")}`
-                    : steps(m.stepMin, m.stepMax)}
-                </li>
-              ))}
-            </ul>
-          </div>
-        )}
-        <p className="text-[11px] text-fg-muted">
-          Drag the brush or type a range to zoom every chart.
-          {bucket > 1 &&
-            ` Each point pools ${bucket.toLocaleString("en-US")} steps (the range has more steps than a chart can draw).`}
-          {smooth > 1 && ` Smoothed: each point pools the counts of the last ${smooth} points.`}
-        </p>
-      </section>
-
+      <ViewControls data={data} view={view} errors={errors} given={given} />
       <div className="grid grid-cols-1 gap-3 xl:grid-cols-2">
         <ChartCard
           id="chart-hit-rate"
@@ -241,75 +149,82 @@ export function RunMonitors({ data, alarms, keep, csvBase, errors = {}, given = 
           )}
         </ChartCard>
 
-        <ChartCard
-          id="chart-corrected"
-          title="Human-corrected success and reward"
-          description={`Per ${t.auditWindow.toLocaleString("en-US")}-step window: the ledger's success rate and mean reward beside the ones corrected by the shadow audit — the ledger's success share times the share of its successes blind humans confirm, plus its failure share times the share of its failures they pass, and the mean human − ledger difference — with 95% bootstrap bands over audited tickets. A band below the ledger's line means humans do not agree with the ledger's gains.`}
-          csvHref={csv("corrected")}
-        >
-          {anyCorrected ? (
-            <div className="grid gap-2 md:grid-cols-2">
-              <CorrectedChart
-                pane="success"
-                table={tables.corrected}
-                runIds={runIds}
-                range={range}
-                window={t.auditWindow}
-              />
-              <CorrectedChart
-                pane="reward"
-                table={tables.corrected}
-                runIds={runIds}
-                range={range}
-                window={t.auditWindow}
-              />
-            </div>
-          ) : (
-            <p role="status" className="px-3 py-10 text-center text-[13px] text-fg-muted" data-testid="corrected-thin">
-              The audit is too thin to correct the ledger {runIds.length > 1 ? "of these runs" : "of this run"} in these
-              steps
-              {thin[0] ? `: ${thin[thin.length - 1].why}` : ""}. A corrected curve needs, per window or pooled with its
-              neighbours, 20 audited rollouts from 10 tickets with at least 3 human successes and 3 failures.
-            </p>
-          )}
-          {anyCorrected && thin.length > 0 && (
-            <div className="border-t border-border px-3 py-2 text-[11px] text-fg-muted" data-testid="corrected-thin">
-              <p>Too thin to correct, so no corrected point is drawn:</p>
-              <ul className="list-disc pl-4">
-                {thin.map((w) => (
-                  <li key={`${w.run}-${w.from}`}>
-                    {runIds.length > 1 ? `${w.run}, ` : ""}
-                    {steps(w.from, w.to)}: {w.why}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          )}
-        </ChartCard>
-
-        <ChartCard
-          id="chart-audit"
-          title="Shadow audit over training"
-          description={`Blind human reviews per ${t.auditWindow.toLocaleString("en-US")}-step window: agreement with the ledger and claim-extraction accuracy, with 95% Wilson intervals; the dashed red line is the extraction alarm's floor (${fmtPct(t.extractionFloor, 0)}). A window with fewer than ${MIN_WINDOW_REVIEWS} reviews (extraction: ${MIN_WINDOW_SLOTS} claim slots) is a gap, not a 0% or 100% point; the CSV keeps its figures and counts.`}
-          status={<AlarmBadge alarm={alarms.extraction} label="extraction" />}
-          csvHref={csv("audit")}
-        >
-          {hasAudit ? (
-            <AuditChart
-              table={tables.audit}
-              runIds={runIds}
-              range={range}
-              window={t.auditWindow}
-              floor={t.extractionFloor}
-            />
-          ) : (
-            <p className="px-3 py-10 text-center text-[13px] text-fg-muted">
-              No shadow reviews {runIds.length > 1 ? "for these runs" : "for this run"} in these steps yet. Agreement
-              and extraction accuracy appear here once an audit batch of the run has reviewed items.
-            </p>
-          )}
-        </ChartCard>
+        <CorrectedCard data={data} table={tables.corrected} csvHref={csv("corrected")} />
+        <AuditCard data={data} table={tables.audit} alarm={alarms.extraction} csvHref={csv("audit")} />
       </div>
     </div>
+  );
+}
+
+type WindowCardProps = { data: ChartData; table: ChartTable; csvHref: string };
+
+/** The ledger's success and mean reward per audit window beside the audit-corrected ones, or why there are none. */
+function CorrectedCard({ data, table, csvHref }: WindowCardProps) {
+  const { range, thresholds: t } = data;
+  const runIds = data.runs.map((r) => r.id);
+  // Windows the audit is too thin to correct, with why (the chart draws no corrected point there).
+  const thin = data.runs.flatMap((r) =>
+    r.corrected.filter((w) => w.thin).map((w) => ({ run: r.id, from: w.stepFrom, to: w.stepTo, why: w.thin! })),
+  );
+  const anyCorrected = data.runs.some((r) => r.corrected.some((w) => w.corrected !== null));
+  return (
+    <ChartCard
+      id="chart-corrected"
+      title="Human-corrected success and reward"
+      description={`Per ${t.auditWindow.toLocaleString("en-US")}-step window: the ledger's success rate and mean reward beside the ones corrected by the shadow audit — the ledger's success share times the share of its successes blind humans confirm, plus its failure share times the share of its failures they pass, and the mean human − ledger difference — with 95% bootstrap bands over audited tickets. A band below the ledger's line means humans do not agree with the ledger's gains.`}
+      csvHref={csvHref}
+    >
+      {anyCorrected ? (
+        <div className="grid gap-2 md:grid-cols-2">
+          <CorrectedChart pane="success" table={table} runIds={runIds} range={range} window={t.auditWindow} />
+          <CorrectedChart pane="reward" table={table} runIds={runIds} range={range} window={t.auditWindow} />
+        </div>
+      ) : (
+        <p role="status" className="px-3 py-10 text-center text-[13px] text-fg-muted" data-testid="corrected-thin">
+          The audit is too thin to correct the ledger {runIds.length > 1 ? "of these runs" : "of this run"} in these
+          steps
+          {thin[0] ? `: ${thin[thin.length - 1].why}` : ""}. A corrected curve needs, per window or pooled with its
+          neighbours, 20 audited rollouts from 10 tickets with at least 3 human successes and 3 failures.
+        </p>
+      )}
+      {anyCorrected && thin.length > 0 && (
+        <div className="border-t border-border px-3 py-2 text-[11px] text-fg-muted" data-testid="corrected-thin">
+          <p>Too thin to correct, so no corrected point is drawn:</p>
+          <ul className="list-disc pl-4">
+            {thin.map((w) => (
+              <li key={`${w.run}-${w.from}`}>
+                {runIds.length > 1 ? `${w.run}, ` : ""}
+                {stepSpan(w.from, w.to)}: {w.why}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </ChartCard>
+  );
+}
+
+/** Agreement and extraction accuracy of the shadow audit per window, or a note that there are no reviews yet. */
+function AuditCard({ data, table, alarm, csvHref }: WindowCardProps & { alarm: AlarmView | undefined }) {
+  const { range, thresholds: t } = data;
+  const runIds = data.runs.map((r) => r.id);
+  const hasAudit = data.runs.some((r) => r.audit.length > 0);
+  return (
+    <ChartCard
+      id="chart-audit"
+      title="Shadow audit over training"
+      description={`Blind human reviews per ${t.auditWindow.toLocaleString("en-US")}-step window: agreement with the ledger and claim-extraction accuracy, with 95% Wilson intervals; the dashed red line is the extraction alarm's floor (${fmtPct(t.extractionFloor, 0)}). A window with fewer than ${MIN_WINDOW_REVIEWS} reviews (extraction: ${MIN_WINDOW_SLOTS} claim slots) is a gap, not a 0% or 100% point; the CSV keeps its figures and counts.`}
+      status={<AlarmBadge alarm={alarm} label="extraction" />}
+      csvHref={csvHref}
+    >
+      {hasAudit ? (
+        <AuditChart table={table} runIds={runIds} range={range} window={t.auditWindow} floor={t.extractionFloor} />
+      ) : (
+        <p className="px-3 py-10 text-center text-[13px] text-fg-muted">
+          No shadow reviews {runIds.length > 1 ? "for these runs" : "for this run"} in these steps yet. Agreement and
+          extraction accuracy appear here once an audit batch of the run has reviewed items.
+        </p>
+      )}
+    </ChartCard>
   );
 }

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { PairReveal } from "@/lib/pairwise/data.ts";
 
 const num = (x: number | null, digits = 3) => (x === null ? "–" : x.toFixed(digits));
@@ -24,17 +24,17 @@ export function PairRevealView({ reveal }: { reveal: PairReveal }) {
         {reveal.order.gap !== null && <span className="text-fg-muted">reward gap {num(reveal.order.gap)}</span>}
       </p>
       <Table>
-        <thead>
-          <tr>
-            <Th>Side</Th>
-            <Th>Rollout</Th>
-            <Th numeric>Ledger reward</Th>
-            <Th numeric>Advantage (r − group mean)</Th>
-            <Th numeric>Normalised (÷ group std)</Th>
-            <Th>Deciding guardrail</Th>
-            <Th>Your choice</Th>
-          </tr>
-        </thead>
+        <Head
+          cols={[
+            "Side",
+            "Rollout",
+            { label: "Ledger reward", numeric: true },
+            { label: "Advantage (r − group mean)", numeric: true },
+            { label: "Normalised (÷ group std)", numeric: true },
+            "Deciding guardrail",
+            "Your choice",
+          ]}
+        />
         <tbody>
           {(
             [

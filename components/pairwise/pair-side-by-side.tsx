@@ -3,7 +3,7 @@ import { RolloutOutcome } from "@/components/review/rollout-context.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
 import type { PairCase, PairCaseSide } from "@/lib/pairwise/report-loaders.ts";
 import type { LedgerSide } from "@/lib/review/data.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
@@ -65,16 +65,7 @@ const VERDICT_TEXT = {
 export function PairJudgements({ c }: { c: PairCase }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Annotator</Th>
-          <Th>Preferred</Th>
-          <Th>Against the ledger</Th>
-          <Th>Reason</Th>
-          <Th>Note</Th>
-          <Th>When</Th>
-        </tr>
-      </thead>
+      <Head cols={["Annotator", "Preferred", "Against the ledger", "Reason", "Note", "When"]} />
       <tbody data-testid="pair-judgements">
         {c.judgements.map((j) => (
           <tr key={j.reviewId}>

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Shown, pctRange } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
 import { PAIR_LABELS, type BreakdownRow, type PairReport } from "@/lib/pairwise/report.ts";
 
@@ -89,17 +89,17 @@ export function InversionTable({ r }: { r: PairReport }) {
     return <p className="px-3 py-2 text-fg-muted">No inversion: no human preferred the lower-scored rollout.</p>;
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th numeric>Gap</Th>
-          <Th>Ledger prefers</Th>
-          <Th>Human prefers</Th>
-          <Th numeric>Step</Th>
-          <Th>Stratum</Th>
-          <Th numeric>Inverted</Th>
-          <Th>Verdict</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          { label: "Gap", numeric: true },
+          "Ledger prefers",
+          "Human prefers",
+          { label: "Step", numeric: true },
+          "Stratum",
+          { label: "Inverted", numeric: true },
+          "Verdict",
+        ]}
+      />
       <tbody data-testid="pair-inversions">
         {r.inversions.map((i) => (
           <tr key={i.itemId} data-item={i.itemId}>

@@ -1,3 +1,5 @@
+import { Options } from "@/components/ui/field.tsx";
+
 /**
  * The runs the two pickers start on: the ones asked for, else the first run and the first other one — never the same
  * run twice unless both were asked for.
@@ -35,21 +37,13 @@ export function CompareForm({
       <label className="flex items-center gap-1">
         <span className="text-fg-muted">Compare</span>
         <select name="a" defaultValue={pair.a} className={select} aria-label="First run">
-          {runIds.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          <Options values={runIds} />
         </select>
       </label>
       <label className="flex items-center gap-1">
         <span className="text-fg-muted">with</span>
         <select name="b" defaultValue={pair.b} className={select} aria-label="Second run">
-          {runIds.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
+          <Options values={runIds} />
         </select>
       </label>
       <button type="submit" className="rounded border border-border px-2 py-0.5 hover:bg-bg-muted">

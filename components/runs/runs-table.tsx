@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { AlarmBadge, alarmTone } from "@/components/monitors/alarm-badge.tsx";
 import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
@@ -59,19 +59,19 @@ export function RunsTable({
 }) {
   return (
     <Table>
-      <thead>
-        <tr>
-          <Th>Run</Th>
-          <Th numeric>Rollouts</Th>
-          <Th numeric>Steps</Th>
-          <Th numeric>Latest step</Th>
-          <Th numeric>Hit rate</Th>
-          <Th numeric>Hand-off</Th>
-          <Th numeric>Success</Th>
-          <Th numeric>Mean reward</Th>
-          <Th>Alarms</Th>
-        </tr>
-      </thead>
+      <Head
+        cols={[
+          "Run",
+          { label: "Rollouts", numeric: true },
+          { label: "Steps", numeric: true },
+          { label: "Latest step", numeric: true },
+          { label: "Hit rate", numeric: true },
+          { label: "Hand-off", numeric: true },
+          { label: "Success", numeric: true },
+          { label: "Mean reward", numeric: true },
+          "Alarms",
+        ]}
+      />
       <tbody>
         {runs.map((r) => {
           const t = thresholds.get(r.id);

@@ -1,6 +1,6 @@
 import { JsonInline } from "@/components/trajectory/json-inline.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { PointerRow } from "@/lib/ledger/spec-pointers.ts";
 
 function Json({ value }: { value: unknown }) {
@@ -40,13 +40,7 @@ export function CasePanel({
       <div>
         <div className="mb-1 text-[12px] font-medium">Spec pointers</div>
         <Table>
-          <thead>
-            <tr>
-              <Th>Field</Th>
-              <Th>Pointer</Th>
-              <Th>Resolves to</Th>
-            </tr>
-          </thead>
+          <Head cols={["Field", "Pointer", "Resolves to"]} />
           <tbody>
             {pointers.map((p) => (
               <tr key={p.field}>

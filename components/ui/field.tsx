@@ -1,4 +1,5 @@
 /** Shared look of form inputs, the error line under a field (linked to it by aria-describedby), and a form's answer. */
+import type { InputHTMLAttributes, ReactNode } from "react";
 import { cn } from "@/components/ui/cn.ts";
 
 export const inputClass =
@@ -30,4 +31,53 @@ export function FormMessage({
       {state.message}
     </Tag>
   );
+}
+
+/** A labelled field: the label above its control, and the control's error line (`<id>-error`) below. */
+export function Labeled({
+  id,
+  label,
+  errors,
+  className,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  errors?: string[];
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="mb-1 block text-[12px] font-medium">
+        {label}
+      </label>
+      {children}
+      <FieldError id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+/** An input in a Labeled field, marked invalid and described by its error line. */
+export function TextField({
+  id,
+  label,
+  errors,
+  className = inputClass,
+  ...input
+}: Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id: string; label: ReactNode; errors?: string[] }) {
+  return (
+    <Labeled id={id} label={label} errors={errors}>
+      <input id={id} className={className} aria-invalid={!!errors} aria-describedby={`${id}-error`} {...input} />
+    </Labeled>
+  );
+}
+
+/** The options of a select whose values are shown as they are. */
+export function Options({ values }: { values: readonly string[] }) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {v}
+    </option>
+  ));
 }

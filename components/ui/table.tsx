@@ -44,3 +44,24 @@ export function Td({
     </td>
   );
 }
+/** One column of a header row: its label, or the label of a numeric (right-aligned) column. */
+export type HeadCol = string | { label: string; numeric: true };
+
+/** A table's header row from its column labels. */
+export function Head({ cols }: { cols: readonly HeadCol[] }) {
+  return (
+    <thead>
+      <tr>
+        {cols.map((c) =>
+          typeof c === "string" ? (
+            <Th key={c}>{c}</Th>
+          ) : (
+            <Th key={c.label} numeric>
+              {c.label}
+            </Th>
+          ),
+        )}
+      </tr>
+    </thead>
+  );
+}

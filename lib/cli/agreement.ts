@@ -3,6 +3,7 @@ import { withClient } from "@/lib/cli/client.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter } from "@/lib/agreement/schema.ts";
+import { flagSpec } from "@/lib/cli/command.ts";
 
 const HELP = `usage: verity agreement [--run R] [--batch N] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                         [--category C] [--annotator EMAIL] [--guardrail CODE] [--tolerance 0.1]
@@ -18,16 +19,10 @@ export async function run(argv: string[]): Promise<number> {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        run: { type: "string" },
-        batch: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        category: { type: "string" },
-        annotator: { type: "string" },
-        guardrail: { type: "string" },
-        tolerance: { type: "string" },
-        basis: { type: "string" },
-        json: { type: "boolean" },
+        ...flagSpec(
+          ["run", "batch", "from", "to", "category", "annotator", "guardrail", "tolerance", "basis"],
+          ["json"],
+        ),
         help: { type: "boolean", short: "h" },
       },
       strict: true,

@@ -2,8 +2,8 @@
 // rollouts under it (or, with --dry-run, prints what that would change and stores nothing); `verity case history
 // TICKET` lists its versions. docs/cases.md.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { type Io, stdio } from "@/lib/cli/command.ts";
+import { asUserId } from "@/lib/cli/client.ts";
+import { flagSpec, parseSubcommand, type Io, stdio } from "@/lib/cli/command.ts";
 import { listCaseVersions } from "@/lib/cases/data.ts";
 import { addToTotals, dryRunCase, type DryRunTotals } from "@/lib/cases/dry-run.ts";
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
@@ -102,14 +102,10 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
       io.out(JSON.stringify({ ticket_id: ticketId, dry_run: true, ...totals }));
       return 0;
     }
-    let authorId: number | null = null;
-    if (values.as) {
-      const u = await pool.query<{ id: number }>("select id from users where lower(email) = lower($1)", [values.as]);
-      if (!u.rows[0]) {
-        io.err(`verity case revise: --as: no user ${JSON.stringify(values.as)}`);
-        return 2;
-      }
-      authorId = u.rows[0].id;
+    const authorId = await asUserId(pool, values.as);
+    if (authorId === undefined) {
+      io.err(`verity case revise: --as: no user ${JSON.stringify(values.as)}`);
+      return 2;
     }
     const client = createClient(url);
     const r = await applyCaseFix(
@@ -189,37 +185,18 @@ async function history(positionals: string[], json: boolean, io: Io): Promise<nu
 }
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-    io.out(USAGE);
-    return sub ? 0 : 2;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        reason: { type: "string" },
-        run: { type: "string" },
-        "dry-run": { type: "boolean" },
-        adjudication: { type: "string", multiple: true },
-        cluster: { type: "string" },
-        as: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    io.err(`verity case: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.out(USAGE);
-    return 0;
-  }
+  const args = parseSubcommand(
+    "case",
+    USAGE,
+    argv,
+    {
+      ...flagSpec(["reason", "run", "cluster", "as"], ["dry-run", "json"]),
+      adjudication: { type: "string", multiple: true },
+    },
+    io,
+  );
+  if ("exit" in args) return args.exit;
+  const { sub, values, positionals } = args;
   if (sub === "revise") return revise(positionals, values, io);
   if (sub === "history") return history(positionals, !!values.json, io);
   io.err(`verity case: unknown subcommand "${sub}"\n\n${USAGE}`);

@@ -1,7 +1,8 @@
 // `verity clusters fix --run R --cluster KEY (--handoff MODE | --require-write TOOL[:field=value,...])`: the bulk fix
 // of a cluster's cases (docs/audit.md "Bulk fix from a cluster") — a dry run over every affected rollout with
 // --dry-run, otherwise each case's next version and its re-score. Progress goes to stderr as the rollouts go by.
-import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { asUserId } from "@/lib/cli/client.ts";
+import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import { reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { applyBulkFix, dryRunBulkFix, type BulkApply, type BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
@@ -77,20 +78,10 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     "clusters fix",
     USAGE,
     argv,
-    {
-      run: { type: "string" },
-      cluster: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      threshold: { type: "string" },
-      handoff: { type: "string" },
-      "require-write": { type: "string" },
-      tickets: { type: "string" },
-      "dry-run": { type: "boolean" },
-      reason: { type: "string" },
-      as: { type: "string" },
-      json: { type: "boolean" },
-    },
+    flagSpec(
+      ["run", "cluster", "from", "to", "threshold", "handoff", "require-write", "tickets", "reason", "as"],
+      ["dry-run", "json"],
+    ),
     io,
   );
   if ("exit" in flags) return flags.exit;
@@ -152,14 +143,10 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
         else for (const l of dryRunLines(d)) io.out(l);
         return d.refused.length || d.missing.length ? 1 : 0;
       }
-      let authorId: number | null = null;
-      if (v.as) {
-        const u = await pool.query<{ id: number }>("select id from users where lower(email) = lower($1)", [v.as]);
-        if (!u.rows[0]) {
-          io.err(`verity clusters fix: --as: no user ${JSON.stringify(v.as)}`);
-          return 1;
-        }
-        authorId = u.rows[0].id;
+      const authorId = await asUserId(pool, v.as);
+      if (authorId === undefined) {
+        io.err(`verity clusters fix: --as: no user ${JSON.stringify(v.as)}`);
+        return 1;
       }
       const a = await applyBulkFix(pool, client, {
         tickets: target.tickets,

@@ -1,6 +1,6 @@
 // `verity clusters --run R [--from S --to S] [--threshold 0.5] [--json]`: the ranked clusters of low-scoring rollouts
 // as a table (or the token API's JSON); `--export KEY [--out FILE]` writes one cluster's data backlog as NDJSON.
-import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
 import { createClient } from "@/lib/db/client.ts";
@@ -120,16 +120,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     "clusters",
     USAGE,
     argv,
-    {
-      run: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      threshold: { type: "string" },
-      json: { type: "boolean" },
-      "no-phrasings": { type: "boolean" },
-      export: { type: "string" },
-      out: { type: "string" },
-    },
+    flagSpec(["run", "from", "to", "threshold", "export", "out"], ["json", "no-phrasings"]),
     out,
   );
   if ("exit" in flags) return flags.exit;

@@ -1,7 +1,7 @@
 // `verity config add FILE [--name N] [--default]` and `verity config list`: store verifier configs (versioned by
 // name, identified by their canonical hash) so re-scoring and the console can pick them.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
+
 import { withClient } from "@/lib/cli/client.ts";
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { addVerifierConfig } from "@/lib/verifier-configs/mutations.ts";
@@ -12,7 +12,7 @@ import {
   nameFromFileName,
   parseConfigDocument,
 } from "@/lib/verifier-configs/schema.ts";
-import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity config <subcommand> [options]
 
@@ -102,33 +102,15 @@ async function list(json: boolean, out: Io): Promise<number> {
 }
 
 export async function run(argv: string[], out: Io = io): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-    out.out(USAGE);
-    return sub ? 0 : 2;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: {
-        name: { type: "string" },
-        default: { type: "boolean" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (err) {
-    out.err(`verity config: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+  const args = parseSubcommand(
+    "config",
+    USAGE,
+    argv,
+    { name: { type: "string" }, default: { type: "boolean" }, json: { type: "boolean" } },
+    out,
+  );
+  if ("exit" in args) return args.exit;
+  const { sub, values, positionals } = args;
   try {
     switch (sub) {
       case "add":

@@ -1,6 +1,6 @@
 // `verity demo --tickets N --steps S --k 4 --seed X [--variant hacking]`: generates a synthetic GRPO run and loads it
 // through the ingest path (every rollout scored by the verifier), or writes it as NDJSON with --out.
-import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
 import { z } from "zod";
@@ -33,15 +33,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     "demo",
     USAGE,
     argv,
-    {
-      tickets: { type: "string" },
-      steps: { type: "string" },
-      k: { type: "string" },
-      seed: { type: "string" },
-      variant: { type: "string" },
-      run: { type: "string" },
-      out: { type: "string" },
-    },
+    flagSpec(["tickets", "steps", "k", "seed", "variant", "run", "out"]),
     out,
   );
   if ("exit" in flags) return flags.exit;

@@ -1,7 +1,7 @@
 // `verity export --run R [--from S --to S] [--guardrail CODE] [--format ndjson|parquet] [--out FILE]`: the run's
 // current ledger, streamed (to stdout unless --out) — as NDJSON score records, each ticket's case first so the file
 // re-ingests into an empty database, or as one Parquet file of flat rows (docs/formats.md "Parquet export").
-import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import fs from "node:fs";
 import { once } from "node:events";
 import type pg from "pg";
@@ -42,16 +42,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     "export",
     USAGE,
     argv,
-    {
-      run: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      guardrail: { type: "string" },
-      format: { type: "string" },
-      out: { type: "string" },
-      "no-cases": { type: "boolean" },
-      "row-group": { type: "string" },
-    },
+    flagSpec(["run", "from", "to", "guardrail", "format", "out", "row-group"], ["no-cases"]),
     out,
   );
   if ("exit" in flags) return flags.exit;

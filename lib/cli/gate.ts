@@ -2,7 +2,7 @@
 // per rule with its value, threshold and interval, or with --json what GET /api/v1/runs/R/gate returns; the exit
 // status is the verdict (docs/gate.md).
 import fs from "node:fs";
-import { flagIssueMessage, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, flagIssueMessage, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
@@ -73,18 +73,7 @@ function readRules(file: string): { ok: true; file: GateRulesFile } | { ok: fals
 }
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
-  const flags = parseFlags(
-    "gate",
-    USAGE,
-    argv,
-    {
-      run: { type: "string" },
-      "window-steps": { type: "string" },
-      rules: { type: "string" },
-      json: { type: "boolean" },
-    },
-    io,
-  );
+  const flags = parseFlags("gate", USAGE, argv, flagSpec(["run", "window-steps", "rules"], ["json"]), io);
   // parseFlags gives 2 for a usage error; here 2 is "not enough evidence".
   if ("exit" in flags) return flags.exit === 0 ? 0 : GATE_EXIT.error;
   const parsed = gateCliSchema.safeParse(flags.values);

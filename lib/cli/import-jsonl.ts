@@ -1,18 +1,12 @@
 // `verity import jsonl FILE|- --preset verl|trl | --map field=path,...`: a rollout dump (verl's rollout_data_dir,
 // TRL's completions table as JSONL, any JSONL under a map) into the ledger, one rollout and one external score record
 // a line. The last stdout line is the ingest summary (lib/ingest/schema.ts), line numbers those of the file.
-import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { stdio, type Io, flagIssueMessage } from "@/lib/cli/command.ts";
+import { flagSpec, argsExit, parseFileArgs, progressFlags, progressOf, stdio, type Io } from "@/lib/cli/command.ts";
+import { inputSize, loadExit, loadFile } from "@/lib/cli/file-load.ts";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
-import { withBulkDatabase } from "@/lib/ingest/database.ts";
-import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
-import { env } from "@/lib/env.ts";
-import { isGzipFile, openInputFile } from "@/lib/ingest/content-encoding.ts";
 import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap, MAP_FIELDS, type ImportMap } from "@/lib/import/jsonl-map.ts";
 import { jsonlImportCliSchema, type JsonlImportCliOptions } from "@/lib/import/schema.ts";
-import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity import jsonl FILE|- (--preset verl|trl | --map field=path,...) --run RUN [options]
 
@@ -47,53 +41,33 @@ and error say why; importing the same file again completes it).`;
 export function parseImportJsonlArgs(
   argv: string[],
 ): { ok: true; opts: JsonlImportCliOptions; map: ImportMap } | { ok: false; message: string; help?: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        preset: { type: "string" },
-        map: { type: "string" },
-        run: { type: "string" },
-        category: { type: "string" },
-        weights: { type: "string" },
-        "reward-range": { type: "string" },
-        rejects: { type: "string" },
-        batch: { type: "string" },
-        strict: { type: "boolean" },
-        "no-progress": { type: "boolean" },
-        progress: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    return { ok: false, message: (err as Error).message };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { ok: false, message: "", help: true };
-  if (positionals.length > 1) return { ok: false, message: `one file at a time (got ${positionals.join(", ")})` };
-  const r = jsonlImportCliSchema.safeParse({
-    file: positionals[0] ?? "",
-    preset: values.preset,
-    map: values.map,
-    run: values.run,
-    category: values.category,
-    weights: values.weights,
-    "reward-range": values["reward-range"],
-    rejects: values.rejects,
-    batch: values.batch,
-    strict: values.strict ?? false,
-    progress: values["no-progress"] ? "off" : values.progress ? "on" : "auto",
-  });
-  if (!r.success) {
-    return {
-      ok: false,
-      message: flagIssueMessage(zodIssues(r.error), "file"),
-    };
-  }
-  const opts = r.data;
+  const r = parseFileArgs(
+    argv,
+    {
+      ...flagSpec(["preset", "map", "run", "category", "weights", "reward-range", "rejects", "batch"], ["strict"]),
+      ...progressFlags,
+    },
+    {
+      one: "file",
+      positional: "file",
+      schema: jsonlImportCliSchema,
+      input: (values, file) => ({
+        file,
+        preset: values.preset,
+        map: values.map,
+        run: values.run,
+        category: values.category,
+        weights: values.weights,
+        "reward-range": values["reward-range"],
+        rejects: values.rejects,
+        batch: values.batch,
+        strict: values.strict ?? false,
+        progress: progressOf(values),
+      }),
+    },
+  );
+  if (!r.ok) return r;
+  const opts = r.opts;
   const map = buildImportMap({
     preset: opts.preset,
     map: opts.map,
@@ -108,56 +82,21 @@ export function parseImportJsonlArgs(
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const args = parseImportJsonlArgs(argv);
-  if (!args.ok) {
-    if (args.help) {
-      io.out(USAGE);
-      return 0;
-    }
-    io.err(`verity import jsonl: ${args.message}\n\n${USAGE}`);
+  if (!args.ok) return argsExit(args, "import jsonl", USAGE, io)!;
+  const { opts, map } = args;
+  const input = inputSize(opts.file, true);
+  if (!input.readable) {
+    io.err(`verity import jsonl: cannot read ${opts.file}`);
     return 2;
   }
-  const { opts, map } = args;
-  const fromStdin = opts.file === "-";
-  if (!fromStdin) {
-    try {
-      fs.accessSync(opts.file, fs.constants.R_OK);
-    } catch {
-      io.err(`verity import jsonl: cannot read ${opts.file}`);
-      return 2;
-    }
-  }
-  const totalBytes = fromStdin ? null : fs.statSync(opts.file).size;
-  const rejects = opts.rejects ? fs.createWriteStream(opts.rejects) : null;
-  const showProgress = opts.progress === "on" || (opts.progress === "auto" && !!process.stderr.isTTY);
-  const bar = showProgress ? new ProgressLine(process.stderr) : null;
-  let started = Date.now();
-
-  const summary = await withBulkDatabase(async (pool) => {
-    started = Date.now();
-    const source = fromStdin ? process.stdin : openInputFile(opts.file, env().VERITY_MAX_INFLATED_BYTES);
+  const { summary, secs } = await loadFile(opts, input.bytes, process.stderr, async (pool, { source, hooks }) => {
     const loaded = await importJsonl(source, {
       pool,
       map,
       defaults: { run: opts.run, category: opts.category },
       batchLines: opts.batch,
       alarms: { intervalMs: 60_000 },
-      onProgress: (p) =>
-        bar?.update(
-          formatProgress({
-            lines: p.committedLine,
-            // Bytes of the decompressed lines: the file's size is a fraction only for an uncompressed file.
-            bytes: p.bytes,
-            totalBytes: totalBytes !== null && !isGzipFile(opts.file) ? totalBytes : null,
-            elapsedMs: Date.now() - started,
-            rejected: p.rejected,
-          }),
-        ),
-      onReject: rejects
-        ? async (r) => {
-            if (!rejects.write(JSON.stringify(r) + "\n"))
-              await new Promise<void>((res) => rejects.once("drain", () => res()));
-          }
-        : undefined,
+      ...hooks,
     });
     await recordLoad(pool, {
       actor: { label: "cli" },
@@ -168,10 +107,6 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     });
     return loaded;
   });
-  bar?.done();
-  if (rejects) await new Promise<void>((res) => rejects.end(() => res()));
-
-  const secs = (Date.now() - started) / 1000;
   const rollouts = summary.by_kind.rollout;
   io.err(
     `verity import jsonl: ${rollouts.accepted} rollouts imported, ${rollouts.unchanged} already there, ` +
@@ -179,8 +114,5 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
       (summary.by_kind.case.accepted ? `; ${summary.by_kind.case.accepted} prompts got a ticket` : "") +
       (summary.rejected && opts.rejects ? `; rejected lines are in ${opts.rejects}` : ""),
   );
-  if (!summary.ok) io.err(`verity import jsonl: ${summary.error}`);
-  io.out(JSON.stringify(summary));
-  if (!summary.ok) return 3;
-  return opts.strict && summary.rejected > 0 ? 1 : 0;
+  return loadExit("import jsonl", summary, opts.strict, io);
 }

@@ -1,13 +1,12 @@
 // `verity import tau2 RESULTS.json --db DB.json [--run R]`: a tau2-bench results file into the ledger
 // (lib/import/tau2.ts; the mapping is in docs/import.md). The last line on stdout is the JSON summary.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
-import { type Io, stdio, flagIssueMessage } from "@/lib/cli/command.ts";
+import { flagSpec, argsExit, parseFileArgs, stdio, type FileArgs, type Io } from "@/lib/cli/command.ts";
+import { loadExit } from "@/lib/cli/file-load.ts";
 import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/schema.ts";
 import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
 import { recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
-import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity import tau2 RESULTS.json --db DB.json [--run RUN] [--step N] [--strict]
 
@@ -29,57 +28,25 @@ the others are imported. Importing the same file again changes nothing.
 exit status: 0 done, 1 done with rejects under --strict, 2 usage, 3 stopped early (malformed JSON: its line,
 column and path; the database unavailable): what was read before is imported, and running it again completes it.`;
 
-export function parseImportTau2Args(
-  argv: string[],
-): { ok: true; opts: Tau2ImportCliOptions } | { ok: false; message: string; help?: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        db: { type: "string" },
-        run: { type: "string" },
-        step: { type: "string" },
-        batch: { type: "string" },
-        strict: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    return { ok: false, message: (err as Error).message };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { ok: false, message: "", help: true };
-  if (positionals.length > 1)
-    return { ok: false, message: `one results file at a time (got ${positionals.join(", ")})` };
-  const r = tau2ImportCliSchema.safeParse({
-    results: positionals[0] ?? "",
-    db: values.db,
-    run: values.run,
-    step: values.step,
-    batch: values.batch,
-    strict: values.strict ?? false,
+export function parseImportTau2Args(argv: string[]): FileArgs<Tau2ImportCliOptions> {
+  return parseFileArgs(argv, flagSpec(["db", "run", "step", "batch"], ["strict"]), {
+    one: "results file",
+    positional: "results",
+    schema: tau2ImportCliSchema,
+    input: (values, results) => ({
+      results,
+      db: values.db,
+      run: values.run,
+      step: values.step,
+      batch: values.batch,
+      strict: values.strict ?? false,
+    }),
   });
-  if (!r.success)
-    return {
-      ok: false,
-      message: flagIssueMessage(zodIssues(r.error), "results"),
-    };
-  return { ok: true, opts: r.data };
 }
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const args = parseImportTau2Args(argv);
-  if (!args.ok) {
-    if (args.help) {
-      io.out(USAGE);
-      return 0;
-    }
-    io.err(`verity import tau2: ${args.message}\n\n${USAGE}`);
-    return 2;
-  }
+  if (!args.ok) return argsExit(args, "import tau2", USAGE, io)!;
   const opts = args.opts;
   try {
     fs.accessSync(opts.results, fs.constants.R_OK);
@@ -131,8 +98,5 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   );
   for (const r of summary.rejects.slice(0, 20)) io.err(`  ${r.path}: ${r.message}`);
   if (summary.rejects.length > 20) io.err(`  … ${summary.rejected - 20} more in the summary`);
-  if (!summary.ok) io.err(`verity import tau2: ${summary.error}`);
-  io.out(JSON.stringify(summary));
-  if (!summary.ok) return 3;
-  return opts.strict && summary.rejected > 0 ? 1 : 0;
+  return loadExit("import tau2", summary, opts.strict, io);
 }

@@ -1,16 +1,10 @@
 // `verity ingest FILE|-`: cases, rollouts and score records (NDJSON, mixed) straight into the database, through
 // the same code path as POST /api/v1/ingest. The last line on stdout is the same JSON summary the API returns.
-import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
-import { env } from "@/lib/env.ts";
-import { isGzipFile, openInputFile } from "@/lib/ingest/content-encoding.ts";
-import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
-import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
 import { ingestCliSchema, type IngestCliOptions } from "@/lib/ingest/schema.ts";
-import { flagIssueMessage } from "@/lib/cli/command.ts";
-import { zodIssues } from "@/lib/verifier/schema.ts";
+import { flagSpec, argsExit, parseFileArgs, progressFlags, progressOf, type FileArgs } from "@/lib/cli/command.ts";
+import { inputSize, loadExit, loadFile } from "@/lib/cli/file-load.ts";
 
 const USAGE = `usage: verity ingest FILE|- [options]
 
@@ -40,83 +34,41 @@ const io: Io = {
   stderr: process.stderr,
 };
 
-export function parseIngestArgs(
-  argv: string[],
-): { ok: true; opts: IngestCliOptions } | { ok: false; message: string; help?: boolean } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        format: { type: "string" },
-        run: { type: "string" },
-        step: { type: "string" },
-        rejects: { type: "string" },
-        batch: { type: "string" },
-        strict: { type: "boolean" },
-        "no-progress": { type: "boolean" },
-        progress: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    return { ok: false, message: (err as Error).message };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { ok: false, message: "", help: true };
-  if (positionals.length > 1) return { ok: false, message: `one input at a time (got ${positionals.join(", ")})` };
-  const r = ingestCliSchema.safeParse({
-    file: positionals[0] ?? "",
-    format: values.format,
-    run: values.run,
-    step: values.step,
-    rejects: values.rejects,
-    batch: values.batch,
-    strict: values.strict ?? false,
-    progress: values["no-progress"] ? "off" : values.progress ? "on" : "auto",
-  });
-  if (!r.success) {
-    return {
-      ok: false,
-      message: flagIssueMessage(zodIssues(r.error), "file"),
-    };
-  }
-  return { ok: true, opts: r.data };
+export function parseIngestArgs(argv: string[]): FileArgs<IngestCliOptions> {
+  return parseFileArgs(
+    argv,
+    {
+      ...flagSpec(["format", "run", "step", "rejects", "batch"], ["strict"]),
+      ...progressFlags,
+    },
+    {
+      one: "input",
+      positional: "file",
+      schema: ingestCliSchema,
+      input: (values, file) => ({
+        file,
+        format: values.format,
+        run: values.run,
+        step: values.step,
+        rejects: values.rejects,
+        batch: values.batch,
+        strict: values.strict ?? false,
+        progress: progressOf(values),
+      }),
+    },
+  );
 }
 
 export async function run(argv: string[], out: Io = io): Promise<number> {
   const args = parseIngestArgs(argv);
-  if (!args.ok) {
-    if (args.help) {
-      out.out(USAGE);
-      return 0;
-    }
-    out.err(`verity ingest: ${args.message}\n\n${USAGE}`);
+  if (!args.ok) return argsExit(args, "ingest", USAGE, out)!;
+  const opts = args.opts;
+  const input = inputSize(opts.file, false);
+  if (!input.readable) {
+    out.err(`verity ingest: cannot read ${opts.file}`);
     return 2;
   }
-  const opts = args.opts;
-  const fromStdin = opts.file === "-";
-  let totalBytes: number | null = null;
-  if (!fromStdin) {
-    try {
-      totalBytes = fs.statSync(opts.file).size;
-    } catch {
-      out.err(`verity ingest: cannot read ${opts.file}`);
-      return 2;
-    }
-  }
-  const gzip = !fromStdin && isGzipFile(opts.file);
-  const rejects = opts.rejects ? fs.createWriteStream(opts.rejects) : null;
-  const showProgress = opts.progress === "on" || (opts.progress === "auto" && !!out.stderr.isTTY);
-  const bar = showProgress ? new ProgressLine(out.stderr) : null;
-  let started = Date.now();
-
-  const summary = await withBulkDatabase(async (pool) => {
-    started = Date.now();
-    // A gzip file is inflated as it streams, up to the cap on inflated bytes (a bomb stops there).
-    const source = fromStdin ? process.stdin : openInputFile(opts.file, env().VERITY_MAX_INFLATED_BYTES);
+  const { summary, secs } = await loadFile(opts, input.bytes, out.stderr, async (pool, { source, hooks }) => {
     const loaded = await ingestStream(source, {
       pool,
       format: opts.format,
@@ -125,22 +77,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       // The first evaluation loads the alarm rules' database client (about a second of CPU and 90 MB in a fresh
       // process); an ingest under a minute is evaluated once, when it ends, a longer one also every minute.
       alarms: { intervalMs: 60_000 },
-      onProgress: (p) =>
-        bar?.update(
-          formatProgress({
-            lines: p.committedLine,
-            bytes: p.bytes,
-            totalBytes: gzip ? null : totalBytes,
-            elapsedMs: Date.now() - started,
-            rejected: p.rejected,
-          }),
-        ),
-      onReject: rejects
-        ? async (r) => {
-            if (!rejects.write(JSON.stringify(r) + "\n"))
-              await new Promise<void>((res) => rejects.once("drain", () => res()));
-          }
-        : undefined,
+      ...hooks,
     });
     await recordLoad(pool, {
       actor: { label: "cli" },
@@ -151,10 +88,6 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
     });
     return loaded;
   });
-  bar?.done();
-  if (rejects) await new Promise<void>((res) => rejects.end(() => res()));
-
-  const secs = (Date.now() - started) / 1000;
   out.err(
     `verity ingest: ${summary.accepted} accepted, ${summary.unchanged} unchanged, ${summary.rejected} rejected` +
       ` of ${summary.lines} lines in ${secs.toFixed(1)} s (${Math.round(summary.lines / Math.max(secs, 1e-3))} lines/s)` +
@@ -162,8 +95,5 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       (summary.unscored ? `; ${summary.unscored} rollouts wait for their case (then: verity rescore --run …)` : "") +
       (summary.rejected && opts.rejects ? `; rejected lines are in ${opts.rejects}` : ""),
   );
-  if (!summary.ok) out.err(`verity ingest: ${summary.error}`);
-  out.out(JSON.stringify(summary));
-  if (!summary.ok) return 3;
-  return opts.strict && summary.rejected > 0 ? 1 : 0;
+  return loadExit("ingest", summary, opts.strict, out);
 }

@@ -12,7 +12,7 @@ import { previewPairBatch, type PairBatchPreview } from "@/lib/audit/pair-data.t
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
-import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity sample --run RUN --from STEP --to STEP [options]
 
@@ -56,25 +56,26 @@ export function parseSampleArgs(
     ({ values } = parseArgs({
       args: argv,
       options: {
-        run: { type: "string" },
-        from: { type: "string" },
-        to: { type: "string" },
-        rate: { type: "string" },
-        salt: { type: "string" },
-        pick: { type: "string" },
-        "min-per-stratum": { type: "string" },
-        overlap: { type: "string" },
-        tolerance: { type: "string" },
-        name: { type: "string" },
-        "dry-run": { type: "boolean" },
-        plan: { type: "boolean" },
-        "half-width": { type: "string" },
-        agreement: { type: "string" },
-        icc: { type: "string" },
-        json: { type: "boolean" },
-        pairwise: { type: "boolean" },
-        delta: { type: "string" },
-        "near-ties": { type: "string" },
+        ...flagSpec(
+          [
+            "run",
+            "from",
+            "to",
+            "rate",
+            "salt",
+            "pick",
+            "min-per-stratum",
+            "overlap",
+            "tolerance",
+            "name",
+            "half-width",
+            "agreement",
+            "icc",
+            "delta",
+            "near-ties",
+          ],
+          ["dry-run", "plan", "json", "pairwise"],
+        ),
         help: { type: "boolean", short: "h" },
       },
       strict: true,

@@ -1,13 +1,13 @@
 // `verity token …`: API tokens for automation (a CI job, a trainer's launcher) without the browser. A token belongs to
 // a user who may manage tokens (an admin); creating and revoking one is recorded like the same action in the console.
 // The new token is printed once, alone on stdout, so `TOKEN=$(verity token create …)` captures exactly it.
-import { parseArgs } from "node:util";
+
 import { createApiToken, revokeApiToken } from "@/lib/admin/mutations.ts";
 import { createTokenInput } from "@/lib/admin/schema.ts";
 import { can, isRole, TOKEN_SCOPES } from "@/lib/auth/policy.ts";
 import { emailField } from "@/lib/auth/schema.ts";
 import { withClient } from "@/lib/cli/client.ts";
-import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 const USAGE = `usage: verity token <subcommand> [options]
@@ -53,36 +53,18 @@ function scopesOf(values: string[]): string[] {
 const isoOrDash = (d: Date | null) => (d ? d.toISOString() : "-");
 
 export async function run(argv: string[], out: Io = stdio): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-    out.out(USAGE);
-    return sub ? 0 : 2;
-  }
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        name: { type: "string" },
-        scope: { type: "string", multiple: true },
-        as: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    });
-  try {
-    parsed = parse();
-  } catch (err) {
-    out.err(`verity token: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+  const args = parseSubcommand(
+    "token",
+    USAGE,
+    argv,
+    {
+      ...flagSpec(["name", "as"], ["json"]),
+      scope: { type: "string", multiple: true },
+    },
+    out,
+  );
+  if ("exit" in args) return args.exit;
+  const { sub, values, positionals } = args;
   try {
     switch (sub) {
       case "create": {

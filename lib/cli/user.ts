@@ -1,6 +1,6 @@
 // `verity user …`: manage console users from the command line — above all, create the first admin of a production
 // deployment, where no demo users exist. Passwords come from stdin (--password-stdin) or a prompt that does not echo.
-import { parseArgs } from "node:util";
+
 import { z } from "zod";
 import { changeRole, createUser, resetPassword, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { createUserInput, passwordField, roleField } from "@/lib/admin/schema.ts";
@@ -8,7 +8,7 @@ import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
 import { emailField } from "@/lib/auth/schema.ts";
 import { withClient } from "@/lib/cli/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
+import { flagSpec, parseSubcommand, type Io as CommandIo, stdio } from "@/lib/cli/command.ts";
 
 const USAGE = `usage: verity user <subcommand> [options]
 
@@ -94,32 +94,16 @@ async function userIdByEmail(client: PrismaClient, email: string): Promise<numbe
 }
 
 export async function run(argv: string[], out: Io = io): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-    out.out(USAGE);
-    return sub ? 0 : 2;
-  }
-  let values: { email?: string; role?: string; name?: string; "password-stdin"?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: {
-        email: { type: "string" },
-        role: { type: "string" },
-        name: { type: "string" },
-        "password-stdin": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    out.err(`verity user: ${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out.out(USAGE);
-    return 0;
-  }
+  const args = parseSubcommand(
+    "user",
+    USAGE,
+    argv,
+    flagSpec(["email", "role", "name"], ["password-stdin"]),
+    out,
+    false,
+  );
+  if ("exit" in args) return args.exit;
+  const { sub, values } = args;
   try {
     switch (sub) {
       case "create": {

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
-import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td } from "@/components/ui/table.tsx";
 import { listApiTokens, listActivityLog, listUsers, listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -27,8 +26,12 @@ export default async function AdminPage() {
   );
   return (
     <>
-      <PageHeader title="Admin" description="Users, API tokens, verifier configurations and the activity log." />
-      <AdminNav role={me.role} current="/admin" />
+      <AdminHeader
+        title="Admin"
+        description="Users, API tokens, verifier configurations and the activity log."
+        role={me.role}
+        current="/admin"
+      />
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title={`Users (${users.length})`} actions={link("/admin/users", "Manage users →")}>
           <p className="px-3 py-2 text-fg-muted">

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PairForm } from "@/components/pairwise/pair-form.tsx";
 import { PairRevealView } from "@/components/pairwise/pair-reveal.tsx";
 import { RevealKeys } from "@/components/review/reveal-keys.tsx";
 import { RolloutOutcome } from "@/components/review/rollout-context.tsx";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
+import { itemParam, QueueNotice } from "@/components/review/queue-notice.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { itemRef } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -15,12 +14,6 @@ import { loadPairReveal } from "@/lib/pairwise/data.ts";
 import { loadPairAnnotation } from "@/lib/pairwise/loaders.ts";
 
 export const metadata: Metadata = { title: "Pairwise review" };
-
-const back = (
-  <Link href="/queue" className="text-accent">
-    Back to the queue
-  </Link>
-);
 
 // One pair of a pairwise batch: the blind comparison until the user has judged it, the reveal afterwards. Ledger
 // values are read only on the reveal branch (loadPairReveal returns null unless this user judged the pair).
@@ -31,13 +24,12 @@ export default async function PairwisePage({
 }) {
   const me = await requirePageUser("audit.review");
   const sp = await searchParams;
-  const parsed = itemRef.safeParse({ itemId: typeof sp.item === "string" ? sp.item : "" });
+  const parsed = itemRef.safeParse({ itemId: itemParam(sp) });
   if (!parsed.success) {
     return (
-      <>
-        <PageHeader title="Pairwise review" />
-        <EmptyState title="No pair chosen">Start from your queue: it leases the next pair to you. {back}</EmptyState>
-      </>
+      <QueueNotice title="Pairwise review" notice="No pair chosen">
+        Start from your queue: it leases the next pair to you.
+      </QueueNotice>
     );
   }
   const itemId = parsed.data.itemId;
@@ -62,12 +54,7 @@ export default async function PairwisePage({
       not_leased: "This pair is not leased to you: it was given back, or its lease expired and someone else took it.",
       done: "This pair already has all its judgements.",
     }[page.state];
-    return (
-      <>
-        <PageHeader title={`Pair #${itemId}`} />
-        <EmptyState title={text}>{back}</EmptyState>
-      </>
-    );
+    return <QueueNotice title={`Pair #${itemId}`} notice={text} />;
   }
   const v = page.view;
   return (

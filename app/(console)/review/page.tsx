@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AnnotationForm } from "@/components/review/annotation-form.tsx";
 import { ComparisonTable, LedgerReasons, Verdict } from "@/components/review/comparison.tsx";
 import { RevealKeys } from "@/components/review/reveal-keys.tsx";
 import { RolloutContext } from "@/components/review/rollout-context.tsx";
+import { itemParam, QueueNotice } from "@/components/review/queue-notice.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { itemRef } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
@@ -14,12 +13,6 @@ import { loadReveal } from "@/lib/review/data.ts";
 import { loadAnnotation } from "@/lib/review/loaders.ts";
 
 export const metadata: Metadata = { title: "Review" };
-
-const back = (
-  <Link href="/queue" className="text-accent">
-    Back to the queue
-  </Link>
-);
 
 // One queue item: the blind annotation form until the user has submitted a review of it, the reveal afterwards.
 // Ledger values are read only on the reveal branch (loadReveal returns null unless this user reviewed the item).
@@ -30,13 +23,12 @@ export default async function ReviewPage({
 }) {
   const me = await requirePageUser("audit.review");
   const sp = await searchParams;
-  const parsed = itemRef.safeParse({ itemId: typeof sp.item === "string" ? sp.item : "" });
+  const parsed = itemRef.safeParse({ itemId: itemParam(sp) });
   if (!parsed.success) {
     return (
-      <>
-        <PageHeader title="Review" />
-        <EmptyState title="No item chosen">Start from your queue: it leases the next item to you. {back}</EmptyState>
-      </>
+      <QueueNotice title="Review" notice="No item chosen">
+        Start from your queue: it leases the next item to you.
+      </QueueNotice>
     );
   }
   const itemId = parsed.data.itemId;
@@ -96,12 +88,7 @@ export default async function ReviewPage({
       done: "This item already has all its reviews.",
       not_found: "There is no such item.",
     }[page.state];
-    return (
-      <>
-        <PageHeader title={`Item #${itemId}`} />
-        <EmptyState title={text}>{back}</EmptyState>
-      </>
-    );
+    return <QueueNotice title={`Item #${itemId}`} notice={text} />;
   }
   const v = page.view;
   // On wide screens the page fills the window (main's padding is 2.5rem): the rollout pane and the form's rows

@@ -2,14 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ActivityTarget } from "@/components/admin/activity-target.tsx";
-import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { inputClass } from "@/components/ui/field.tsx";
-import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listActivityLog } from "@/lib/admin/data.ts";
 import { activityLogQuery, type ActivityLogQuery } from "@/lib/admin/schema.ts";
 import { ACTIVITY_ACTIONS } from "@/lib/auth/activity-log.ts";
@@ -42,11 +41,12 @@ export default async function ActivityLogPage({
   );
   return (
     <>
-      <PageHeader
+      <AdminHeader
         title="Activity log"
         description="Who did what and when: sign-ins, user, role, token and config changes, reviews and verdicts, ingests and imports. Each target links to its page. Append-only."
+        role={me.role}
+        current="/admin/activity-log"
       />
-      <AdminNav role={me.role} current="/admin/activity-log" />
       <form
         method="get"
         action="/admin/activity-log"
@@ -107,15 +107,7 @@ export default async function ActivityLogPage({
           }
         >
           <Table>
-            <thead>
-              <tr>
-                <Th>When</Th>
-                <Th>Actor</Th>
-                <Th>Action</Th>
-                <Th>Target</Th>
-                <Th>Details</Th>
-              </tr>
-            </thead>
+            <Head cols={["When", "Actor", "Action", "Target", "Details"]} />
             <tbody>
               {page.entries.map((e) => (
                 <tr key={e.id.toString()}>

@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
 import { AddConfigForm } from "@/components/admin/add-config-form.tsx";
-import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { ConfigDryRunForm } from "@/components/admin/config-dry-run-form.tsx";
 import { SetDefaultConfigForm } from "@/components/admin/set-default-config-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
-import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listVerifierConfigs } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
@@ -23,11 +22,12 @@ export default async function ConfigsPage() {
   const runs = manage ? await listRunIds() : [];
   return (
     <>
-      <PageHeader
+      <AdminHeader
         title="Verifier configs"
         description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used."
+        role={me.role}
+        current="/admin/configs"
       />
-      <AdminNav role={me.role} current="/admin/configs" />
       {manage && (
         <Card title="Add a config" className="mb-4">
           <AddConfigForm />
@@ -46,14 +46,7 @@ export default async function ConfigsPage() {
       ) : (
         <Card>
           <Table>
-            <thead>
-              <tr>
-                <Th>Config</Th>
-                <Th>Hash</Th>
-                <Th>Created</Th>
-                <Th>Default</Th>
-              </tr>
-            </thead>
+            <Head cols={["Config", "Hash", "Created", "Default"]} />
             <tbody>
               {configs.map((c) => (
                 <tr key={c.id}>

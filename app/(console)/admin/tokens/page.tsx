@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { CreateTokenForm, RevokeTokenForm } from "@/components/admin/token-forms.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
-import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listApiTokens } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { activeTokenScopes, type Role } from "@/lib/auth/policy.ts";
@@ -17,11 +16,12 @@ export default async function TokensPage() {
   const tokens = await listApiTokens();
   return (
     <>
-      <PageHeader
+      <AdminHeader
         title="API tokens"
         description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored. A token may do what its scopes allow and what its owner may do now: disabling its owner stops it, a demotion narrows it."
+        role={me.role}
+        current="/admin/tokens"
       />
-      <AdminNav role={me.role} current="/admin/tokens" />
       <Card title="Create a token" className="mb-4">
         <CreateTokenForm />
       </Card>
@@ -32,16 +32,7 @@ export default async function TokensPage() {
           </p>
         ) : (
           <Table>
-            <thead>
-              <tr>
-                <Th>Name</Th>
-                <Th>Token</Th>
-                <Th>Scopes</Th>
-                <Th>Created</Th>
-                <Th>Last used</Th>
-                <Th>State</Th>
-              </tr>
-            </thead>
+            <Head cols={["Name", "Token", "Scopes", "Created", "Last used", "State"]} />
             <tbody>
               {tokens.map((t) => (
                 <tr key={t.id}>

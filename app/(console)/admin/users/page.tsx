@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { CreateUserForm } from "@/components/admin/create-user-form.tsx";
 import { DisableForm, ResetPasswordForm, RoleForm } from "@/components/admin/user-row-actions.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
-import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listUsers } from "@/lib/admin/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
@@ -17,27 +16,18 @@ export default async function UsersPage() {
   const users = await listUsers();
   return (
     <>
-      <PageHeader
+      <AdminHeader
         title="Users"
         description="Who can sign in, with which role. Disabling a user ends their sessions and stops their API tokens at once; a role change narrows or widens their tokens."
+        role={me.role}
+        current="/admin/users"
       />
-      <AdminNav role={me.role} current="/admin/users" />
       <Card title="Create a user" className="mb-4">
         <CreateUserForm />
       </Card>
       <Card title={`Users (${users.length})`}>
         <Table>
-          <thead>
-            <tr>
-              <Th>Email</Th>
-              <Th>Name</Th>
-              <Th>Role</Th>
-              <Th>State</Th>
-              <Th>API tokens</Th>
-              <Th>Created</Th>
-              <Th>Password</Th>
-            </tr>
-          </thead>
+          <Head cols={["Email", "Name", "Role", "State", "API tokens", "Created", "Password"]} />
           <tbody>
             {users.map((u) => (
               <tr key={u.id}>

@@ -9,6 +9,7 @@ import { DEFECT_STATUSES } from "@/lib/defects/causes.ts";
 import { countDefectsByStatus, listDefects } from "@/lib/defects/data.ts";
 import { NO_GUARDRAIL, parseDefectsParams, type DefectsParams } from "@/lib/defects/schema.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { Options } from "@/components/ui/field.tsx";
 
 export const metadata: Metadata = { title: "Defects" };
 
@@ -66,11 +67,7 @@ export default async function DefectsPage({
           <select name="guardrail" defaultValue={p.guardrail ?? ""} className={input}>
             <option value="">all</option>
             <option value={NO_GUARDRAIL}>none named</option>
-            {GUARDRAIL_CODES.map((g) => (
-              <option key={g} value={g}>
-                {g}
-              </option>
-            ))}
+            <Options values={GUARDRAIL_CODES} />
           </select>
         </label>
         <label className="flex flex-col gap-0.5 text-[11px] text-fg-muted">

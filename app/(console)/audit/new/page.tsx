@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
@@ -93,17 +93,17 @@ export default async function NewBatchPage({
             <Stat label="Two reviewers" value={fmtInt(preview.sample.overlapItems)} hint="overlap items" />
           </div>
           <Table className="preview-strata">
-            <thead>
-              <tr>
-                <Th>Stratum (deciding guardrail)</Th>
-                <Th numeric>Tickets</Th>
-                <Th numeric>Rollouts</Th>
-                <Th numeric>Under the rate</Th>
-                <Th numeric>Sampled tickets</Th>
-                <Th numeric>Items</Th>
-                <Th numeric>Inclusion probability (ticket)</Th>
-              </tr>
-            </thead>
+            <Head
+              cols={[
+                "Stratum (deciding guardrail)",
+                { label: "Tickets", numeric: true },
+                { label: "Rollouts", numeric: true },
+                { label: "Under the rate", numeric: true },
+                { label: "Sampled tickets", numeric: true },
+                { label: "Items", numeric: true },
+                { label: "Inclusion probability (ticket)", numeric: true },
+              ]}
+            />
             <tbody>
               {preview.sample.strata.map((s) => (
                 <tr key={s.stratum}>

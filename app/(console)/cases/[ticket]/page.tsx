@@ -5,7 +5,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { loadWorkbench } from "@/lib/cases/loaders.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
@@ -59,16 +59,7 @@ export default async function CaseWorkbenchPage({
       />
       <Card title="Versions" className="mt-4">
         <Table>
-          <thead>
-            <tr>
-              <Th>Version</Th>
-              <Th>Saved</Th>
-              <Th>Author</Th>
-              <Th>Reason</Th>
-              <Th>Answers</Th>
-              <Th>Hash</Th>
-            </tr>
-          </thead>
+          <Head cols={["Version", "Saved", "Author", "Reason", "Answers", "Hash"]} />
           <tbody>
             {versions.map((v) => (
               <tr key={v.version}>
