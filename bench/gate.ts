@@ -2,7 +2,7 @@
 // monitors' alarm evaluation of the same run measured in the same process (forced, so it does the work). Both read
 // the step rollups and the run's reviews, never the ledger; the gate also pools its window in SQL. Also the run
 // page's charts and own gate, cold (caches emptied, as after a change of the audit) and warm (unchanged since the
-// last view: the corrected curve and the gate report are reused, lib/server/fingerprint-cache.ts).
+// last view: the corrected curve and the gate report are reused, lib/db/fingerprint-cache.ts).
 //
 // `npx tsx bench/gate.ts [--n 1000000] [--base 50000] [--iterations 20] [--keep]`. Not part of npm test; do not run it
 // beside other work on a small machine.
@@ -118,7 +118,7 @@ async function main() {
   const { evaluateRunAlarms } = await import("@/lib/monitors/evaluate.ts");
   const { evaluateRunGate } = await import("@/lib/gate/refresh.ts");
   const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
-  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
+  const { clearProcessCaches } = await import("@/lib/db/fingerprint-cache.ts");
   const client = createClient(url);
   const c = new pg.Client({ connectionString: url });
   await c.connect();

@@ -676,7 +676,7 @@ async function measureReads(c: pg.Client, size: number) {
   const { neighbours } = await import("@/lib/ledger/browse.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
   const { loadAgreementReport } = await import("@/lib/agreement/cached.ts");
-  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
+  const { clearProcessCaches } = await import("@/lib/db/fingerprint-cache.ts");
   const { db } = await import("@/lib/db/client.ts");
   const client = db();
 

@@ -17,7 +17,7 @@ import {
   reviewDay,
 } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
-import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import {
   agreementRate,
   binaryKappa,

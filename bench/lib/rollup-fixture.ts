@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { drawFlaws, ratesAt, type Flaws, type Variant } from "@/lib/demo/curve.ts";
 import { hashSeed, rng } from "@/lib/demo/rng.ts";
-import { guardrailMask } from "@/lib/ledger/store/rows.ts";
+import { guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/rollups/mutations.ts";
 
 const CAPS: [keyof Flaws, string, number][] = [

@@ -1,7 +1,7 @@
 // The reads as they were before the scale fixes of 2026-12-01 (docs/benchmarks.md "Scale"), kept for bench/scale.ts
 // to measure before and after in the same run: the load of a shared machine then cancels out of the comparison.
 // Not product code: nothing outside bench/ imports it.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { onBasis, type AgreementItem } from "@/lib/agreement/data.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
@@ -9,7 +9,7 @@ import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import {
   CURRENT_REVIEW,
   itemSelect,

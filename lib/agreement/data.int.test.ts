@@ -7,7 +7,7 @@ import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { submitReview } from "@/lib/review/mutations.ts";

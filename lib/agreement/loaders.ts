@@ -4,7 +4,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { agreementFacets } from "@/lib/agreement/facets.ts";
 import { pageItems, type ItemPage } from "@/lib/agreement/items-listing.ts";
 import type { ItemsQuery } from "@/lib/agreement/items-schema.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 
 export type AgreementItemsPage = ItemPage & { facets: Awaited<ReturnType<typeof agreementFacets>> };

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/auth/demo-users.ts";
 import { verifyPassword } from "@/lib/auth/password.ts";
 import type { Role } from "@/lib/auth/policy.ts";

@@ -1,4 +1,5 @@
-import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { recentSignInFailures, type SessionUser } from "@/lib/auth/data.ts";
 import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/password.ts";
 import { SIGN_IN_LIMIT, WRONG_CREDENTIALS } from "@/lib/auth/schema.ts";

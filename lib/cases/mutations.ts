@@ -8,8 +8,8 @@
 import type pg from "pg";
 import { appendActivitySql, type SqlActor } from "@/lib/cases/activity.ts";
 import { configsByHash, getCase, ticketRollouts } from "@/lib/cases/data.ts";
-import type { CaseAnswers, CaseDraft } from "@/lib/cases/schema.ts";
-import { writeCaseVersion } from "@/lib/cases/write-version.ts";
+import type { CaseDraft } from "@/lib/cases/schema.ts";
+import { writeCaseVersion, type CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
 import { caseRow, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";

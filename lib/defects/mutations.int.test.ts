@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listDefects, loadDefect } from "@/lib/defects/data.ts";

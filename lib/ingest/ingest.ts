@@ -9,7 +9,7 @@ import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLineChunks } from "@/lib/ingest/ndjson.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import type { PlatformDefaults } from "@/lib/ingest/platform.ts";
-import { Preparer, type LineMapper, type PreparedLine, type RawLine } from "@/lib/ingest/prepare.ts";
+import { Preparer, type LineMapper, type RawLine } from "@/lib/ingest/prepare.ts";
 import {
   DEFAULT_BATCH_LINES,
   emptySummary,
@@ -18,7 +18,13 @@ import {
   type IngestSummary,
   type RejectedLine,
 } from "@/lib/ingest/schema.ts";
-import { BatchDataError, newWriteContext, writeIngestBatch, type LineOutcome } from "@/lib/ledger/store/write-batch.ts";
+import {
+  BatchDataError,
+  newWriteContext,
+  writeIngestBatch,
+  type LineOutcome,
+  type PreparedLine,
+} from "@/lib/ledger/store/write-batch.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 

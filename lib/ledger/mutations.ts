@@ -3,7 +3,7 @@
 // transaction, together with the rollups (old subtracted, new added). Entries computed elsewhere (source external)
 // are left alone: Verity cannot reproduce them.
 import type pg from "pg";
-import { CaseCache } from "@/lib/ingest/cases.ts";
+import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
 import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";

@@ -3,7 +3,7 @@
 // lease expiry, submit and skip answer with a redirect (submit to the reveal, skip to the next item).
 import { redirect } from "next/navigation";
 import { after } from "next/server";
-import { annotationPath, claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
+import { annotationPath, claimNextItem, releaseLease } from "@/lib/review/leases.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
 import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
 import { saveDraft, submitAnsweredReview } from "@/lib/review/mutations.ts";

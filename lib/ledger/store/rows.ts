@@ -4,7 +4,6 @@
 import crypto, { createHash } from "node:crypto";
 import { canonicalJsonFast as canonicalJson } from "@/lib/ledger/store/canonical.ts";
 import { encodeCopyTail } from "@/lib/db/copy.ts";
-import { GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Case, Rollout } from "@/lib/verifier/schema.ts";
 
 // crypto.hash (Node ≥ 20.12) hashes a string in one call, several times cheaper than a Hash object for short texts.
@@ -215,22 +214,4 @@ export function rolloutFromColumns(cols: {
     claims: (cols.claims ?? null) as Rollout["claims"],
     ...(trained === null ? {} : { trained_reward: trained }),
   };
-}
-
-// ---------- guardrail masks ----------
-
-/** ledger.guardrail_mask: bit i set when GUARDRAIL_CODES[i] triggered (the verifier's table order). */
-const CODE_INDEX = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
-
-export function guardrailMask(codes: Iterable<string>): number {
-  let mask = 0;
-  for (const c of codes) {
-    const i = CODE_INDEX.get(c);
-    if (i !== undefined) mask |= 1 << i;
-  }
-  return mask;
-}
-
-export function codesOfMask(mask: number): GuardrailCode[] {
-  return GUARDRAIL_CODES.filter((_, i) => (mask & (1 << i)) !== 0);
 }
