@@ -128,7 +128,7 @@ async function main() {
     const steps = Math.max(1, Math.round(BASE / (250 * 4)));
     const s = await ingestValues(
       demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "gate", variant: "hacking" }),
-      { pool, batchLines: 4000, alarms: false },
+      { pool, batchLines: 4000 },
     );
     console.log(
       `ingested ${s.by_kind.rollout.accepted.toLocaleString("en-US")} generated rollouts (${steps} steps) in ${((performance.now() - t) / 1000).toFixed(1)} s`,

@@ -563,7 +563,6 @@ async function buildReads(c: pg.Client, url: string, size: number) {
       {
         pool,
         batchLines: 4000,
-        alarms: false,
       },
     );
     await pool.end();

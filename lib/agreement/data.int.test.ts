@@ -102,7 +102,7 @@ beforeAll(async () => {
       { itemId, cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
       rescored.lead,
     );
-  await rescoreRun(bulkPool(url), { runId: rescored.runId, config: noEmptyPromise(), alarms: false });
+  await rescoreRun(bulkPool(url), { runId: rescored.runId, config: noEmptyPromise() });
 }, 240_000);
 
 /** A run of 6 tickets of another category than the fixtures' (refund_damaged), every one reviewed. */

@@ -11,6 +11,7 @@ import { formatProgress, ProgressLine } from "@/lib/ingest/progress.ts";
 import { ingestCliSchema, type IngestCliOptions } from "@/lib/ingest/schema.ts";
 import { flagIssueMessage } from "@/lib/cli/command.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity ingest FILE|- [options]
 
@@ -124,7 +125,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       batchLines: opts.batch,
       // The first evaluation loads the alarm rules' database client (about a second of CPU and 90 MB in a fresh
       // process); an ingest under a minute is evaluated once, when it ends, a longer one also every minute.
-      alarms: { intervalMs: 60_000 },
+      after: afterWrite(pool, { intervalMs: 60_000 }),
       onProgress: (p) =>
         bar?.update(
           formatProgress({

@@ -9,7 +9,7 @@ import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/
 import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ledger/store/write-batch.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
@@ -69,8 +69,9 @@ export type RescoreOptions = {
   config: VerifierConfig;
   batchSize?: number;
   onProgress?: (done: number) => void;
-  /** Alarm evaluation of the run after each committed batch (see lib/monitors/after-write.ts); false: none. */
-  alarms?: AlarmHookOptions | false;
+  /** Told the run after each committed batch that changed it, and settled when the re-score is over (the caller's
+   * follow-up: alarms, the gate; lib/server/after-write.ts). None by default. */
+  after?: ChangeListener;
 };
 
 /** A rollout's new score, before it is compared with the rollout's current entry. */
@@ -221,7 +222,7 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
   const tally = new RescoreTally(runId, configHash(config));
   const cases = new CaseCache();
   let cursor = { step: -1, id: "0" };
-  const alarms = opts.alarms === false ? null : alarmHook(pool, opts.alarms);
+  const after = opts.after;
   try {
     for (;;) {
       const { rows } = await pool.query<RolloutRowDb>(
@@ -256,12 +257,12 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
           });
       }
       tally.summary.rollouts += rows.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) alarms?.committed([runId]);
+      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) after?.committed([runId]);
       opts.onProgress?.(tally.summary.rollouts);
     }
   } finally {
     // Also when a batch failed: the batches before it are committed.
-    await alarms?.settle();
+    await after?.settle();
   }
   await recordScoreChange(pool, tally, { kind: "config", configHash: tally.summary.config_hash });
   return tally.finish();

@@ -32,7 +32,7 @@ export async function seedSteadyRun(url: string, runId: string, steps: readonly 
         }),
       );
     }
-  const s = await ingestValues(values, { pool: bulkPool(url), alarms: false });
+  const s = await ingestValues(values, { pool: bulkPool(url) });
   if (!s.ok || s.rejected > 0) throw new Error(`test ingest failed: ${JSON.stringify(s).slice(0, 400)}`);
 }
 
