@@ -16,7 +16,7 @@ import { caseRow, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/mutations.ts";
+import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
 import { caseSchema, zodIssues, type Case, type Issue } from "@/lib/verifier/schema.ts";

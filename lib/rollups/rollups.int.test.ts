@@ -8,7 +8,7 @@ import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/test
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listGuardrailSeries, listStepRollups } from "@/lib/rollups/data.ts";
-import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/rollups/mutations.ts";
+import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/ledger/store/rollups.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 
 let t: TestDatabase;

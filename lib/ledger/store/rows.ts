@@ -215,3 +215,20 @@ export function rolloutFromColumns(cols: {
     ...(trained === null ? {} : { trained_reward: trained }),
   };
 }
+
+/** A rollout as the re-score and the exports read it (ids as text, the registry's tools joined). */
+export type RolloutRowDb = {
+  id: string;
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  group_id: string;
+  sample_index: number;
+  ticket_id: string;
+  steps: unknown;
+  final_reply: string;
+  sandbox: unknown;
+  claims: unknown;
+  tools: unknown;
+  trained_reward: number | null;
+};

@@ -6,7 +6,7 @@ import { classifyDatabaseError } from "@/lib/db/describe-error.ts";
 import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/db/copy.ts";
 import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
 import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
-import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
+import { applyRollupDelta, RollupDelta } from "@/lib/ledger/store/rollups.ts";
 import { writeCaseVersion, type RevisionMarker } from "@/lib/ledger/store/case-version.ts";
 
 /** One line of an ingest batch, parsed, validated and mapped (lib/ingest/prepare.ts): what the batch writes of it. */
