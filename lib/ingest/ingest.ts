@@ -8,8 +8,8 @@ import { classifyDatabaseError, describeDatabaseError } from "@/lib/db/describe-
 import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLineChunks } from "@/lib/ingest/ndjson.ts";
 import { checkout } from "@/lib/db/pool.ts";
-import type { PlatformDefaults } from "@/lib/ingest/platform.ts";
-import { Preparer, type LineMapper, type RawLine } from "@/lib/ingest/prepare.ts";
+import type { LineMapper, PlatformDefaults } from "@/lib/ingest/platform.ts";
+import { Preparer, type RawLine } from "@/lib/ingest/prepare.ts";
 import {
   DEFAULT_BATCH_LINES,
   emptySummary,

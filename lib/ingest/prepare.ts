@@ -3,9 +3,9 @@
 // decides "new or unchanged": that needs the database under the ingest lock (see write-batch.ts).
 import type pg from "pg";
 import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
-import { platformMapper, type PlatformDefaults, type PlatformMapped } from "@/lib/ingest/platform.ts";
+import { platformMapper, type LineMapper, type PlatformDefaults } from "@/lib/ingest/platform.ts";
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
+import { caseRow, rolloutRow, withIdentityDefaults, type RolloutRow } from "@/lib/ledger/store/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
 import type { RevisionMarker } from "@/lib/ledger/store/case-version.ts";
 import type { PreparedLine } from "@/lib/ledger/store/write-batch.ts";
@@ -13,22 +13,11 @@ import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { depthIssue, depthIssueOfText, unstorableIssue } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord } from "@/lib/verifier/records.ts";
-import type { Case, Issue, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { identityOf, scoreRollout } from "@/lib/verifier/score.ts";
 
 /** A line as read: decoded text (NDJSON) or an already-built value (the demo generator), or why it is unusable. */
 export type RawLine = { line: number; text?: string | null; value?: unknown; error?: string };
-
-/**
- * Turns one line of a foreign format (a decoded JSON value) into the wire objects it stands for — a rollout, its
- * external score record and the minimal case stored when its ticket has none — which are then validated like any
- * other line. `locate` says where an error in one of them lies in the line as the user wrote it. Called in line
- * order, so a mapper may number lines (sample indices) as it goes.
- */
-export type LineMapper = {
-  map(value: unknown, line: number): { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
-  locate(part: "case" | "rollout" | "score", issue: Issue): Issue;
-};
 
 export type PrepareOptions = {
   format: IngestFormat;
