@@ -31,7 +31,8 @@ const clean = {
   "lib/server/after-write.ts": 'import { gate } from "@/lib/gate/refresh.ts";\nexport const afterReview = gate;\n',
   "lib/gate/refresh.ts": 'import { reviews } from "@/lib/review/data.ts";\nexport const gate = reviews;\n',
   "lib/review/data.ts": 'import { rows } from "@/lib/ledger/store/rows.ts";\nexport const reviews = rows;\n',
-  "lib/ledger/store/rows.ts": 'import { db } from "../../db/client.ts";\nexport const rows = db;\n',
+  "lib/ledger/store/rows.ts": 'import { id } from "./ids.ts";\nexport const rows = id;\n',
+  "lib/ledger/store/ids.ts": 'import { db } from "@/lib/db/client.ts";\nexport const id = db;\n',
   "lib/db/client.ts": "export const db = 1;\n",
 };
 
@@ -40,7 +41,7 @@ const allowlist = (entries: unknown[]) => ({ "docs/layers-allowlist.json": JSON.
 describe("the layer check", () => {
   it("passes a tree whose imports all point down, actions and the server composition included", () => {
     const r = checkLayers(tree(clean));
-    expect(r.files).toBe(8);
+    expect(r.files).toBe(9);
     expect(formatReport(r)).toEqual([]);
   });
 
@@ -71,6 +72,18 @@ describe("the layer check", () => {
       "upward lib/gate/refresh.ts -> lib/server/after-write.ts",
       "upward lib/review/data.ts -> components/panel.tsx",
     ]);
+  });
+
+  it("reads relative imports too: a data file importing its own folder's actions points up", () => {
+    const r = checkLayers(
+      tree({ ...clean, "lib/review/data.ts": 'import { save } from "./actions.ts";\nexport const reviews = save;\n' }),
+    );
+    expect(r.violations).toContainEqual({
+      kind: "upward",
+      from: "lib/review/data.ts",
+      to: "lib/review/actions.ts",
+      detail: "feature must not import actions",
+    });
   });
 
   it("fails on a circle of lib folders, also when a dynamic import() closes it", () => {
