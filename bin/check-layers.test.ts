@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkLayers, formatReport, layerOf, MAX_ALLOWED } from "@/bin/check-layers.ts";
+import { checkLayers, formatReport, layerOf, MAX_ALLOWED, sourceFiles } from "@/bin/check-layers.ts";
 
 const roots: string[] = [];
 afterEach(() => {
@@ -145,6 +145,7 @@ describe("the layer check", () => {
         "lib/audit/demo-stories.ts",
         "lib/review/actions.ts",
         "lib/pairwise/adjudication-actions.ts",
+        "lib/clusters/bulk-fix-action.ts",
         "lib/server/after-write.ts",
         "lib/review/data.ts",
         "lib/ledger/mutations.ts",
@@ -162,6 +163,7 @@ describe("the layer check", () => {
       "seed",
       "actions",
       "actions",
+      "actions",
       "server",
       "feature",
       "feature",
@@ -169,5 +171,14 @@ describe("the layer check", () => {
       "core",
       "core",
     ]);
+  });
+
+  it("every server action of the repository is in the actions layer (its file name says so)", () => {
+    const root = path.resolve(import.meta.dirname, "..");
+    const actions = sourceFiles(root).filter(
+      (f) => f.startsWith("lib/") && /^["']use server["']/.test(fs.readFileSync(path.join(root, f), "utf8")),
+    );
+    expect(actions.length).toBeGreaterThan(10);
+    expect(actions.filter((f) => layerOf(f) !== "actions")).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ export const LAYERS = [
   {
     name: "actions",
     why: "server actions: entry points the UI calls, kept beside their feature",
-    patterns: ["lib/*/actions.ts", "lib/*/*-actions.ts"],
+    patterns: ["lib/*/actions.ts", "lib/*/*-actions.ts", "lib/*/*-action.ts"],
   },
   {
     name: "server",
