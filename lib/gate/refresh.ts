@@ -1,4 +1,4 @@
-// When the gate is evaluated and its verdict stored: after each committed write of a run (the monitors' after-write
+// When the gate is evaluated and its verdict stored: after each committed write of a run (the after-write
 // hook, lib/server/after-write.ts), after a submitted review, on the run page and when the API or `verity gate`
 // asks for the run's own gate (its default rules and window; a rules file or another window answers another
 // question and stores nothing). A change of verdict is posted to the alarm webhook once — the first verdict of a
