@@ -3,8 +3,7 @@
 // asks for the run's own gate (its default rules and window; a rules file or another window answers another
 // question and stores nothing). A change of verdict is posted to the alarm webhook once — the first verdict of a
 // run only when it is not a pass, as an alarm's first state is posted only when it is not green.
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { env } from "@/lib/env.ts";
 import { postAlarmWebhook, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";

@@ -1,7 +1,6 @@
 // The reveal of a pair, read only after the user submitted their judgement of it: both ledger rewards, their GRPO
 // advantage in the group, and whether the human's order agreed with the ledger's.
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 
 export type RevealSide = {

@@ -3,8 +3,7 @@
 // item's stratum (the pair's deciding guardrails) or inclusion probability. Whatever this returns may reach the
 // annotator's browser before they submit; keep it that way.
 import { renewLease } from "@/lib/review/leases.ts";
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { caseViewSelect, rolloutViewSelect, toRolloutView, type RolloutView } from "@/lib/review/rollout-view.ts";
 
 export type PairAnnotationView = {

@@ -4,8 +4,7 @@
 // through lib/pairwise/loaders.ts. Read from the primary: the view is opened again right after a verdict is recorded.
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
 import type { DisagreementCause } from "@/lib/agreement/causes.ts";
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
 import { defectsOfItem, type DefectRow } from "@/lib/defects/data.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";

@@ -3,8 +3,7 @@
 // stratum or inclusion probability (both derive from the ledger's deciding guardrail). Whatever this returns may
 // reach the annotator's browser before they submit; keep it that way.
 import { renewLease } from "@/lib/review/leases.ts";
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { ClaimSlots } from "@/lib/review/claim-answers.ts";
 import type { ScoringConfig } from "@/lib/review/human-reward.ts";
 import {

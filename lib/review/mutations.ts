@@ -2,8 +2,7 @@
 // Reviews are append-only (a database trigger refuses UPDATE and DELETE) and every submission is in the activity log.
 import { renewLease } from "@/lib/review/leases.ts";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";

@@ -1,7 +1,6 @@
 // Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
 // per run), never from the ledger.
-import type { Db } from "@/lib/db/client.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/ledger/store/rollups.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
