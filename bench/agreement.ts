@@ -76,12 +76,11 @@ async function ingestRuns(url: string, t0: number) {
   await ingestValues(demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "agree", variant: "normal" }), {
     pool,
     batchLines: 4000,
-    alarms: false,
   });
   for (const [j, variant] of (["normal", "normal", "normal"] as const).entries())
     await ingestValues(
       demoRunValues({ runId: `agree-small-${j + 1}`, tickets: 50, steps: 5, k: 4, seed: `s${j}`, variant }),
-      { pool, batchLines: 4000, alarms: false },
+      { pool, batchLines: 4000 },
     );
   await pool.end();
   say(`ingested ${RUN} (${fmt(BASE)} rollouts) and 3 small runs in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

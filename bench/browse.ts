@@ -10,6 +10,7 @@ import os from "node:os";
 import pg from "pg";
 import { ensureDatabase, createDatabaseIfMissing } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -97,7 +98,7 @@ async function buildRun(client: pg.Client, url: string) {
   let t = performance.now();
   const s = await ingestValues(
     demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }),
-    { pool, batchLines: 4000 },
+    { pool, batchLines: 4000, after: afterWrite(pool) },
   );
   await pool.end();
   const base = s.by_kind.rollout.accepted;

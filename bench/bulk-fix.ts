@@ -68,7 +68,6 @@ async function build(pool: pg.Pool, tickets: string[], n: number): Promise<numbe
   const s = await ingestValues(handoffRunLines(RUN, tickets, SEED_PER_TICKET), {
     pool,
     batchLines: 4000,
-    alarms: false,
   });
   if (!s.ok || s.rejected) throw new Error(`seed ingest failed: ${s.error ?? `${s.rejected} rejected`}`);
   const seeded = s.by_kind.rollout.accepted;
@@ -153,8 +152,7 @@ async function main() {
 
     const base = await measure(async () => {
       let scored = 0;
-      for (const ticketId of tickets)
-        scored += (await rescoreTicket(pool, { ticketId, runId: RUN, alarms: false }))!.rollouts;
+      for (const ticketId of tickets) scored += (await rescoreTicket(pool, { ticketId, runId: RUN }))!.rollouts;
       return scored;
     });
     say(

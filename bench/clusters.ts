@@ -29,6 +29,7 @@ import { describeDemoRun, demoRunValues, strideOf } from "@/lib/demo/generate.ts
 import { describeRun } from "@/lib/demo/seed.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const { values } = parseArgs({
   options: {
@@ -126,7 +127,7 @@ async function build(admin: string): Promise<string> {
   };
   await describeRun(pool, RUN, describeDemoRun(spec));
   let t = performance.now();
-  const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+  const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000, after: afterWrite(pool) });
   const secs = (performance.now() - t) / 1000;
   const seeded = s.by_kind.rollout.accepted;
   say(
@@ -253,7 +254,7 @@ async function ingestAb(admin: string, n: number): Promise<void> {
         if (variant === "without") for (const i of INDEXES) await pool.query(`drop index ${i}`);
         await describeRun(pool, RUN, describeDemoRun(spec));
         const t = performance.now();
-        const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+        const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000, after: afterWrite(pool) });
         rates[variant].push(s.by_kind.rollout.accepted / ((performance.now() - t) / 1000));
       } finally {
         await pool.end();

@@ -2,7 +2,7 @@
 // monitors' alarm evaluation of the same run measured in the same process (forced, so it does the work). Both read
 // the step rollups and the run's reviews, never the ledger; the gate also pools its window in SQL. Also the run
 // page's charts and own gate, cold (caches emptied, as after a change of the audit) and warm (unchanged since the
-// last view: the corrected curve and the gate report are reused, lib/server/fingerprint-cache.ts).
+// last view: the corrected curve and the gate report are reused, lib/db/fingerprint-cache.ts).
 //
 // `npx tsx bench/gate.ts [--n 1000000] [--base 50000] [--iterations 20] [--keep]`. Not part of npm test; do not run it
 // beside other work on a small machine.
@@ -118,7 +118,7 @@ async function main() {
   const { evaluateRunAlarms } = await import("@/lib/monitors/evaluate.ts");
   const { evaluateRunGate } = await import("@/lib/gate/refresh.ts");
   const { loadRunCharts } = await import("@/lib/monitors/loaders.ts");
-  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
+  const { clearProcessCaches } = await import("@/lib/db/fingerprint-cache.ts");
   const client = createClient(url);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -128,7 +128,7 @@ async function main() {
     const steps = Math.max(1, Math.round(BASE / (250 * 4)));
     const s = await ingestValues(
       demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "gate", variant: "hacking" }),
-      { pool, batchLines: 4000, alarms: false },
+      { pool, batchLines: 4000 },
     );
     console.log(
       `ingested ${s.by_kind.rollout.accepted.toLocaleString("en-US")} generated rollouts (${steps} steps) in ${((performance.now() - t) / 1000).toFixed(1)} s`,

@@ -25,6 +25,7 @@ import { chartTable } from "@/lib/monitors/series.ts";
 import { listStepRollups } from "@/lib/rollups/data.ts";
 import { getRunSummary, listRunIds, listRunSummaries } from "@/lib/runs/data.ts";
 import { writeSimulatedRollups, type SimulatedRun } from "@/bench/lib/rollup-fixture.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const { values } = parseArgs({ options: { iterations: { type: "string", default: "40" }, keep: { type: "boolean" } } });
 const ITER = Number(values.iterations);
@@ -97,7 +98,7 @@ async function seedAudit(url: string, pool: pg.Pool, client: ReturnType<typeof c
       seed: "audit",
       variant: "hacking",
     }),
-    { pool, batchLines: 2000 },
+    { pool, batchLines: 2000, after: afterWrite(pool) },
   );
   if (!s.ok || s.rejected) throw new Error(`audit ingest: ${s.error ?? JSON.stringify(s.rejects[0])}`);
   const batch = await createBatch(

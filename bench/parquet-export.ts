@@ -16,6 +16,7 @@ import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { ROW_GROUP_ROWS } from "@/lib/ledger/parquet.ts";
 import { countParquetRows } from "@/lib/testing/parquet-reader.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -61,7 +62,7 @@ async function build(url: string): Promise<void> {
   const steps = Math.max(1, Math.round(BASE / (250 * 4)));
   const s = await ingestValues(
     demoRunValues({ runId: RUN, tickets: 250, steps, k: 4, seed: "bench", variant: "normal" }),
-    { pool, batchLines: 4000 },
+    { pool, batchLines: 4000, after: afterWrite(pool) },
   );
   const base = s.by_kind.rollout.accepted;
   console.log(

@@ -563,7 +563,6 @@ async function buildReads(c: pg.Client, url: string, size: number) {
       {
         pool,
         batchLines: 4000,
-        alarms: false,
       },
     );
     await pool.end();
@@ -870,7 +869,7 @@ async function measureAgreement(c: pg.Client) {
   const { loadAgreementItemsBefore } = await import("@/bench/lib/scale-baseline.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
   const { loadAgreementReport } = await import("@/lib/agreement/cached.ts");
-  const { clearProcessCaches } = await import("@/lib/server/fingerprint-cache.ts");
+  const { clearProcessCaches } = await import("@/lib/db/fingerprint-cache.ts");
   const { db } = await import("@/lib/db/client.ts");
   const client = db();
   // The run's report (1% of the big run as it was when its batch was made: 10,100 items at 1 M, 100,000 at 10 M)

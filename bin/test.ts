@@ -17,6 +17,7 @@ import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildConsoleIfStale, startConsoleServer, type ConsoleServer } from "@/lib/testing/console-process.ts";
 import { unittestCounts } from "@/bin/unittest-report.ts";
+import { checkLayers, formatReport } from "@/bin/check-layers.ts";
 
 // The e2e database gets the small demo (quick to load); set before lib/env.ts reads and caches the environment.
 process.env.VERITY_DEMO_SIZE ??= "small";
@@ -104,6 +105,10 @@ async function staticChecks() {
   say("lint (eslint)");
   const lint = await run("npx", ["eslint", ".", "--max-warnings=0"]);
   tally("lint", lint === 0 ? 1 : 0, lint === 0 ? 0 : 1);
+  say("layers (imports point down; no circle of lib/ folders: docs/architecture.md)");
+  const layers = formatReport(checkLayers(ROOT));
+  for (const line of layers) process.stdout.write(`${line}\n`);
+  tally("layers", layers.length ? 0 : 1, layers.length ? 1 : 0, layers.slice(0, 3));
 }
 
 async function vitest(project: "unit" | "int", env: NodeJS.ProcessEnv) {

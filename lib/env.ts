@@ -1,5 +1,31 @@
+import { isIP } from "node:net";
 import { z } from "zod";
-import { invalidProxyEntries } from "@/lib/auth/client-address.ts";
+
+/** One VERITY_TRUSTED_PROXIES entry: an IPv4/IPv6 address or a CIDR range. Null when it is neither. */
+export function parseProxyEntry(entry: string): { address: string; prefix?: number; family: "ipv4" | "ipv6" } | null {
+  const [address, prefixText, ...rest] = entry.split("/");
+  const v = isIP(address);
+  if (v === 0 || rest.length > 0) return null;
+  const family = v === 4 ? "ipv4" : "ipv6";
+  if (prefixText === undefined) return { address, family };
+  if (!/^\d{1,3}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (prefix > (v === 4 ? 32 : 128)) return null;
+  return { address, prefix, family };
+}
+
+/** The entries of a comma-separated VERITY_TRUSTED_PROXIES value. */
+export function splitProxyList(spec: string): string[] {
+  return spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** The entries of a comma-separated VERITY_TRUSTED_PROXIES value that are not addresses or CIDR ranges. */
+export function invalidProxyEntries(spec: string): string[] {
+  return splitProxyList(spec).filter((e) => parseProxyEntry(e) === null);
+}
 
 /** "https://host[:port]" with nothing after it but an optional "/". */
 /** A size written as `<n>MB` or `<n>GB`, in MB. */

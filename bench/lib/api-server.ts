@@ -5,6 +5,7 @@ import http from "node:http";
 import { Readable } from "node:stream";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const url = process.argv[2];
 const pool = bulkPool(url);
@@ -15,7 +16,7 @@ const server = http.createServer(async (req, res) => {
     body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
     duplex: "half",
   } as RequestInit);
-  const response = await handleIngestRequest(request, pool);
+  const response = await handleIngestRequest(request, pool, { after: afterWrite(pool, { webhook: "background" }) });
   res.writeHead(response.status, { "content-type": "application/json" });
   res.end(await response.text());
   server.close();

@@ -5,8 +5,8 @@
 import type pg from "pg";
 import { drawFlaws, ratesAt, type Flaws, type Variant } from "@/lib/demo/curve.ts";
 import { hashSeed, rng } from "@/lib/demo/rng.ts";
-import { guardrailMask } from "@/lib/ledger/store/rows.ts";
-import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/rollups/mutations.ts";
+import { guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
+import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/ledger/store/rollups.ts";
 
 const CAPS: [keyof Flaws, string, number][] = [
   ["harm", "customer_harm", 0.25],

@@ -1,11 +1,11 @@
 // Baseline kept on purpose: the reads as they were before the scale fixes of 2026-12-01 (docs/benchmarks.md "Scale"),
 // kept for bench/scale.ts and bench/agreement.ts to measure before and after in the same run: the load of a shared
 // machine then cancels out of the comparison. Not product code: nothing outside bench/ imports it.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { loadAgreementItemsPrisma } from "@/lib/testing/agreement-items-prisma.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { ledgerSelect } from "@/lib/review/data.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
 

@@ -4,7 +4,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, type AgreementFilter } from "@/lib/agreement/schema.ts";
-import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
 
 type Props = { r: AgreementReport; f: AgreementFilter };
 

@@ -6,7 +6,7 @@ import { Table, Td, Th } from "@/components/ui/table.tsx";
 import { encodeKey, type ItemPage, type ListedItem } from "@/lib/agreement/items-listing.ts";
 import { itemsQuery, type ItemsQuery } from "@/lib/agreement/items-schema.ts";
 import type { AgreementCell, AgreementCellSelection } from "@/lib/agreement/schema.ts";
-import { CAUSE_LABELS, type DisagreementCause } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS, type DisagreementCause } from "@/lib/agreement/causes.ts";
 
 const CELL_TITLES: Record<AgreementCell, string> = {
   all: "All reviewed items",

@@ -1,6 +1,6 @@
 import { KeyHelp } from "@/components/review/key-help.tsx";
 import { HELP_KEYS, READING_KEYS, READING_LEGEND, type KeyGroup } from "@/components/review/reading-keys.ts";
-import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 
 const GROUPS: KeyGroup[] = [
   {

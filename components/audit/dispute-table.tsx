@@ -5,7 +5,7 @@ import { fmtScore } from "@/components/ui/format.ts";
 import { TicketLink } from "@/components/ui/id-links.tsx";
 import { Head, Table, Td } from "@/components/ui/table.tsx";
 import type { DisputeRow } from "@/lib/audit/adjudication-data.ts";
-import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
 
 /**
  * Disputed items, waiting or settled: each links to its adjudication and its ticket to its case (the adjudication

@@ -2,7 +2,7 @@ import { Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
 import type { AdjudicationTally } from "@/lib/audit/adjudication-data.ts";
-import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 
 /** The verdicts counted by cause, and by the guardrail they name split by cause. */
 export function Tally({ tally }: { tally: AdjudicationTally }) {

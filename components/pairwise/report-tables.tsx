@@ -3,7 +3,7 @@ import { Shown, pctRange } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
 import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
-import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import { PAIR_LABELS, type BreakdownRow, type PairReport } from "@/lib/pairwise/report.ts";
 
 const num = (x: number) => x.toFixed(3);

@@ -41,7 +41,7 @@ describe("agreement now and as reviewed", () => {
     const defect = await db().defect.findFirstOrThrow({ where: { runId }, select: { id: true } });
     const config = noEmptyPromise();
     await markDefectFixed({ runId, defectId: defect.id }, { kind: "config", ref: configHash(config) }, lead);
-    await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    await rescoreRun(bulkPool(url), { runId, config });
 
     const asReviewed = buildAgreementReport(await loadAgreementItems(reviewed, db()), reviewed);
     r = buildAgreementReport(await loadAgreementItems(now, db()), now);

@@ -47,7 +47,7 @@ describe("the agreement report's cache", () => {
     expect(second).toEqual(await fresh(now));
 
     // A re-score supersedes every entry: the items' current entries change, and so does the report ("now").
-    await rescoreRun(bulkPool(url), { runId, config: noEmptyPromise(), alarms: false });
+    await rescoreRun(bulkPool(url), { runId, config: noEmptyPromise() });
     expect(await agreementFingerprint(now, db())).not.toBe(adjudicated);
     const third = await loadAgreementReport(now, db());
     expect([third.headline.k, third.headline.n]).toEqual([5, 5]);
@@ -84,7 +84,7 @@ describe("the agreement report's cache", () => {
       await agreementFingerprint(other, db()),
     ];
     // the re-score supersedes the entries of run a's two disputed items (the others score the same)
-    await rescoreRun(bulkPool(url), { runId: a.runId, config: noEmptyPromise(), alarms: false });
+    await rescoreRun(bulkPool(url), { runId: a.runId, config: noEmptyPromise() });
     expect(await agreementFingerprint(now, db())).not.toBe(fRun);
     expect(await agreementFingerprint(ofBatch, db())).not.toBe(fBatch);
     expect(await agreementFingerprint(other, db())).toBe(fOther);

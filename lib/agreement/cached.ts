@@ -7,12 +7,12 @@
 // item's current ledger entry (a re-score or a new score record supersedes it: the runs' counts of superseding
 // entries stand for them, so a re-score of any of the run's entries is taken as a change), and the cases (a revision
 // bumps a case's version); the filter is the key.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, type AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import { readDb } from "@/lib/db/read-client.ts";
-import { processCache, type Latest } from "@/lib/server/fingerprint-cache.ts";
+import { processCache, type Latest } from "@/lib/db/fingerprint-cache.ts";
 
 /** A summary of everything the agreement report under `f` is computed from; any write to it changes the summary. */
 export async function agreementFingerprint(f: AgreementFilter, client: Db = readDb()): Promise<string> {

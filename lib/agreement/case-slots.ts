@@ -2,8 +2,7 @@
 // must-mention keys and forbidden codes — what the annotator was shown, and what extraction accuracy compares the
 // item on (lib/stats/extraction-accuracy.ts). The one read of them: the agreement report and the monitors' audit
 // series both take an item's slots from here, so the two can never compare one item on different slots.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { CaseSlots } from "@/lib/stats/extraction-accuracy.ts";

@@ -6,7 +6,7 @@ import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
@@ -102,7 +102,7 @@ beforeAll(async () => {
       { itemId, cause: "verifier_rule_wrong", guardrail: "empty_promise", note: "" },
       rescored.lead,
     );
-  await rescoreRun(bulkPool(url), { runId: rescored.runId, config: noEmptyPromise(), alarms: false });
+  await rescoreRun(bulkPool(url), { runId: rescored.runId, config: noEmptyPromise() });
 }, 240_000);
 
 /** A run of 6 tickets of another category than the fixtures' (refund_damaged), every one reviewed. */

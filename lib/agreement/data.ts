@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { ITEM_REGISTRY, listPairSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";

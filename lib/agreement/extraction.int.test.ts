@@ -4,7 +4,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, type AgreementReport } from "@/lib/agreement/report.ts";
 import { agreementResponse } from "@/lib/agreement/respond.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, variantRollout } from "@/lib/testing/audit-data.ts";
 import { run as agreementCli } from "@/lib/cli/agreement.ts";

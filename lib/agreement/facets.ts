@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 
 /** Options of the agreement filters: runs and batches with reviews, categories, annotators who reviewed. */

@@ -7,7 +7,7 @@ import { agreementFacets, listPairwiseBatches } from "@/lib/agreement/facets.ts"
 import { pageItems, type ItemPage } from "@/lib/agreement/items-listing.ts";
 import type { ItemsQuery } from "@/lib/agreement/items-schema.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { countFixes } from "@/lib/defects/data.ts";
 

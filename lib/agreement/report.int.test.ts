@@ -4,7 +4,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { agreementResponse } from "@/lib/agreement/respond.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
 import { db, poolOf } from "@/lib/db/client.ts";

@@ -4,7 +4,7 @@ import { rateFigure, statFigure, weightedFigure, type Figure, type RateFigure } 
 import { headlineCounts } from "@/lib/agreement/headline.ts";
 import { applyGuardrailFilter, countedItems, excludedReviews, overlapItems, reviewDay } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
-import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import {
   dimensionAgreement,
   guardrailAgreement,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listDisputes } from "@/lib/audit/adjudication-data.ts";
-import { annotationPath, claimNextItem } from "@/lib/audit/leases.ts";
+import { annotationPath, claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";

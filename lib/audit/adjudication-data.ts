@@ -1,8 +1,7 @@
 // Reads of the adjudication queue for leads: disputed items (a review disagreed with the ledger), the verdicts on
 // them, and the tally by cause and by guardrail. "Current" adjudications are those no later one supersedes.
-import { DISAGREEMENT_CAUSES, type DisagreementCause } from "@/lib/audit/causes.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { DISAGREEMENT_CAUSES, type DisagreementCause } from "@/lib/agreement/causes.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { loadItemReviews, type ItemWithReviews } from "@/lib/review/data.ts";
 

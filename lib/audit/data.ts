@@ -1,9 +1,8 @@
 // Reads of the shadow audit for leads: the sampling population, batches and their progress per annotator.
-// Nothing here is shown to annotators (the blind queue reads through lib/audit/leases.ts and lib/review/loaders.ts).
-import type { Db } from "@/lib/auth/activity-log.ts";
+// Nothing here is shown to annotators (the blind queue reads through lib/review/leases.ts and lib/review/loaders.ts).
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { sampleBatch, type PopulationRow, type SampleResult } from "@/lib/audit/sampler.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 
 /** A population row with what the pairwise sampler also needs (its GRPO group and its ledger reward). */
 export type PopulationEntry = PopulationRow & {

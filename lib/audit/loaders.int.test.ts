@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { loadAdjudicationPage, parseDisputeKey } from "@/lib/audit/loaders.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";

@@ -10,8 +10,7 @@ import {
   type DisputeRow,
 } from "@/lib/audit/adjudication-data.ts";
 import { itemRef } from "@/lib/audit/schema.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { defectsOfItem, type DefectRow } from "@/lib/defects/data.ts";
 import type { Comparison } from "@/lib/review/compare.ts";
 import { compare } from "@/lib/review/data.ts";

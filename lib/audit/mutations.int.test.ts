@@ -6,7 +6,7 @@ import {
   loadPopulation,
   previewBatch,
 } from "@/lib/audit/data.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";

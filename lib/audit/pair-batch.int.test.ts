@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";

@@ -1,9 +1,8 @@
 // Reads of a pairwise batch before it exists: the sample that creating it would draw (lib/audit/pair-sampler.ts).
-import type { Db } from "@/lib/auth/activity-log.ts";
 import { loadPopulation, type PopulationEntry } from "@/lib/audit/data.ts";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE, samplePairs, type PairSampleResult } from "@/lib/audit/pair-sampler.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 
 export type PairBatchPreview = {
   population: { groups: number; tickets: number; rollouts: number; excluded: number };

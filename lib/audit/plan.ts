@@ -6,7 +6,7 @@ import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import type { BatchPreview } from "@/lib/audit/data.ts";
 import { NO_GUARDRAIL } from "@/lib/audit/sampler.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { scoresAgree } from "@/lib/stats/agreement.ts";
 import {
   DEFAULT_EXPECTED_AGREEMENT,

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { PICKS } from "@/lib/audit/sampler.ts";
-import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX, int8Id } from "@/lib/db/column-ranges.ts";
 

@@ -1,11 +1,8 @@
 // The activity log: who did what, when, to what. Append-only (a trigger refuses UPDATE and DELETE on activity_log).
 // Other domains log through appendActivityLog too (reviews, adjudications, batches), inside their own transaction.
 import type pg from "pg";
-import { db } from "@/lib/db/client.ts";
-import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-
-/** A Prisma client or the `tx` of a `$transaction(async (tx) => …)`, so the entry commits with the change. */
-export type Db = PrismaClient | Prisma.TransactionClient;
+import { db, type Db } from "@/lib/db/client.ts";
+import type { Prisma } from "@/lib/generated/prisma/client.ts";
 
 /** The actions this module's callers record. Other domains may add their own dotted names (e.g. "review.submit"). */
 export const ACTIVITY_ACTIONS = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, invalidProxyEntries, normalizeAddress, trustedProxyList } from "@/lib/auth/client-address.ts";
+import { clientAddress, normalizeAddress, trustedProxyList } from "@/lib/auth/client-address.ts";
+import { invalidProxyEntries } from "@/lib/env.ts";
 
 const xff = (value?: string) => new Headers(value === undefined ? {} : { "x-forwarded-for": value });
 const none = trustedProxyList(undefined);

@@ -6,31 +6,7 @@
 // other address is the client's: without trusted proxies that is the connection's own address, whatever the client
 // wrote; behind them it is the address the nearest trusted proxy saw.
 import { BlockList, isIP } from "node:net";
-
-/** One VERITY_TRUSTED_PROXIES entry: an IPv4/IPv6 address or a CIDR range. Null when it is neither. */
-function parseEntry(entry: string): { address: string; prefix?: number; family: "ipv4" | "ipv6" } | null {
-  const [address, prefixText, ...rest] = entry.split("/");
-  const v = isIP(address);
-  if (v === 0 || rest.length > 0) return null;
-  const family = v === 4 ? "ipv4" : "ipv6";
-  if (prefixText === undefined) return { address, family };
-  if (!/^\d{1,3}$/.test(prefixText)) return null;
-  const prefix = Number(prefixText);
-  if (prefix > (v === 4 ? 32 : 128)) return null;
-  return { address, prefix, family };
-}
-
-/** The entries of a comma-separated VERITY_TRUSTED_PROXIES value that are not addresses or CIDR ranges. */
-export function invalidProxyEntries(spec: string): string[] {
-  return splitList(spec).filter((e) => parseEntry(e) === null);
-}
-
-function splitList(spec: string): string[] {
-  return spec
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+import { parseProxyEntry, splitProxyList } from "@/lib/env.ts";
 
 const lists = new Map<string, BlockList>();
 
@@ -40,8 +16,8 @@ export function trustedProxyList(spec: string | undefined): BlockList {
   let list = lists.get(key);
   if (!list) {
     list = new BlockList();
-    for (const e of splitList(key)) {
-      const p = parseEntry(e);
+    for (const e of splitProxyList(key)) {
+      const p = parseProxyEntry(e);
       if (!p) continue;
       if (p.prefix === undefined) list.addAddress(p.address, p.family);
       else list.addSubnet(p.address, p.prefix, p.family);

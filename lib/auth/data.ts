@@ -1,9 +1,8 @@
-import type { Db } from "@/lib/auth/activity-log.ts";
 import { DEMO_PASSWORD, DEMO_USERS } from "@/lib/auth/demo-users.ts";
 import { verifyPassword } from "@/lib/auth/password.ts";
 import type { Role } from "@/lib/auth/policy.ts";
 import { SIGN_IN_LIMIT } from "@/lib/auth/schema.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { demoEnabled } from "@/lib/env.ts";
 
 /** The signed-in user as pages and actions see it. Never carries the password hash. */

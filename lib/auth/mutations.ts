@@ -1,9 +1,9 @@
-import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { recentSignInFailures, type SessionUser } from "@/lib/auth/data.ts";
 import { verifyAgainstDummy, verifyPassword } from "@/lib/auth/password.ts";
 import { SIGN_IN_LIMIT, WRONG_CREDENTIALS } from "@/lib/auth/schema.ts";
 import { newSessionToken } from "@/lib/auth/tokens.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { env } from "@/lib/env.ts";
 
 export type NewSession = { token: string; sessionId: string; expiresAt: Date };

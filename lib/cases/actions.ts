@@ -10,6 +10,7 @@ import { answeredAdjudication } from "@/lib/cases/data.ts";
 import { MAX_SPEC_CHARS, parseDraftText, reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 /** Rows of a dry run sent to the page: the selected rollout, then changed ones first; the totals cover them all. */
 const MAX_ROWS = 200;
@@ -89,7 +90,8 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     if (!a.ok) return { ok: false, message: a.error, issues: [{ path: "adjudication", message: a.error }] };
     answers = { adjudicationIds: [a.id] };
   }
-  const r = await applyCaseFix(bulkPool(), {
+  const pool = bulkPool();
+  const r = await applyCaseFix(pool, {
     ticketId: f.data.ticketId,
     draft: { spec: spec.spec },
     reason: reason.data,
@@ -97,7 +99,7 @@ export async function applyDraftAction(_prev: ApplyState, form: FormData): Promi
     actor: { userId: me.id, email: me.email },
     answers,
     runId: f.data.runId,
-    alarms: { webhook: "background" },
+    after: afterWrite(pool, { webhook: "background" }),
   });
   if (!r.ok) return { ok: false, message: applyRefusal(r.code, r.issues, f.data.ticketId), issues: r.issues };
   revalidatePath(`/cases/${encodeURIComponent(f.data.ticketId)}`);

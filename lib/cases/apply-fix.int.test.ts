@@ -42,7 +42,6 @@ describe("applying a case revision closes its spec defects", () => {
       authorId: lead.userId,
       actor: lead,
       answers: { adjudicationIds: [adjudications[0]] },
-      alarms: false,
     });
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
     expect(r).toMatchObject({ status: "created", version: 2, rescore: { rollouts: 1, reward_changed: 1 } });
@@ -67,7 +66,6 @@ describe("applying a case revision closes its spec defects", () => {
       draft: { spec: RETURN_LABEL_SPEC },
       reason: "again",
       actor: lead,
-      alarms: false,
     });
     expect(again).toMatchObject({ ok: true, status: "unchanged", defects: [], verifiedEarlier: 0 });
   });

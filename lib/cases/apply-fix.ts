@@ -6,10 +6,11 @@ import type pg from "pg";
 import type { ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { applyCaseRevision, type ApplyResult } from "@/lib/cases/mutations.ts";
-import type { CaseAnswers, CaseDraft } from "@/lib/cases/schema.ts";
+import type { CaseDraft } from "@/lib/cases/schema.ts";
+import type { CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { fixSpecDefects, verifyDefects } from "@/lib/defects/mutations.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import type { AlarmHookOptions } from "@/lib/monitors/after-write.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
 export type DefectOutcome = { runId: string; id: bigint; status: "fixed" | "verified" };
 
@@ -27,7 +28,7 @@ export async function applyCaseFix(
     actor: ActivityActor;
     answers?: CaseAnswers;
     runId?: string;
-    alarms?: AlarmHookOptions | false;
+    after?: ChangeListener;
   },
   client: PrismaClient = db(),
 ): Promise<FixResult> {

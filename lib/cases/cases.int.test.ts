@@ -137,7 +137,6 @@ describe("case versions", () => {
       draft: { spec: spec2() },
       reason: "the return label is part of the fix",
       answers: { adjudicationIds: [7n], cluster: "no_writes" },
-      alarms: false,
     });
     expect(r).toMatchObject({ ok: true, status: "created", version: 2 });
     expect(r.ok && r.rescore).toMatchObject({ rollouts: 3, rescored: 3, reward_changed: 3, runs: ["run-a", "run-b"] });
@@ -169,7 +168,6 @@ describe("case versions", () => {
       ticketId: T,
       draft: { spec: spec2() },
       reason: "again",
-      alarms: false,
     });
     expect(again).toMatchObject({ ok: true, status: "unchanged", version: 2, rescore: { rescored: 0, unchanged: 3 } });
     expect(await entries("r/1")).toHaveLength(2);
@@ -268,7 +266,6 @@ describe("a demo case", () => {
       ticketId: demo.ticket_id,
       draft: { spec },
       reason: "demo",
-      alarms: false,
     });
     expect(applied.ok && applied.rescore.reward_changed).toBe(totals.rewardChanged);
     const now = await t.pool.query<{ trajectory_id: string; reward: number; case_version: number }>(

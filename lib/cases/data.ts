@@ -2,7 +2,7 @@
 // the re-score of a revised case. Explicit ids in, plain rows out; callers check the role first.
 import type pg from "pg";
 import { caseFromColumns } from "@/lib/ledger/store/rows.ts";
-import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import type { RolloutRowDb } from "@/lib/ledger/store/rows.ts";
 import { DEFAULT_CONFIG, configHash, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
 import type { Case } from "@/lib/verifier/schema.ts";
 

@@ -13,7 +13,7 @@ import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { compareWithLedger, type ScoredSide } from "@/lib/review/compare.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
-import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import type { RolloutRowDb } from "@/lib/ledger/store/rows.ts";
 import type { Case, Claims, Issue, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 

@@ -8,16 +8,16 @@
 import type pg from "pg";
 import { appendActivitySql, type SqlActor } from "@/lib/cases/activity.ts";
 import { configsByHash, getCase, ticketRollouts } from "@/lib/cases/data.ts";
-import type { CaseAnswers, CaseDraft } from "@/lib/cases/schema.ts";
-import { writeCaseVersion } from "@/lib/cases/write-version.ts";
+import type { CaseDraft } from "@/lib/cases/schema.ts";
+import { writeCaseVersion, type CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
 import { caseRow, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/mutations.ts";
-import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
+import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
 import { caseSchema, zodIssues, type Case, type Issue } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
@@ -138,13 +138,13 @@ export type TicketRescoreSummary = Omit<RescoreSummary, "run_id" | "config_hash"
  */
 export async function rescoreTicket(
   pool: pg.Pool,
-  opts: { ticketId: string; runId?: string; alarms?: AlarmHookOptions | false },
+  opts: { ticketId: string; runId?: string; after?: ChangeListener },
 ): Promise<TicketRescoreSummary | null> {
   const current = await getCase(pool, opts.ticketId);
   if (!current) return null;
   const configs = await configsByHash(pool);
   const tallies = new Map<string, RescoreTally>();
-  const alarms = opts.alarms === false ? null : alarmHook(pool, opts.alarms);
+  const after = opts.after;
   try {
     for await (const page of ticketRollouts(pool, opts.ticketId, { runId: opts.runId })) {
       const runId = page[0].run_id;
@@ -164,10 +164,10 @@ export async function rescoreTicket(
           });
       }
       tally.summary.rollouts += page.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) alarms?.committed([runId]);
+      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) after?.committed([runId]);
     }
   } finally {
-    await alarms?.settle();
+    await after?.settle();
   }
   for (const tally of tallies.values())
     await recordScoreChange(pool, tally, {
@@ -248,12 +248,12 @@ export async function applyCaseRevision(
     actor?: SqlActor;
     answers?: CaseAnswers;
     runId?: string;
-    alarms?: AlarmHookOptions | false;
+    after?: ChangeListener;
   },
 ): Promise<ApplyResult> {
   const revised = await reviseCase(pool, { ...input.draft, ...input });
   if (!revised.ok) return revised;
-  const rescore = (await rescoreTicket(pool, { ticketId: input.ticketId, runId: input.runId, alarms: input.alarms }))!;
+  const rescore = (await rescoreTicket(pool, { ticketId: input.ticketId, runId: input.runId, after: input.after }))!;
   const client = await checkout(pool);
   try {
     await appendActivitySql(client, {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
 import { int8Digits } from "@/lib/db/column-ranges.ts";
+import type { CaseAnswers, RevisionMarker } from "@/lib/ledger/store/case-version.ts";
 
 /**
  * The longest spec draft the workbench takes, in characters (JavaScript's UTF-16 units). Its form is posted as a
@@ -10,9 +11,6 @@ import { int8Digits } from "@/lib/db/column-ranges.ts";
  * whatever its characters (at most 3 bytes of UTF-8 each), so a longer draft is refused by this limit, by name.
  */
 export const MAX_SPEC_CHARS = 1_000_000;
-
-/** What a revision answers: adjudications (their ids) and/or a cluster (its key, as the clusters report names it). */
-export type CaseAnswers = { adjudicationIds?: bigint[]; cluster?: string };
 
 const reasonText = z
   .string({ error: "expected the reason as a string" })
@@ -35,7 +33,6 @@ export const revisionMarkerSchema = z.strictObject({
     })
     .optional(),
 });
-export type RevisionMarker = { reason: string; answers?: CaseAnswers };
 
 export function toRevisionMarker(m: z.infer<typeof revisionMarkerSchema>): RevisionMarker {
   const answers: CaseAnswers = {};

@@ -8,8 +8,10 @@ import { listCaseVersions } from "@/lib/cases/data.ts";
 import { addToTotals, dryRunCase, type DryRunTotals } from "@/lib/cases/dry-run.ts";
 import { applyCaseFix } from "@/lib/cases/apply-fix.ts";
 import { createClient } from "@/lib/db/client.ts";
-import { parseReviseFile, reviseReasonSchema, type CaseAnswers } from "@/lib/cases/schema.ts";
+import { parseReviseFile, reviseReasonSchema } from "@/lib/cases/schema.ts";
+import type { CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity case <subcommand> [options]
 
@@ -118,6 +120,7 @@ async function revise(positionals: string[], values: ReviseFlags, io: Io): Promi
         actor: authorId ? { userId: authorId, email: values.as! } : { label: "cli" },
         answers,
         runId: values.run,
+        after: afterWrite(pool),
       },
       client,
     ).finally(() => client.$disconnect());

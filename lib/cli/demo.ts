@@ -10,6 +10,7 @@ import { describeRun } from "@/lib/demo/seed.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity demo [--tickets N] [--steps S] [--k K] [--seed X] [--variant normal|hacking] [--run ID] [--out FILE|-]
 
@@ -79,7 +80,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
   return withBulkDatabase(async (pool) => {
     const started = Date.now();
     await describeRun(pool, spec.runId, describeDemoRun(spec));
-    const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000 });
+    const summary = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000, after: afterWrite(pool) });
     out.err(
       `verity demo: run ${spec.runId}: ${summary.by_kind.rollout.accepted} rollouts stored, ${summary.scored} scored, ` +
         `${summary.unchanged} unchanged, ${summary.rejected} rejected in ${((Date.now() - started) / 1000).toFixed(1)} s`,

@@ -7,6 +7,8 @@ import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap, MAP_FIELDS, type ImportMap } from "@/lib/import/jsonl-map.ts";
 import { jsonlImportCliSchema, type JsonlImportCliOptions } from "@/lib/import/schema.ts";
+import { zodIssues } from "@/lib/verifier/schema.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity import jsonl FILE|- (--preset verl|trl | --map field=path,...) --run RUN [options]
 
@@ -95,7 +97,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
       map,
       defaults: { run: opts.run, category: opts.category },
       batchLines: opts.batch,
-      alarms: { intervalMs: 60_000 },
+      after: afterWrite(pool, { intervalMs: 60_000 }),
       ...hooks,
     });
     await recordLoad(pool, {

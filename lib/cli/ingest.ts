@@ -5,6 +5,7 @@ import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestCliSchema, type IngestCliOptions } from "@/lib/ingest/schema.ts";
 import { flagSpec, argsExit, parseFileArgs, progressFlags, progressOf, type FileArgs } from "@/lib/cli/command.ts";
 import { inputSize, loadExit, loadFile } from "@/lib/cli/file-load.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity ingest FILE|- [options]
 
@@ -76,7 +77,7 @@ export async function run(argv: string[], out: Io = io): Promise<number> {
       batchLines: opts.batch,
       // The first evaluation loads the alarm rules' database client (about a second of CPU and 90 MB in a fresh
       // process); an ingest under a minute is evaluated once, when it ends, a longer one also every minute.
-      alarms: { intervalMs: 60_000 },
+      after: afterWrite(pool, { intervalMs: 60_000 }),
       ...hooks,
     });
     await recordLoad(pool, {

@@ -8,6 +8,7 @@ import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity rescore --run RUN [--config FILE]
 
@@ -56,7 +57,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
       return 1;
     }
     const started = Date.now();
-    const summary = await rescoreRun(pool, { runId, config: config.config });
+    const summary = await rescoreRun(pool, { runId, config: config.config, after: afterWrite(pool) });
     for (const line of formatRescoreReport(summary)) out.out(line);
     // Fixed defects whose items now agree with their reviews are verified (lib/defects/mutations.ts).
     const client = createClient(url);

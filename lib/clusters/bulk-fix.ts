@@ -175,7 +175,6 @@ export async function applyBulkFix(
       actor: input.authorId ? { userId: input.authorId } : { label: "cli" },
       answers: { cluster: input.cluster },
       runId: input.runId,
-      alarms: false,
     });
     if (!r.ok) {
       out.refused.push({ ticketId, issues: r.issues });

@@ -1,11 +1,11 @@
-// The last few cluster reports (lib/server/fingerprint-cache.ts), per database client, keyed by window and by a fingerprint of the run's rollups.
+// The last few cluster reports (lib/db/fingerprint-cache.ts), per database client, keyed by window and by a fingerprint of the run's rollups.
 // Every drill-down click re-renders the page; without this each one recomputed the whole report (~1 CPU-s at 1M
 // rollouts). The rollups change in the same transaction as every ledger write (ingest, re-score), so an unchanged
 // fingerprint means an unchanged population; entries also expire after a few minutes, whatever happens.
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
-import { processCache } from "@/lib/server/fingerprint-cache.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
 
 const cache = processCache<ClusterReport>("clusters", { maxEntries: 16, maxAgeMs: 5 * 60_000 });
 

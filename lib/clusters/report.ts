@@ -14,7 +14,7 @@ import {
 } from "@/lib/clusters/keys.ts";
 import type { BlindSpotFacts, LevelOneFacts, SignatureFacts } from "@/lib/clusters/data.ts";
 import { signatureTicketKey } from "@/lib/clusters/data.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { rankClusters, type Priority } from "@/lib/stats/priority.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 

@@ -5,7 +5,7 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { ClusterKey } from "@/lib/clusters/keys.ts";
 import type { ClusterWindow } from "@/lib/clusters/schema.ts";
-import { guardrailMask } from "@/lib/ledger/store/rows.ts";
+import { guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 
 /**
  * The level-1 key of a ledger row: the deciding guardrail, or "weakest:<sub-score>" for the lowest of the five

@@ -1,7 +1,10 @@
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client.ts";
 import { env } from "@/lib/env.ts";
+
+/** A Prisma client or the `tx` of a `$transaction(async (tx) => …)`, so what it writes commits with the change. */
+export type Db = PrismaClient | Prisma.TransactionClient;
 
 // One Prisma client per process (Next's dev server re-evaluates modules, hence the global).
 const globalForDb = globalThis as unknown as { verityDb?: PrismaClient };

@@ -5,8 +5,7 @@
 // them, which for the types below is what Prisma gives too.
 import pg from "pg";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { poolOf } from "@/lib/db/client.ts";
+import { poolOf, type Db } from "@/lib/db/client.ts";
 
 const { builtins } = pg.types;
 

@@ -1,9 +1,8 @@
 // The ledger "as it is now" for audit items: the current entry of each item's rollout (after any re-score), beside
 // the entry the item recorded when it was sampled. What defect verification and the agreement report's `now`
 // basis compare the reviews with.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
-import { ledgerOrder } from "@/lib/pairwise/order.ts";
+import { db, type Db } from "@/lib/db/client.ts";
+import { ledgerOrder } from "@/lib/ledger/order.ts";
 import {
   compare,
   CURRENT_REVIEW,

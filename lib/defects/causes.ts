@@ -1,6 +1,6 @@
 // Which adjudication causes open a defect, and the defect vocabulary shared by the list page, its URL schema and
 // the agreement page's "after N spec fixes, M rule fixes". Pure.
-import type { DisagreementCause } from "@/lib/audit/causes.ts";
+import type { DisagreementCause } from "@/lib/agreement/causes.ts";
 
 export const DEFECT_CAUSES = ["spec_wrong", "verifier_rule_wrong"] as const satisfies readonly DisagreementCause[];
 export type DefectCause = (typeof DEFECT_CAUSES)[number];

@@ -1,7 +1,6 @@
 // Reads of defects: the list (filtered by status, guardrail, run and kind; newest first, paged by id) and one
 // defect with its items and whether each agrees with the ledger now.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { itemsAgreeNow, type ItemNow } from "@/lib/defects/agreement-now.ts";
 import type { DefectCause, DefectStatus } from "@/lib/defects/causes.ts";

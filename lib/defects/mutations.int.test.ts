@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listDefects, loadDefect } from "@/lib/defects/data.ts";
@@ -93,10 +93,10 @@ describe("defects", () => {
     ]);
 
     // A re-score under the default config changes nothing (same config hash): still not verified.
-    await rescoreRun(bulkPool(url), { runId, config: DEFAULT_CONFIG, alarms: false });
+    await rescoreRun(bulkPool(url), { runId, config: DEFAULT_CONFIG });
     expect(await verifyDefects({ runId })).toEqual([]);
 
-    const summary = await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    const summary = await rescoreRun(bulkPool(url), { runId, config });
     expect(summary.reward_changed).toBe(2);
     expect(await verifyDefects({ runId })).toEqual([{ runId, id: defectId }]);
     d = await loadDefect(runId, defectId);
@@ -162,7 +162,7 @@ describe("defects", () => {
       status: "fixed",
     });
     expect((await loadDefect(runId, defectId))?.now.map((x) => [x.rescored, x.agrees])).toEqual([[false, false]]);
-    await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    await rescoreRun(bulkPool(url), { runId, config });
     expect(await verifyDefects({ runId })).toEqual([{ runId, id: defectId }]);
     expect((await loadDefect(runId, defectId))?.now.map((x) => [x.rescored, x.agrees])).toEqual([[true, true]]);
   });

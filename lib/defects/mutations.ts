@@ -1,9 +1,8 @@
 // Writes of defects: linking an adjudicated item to the defect its cause names (opening it when none is open),
 // marking a defect fixed by a case version or a verifier config, and the computed verification after a re-score.
 // Every status change is recorded in the activity log in the same transaction.
-import type { Db } from "@/lib/auth/activity-log.ts";
 import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { isDefectCause, type DefectCause } from "@/lib/defects/causes.ts";
 import { itemsAgreeNow } from "@/lib/defects/agreement-now.ts";

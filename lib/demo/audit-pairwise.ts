@@ -11,7 +11,7 @@
 // the work — the story pair, which the product's sampler rarely draws, since late in the run the rollouts that did the
 // work mostly score 1. Inclusion probabilities are the draw's own: P(group) · P(pair | group).
 import { sha256Tag, uniformHash } from "@/lib/audit/hash.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { loadPopulation, type PopulationEntry } from "@/lib/audit/data.ts";
 import { defaultConfig, storeBatch } from "@/lib/audit/mutations.ts";
 import { PAIR_SAMPLER_VERSION } from "@/lib/audit/pair-mutations.ts";
@@ -19,7 +19,7 @@ import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE, groupKeyOf, pairStratum } from "@
 import { compareStrings } from "@/lib/audit/sampler.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { ledgerOrder } from "@/lib/pairwise/order.ts";
+import { ledgerOrder } from "@/lib/ledger/order.ts";
 import type { PairChoice, PairReason } from "@/lib/pairwise/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 

@@ -3,7 +3,7 @@
 // tolerance), and the claims a person labels — mostly the extractor's, with the slips a real extractor makes (a
 // missed or invented write, a missed mention, a refund amount read off the wrong line). Deterministic.
 import { uniformHash } from "@/lib/audit/hash.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { humanReward, type HumanSubscores } from "@/lib/review/human-reward.ts";
 import type { scoringConfigOf } from "@/lib/review/loaders.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
-import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
+import { correctedCurve } from "@/lib/monitors/corrected-curve.ts";
 import { HACKING_RUN, HACKING_THRESHOLDS, seedDemoAudit } from "@/lib/demo/audit.ts";
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";

@@ -22,7 +22,7 @@ import {
 import { createClient } from "@/lib/db/client.ts";
 import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
@@ -30,7 +30,7 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/monitors/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
 import { scoringConfigOf } from "@/lib/review/loaders.ts";
-import type { DisagreementCause } from "@/lib/audit/causes.ts";
+import type { DisagreementCause } from "@/lib/agreement/causes.ts";
 import type { GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 

@@ -11,6 +11,7 @@ import { EXAMPLE_TRAINED_REWARDS } from "@/lib/demo/example-trained-rewards.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import type { IngestSummary } from "@/lib/ingest/schema.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 export const DEMO_SEED = "7";
 export const EXAMPLES_RUN = "grpo-demo";
@@ -112,7 +113,7 @@ export async function seedDemoIfEmpty(url: string, opts: SeedDemoOptions = {}): 
     const size = opts.size ?? env().VERITY_DEMO_SIZE;
     say(`loading demo data: ${EXAMPLES_RUN}, the 10 verifier examples…`);
     await describeRun(pool, EXAMPLES_RUN, "The ten worked examples of the verifier spec, one per rule.");
-    const examples = await ingestValues(demoExamples(), { pool });
+    const examples = await ingestValues(demoExamples(), { pool, after: afterWrite(pool) });
     check(examples, "the verifier examples");
     let rollouts = examples.by_kind.rollout.accepted;
     const runs: string[] = [];
@@ -123,6 +124,7 @@ export async function seedDemoIfEmpty(url: string, opts: SeedDemoOptions = {}): 
       const summary = await ingestValues(demoRunValues(spec), {
         pool,
         batchLines: 4000,
+        after: afterWrite(pool),
         onProgress: every(15_000, (p) =>
           say(`… ${spec.runId}: ${p.committedLine.toLocaleString("en-US")} lines loaded`),
         ),

@@ -3,8 +3,7 @@
 // (its thresholds); without window_steps the verdict is the run's own and is stored, and a change posted to the
 // webhook in the background.
 import { apiError, authenticateApi } from "@/lib/auth/api.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { gateQuerySchema, queryIssues } from "@/lib/gate/schema.ts";

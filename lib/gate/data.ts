@@ -2,10 +2,9 @@
 // O(steps of the window), never the ledger — and the audit from the run's reviewed items whose step is inside the
 // window, read and counted as the agreement page reads and counts them (lib/agreement/data.ts, headline.ts: each item
 // once, through its primary blind review; O(reviewed items)); the reward-hacking rule reads the human-corrected
-// success curve (lib/audit/corrected-curve.ts) of the run page.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
-import { db } from "@/lib/db/client.ts";
+// success curve (lib/monitors/corrected-curve.ts) of the run page.
+import { correctedCurve } from "@/lib/monitors/corrected-curve.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { listOrderingJudgements, runFingerprints } from "@/lib/monitors/data.ts";
 import { orderingAgreement } from "@/lib/stats/ordering-agreement.ts";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";

@@ -24,7 +24,7 @@ export type GateRuleStatus = GateStatus | "warn" | "off";
 export type GateStepTotals = TrainedRewardCounters & { rollouts: number; handoffs: number; guardrailHits: number };
 
 /**
- * One audit window inside the gate window (lib/audit/corrected-curve.ts): the ledger's success share and the
+ * One audit window inside the gate window (lib/monitors/corrected-curve.ts): the ledger's success share and the
  * audit-corrected success with its 95% interval.
  */
 export type GateHackingWindow = {

@@ -1,8 +1,7 @@
 // The gate of a run as the CLI, the API and the run page ask for it: the run's thresholds and extent, the rules in
 // force (a rules file over the run's defaults) and the evaluation. The same function for all three, so the CLI's
 // `--json` and the API's body are the same document.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { getRunThresholds } from "@/lib/monitors/data.ts";
 import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { loadGateInputs, runGateExtent } from "@/lib/gate/data.ts";

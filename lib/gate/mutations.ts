@@ -1,6 +1,5 @@
 // Writes of the audit gate: the run's last verdict, and the webhook outcome of its last change.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { GateReport, GateStatus } from "@/lib/gate/evaluate.ts";
 
 export type GateChange = { runId: string; from: GateStatus | null; to: GateStatus; at: Date };

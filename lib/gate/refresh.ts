@@ -1,16 +1,15 @@
-// When the gate is evaluated and its verdict stored: after each committed write of a run (the monitors' after-write
-// hook, lib/monitors/after-write.ts), after a submitted review, and when the API or `verity gate` asks for the run's
+// When the gate is evaluated and its verdict stored: after each committed write of a run (the after-write
+// hook, lib/server/after-write.ts), after a submitted review, and when the API or `verity gate` asks for the run's
 // own gate (its default rules and window; a rules file or another window answers another question and stores
 // nothing). The run page reads the report (loadRunGateReport) and stores nothing while it renders. A change of verdict is posted to the alarm webhook once — the first verdict of a
 // run only when it is not a pass, as an alarm's first state is posted only when it is not green.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { env } from "@/lib/env.ts";
 import { postAlarmWebhook, WEBHOOK_TIMEOUT_MS } from "@/lib/monitors/webhook.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
 import type { GateReport } from "@/lib/gate/evaluate.ts";
 import { runFingerprints } from "@/lib/monitors/data.ts";
-import { processCache } from "@/lib/server/fingerprint-cache.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
 import { recordGateVerdict, recordGateWebhook, type GateChange } from "@/lib/gate/mutations.ts";
 import { gateWebhookPayload } from "@/lib/gate/webhook.ts";
 

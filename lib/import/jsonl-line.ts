@@ -3,7 +3,7 @@
 // Pure apart from the sample-index counters, which follow the lines in file order.
 import { canonicalJsonFast } from "@/lib/ledger/store/canonical.ts";
 import type { PlatformMapped } from "@/lib/ingest/platform.ts";
-import type { LineMapper } from "@/lib/ingest/prepare.ts";
+import type { LineMapper } from "@/lib/ingest/platform.ts";
 import { defaultGroupId, sha256 } from "@/lib/ledger/store/rows.ts";
 import { completionTrajectory, isMessageList, promptText } from "@/lib/import/chat.ts";
 import { resolveJsonPath } from "@/lib/import/json-path.ts";

@@ -38,7 +38,6 @@ async function importFile(file: string, run: string, opts: Parameters<typeof bui
     map: importMap(opts),
     defaults: { run, category: "imported" },
     batchLines,
-    alarms: false,
   });
 }
 

@@ -12,9 +12,12 @@ import { mapTau2Task, type Tau2Db } from "@/lib/import/tau2-case.ts";
 import { mapTau2Simulation, parseTau2Simulation } from "@/lib/import/tau2-rollout.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { MAX_LISTED_REJECTS, type IngestSummary } from "@/lib/ingest/schema.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
 export type Tau2ImportOptions = {
   pool: pg.Pool;
+  /** Told what each ingest of the import changed (IngestOptions.after). */
+  after?: ChangeListener;
   results: string;
   db: Tau2Db;
   run: string;
@@ -130,6 +133,7 @@ export async function importTau2(opts: Tau2ImportOptions): Promise<Tau2ImportSum
   }
   const first = await ingestValues(cases(), {
     pool: opts.pool,
+    after: opts.after,
     batchLines: opts.batchLines,
     onProgress: (p) => caseOrigins.committed(p.committedLine),
     onReject: (r) => {
@@ -186,6 +190,7 @@ export async function importTau2(opts: Tau2ImportOptions): Promise<Tau2ImportSum
   }
   const second = await ingestValues(rollouts(), {
     pool: opts.pool,
+    after: opts.after,
     batchLines: opts.batchLines,
     onProgress: (p) => rolloutOrigins.committed(p.committedLine),
     onReject: (r) => {

@@ -7,6 +7,7 @@ import { bodyEncoding, gunzipChunks, InflateLimitError } from "@/lib/ingest/cont
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestQuerySchema, type IngestSummary } from "@/lib/ingest/schema.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
 function json(status: number, body: unknown): Response {
   return Response.json(body, { status, headers: { "cache-control": "no-store" } });
@@ -42,6 +43,8 @@ export async function handleIngestRequest(
     /** Runs once the body was read, before the answer: the route records the ingest in the activity log. */
     onDone?: (summary: IngestSummary, query: { run?: string }) => Promise<void>;
     maxInflatedBytes?: number;
+    /** Told what the ingest changed (the route hands in the alarms and the gate: lib/server/after-write.ts). */
+    after?: ChangeListener;
   } = {},
 ): Promise<Response> {
   const url = new URL(req.url);
@@ -73,8 +76,7 @@ export async function handleIngestRequest(
     batchLines: query.data.batch,
     // Content-Length counts compressed bytes; a gzip body cut short fails its own end-of-stream check instead.
     expectedBytes: !encoding.gzip && Number.isFinite(length) && length > 0 ? length : undefined,
-    // The server lives on: alarm state changes are posted after the answer, never holding the client up.
-    alarms: { webhook: "background" },
+    after: opts.after,
   });
   await opts.onDone?.(summary, { run: query.data.run });
   if (summary.ok) return json(200, summary);

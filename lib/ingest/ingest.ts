@@ -8,8 +8,8 @@ import { classifyDatabaseError, describeDatabaseError } from "@/lib/db/describe-
 import { HeapBound } from "@/lib/ingest/memory.ts";
 import { splitLineChunks } from "@/lib/ingest/ndjson.ts";
 import { checkout } from "@/lib/db/pool.ts";
-import type { PlatformDefaults } from "@/lib/ingest/platform.ts";
-import { Preparer, type LineMapper, type PreparedLine, type RawLine } from "@/lib/ingest/prepare.ts";
+import type { LineMapper, PlatformDefaults } from "@/lib/ingest/platform.ts";
+import { Preparer, type RawLine } from "@/lib/ingest/prepare.ts";
 import {
   DEFAULT_BATCH_LINES,
   emptySummary,
@@ -18,8 +18,14 @@ import {
   type IngestSummary,
   type RejectedLine,
 } from "@/lib/ingest/schema.ts";
-import { BatchDataError, newWriteContext, writeIngestBatch, type LineOutcome } from "@/lib/ledger/store/write-batch.ts";
-import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
+import {
+  BatchDataError,
+  newWriteContext,
+  writeIngestBatch,
+  type LineOutcome,
+  type PreparedLine,
+} from "@/lib/ledger/store/write-batch.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 
 export type IngestProgress = {
@@ -49,8 +55,9 @@ export type IngestOptions = {
   expectedBytes?: number;
   /** Heap growth (MB) tolerated before a full collection between batches (see memory.ts); 0 turns it off. */
   heapHeadroomMb?: number;
-  /** Alarm evaluation of the runs the ingest changed, after each commit (see lib/monitors/after-write.ts); false: none. */
-  alarms?: AlarmHookOptions | false;
+  /** Told the runs each committed batch changed, and settled when the ingest is over (the caller's follow-up:
+   * alarms, the gate; lib/server/after-write.ts). None by default. */
+  after?: ChangeListener;
 };
 
 type Line = RawLine;
@@ -127,7 +134,7 @@ async function ingestLines(
   let failure: Error | null = null;
   let inflight: Promise<void> | null = null;
   let writer: pg.PoolClient | null = null;
-  const alarms = opts.alarms === false ? null : alarmHook(opts.pool, opts.alarms);
+  const after = opts.after;
 
   const record = async (prepared: PreparedLine[], outcomes: LineOutcome[]) => {
     const texts = new Map(prepared.map((p) => [p.line, p.text]));
@@ -180,7 +187,7 @@ async function ingestLines(
     }
     summary.last_committed_line = prepared[prepared.length - 1].line;
     await record(prepared, outcomes);
-    alarms?.committed(changedRuns(prepared, outcomes));
+    after?.committed(changedRuns(prepared, outcomes));
     heap?.check();
     opts.onProgress?.({
       lines: summary.lines,
@@ -223,10 +230,10 @@ async function ingestLines(
     (writer as pg.PoolClient | null)?.release(failure ? (failure as Error) : undefined);
   }
 
-  // The batches are gone: collect them before the final alarm evaluation, which may load its database client now.
+  // The batches are gone: collect them before the listener settles (the final alarm evaluation may load its client now).
   heap?.release();
   // Also after a failure: the batches before it are committed.
-  await alarms?.settle();
+  await after?.settle();
   if (failure) {
     summary.ok = false;
     const stop = stoppedBy(failure);

@@ -2,7 +2,6 @@
 // an external score record with the payload's reward, and — when Verity does not know the ticket yet — a minimal
 // case holding the ticket (message = `input`, `reference_output` kept on the ticket). Pure.
 import { z } from "zod";
-import type { LineMapper } from "@/lib/ingest/prepare.ts";
 import { defaultGroupId, sha256 } from "@/lib/ledger/store/rows.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import { idSchema as id, zodIssues, type Issue } from "@/lib/verifier/schema.ts";
@@ -33,6 +32,17 @@ export type PlatformMapped = {
   case: Record<string, unknown>;
   rollout: Record<string, unknown>;
   score: Record<string, unknown>;
+};
+
+/**
+ * Turns one line of a foreign format (a decoded JSON value) into the wire objects it stands for — a rollout, its
+ * external score record and the minimal case stored when its ticket has none — which are then validated like any
+ * other line. `locate` says where an error in one of them lies in the line as the user wrote it. Called in line
+ * order, so a mapper may number lines (sample indices) as it goes.
+ */
+export type LineMapper = {
+  map(value: unknown, line: number): { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
+  locate(part: "case" | "rollout" | "score", issue: Issue): Issue;
 };
 
 /** Where a rollout or score path points in the payload, for error messages that name the user's own field. */

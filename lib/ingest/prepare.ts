@@ -2,46 +2,22 @@
 // It runs while the previous batch is being written, so Node's work overlaps with PostgreSQL's. Nothing here
 // decides "new or unchanged": that needs the database under the ingest lock (see write-batch.ts).
 import type pg from "pg";
-import { CaseCache } from "@/lib/ingest/cases.ts";
-import { platformMapper, type PlatformDefaults, type PlatformMapped } from "@/lib/ingest/platform.ts";
+import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
+import { platformMapper, type LineMapper, type PlatformDefaults } from "@/lib/ingest/platform.ts";
 import { ledgerEntryRows, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { caseRow, rolloutRow, withIdentityDefaults, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
+import { caseRow, rolloutRow, withIdentityDefaults, type RolloutRow } from "@/lib/ledger/store/rows.ts";
 import { parseLineValue, type IngestFormat, type ParsedLine } from "@/lib/ingest/schema.ts";
-import type { RevisionMarker } from "@/lib/cases/schema.ts";
+import type { RevisionMarker } from "@/lib/ledger/store/case-version.ts";
+import type { PreparedLine } from "@/lib/ledger/store/write-batch.ts";
 import { DEFAULT_CONFIG, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { depthIssue, depthIssueOfText, unstorableIssue } from "@/lib/verifier/limits.ts";
 import { makeReason } from "@/lib/verifier/reasons.ts";
 import { errorRecord } from "@/lib/verifier/records.ts";
-import type { Case, Issue, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
+import type { Case, Rollout, VerifierScoreRecord } from "@/lib/verifier/schema.ts";
 import { identityOf, scoreRollout } from "@/lib/verifier/score.ts";
 
 /** A line as read: decoded text (NDJSON) or an already-built value (the demo generator), or why it is unusable. */
 export type RawLine = { line: number; text?: string | null; value?: unknown; error?: string };
-
-export type PreparedLine = {
-  line: number;
-  /** The line as received, for --rejects (kept, while its batch is in flight, only when asked for). */
-  text: string | null;
-  reject?: { path: string; message: string };
-  /** `revision`: the line says it revises the stored case (a different case is then a new version, not a conflict). */
-  case?: { row: CaseRow; ifAbsent: boolean; revision?: RevisionMarker };
-  /** `caseVersion`: the version of the case that scored `score`. */
-  rollout?: { row: RolloutRow; score?: LedgerEntryRows; caseVersion?: number; caseKnown: boolean };
-  score?: LedgerEntryRows;
-  /** Ticket category for the line's ledger entry (from its case, when known). */
-  category: string | null;
-};
-
-/**
- * Turns one line of a foreign format (a decoded JSON value) into the wire objects it stands for — a rollout, its
- * external score record and the minimal case stored when its ticket has none — which are then validated like any
- * other line. `locate` says where an error in one of them lies in the line as the user wrote it. Called in line
- * order, so a mapper may number lines (sample indices) as it goes.
- */
-export type LineMapper = {
-  map(value: unknown, line: number): { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
-  locate(part: "case" | "rollout" | "score", issue: Issue): Issue;
-};
 
 export type PrepareOptions = {
   format: IngestFormat;

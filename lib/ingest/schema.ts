@@ -1,7 +1,8 @@
 // What the ingest path accepts from outside — NDJSON lines, API query parameters, CLI flags — and what it answers.
 // Line contents are validated by the verifier's wire schemas (lib/verifier/schema.ts), the single source of truth.
 import { z } from "zod";
-import { revisionMarkerSchema, toRevisionMarker, type RevisionMarker } from "@/lib/cases/schema.ts";
+import { revisionMarkerSchema, toRevisionMarker } from "@/lib/cases/schema.ts";
+import type { RevisionMarker } from "@/lib/ledger/store/case-version.ts";
 import { fastExternalRecord, fastRollout, fastScoredRecord } from "@/lib/ingest/fast-validate.ts";
 import {
   caseSchema,

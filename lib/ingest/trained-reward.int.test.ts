@@ -156,7 +156,7 @@ describe("re-score", () => {
       weights: { outcome: 0.3, policy: 0.2, evidence: 0.2, efficiency: 0.2, communication: 0.1 },
     });
     if (!c.ok) throw new Error("config");
-    const s = await rescoreRun(t.pool, { runId: RUN, config: c.config, alarms: false });
+    const s = await rescoreRun(t.pool, { runId: RUN, config: c.config });
     expect(s.rescored).toBeGreaterThanOrEqual(3);
     const { rows } = await t.pool.query<{ n: number }>(
       "select count(*)::int as n from ledger where run_id = $1 and supersedes_id is not null and is_current",
@@ -183,7 +183,7 @@ describe("exports", () => {
     for await (const line of exportLedger(t.pool, { run: RUN, cases: true })) lines.push(line);
     const other = await freshDatabase("trained_copy");
     try {
-      const s = await ingestText(other.pool, lines.join(""), { alarms: false });
+      const s = await ingestText(other.pool, lines.join(""));
       expect(s).toMatchObject({ ok: true, rejected: 0 });
       // the copy has no re-score history: its entries supersede nothing
       const strip = (rows: Record<string, unknown>[]) => rows.map((r) => ({ ...r, supersedes: null }));

@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
-import { codesOfMask, guardrailMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask, guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import {
   type BrowseParams,
   type Cursor,

@@ -1,5 +1,5 @@
 import { readDb } from "@/lib/db/read-client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { DEFAULT_CONFIG, configHash, parseVerifierConfig } from "@/lib/verifier/config.ts";
 import type { Dimension } from "@/lib/verifier/codes.ts";
 

@@ -4,7 +4,7 @@
 // key and in the same order; export.int.test.ts compares them on every entry and rollout of a run that holds each
 // kind of record. The documents keep PostgreSQL's spacing (`{"code": "x"}`): the same JSON, a few bytes longer.
 import type { LedgerValues } from "@/lib/ledger/store/ledger-rows.ts";
-import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import type { RolloutRowDb } from "@/lib/ledger/store/rows.ts";
 import { DIMENSIONS } from "@/lib/verifier/codes.ts";
 
 /** A current entry as the export reads it: the ledger's values, its JSON columns as text. */

@@ -1,227 +1,32 @@
-// Re-scoring a run under another verifier config. The ledger is append-only: every rollout whose score changes
-// gets a new entry pointing at the one it supersedes, and the old entry's is_current flips to false in the same
-// transaction, together with the rollups (old subtracted, new added). Entries computed elsewhere (source external)
-// are left alone: Verity cannot reproduce them.
+// Re-scoring a run under another verifier config: its rollouts in pages, each scored again and written by the ledger
+// store's re-score writer (lib/ledger/store/supersede.ts: a changed score becomes a new entry superseding the current
+// one). Entries computed elsewhere (source external) are left alone: Verity cannot reproduce them.
 import type pg from "pg";
-import { CaseCache } from "@/lib/ingest/cases.ts";
-import { checkout } from "@/lib/db/pool.ts";
-import { ledgerEntryRows, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
-import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ledger/store/write-batch.ts";
+import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
+import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutFromColumns, type RolloutRowDb } from "@/lib/ledger/store/rows.ts";
+import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
-import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
-
-export type GuardrailTransition = { from: string | null; to: string | null; n: number };
-
-export type RescoreSummary = {
-  run_id: string;
-  config_hash: string;
-  /** Rollouts of the run looked at. */
-  rollouts: number;
-  /** New entries that superseded the current one (every verifier entry, when the config changed: the config hash
-   * is part of the record). */
-  rescored: number;
-  /** Of those, the ones whose reward differs. */
-  reward_changed: number;
-  /** Rollouts without a current entry before (their case arrived after them) that now have one. */
-  added: number;
-  /** The new score equals the current entry: nothing written. */
-  unchanged: number;
-  skipped_external: number;
-  skipped_no_case: number;
-  /** Superseded entries below 0.9 whose new entry is at or above it, and the reverse. */
-  crossed_up: number;
-  crossed_down: number;
-  mean_before: number | null;
-  mean_after: number | null;
-  /** How the deciding guardrail moved, over re-scored entries where it changed (null = no guardrail). */
-  transitions: GuardrailTransition[];
-};
-
-export type RolloutRowDb = {
-  id: string;
-  trajectory_id: string;
-  run_id: string;
-  step: number;
-  group_id: string;
-  sample_index: number;
-  ticket_id: string;
-  steps: unknown;
-  final_reply: string;
-  sandbox: unknown;
-  claims: unknown;
-  tools: unknown;
-  trained_reward: number | null;
-};
-type CurrentRow = RollupEntry & {
-  id: string;
-  trajectory_id: string;
-  content_hash: string;
-  trained_reward: number | null;
-  case_version: number | null;
-};
 
 export type RescoreOptions = {
   runId: string;
   config: VerifierConfig;
   batchSize?: number;
   onProgress?: (done: number) => void;
-  /** Alarm evaluation of the run after each committed batch (see lib/monitors/after-write.ts); false: none. */
-  alarms?: AlarmHookOptions | false;
+  /** Told the run after each committed batch that changed it, and settled when the re-score is over (the caller's
+   * follow-up: alarms, the gate; lib/server/after-write.ts). None by default. */
+  after?: ChangeListener;
 };
-
-/** A rollout's new score, before it is compared with the rollout's current entry. */
-export type FreshEntry = {
-  rolloutId: string;
-  rows: LedgerEntryRows;
-  category: string;
-  /** The rollout's own trained reward (a first entry takes it; a superseding one keeps its predecessor's). */
-  trained: number | null;
-  /** The case version that scored it. */
-  caseVersion: number | null;
-};
-
-/** What a re-score counts as it goes (one per re-score, across its batches). */
-export class RescoreTally {
-  readonly summary: RescoreSummary;
-  private readonly moves = new Map<string, GuardrailTransition>();
-  private readonly before = { sum: 0, n: 0 };
-  private readonly after = { sum: 0, n: 0 };
-  /** Entries given another reward, per step: the steps the monitors mark (score_change_marks, 024). */
-  readonly changedSteps = new Map<number, number>();
-
-  constructor(runId: string, hash: string) {
-    this.summary = {
-      run_id: runId,
-      config_hash: hash,
-      rollouts: 0,
-      rescored: 0,
-      reward_changed: 0,
-      added: 0,
-      unchanged: 0,
-      skipped_external: 0,
-      skipped_no_case: 0,
-      crossed_up: 0,
-      crossed_down: 0,
-      mean_before: null,
-      mean_after: null,
-      transitions: [],
-    };
-  }
-
-  superseded(old: CurrentRow, next: LedgerEntryRows["values"]): void {
-    const s = this.summary;
-    s.rescored++;
-    if (old.reward !== next.reward) {
-      s.reward_changed++;
-      this.changedSteps.set(old.step, (this.changedSteps.get(old.step) ?? 0) + 1);
-    }
-    if (old.reward !== null) Object.assign(this.before, { sum: this.before.sum + old.reward, n: this.before.n + 1 });
-    if (next.reward !== null) Object.assign(this.after, { sum: this.after.sum + next.reward, n: this.after.n + 1 });
-    const wasOk = old.reward !== null && old.reward >= SUCCESS_THRESHOLD;
-    const isOk = next.reward !== null && next.reward >= SUCCESS_THRESHOLD;
-    if (!wasOk && isOk) s.crossed_up++;
-    if (wasOk && !isOk) s.crossed_down++;
-    if (old.deciding_guardrail !== next.deciding_guardrail) {
-      const key = `${old.deciding_guardrail}>${next.deciding_guardrail}`;
-      const m = this.moves.get(key) ?? { from: old.deciding_guardrail, to: next.deciding_guardrail, n: 0 };
-      m.n++;
-      this.moves.set(key, m);
-    }
-  }
-
-  finish(): RescoreSummary {
-    const s = this.summary;
-    s.mean_before = this.before.n ? this.before.sum / this.before.n : null;
-    s.mean_after = this.after.n ? this.after.sum / this.after.n : null;
-    s.transitions = [...this.moves.values()].sort((a, b) => b.n - a.n || String(a.from).localeCompare(String(b.from)));
-    return s;
-  }
-}
-
-/**
- * Writes one batch of new scores of a run's rollouts, in one transaction under the ledger lock: each whose score (or
- * the case version that scored it) differs from its current entry becomes a new entry superseding it, with the
- * rollups; external entries are left alone. Returns the number of entries written.
- */
-export async function supersedeEntries(
-  pool: pg.Pool,
-  runId: string,
-  freshOf: Map<string, FreshEntry>,
-  tally: RescoreTally,
-): Promise<number> {
-  const summary = tally.summary;
-  const client = await checkout(pool);
-  try {
-    await beginLedgerWrite(client);
-    const cur = await client.query<CurrentRow>(
-      `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
-              source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,
-              trained_reward, case_version
-         from ledger where run_id = $1 and trajectory_id = any($2::text[]) and is_current`,
-      [runId, [...freshOf.keys()]],
-    );
-    const currentOf = new Map(cur.rows.map((c) => [c.trajectory_id, c]));
-    const delta = new RollupDelta();
-    const entries: NewEntry[] = [];
-    const supersedes: (string | null)[] = [];
-    const rolloutIds = new Map<string, string>();
-    for (const [trajectoryId, fresh] of freshOf) {
-      const old = currentOf.get(trajectoryId);
-      if (old?.source === "external") {
-        summary.skipped_external++;
-        continue;
-      }
-      // The trainer's reward is not the verifier's to change: the new entry keeps the one of the entry it
-      // supersedes (which may have come from a score record); a first entry takes its rollout's.
-      const rows = withTrainedReward(fresh.rows, old ? old.trained_reward : fresh.trained);
-      // An entry scored under another version of its case is superseded even when the score is the same, so the
-      // ledger says which version each current entry answers to. (An entry that names no version keeps its place.)
-      const otherVersion = old?.case_version != null && old.case_version !== fresh.caseVersion;
-      if (old && old.content_hash === rows.content_hash && !otherVersion) {
-        summary.unchanged++;
-        continue;
-      }
-      entries.push({ rows, trajectoryId, category: fresh.category, caseVersion: fresh.caseVersion });
-      supersedes.push(old?.id ?? null);
-      rolloutIds.set(trajectoryId, fresh.rolloutId);
-      if (!old) {
-        summary.added++;
-        continue;
-      }
-      delta.add(old, -1);
-      tally.superseded(old, rows.values);
-    }
-    const superseded = supersedes.filter((s): s is string => s !== null);
-    if (superseded.length) {
-      const flipped = await client.query(
-        "update ledger set is_current = false where run_id = $1 and id = any($2::bigint[]) and is_current",
-        [runId, superseded],
-      );
-      if (flipped.rowCount !== superseded.length)
-        throw new Error("the ledger changed under the re-score (an entry was superseded concurrently); run it again");
-    }
-    const ids = await allocateIds(client, 0, entries.length);
-    await insertLedgerEntries(client, entries, ids.ledger, (t) => rolloutIds.get(t) ?? null, supersedes, delta);
-    await client.query("commit");
-    client.release();
-    return entries.length;
-  } catch (err) {
-    await client.query("rollback").catch(() => undefined);
-    client.release(err as Error);
-    throw err;
-  }
-}
 
 export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<RescoreSummary> {
   const { runId, config } = opts;
   const tally = new RescoreTally(runId, configHash(config));
   const cases = new CaseCache();
   let cursor = { step: -1, id: "0" };
-  const alarms = opts.alarms === false ? null : alarmHook(pool, opts.alarms);
+  const after = opts.after;
   try {
     for (;;) {
       const { rows } = await pool.query<RolloutRowDb>(
@@ -256,12 +61,12 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
           });
       }
       tally.summary.rollouts += rows.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) alarms?.committed([runId]);
+      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) after?.committed([runId]);
       opts.onProgress?.(tally.summary.rollouts);
     }
   } finally {
     // Also when a batch failed: the batches before it are committed.
-    await alarms?.settle();
+    await after?.settle();
   }
   await recordScoreChange(pool, tally, { kind: "config", configHash: tally.summary.config_hash });
   return tally.finish();

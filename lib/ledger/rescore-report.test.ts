@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
-import type { RescoreSummary } from "@/lib/ledger/mutations.ts";
+import type { RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 
 const base: RescoreSummary = {
   run_id: "grpo-7",

@@ -1,6 +1,6 @@
 // The human-readable account of a re-score: counts, the 0.9 line crossed either way, and the deciding guardrail
 // moves as a from → to table. Pure; used by the CLI (the console shows the same numbers).
-import type { RescoreSummary } from "@/lib/ledger/mutations.ts";
+import type { RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 
 const none = (code: string | null) => code ?? "(none)";
 

@@ -3,11 +3,10 @@
 // count and newest id (kept on the run's row, 027): a one-row read decides whether the O(reviews) read and the
 // per-pair extraction scoring have to run again. What is kept is the run's reviews pooled per step (a few bytes a
 // step), from which the monitors' windows of any width and the gate's sums over its window are read.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { auditPointsOf, type AuditPoint, type AuditSteps } from "@/lib/monitors/audit.ts";
 import { readAuditSteps, reviewFingerprint } from "@/lib/monitors/data.ts";
-import { processCache } from "@/lib/server/fingerprint-cache.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
 
 const steps = processCache<AuditSteps>("audit-steps", { maxEntries: 200 });
 

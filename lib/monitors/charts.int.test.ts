@@ -2,7 +2,7 @@
 // the shadow audit, from the reviews) with independent SQL. The run goes through the real ingest path and a
 // re-score, so superseded entries exist and must be left out by both sides.
 import { beforeAll, describe, expect, it } from "vitest";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";

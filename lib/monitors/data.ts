@@ -1,14 +1,13 @@
 // Reads of the training monitors. Chart and alarm reads are O(steps) over the rollups (never the ledger); the shadow
 // audit read is O(reviews of the run), a ~1% sample. Typed raw SQL where Prisma cannot express the query.
-import type { Db } from "@/lib/auth/activity-log.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Claims } from "@/lib/stats/extraction-accuracy.ts";
 import type { AlarmState } from "@/lib/stats/alarms.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import { AuditWindows, auditStepsOf, type AuditPair, type AuditSteps } from "@/lib/monitors/audit.ts";
 import type { OrderingJudgement } from "@/lib/monitors/ordering.ts";
-import { ledgerOrder } from "@/lib/pairwise/order.ts";
+import { ledgerOrder } from "@/lib/ledger/order.ts";
 import { bucketWidthFor } from "@/lib/monitors/buckets.ts";
 import type { AlarmStepRow, PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
 import { ALARMS, type AlarmKey } from "@/lib/monitors/rules.ts";

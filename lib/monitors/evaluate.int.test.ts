@@ -22,7 +22,7 @@ const receiver = alarmReceiverForFile();
 
 async function ingest(values: Iterable<unknown>) {
   // No evaluation by the ingest itself: these tests drive evaluateRunAlarms (after-write.int.test.ts covers the hook).
-  const s = await ingestValues(values, { pool: bulkPool(url), batchLines: 500, alarms: false });
+  const s = await ingestValues(values, { pool: bulkPool(url), batchLines: 500 });
   if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 400));
 }
 

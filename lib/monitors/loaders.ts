@@ -3,7 +3,7 @@
 import { primaryOf, readDb } from "@/lib/db/read-client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import type { StepRollupCounters } from "@/lib/rollups/data.ts";
-import { correctedCurve, type CorrectedWindow } from "@/lib/audit/corrected-curve.ts";
+import { correctedCurve, type CorrectedWindow } from "@/lib/monitors/corrected-curve.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
 import { listAuditPoints, pointsInRange } from "@/lib/monitors/audit-data.ts";
 import { bucketWidthFor, MAX_POINTS } from "@/lib/monitors/buckets.ts";

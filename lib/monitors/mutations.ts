@@ -1,7 +1,7 @@
 // Writes of the training monitors: the persisted alarm states and their change events, the webhook outcome of an
 // event, and a run's thresholds (logged in the activity log).
-import { appendActivityLog, type ActivityActor, type Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { AlarmStatus } from "@/lib/stats/alarms.ts";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { planRunUpdate, type AlarmTransition, type PersistedAlarm } from "@/lib/monitors/alarm-state.ts";

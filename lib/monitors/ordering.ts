@@ -3,7 +3,7 @@
 // agree / (agree + inversions), ties and pairs the ledger does not order apart) with its Wilson interval. The alarm
 // reads the interval's lower bound: a window is judged only with enough ordered judgements. Pure.
 import { windowStart } from "@/lib/monitors/audit.ts";
-import type { OrderVerdict } from "@/lib/pairwise/order.ts";
+import type { OrderVerdict } from "@/lib/ledger/order.ts";
 import { orderingAgreement } from "@/lib/stats/ordering-agreement.ts";
 import type { StepPoint } from "@/lib/stats/trend.ts";
 

@@ -1,7 +1,6 @@
 // Reads of the score-change marks (migration 024) for the run page's charts: each spec or config fix whose re-score
 // gave entries of the run another reward, with the steps it changed and the label the charts draw.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
 
 export type ScoreChangeMark = {

@@ -42,7 +42,6 @@ describe("score-change marks", () => {
       draft: { spec: RETURN_LABEL_SPEC },
       reason: "return label",
       actor: { label: "test" },
-      alarms: false,
     });
     // Ticket A's three entries are re-scored (another case version); the empty promise stays capped at 0.35.
     expect(r).toMatchObject({ ok: true, version: 2, rescore: { rescored: 3, reward_changed: 2 } });
@@ -61,7 +60,7 @@ describe("score-change marks", () => {
 
     // The config without empty_promise lifts the one capped entry, at step 20.
     const config = noEmptyPromise();
-    const s = await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    const s = await rescoreRun(bulkPool(url), { runId, config });
     expect(s.reward_changed).toBe(1);
     const marks = await listScoreChangeMarks(runId, { from: 0, to: 100 });
     expect(marks.map((m) => [m.kind, m.stepMin, m.stepMax, m.steps, m.entries])).toEqual([
@@ -84,7 +83,7 @@ describe("score-change marks", () => {
     );
 
     // A re-score that changes no reward marks nothing.
-    await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    await rescoreRun(bulkPool(url), { runId, config });
     expect(await listScoreChangeMarks(runId, { from: 0, to: 100 })).toHaveLength(2);
 
     // The charts carry the marks of their range only.

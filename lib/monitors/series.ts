@@ -7,7 +7,7 @@ import type { StepRollupCounters } from "@/lib/rollups/data.ts";
 import { smoothCounters } from "@/lib/monitors/buckets.ts";
 import { trainedRewardMismatch } from "@/lib/stats/trained-reward.ts";
 import type { AuditPoint } from "@/lib/monitors/audit.ts";
-import type { CorrectedWindow } from "@/lib/audit/corrected-curve.ts";
+import type { CorrectedWindow } from "@/lib/monitors/corrected-curve.ts";
 import type { ChartName } from "@/lib/monitors/schema.ts";
 import { MIN_WINDOW_REVIEWS, MIN_WINDOW_SLOTS } from "@/lib/stats/alarm-presets.ts";
 
@@ -229,7 +229,7 @@ export function auditPlotRows(
 
 /**
  * Per audit window: the ledger's success rate and mean reward beside the audit-corrected ones with their 95% bands
- * (lib/audit/corrected-curve.ts). A window too thin to correct has empty corrected cells (its reason is on the page);
+ * (lib/monitors/corrected-curve.ts). A window too thin to correct has empty corrected cells (its reason is on the page);
  * `pooled` is 1 where PPV/NPV came from a wider window.
  */
 export function correctedTable(windows: readonly CorrectedWindow[]): ChartTable {

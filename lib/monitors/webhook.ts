@@ -3,11 +3,13 @@
 // timeout per evaluation, not one per change, and is never retried in a loop. The outcome is stored on the event.
 import type { AlarmTransition } from "@/lib/monitors/alarm-state.ts";
 import { ALARM_LABELS } from "@/lib/monitors/rules.ts";
-import type { GateWebhookPayload } from "@/lib/gate/webhook.ts";
 
 export const WEBHOOK_TIMEOUT_MS = 3000;
 /** Changes posted per evaluation at most (a first evaluation of many red runs must not flood the receiver). */
 export const WEBHOOK_MAX_PER_BATCH = 20;
+
+/** What every post to the webhook carries: its kind ("verity.alarm", "verity.gate", …) and its run. */
+export type WebhookEnvelope = { type: `verity.${string}`; run: string };
 
 /** The JSON body of one post. */
 export type AlarmWebhookPayload = {
@@ -39,12 +41,12 @@ export function webhookPayload(t: AlarmTransition): AlarmWebhookPayload {
 }
 
 /**
- * "sent" or "failed: <why>" for one post. Never throws. Also posts the audit gate's verdict changes
- * (lib/gate/webhook.ts), whose body has `type: "verity.gate"`.
+ * "sent" or "failed: <why>" for one post. Never throws. Also posts the audit gate's verdict changes (their body,
+ * `type: "verity.gate"`, is the gate's own: lib/gate/webhook.ts).
  */
 export async function postAlarmWebhook(
   url: string,
-  payload: AlarmWebhookPayload | GateWebhookPayload,
+  payload: WebhookEnvelope,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<string> {
   try {

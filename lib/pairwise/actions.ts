@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { after } from "next/server";
 import { requireActionUser } from "@/lib/auth/guards.ts";
-import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
+import { afterReview } from "@/lib/server/after-write.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { submitPairInput } from "@/lib/pairwise/schema.ts";
 
@@ -22,6 +22,6 @@ export async function submitPairAction(input: unknown): Promise<PairActionAnswer
   );
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
   // The run's ordering-agreement alarm reads this judgement; evaluated once the annotator has their answer.
-  after(() => evaluateAlarmsAfterReview(parsed.data.itemId));
+  after(() => afterReview(parsed.data.itemId));
   redirect(`/pairwise?item=${parsed.data.itemId}`);
 }

@@ -1,8 +1,7 @@
 // The reveal of a pair, read only after the user submitted their judgement of it: both ledger rewards, their GRPO
 // advantage in the group, and whether the human's order agreed with the ledger's.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
-import { ledgerOrder, type LedgerOrder } from "@/lib/pairwise/order.ts";
+import { db, type Db } from "@/lib/db/client.ts";
+import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 
 export type RevealSide = {
   trajectoryId: string;

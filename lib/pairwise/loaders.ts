@@ -2,9 +2,8 @@
 // their case are read from the rollout and case rows only — never a ledger row, never rollout.claims, never the
 // item's stratum (the pair's deciding guardrails) or inclusion probability. Whatever this returns may reach the
 // annotator's browser before they submit; keep it that way.
-import { renewLease } from "@/lib/audit/leases.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { renewLease } from "@/lib/review/leases.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { caseViewSelect, rolloutViewSelect, toRolloutView, type RolloutView } from "@/lib/review/rollout-view.ts";
 
 export type PairAnnotationView = {

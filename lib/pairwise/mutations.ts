@@ -3,7 +3,7 @@
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { ledgerOrder, type LedgerOrder } from "@/lib/pairwise/order.ts";
+import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 import type { PairJudgement } from "@/lib/pairwise/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import type { Result } from "@/lib/review/mutations.ts";

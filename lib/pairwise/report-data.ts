@@ -5,7 +5,7 @@
 // MAX_REPORT_PAIRS (the report then says it is truncated).
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
 import { DEFAULT_DELTA } from "@/lib/audit/pair-sampler.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
 import type { PairReportFilter } from "@/lib/pairwise/report-schema.ts";

@@ -3,12 +3,11 @@
 // history. NOT BLIND: readers of the ledger only (the page asks for "ledger.read" first); annotators judge pairs
 // through lib/pairwise/loaders.ts. Read from the primary: the view is opened again right after a verdict is recorded.
 import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
-import type { DisagreementCause } from "@/lib/audit/causes.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import type { DisagreementCause } from "@/lib/agreement/causes.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
 import { defectsOfItem, type DefectRow } from "@/lib/defects/data.ts";
-import { ledgerOrder, type LedgerOrder } from "@/lib/pairwise/order.ts";
+import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 import { ledgerSelect, toLedgerSide, type LedgerSide } from "@/lib/review/data.ts";
 import { caseViewSelect, rolloutViewSelect, toRolloutView, type RolloutView } from "@/lib/review/rollout-view.ts";
 

@@ -6,8 +6,8 @@
 // (lib/agreement/figures.ts): below 30 judgements it reads "too few to say", with n and its interval.
 import { rateFigure, statFigure, weightedFigure, type Figure, type RateFigure } from "@/lib/agreement/figures.ts";
 import type { AgreementBasis } from "@/lib/agreement/schema.ts";
-import { DISAGREEMENT_CAUSES, type DisagreementCause } from "@/lib/audit/causes.ts";
-import { ledgerOrder, type OrderVerdict } from "@/lib/pairwise/order.ts";
+import { DISAGREEMENT_CAUSES, type DisagreementCause } from "@/lib/agreement/causes.ts";
+import { ledgerOrder, type OrderVerdict } from "@/lib/ledger/order.ts";
 import type { PairJudgementRow, PairReportItem, PairSideRow } from "@/lib/pairwise/report-data.ts";
 import { gwetAc1 } from "@/lib/stats/chance-corrected.ts";
 import { cohensKappa, cohensKappaInterval } from "@/lib/stats/kappa.ts";

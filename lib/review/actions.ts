@@ -3,9 +3,9 @@
 // lease expiry, submit and skip answer with a redirect (submit to the reveal, skip to the next item).
 import { redirect } from "next/navigation";
 import { after } from "next/server";
-import { annotationPath, claimNextItem, releaseLease } from "@/lib/audit/leases.ts";
+import { annotationPath, claimNextItem, releaseLease } from "@/lib/review/leases.ts";
 import { requireActionUser } from "@/lib/auth/guards.ts";
-import { evaluateAlarmsAfterReview } from "@/lib/monitors/after-review.ts";
+import { afterReview } from "@/lib/server/after-write.ts";
 import { saveDraft, submitAnsweredReview } from "@/lib/review/mutations.ts";
 import { firstIssue, saveDraftInput, skipInput, submitReviewInput } from "@/lib/review/schema.ts";
 
@@ -31,7 +31,7 @@ export async function submitReviewAction(input: unknown): Promise<ActionAnswer> 
   const r = await submitAnsweredReview(itemId, { userId: me.id, email: me.email }, { body, denied, secondsSpent });
   if (!r.ok) return { ok: false, error: r.error, code: r.code };
   // The run's shadow-audit alarms read this review; evaluated once the annotator has their answer.
-  after(() => evaluateAlarmsAfterReview(parsed.data.itemId));
+  after(() => afterReview(parsed.data.itemId));
   redirect(`/review?item=${parsed.data.itemId}`);
 }
 

@@ -3,7 +3,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport, reportJson } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { changeRole } from "@/lib/admin/mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { listAuditPairs } from "@/lib/monitors/data.ts";

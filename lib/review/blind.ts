@@ -8,7 +8,7 @@
 // Anything else the server served is behind "ledger.read", so an author none of these apply to was never shown the
 // rollout's numbers by Verity. Decided once, in the submitting transaction, and stored with the review
 // (reviews.excluded_reason); docs/audit.md says the same for people.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { can, isRole } from "@/lib/auth/policy.ts";
 
 /** The reason a review by `userId` of `trajectoryId` (audit item `itemId`) does not count, or null when it counts. */

@@ -1,7 +1,7 @@
 // The server refuses a review whose claims are not all answered, naming them, and stores nothing; answered yes or
 // no, the same review is stored, and the reveal counts only real differences.
 import { describe, expect, it } from "vitest";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { loadClaimSlots, loadAnnotation } from "@/lib/review/loaders.ts";

@@ -1,10 +1,9 @@
 // Reads of submitted reviews next to the ledger entries they shadow: the reveal, the adjudication page and the
 // agreement statistics. "Current" reviews are those no later review supersedes. Never call these for an annotator
 // on an item they have not reviewed: they carry ledger values (the blind loader is lib/review/loaders.ts).
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { compareWithLedger, type Comparison } from "@/lib/review/compare.ts";
 import type { Dimension, GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";

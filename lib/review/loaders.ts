@@ -2,9 +2,8 @@
 // never the ledger row, never rollout.claims (a bundle's claims are what the ledger scored), never the item's
 // stratum or inclusion probability (both derive from the ledger's deciding guardrail). Whatever this returns may
 // reach the annotator's browser before they submit; keep it that way.
-import { renewLease } from "@/lib/audit/leases.ts";
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { renewLease } from "@/lib/review/leases.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { ClaimSlots } from "@/lib/review/claim-answers.ts";
 import type { ScoringConfig } from "@/lib/review/human-reward.ts";
 import {

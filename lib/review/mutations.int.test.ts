@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listAdjudications, listDisputes, loadDispute, tallyAdjudications } from "@/lib/audit/adjudication-data.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";

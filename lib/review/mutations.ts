@@ -1,10 +1,10 @@
 // Writes of the annotation flow: the draft autosave (which renews the lease) and the submission of a review.
 // Reviews are append-only (a database trigger refuses UPDATE and DELETE) and every submission is in the activity log.
-import { renewLease } from "@/lib/audit/leases.ts";
-import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { renewLease } from "@/lib/review/leases.ts";
+import { appendActivityLog } from "@/lib/auth/activity-log.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { unansweredClaims, unansweredMessage } from "@/lib/review/claim-answers.ts";

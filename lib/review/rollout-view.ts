@@ -1,8 +1,7 @@
 // What a reader sees of one rollout — the ticket, environment snapshot and spec, the steps, the final reply, the
 // sandbox writes — read from the rollout and its case only, never from the ledger (rollout.claims is left out too:
 // a bundle's claims are what the ledger scored). The blind annotation page and the lead's adjudication page share it.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { listSpecPointers, type PointerRow } from "@/lib/ledger/spec-pointers.ts";
 

@@ -3,7 +3,7 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
-import { FLAT_STD, GROUP_STD_SQL, SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+import { FLAT_STD, GROUP_STD_SQL, SUCCESS_THRESHOLD } from "@/lib/ledger/store/rollups.ts";
 import { TRAINED_REWARD_TOLERANCE } from "@/lib/stats/trained-reward.ts";
 
 export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };

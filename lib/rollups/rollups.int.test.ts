@@ -8,7 +8,7 @@ import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/test
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listGuardrailSeries, listStepRollups } from "@/lib/rollups/data.ts";
-import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/rollups/mutations.ts";
+import { applyRollupDelta, RollupDelta, type RollupEntry } from "@/lib/ledger/store/rollups.ts";
 import { parseVerifierConfig } from "@/lib/verifier/config.ts";
 
 let t: TestDatabase;
@@ -161,7 +161,7 @@ describe("trained-reward rollups", () => {
     // A re-score moves rewards but keeps trained rewards: the counters follow the new rewards.
     const config = parseVerifierConfig({ guardrails: { missing_evidence: { on: false } }, handoff_outcome: 0.9 });
     if (!config.ok) throw new Error("config");
-    const r = await rescoreRun(t.pool, { runId: run, config: config.config, batchSize: 50, alarms: false });
+    const r = await rescoreRun(t.pool, { runId: run, config: config.config, batchSize: 50 });
     expect(r.reward_changed).toBeGreaterThan(0);
     const after = await check();
     expect(after).not.toEqual(before);

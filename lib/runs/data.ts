@@ -1,8 +1,7 @@
 // Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
 // per run), never from the ledger.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
-import { SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+import { db, type Db } from "@/lib/db/client.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/ledger/store/rollups.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
 export type StepHealthSummary = {

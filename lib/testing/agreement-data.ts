@@ -1,7 +1,7 @@
 // A stratified shadow audit with two annotators, overlap items and adjudications, built through the real batch,
 // queue, review and adjudication paths: the fixture of the agreement report's integration tests.
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, type Variant } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";

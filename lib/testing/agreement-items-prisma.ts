@@ -1,7 +1,7 @@
 // Baseline kept on purpose: the agreement report's items read through Prisma's relation queries, as
 // loadAgreementItems read them before its SQL rewrite of 2026-12-02. lib/agreement/data.int.test.ts checks the SQL
 // loader gives the same items; bench/agreement.ts and bench/lib/scale-baseline.ts time it. Test support, not product.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { listCaseSlots } from "@/lib/agreement/case-slots.ts";
 import { onBasis, type AgreementItem } from "@/lib/agreement/data.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";

@@ -19,7 +19,7 @@ import {
   type PrimaryPair,
 } from "@/lib/agreement/pairs.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
-import { DISAGREEMENT_CAUSES } from "@/lib/audit/causes.ts";
+import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import {
   agreementRate,
   binaryKappa,

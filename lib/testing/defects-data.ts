@@ -1,7 +1,7 @@
 // Test data for defects and the agreement "now" basis: a run of empty-promise rollouts, every one sampled and
 // reviewed by an annotator who gives the ledger's own sub-scores without the guardrail, so each review disagrees
 // only by the empty_promise cap — and a verifier config that turns that guardrail off, which makes them agree.
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";

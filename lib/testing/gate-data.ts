@@ -2,9 +2,9 @@
 // success flat over the steps), ingested through the real ingest path, and a shadow audit of it whose reviews repeat
 // the ledger's own sub-scores, guardrails and claims (so agreement and extraction accuracy are 100%).
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { db } from "@/lib/db/client.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
@@ -32,7 +32,7 @@ export async function seedSteadyRun(url: string, runId: string, steps: readonly 
         }),
       );
     }
-  const s = await ingestValues(values, { pool: bulkPool(url), alarms: false });
+  const s = await ingestValues(values, { pool: bulkPool(url) });
   if (!s.ok || s.rejected > 0) throw new Error(`test ingest failed: ${JSON.stringify(s).slice(0, 400)}`);
 }
 

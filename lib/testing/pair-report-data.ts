@@ -5,7 +5,7 @@
 // Run as a script (`node --import tsx lib/testing/pair-report-data.ts PREFIX`) against DATABASE_URL, it prints
 // the batch as one line of JSON.
 import { pathToFileURL } from "node:url";
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { closeBulkPool } from "@/lib/db/pool.ts";

@@ -2,7 +2,7 @@
 // submits, as that user, a review of the item that gives exactly the score the verifier gives its rollout under
 // the revised spec (SPEC_JSON), so it disagrees with the ledger now and agrees once that spec is applied. Uses
 // DATABASE_URL (the e2e database). Prints the review's JSON result.
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { db } from "@/lib/db/client.ts";
 import { caseFromColumns, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
 import { submitReview } from "@/lib/review/mutations.ts";

@@ -2,7 +2,7 @@
 // by an annotator who holds that a damaged-item refund also needs a return label. Each review gives exactly the
 // score the verifier gives under the revised spec (the return label required), so it disagrees with the ledger now
 // and agrees once that revision is applied.
-import { claimNextItem } from "@/lib/audit/leases.ts";
+import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";

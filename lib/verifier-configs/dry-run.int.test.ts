@@ -48,7 +48,7 @@ describe("a verifier config's dry run over a run", () => {
     expect(view.truncated).toBe(true);
 
     // What the dry run said is what the re-score does.
-    const summary = await rescoreRun(bulkPool(url), { runId, config, alarms: false });
+    const summary = await rescoreRun(bulkPool(url), { runId, config });
     expect(summary.reward_changed).toBe(3);
     const again = await collectDiffs(dryRunConfig(bulkPool(url), { runId, config }).diffs, { maxRows: 10 });
     expect(again.totals).toMatchObject({ rollouts: 5, rewardChanged: 0 });

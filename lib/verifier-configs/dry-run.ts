@@ -7,8 +7,8 @@
 import type pg from "pg";
 import { diffRollouts, type RolloutDiff } from "@/lib/cases/dry-run.ts";
 import { rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
-import { CaseCache } from "@/lib/ingest/cases.ts";
-import type { RolloutRowDb } from "@/lib/ledger/mutations.ts";
+import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
+import type { RolloutRowDb } from "@/lib/ledger/store/rows.ts";
 import type { VerifierConfig } from "@/lib/verifier/config.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 

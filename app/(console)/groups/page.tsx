@@ -12,7 +12,7 @@ import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { StepLink, TicketLink, TrajectoryLink, trajectoryHref } from "@/components/ui/id-links.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { loadGroupPage } from "@/lib/ledger/loaders.ts";
 import { parseGroupAddress } from "@/lib/ledger/group-address.ts";
 

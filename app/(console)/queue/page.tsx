@@ -5,7 +5,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { listQueueBatches } from "@/lib/audit/leases.ts";
+import { listQueueBatches } from "@/lib/review/leases.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { listMyRecentReviews } from "@/lib/review/data.ts";
 

@@ -7,7 +7,8 @@
 // hash it had before the field existed.
 import { canonicalJsonFast as canonicalJson, CanonicalText } from "@/lib/ledger/store/canonical.ts";
 import { encodeCopyTail } from "@/lib/db/copy.ts";
-import { guardrailMask, sha256 } from "@/lib/ledger/store/rows.ts";
+import { sha256 } from "@/lib/ledger/store/rows.ts";
+import { guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import { DIMENSIONS, GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import { DEFAULT_CONFIG } from "@/lib/verifier/config.ts";
 import type { ScoreRecord } from "@/lib/verifier/schema.ts";

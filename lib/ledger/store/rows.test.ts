@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { ledgerEntryRows, ledgerHash, recordFromLedger } from "@/lib/ledger/store/ledger-rows.ts";
-import { caseRow, codesOfMask, guardrailMask, rolloutRow } from "@/lib/ledger/store/rows.ts";
+import { caseRow, rolloutRow } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask, guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import { caseSchema, rolloutSchema, scoreRecordSchema, type ScoreRecord } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 

@@ -4,7 +4,6 @@
 import crypto, { createHash } from "node:crypto";
 import { canonicalJsonFast as canonicalJson } from "@/lib/ledger/store/canonical.ts";
 import { encodeCopyTail } from "@/lib/db/copy.ts";
-import { GUARDRAIL_CODES, type GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Case, Rollout } from "@/lib/verifier/schema.ts";
 
 // crypto.hash (Node ≥ 20.12) hashes a string in one call, several times cheaper than a Hash object for short texts.
@@ -217,20 +216,19 @@ export function rolloutFromColumns(cols: {
   };
 }
 
-// ---------- guardrail masks ----------
-
-/** ledger.guardrail_mask: bit i set when GUARDRAIL_CODES[i] triggered (the verifier's table order). */
-const CODE_INDEX = new Map<string, number>(GUARDRAIL_CODES.map((c, i) => [c, i]));
-
-export function guardrailMask(codes: Iterable<string>): number {
-  let mask = 0;
-  for (const c of codes) {
-    const i = CODE_INDEX.get(c);
-    if (i !== undefined) mask |= 1 << i;
-  }
-  return mask;
-}
-
-export function codesOfMask(mask: number): GuardrailCode[] {
-  return GUARDRAIL_CODES.filter((_, i) => (mask & (1 << i)) !== 0);
-}
+/** A rollout as the re-score and the exports read it (ids as text, the registry's tools joined). */
+export type RolloutRowDb = {
+  id: string;
+  trajectory_id: string;
+  run_id: string;
+  step: number;
+  group_id: string;
+  sample_index: number;
+  ticket_id: string;
+  steps: unknown;
+  final_reply: string;
+  sandbox: unknown;
+  claims: unknown;
+  tools: unknown;
+  trained_reward: number | null;
+};

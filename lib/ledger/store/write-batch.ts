@@ -4,12 +4,25 @@
 import type pg from "pg";
 import { classifyDatabaseError } from "@/lib/db/describe-error.ts";
 import { copyEncodedRows, copyRows, type CopyValue, type EncodedRow } from "@/lib/db/copy.ts";
-import type { PreparedLine } from "@/lib/ingest/prepare.ts";
 import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
 import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
-import { applyRollupDelta, RollupDelta } from "@/lib/rollups/mutations.ts";
-import type { RevisionMarker } from "@/lib/cases/schema.ts";
-import { writeCaseVersion } from "@/lib/cases/write-version.ts";
+import { applyRollupDelta, RollupDelta } from "@/lib/ledger/store/rollups.ts";
+import { writeCaseVersion, type RevisionMarker } from "@/lib/ledger/store/case-version.ts";
+
+/** One line of an ingest batch, parsed, validated and mapped (lib/ingest/prepare.ts): what the batch writes of it. */
+export type PreparedLine = {
+  line: number;
+  /** The line as received, for --rejects (kept, while its batch is in flight, only when asked for). */
+  text: string | null;
+  reject?: { path: string; message: string };
+  /** `revision`: the line says it revises the stored case (a different case is then a new version, not a conflict). */
+  case?: { row: CaseRow; ifAbsent: boolean; revision?: RevisionMarker };
+  /** `caseVersion`: the version of the case that scored `score`. */
+  rollout?: { row: RolloutRow; score?: LedgerEntryRows; caseVersion?: number; caseKnown: boolean };
+  score?: LedgerEntryRows;
+  /** Ticket category for the line's ledger entry (from its case, when known). */
+  category: string | null;
+};
 
 /**
  * Transaction-scoped advisory lock held by every writer of the ledger (ingest batches, re-score batches). "Is there

@@ -9,7 +9,7 @@ import { RolloutContext } from "@/components/review/rollout-context.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
 import { loadAdjudicationPage, type DisputeView } from "@/lib/audit/loaders.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 

@@ -5,6 +5,7 @@ import { authenticateApi } from "@/lib/auth/api.ts";
 import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -17,6 +18,8 @@ export async function POST(req: Request): Promise<Response> {
   const pool = bulkPool();
   const { tokenId, name } = auth.principal;
   return handleIngestRequest(req, pool, {
+    // The server lives on: alarm state changes are posted after the answer, never holding the client up.
+    after: afterWrite(pool, { webhook: "background" }),
     onDone: (summary, query) =>
       recordLoad(pool, {
         actor: { tokenId, name },

@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { BatchLink, TicketLink } from "@/components/ui/id-links.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { CAUSE_LABELS } from "@/lib/audit/causes.ts";
+import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
 import { itemRef } from "@/lib/audit/schema.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCorrectedWindows, type AuditedStep } from "@/lib/audit/corrected-curve.ts";
+import { buildCorrectedWindows, type AuditedStep } from "@/lib/monitors/corrected-curve.ts";
 
 describe("buildCorrectedWindows", () => {
   it("labels a pooled window by the steps it can draw on, never before step 0", () => {

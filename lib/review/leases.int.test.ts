@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimNextItem, LEASE_MS, listQueueBatches, releaseLease, renewLease } from "@/lib/audit/leases.ts";
+import { claimNextItem, LEASE_MS, listQueueBatches, releaseLease, renewLease } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";

@@ -1,3 +1,6 @@
+// What follows a write, handed in by whoever called the writer (a route, a server action, the CLI): the writers
+// (lib/ingest, lib/ledger, lib/cases, review submission) announce what they changed and know nothing of this.
+//
 // Alarm (and audit gate) evaluation as data arrives, for the bulk writers (ingest through the API and the CLI, re-score): each
 // committed batch reports the runs it changed; their alarms are evaluated in the background at most once per
 // interval while the write goes on, and once more when it ends, so a long ingest turns an alarm red while it is
@@ -6,8 +9,9 @@
 // DATABASE_URL). Never throws: a failed evaluation is logged, and the next write (or start) evaluates again.
 import type pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
-export type AlarmHookOptions = {
+export type AfterWriteOptions = {
   /**
    * "background" (servers): the webhook posts go on after the write has answered. "await" (default; short-lived
    * processes such as the CLI): settle() also waits for the posts, which are bounded by the webhook timeout.
@@ -20,12 +24,6 @@ export type AlarmHookOptions = {
   intervalMs?: number;
 };
 
-/** What a bulk writer needs: report the runs each committed batch changed, and settle when the write is over. */
-export type AlarmHook = {
-  committed(runIds: Iterable<string>): void;
-  settle(): Promise<void>;
-};
-
 const DEFAULT_INTERVAL_MS = 2000;
 
 // One client per pool: the pool outlives many writes (bulkPool is per process), a client per write would not.
@@ -33,10 +31,13 @@ const clients = new WeakMap<pg.Pool, PrismaClient>();
 
 // The evaluation and its Prisma client are loaded when the first evaluation runs, not with the writer: loading them
 // costs about a second of CPU and 90 MB in a fresh process, which a CLI ingest should not pay before its first line.
+// (These imports point down the layers, like any other of this module's: a lazy load, not a way round them.)
 type Evaluator = {
   evaluateRunAlarms: typeof import("@/lib/monitors/evaluate.ts").evaluateRunAlarms;
   evaluateRunGate: typeof import("@/lib/gate/refresh.ts").evaluateRunGate;
   clientFor: (pool: pg.Pool) => PrismaClient;
+  /** The console's own client (DATABASE_URL), for the review hook. */
+  db: () => PrismaClient;
 };
 let evaluator: Promise<Evaluator> | undefined;
 
@@ -46,8 +47,9 @@ function loadEvaluator(): Promise<Evaluator> {
     import("@/lib/db/client.ts"),
     import("@/lib/monitors/evaluate.ts"),
     import("@/lib/gate/refresh.ts"),
-  ]).then(([{ clientOver }, { evaluateRunAlarms }, { evaluateRunGate }]) => ({
+  ]).then(([{ clientOver, db }, { evaluateRunAlarms }, { evaluateRunGate }]) => ({
     evaluateRunAlarms,
+    db,
     evaluateRunGate,
     clientFor(pool) {
       let client = clients.get(pool);
@@ -64,7 +66,8 @@ function loadEvaluator(): Promise<Evaluator> {
   return evaluator;
 }
 
-export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook {
+/** The listener a bulk writer over `pool` is handed: alarms and the gate of the runs it changed, and their webhooks. */
+export function afterWrite(pool: pg.Pool, opts: AfterWriteOptions = {}): ChangeListener {
   const pending = new Set<string>();
   const deliveries: Promise<void>[] = [];
   const interval = opts.intervalMs ?? DEFAULT_INTERVAL_MS;
@@ -111,4 +114,30 @@ export function alarmHook(pool: pg.Pool, opts: AlarmHookOptions = {}): AlarmHook
       if ((opts.webhook ?? "await") === "await") await Promise.all(deliveries);
     },
   };
+}
+
+/**
+ * After a shadow review (or a pair review) is submitted: the run's extraction and reward-hacking alarms read the
+ * current reviews, so a review is data arriving like an ingest batch (a lead's verdict changes nothing these alarms
+ * read). Evaluates the alarms and the gate of the run whose audit batch holds `itemId`; webhook posts go on in the
+ * background. Never throws: a failed evaluation is logged, and the next write (or start) evaluates again.
+ */
+export async function afterReview(itemId: bigint): Promise<void> {
+  try {
+    const { evaluateRunAlarms, evaluateRunGate, db } = await loadEvaluator();
+    const item = await db().auditItem.findUnique({
+      where: { id: itemId },
+      select: { batch: { select: { runId: true } } },
+    });
+    if (item) {
+      await evaluateRunAlarms(item.batch.runId, { webhook: "background" });
+      // The gate's agreement, extraction and reward-hacking rules read the reviews too.
+      await evaluateRunGate(item.batch.runId, { webhook: "background" });
+    }
+  } catch (err) {
+    console.error(
+      `alarms not evaluated after the review of item ${itemId} (the next write or start will):`,
+      err instanceof Error ? err.message : err,
+    );
+  }
 }

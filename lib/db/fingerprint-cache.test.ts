@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clearProcessCaches, FingerprintCache, processCache } from "@/lib/server/fingerprint-cache.ts";
+import { clearProcessCaches, FingerprintCache, processCache } from "@/lib/db/fingerprint-cache.ts";
 
 describe("FingerprintCache", () => {
   const clientA = {};

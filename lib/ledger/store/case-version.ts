@@ -2,8 +2,13 @@
 // advances to it, in the caller's transaction (which holds LEDGER_WRITE_LOCK, so the version read is the latest and
 // no ingest batch or re-score interleaves). The database refuses any other change to cases.
 import type pg from "pg";
-import type { CaseAnswers } from "@/lib/cases/schema.ts";
 import type { CaseRow } from "@/lib/ledger/store/rows.ts";
+
+/** What a revision answers: adjudications (their ids) and/or a cluster (its key, as the clusters report names it). */
+export type CaseAnswers = { adjudicationIds?: bigint[]; cluster?: string };
+
+/** The `"revision"` marker of an ingest case line, parsed (lib/cases/schema.ts revisionMarkerSchema). */
+export type RevisionMarker = { reason: string; answers?: CaseAnswers };
 
 export type VersionMeta = { reason: string; authorId?: number | null; answers?: CaseAnswers };
 

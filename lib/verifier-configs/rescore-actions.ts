@@ -12,6 +12,7 @@ import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 
 export type RescoreState = { ok?: boolean; message?: string; report?: string[] };
 
@@ -31,7 +32,8 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
   const { config, name: configName } = picked;
   if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
     return { ok: false, message: `No run ${runId}.` };
-  const summary = await rescoreRun(bulkPool(), { runId, config, alarms: { webhook: "background" } });
+  const pool = bulkPool();
+  const summary = await rescoreRun(pool, { runId, config, after: afterWrite(pool, { webhook: "background" }) });
   await appendActivityLog({
     actor: { userId: me.id, email: me.email },
     action: "run.rescore",

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { correctedCurve } from "@/lib/audit/corrected-curve.ts";
+import { correctedCurve } from "@/lib/monitors/corrected-curve.ts";
 import { db } from "@/lib/db/client.ts";
 import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
 

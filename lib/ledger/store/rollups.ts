@@ -3,7 +3,7 @@
 // a rollup never disagrees with the committed ledger. Upserts go in key order: two writers touching the same
 // steps lock the rows in the same order and cannot deadlock.
 import type pg from "pg";
-import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
 
 /** reward >= this counts as a success (pass@1 in the domain brief). */

@@ -1,6 +1,7 @@
 // Alarms evaluated as data arrives, with no page read and no explicit evaluation: the ingest path shared by the API
-// and the CLI, the API handler itself and the re-score each evaluate the runs they changed after committing, and
-// post each state change to a local receiver. A receiver that is down never fails the write.
+// and the CLI, the API handler itself and the re-score each announce the runs they changed after committing, the
+// listener their caller handed in (afterWrite) evaluates them and posts each state change to a local receiver. A
+// receiver that is down never fails the write; a writer handed no listener evaluates nothing.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
+import { afterWrite } from "@/lib/server/after-write.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
 import { getGateVerdict } from "@/lib/gate/data.ts";
 import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";
@@ -56,7 +58,7 @@ describe("alarms after a write", () => {
     // one batch per logged step, and no pause between evaluations: the alarms move while the stream goes on
     const s = await ingestText(bulkPool(url), body(RUN), {
       batchLines: 120,
-      alarms: { webhookUrl: receiver.url, intervalMs: 0 },
+      after: afterWrite(bulkPool(url), { webhookUrl: receiver.url, intervalMs: 0 }),
     });
     expect(s).toMatchObject({ ok: true, rejected: 0 });
 
@@ -87,18 +89,19 @@ describe("alarms after a write", () => {
     const posts = receiver.received.length;
     const s = await ingestText(bulkPool(url), body(RUN), {
       batchLines: 500,
-      alarms: { webhookUrl: receiver.url, intervalMs: 0 },
+      after: afterWrite(bulkPool(url), { webhookUrl: receiver.url, intervalMs: 0 }),
     });
     expect(s).toMatchObject({ ok: true, accepted: 0 });
     expect((await listAlarmEvents({ runId: RUN, limit: 100 })).length).toBe(events);
     expect(receiver.received.length).toBe(posts);
   });
 
-  it("the API handler evaluates the runs of the body before it answers", async () => {
+  it("the API handler settles the listener the route hands in before it answers", async () => {
     const run = "after-write-api";
     const res = await handleIngestRequest(
       new Request("http://verity.local/api/v1/ingest", { method: "POST", body: body(run) }),
       bulkPool(url),
+      { after: afterWrite(bulkPool(url)) },
     );
     expect(res.status).toBe(200);
     expect(await stored(run)).toEqual(await replay(run));
@@ -113,7 +116,7 @@ describe("alarms after a write", () => {
     const summary = await rescoreRun(bulkPool(url), {
       runId: RUN,
       config: config.config,
-      alarms: { webhookUrl: receiver.url },
+      after: afterWrite(bulkPool(url), { webhookUrl: receiver.url }),
     });
     expect(summary.rescored).toBeGreaterThan(0);
     const after = await stored(RUN);
@@ -141,11 +144,22 @@ describe("alarms after a write", () => {
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const dead = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/alarms`;
     await new Promise((r) => closed.close(r));
-    const s = await ingestText(bulkPool(url), body(run), { batchLines: 2000, alarms: { webhookUrl: dead } });
+    const s = await ingestText(bulkPool(url), body(run), {
+      batchLines: 2000,
+      after: afterWrite(bulkPool(url), { webhookUrl: dead }),
+    });
     expect(s).toMatchObject({ ok: true, rejected: 0 });
     const events = await listAlarmEvents({ runId: run, limit: 100 });
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.webhook?.startsWith("failed: "))).toBe(true);
     expect((await stored(run)).find((a) => a.alarm === "handoff")?.state).toBe("red");
+  });
+
+  it("a writer handed no listener evaluates nothing: the follow-up is the caller's", async () => {
+    const run = "after-write-none";
+    const s = await ingestText(bulkPool(url), body(run), { batchLines: 2000 });
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+    expect(await listPersistedAlarms([run])).toEqual([]);
+    expect(await getGateVerdict(run)).toBeNull();
   });
 });

@@ -22,11 +22,11 @@
 // Pooling: when a window's own audit is thin (THIN in lib/stats/corrected-rate.ts), its neighbours on the grid are
 // added, one window each side at a time, up to POOL_RADIUS each side (so at most 2·POOL_RADIUS + 1 windows); the
 // first radius that is not thin is used. The window's own ledger share is what is corrected, always.
-import type { Db } from "@/lib/auth/activity-log.ts";
+import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { runFingerprints } from "@/lib/monitors/data.ts";
-import { processCache } from "@/lib/server/fingerprint-cache.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
 import { resolveThresholds } from "@/lib/monitors/schema.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import {

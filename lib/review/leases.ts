@@ -1,8 +1,7 @@
 // The blind-review queue: items are leased, not assigned. A lease lasts LEASE_MS unless renewed by activity (the
 // draft autosave renews it); an expired lease puts the item back in the queue; skipping releases it at once.
 // Nothing here reads a ledger number, and the item rows handed out carry no stratum or inclusion probability.
-import type { Db } from "@/lib/auth/activity-log.ts";
-import { db } from "@/lib/db/client.ts";
+import { db, type Db } from "@/lib/db/client.ts";
 
 export const LEASE_MS = 10 * 60_000;
 
