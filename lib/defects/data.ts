@@ -119,18 +119,3 @@ export async function defectsOfItem(itemId: bigint, client: Db = db()): Promise<
   });
   return rows.map(toRow);
 }
-
-/** Fixed or verified defects explaining any of these items, by kind: the agreement page's "after N spec fixes". */
-export async function countFixes(
-  itemIds: readonly bigint[],
-  client: Db = db(),
-): Promise<{ spec: number; rule: number }> {
-  if (itemIds.length === 0) return { spec: 0, rule: 0 };
-  const groups = await client.defect.groupBy({
-    by: ["cause"],
-    where: { status: { in: ["fixed", "verified"] }, items: { some: { itemId: { in: [...itemIds] } } } },
-    _count: { _all: true },
-  });
-  const n = (c: string) => groups.find((g) => g.cause === c)?._count._all ?? 0;
-  return { spec: n("spec_wrong"), rule: n("verifier_rule_wrong") };
-}
