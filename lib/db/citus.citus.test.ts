@@ -74,6 +74,7 @@ describe("verity db distribute", () => {
 describe("a run on the cluster", () => {
   it("is ingested through the ingest path and read back through the browser's first page and count", async () => {
     const s = await ingestRun("citus-a", 12);
+    expect(s.error).toBeUndefined();
     expect(s).toMatchObject({ ok: true, rejected: 0 });
     const page = await browse("citus-a");
     expect(page.rows.map((r) => r.trajectoryId).sort()).toEqual(

@@ -6,8 +6,12 @@
 import type pg from "pg";
 import { rawClient } from "@/lib/db/raw-client.ts";
 
-/** Copied to every node: shared by all runs, small, joined to from the run-scoped tables. */
-export const REFERENCE_TABLES = ["users", "runs", "tool_registries", "verifier_configs", "cases", "case_versions"];
+/**
+ * Copied to every node: shared by all runs, small, referred to by the run-scoped tables. Cases and their versions stay
+ * on the coordinator (a Citus local table, as every table with a foreign key to a reference table becomes): a case's
+ * first version is written by a trigger on cases, and a trigger on a reference table runs on every node's copy.
+ */
+export const REFERENCE_TABLES = ["users", "runs", "tool_registries", "verifier_configs"];
 
 /** Distributed by run_id and co-located with the first (so their foreign keys, which include run_id, hold per shard). */
 export const RUN_SCOPED_TABLES = [
@@ -21,16 +25,41 @@ export const RUN_SCOPED_TABLES = [
 ];
 
 /**
+ * What audit_items' foreign keys into the ledger and rollouts checked, as a trigger: Citus keeps no foreign key from a
+ * table on the coordinator into a distributed one. Those rows are append-only (never deleted but by archive, which
+ * refuses a run with audit batches), so checking an item's entries and rollouts when it is written is the whole rule.
+ */
+const AUDIT_ITEM_ROWS_EXIST = `
+CREATE OR REPLACE FUNCTION verity_audit_item_rows_exist() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM "ledger" l WHERE l."run_id" = NEW."run_id" AND l."id" = NEW."ledger_id")
+     OR (NEW."ledger_b_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "ledger" l WHERE l."run_id" = NEW."run_id" AND l."id" = NEW."ledger_b_id")) THEN
+    RAISE EXCEPTION 'audit item %: its ledger entry is not in run %', NEW."id", NEW."run_id" USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM "rollouts" r WHERE r."run_id" = NEW."run_id" AND r."id" = NEW."rollout_id")
+     OR (NEW."rollout_b_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "rollouts" r WHERE r."run_id" = NEW."run_id" AND r."id" = NEW."rollout_b_id")) THEN
+    RAISE EXCEPTION 'audit item %: its rollout is not in run %', NEW."id", NEW."run_id" USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NULL;
+END $$;
+---
+CREATE TRIGGER audit_items_rows_exist AFTER INSERT OR UPDATE OF "run_id", "ledger_id", "ledger_b_id", "rollout_id", "rollout_b_id"
+  ON "audit_items" FOR EACH ROW EXECUTE FUNCTION verity_audit_item_rows_exist();`;
+
+/**
  * Triggers the single-node database has and a distributed one cannot: each makes or checks per-run partitions (the
- * shards are Citus's now, and ledger and rollouts take back their foreign keys on runs), or writes another table
- * from a trigger on a shard, where the row's worker cannot reach a table it does not hold.
+ * shards are Citus's now, and ledger and rollouts take back their foreign keys on runs), writes another table from a
+ * trigger on a shard, where the row's worker cannot reach a table it does not hold, or reads its statement's
+ * transition table beside a Citus table, which Citus cannot plan (trajectories takes back its foreign key on runs).
  */
 const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
   ["runs", "runs_partitions"],
-  ["runs", "runs_keeps_rows"],
+  ["runs", "runs_keep_rows"],
   ["rollouts", "rollouts_record_trajectories"],
   ["ledger", "ledger_record_trajectories"],
   ["ledger", "ledger_count_superseding"],
+  ["trajectories", "trajectories_run_exists"],
+  ["trajectories", "trajectories_run_exists_update"],
 ];
 
 export type DistributeResult = { changed: boolean; steps: string[] };
@@ -147,6 +176,13 @@ export async function distributeDatabase(
       // Row triggers that only read their row (append-only refusals, the rollups' writer check, the successor check
       // of the row's own shard) are created on every shard with the table.
       await c.query("set local citus.enable_unsafe_triggers to on");
+      // A transaction that reads several shards and then writes a reference table (an ingest batch: its lookups by
+      // trajectory id, then runs) must keep one connection per worker: every session of this database does so.
+      const [{ name }] = (await c.query<{ name: string }>("select current_database() as name")).rows;
+      await c.query(`alter database "${name}" set citus.multi_shard_modify_mode to 'sequential'`);
+      // The rollups' writer marks its transaction with SET LOCAL verity.rollup_writer (lib/rollups/mutations.ts); the
+      // shards' triggers that check it run on the workers, which see a SET LOCAL only when Citus passes it on.
+      await c.query(`alter database "${name}" set citus.propagate_set_commands to 'local'`);
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);
@@ -160,12 +196,23 @@ export async function distributeDatabase(
           i === 0 ? "none" : RUN_SCOPED_TABLES[0],
         ]);
       step(`distributed by run_id, co-located: ${RUN_SCOPED_TABLES.join(", ")}`);
-      for (const fk of foreignKeys) await c.query(`alter table ${fk.table} add constraint "${fk.name}" ${fk.def}`);
-      for (const t of ["rollouts", "ledger"])
+      // ON UPDATE CASCADE cannot be kept on a key holding the distribution column (Citus refuses it); it never moved a
+      // row anyway (the run-scoped rows are append-only, and a run's id cannot change while it has rows).
+      const kept = foreignKeys.filter((fk) => RUN_SCOPED_TABLES.includes(fk.table));
+      for (const fk of kept)
         await c.query(
-          `alter table ${t} add constraint "${t}_run_id_fkey" foreign key (run_id) references runs(id) on delete restrict on update cascade`,
+          `alter table ${fk.table} add constraint "${fk.name}" ${fk.def.replace(/ ON UPDATE CASCADE/, "")}`,
         );
-      step(`foreign keys restored (${foreignKeys.length}), and ledger's and rollouts' on runs`);
+      // One statement at a time: Citus passes a function's creation on to the workers as the text it was sent.
+      for (const sql of AUDIT_ITEM_ROWS_EXIST.split("\n---\n")) await c.query(sql);
+      for (const t of ["rollouts", "ledger", "trajectories"])
+        await c.query(
+          `alter table ${t} add constraint "${t}_run_id_fkey" foreign key (run_id) references runs(id) on delete restrict`,
+        );
+      step(
+        `foreign keys between the run-scoped tables restored (${kept.length}), ledger's, rollouts' and trajectories' on runs added; ` +
+          `audit_items' into them (${foreignKeys.length - kept.length}) checked by a trigger`,
+      );
       await c.query("commit");
     } catch (err) {
       await c.query("rollback").catch(() => undefined);

@@ -44,6 +44,9 @@ const SETTINGS = [
   "full_page_writes = off",
   "citus.shard_count = 4",
   "max_prepared_transactions = 20",
+  // Nodes talk over 127.0.0.1 without TLS: libpq in a server run as `postgres` from root would otherwise look for a
+  // client certificate in root's home, which it may not read.
+  "citus.node_conninfo = 'sslmode=disable'",
 ];
 
 const NODES = ["coordinator", "worker1", "worker2"];
