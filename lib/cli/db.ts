@@ -2,7 +2,7 @@
 // docs/scale.md "Verity on Citus"). Reads DATABASE_URL, the coordinator's database: a distributed database is never
 // the embedded one.
 import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
-import { distributeDatabase } from "@/lib/db/distribute.ts";
+import { distributeDatabase, NotCitusError } from "@/lib/db/distribute.ts";
 
 const USAGE = `usage: verity db distribute
 
@@ -27,7 +27,14 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     io.err("verity db distribute: DATABASE_URL is not set: point it at the Citus coordinator's database");
     return 2;
   }
-  const r = await distributeDatabase(url, (line) => io.err(`verity db distribute: ${line}`));
+  let r;
+  try {
+    r = await distributeDatabase(url, (line) => io.err(`verity db distribute: ${line}`));
+  } catch (err) {
+    if (!(err instanceof NotCitusError)) throw err;
+    io.err(`verity db distribute: ${err.message}; nothing was changed`);
+    return 1;
+  }
   if (!r.changed) io.err(`verity db distribute: ${r.steps.join("; ")}`);
   io.out(JSON.stringify(r));
   return 0;

@@ -4,6 +4,7 @@
 // browser's first page of one run answered by one worker, and a run's rows moved between workers.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run as runDb } from "@/lib/cli/db.ts";
 import { bindDatabase, db, poolOf } from "@/lib/db/client.ts";
 import { distributeDatabase, REFERENCE_TABLES, RUN_SCOPED_TABLES } from "@/lib/db/distribute.ts";
 import { migrate } from "@/lib/db/migrate.ts";
@@ -65,9 +66,13 @@ describe("verity db distribute", () => {
     expect(parted.rows).toEqual([]);
   });
 
-  it("does nothing the second time, and says so", async () => {
+  it("does nothing the second time, and says so (verity db distribute)", async () => {
     const r = await distributeDatabase(url);
     expect(r).toEqual({ changed: false, steps: ["already distributed: nothing to do"] });
+    const err: string[] = [];
+    const code = await runDb(["distribute"], { out: () => undefined, err: (s) => err.push(s), stdout: process.stdout });
+    expect(code).toBe(0);
+    expect(err).toEqual(["verity db distribute: already distributed: nothing to do"]);
   });
 });
 

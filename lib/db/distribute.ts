@@ -64,6 +64,9 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
 
 export type DistributeResult = { changed: boolean; steps: string[] };
 
+/** The database is not on a Citus coordinator: nothing was changed. */
+export class NotCitusError extends Error {}
+
 type Saved = { foreignKeys: { table: string; name: string; def: string }[] };
 
 /** Whether the database has the citus extension, and whether the ledger is distributed already. */
@@ -165,7 +168,7 @@ export async function distributeDatabase(
     await c.query("set client_min_messages = warning");
     const state = await citusState(c);
     if (!state.citus)
-      throw new Error(
+      throw new NotCitusError(
         "the database has no citus extension: `verity db distribute` runs on a Citus coordinator (CREATE EXTENSION citus, workers added with citus_add_node)",
       );
     if (state.distributed) return { changed: false, steps: ["already distributed: nothing to do"] };
