@@ -186,6 +186,10 @@ export async function distributeDatabase(
       // The rollups' writer marks its transaction with SET LOCAL verity.rollup_writer (lib/rollups/mutations.ts); the
       // shards' triggers that check it run on the workers, which see a SET LOCAL only when Citus passes it on.
       await c.query(`alter database "${name}" set citus.propagate_set_commands to 'local'`);
+      // Distributing a table copies its rows into its shards, whose triggers are then in place: the rollups' rows
+      // are copied as their writer's (the ledger's append-only triggers refuse updates and deletes, not inserts).
+      await c.query("set local citus.propagate_set_commands to 'local'");
+      await c.query("set local verity.rollup_writer = 'on'");
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);
