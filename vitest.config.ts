@@ -25,7 +25,8 @@ function recordUnhandled(error: {
 }
 
 // Unit tests (*.test.ts) are pure; integration tests (*.int.test.ts) need DATABASE_URL, which bin/test.ts
-// points at a fresh database. Both run in one vitest process through two projects.
+// points at a fresh database; Citus tests (*.citus.test.ts) run against a Citus cluster their global setup starts.
+// Each part runs in its own vitest process, through its project.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -36,7 +37,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "bin/**/*.test.ts", "bench/**/*.test.ts", "components/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "node_modules/**"],
+          exclude: ["**/*.int.test.ts", "**/*.citus.test.ts", "node_modules/**"],
         },
       },
       {
@@ -48,6 +49,18 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "citus",
+          include: ["**/*.citus.test.ts"],
+          exclude: ["node_modules/**", ".data/**"],
+          globalSetup: ["lib/testing/citus-global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -165,8 +165,9 @@ export function groupStd(n: number, sum: number, sumsq: number): number | null {
  */
 export async function applyRollupDelta(client: pg.PoolClient | pg.Client, delta: RollupDelta): Promise<void> {
   if (delta.isEmpty) return;
-  // The rollup tables refuse any UPDATE or DELETE but their writer's (migration 034): this transaction is it.
-  await client.query("select set_config('verity.rollup_writer', 'on', true)");
+  // The rollup tables refuse any UPDATE or DELETE but their writer's (migration 034): this transaction is it. A SET
+  // LOCAL statement rather than set_config(): on Citus it reaches the workers, where the shards' triggers read it.
+  await client.query("set local verity.rollup_writer = 'on'");
   const spread = new Map<string, { groups: number; flat: number; std: number }>();
   if (delta.groups.size) {
     const g = sortedEntries(delta.groups);

@@ -1,0 +1,232 @@
+// Verity on a real Citus cluster (lib/testing/citus-cluster.ts, started by the "citus" project's global setup): a
+// migrated database distributed by `verity db distribute` (lib/db/distribute.ts), the guarantees of the single-node
+// database checked again on it, a run ingested through the real ingest path and read back through the browser, the
+// browser's first page of one run answered by one worker, and a run's rows moved between workers.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { run as runDb } from "@/lib/cli/db.ts";
+import { bindDatabase, db, poolOf } from "@/lib/db/client.ts";
+import { distributeDatabase, REFERENCE_TABLES, RUN_SCOPED_TABLES } from "@/lib/db/distribute.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
+import { browseParamsSchema } from "@/lib/ledger/browse-schema.ts";
+import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
+import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+
+const url = inject("citusUrl");
+let pool: pg.Pool;
+/** The browser's first-page statements the console sent, with their parameters, for EXPLAIN. */
+const sent: { text: string; values: unknown[] }[] = [];
+
+/**
+ * The test's pool and the console's shared client, on connections opened now: the database settings distribute
+ * makes (docs/scale.md) apply to sessions that start after it, as for a console restarted after distributing.
+ */
+async function connect() {
+  await pool?.end();
+  pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => undefined);
+  await bindDatabase(url);
+  poolOf(db())!.on("connect", (client) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const q = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof q === "string" ? q : q.text;
+      const values = typeof q === "string" ? ((args[1] as unknown[]) ?? []) : (q.values ?? []);
+      if (/^\s*select page\.\*/.test(text)) sent.push({ text, values });
+      return query(...args);
+    };
+  });
+}
+
+beforeAll(async () => {
+  await migrate(url);
+  process.env.DATABASE_URL = url;
+  await connect();
+});
+
+afterAll(async () => {
+  await pool?.end();
+  await db().$disconnect();
+});
+
+async function ingestRun(run: string, n: number) {
+  const lines: unknown[] = [caseLine(`T-${run}`)];
+  for (let i = 0; i < n; i++) lines.push(rolloutLine(`${run}/${i}`, `T-${run}`, { run, step: 1 + (i % 3) }));
+  return ingestText(pool, ndjson(lines));
+}
+
+const browse = (run: string) => browseLedger(browseParamsSchema.parse({ run }), 100);
+
+describe("verity db distribute", () => {
+  it("distributes a migrated database into reference and co-located run-scoped tables, keeping its rows", async () => {
+    expect(await ingestRun("citus-0", 5)).toMatchObject({ ok: true, rejected: 0 });
+    const r = await distributeDatabase(url);
+    expect(r.changed).toBe(true);
+    await connect();
+    const { rows } = await pool.query<{ t: string; method: string; colocation: number }>(
+      `select logicalrelid::text as t, partmethod as method, colocationid as colocation from pg_dist_partition
+        where logicalrelid::text = any($1) order by 1`,
+      [[...REFERENCE_TABLES, ...RUN_SCOPED_TABLES]],
+    );
+    const byTable = new Map(rows.map((x) => [x.t, x]));
+    for (const t of REFERENCE_TABLES) expect(byTable.get(t)?.method, t).toBe("n");
+    for (const t of RUN_SCOPED_TABLES) expect(byTable.get(t)?.method, t).toBe("h");
+    expect(new Set(RUN_SCOPED_TABLES.map((t) => byTable.get(t)!.colocation)).size).toBe(1);
+    const parted = await pool.query(`select relname from pg_class where relkind = 'p'`);
+    expect(parted.rows).toEqual([]);
+    expect((await browse("citus-0")).rows).toHaveLength(5);
+  });
+
+  it("does nothing the second time, and says so (verity db distribute)", async () => {
+    const r = await distributeDatabase(url);
+    expect(r).toEqual({ changed: false, steps: ["already distributed: nothing to do"] });
+    const err: string[] = [];
+    const code = await runDb(["distribute"], { out: () => undefined, err: (s) => err.push(s), stdout: process.stdout });
+    expect(code).toBe(0);
+    expect(err).toEqual(["verity db distribute: already distributed: nothing to do"]);
+  });
+});
+
+describe("a run on the cluster", () => {
+  it("is ingested through the ingest path and read back through the browser's first page and count", async () => {
+    const s = await ingestRun("citus-a", 12);
+    expect(s.error).toBeUndefined();
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+    const page = await browse("citus-a");
+    expect(page.rows.map((r) => r.trajectoryId).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `citus-a/${i}`).sort(),
+    );
+    expect(await countLedger(browseParamsSchema.parse({ run: "citus-a" }))).toEqual({ count: 12, exact: true });
+  });
+});
+
+describe("the single-node guarantees, on the cluster", () => {
+  it("refuses UPDATE and DELETE of the append-only tables' rows on the workers' shards", async () => {
+    for (const t of ["ledger", "rollouts"]) {
+      const [{ n }] = (await pool.query<{ n: number }>(`select count(*)::int as n from ${t} where run_id = 'citus-a'`))
+        .rows;
+      expect(n, t).toBeGreaterThan(0);
+      await expect(pool.query(`update ${t} set step = step where run_id = 'citus-a'`), t).rejects.toThrow(
+        /append-only/,
+      );
+      await expect(pool.query(`delete from ${t} where run_id = 'citus-a'`), t).rejects.toThrow(/append-only/);
+    }
+    // Every shard of every append-only or writer-only table has its table's refusal (the example run has no
+    // guardrail or reason rows to try it on).
+    for (const [t, trigger] of [
+      ["ledger_guardrails", "ledger_guardrails_append_only"],
+      ["ledger_reasons", "ledger_reasons_append_only"],
+      ["step_rollups", "step_rollups_by_writer"],
+      ["step_guardrail_rollups", "step_guardrail_rollups_by_writer"],
+      ["group_rollups", "group_rollups_by_writer"],
+    ]) {
+      const { rows } = await pool.query<{ result: string }>(`select result from run_command_on_shards($1, $2)`, [
+        t,
+        `select count(*) from pg_trigger where tgrelid = '%s'::regclass and tgname like '${trigger}%%'`,
+      ]);
+      expect(rows.length, t).toBe(4);
+      expect(new Set(rows.map((r) => r.result)), t).toEqual(new Set(["1"]));
+    }
+    await expect(pool.query(`update step_rollups set step = step where run_id = 'citus-a'`)).rejects.toThrow(
+      /only its writer changes it/,
+    );
+  });
+
+  it("keeps one current entry per trajectory: a second is refused, and so is clearing one without a successor", async () => {
+    const c = await pool.connect();
+    try {
+      await c.query("begin");
+      await c.query(
+        `create temp table dup on commit drop as select * from ledger where run_id = 'citus-a' and is_current limit 1`,
+      );
+      await c.query(`update dup set id = nextval('ledger_id_seq')`);
+      await expect(c.query(`insert into ledger select * from dup`)).rejects.toThrow(/ledger_one_current_idx/);
+      await c.query("rollback");
+      await c.query("begin");
+      await c.query(
+        `update ledger set is_current = false where run_id = 'citus-a' and trajectory_id = 'citus-a/0' and is_current`,
+      );
+      // The worker's deferred check refuses its shard's commit; Citus reports the worker's reason as a warning.
+      const warnings: string[] = [];
+      c.on("notice", (n) => warnings.push(n.message ?? ""));
+      await expect(c.query("commit")).rejects.toThrow(/could not commit transaction/);
+      expect(warnings.join("\n")).toMatch(/is no longer current but no entry supersedes it/);
+    } finally {
+      await c.query("rollback").catch(() => undefined);
+      c.release();
+    }
+  });
+
+  it("keeps ids unique across runs, and a trajectory id to one run", async () => {
+    expect(await ingestRun("citus-b", 6)).toMatchObject({ ok: true, rejected: 0 });
+    const [ids] = (
+      await pool.query<{ n: number; distinct: number }>(
+        `select count(*)::int as n, count(distinct id)::int as distinct from ledger`,
+      )
+    ).rows;
+    expect(ids.n).toBe(23);
+    expect(ids.distinct).toBe(23);
+    const clash = await ingestText(pool, ndjson([rolloutLine("citus-a/0", "T-citus-b", { run: "citus-b" })]));
+    expect(clash.rejected).toBe(1);
+    expect(clash.rejects[0].message).toMatch(/citus-a/);
+  });
+
+  it("ingests two runs at once", async () => {
+    const [a, b] = await Promise.all([ingestRun("citus-c", 8), ingestRun("citus-d", 8)]);
+    expect(a).toMatchObject({ ok: true, rejected: 0 });
+    expect(b).toMatchObject({ ok: true, rejected: 0 });
+    expect((await browse("citus-c")).rows).toHaveLength(8);
+    expect((await browse("citus-d")).rows).toHaveLength(8);
+  });
+});
+
+type Placement = { shardid: string; nodeport: number };
+
+/** Where run `run`'s ledger shard is: its id and the worker's port. */
+async function placementOf(run: string): Promise<Placement> {
+  const { rows } = await pool.query<Placement>(
+    `select s.shardid::text as shardid, s.nodeport from citus_shards s
+      where s.table_name = 'ledger'::regclass and s.shardid = get_shard_id_for_distribution_column('ledger', $1::text)`,
+    [run],
+  );
+  expect(rows).toHaveLength(1);
+  return rows[0];
+}
+
+describe("single-shard reads and placement", () => {
+  it("answers the browser's first page of one run with one task on one worker", async () => {
+    sent.length = 0;
+    await browse("citus-a");
+    expect(sent).toHaveLength(1);
+    const { rows } = await pool.query<{ "QUERY PLAN": string }>(`explain ${sent[0].text}`, sent[0].values);
+    const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+    // The run's rows are read by one task on the worker that holds its shard; what the page adds from the audit
+    // tables (sampled, reviewed) is read where they are, on the coordinator.
+    const nodes = [...plan.matchAll(/Node: host=\S+ port=(\d+)/g)].map((m) => Number(m[1]));
+    expect(nodes, plan).toEqual([(await placementOf("citus-a")).nodeport, Number(new URL(url).port)]);
+    const ledgerTasks = plan.split("->  Task").filter((t) => /on ledger_\d+/.test(t));
+    expect(ledgerTasks, plan).toHaveLength(1);
+  });
+
+  it("puts two runs' rows on different workers, and a run moved to another worker keeps its page", async () => {
+    const workers = inject("citusWorkerUrls").map((u) => Number(new URL(u).port));
+    const a = await placementOf("citus-a");
+    // A run whose shard is on the other worker (the hash of its id decides; four shards, two per worker).
+    let other = "";
+    for (let i = 0; !other && i < 50; i++)
+      if ((await placementOf(`citus-x${i}`)).nodeport !== a.nodeport) other = `citus-x${i}`;
+    expect(await ingestRun(other, 4)).toMatchObject({ ok: true, rejected: 0 });
+    const b = await placementOf(other);
+    expect(new Set([a.nodeport, b.nodeport])).toEqual(new Set(workers));
+    const to = workers.find((p) => p !== a.nodeport)!;
+    await pool.query(
+      `select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int, shard_transfer_mode => 'block_writes')`,
+      [a.shardid, a.nodeport, to],
+    );
+    expect((await placementOf("citus-a")).nodeport).toBe(to);
+    const page = await browse("citus-a");
+    expect(page.rows).toHaveLength(12);
+    expect(await countLedger(browseParamsSchema.parse({ run: "citus-a" }))).toEqual({ count: 12, exact: true });
+  });
+});

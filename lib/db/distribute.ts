@@ -1,0 +1,232 @@
+// `verity db distribute`: turns a migrated database on a Citus coordinator into the layout of docs/scale.md, "Verity
+// on Citus". Shared tables become reference tables (a copy on every node); the run-scoped tables stop being
+// partitioned by run and are distributed by run_id, co-located with rollouts, so one run's rows of every such table
+// are on one worker. All of it in one transaction: it happens entirely or not at all. A second call finds the
+// ledger distributed and does nothing.
+import type pg from "pg";
+import { rawClient } from "@/lib/db/raw-client.ts";
+
+/**
+ * Copied to every node: shared by all runs, small, referred to by the run-scoped tables. Cases and their versions stay
+ * on the coordinator (a Citus local table, as every table with a foreign key to a reference table becomes): a case's
+ * first version is written by a trigger on cases, and a trigger on a reference table runs on every node's copy.
+ */
+export const REFERENCE_TABLES = ["users", "runs", "tool_registries", "verifier_configs"];
+
+/** Distributed by run_id and co-located with the first (so their foreign keys, which include run_id, hold per shard). */
+export const RUN_SCOPED_TABLES = [
+  "rollouts",
+  "ledger",
+  "ledger_guardrails",
+  "ledger_reasons",
+  "step_rollups",
+  "step_guardrail_rollups",
+  "group_rollups",
+];
+
+/**
+ * What audit_items' foreign keys into the ledger and rollouts checked, as a trigger: Citus keeps no foreign key from a
+ * table on the coordinator into a distributed one. Those rows are append-only (never deleted but by archive, which
+ * refuses a run with audit batches), so checking an item's entries and rollouts when it is written is the whole rule.
+ */
+const AUDIT_ITEM_ROWS_EXIST = `
+CREATE OR REPLACE FUNCTION verity_audit_item_rows_exist() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM "ledger" l WHERE l."run_id" = NEW."run_id" AND l."id" = NEW."ledger_id")
+     OR (NEW."ledger_b_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "ledger" l WHERE l."run_id" = NEW."run_id" AND l."id" = NEW."ledger_b_id")) THEN
+    RAISE EXCEPTION 'audit item %: its ledger entry is not in run %', NEW."id", NEW."run_id" USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM "rollouts" r WHERE r."run_id" = NEW."run_id" AND r."id" = NEW."rollout_id")
+     OR (NEW."rollout_b_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "rollouts" r WHERE r."run_id" = NEW."run_id" AND r."id" = NEW."rollout_b_id")) THEN
+    RAISE EXCEPTION 'audit item %: its rollout is not in run %', NEW."id", NEW."run_id" USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NULL;
+END $$;
+---
+CREATE TRIGGER audit_items_rows_exist AFTER INSERT OR UPDATE OF "run_id", "ledger_id", "ledger_b_id", "rollout_id", "rollout_b_id"
+  ON "audit_items" FOR EACH ROW EXECUTE FUNCTION verity_audit_item_rows_exist();`;
+
+/**
+ * Triggers the single-node database has and a distributed one cannot: each makes or checks per-run partitions (the
+ * shards are Citus's now, and ledger and rollouts take back their foreign keys on runs), writes another table from a
+ * trigger on a shard, where the row's worker cannot reach a table it does not hold, or reads its statement's
+ * transition table beside a Citus table, which Citus cannot plan (trajectories takes back its foreign key on runs).
+ */
+const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
+  ["runs", "runs_partitions"],
+  ["runs", "runs_keep_rows"],
+  ["rollouts", "rollouts_record_trajectories"],
+  ["ledger", "ledger_record_trajectories"],
+  ["ledger", "ledger_count_superseding"],
+  ["trajectories", "trajectories_run_exists"],
+  ["trajectories", "trajectories_run_exists_update"],
+];
+
+export type DistributeResult = { changed: boolean; steps: string[] };
+
+/** The database is not on a Citus coordinator: nothing was changed. */
+export class NotCitusError extends Error {}
+
+type Saved = { foreignKeys: { table: string; name: string; def: string }[] };
+
+/** Whether the database has the citus extension, and whether the ledger is distributed already. */
+async function citusState(c: pg.Client): Promise<{ citus: boolean; distributed: boolean }> {
+  const [{ citus }] = (
+    await c.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`)
+  ).rows;
+  if (!citus) return { citus, distributed: false };
+  const [{ distributed }] = (
+    await c.query<{ distributed: boolean }>(
+      `select exists (select 1 from pg_dist_partition where logicalrelid = 'ledger'::regclass) as distributed`,
+    )
+  ).rows;
+  return { citus, distributed };
+}
+
+/** The foreign keys from or into the run-scoped tables (re-created once every table is in place), dropped. */
+async function dropRunScopedForeignKeys(c: pg.Client): Promise<Saved["foreignKeys"]> {
+  const { rows } = await c.query<{ table: string; name: string; def: string }>(
+    `select con.conrelid::regclass::text as table, con.conname as name, pg_get_constraintdef(con.oid) as def
+       from pg_constraint con
+      where con.contype = 'f' and con.conparentid = 0
+        and (con.conrelid = any($1::regclass[]) or con.confrelid = any($1::regclass[]))
+      order by con.conrelid::regclass::text = 'ledger' desc, 1, 2`,
+    [RUN_SCOPED_TABLES],
+  );
+  for (const fk of rows) await c.query(`alter table ${fk.table} drop constraint "${fk.name}"`);
+  return rows;
+}
+
+/**
+ * One run-scoped table, partitioned by run, made a plain table with the same columns, defaults, keys, indexes,
+ * statistics and triggers, and the same rows: a new table is filled from the partitions, the partitioned one dropped
+ * (its id sequence kept) and the new one renamed in its place.
+ */
+async function unpartition(c: pg.Client, table: string): Promise<void> {
+  const flat = `${table}__flat`;
+  const constraints = await c.query<{ name: string; def: string }>(
+    `select conname as name, pg_get_constraintdef(oid) as def from pg_constraint
+      where conrelid = $1::regclass and contype in ('p', 'u') order by contype, conname`,
+    [table],
+  );
+  const indexes = await c.query<{ def: string }>(
+    `select pg_get_indexdef(i.indexrelid) as def from pg_index i
+      where i.indrelid = $1::regclass and not exists (select 1 from pg_constraint con where con.conindid = i.indexrelid)
+      order by 1`,
+    [table],
+  );
+  const triggers = await c.query<{ def: string }>(
+    `select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = $1::regclass and not tgisinternal
+      order by tgname`,
+    [table],
+  );
+  const sequences = await c.query<{ seq: string; col: string }>(
+    `select s.oid::regclass::text as seq, a.attname as col from pg_depend d
+       join pg_class s on s.oid = d.objid and s.relkind = 'S'
+       join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
+      where d.refobjid = $1::regclass and d.deptype = 'a'`,
+    [table],
+  );
+  await c.query(
+    `create table ${flat} (like ${table} including defaults including constraints including generated
+       including identity including statistics including storage)`,
+  );
+  await c.query(`insert into ${flat} select * from ${table}`);
+  for (const s of sequences.rows) await c.query(`alter sequence ${s.seq} owned by none`);
+  await c.query(`drop table ${table}`);
+  await c.query(`alter table ${flat} rename to ${table}`);
+  for (const s of sequences.rows) await c.query(`alter sequence ${s.seq} owned by ${table}."${s.col}"`);
+  for (const k of constraints.rows) await c.query(`alter table ${table} add constraint "${k.name}" ${k.def}`);
+  for (const i of indexes.rows) await c.query(i.def.replace(/ ON ONLY /, " ON "));
+  for (const t of triggers.rows) await c.query(t.def);
+}
+
+async function partitioned(c: pg.Client): Promise<string[]> {
+  const { rows } = await c.query<{ t: string }>(
+    `select relname as t from pg_class where relkind = 'p' and relname = any($1) order by 1`,
+    [RUN_SCOPED_TABLES],
+  );
+  return rows.map((r) => r.t);
+}
+
+/**
+ * Distributes the database at `url` (migrated, on a Citus coordinator with its workers added). Refuses a database
+ * without the citus extension; does nothing to one already distributed.
+ */
+export async function distributeDatabase(
+  url: string,
+  log: (line: string) => void = () => {},
+): Promise<DistributeResult> {
+  const c = rawClient({ connectionString: url });
+  await c.connect();
+  const steps: string[] = [];
+  const step = (s: string) => {
+    steps.push(s);
+    log(s);
+  };
+  try {
+    await c.query("set client_min_messages = warning");
+    const state = await citusState(c);
+    if (!state.citus)
+      throw new NotCitusError(
+        "the database has no citus extension: `verity db distribute` runs on a Citus coordinator (CREATE EXTENSION citus, workers added with citus_add_node)",
+      );
+    if (state.distributed) return { changed: false, steps: ["already distributed: nothing to do"] };
+    await c.query("begin");
+    try {
+      // Distributing several tables in one transaction needs Citus to use one connection per worker throughout.
+      await c.query("set local citus.multi_shard_modify_mode to 'sequential'");
+      // Row triggers that only read their row (append-only refusals, the rollups' writer check, the successor check
+      // of the row's own shard) are created on every shard with the table.
+      await c.query("set local citus.enable_unsafe_triggers to on");
+      // A transaction that reads several shards and then writes a reference table (an ingest batch: its lookups by
+      // trajectory id, then runs) must keep one connection per worker: every session of this database does so.
+      const [{ name }] = (await c.query<{ name: string }>("select current_database() as name")).rows;
+      await c.query(`alter database "${name}" set citus.multi_shard_modify_mode to 'sequential'`);
+      // The rollups' writer marks its transaction with SET LOCAL verity.rollup_writer (lib/rollups/mutations.ts); the
+      // shards' triggers that check it run on the workers, which see a SET LOCAL only when Citus passes it on.
+      await c.query(`alter database "${name}" set citus.propagate_set_commands to 'local'`);
+      // Distributing a table copies its rows into its shards, whose triggers are then in place: the rollups' rows
+      // are copied as their writer's (the ledger's append-only triggers refuse updates and deletes, not inserts).
+      await c.query("set local citus.propagate_set_commands to 'local'");
+      await c.query("set local verity.rollup_writer = 'on'");
+      for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
+      step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
+      const foreignKeys = await dropRunScopedForeignKeys(c);
+      for (const t of await partitioned(c)) await unpartition(c, t);
+      step(`unpartitioned ${RUN_SCOPED_TABLES.join(", ")}`);
+      for (const t of REFERENCE_TABLES) await c.query(`select create_reference_table($1)`, [t]);
+      step(`reference tables: ${REFERENCE_TABLES.join(", ")}`);
+      for (const [i, t] of RUN_SCOPED_TABLES.entries())
+        await c.query(`select create_distributed_table($1, 'run_id', colocate_with => $2)`, [
+          t,
+          i === 0 ? "none" : RUN_SCOPED_TABLES[0],
+        ]);
+      step(`distributed by run_id, co-located: ${RUN_SCOPED_TABLES.join(", ")}`);
+      // ON UPDATE CASCADE cannot be kept on a key holding the distribution column (Citus refuses it); it never moved a
+      // row anyway (the run-scoped rows are append-only, and a run's id cannot change while it has rows).
+      const kept = foreignKeys.filter((fk) => RUN_SCOPED_TABLES.includes(fk.table));
+      for (const fk of kept)
+        await c.query(
+          `alter table ${fk.table} add constraint "${fk.name}" ${fk.def.replace(/ ON UPDATE CASCADE/, "")}`,
+        );
+      // One statement at a time: Citus passes a function's creation on to the workers as the text it was sent.
+      for (const sql of AUDIT_ITEM_ROWS_EXIST.split("\n---\n")) await c.query(sql);
+      for (const t of ["rollouts", "ledger", "trajectories"])
+        await c.query(
+          `alter table ${t} add constraint "${t}_run_id_fkey" foreign key (run_id) references runs(id) on delete restrict`,
+        );
+      step(
+        `foreign keys between the run-scoped tables restored (${kept.length}), ledger's, rollouts' and trajectories' on runs added; ` +
+          `audit_items' into them (${foreignKeys.length - kept.length}) checked by a trigger`,
+      );
+      await c.query("commit");
+    } catch (err) {
+      await c.query("rollback").catch(() => undefined);
+      throw err;
+    }
+    return { changed: true, steps };
+  } finally {
+    await c.end();
+  }
+}

@@ -1,0 +1,109 @@
+// A real Citus cluster for the Citus tests (`npm test -- citus`): a coordinator and two workers, each Debian's
+// PostgreSQL 15 with shared_preload_libraries = 'citus', on ports the system chose, data under .data/citus/<random>
+// (removed by stop()). As root, every server runs as the `postgres` system user. The cluster's database has the
+// citus extension on every node, the coordinator in the metadata and both workers added; it is not migrated.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { rawClient } from "@/lib/db/raw-client.ts";
+import { PG15_BIN, freePorts, initServer, owner, pgCtl, serverLogTails, serverRoot } from "@/lib/testing/pg15.ts";
+
+/** Why this machine cannot run a Citus cluster, in one sentence; null when it can (PostgreSQL 15 with citus.so). */
+export function missingCitus(): string | null {
+  if (!fs.existsSync(path.join(PG15_BIN, "postgres")))
+    return `Citus is not installed (no PostgreSQL 15 in ${PG15_BIN})`;
+  let lib = path.resolve(PG15_BIN, "..", "lib");
+  try {
+    lib = execFileSync(path.join(PG15_BIN, "pg_config"), ["--pkglibdir"]).toString().trim();
+  } catch {
+    // pg_config comes with the server's development files; without it the server's own lib folder is the place.
+  }
+  return fs.existsSync(path.join(lib, "citus.so")) ? null : `Citus is not installed (no citus.so in ${lib})`;
+}
+
+export type CitusCluster = {
+  /** The coordinator's database: the one the application connects to. */
+  url: string;
+  /** The same database on each worker, in the order they were added. */
+  workerUrls: string[];
+  workerPorts: number[];
+  /** Stops the three servers and removes their data. */
+  stop: () => Promise<void>;
+};
+
+// Small and quick: a test cluster, not a deployment (the data is thrown away). Four shards per distributed table
+// (Citus's default is 32) keep distributing a table quick; two per worker still puts two runs on two workers.
+const SETTINGS = [
+  "listen_addresses = '127.0.0.1'",
+  "shared_preload_libraries = 'citus'",
+  "shared_buffers = 32MB",
+  "max_connections = 100",
+  "fsync = off",
+  "synchronous_commit = off",
+  "full_page_writes = off",
+  "citus.shard_count = 4",
+  "max_prepared_transactions = 20",
+  // Nodes talk over 127.0.0.1 without TLS: libpq in a server run as `postgres` from root would otherwise look for a
+  // client certificate in root's home, which it may not read.
+  "citus.node_conninfo = 'sslmode=disable'",
+];
+
+const NODES = ["coordinator", "worker1", "worker2"];
+
+async function onNode(url: string, sql: string[]): Promise<void> {
+  const c = rawClient({ connectionString: url });
+  await c.connect();
+  try {
+    for (const s of sql) await c.query(s);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Starts the cluster with database `database` (citus on every node, the workers added). Throws missingCitus()'s sentence. */
+export async function startCitusCluster(database = "verity_citus"): Promise<CitusCluster> {
+  const missing = missingCitus();
+  if (missing) throw new Error(missing);
+  const ports = await freePorts(NODES.length);
+  const who = owner();
+  const root = path.resolve(".data", "citus", crypto.randomBytes(4).toString("hex"));
+  serverRoot(root, who);
+  const dirs = NODES.map((n) => path.join(root, n));
+  const url = (port: number, db: string) => `postgresql://postgres@127.0.0.1:${port}/${db}`;
+  const up = new Set<number>();
+  const stop = async () => {
+    for (const i of [...up].reverse()) await pgCtl(dirs[i], root, ports[i], "stop", who).catch(() => undefined);
+    up.clear();
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await Promise.all(dirs.map((dir) => initServer(dir, SETTINGS, who)));
+    await Promise.all(
+      dirs.map(async (dir, i) => {
+        await pgCtl(dir, root, ports[i], "start", who);
+        up.add(i);
+      }),
+    );
+    // Database creation is not propagated by Citus 13 by default: the database and the extension go on every node.
+    for (const port of ports) {
+      await onNode(url(port, "postgres"), [`create database "${database}"`]);
+      await onNode(url(port, database), ["create extension citus"]);
+    }
+    await onNode(url(ports[0], database), [
+      `select citus_set_coordinator_host('127.0.0.1', ${ports[0]})`,
+      ...ports.slice(1).map((p) => `select citus_add_node('127.0.0.1', ${p})`),
+    ]);
+    return {
+      url: url(ports[0], database),
+      workerUrls: ports.slice(1).map((p) => url(p, database)),
+      workerPorts: ports.slice(1),
+      stop,
+    };
+  } catch (err) {
+    const logs = serverLogTails(root, NODES);
+    await stop();
+    if (logs.length && err instanceof Error) err.message += `\n${logs.join("\n")}`;
+    throw err;
+  }
+}
