@@ -12,6 +12,7 @@ import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { alarmHook, type AlarmHookOptions } from "@/lib/monitors/after-write.ts";
 import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/rollups/mutations.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
+import type { Case } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
 export type GuardrailTransition = { from: string | null; to: string | null; n: number };
@@ -216,6 +217,42 @@ export async function supersedeEntries(
   }
 }
 
+/** The case a re-score scores a rollout under. */
+export type RescoreCase = { doc: Case; category: string; version: number };
+
+/**
+ * One page of a re-score: each rollout scored again under its case (`caseOf`; one without is counted as skipped) and
+ * config (`configOf`), and the entries whose score or case version changes superseded (supersedeEntries). Returns
+ * what supersedeEntries wrote.
+ */
+export async function rescorePage<R extends RolloutRowDb>(
+  pool: pg.Pool,
+  runId: string,
+  rows: readonly R[],
+  tally: RescoreTally,
+  scoring: { caseOf: (r: R) => RescoreCase | undefined; configOf: (r: R) => VerifierConfig },
+): Promise<number> {
+  const freshOf = new Map<string, FreshEntry>();
+  for (const r of rows) {
+    const known = scoring.caseOf(r);
+    if (!known) {
+      tally.summary.skipped_no_case++;
+      continue;
+    }
+    const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, scoring.configOf(r)));
+    if (entry.ok)
+      freshOf.set(r.trajectory_id, {
+        rolloutId: r.id,
+        rows: entry.rows,
+        category: known.category,
+        trained: r.trained_reward,
+        caseVersion: known.version,
+      });
+  }
+  tally.summary.rollouts += rows.length;
+  return supersedeEntries(pool, runId, freshOf, tally);
+}
+
 export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<RescoreSummary> {
   const { runId, config } = opts;
   const tally = new RescoreTally(runId, configHash(config));
@@ -238,25 +275,8 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         pool,
         rows.map((r) => r.ticket_id),
       );
-      const freshOf = new Map<string, FreshEntry>();
-      for (const r of rows) {
-        const known = cases.get(r.ticket_id);
-        if (!known) {
-          tally.summary.skipped_no_case++;
-          continue;
-        }
-        const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
-        if (entry.ok)
-          freshOf.set(r.trajectory_id, {
-            rolloutId: r.id,
-            rows: entry.rows,
-            category: known.category,
-            trained: r.trained_reward,
-            caseVersion: known.version,
-          });
-      }
-      tally.summary.rollouts += rows.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) alarms?.committed([runId]);
+      const scoring = { caseOf: (r: RolloutRowDb) => cases.get(r.ticket_id), configOf: () => config };
+      if ((await rescorePage(pool, runId, rows, tally, scoring)) > 0) alarms?.committed([runId]);
       opts.onProgress?.(tally.summary.rollouts);
     }
   } finally {
