@@ -3,7 +3,8 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
-import { FLAT_STD, GROUP_STD_SQL, SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+import { FLAT_STD, GROUP_STD_SQL } from "@/lib/rollups/mutations.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { TRAINED_REWARD_TOLERANCE } from "@/lib/stats/trained-reward.ts";
 
 export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };

@@ -4,10 +4,8 @@
 // steps lock the rows in the same order and cannot deadlock.
 import type pg from "pg";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
-
-/** reward >= this counts as a success (pass@1 in the domain brief). */
-export const SUCCESS_THRESHOLD = 0.9;
 
 /** What a rollup needs to know about one ledger entry. */
 export type RollupEntry = {

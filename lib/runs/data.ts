@@ -2,7 +2,7 @@
 // per run), never from the ledger.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import { SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
 export type StepHealthSummary = {
