@@ -24,7 +24,8 @@ export type RollupEntry = {
   trained_reward: number | null;
 };
 
-type StepAcc = {
+/** What a step's rollup counts of its entries (step_rollups' columns but the group figures). */
+export type StepCounts = {
   rollouts: number;
   rewarded: number;
   rewardSum: number;
@@ -37,11 +38,12 @@ type StepAcc = {
   specErrors: number;
   inputErrors: number;
   external: number;
+  /** Entries with a trained reward and a ledger reward; those differing by more than 1e-6; Σ |trained − reward|. */
   trained: number;
   trainedDiffers: number;
   trainedAbsDiffSum: number;
 };
-type GuardrailAcc = { hits: number; deciding: number; removedSum: number };
+export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };
 type GroupAcc = { n: number; rewardSum: number; rewardSumsq: number };
 
 const SEP = "\u0000";
@@ -61,8 +63,8 @@ export function removedReward(e: Pick<RollupEntry, "capped" | "reward" | "raw_re
 }
 
 export class RollupDelta {
-  readonly steps = new Map<string, StepAcc>();
-  readonly guardrails = new Map<string, GuardrailAcc>();
+  readonly steps = new Map<string, StepCounts>();
+  readonly guardrails = new Map<string, GuardrailCounters>();
   readonly groups = new Map<string, GroupAcc>();
 
   /** Counts an entry in (+1) or out (−1) of the current ledger. */
