@@ -5,7 +5,7 @@ import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
-import { compareWithLedger, type Comparison } from "@/lib/review/compare.ts";
+import { compareWithLedger, subscoresOf, type Comparison } from "@/lib/review/compare.ts";
 import type { Dimension, GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
@@ -122,13 +122,7 @@ export function toLedgerSide(l: LedgerRow): LedgerSide {
     source: l.source,
     reward: l.reward,
     rawReward: l.rawReward,
-    subscores: {
-      outcome: l.outcome,
-      policy: l.policy,
-      evidence: l.evidence,
-      efficiency: l.efficiency,
-      communication: l.communication,
-    },
+    subscores: subscoresOf(l),
     guardrails: codesOfMask(l.guardrailMask),
     decidingGuardrail: l.decidingGuardrail,
     claims: (l.claims as Claims | null) ?? null,
@@ -147,13 +141,7 @@ export function toHumanSide(r: ReviewRow): HumanSide {
     reviewerId: r.reviewerId,
     reviewerEmail: r.reviewer.email,
     reward: r.reward,
-    subscores: {
-      outcome: r.outcome,
-      policy: r.policy,
-      evidence: r.evidence,
-      efficiency: r.efficiency,
-      communication: r.communication,
-    },
+    subscores: subscoresOf(r),
     guardrails: r.guardrails,
     claims: r.claims as Claims,
     note: r.note,

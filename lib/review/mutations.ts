@@ -5,7 +5,7 @@ import { appendActivityLog, type Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/ledger/store/rows.ts";
-import { compareWithLedger } from "@/lib/review/compare.ts";
+import { compareWithLedger, subscoresOf } from "@/lib/review/compare.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { unansweredClaims, unansweredMessage } from "@/lib/review/claim-answers.ts";
 import { humanReward } from "@/lib/review/human-reward.ts";
@@ -87,13 +87,7 @@ export async function submitReview(
       { reward: human.reward, subscores: body.subscores, guardrails: body.guardrails, claims: body.claims },
       {
         reward: l.reward,
-        subscores: {
-          outcome: l.outcome,
-          policy: l.policy,
-          evidence: l.evidence,
-          efficiency: l.efficiency,
-          communication: l.communication,
-        },
+        subscores: subscoresOf(l),
         guardrails: codesOfMask(l.guardrailMask),
         claims: (l.claims as Claims | null) ?? null,
       },

@@ -6,7 +6,8 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td } from "@/components/ui/table.tsx";
-import { listApiTokens, listActivityLog, listUsers, listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listApiTokens, listActivityLog, listUsers } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Admin" };
@@ -16,7 +17,7 @@ export default async function AdminPage() {
   const [users, tokens, configs, log] = await Promise.all([
     listUsers(),
     listApiTokens(),
-    listVerifierConfigs(),
+    listStoredConfigs(),
     listActivityLog({ limit: 10 }),
   ]);
   const active = tokens.filter((t) => !t.revokedAt);

@@ -9,7 +9,7 @@ import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Table, Td, Th } from "@/components/ui/table.tsx";
-import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { listRunIds } from "@/lib/runs/data.ts";
@@ -18,7 +18,7 @@ export const metadata: Metadata = { title: "Verifier configs" };
 
 export default async function ConfigsPage() {
   const me = await requirePageUser("configs.read");
-  const configs = await listVerifierConfigs();
+  const configs = await listStoredConfigs();
   const manage = can(me.role, "configs.manage");
   const runs = manage ? await listRunIds() : [];
   return (

@@ -14,7 +14,7 @@ import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { FieldError } from "@/components/ui/field.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
@@ -60,7 +60,7 @@ export default async function RunPage({ params, searchParams }: Props) {
   const compareAlarms = stored.filter((a) => a.runId === compareId);
   // Re-scoring a run is an admin's verifier-configuration task.
   const configs = can(user.role, "configs.manage")
-    ? (await listVerifierConfigs()).map((c) => ({
+    ? (await listStoredConfigs()).map((c) => ({
         id: c.id,
         label: `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}`,
       }))
