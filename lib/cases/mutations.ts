@@ -221,24 +221,24 @@ export type ApplyResult =
   | { ok: true; status: "created" | "unchanged"; version: number; contentHash: string; rescore: TicketRescoreSummary }
   | Extract<ReviseResult, { ok: false }>;
 
+/** A draft to save as a case's next version, and the ticket's rollouts to re-score under it (one run or all). */
+export type CaseRevisionInput = {
+  ticketId: string;
+  draft: CaseDraft;
+  reason: string;
+  authorId?: number | null;
+  actor?: SqlActor;
+  answers?: CaseAnswers;
+  runId?: string;
+  alarms?: AlarmHookOptions | false;
+};
+
 /**
  * Saves the draft as the case's next version and re-scores the ticket's rollouts under it (one run or all); the
  * activity log records the revision (`case.revise`) and the re-score with what moved (`case.rescore`). An identical
  * draft stores nothing, and the re-score then brings entries still scored under an older version up to date.
  */
-export async function applyCaseRevision(
-  pool: pg.Pool,
-  input: {
-    ticketId: string;
-    draft: CaseDraft;
-    reason: string;
-    authorId?: number | null;
-    actor?: SqlActor;
-    answers?: CaseAnswers;
-    runId?: string;
-    alarms?: AlarmHookOptions | false;
-  },
-): Promise<ApplyResult> {
+export async function applyCaseRevision(pool: pg.Pool, input: CaseRevisionInput): Promise<ApplyResult> {
   const revised = await reviseCase(pool, { ...input.draft, ...input });
   if (!revised.ok) return revised;
   const rescore = (await rescoreTicket(pool, { ticketId: input.ticketId, runId: input.runId, alarms: input.alarms }))!;
