@@ -1,5 +1,7 @@
 // bench/browse: the trajectory browser's first page under each filter, and the rollout detail query, at 1,000,000
-// current ledger entries. `npx tsx bench/browse.ts [--base 50000] [--n 1000000] [--iterations 20] [--keep]`.
+// current ledger entries. `npx tsx bench/browse.ts [--base 50000] [--n 1000000] [--iterations 20]
+// [--exact-iterations 3] [--exact-scope-rows N] [--keep]`. For each estimated count it also prints the exact count, the estimate's error
+// against it and the exact count's time (what a page view would pay to count exactly).
 //
 // Data: a generated GRPO run (the demo generator, through the real ingest path, so rows are the verifier's own)
 // of --base rollouts, then copied with SQL (new ids and trajectory ids, same scores, reasons and guardrails) up
@@ -19,6 +21,9 @@ const arg = (name: string, dflt: number) => {
 const BASE = arg("base", 50_000);
 const N = arg("n", 1_000_000);
 const ITER = arg("iterations", 20);
+const EXACT_ITER = arg("exact-iterations", 3);
+/** The count's exact-scope threshold; unset, the product's (a small value shows the estimates on a small --n). */
+const EXACT_SCOPE = process.argv.includes("--exact-scope-rows") ? arg("exact-scope-rows", 0) : undefined;
 const KEEP = process.argv.includes("--keep");
 const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 const DB = "verity_bench_browse";
@@ -232,6 +237,18 @@ async function measurePages(total: number, cases: [string, Record<string, string
   console.log(
     `\n${total.toLocaleString("en-US")} current entries in run ${RUN}; ${ITER} iterations each; ${os.cpus()[0].model}, ${os.cpus().length} CPUs, node ${process.version}\n`,
   );
+  // What an estimated count stands in for: the exact count (the threshold lifted) and what it would cost a page view,
+  // the median of EXACT_ITER runs (each a scan of the matching rows, so fewer runs than the page's).
+  const timeExactCount = async (p: Parameters<typeof countLedger>[0]) => {
+    const ms: number[] = [];
+    let n = 0;
+    for (let i = 0; i < EXACT_ITER; i++) {
+      const t0 = performance.now();
+      n = (await countLedger(p, { exactScopeRows: Number.POSITIVE_INFINITY })).count;
+      ms.push(performance.now() - t0);
+    }
+    return { count: n, ms: pct(ms, 0.5) };
+  };
   const rows: string[] = [];
   let baseP95 = 0;
   for (const [name, q] of cases) {
@@ -246,7 +263,7 @@ async function measurePages(total: number, cases: [string, Record<string, string
       const t0 = performance.now();
       const page = await browseLedger(parsed.params, 100);
       const t1 = performance.now();
-      count = await countLedger(parsed.params);
+      count = await countLedger(parsed.params, { exactScopeRows: EXACT_SCOPE });
       const t2 = performance.now();
       if (i >= 2) {
         times.push(t1 - t0);
@@ -256,8 +273,10 @@ async function measurePages(total: number, cases: [string, Record<string, string
     }
     const p95 = pct(times, 0.95);
     if (!baseP95) baseP95 = p95;
+    const exact = count.exact ? null : await timeExactCount(parsed.params);
+    const error = exact ? `${((100 * (count.count - exact.count)) / exact.count).toFixed(1)}%` : "exact";
     rows.push(
-      `| ${name} | ${got} | ${count.exact ? count.count.toLocaleString("en-US") : `≈ ${count.count.toLocaleString("en-US")}`} | ${pct(times, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${(p95 / baseP95).toFixed(2)}× | ${pct(countTimes, 0.5).toFixed(1)} | ${pct(countTimes, 0.95).toFixed(1)} |`,
+      `| ${name} | ${got} | ${count.exact ? count.count.toLocaleString("en-US") : `≈ ${count.count.toLocaleString("en-US")}`} | ${pct(times, 0.5).toFixed(1)} | ${p95.toFixed(1)} | ${(p95 / baseP95).toFixed(2)}× | ${pct(countTimes, 0.5).toFixed(1)} | ${pct(countTimes, 0.95).toFixed(1)} | ${exact ? exact.count.toLocaleString("en-US") : "–"} | ${error} | ${exact ? exact.ms.toFixed(0) : "–"} |`,
     );
     console.log(rows[rows.length - 1]);
   }

@@ -34,21 +34,6 @@ export async function listApiTokens() {
   });
 }
 
-export async function listVerifierConfigs() {
-  return db().verifierConfig.findMany({
-    orderBy: [{ name: "asc" }, { version: "desc" }],
-    select: {
-      id: true,
-      name: true,
-      version: true,
-      hash: true,
-      isDefault: true,
-      createdAt: true,
-      createdBy: { select: { email: true } },
-    },
-  });
-}
-
 export type ActivityLogPage = {
   entries: {
     id: bigint;

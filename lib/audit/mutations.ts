@@ -141,6 +141,51 @@ export async function storeBatch(
   );
 }
 
+type Refusal = { ok: false; error: string; field?: string };
+
+/** The refusal of a batch whose run does not exist; null when it does. */
+export async function refuseMissingRun(params: ResolvedBatchParams, client: PrismaClient): Promise<Refusal | null> {
+  const run = await client.run.findUnique({ where: { id: params.runId }, select: { id: true } });
+  return run ? null : { ok: false, field: "runId", error: `No run ${params.runId}.` };
+}
+
+/**
+ * The refusal of an empty draw: the window holds no scored rollouts, or nothing of what the draw needs (`lacking`,
+ * named in the window's terms), or the rate is too low to draw anything.
+ */
+export function emptyDraw(params: ResolvedBatchParams, why: "no rollouts" | "rate" | { lacking: string }): Refusal {
+  const window = `in steps ${params.stepFrom}–${params.stepTo}`;
+  if (why === "rate")
+    return {
+      ok: false,
+      field: "rate",
+      error: "The sample is empty at this rate: raise the rate or set a minimum per stratum.",
+    };
+  const lacking = why === "no rollouts" ? "scored rollouts" : why.lacking;
+  return { ok: false, field: "stepTo", error: `Run ${params.runId} has no ${lacking} ${window}.` };
+}
+
+/**
+ * Stores a draw as a batch of `params.runId` under the default verifier config (storeBatch), its manifest built with
+ * that config's hash.
+ */
+export async function storeDraw(
+  client: PrismaClient,
+  params: ResolvedBatchParams,
+  draw: {
+    itemsHash: string;
+    manifest: (configHash: string | null) => Prisma.InputJsonObject;
+    items: Omit<Prisma.AuditItemCreateManyInput, "batchId" | "runId">[];
+  },
+  actor: ActivityActor,
+): Promise<{ batchId: number; manifest: Prisma.InputJsonObject }> {
+  const config = await defaultConfig(client);
+  const manifest = draw.manifest(config?.hash ?? null);
+  const items = draw.items.map((i) => ({ ...i, batchId: 0, runId: params.runId }));
+  const stored = { configId: config?.id ?? null, manifest, itemsHash: draw.itemsHash };
+  return { batchId: await storeBatch(client, params, stored, items, actor), manifest };
+}
+
 /**
  * Draws the sample and stores the batch with its items (in hash order, so the queue hands them out in a random but
  * reproducible order). Refuses an empty sample: a batch with nothing to review is a mistake in the window or rate.
@@ -158,36 +203,27 @@ export async function createBatch(
     preview: BatchPreview;
   }>
 > {
-  const run = await client.run.findUnique({ where: { id: params.runId }, select: { id: true } });
-  if (!run) return { ok: false, field: "runId", error: `No run ${params.runId}.` };
+  const missing = await refuseMissingRun(params, client);
+  if (missing) return missing;
   const preview = await previewBatch(params, client);
-  if (preview.sample.items.length === 0) {
-    return {
-      ok: false,
-      field: preview.population.rollouts === 0 ? "stepTo" : "rate",
-      error:
-        preview.population.rollouts === 0
-          ? `Run ${params.runId} has no scored rollouts in steps ${params.stepFrom}–${params.stepTo}.`
-          : "The sample is empty at this rate: raise the rate or set a minimum per stratum.",
-    };
-  }
-  const config = await defaultConfig(client);
-  const manifest = buildManifest(params, preview, config?.hash ?? null);
-  const batchId = await storeBatch(
+  if (preview.sample.items.length === 0)
+    return emptyDraw(params, preview.population.rollouts === 0 ? "no rollouts" : "rate");
+  const { batchId, manifest } = await storeDraw(
     client,
     params,
-    { configId: config?.id ?? null, manifest, itemsHash: preview.sample.itemsHash },
-    preview.sample.items.map((i) => ({
-      batchId: 0,
-      runId: params.runId,
-      rolloutId: i.row.rolloutId,
-      ledgerId: i.row.ledgerId,
-      trajectoryId: i.row.trajectoryId,
-      ticketId: i.row.ticketId,
-      stratum: i.stratum,
-      inclusionProb: i.inclusionProb,
-      reviewsNeeded: i.reviewsNeeded,
-    })),
+    {
+      itemsHash: preview.sample.itemsHash,
+      manifest: (configHash) => buildManifest(params, preview, configHash),
+      items: preview.sample.items.map((i) => ({
+        rolloutId: i.row.rolloutId,
+        ledgerId: i.row.ledgerId,
+        trajectoryId: i.row.trajectoryId,
+        ticketId: i.row.ticketId,
+        stratum: i.stratum,
+        inclusionProb: i.inclusionProb,
+        reviewsNeeded: i.reviewsNeeded,
+      })),
+    },
     actor,
   );
   return {

@@ -1,6 +1,6 @@
 // Creating a pairwise batch: draw the pairs, store the batch with its manifest and one item per pair (rollout A as
 // the item's rollout, rollout B beside it, the side B is shown on), and log it — one transaction (storeBatch).
-import { defaultConfig, SAMPLER_VERSION, storeBatch, type Result } from "@/lib/audit/mutations.ts";
+import { emptyDraw, refuseMissingRun, SAMPLER_VERSION, storeDraw, type Result } from "@/lib/audit/mutations.ts";
 import { previewPairBatch, type PairBatchPreview } from "@/lib/audit/pair-data.ts";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
@@ -66,43 +66,39 @@ export async function createPairBatch(
     preview: PairBatchPreview;
   }>
 > {
-  const run = await client.run.findUnique({ where: { id: params.runId }, select: { id: true } });
-  if (!run) return { ok: false, field: "runId", error: `No run ${params.runId}.` };
+  const missing = await refuseMissingRun(params, client);
+  if (missing) return missing;
   const preview = await previewPairBatch(params, client);
   const { population: pop, sample } = preview;
-  if (sample.pairs.length === 0) {
-    return {
-      ok: false,
-      field: pop.groups === 0 ? "stepTo" : "rate",
-      error:
-        pop.rollouts === 0
-          ? `Run ${params.runId} has no scored rollouts in steps ${params.stepFrom}–${params.stepTo}.`
-          : pop.groups === 0
-            ? `Run ${params.runId} has no GRPO group with two scored rollouts in steps ${params.stepFrom}–${params.stepTo}.`
-            : "The sample is empty at this rate: raise the rate or set a minimum per stratum.",
-    };
-  }
-  const config = await defaultConfig(client);
-  const manifest = buildPairManifest(params, preview, config?.hash ?? null);
-  const batchId = await storeBatch(
+  if (sample.pairs.length === 0)
+    return emptyDraw(
+      params,
+      pop.rollouts === 0
+        ? "no rollouts"
+        : pop.groups === 0
+          ? { lacking: "GRPO group with two scored rollouts" }
+          : "rate",
+    );
+  const { batchId, manifest } = await storeDraw(
     client,
     params,
-    { configId: config?.id ?? null, manifest, itemsHash: sample.itemsHash },
-    sample.pairs.map((x) => ({
-      batchId: 0,
-      runId: params.runId,
-      rolloutId: x.a.rolloutId,
-      ledgerId: x.a.ledgerId,
-      trajectoryId: x.a.trajectoryId,
-      ticketId: x.a.ticketId,
-      rolloutBId: x.b.rolloutId,
-      ledgerBId: x.b.ledgerId,
-      trajectoryBId: x.b.trajectoryId,
-      bOnLeft: x.bOnLeft,
-      stratum: x.stratum,
-      inclusionProb: x.inclusionProb,
-      reviewsNeeded: x.reviewsNeeded,
-    })),
+    {
+      itemsHash: sample.itemsHash,
+      manifest: (configHash) => buildPairManifest(params, preview, configHash),
+      items: sample.pairs.map((x) => ({
+        rolloutId: x.a.rolloutId,
+        ledgerId: x.a.ledgerId,
+        trajectoryId: x.a.trajectoryId,
+        ticketId: x.a.ticketId,
+        rolloutBId: x.b.rolloutId,
+        ledgerBId: x.b.ledgerId,
+        trajectoryBId: x.b.trajectoryId,
+        bOnLeft: x.bOnLeft,
+        stratum: x.stratum,
+        inclusionProb: x.inclusionProb,
+        reviewsNeeded: x.reviewsNeeded,
+      })),
+    },
     actor,
   );
   return { ok: true, batchId, items: sample.pairs.length, overlapItems: sample.overlapItems, manifest, preview };

@@ -8,7 +8,7 @@
 // u(salt, pair) is taken. The pair's stratum is its two deciding guardrails ("worst+other", "none+none"), and a
 // stratum below the minimum is topped up with its next-lowest group hashes, exactly as ticket strata are.
 import { sha256Tag, uniformHash } from "@/lib/audit/hash.ts";
-import { compareStrings, drawStrata, NO_GUARDRAIL, severity, type StratumSummary } from "@/lib/audit/sampler.ts";
+import { compareStrings, drawSummarised, NO_GUARDRAIL, severity, type StratumSummary } from "@/lib/audit/sampler.ts";
 
 /** One current ledger entry of the window, with what pairing needs: its group and its ledger reward. */
 export type PairPopulationRow = {
@@ -139,7 +139,6 @@ export function samplePairs<T extends PairPopulationRow>(
   if (!(params.rate >= 0 && params.rate <= 1)) throw new RangeError(`rate must be in [0, 1], got ${params.rate}`);
   if (!(params.nearTieRate >= 0 && params.nearTieRate <= 1))
     throw new RangeError(`nearTieRate must be in [0, 1], got ${params.nearTieRate}`);
-  const m = params.minPerStratum && params.minPerStratum > 0 ? Math.floor(params.minPerStratum) : 0;
   const byGroup = new Map<string, T[]>();
   for (const r of rows) {
     const k = groupKeyOf(r);
@@ -151,21 +150,7 @@ export function samplePairs<T extends PairPopulationRow>(
   for (const [id, list] of byGroup) if (list.length >= 2) groups.push(buildGroup(id, list, params));
   groups.sort((x, y) => x.u - y.u || compareStrings(x.id, y.id));
 
-  const chosen = new Map<string, number>();
-  const strata: StratumSummary[] = drawStrata(groups, params.rate, m).map((d) => {
-    for (const g of d.taken) chosen.set(g.id, d.prob);
-    return {
-      stratum: d.stratum,
-      tickets: d.units.length,
-      rollouts: d.units.reduce((s, g) => s + g.rows.length, 0),
-      baseTickets: d.base,
-      sampledTickets: d.taken.length,
-      items: d.taken.length,
-      toppedUp: d.toppedUp,
-      ticketInclusionProb: d.prob,
-      expectedTickets: d.expected,
-    };
-  });
+  const { summaries: strata, chosen } = drawSummarised(groups, params.rate, params.minPerStratum, (t) => t.length);
 
   const pairs: SampledPair<T>[] = [];
   for (const g of groups) {

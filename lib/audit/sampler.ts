@@ -174,18 +174,18 @@ export function drawStrata<U extends StratumUnit>(units: readonly U[], rate: num
 }
 
 /**
- * Draws the sample. Inclusion probability of a ticket: `rate` in a stratum that was not topped up (Bernoulli
- * sampling); `min(m, N_s) / N_s` in a stratum that was (its sample is then the m lowest hashes of N_s, a simple
- * random sample of that size). Of a rollout: the ticket's, divided by the ticket's rollouts in the window for
- * "one" (the chosen rollout is itself a hash draw among them).
+ * Draws the strata (drawStrata) and summarises each: its units, their rollouts, the base and drawn counts and the
+ * items the drawn units give (`itemsOf`). `chosen` maps each drawn unit's id to its inclusion probability.
  */
-export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params: SampleParams): SampleResult<T> {
-  if (!(params.rate >= 0 && params.rate <= 1)) throw new RangeError(`rate must be in [0, 1], got ${params.rate}`);
-  const m = params.minPerStratum && params.minPerStratum > 0 ? Math.floor(params.minPerStratum) : 0;
-  const tickets = buildTickets(rows, params);
-
-  const chosen = new Map<string, number>(); // ticket id -> ticket inclusion probability
-  const summaries: StratumSummary[] = drawStrata(tickets, params.rate, m).map((d) => {
+export function drawSummarised<U extends StratumUnit & { rows: readonly unknown[] }>(
+  units: readonly U[],
+  rate: number,
+  minPerStratum: number | null | undefined,
+  itemsOf: (taken: readonly U[]) => number,
+): { summaries: StratumSummary[]; chosen: Map<string, number> } {
+  const m = minPerStratum && minPerStratum > 0 ? Math.floor(minPerStratum) : 0;
+  const chosen = new Map<string, number>();
+  const summaries = drawStrata(units, rate, m).map((d) => {
     for (const t of d.taken) chosen.set(t.id, d.prob);
     return {
       stratum: d.stratum,
@@ -193,12 +193,28 @@ export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params:
       rollouts: d.units.reduce((s, t) => s + t.rows.length, 0),
       baseTickets: d.base,
       sampledTickets: d.taken.length,
-      items: d.taken.reduce((s, t) => s + t.candidates.length, 0),
+      items: itemsOf(d.taken),
       toppedUp: d.toppedUp,
       ticketInclusionProb: d.prob,
       expectedTickets: d.expected,
     };
   });
+  return { summaries, chosen };
+}
+
+/**
+ * Draws the sample. Inclusion probability of a ticket: `rate` in a stratum that was not topped up (Bernoulli
+ * sampling); `min(m, N_s) / N_s` in a stratum that was (its sample is then the m lowest hashes of N_s, a simple
+ * random sample of that size). Of a rollout: the ticket's, divided by the ticket's rollouts in the window for
+ * "one" (the chosen rollout is itself a hash draw among them).
+ */
+export function sampleBatch<T extends PopulationRow>(rows: readonly T[], params: SampleParams): SampleResult<T> {
+  if (!(params.rate >= 0 && params.rate <= 1)) throw new RangeError(`rate must be in [0, 1], got ${params.rate}`);
+  const tickets = buildTickets(rows, params);
+  // chosen: ticket id -> ticket inclusion probability
+  const { summaries, chosen } = drawSummarised(tickets, params.rate, params.minPerStratum, (taken) =>
+    taken.reduce((s, t) => s + t.candidates.length, 0),
+  );
 
   const items: SampledItem<T>[] = [];
   for (const t of tickets) {

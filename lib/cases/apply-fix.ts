@@ -5,12 +5,9 @@
 import type pg from "pg";
 import type { ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
-import { applyCaseRevision, type ApplyResult } from "@/lib/cases/mutations.ts";
-import type { CaseDraft } from "@/lib/cases/schema.ts";
-import type { CaseAnswers } from "@/lib/ledger/store/case-version.ts";
+import { applyCaseRevision, type ApplyResult, type CaseRevisionInput } from "@/lib/cases/mutations.ts";
 import { fixSpecDefects, verifyDefects } from "@/lib/defects/mutations.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
 export type DefectOutcome = { runId: string; id: bigint; status: "fixed" | "verified" };
 
@@ -20,16 +17,7 @@ export type FixResult =
 
 export async function applyCaseFix(
   pool: pg.Pool,
-  input: {
-    ticketId: string;
-    draft: CaseDraft;
-    reason: string;
-    authorId?: number | null;
-    actor: ActivityActor;
-    answers?: CaseAnswers;
-    runId?: string;
-    after?: ChangeListener;
-  },
+  input: Omit<CaseRevisionInput, "actor"> & { actor: ActivityActor },
   client: PrismaClient = db(),
 ): Promise<FixResult> {
   const a = input.actor;

@@ -7,20 +7,18 @@
 // and an ingest batch never classifies a case line against a version being replaced.
 import type pg from "pg";
 import { appendActivitySql, type SqlActor } from "@/lib/cases/activity.ts";
-import { configsByHash, getCase, ticketRollouts } from "@/lib/cases/data.ts";
+import { configsByHash, getCase, ticketRollouts, type TicketRollout } from "@/lib/cases/data.ts";
 import type { CaseDraft } from "@/lib/cases/schema.ts";
 import { writeCaseVersion, type CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { checkout } from "@/lib/db/pool.ts";
-import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { caseRow, rolloutFromColumns } from "@/lib/ledger/store/rows.ts";
+import { caseRow } from "@/lib/ledger/store/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
+import { RescoreTally, rescorePage, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
 import { caseSchema, zodIssues, type Case, type Issue } from "@/lib/verifier/schema.ts";
-import { scoreRollout } from "@/lib/verifier/score.ts";
 
 export type ReviseInput = CaseDraft & {
   ticketId: string;
@@ -150,21 +148,11 @@ export async function rescoreTicket(
       const runId = page[0].run_id;
       let tally = tallies.get(runId);
       if (!tally) tallies.set(runId, (tally = new RescoreTally(runId, configHash(DEFAULT_CONFIG))));
-      const freshOf = new Map<string, FreshEntry>();
-      for (const r of page) {
-        const config = (r.config_hash && configs.get(r.config_hash)) || DEFAULT_CONFIG;
-        const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), current.doc, config));
-        if (entry.ok)
-          freshOf.set(r.trajectory_id, {
-            rolloutId: r.id,
-            rows: entry.rows,
-            category: current.category,
-            trained: r.trained_reward,
-            caseVersion: current.version,
-          });
-      }
-      tally.summary.rollouts += page.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) after?.committed([runId]);
+      const scoring = {
+        caseOf: () => current,
+        configOf: (r: TicketRollout) => (r.config_hash && configs.get(r.config_hash)) || DEFAULT_CONFIG,
+      };
+      if ((await rescorePage(pool, runId, page, tally, scoring)) > 0) after?.committed([runId]);
     }
   } finally {
     await after?.settle();
@@ -233,24 +221,24 @@ export type ApplyResult =
   | { ok: true; status: "created" | "unchanged"; version: number; contentHash: string; rescore: TicketRescoreSummary }
   | Extract<ReviseResult, { ok: false }>;
 
+/** A draft to save as a case's next version, and the ticket's rollouts to re-score under it (one run or all). */
+export type CaseRevisionInput = {
+  ticketId: string;
+  draft: CaseDraft;
+  reason: string;
+  authorId?: number | null;
+  actor?: SqlActor;
+  answers?: CaseAnswers;
+  runId?: string;
+  after?: ChangeListener;
+};
+
 /**
  * Saves the draft as the case's next version and re-scores the ticket's rollouts under it (one run or all); the
  * activity log records the revision (`case.revise`) and the re-score with what moved (`case.rescore`). An identical
  * draft stores nothing, and the re-score then brings entries still scored under an older version up to date.
  */
-export async function applyCaseRevision(
-  pool: pg.Pool,
-  input: {
-    ticketId: string;
-    draft: CaseDraft;
-    reason: string;
-    authorId?: number | null;
-    actor?: SqlActor;
-    answers?: CaseAnswers;
-    runId?: string;
-    after?: ChangeListener;
-  },
-): Promise<ApplyResult> {
+export async function applyCaseRevision(pool: pg.Pool, input: CaseRevisionInput): Promise<ApplyResult> {
   const revised = await reviseCase(pool, { ...input.draft, ...input });
   if (!revised.ok) return revised;
   const rescore = (await rescoreTicket(pool, { ticketId: input.ticketId, runId: input.runId, after: input.after }))!;

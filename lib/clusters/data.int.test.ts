@@ -223,6 +223,7 @@ describe("the page loader", () => {
   it("reads the window and the drilled-into cluster from the URL", async () => {
     const page = await loadClustersPage(
       { run: RUN, step_from: "1000", c: "empty_promise|empty_promise@finance.issue_refund" },
+      {},
       client,
     );
     expect(page.errors).toEqual([]);
@@ -233,13 +234,13 @@ describe("the page loader", () => {
   });
 
   it("explains a bad window and shows the whole run that was asked for", async () => {
-    const page = await loadClustersPage({ run: RUN, step_from: "9", step_to: "1" }, client);
+    const page = await loadClustersPage({ run: RUN, step_from: "9", step_to: "1" }, {}, client);
     expect(page.errors).toEqual(["step_from: must not be after step_to"]);
     expect(page.window).toEqual({ runId: RUN, from: undefined, to: undefined, threshold: 0.5 });
-    const bad = await loadClustersPage({ run: RUN, c: "nonsense" }, client);
+    const bad = await loadClustersPage({ run: RUN, c: "nonsense" }, {}, client);
     expect(bad.errors).toEqual(["c: is not a cluster key"]);
     expect(bad.selected).toBeNull();
-    expect((await loadClustersPage({ run: "no-such-run" }, client)).errors).toEqual([
+    expect((await loadClustersPage({ run: "no-such-run" }, {}, client)).errors).toEqual([
       'run: there is no run "no-such-run"',
     ]);
   });

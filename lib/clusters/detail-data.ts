@@ -19,6 +19,25 @@ export type ClusterExample = {
   decidingGuardrail: string | null;
 };
 
+/** A member as the examples' queries select it. */
+type ExampleRow = {
+  trajectory_id: string;
+  step: number;
+  ticket_id: string;
+  reward: number | null;
+  raw_reward: number | null;
+  deciding_guardrail: string | null;
+};
+
+const exampleOf = (r: ExampleRow): ClusterExample => ({
+  trajectoryId: r.trajectory_id,
+  step: r.step,
+  ticketId: r.ticket_id,
+  reward: r.reward,
+  rawReward: r.raw_reward,
+  decidingGuardrail: r.deciding_guardrail,
+});
+
 /** A cluster's members with the lowest reward first (ties by ledger id), up to `limit`. */
 export async function listClusterExamples(
   w: ClusterWindow,
@@ -28,28 +47,12 @@ export async function listClusterExamples(
 ): Promise<ClusterExample[]> {
   // The inner query reads ledger_clusters_idx in (reward, id) order and stops at `limit` members; only those
   // rows are then fetched from the heap for their trajectory id.
-  const rows = await client.$queryRaw<
-    {
-      trajectory_id: string;
-      step: number;
-      ticket_id: string;
-      reward: number | null;
-      raw_reward: number | null;
-      deciding_guardrail: string | null;
-    }[]
-  >`
+  const rows = await client.$queryRaw<ExampleRow[]>`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
       join ledger e on e.run_id = ${w.runId} and e.id = x.id
      order by x.reward, x.id`;
-  return rows.map((r) => ({
-    trajectoryId: r.trajectory_id,
-    step: r.step,
-    ticketId: r.ticket_id,
-    reward: r.reward,
-    rawReward: r.raw_reward,
-    decidingGuardrail: r.deciding_guardrail,
-  }));
+  return rows.map(exampleOf);
 }
 
 export type ClusterReply = { trajectoryId: string; reply: string };
@@ -142,33 +145,13 @@ export async function listExportExamples(
   limit = 20,
   client: Client = db(),
 ): Promise<ExportExample[]> {
-  const rows = await client.$queryRaw<
-    {
-      trajectory_id: string;
-      step: number;
-      ticket_id: string;
-      reward: number | null;
-      raw_reward: number | null;
-      deciding_guardrail: string | null;
-      final_reply: string | null;
-      reasons: unknown;
-    }[]
-  >`
+  const rows = await client.$queryRaw<(ExampleRow & { final_reply: string | null; reasons: unknown })[]>`
     select e.trajectory_id, e.step, e.ticket_id, e.reward, e.raw_reward, e.deciding_guardrail, r.final_reply, e.reasons
       from (select l.id, l.reward from ledger l where ${memberWhere(w, key)} order by l.reward, l.id limit ${limit}) x
       join ledger e on e.run_id = ${w.runId} and e.id = x.id
       left join rollouts r on r.run_id = e.run_id and r.id = e.rollout_id
      order by x.reward, x.id`;
-  return rows.map((r) => ({
-    trajectoryId: r.trajectory_id,
-    step: r.step,
-    ticketId: r.ticket_id,
-    reward: r.reward,
-    rawReward: r.raw_reward,
-    decidingGuardrail: r.deciding_guardrail,
-    finalReply: r.final_reply,
-    reasons: r.reasons,
-  }));
+  return rows.map((r) => ({ ...exampleOf(r), finalReply: r.final_reply, reasons: r.reasons }));
 }
 
 export type ClusterRun = { id: string; firstStep: number | null; lastStep: number | null; rollouts: number };

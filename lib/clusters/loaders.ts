@@ -29,6 +29,7 @@ import {
 } from "@/lib/clusters/report.ts";
 import { clusterPageSchema, DEFAULT_THRESHOLD, issues, type ClusterWindow } from "@/lib/clusters/schema.ts";
 import { paramsRecord } from "@/lib/ledger/browse-schema.ts";
+import { defaultRun } from "@/lib/runs/location.ts";
 
 /** Replies per cluster grouped into phrasings (the bound keeps MinHash at a few tens of ms per cluster). */
 export const REPLY_SAMPLE = 2000;
@@ -139,9 +140,13 @@ export type ClustersPage = {
   errors: string[];
 };
 
-/** Page data of /clusters from its URL params: run and window (default: the newest run, all steps, 0.5). */
+/**
+ * Page data of /clusters from its URL params: run and window (default: the run the user last looked at, `lastRun`,
+ * else the newest run with rollouts; all steps; 0.5).
+ */
 export async function loadClustersPage(
   search: Record<string, string | string[] | undefined>,
+  opts: { lastRun?: string | null } = {},
   client: PrismaClient = readDb(),
 ): Promise<ClustersPage> {
   const record = paramsRecord(search);
@@ -150,7 +155,7 @@ export async function loadClustersPage(
   // A bad window is reported and the whole run shown instead, but on the run that was asked for.
   const p = parsed.success ? parsed.data : { view: "bars" as const, run: record.run };
   const runs = await listClusterRuns(client);
-  const run = runs.find((r) => r.id === p.run) ?? runs.find((r) => r.rollouts > 0) ?? runs[0];
+  const run = defaultRun(runs, { asked: p.run, lastRun: opts.lastRun }, (r) => r.rollouts > 0);
   if (p.run && run?.id !== p.run) errors.push(`run: there is no run ${JSON.stringify(p.run)}`);
   if (!run) return { runs, window: null, report: null, states: new Map(), selected: null, blindSpot: null, errors };
   const w: ClusterWindow = {

@@ -4,8 +4,8 @@
 // Only zod: the forms' schemas use it in the browser too.
 import { z } from "zod";
 
-/** int4 (`Int` in schema.prisma): steps, batch, user, token, config and case ids. */
-export const INT4_MAX = 2_147_483_647;
+/** int4 (`Int` in schema.prisma): steps, batch, user, token, config and case ids (said once, with the wire limits). */
+export { INT4_MAX } from "@/lib/verifier/limits.ts";
 /** int8 (`BigInt`): rollout, ledger entry, audit item, review and activity ids. */
 export const INT8_MAX = 9_223_372_036_854_775_807n;
 

@@ -48,6 +48,15 @@ export const HACKING_RUN = "grpo-hacking";
  * and the trends are fitted over the whole run, with a rise of +0.005 per 1,000 steps counting as rising.
  */
 export const HACKING_THRESHOLDS: Partial<Thresholds> = { auditWindow: 3000, hackingWindow: 30_000, hackingRise: 0.005 };
+/**
+ * The demo run's thresholds, given its audit design: one batch of about 80 tickets over the whole run, not an audit per
+ * window, so the last 2,000 steps (the default reward-hacking window, which is also the gate's default window) hold a
+ * handful of its reviewed items and its gate could only say "not enough evidence". Its trend and gate window is the
+ * run's whole span, rounded up to 1,000 steps (30,000 on the demo); its audit windows stay 500 steps.
+ */
+function auditedRunThresholds(range: { stepFrom: number; stepTo: number }): Partial<Thresholds> {
+  return { hackingWindow: Math.ceil((range.stepTo - range.stepFrom + 1) / 1000) * 1000 };
+}
 /** Tickets the reward-hacking audit samples per audit window, one rollout each: enough for a corrected rate per window. */
 const HACKING_TICKETS_PER_WINDOW = 36;
 
@@ -120,11 +129,14 @@ export async function seedDemoAudit(url: string): Promise<string | null> {
     const runId = await pickRun(client);
     if (!runId) return null;
     // About 80 tickets, one rollout each anywhere in the run, so the agreement page has enough to mean something.
+    const range = await rateFor(client, runId, 80);
+    const thresholds = { ...DEFAULT_THRESHOLDS, ...auditedRunThresholds(range) };
+    if (!(await setRunThresholds(runId, thresholds, { label: "demo" }, client)).ok) return null;
     const created = await createBatch(
       {
         name: "Demo shadow audit",
         runId,
-        ...(await rateFor(client, runId, 80)),
+        ...range,
         salt: SALT,
         pick: "one",
         minPerStratum: 5,

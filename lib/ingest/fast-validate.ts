@@ -6,7 +6,8 @@
 // "not sure"; it must never accept what zod rejects or change what a line stores (fast-validate.test.ts checks both
 // on generated lines and on 4,000 mutations of them).
 import { DIMENSIONS, GUARDRAIL_CODES, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
-import { ID_FORBIDDEN, MAX_CLAIMS, MAX_ID_LENGTH, MAX_INT4, MAX_REASONS, MAX_STEPS } from "@/lib/verifier/limits.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import { ID_FORBIDDEN, MAX_CLAIMS, MAX_ID_LENGTH, MAX_REASONS, MAX_STEPS } from "@/lib/verifier/limits.ts";
 import {
   claimsSchema,
   externalScoreSchema,
@@ -54,7 +55,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const isIdText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH && !ID_FORBIDDEN.test(v);
 const isId = (v: unknown) => isIdText(v) && (v as string).length >= 1;
 const isIndexedText = (v: unknown) => typeof v === "string" && v.length <= MAX_ID_LENGTH;
-const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= MAX_INT4;
+const isNonNegInt = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0 && v <= INT4_MAX;
 const isUnit = (v: unknown) => typeof v === "number" && v >= 0 && v <= 1;
 const absent = (v: unknown) => v === undefined;
 /** `trained_reward`: absent, null or a finite number (JSON cannot spell the others, a JavaScript caller can). */

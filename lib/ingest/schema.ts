@@ -15,7 +15,7 @@ import {
   type Rollout,
   type ScoreRecord,
 } from "@/lib/verifier/schema.ts";
-import { MAX_INT4 } from "@/lib/verifier/limits.ts";
+import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 
 export const INGEST_FORMATS = ["ndjson", "platform"] as const;
 export type IngestFormat = (typeof INGEST_FORMATS)[number];
@@ -30,7 +30,7 @@ const stepNo = z.coerce
   .number()
   .int()
   .nonnegative()
-  .max(MAX_INT4, { error: `at most ${MAX_INT4} (the ledger stores a step as a 32-bit integer)` });
+  .max(INT4_MAX, { error: `at most ${INT4_MAX} (the ledger stores a step as a 32-bit integer)` });
 
 /** Query parameters of POST /api/v1/ingest (identity defaults are for `format=platform`). */
 export const ingestQuerySchema = z.strictObject({

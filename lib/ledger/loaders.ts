@@ -17,19 +17,8 @@ import {
 import { isPointer, resolvePointer, UNRESOLVED } from "@/lib/verifier/pointers.ts";
 import { mean, populationStd } from "@/lib/stats/descriptive.ts";
 import { groupAdvantage } from "@/lib/stats/trend.ts";
+import type { Reason } from "@/lib/verifier/schema.ts";
 
-/** A verifier reason as the ledger stores it in ledger_entries.reasons. */
-export type LedgerReason = {
-  dimension?: string;
-  guardrail?: string;
-  code: string;
-  tool?: string;
-  field?: string;
-  pointer?: string;
-  expected?: unknown;
-  actual?: unknown;
-  message?: string;
-};
 export type LedgerGuardrailHit = { code: string; cap: number; evidence?: unknown };
 export type RolloutStep = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
 export type SandboxWrite = { tool: string; step?: number; at?: string };
@@ -48,7 +37,7 @@ export function mustMentionsOf(spec: unknown, snapshot: unknown): MustMention[] 
 }
 
 /** The mention reasons by must_mention key (they carry the key in `field`). */
-export function mentionProblemsOf(reasons: LedgerReason[]): Record<string, string> {
+export function mentionProblemsOf(reasons: readonly Pick<Reason, "code" | "field">[]): Record<string, string> {
   return Object.fromEntries(
     reasons
       .filter((r) => (r.code === "mention_missing" || r.code === "mention_value_mismatch") && r.field)
@@ -68,7 +57,7 @@ export async function loadTrajectoryPage(
   if (!detail) return null;
   const { entry, caseDoc } = detail;
   const raw = search instanceof URLSearchParams ? Object.fromEntries(search) : search;
-  const allReasons = (entry.reasons ?? []) as LedgerReason[];
+  const allReasons = (entry.reasons ?? []) as Reason[];
   const reasons = windowOf(allReasons, windowStart(raw.reasons_from));
   const hits = windowOf((entry.guardrails ?? []) as LedgerGuardrailHit[], windowStart(raw.guardrails_from));
   const steps = windowOf((entry.rollout?.steps ?? []) as RolloutStep[], windowStart(raw.steps_from));

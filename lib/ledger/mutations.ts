@@ -3,13 +3,11 @@
 // one). Entries computed elsewhere (source external) are left alone: Verity cannot reproduce them.
 import type pg from "pg";
 import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
-import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { rolloutFromColumns, type RolloutRowDb } from "@/lib/ledger/store/rows.ts";
-import { RescoreTally, supersedeEntries, type FreshEntry, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
+import type { RolloutRowDb } from "@/lib/ledger/store/rows.ts";
+import { RescoreTally, rescorePage, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { configHash, type VerifierConfig } from "@/lib/verifier/config.ts";
-import { scoreRollout } from "@/lib/verifier/score.ts";
 
 export type RescoreOptions = {
   runId: string;
@@ -43,25 +41,8 @@ export async function rescoreRun(pool: pg.Pool, opts: RescoreOptions): Promise<R
         pool,
         rows.map((r) => r.ticket_id),
       );
-      const freshOf = new Map<string, FreshEntry>();
-      for (const r of rows) {
-        const known = cases.get(r.ticket_id);
-        if (!known) {
-          tally.summary.skipped_no_case++;
-          continue;
-        }
-        const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, config));
-        if (entry.ok)
-          freshOf.set(r.trajectory_id, {
-            rolloutId: r.id,
-            rows: entry.rows,
-            category: known.category,
-            trained: r.trained_reward,
-            caseVersion: known.version,
-          });
-      }
-      tally.summary.rollouts += rows.length;
-      if ((await supersedeEntries(pool, runId, freshOf, tally)) > 0) after?.committed([runId]);
+      const scoring = { caseOf: (r: RolloutRowDb) => cases.get(r.ticket_id), configOf: () => config };
+      if ((await rescorePage(pool, runId, rows, tally, scoring)) > 0) after?.committed([runId]);
       opts.onProgress?.(tally.summary.rollouts);
     }
   } finally {

@@ -7,14 +7,7 @@ import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 import type { PairJudgement } from "@/lib/pairwise/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import type { Result } from "@/lib/review/mutations.ts";
-
-type LockedItem = {
-  status: string;
-  lease_user_id: number | null;
-  reviews_done: number;
-  reviews_needed: number;
-  disputed_at: Date | null;
-};
+import { closeSubmission, lockForSubmission } from "@/lib/review/submission.ts";
 
 /**
  * Stores a judgement. In one transaction with the item row locked (two submissions serialise; SKIP LOCKED claims
@@ -32,20 +25,9 @@ export async function submitPairReview(
   client: PrismaClient = db(),
 ): Promise<Result<{ reviewId: bigint; order: LedgerOrder; excludedReason: string | null }>> {
   return client.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<LockedItem[]>`
-      select status::text as status, lease_user_id, reviews_done, reviews_needed, disputed_at
-        from audit_items where id = ${itemId} and rollout_b_id is not null for update`;
-    if (!locked) return { ok: false, code: "not_found", error: "No such pair." };
-    const mine = await tx.pairReview.findFirst({ where: { itemId, reviewerId: actor.userId }, select: { id: true } });
-    if (mine) return { ok: false, code: "reviewed", error: "You have already judged this pair." };
-    if (locked.status !== "open")
-      return { ok: false, code: "done", error: "This pair already has all its judgements." };
-    if (locked.lease_user_id !== actor.userId)
-      return {
-        ok: false,
-        code: "lease_lost",
-        error: "This pair is no longer leased to you (the lease expired and it went back to the queue).",
-      };
+    const lock = await lockForSubmission(tx, "pair", itemId, actor.userId);
+    if (!lock.ok) return lock;
+    const { locked } = lock;
     const item = await tx.auditItem.findUniqueOrThrow({
       where: { id: itemId },
       select: {
@@ -83,16 +65,10 @@ export async function submitPairReview(
       },
       select: { id: true },
     });
-    const reviewsDone = locked.reviews_done + (excludedReason === null ? 1 : 0);
-    await tx.auditItem.update({
-      where: { id: itemId },
-      data: {
-        reviewsDone,
-        status: reviewsDone >= locked.reviews_needed ? "done" : "open",
-        leaseUserId: null,
-        leaseExpiresAt: null,
-        ...(order.verdict === "inversion" && !locked.disputed_at ? { disputedAt: now } : {}),
-      },
+    await closeSubmission(tx, itemId, locked, {
+      counts: excludedReason === null,
+      disputes: order.verdict === "inversion",
+      now,
     });
     await appendActivityLog(
       {

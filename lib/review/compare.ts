@@ -14,6 +14,17 @@ export type ScoredSide = {
   claims: Claims | null;
 };
 
+/** The five sub-scores of a row that stores them as columns (a ledger entry, a review), as one record. */
+export function subscoresOf<T>(r: Record<Dimension, T>): Record<Dimension, T> {
+  return {
+    outcome: r.outcome,
+    policy: r.policy,
+    evidence: r.evidence,
+    efficiency: r.efficiency,
+    communication: r.communication,
+  };
+}
+
 export type SetDiff = { both: string[]; onlyHuman: string[]; onlyLedger: string[] };
 
 export type MentionDiff = {

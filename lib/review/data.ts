@@ -4,7 +4,7 @@
 import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
-import { compareWithLedger, type Comparison } from "@/lib/review/compare.ts";
+import { compareWithLedger, subscoresOf, type Comparison } from "@/lib/review/compare.ts";
 import type { Dimension, GuardrailCode } from "@/lib/verifier/codes.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
@@ -121,13 +121,7 @@ export function toLedgerSide(l: LedgerRow): LedgerSide {
     source: l.source,
     reward: l.reward,
     rawReward: l.rawReward,
-    subscores: {
-      outcome: l.outcome,
-      policy: l.policy,
-      evidence: l.evidence,
-      efficiency: l.efficiency,
-      communication: l.communication,
-    },
+    subscores: subscoresOf(l),
     guardrails: codesOfMask(l.guardrailMask),
     decidingGuardrail: l.decidingGuardrail,
     claims: (l.claims as Claims | null) ?? null,
@@ -146,13 +140,7 @@ export function toHumanSide(r: ReviewRow): HumanSide {
     reviewerId: r.reviewerId,
     reviewerEmail: r.reviewer.email,
     reward: r.reward,
-    subscores: {
-      outcome: r.outcome,
-      policy: r.policy,
-      evidence: r.evidence,
-      efficiency: r.efficiency,
-      communication: r.communication,
-    },
+    subscores: subscoresOf(r),
     guardrails: r.guardrails,
     claims: r.claims as Claims,
     note: r.note,

@@ -5,20 +5,20 @@ import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { db, type Db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
-import { compareWithLedger } from "@/lib/review/compare.ts";
+import { compareWithLedger, subscoresOf } from "@/lib/review/compare.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { unansweredClaims, unansweredMessage } from "@/lib/review/claim-answers.ts";
 import { humanReward } from "@/lib/review/human-reward.ts";
 import { loadClaimSlots, scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
+import { closeSubmission, leaseLostMessage, lockForSubmission } from "@/lib/review/submission.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
 
 export type Result<T = object> =
   | ({ ok: true } & T)
   | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" | "unanswered" };
 
-const LEASE_LOST =
-  "This item is no longer leased to you (the lease expired and it went back to the queue). Your draft was not saved.";
+const LEASE_LOST = `${leaseLostMessage("review")} Your draft was not saved.`;
 
 /** Saves the form as it is and renews the lease: typing is activity. Refused once the item is not the user's. */
 export async function saveDraft(
@@ -39,16 +39,6 @@ export async function saveDraft(
   return { ok: true, leaseExpiresAt: expires };
 }
 
-type LockedItem = {
-  id: bigint;
-  status: string;
-  lease_user_id: number | null;
-  lease_expires_at: Date | null;
-  reviews_done: number;
-  reviews_needed: number;
-  disputed_at: Date | null;
-};
-
 /**
  * Stores a review. In one transaction, with the item row locked (so two submissions on one item serialise, and the
  * queue's SKIP LOCKED claims pass it by): the user must hold the item (a live lease, or their own expired one that
@@ -67,15 +57,9 @@ export async function submitReview(
   client: PrismaClient = db(),
 ): Promise<Result<{ reviewId: bigint; reward: number; disagrees: boolean; excludedReason: string | null }>> {
   return client.$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<LockedItem[]>`
-      select id, status::text as status, lease_user_id, lease_expires_at, reviews_done, reviews_needed, disputed_at
-        from audit_items where id = ${itemId} for update`;
-    if (!locked) return { ok: false, code: "not_found", error: "No such item." };
-    const mine = await tx.review.findFirst({ where: { itemId, reviewerId: actor.userId }, select: { id: true } });
-    if (mine) return { ok: false, code: "reviewed", error: "You have already reviewed this item." };
-    if (locked.status !== "open") return { ok: false, code: "done", error: "This item already has all its reviews." };
-    if (locked.lease_user_id !== actor.userId)
-      return { ok: false, code: "lease_lost", error: LEASE_LOST.replace(" Your draft was not saved.", "") };
+    const lock = await lockForSubmission(tx, "review", itemId, actor.userId);
+    if (!lock.ok) return lock;
+    const { locked } = lock;
 
     const item = await tx.auditItem.findUniqueOrThrow({
       where: { id: itemId },
@@ -103,13 +87,7 @@ export async function submitReview(
       { reward: human.reward, subscores: body.subscores, guardrails: body.guardrails, claims: body.claims },
       {
         reward: l.reward,
-        subscores: {
-          outcome: l.outcome,
-          policy: l.policy,
-          evidence: l.evidence,
-          efficiency: l.efficiency,
-          communication: l.communication,
-        },
+        subscores: subscoresOf(l),
         guardrails: codesOfMask(l.guardrailMask),
         claims: (l.claims as Claims | null) ?? null,
       },
@@ -136,18 +114,7 @@ export async function submitReview(
       },
       select: { id: true },
     });
-    const reviewsDone = locked.reviews_done + (excludedReason === null ? 1 : 0);
-    await tx.auditItem.update({
-      where: { id: itemId },
-      data: {
-        reviewsDone,
-        status: reviewsDone >= locked.reviews_needed ? "done" : "open",
-        leaseUserId: null,
-        leaseExpiresAt: null,
-        // The first dispute time stays: a second disagreeing review must not move the item down the queue.
-        ...(comparison.disagrees && !locked.disputed_at ? { disputedAt: now } : {}),
-      },
-    });
+    await closeSubmission(tx, itemId, locked, { counts: excludedReason === null, disputes: comparison.disagrees, now });
     await tx.reviewDraft.deleteMany({ where: { itemId, userId: actor.userId } });
     await appendActivityLog(
       {

@@ -3,35 +3,19 @@
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { db } from "@/lib/db/client.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
-import { FLAT_STD, GROUP_STD_SQL, SUCCESS_THRESHOLD } from "@/lib/ledger/store/rollups.ts";
+import { FLAT_STD, GROUP_STD_SQL, type GuardrailCounters, type StepCounts } from "@/lib/ledger/store/rollups.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { TRAINED_REWARD_TOLERANCE } from "@/lib/stats/trained-reward.ts";
 
-export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };
+export type { GuardrailCounters };
 
-export type StepRollupCounters = {
-  step: number;
-  rollouts: number;
-  rewarded: number;
-  rewardSum: number;
-  rewardSumsq: number;
-  success: number;
-  handoffs: number;
-  guardrailHits: number;
-  capped: number;
-  removedSum: number;
-  specErrors: number;
-  inputErrors: number;
-  external: number;
-  groups: number;
-  flatGroups: number;
-  groupStdSum: number;
-  /** Entries with a trained reward and a ledger reward; those differing by more than 1e-6; Σ |trained − reward|. */
-  trained: number;
-  trainedDiffers: number;
-  trainedAbsDiffSum: number;
-  /** Triggered guardrails of the step, by code (codes that never triggered are absent). */
-  guardrails: Record<string, GuardrailCounters>;
-};
+export type StepRollupCounters = { step: number } & StepCounts & {
+    groups: number;
+    flatGroups: number;
+    groupStdSum: number;
+    /** Triggered guardrails of the step, by code (codes that never triggered are absent). */
+    guardrails: Record<string, GuardrailCounters>;
+  };
 
 /** The run's rollups in step order, optionally within [from, to]. Steps whose entries were all superseded away
  * keep a row of zeros. */

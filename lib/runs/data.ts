@@ -1,7 +1,7 @@
 // Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
 // per run), never from the ledger.
 import { db, type Db } from "@/lib/db/client.ts";
-import { SUCCESS_THRESHOLD } from "@/lib/ledger/store/rollups.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
 export type StepHealthSummary = {

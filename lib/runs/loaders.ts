@@ -2,7 +2,7 @@
 // its gate, the pairwise audit's ordering per window, and what the viewer may do there. Reads only: the alarms are
 // the states the last write recorded, and the gate is concluded here without being stored (the writes and the API
 // store it, lib/gate/refresh.ts).
-import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { can, type Role } from "@/lib/auth/policy.ts";
 import { loadRunGateReport } from "@/lib/gate/refresh.ts";
 import { listAlarmEvents, listOrderingJudgements, listPersistedAlarms } from "@/lib/monitors/data.ts";
@@ -27,7 +27,7 @@ export async function loadRunPage(runId: string, query: ChartQuery, role: Role) 
     // The pairwise audit's judgements (O(pair reviews of the run)), shown per audit window when there are any.
     charts.state === "ok" ? listOrderingJudgements(runId) : [],
     // Re-scoring a run is an admin's verifier-configuration task.
-    can(role, "configs.manage") ? listVerifierConfigs() : null,
+    can(role, "configs.manage") ? listStoredConfigs() : null,
   ]);
   return {
     charts,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runOfLocation, withRun } from "@/lib/runs/location.ts";
+import { defaultRun, runOfLocation, withRun } from "@/lib/runs/location.ts";
 
 describe("runOfLocation", () => {
   it("reads the run page's run, and a run parameter elsewhere", () => {
@@ -20,5 +20,26 @@ describe("withRun", () => {
   it("carries the run as a query parameter, encoded", () => {
     expect(withRun("/clusters", "grpo main")).toBe("/clusters?run=grpo%20main");
     expect(withRun("/clusters", null)).toBe("/clusters");
+  });
+});
+
+describe("defaultRun", () => {
+  const runs = [
+    { id: "new-empty", rollouts: 0 },
+    { id: "grpo-hacking", rollouts: 9600 },
+    { id: "grpo-main", rollouts: 9600 },
+  ];
+  const hasData = (r: { rollouts: number }) => r.rollouts > 0;
+  it("opens the run asked for, else the one last looked at, else the newest with data, else the newest", () => {
+    expect(defaultRun(runs, { asked: "grpo-main", lastRun: "grpo-hacking" }, hasData)?.id).toBe("grpo-main");
+    expect(defaultRun(runs, { lastRun: "grpo-main" }, hasData)?.id).toBe("grpo-main");
+    expect(defaultRun(runs, { lastRun: "new-empty" }, hasData)?.id).toBe("new-empty");
+    expect(defaultRun(runs, {}, hasData)?.id).toBe("grpo-hacking");
+    expect(defaultRun(runs.slice(0, 1), {}, hasData)?.id).toBe("new-empty");
+    expect(defaultRun([], { lastRun: "grpo-main" })).toBeUndefined();
+  });
+  it("passes over a run that no longer exists, asked for or remembered", () => {
+    expect(defaultRun(runs, { asked: "gone", lastRun: "grpo-main" }, hasData)?.id).toBe("grpo-main");
+    expect(defaultRun(runs, { lastRun: "gone" }, hasData)?.id).toBe("grpo-hacking");
   });
 });

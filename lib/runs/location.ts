@@ -22,3 +22,20 @@ export function runOfLocation(pathname: string, search: URLSearchParams | null):
 export function withRun(href: string, run: string | null): string {
   return run ? `${href}?run=${encodeURIComponent(run)}` : href;
 }
+
+/** The cookie holding the run the user last looked at: set by the proxy on each console page whose address names one. */
+export const LAST_RUN_COOKIE = "verity-run";
+
+/**
+ * The run a run-scoped page opens on: the one its address asks for, else the one the user last looked at, else the
+ * first of `runs` (newest first) that has data, else the newest; undefined when there is no run. A run asked for that
+ * does not exist falls through the same way (the page says it does not exist).
+ */
+export function defaultRun<T extends { id: string }>(
+  runs: readonly T[],
+  choice: { asked?: string | null; lastRun?: string | null },
+  hasData: (run: T) => boolean = () => true,
+): T | undefined {
+  const byId = (id: string | null | undefined) => (id ? runs.find((r) => r.id === id) : undefined);
+  return byId(choice.asked) ?? byId(choice.lastRun) ?? runs.find(hasData) ?? runs[0];
+}

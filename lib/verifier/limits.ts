@@ -4,8 +4,8 @@
 // parser), and an id of a few thousand characters no longer fits a PostgreSQL index row (2,704 bytes), so the write
 // of its whole batch fails. Pure.
 
-/** The largest integer a `step`, `sample_index` or `tool_steps` may be: the ledger stores them as 32-bit integers. */
-export const MAX_INT4 = 2_147_483_647;
+/** The largest int4 (`Int` in schema.prisma): a `step`, `sample_index` or `tool_steps`, and every 32-bit id. */
+export const INT4_MAX = 2_147_483_647;
 
 /**
  * Entries a list inside a record may have. No real record comes near: the verifier writes at most one reason per

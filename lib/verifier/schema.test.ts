@@ -11,9 +11,9 @@ import {
 } from "@/lib/verifier/schema.ts";
 import {
   ID_BAD_CHARACTER,
+  INT4_MAX,
   MAX_CLAIMS,
   MAX_ID_LENGTH,
-  MAX_INT4,
   MAX_REASONS,
   MAX_STEPS,
 } from "@/lib/verifier/limits.ts";
@@ -300,8 +300,8 @@ describe("lists and integers inside a record", () => {
 
   it("hold step, sample_index and tool_steps to the ledger's 32-bit integers", () => {
     const r = record();
-    const tooBig = `at most ${MAX_INT4} (the ledger stores it as a 32-bit integer)`;
-    expect(issues(scoreRecordSchema, { ...r, step: MAX_INT4 })).toEqual([]);
+    const tooBig = `at most ${INT4_MAX} (the ledger stores it as a 32-bit integer)`;
+    expect(issues(scoreRecordSchema, { ...r, step: INT4_MAX })).toEqual([]);
     for (const field of ["step", "sample_index", "tool_steps"])
       expect(issues(scoreRecordSchema, { ...r, [field]: 2 ** 31 })).toEqual([{ path: field, message: tooBig }]);
     expect(issues(rolloutSchema, { ...makeRollout(), step: 2 ** 40 })).toEqual([{ path: "step", message: tooBig }]);

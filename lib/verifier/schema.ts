@@ -5,12 +5,12 @@
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES, HANDOFF_MODES, HARM_OPS, REGISTRY_KINDS } from "@/lib/verifier/codes.ts";
 import {
+  INT4_MAX,
   ID_FORBIDDEN,
   ID_TOO_LONG,
   idCharacterProblem,
   MAX_CLAIMS,
   MAX_ID_LENGTH,
-  MAX_INT4,
   MAX_REASONS,
   MAX_STEPS,
 } from "@/lib/verifier/limits.ts";
@@ -27,12 +27,12 @@ const id = z.string().min(1).max(MAX_ID_LENGTH, tooLong).refine(noBadCharacter, 
 /** The id schema, for inputs outside the wire formats that name the same things (--run, platform payload ids). */
 export const idSchema = id;
 const unit = z.number().min(0).max(1);
-/** A count or a step: an integer from 0 to MAX_INT4, as the ledger's 32-bit columns store it. */
+/** A count or a step: an integer from 0 to INT4_MAX, as the ledger's 32-bit columns store it. */
 const nonNegInt = z
   .number()
   .int()
   .nonnegative()
-  .max(MAX_INT4, { error: `at most ${MAX_INT4} (the ledger stores it as a 32-bit integer)` });
+  .max(INT4_MAX, { error: `at most ${INT4_MAX} (the ledger stores it as a 32-bit integer)` });
 
 /** A list of at most `max` entries, named by what they are, counted in the message. */
 function boundedList<T extends z.ZodType>(item: T, max: number, what: string) {

@@ -5,7 +5,8 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { Table, Td } from "@/components/ui/table.tsx";
-import { listApiTokens, listActivityLog, listUsers, listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listApiTokens, listActivityLog, listUsers } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 
 export const metadata: Metadata = { title: "Admin" };
@@ -15,7 +16,7 @@ export default async function AdminPage() {
   const [users, tokens, configs, log] = await Promise.all([
     listUsers(),
     listApiTokens(),
-    listVerifierConfigs(),
+    listStoredConfigs(),
     listActivityLog({ limit: 10 }),
   ]);
   const active = tokens.filter((t) => !t.revokedAt);

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import Link from "next/link";
 import { BlindSpotCard } from "@/components/clusters/blind-spot-card.tsx";
 import { ClusterDetail } from "@/components/clusters/cluster-detail.tsx";
@@ -15,6 +16,7 @@ import { can } from "@/lib/auth/policy.ts";
 import { clustersHref } from "@/lib/clusters/keys.ts";
 import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
 import { unscoredLine } from "@/lib/clusters/report.ts";
+import { LAST_RUN_COOKIE } from "@/lib/runs/location.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
@@ -25,7 +27,8 @@ export default async function ClustersPage({
 }) {
   const user = await requirePageUser("ledger.read");
   const search = await searchParams;
-  const page = await loadClustersPage(search);
+  const lastRun = (await cookies()).get(LAST_RUN_COOKIE)?.value ?? null;
+  const page = await loadClustersPage(search, { lastRun });
   const view = search.view === "treemap" ? "treemap" : "bars";
   const canEdit = can(user.role, "audit.manage");
   const canExport = can(user.role, "export");

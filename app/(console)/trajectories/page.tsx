@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { BrowseCursorError, browseLedger, countLedger } from "@/lib/ledger/browse.ts";
+import { matchCountLabel } from "@/lib/ledger/count-label.ts";
 import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { browseFacets } from "@/lib/ledger/facets.ts";
 
@@ -92,17 +93,7 @@ export default async function TrajectoriesPage({
           )
         }
       />
-      <Card
-        title={
-          <span data-testid="match-count">
-            {count.exact
-              ? `${count.count.toLocaleString("en-US")} matching`
-              : count.atLeast
-                ? `more than ${count.count.toLocaleString("en-US")} matching`
-                : `≈ ${count.count.toLocaleString("en-US")} matching (estimated from a sample of the rows)`}
-          </span>
-        }
-      >
+      <Card title={<span data-testid="match-count">{matchCountLabel(count)}</span>}>
         <FilterForm key={query} params={p} runs={facets.runs} categories={facets.categories} />
         <FilterChips params={p} />
         {page.rows.length === 0 ? (

@@ -4,10 +4,8 @@
 // steps lock the rows in the same order and cannot deadlock.
 import type pg from "pg";
 import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
-
-/** reward >= this counts as a success (pass@1 in the domain brief). */
-export const SUCCESS_THRESHOLD = 0.9;
 
 /** What a rollup needs to know about one ledger entry. */
 export type RollupEntry = {
@@ -26,7 +24,8 @@ export type RollupEntry = {
   trained_reward: number | null;
 };
 
-type StepAcc = {
+/** What a step's rollup counts of its entries (step_rollups' columns but the group figures). */
+export type StepCounts = {
   rollouts: number;
   rewarded: number;
   rewardSum: number;
@@ -39,11 +38,12 @@ type StepAcc = {
   specErrors: number;
   inputErrors: number;
   external: number;
+  /** Entries with a trained reward and a ledger reward; those differing by more than 1e-6; Σ |trained − reward|. */
   trained: number;
   trainedDiffers: number;
   trainedAbsDiffSum: number;
 };
-type GuardrailAcc = { hits: number; deciding: number; removedSum: number };
+export type GuardrailCounters = { hits: number; deciding: number; removedSum: number };
 type GroupAcc = { n: number; rewardSum: number; rewardSumsq: number };
 
 const SEP = "\u0000";
@@ -63,8 +63,8 @@ export function removedReward(e: Pick<RollupEntry, "capped" | "reward" | "raw_re
 }
 
 export class RollupDelta {
-  readonly steps = new Map<string, StepAcc>();
-  readonly guardrails = new Map<string, GuardrailAcc>();
+  readonly steps = new Map<string, StepCounts>();
+  readonly guardrails = new Map<string, GuardrailCounters>();
   readonly groups = new Map<string, GroupAcc>();
 
   /** Counts an entry in (+1) or out (−1) of the current ledger. */

@@ -5,7 +5,13 @@
 import type pg from "pg";
 import { checkout } from "@/lib/db/pool.ts";
 import { withTrainedReward, type LedgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
-import { RollupDelta, SUCCESS_THRESHOLD, type RollupEntry } from "@/lib/ledger/store/rollups.ts";
+import { RollupDelta, type RollupEntry } from "@/lib/ledger/store/rollups.ts";
+import { ledgerEntryRows } from "@/lib/ledger/store/ledger-rows.ts";
+import { rolloutFromColumns, type RolloutRowDb } from "@/lib/ledger/store/rows.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
+import type { VerifierConfig } from "@/lib/verifier/config.ts";
+import type { Case } from "@/lib/verifier/schema.ts";
+import { scoreRollout } from "@/lib/verifier/score.ts";
 import { allocateIds, beginLedgerWrite, insertLedgerEntries, type NewEntry } from "@/lib/ledger/store/write-batch.ts";
 
 export type GuardrailTransition = { from: string | null; to: string | null; n: number };
@@ -184,4 +190,40 @@ export async function supersedeEntries(
     client.release(err as Error);
     throw err;
   }
+}
+
+/** The case a re-score scores a rollout under. */
+export type RescoreCase = { doc: Case; category: string; version: number };
+
+/**
+ * One page of a re-score: each rollout scored again under its case (`caseOf`; one without is counted as skipped) and
+ * config (`configOf`), and the entries whose score or case version changes superseded (supersedeEntries). Returns
+ * what supersedeEntries wrote.
+ */
+export async function rescorePage<R extends RolloutRowDb>(
+  pool: pg.Pool,
+  runId: string,
+  rows: readonly R[],
+  tally: RescoreTally,
+  scoring: { caseOf: (r: R) => RescoreCase | undefined; configOf: (r: R) => VerifierConfig },
+): Promise<number> {
+  const freshOf = new Map<string, FreshEntry>();
+  for (const r of rows) {
+    const known = scoring.caseOf(r);
+    if (!known) {
+      tally.summary.skipped_no_case++;
+      continue;
+    }
+    const entry = ledgerEntryRows(scoreRollout(rolloutFromColumns(r), known.doc, scoring.configOf(r)));
+    if (entry.ok)
+      freshOf.set(r.trajectory_id, {
+        rolloutId: r.id,
+        rows: entry.rows,
+        category: known.category,
+        trained: r.trained_reward,
+        caseVersion: known.version,
+      });
+  }
+  tally.summary.rollouts += rows.length;
+  return supersedeEntries(pool, runId, freshOf, tally);
 }

@@ -8,7 +8,7 @@ import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { Head, Table, Td } from "@/components/ui/table.tsx";
-import { listVerifierConfigs } from "@/lib/admin/data.ts";
+import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { listRunIds } from "@/lib/runs/data.ts";
@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: "Verifier configs" };
 
 export default async function ConfigsPage() {
   const me = await requirePageUser("configs.read");
-  const configs = await listVerifierConfigs();
+  const configs = await listStoredConfigs();
   const manage = can(me.role, "configs.manage");
   const runs = manage ? await listRunIds() : [];
   return (

@@ -1,0 +1,10 @@
+// What the trajectory browser says of its match count: the number when it is exact, the bound when only the bound is
+// known, and an estimate labelled as one.
+import type { LedgerCount } from "@/lib/ledger/browse.ts";
+
+export function matchCountLabel(c: LedgerCount): string {
+  const n = c.count.toLocaleString("en-US");
+  if (c.exact) return `${n} matching`;
+  if (c.atLeast) return `more than ${n} matching`;
+  return `≈ ${n} matching (estimated from a sample of the rows)`;
+}
