@@ -27,7 +27,14 @@ function recordUnhandled(error: {
 // Unit tests (*.test.ts) are pure; integration tests (*.int.test.ts) need DATABASE_URL, which bin/test.ts
 // points at a fresh database. Both run in one vitest process through two projects.
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Tests run outside Next's react-server layer, where "server-only" is the empty module (tsconfig.json maps it
+      // the same way for tsx, so the CLI and the scripts load the server modules too).
+      "server-only": path.resolve(import.meta.dirname, "node_modules/next/dist/compiled/server-only/empty.js"),
+    },
+  },
   test: {
     onUnhandledError: (error) => recordUnhandled(error),
     projects: [

@@ -6,6 +6,7 @@ import type { ActivityActor, Db } from "@/lib/auth/activity-log.ts";
 import { activeTokenScopes, SCOPE_ACTION, tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";
+import { apiError, type Result } from "@/lib/result.ts";
 
 export type ApiPrincipal = {
   tokenId: number;
@@ -18,11 +19,7 @@ export type ApiPrincipal = {
   createdById: number;
 };
 
-export type ApiAuthResult = { ok: true; principal: ApiPrincipal } | { ok: false; response: Response };
-
-export function apiError(status: number, code: string, message: string, headers?: HeadersInit): Response {
-  return Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store", ...headers } });
-}
+export type ApiAuthResult = Result<{ principal: ApiPrincipal }, { response: Response }>;
 
 function unauthorized(code: string, message: string): Response {
   return apiError(401, code, message, { "www-authenticate": `Bearer realm="verity", error="invalid_token"` });
@@ -33,8 +30,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Checks the bearer token of a request; `scope` null accepts any valid token. On success the token's last use is
- * recorded. Use directly (`const auth = await authenticateApi(req, "ingest"); if (!auth.ok) return auth.response;`)
- * or through withApiAuth.
+ * recorded. Routes ask through lib/api/route.ts (`auth: { token: "ingest" }`).
  */
 export async function authenticateApi(
   req: Request,
@@ -112,21 +108,6 @@ export async function authenticateApi(
       activeScopes,
       createdById: token.createdById,
     },
-  };
-}
-
-/**
- * Wraps a route handler: `export const POST = withApiAuth("ingest", async (req, ctx, principal) => …)`. The handler
- * runs only for a valid token with the scope.
- */
-export function withApiAuth<Ctx>(
-  scope: TokenScope | null,
-  handler: (req: Request, ctx: Ctx, principal: ApiPrincipal) => Response | Promise<Response>,
-): (req: Request, ctx: Ctx) => Promise<Response> {
-  return async (req, ctx) => {
-    const auth = await authenticateApi(req, scope);
-    if (!auth.ok) return auth.response;
-    return handler(req, ctx, auth.principal);
   };
 }
 

@@ -10,6 +10,7 @@ import { resolveJsonPath } from "@/lib/import/json-path.ts";
 import { SUBSCORE_FIELDS, type ImportMap, type MapField } from "@/lib/import/jsonl-map.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
+import type { Result } from "@/lib/result.ts";
 
 export type JsonlDefaults = { run?: string; category: string };
 
@@ -20,8 +21,9 @@ export type JsonlDefaults = { run?: string; category: string };
  */
 export const TRACKED_STEPS = 64;
 
-type Result<T> = { ok: true; value: T } | { ok: false; issue: Issue };
-type Mapped = { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
+/** A line's field or mapping refused: the issue names the field. */
+type LineFailure = { issue: Issue };
+type Mapped = Result<{ mapped: PlatformMapped }, LineFailure>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 function describe(v: unknown): string {
@@ -50,7 +52,7 @@ export class JsonlMapper implements LineMapper {
     if (!isObject(value))
       return { ok: false, issue: { path: "", message: `expected a JSON object (got ${describe(value)})` } };
     const p = this.m.paths;
-    const get = (field: MapField): Result<unknown> | null => {
+    const get = (field: MapField): Result<{ value: unknown }, LineFailure> | null => {
       const path = p[field];
       if (!path) return null;
       const r = resolveJsonPath(value, path);
@@ -203,14 +205,14 @@ export class JsonlMapper implements LineMapper {
   /** The reward (and what the trainer saw before rescaling), the mapped sub-scores and the other components. */
   private scores(
     value: Record<string, unknown>,
-    get: (f: MapField) => Result<unknown> | null,
+    get: (f: MapField) => Result<{ value: unknown }, LineFailure> | null,
     fail: (field: MapField, expected: string, got: unknown, at?: string) => { ok: false; issue: Issue },
-  ): Result<{
-    reward: number;
-    trained: number;
-    subscores: Record<string, number>;
-    reasons: Record<string, unknown>[];
-  }> {
+  ): Result<
+    {
+      value: { reward: number; trained: number; subscores: Record<string, number>; reasons: Record<string, unknown>[] };
+    },
+    LineFailure
+  > {
     const p = this.m.paths;
     // Top-level keys that a non-sub-score field reads are never components.
     const taken = new Set<string>();

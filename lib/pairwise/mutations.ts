@@ -6,7 +6,8 @@ import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/pairwise/order.ts";
 import type { PairJudgement } from "@/lib/pairwise/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
-import type { Result } from "@/lib/review/mutations.ts";
+import type { ReviewFailure } from "@/lib/review/mutations.ts";
+import type { Result } from "@/lib/result.ts";
 
 type LockedItem = {
   status: string;
@@ -30,7 +31,7 @@ export async function submitPairReview(
   secondsSpent: number,
   now = new Date(),
   client: PrismaClient = db(),
-): Promise<Result<{ reviewId: bigint; order: LedgerOrder; excludedReason: string | null }>> {
+): Promise<Result<{ reviewId: bigint; order: LedgerOrder; excludedReason: string | null }, ReviewFailure>> {
   return client.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<LockedItem[]>`
       select status::text as status, lease_user_id, reviews_done, reviews_needed, disputed_at
