@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { invalidProxyEntries } from "@/lib/auth/client-address.ts";
 

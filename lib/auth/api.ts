@@ -2,6 +2,7 @@
 // {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token or one whose owner is disabled, 403
 // for a missing scope or a scope its owner's current role no longer allows. The owner is read on every request, so
 // disabling or demoting a user changes what their tokens may do at once.
+import "server-only";
 import type { ActivityActor, Db } from "@/lib/auth/activity-log.ts";
 import { activeTokenScopes, SCOPE_ACTION, tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
