@@ -111,9 +111,7 @@ async function authorize(
     const r = await routeUser(auth.session);
     return r.ok ? { ok: true, value: r.user } : r;
   }
-  const r = auth.client
-    ? await authenticateApi(req, auth.token, new Date(), auth.client)
-    : await authenticateApi(req, auth.token);
+  const r = await authenticateApi(req, auth.token, new Date(), auth.client);
   return r.ok ? { ok: true, value: r.principal } : r;
 }
 

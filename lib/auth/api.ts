@@ -5,8 +5,9 @@
 import "server-only";
 import type { ActivityActor, Db } from "@/lib/auth/activity-log.ts";
 import { activeTokenScopes, SCOPE_ACTION, tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
+import { findApiToken } from "@/lib/auth/data.ts";
+import { touchApiToken } from "@/lib/auth/mutations.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
-import { db } from "@/lib/db/client.ts";
 import { apiError, type Result } from "@/lib/result.ts";
 
 export type ApiPrincipal = {
@@ -37,7 +38,7 @@ export async function authenticateApi(
   req: Request,
   scope: TokenScope | null,
   now = new Date(),
-  client: Db = db(),
+  client?: Db,
 ): Promise<ApiAuthResult> {
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -51,21 +52,7 @@ export async function authenticateApi(
     };
   }
   const hash = apiTokenHash(match[1]);
-  const token = hash
-    ? await client.apiToken.findUnique({
-        where: { hash },
-        select: {
-          id: true,
-          name: true,
-          prefix: true,
-          scopes: true,
-          createdById: true,
-          revokedAt: true,
-          lastUsedAt: true,
-          createdBy: { select: { role: true, disabledAt: true } },
-        },
-      })
-    : null;
+  const token = hash ? await findApiToken(hash, client) : null;
   if (!token) return { ok: false, response: unauthorized("invalid_token", "This API token is not valid.") };
   if (token.revokedAt)
     return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
@@ -97,7 +84,7 @@ export async function authenticateApi(
     };
   }
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
-    await client.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } });
+    await touchApiToken(token.id, now, client);
   }
   return {
     ok: true,

@@ -4,6 +4,12 @@ import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/pairwise/order.ts";
 
+/** Whether an audit item is a pair (it has a B rollout): pair disputes are settled on the pairwise pages. */
+export async function isPairItem(itemId: bigint, client: Db = db()): Promise<boolean> {
+  const item = await client.auditItem.findUnique({ where: { id: itemId }, select: { rolloutBId: true } });
+  return Boolean(item?.rolloutBId);
+}
+
 export type RevealSide = {
   trajectoryId: string;
   reward: number | null;

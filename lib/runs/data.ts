@@ -2,6 +2,7 @@
 // per run), never from the ledger.
 import type { Db } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/rollups/mutations.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
@@ -62,6 +63,11 @@ const share = (k: number | null, n: number | null) => (n ? (k ?? 0) / n : null);
  * Every run, newest first, with totals over its rollups and the figures of its latest step (success = reward ≥
  * SUCCESS_THRESHOLD, counted by the rollups). Totals sum O(steps) rows per run; the latest step is one index probe.
  */
+/** listRunSummaries on the read replica (the primary when there is none): the runs page. */
+export async function listRunSummariesForPage(): Promise<RunSummary[]> {
+  return listRunSummaries(readDb());
+}
+
 export async function listRunSummaries(client: Db = db(), only?: string): Promise<RunSummary[]> {
   const rows = await client.$queryRaw<Row[]>`
     select r.id, r.description, r.created_at,
