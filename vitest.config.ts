@@ -28,7 +28,14 @@ function recordUnhandled(error: {
 // points at a fresh database; Citus tests (*.citus.test.ts) run against a Citus cluster their global setup starts.
 // Each part runs in its own vitest process, through its project.
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // Tests run outside Next's react-server layer, where "server-only" is the empty module (tsconfig.json maps it
+      // the same way for tsx, so the CLI and the scripts load the server modules too).
+      "server-only": path.resolve(import.meta.dirname, "node_modules/next/dist/compiled/server-only/empty.js"),
+    },
+  },
   test: {
     onUnhandledError: (error) => recordUnhandled(error),
     projects: [

@@ -7,8 +7,7 @@ import type { Role, TokenScope } from "@/lib/auth/policy.ts";
 import { newApiToken } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
+import type { Result } from "@/lib/result.ts";
 
 /** The acting signed-in user, or a label ("cli") for changes made from the command line. */
 export type Actor = ActivityActor;

@@ -5,7 +5,7 @@ import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { parseAgreementFilter, type AgreementFilter } from "@/lib/agreement/schema.ts";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { db } from "@/lib/db/client.ts";
-import { countFixes } from "@/lib/agreement/fixes.ts";
+import { countFixes } from "@/lib/agreement/fixes-data.ts";
 import { markDefectFixed } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";

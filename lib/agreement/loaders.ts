@@ -9,7 +9,7 @@ import type { ItemsQuery } from "@/lib/agreement/items-schema.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
 import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
-import { countFixes } from "@/lib/agreement/fixes.ts";
+import { countFixes } from "@/lib/agreement/fixes-data.ts";
 
 /**
  * The agreement page: the report (while a slow one is rebuilt after a change, the one before it, with `asOf`), the

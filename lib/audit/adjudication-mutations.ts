@@ -6,8 +6,7 @@ import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import { linkAdjudication } from "@/lib/defects/mutations.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string };
+import type { Result } from "@/lib/result.ts";
 
 /**
  * Records the verdict. The item row is locked first, so two leads settling the same item at once produce a chain

@@ -7,11 +7,10 @@ import type { BatchParams, ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
+import type { Result } from "@/lib/result.ts";
 
 /** Sampler version written on the manifest: a change of the draw is a new version, never a silent change. */
 export const SAMPLER_VERSION = "1";
-
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: string };
 
 /** A fresh salt when none is given: 64 random bits, hex. Stored on the batch, so the draw stays reproducible. */
 export function newSalt(): string {

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { changeRole, createApiToken, createUser, revokeApiToken, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { describeTokenEffects } from "@/lib/admin/token-effects.ts";
-import { authenticateApi, withApiAuth } from "@/lib/auth/api.ts";
+import { apiRoute } from "@/lib/api/route.ts";
+import { authenticateApi } from "@/lib/auth/api.ts";
 import { db } from "@/lib/db/client.ts";
 
 async function admin() {
@@ -70,7 +71,7 @@ describe("API tokens", () => {
 
   it("refuses a token without the ingest scope at an ingest-scoped check with 403", async () => {
     const t = await createApiToken({ name: "reader", scopes: ["read"] }, await admin());
-    const handler = withApiAuth("ingest", () => Response.json({ ingested: true }));
+    const handler = apiRoute({ auth: { token: "ingest" } }, () => Response.json({ ingested: true }));
     const res = await handler(
       new Request("http://verity.test/api/v1/ingest", {
         method: "POST",

@@ -2,10 +2,14 @@
 // {error: {code, message}}: 401 for a missing, malformed, unknown or revoked token or one whose owner is disabled, 403
 // for a missing scope or a scope its owner's current role no longer allows. The owner is read on every request, so
 // disabling or demoting a user changes what their tokens may do at once.
+import "server-only";
 import type { ActivityActor } from "@/lib/auth/activity-log.ts";
 import { activeTokenScopes, SCOPE_ACTION, tokenAllows, type TokenScope } from "@/lib/auth/policy.ts";
+import { findApiToken } from "@/lib/auth/data.ts";
+import { touchApiToken } from "@/lib/auth/mutations.ts";
 import { apiTokenHash } from "@/lib/auth/tokens.ts";
-import { db, type Db } from "@/lib/db/client.ts";
+import type { Db } from "@/lib/db/client.ts";
+import { apiError, type Result } from "@/lib/result.ts";
 
 export type ApiPrincipal = {
   tokenId: number;
@@ -18,11 +22,7 @@ export type ApiPrincipal = {
   createdById: number;
 };
 
-export type ApiAuthResult = { ok: true; principal: ApiPrincipal } | { ok: false; response: Response };
-
-export function apiError(status: number, code: string, message: string, headers?: HeadersInit): Response {
-  return Response.json({ error: { code, message } }, { status, headers: { "cache-control": "no-store", ...headers } });
-}
+export type ApiAuthResult = Result<{ principal: ApiPrincipal }, { response: Response }>;
 
 function unauthorized(code: string, message: string): Response {
   return apiError(401, code, message, { "www-authenticate": `Bearer realm="verity", error="invalid_token"` });
@@ -33,14 +33,13 @@ const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Checks the bearer token of a request; `scope` null accepts any valid token. On success the token's last use is
- * recorded. Use directly (`const auth = await authenticateApi(req, "ingest"); if (!auth.ok) return auth.response;`)
- * or through withApiAuth.
+ * recorded. Routes ask through lib/api/route.ts (`auth: { token: "ingest" }`).
  */
 export async function authenticateApi(
   req: Request,
   scope: TokenScope | null,
   now = new Date(),
-  client: Db = db(),
+  client?: Db,
 ): Promise<ApiAuthResult> {
   const header = req.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -54,21 +53,7 @@ export async function authenticateApi(
     };
   }
   const hash = apiTokenHash(match[1]);
-  const token = hash
-    ? await client.apiToken.findUnique({
-        where: { hash },
-        select: {
-          id: true,
-          name: true,
-          prefix: true,
-          scopes: true,
-          createdById: true,
-          revokedAt: true,
-          lastUsedAt: true,
-          createdBy: { select: { role: true, disabledAt: true } },
-        },
-      })
-    : null;
+  const token = hash ? await findApiToken(hash, client) : null;
   if (!token) return { ok: false, response: unauthorized("invalid_token", "This API token is not valid.") };
   if (token.revokedAt)
     return { ok: false, response: unauthorized("invalid_token", "This API token has been revoked.") };
@@ -100,7 +85,7 @@ export async function authenticateApi(
     };
   }
   if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() >= TOUCH_EVERY_MS) {
-    await client.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } });
+    await touchApiToken(token.id, now, client);
   }
   return {
     ok: true,
@@ -112,21 +97,6 @@ export async function authenticateApi(
       activeScopes,
       createdById: token.createdById,
     },
-  };
-}
-
-/**
- * Wraps a route handler: `export const POST = withApiAuth("ingest", async (req, ctx, principal) => …)`. The handler
- * runs only for a valid token with the scope.
- */
-export function withApiAuth<Ctx>(
-  scope: TokenScope | null,
-  handler: (req: Request, ctx: Ctx, principal: ApiPrincipal) => Response | Promise<Response>,
-): (req: Request, ctx: Ctx) => Promise<Response> {
-  return async (req, ctx) => {
-    const auth = await authenticateApi(req, scope);
-    if (!auth.ok) return auth.response;
-    return handler(req, ctx, auth.principal);
   };
 }
 

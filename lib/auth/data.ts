@@ -15,6 +15,23 @@ export type SessionUser = {
   lastSeenAt: Date;
 };
 
+/** The API token with this hash (lib/auth/tokens.ts apiTokenHash), with its owner's role and state, or null. */
+export async function findApiToken(hash: string, client: Db = db()) {
+  return client.apiToken.findUnique({
+    where: { hash },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      scopes: true,
+      createdById: true,
+      revokedAt: true,
+      lastUsedAt: true,
+      createdBy: { select: { role: true, disabledAt: true } },
+    },
+  });
+}
+
 /**
  * The user behind a session id (the sha256 of the cookie), or null when the session is unknown, expired, or its user
  * is disabled. Role and disabled state are read on every request, so a change takes effect at the next click.

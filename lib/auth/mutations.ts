@@ -20,6 +20,11 @@ export async function createSession(userId: number, now = new Date(), client: Db
 /** How stale lastSeenAt may get before a request writes it again: one write per session per five minutes. */
 const TOUCH_EVERY_MS = 5 * 60_000;
 
+/** Records a token's use (the caller writes at most once a minute per token). */
+export async function touchApiToken(tokenId: number, now: Date, client: Db = db()): Promise<void> {
+  await client.apiToken.updateMany({ where: { id: tokenId }, data: { lastUsedAt: now } });
+}
+
 /** Records activity on a session (throttled). Expiry stays absolute: VERITY_SESSION_HOURS after sign-in. */
 export async function touchSession(user: SessionUser, now = new Date(), client: Db = db()): Promise<void> {
   if (now.getTime() - user.lastSeenAt.getTime() < TOUCH_EVERY_MS) return;

@@ -1,4 +1,5 @@
 // The session cookie: read in server components, set and cleared in server actions and route handlers.
+import "server-only";
 import { cookies, headers } from "next/headers";
 import { cache } from "react";
 import { clientAddress, trustedProxyList } from "@/lib/auth/client-address.ts";

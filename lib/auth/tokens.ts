@@ -1,6 +1,7 @@
 // Secrets handed to browsers (session cookies) and machines (API tokens). Only their sha256 is ever stored, so a
 // leaked database does not leak a usable credential. 32 random bytes make a brute-force preimage search hopeless,
 // which is why a fast hash (not scrypt) is right here.
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 
 export function sha256Hex(value: string): string {

@@ -6,7 +6,8 @@ import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
 import { reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { applyBulkFix, dryRunBulkFix, type BulkApply, type BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
-import { bulkFixInput, issues, specChangeOf } from "@/lib/clusters/schema.ts";
+import { bulkFixInput, specChangeOf } from "@/lib/clusters/schema.ts";
+import { fieldMessages } from "@/lib/result.ts";
 import { describeSpecChange } from "@/lib/clusters/spec-change.ts";
 import { createClient } from "@/lib/db/client.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
@@ -108,7 +109,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   });
   if (!parsed.success)
     return usage(
-      issues(parsed.error)
+      fieldMessages(parsed.error)
         .map((m) => m.replace(/^(\w+):/, (_, f: string) => `${FLAG[f] ?? f}:`))
         .join("; "),
     );

@@ -9,7 +9,8 @@ import { clusterBacklog } from "@/lib/clusters/export.ts";
 import { parseKey } from "@/lib/clusters/keys.ts";
 import { type FullReport, loadFullReport, withPinsFirst } from "@/lib/clusters/loaders.ts";
 import { type ClusterStats, unscoredLine } from "@/lib/clusters/report.ts";
-import { clusterWindowSchema, issues, STATUS_LABELS, toWindow } from "@/lib/clusters/schema.ts";
+import { clusterWindowSchema, STATUS_LABELS, toWindow } from "@/lib/clusters/schema.ts";
+import { fieldMessages } from "@/lib/result.ts";
 import { reportToWire } from "@/lib/clusters/wire.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 
@@ -137,7 +138,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     const problems = [
       ...(parsed.success
         ? []
-        : issues(parsed.error).map((m) => m.replace(/^(\w+):/, (_, f: string) => `${flag[f] ?? f}:`))),
+        : fieldMessages(parsed.error).map((m) => m.replace(/^(\w+):/, (_, f: string) => `${flag[f] ?? f}:`))),
       ...(values.export !== undefined && !key ? ["--export: is not a cluster key"] : []),
     ];
     out.err(`verity clusters: ${problems.join("; ")}\n\n${USAGE}`);

@@ -7,7 +7,6 @@ import { ingestCounts, recordLoad } from "@/lib/ingest/activity.ts";
 import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap, MAP_FIELDS, type ImportMap } from "@/lib/import/jsonl-map.ts";
 import { jsonlImportCliSchema, type JsonlImportCliOptions } from "@/lib/import/schema.ts";
-import { zodIssues } from "@/lib/verifier/schema.ts";
 import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity import jsonl FILE|- (--preset verl|trl | --map field=path,...) --run RUN [options]

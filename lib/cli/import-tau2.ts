@@ -7,7 +7,6 @@ import { tau2ImportCliSchema, type Tau2ImportCliOptions } from "@/lib/import/sch
 import { defaultTau2Run, importTau2, readTau2Db } from "@/lib/import/tau2.ts";
 import { recordLoad } from "@/lib/ingest/activity.ts";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
-import { zodIssues } from "@/lib/verifier/schema.ts";
 import { afterWrite } from "@/lib/server/after-write.ts";
 
 const USAGE = `usage: verity import tau2 RESULTS.json --db DB.json [--run RUN] [--step N] [--strict]

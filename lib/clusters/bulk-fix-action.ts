@@ -9,7 +9,8 @@ import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { reviseReasonSchema } from "@/lib/cases/schema.ts";
 import { applyBulkFix, type BulkApply } from "@/lib/clusters/bulk-fix.ts";
 import { resolveBulkFixTarget } from "@/lib/clusters/bulk-fix-target.ts";
-import { bulkFixFormRecord, bulkFixInput, issues, specChangeOf } from "@/lib/clusters/schema.ts";
+import { bulkFixFormRecord, bulkFixInput, specChangeOf } from "@/lib/clusters/schema.ts";
+import { fieldMessages } from "@/lib/result.ts";
 import { describeSpecChange } from "@/lib/clusters/spec-change.ts";
 import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
@@ -20,7 +21,7 @@ export async function applyBulkFixAction(_prev: BulkApplyState, form: FormData):
   const me = await requireActionUser("cases.revise");
   if (!isForm(form)) return NOT_A_FORM;
   const parsed = bulkFixInput.safeParse(bulkFixFormRecord(form));
-  if (!parsed.success) return { ok: false, message: issues(parsed.error).join("; ") };
+  if (!parsed.success) return { ok: false, message: fieldMessages(parsed.error).join("; ") };
   const reason = reviseReasonSchema.safeParse(form.get("reason") ?? "");
   if (!reason.success) return { ok: false, message: `reason: ${reason.error.issues[0].message}` };
   const client = db();

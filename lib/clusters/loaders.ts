@@ -27,7 +27,8 @@ import {
   type LevelOne,
   type LevelTwo,
 } from "@/lib/clusters/report.ts";
-import { clusterPageSchema, DEFAULT_THRESHOLD, issues, type ClusterWindow } from "@/lib/clusters/schema.ts";
+import { clusterPageSchema, DEFAULT_THRESHOLD, type ClusterWindow } from "@/lib/clusters/schema.ts";
+import { fieldMessages } from "@/lib/result.ts";
 import { paramsRecord } from "@/lib/ledger/browse-schema.ts";
 import { defaultRun } from "@/lib/runs/location.ts";
 
@@ -151,7 +152,7 @@ export async function loadClustersPage(
 ): Promise<ClustersPage> {
   const record = paramsRecord(search);
   const parsed = clusterPageSchema.safeParse(record);
-  const errors = parsed.success ? [] : issues(parsed.error);
+  const errors = parsed.success ? [] : fieldMessages(parsed.error);
   // A bad window is reported and the whole run shown instead, but on the run that was asked for.
   const p = parsed.success ? parsed.data : { view: "bars" as const, run: record.run };
   const runs = await listClusterRuns(client);
@@ -189,7 +190,7 @@ export async function loadBulkFixPage(
 ): Promise<BulkFixPage> {
   const none = { window: null, clusterKey: null, label: null, tickets: [], members: 0 };
   const parsed = clusterPageSchema.safeParse(paramsRecord(search));
-  if (!parsed.success) return { ...none, errors: issues(parsed.error) };
+  if (!parsed.success) return { ...none, errors: fieldMessages(parsed.error) };
   const p = parsed.data;
   const key = p.c ? parseKey(p.c) : null;
   if (!p.run || !key || !p.c)

@@ -91,15 +91,6 @@ export type ClusterStateInput = z.infer<typeof clusterStateInput>;
 
 export type FormState = { ok?: boolean; message?: string; fieldErrors?: Record<string, string[] | undefined> };
 
-/** "field: message" lines of a zod error, for the API, the CLI and the export route. */
-export function issues(error: z.ZodError): string[] {
-  return error.issues.map((i) =>
-    i.code === "unrecognized_keys"
-      ? `unknown parameter ${i.keys.map((k) => `"${k}"`).join(", ")}`
-      : `${i.path.join(".")}: ${i.message}`,
-  );
-}
-
 /** Tool names as the registries spell them: `finance.issue_refund`. */
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z_][A-Za-z0-9_-]*)*$/;
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

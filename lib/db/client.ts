@@ -1,3 +1,4 @@
+import "server-only";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient, type Prisma } from "@/lib/generated/prisma/client.ts";

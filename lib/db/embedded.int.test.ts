@@ -25,8 +25,8 @@ function isAlive(pid: number): boolean {
   }
 }
 
-type Result = { code: number | null; out: string; err: string };
-function runTsx(args: string[], env: NodeJS.ProcessEnv, killAfterLine = false): Promise<Result> {
+type ProcessOutput = { code: number | null; out: string; err: string };
+function runTsx(args: string[], env: NodeJS.ProcessEnv, killAfterLine = false): Promise<ProcessOutput> {
   return new Promise((resolve) => {
     // node itself with tsx's loader (not the tsx wrapper), so SIGKILL hits the process that owns the database
     const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: ROOT, env });

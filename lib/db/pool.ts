@@ -1,5 +1,6 @@
 // A plain `pg` pool for the bulk paths (COPY and unnest need the driver itself, not the Prisma client). One pool
 // per database URL per process; Next's dev server re-evaluates modules, hence the global.
+import "server-only";
 import pg from "pg";
 import { env } from "@/lib/env.ts";
 

@@ -2,6 +2,7 @@
 // and falls back to the primary within the same query when the standby cannot be reached; without it, it is db().
 // What must read its own writes (ingest, reviews, leases, adjudication, sign-in, admin, alarm evaluation, thresholds,
 // cluster triage) never uses it: README "Replicas" lists the split.
+import "server-only";
 import pg from "pg";
 import { clientOver, db } from "@/lib/db/client.ts";
 import { classifyDatabaseError, redactUrl } from "@/lib/db/describe-error.ts";

@@ -4,10 +4,11 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
-import { db } from "@/lib/db/client.ts";
+import { defectCause } from "@/lib/defects/data.ts";
 import { markDefectFixed } from "@/lib/defects/mutations.ts";
 import { markFixedInput } from "@/lib/defects/schema.ts";
 import { configHash, parseVerifierConfig } from "@/lib/verifier/config.ts";
+import { storedConfigById } from "@/lib/verifier-configs/data.ts";
 
 export type FixFormState = { ok?: boolean; message?: string; fieldErrors?: Record<string, string[] | undefined> };
 
@@ -22,10 +23,7 @@ export async function markDefectFixedAction(_prev: FixFormState, form: FormData)
       message: "Fix the fields marked below.",
     };
   const { runId, defectId, fixRef, note } = parsed.data;
-  const d = await db().defect.findUnique({
-    where: { runId_id: { runId, id: defectId } },
-    select: { cause: true, ticketId: true },
-  });
+  const d = await defectCause(runId, defectId);
   if (!d) return { ok: false, message: `No defect #${defectId} in run ${runId}.` };
   let fix;
   if (d.cause === "spec_wrong") {
@@ -35,7 +33,7 @@ export async function markDefectFixedAction(_prev: FixFormState, form: FormData)
     fix = { kind: "case_version" as const, ref: String(version), note };
   } else {
     const id = Number(fixRef);
-    const row = Number.isInteger(id) && id > 0 ? await db().verifierConfig.findUnique({ where: { id } }) : null;
+    const row = await storedConfigById(id);
     if (!row) return { ok: false, fieldErrors: { fixRef: [`No stored verifier config with id ${fixRef}.`] } };
     const c = parseVerifierConfig(row.body);
     if (!c.ok) return { ok: false, fieldErrors: { fixRef: [`Config ${row.name} v${row.version} is not valid.`] } };

@@ -95,6 +95,15 @@ export async function countDefectsByStatus(
   return out;
 }
 
+/** What marking a defect fixed needs to know of it: its cause (which kind of fix it takes). */
+export async function defectCause(
+  runId: string,
+  id: bigint,
+  client: Db = db(),
+): Promise<{ cause: string; ticketId: string | null } | null> {
+  return client.defect.findUnique({ where: { runId_id: { runId, id } }, select: { cause: true, ticketId: true } });
+}
+
 export type DefectDetail = DefectRow & { now: ItemNow[] };
 
 export async function loadDefect(runId: string, id: bigint, client: Db = db()): Promise<DefectDetail | null> {

@@ -6,8 +6,7 @@ import { db, type Db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { isDefectCause, type DefectCause } from "@/lib/defects/causes.ts";
 import { itemsAgreeNow } from "@/lib/defects/agreement-now.ts";
-
-export type Result<T = object> = ({ ok: true } & T) | { ok: false; error: string };
+import type { Result } from "@/lib/result.ts";
 
 /**
  * The defect an adjudication points at: for a wrong spec, the case (ticket) of the item; for a wrong rule, the

@@ -2,34 +2,48 @@
 // prints. Query: window_steps (the last N steps; default the run's reward-hacking window). The rules are the run's
 // (its thresholds); without window_steps the verdict is the run's own and is stored, and a change posted to the
 // webhook in the background.
-import { apiError, authenticateApi } from "@/lib/auth/api.ts";
-import { db, type Db } from "@/lib/db/client.ts";
+import type { z } from "zod";
+import type { Db } from "@/lib/db/client.ts";
+import { apiRoute, runParams, type InputFailure } from "@/lib/api/route.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { gateQuerySchema, queryIssues } from "@/lib/gate/schema.ts";
+import { apiError, type Result } from "@/lib/result.ts";
 
-export async function gateApiResponse(req: Request, runId: string, client: Db = db()): Promise<Response> {
-  const auth = await authenticateApi(req, "read", new Date(), client);
-  if (!auth.ok) return auth.response;
-  const params = new URL(req.url).searchParams;
+type GateQuery = z.infer<typeof gateQuerySchema>;
+
+/** The query, each parameter once; the messages name the parameter ("window_steps: …"). */
+function parseGateQuery(params: URLSearchParams): Result<{ value: GateQuery }, InputFailure> {
   const repeated = [...new Set(params.keys())].filter((k) => params.getAll(k).length > 1);
   if (repeated.length)
-    return apiError(400, "bad_request", repeated.map((k) => `${k}: is given more than once; give it once`).join("; "));
+    return { ok: false, error: repeated.map((k) => `${k}: is given more than once; give it once`).join("; ") };
   const parsed = gateQuerySchema.safeParse(Object.fromEntries(params));
-  if (!parsed.success)
-    return apiError(
-      400,
-      "bad_request",
-      queryIssues(parsed.error)
-        .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
-        .join("; "),
-    );
-  const windowSteps = parsed.data.window_steps;
-  // The run's own gate (no window given) is stored, and a change posted, as after a write.
-  const report =
-    windowSteps === undefined
-      ? (await evaluateRunGate(runId, { webhook: "background" }, client)).report
-      : await loadGateReport(runId, { windowSteps }, client);
-  if (!report) return apiError(404, "not_found", `There is no run ${JSON.stringify(runId)}.`);
-  return Response.json(report, { headers: { "cache-control": "no-store" } });
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issues = queryIssues(parsed.error);
+  return {
+    ok: false,
+    error: issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "),
+    field: issues[0]?.path || undefined,
+  };
+}
+
+/** The route handler; `client` is the database (tests hand in a scratch one). */
+export function gateRoute(client?: Db) {
+  return apiRoute(
+    { auth: { token: "read", client }, params: runParams, query: parseGateQuery },
+    async ({ params: { run: runId }, query: { window_steps: windowSteps } }) => {
+      // The run's own gate (no window given) is stored, and a change posted, as after a write.
+      const report =
+        windowSteps === undefined
+          ? (await evaluateRunGate(runId, { webhook: "background" }, client)).report
+          : await loadGateReport(runId, { windowSteps }, client);
+      if (!report) return apiError(404, "not_found", `There is no run ${JSON.stringify(runId)}.`);
+      return Response.json(report, { headers: { "cache-control": "no-store" } });
+    },
+  );
+}
+
+/** The answer to one request for a run's gate. */
+export function gateApiResponse(req: Request, runId: string, client?: Db): Promise<Response> {
+  return gateRoute(client)(req, { params: Promise.resolve({ run: runId }) });
 }

@@ -10,6 +10,7 @@ import { resolveJsonPath } from "@/lib/import/json-path.ts";
 import { SUBSCORE_FIELDS, type ImportMap, type MapField } from "@/lib/import/jsonl-map.ts";
 import { MAX_ID_LENGTH } from "@/lib/verifier/limits.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
+import type { Result } from "@/lib/result.ts";
 
 export type JsonlDefaults = { run?: string; category: string };
 
@@ -20,10 +21,13 @@ export type JsonlDefaults = { run?: string; category: string };
  */
 export const TRACKED_STEPS = 64;
 
-type Result<T> = { ok: true; value: T } | { ok: false; issue: Issue };
-type Mapped = { ok: true; mapped: PlatformMapped } | { ok: false; issue: Issue };
+/** A line's field or mapping refused: the issue names the field. */
+type LineFailure = { issue: Issue };
+type Mapped = Result<{ mapped: PlatformMapped }, LineFailure>;
 
-type Getter = (field: MapField) => Result<unknown> | null;
+/** One mapped field or the line's failure. */
+type Step<T> = Result<{ value: T }, LineFailure>;
+type Getter = (field: MapField) => Step<unknown> | null;
 type Failer = (field: MapField, expected: string, got: unknown, at?: string) => { ok: false; issue: Issue };
 type Prompt = string | Record<string, unknown>[];
 type Identity = {
@@ -148,7 +152,7 @@ export class JsonlMapper implements LineMapper {
    * Who the line is: its prompt, run, step, ticket, group, sample index and trajectory id, each mapped or derived
    * (the ticket from the prompt, the group from the ticket, the index from the lines before it, the id from them).
    */
-  private identify(get: Getter, fail: Failer): Result<{ prompt: Prompt; identity: Identity }> {
+  private identify(get: Getter, fail: Failer): Step<{ prompt: Prompt; identity: Identity }> {
     const p = this.m.paths;
     const promptR = get("prompt")!;
     if (!promptR.ok) return promptR;
@@ -221,7 +225,7 @@ export class JsonlMapper implements LineMapper {
    * The line's sample index, mapped or counted. Counted as soon as the group is known, before anything else on the
    * line can fail: importing the file again after fixing a bad line gives every other line the index it had.
    */
-  private sampleIndex(get: Getter, fail: Failer, step: number, groupId: string): Result<number> {
+  private sampleIndex(get: Getter, fail: Failer, step: number, groupId: string): Step<number> {
     const indexR = get("sample_index");
     if (indexR) {
       if (!indexR.ok) return indexR;
@@ -242,7 +246,7 @@ export class JsonlMapper implements LineMapper {
   }
 
   /** The reward (and what the trainer saw before rescaling), the mapped sub-scores and the other components. */
-  private scores(value: Record<string, unknown>, get: Getter, fail: Failer): Result<Scores> {
+  private scores(value: Record<string, unknown>, get: Getter, fail: Failer): Step<Scores> {
     const p = this.m.paths;
     // Top-level keys that a non-sub-score field reads are never components.
     const taken = new Set<string>();

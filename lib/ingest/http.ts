@@ -6,6 +6,7 @@ import { env } from "@/lib/env.ts";
 import { bodyEncoding, gunzipChunks, InflateLimitError } from "@/lib/ingest/content-encoding.ts";
 import { ingestStream } from "@/lib/ingest/ingest.ts";
 import { ingestQuerySchema, type IngestSummary } from "@/lib/ingest/schema.ts";
+import { apiError } from "@/lib/result.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 
@@ -51,13 +52,11 @@ export async function handleIngestRequest(
   const query = ingestQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!query.success) {
     const issue = zodIssues(query.error)[0];
-    return json(400, {
-      error: { code: "bad_request", message: `${issue.path ? `${issue.path}: ` : ""}${issue.message}` },
-    });
+    return apiError(400, "bad_request", `${issue.path ? `${issue.path}: ` : ""}${issue.message}`);
   }
-  if (!req.body) return json(400, { error: { code: "bad_request", message: "send NDJSON lines in the request body" } });
+  if (!req.body) return apiError(400, "bad_request", "send NDJSON lines in the request body");
   const encoding = bodyEncoding(req.headers.get("content-encoding"));
-  if (!encoding.ok) return json(415, { error: { code: "unsupported_encoding", message: encoding.message } });
+  if (!encoding.ok) return apiError(415, "unsupported_encoding", encoding.message);
   const length = Number(req.headers.get("content-length"));
   let overLimit = false;
   async function* inflated(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {

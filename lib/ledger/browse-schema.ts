@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import type { Result } from "@/lib/result.ts";
 
 // The trajectory browser's whole state lives in the URL; this schema is the one parser of it (page, row loader,
 // export and the detail page's previous/next all read the same params). Bad values are reported, not ignored.
@@ -206,6 +207,12 @@ export function parseBrowseParams(
     problems,
     partial: again.success ? again.data : browseParamsSchema.parse({}),
   };
+}
+
+/** parseBrowseParams for a route's query (lib/api/route.ts): the errors as one sentence, "field: message; …". */
+export function parseBrowseQuery(search: URLSearchParams): Result<{ value: BrowseParams }> {
+  const parsed = parseBrowseParams(search);
+  return parsed.ok ? { ok: true, value: parsed.params } : { ok: false, error: parsed.errors.join("; ") };
 }
 
 /** The URL query of a browser state without its cursor (used for links that keep the view). */

@@ -9,6 +9,7 @@ import { LEDGER_TEXT_COLUMNS, ledgerLine, type LedgerTextRow } from "@/lib/ledge
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
+import { apiError } from "@/lib/result.ts";
 
 const filterFields = {
   run: z.string().min(1).max(200),
@@ -186,21 +187,12 @@ export async function parseExportRequest<S extends z.ZodType<{ run: string }>>(
   params: URLSearchParams,
   pool: pg.Pool,
 ): Promise<z.infer<S> | Response> {
-  const headers = { "cache-control": "no-store" };
   const parsed = schema.safeParse({ ...Object.fromEntries(params), run: runId });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return Response.json(
-      { error: { code: "bad_request", message: `${issue.path.join(".") || "query"}: ${issue.message}` } },
-      { status: 400, headers },
-    );
+    return apiError(400, "bad_request", `${issue.path.join(".") || "query"}: ${issue.message}`);
   }
-  if (!(await runExists(pool, runId))) {
-    return Response.json(
-      { error: { code: "not_found", message: `no run ${JSON.stringify(runId)}` } },
-      { status: 404, headers },
-    );
-  }
+  if (!(await runExists(pool, runId))) return apiError(404, "not_found", `no run ${JSON.stringify(runId)}`);
   return parsed.data;
 }
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { adjudicationInput, type FormState } from "@/lib/audit/schema.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
-import { db } from "@/lib/db/client.ts";
+import { isPairItem } from "@/lib/pairwise/data.ts";
 
 /** Records the verdict on a pair and reopens its view, which shows the verdict and the defect it opened. */
 export async function adjudicatePairAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -21,11 +21,7 @@ export async function adjudicatePairAction(_prev: FormState, form: FormData): Pr
       fieldErrors: z.flattenError(parsed.error).fieldErrors,
       message: "Fix the fields marked below.",
     };
-  const pair = await db().auditItem.findUnique({
-    where: { id: parsed.data.itemId },
-    select: { rolloutBId: true },
-  });
-  if (!pair?.rolloutBId)
+  if (!(await isPairItem(parsed.data.itemId)))
     return { ok: false, message: "No such pair: ticket disputes are settled on the adjudication page." };
   const r = await recordAdjudication(parsed.data, { userId: me.id, email: me.email });
   if (!r.ok) return { ok: false, message: r.error };

@@ -3,6 +3,12 @@
 import { db, type Db } from "@/lib/db/client.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 
+/** Whether an audit item is a pair (it has a B rollout): pair disputes are settled on the pairwise pages. */
+export async function isPairItem(itemId: bigint, client: Db = db()): Promise<boolean> {
+  const item = await client.auditItem.findUnique({ where: { id: itemId }, select: { rolloutBId: true } });
+  return Boolean(item?.rolloutBId);
+}
+
 export type RevealSide = {
   trajectoryId: string;
   reward: number | null;

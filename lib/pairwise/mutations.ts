@@ -6,7 +6,8 @@ import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { ledgerOrder, type LedgerOrder } from "@/lib/ledger/order.ts";
 import type { PairJudgement } from "@/lib/pairwise/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
-import type { Result } from "@/lib/review/mutations.ts";
+import type { ReviewFailure } from "@/lib/review/mutations.ts";
+import type { Result } from "@/lib/result.ts";
 import { closeSubmission, lockForSubmission } from "@/lib/review/submission.ts";
 
 /**
@@ -23,7 +24,7 @@ export async function submitPairReview(
   secondsSpent: number,
   now = new Date(),
   client: PrismaClient = db(),
-): Promise<Result<{ reviewId: bigint; order: LedgerOrder; excludedReason: string | null }>> {
+): Promise<Result<{ reviewId: bigint; order: LedgerOrder; excludedReason: string | null }, ReviewFailure>> {
   return client.$transaction(async (tx) => {
     const lock = await lockForSubmission(tx, "pair", itemId, actor.userId);
     if (!lock.ok) return lock;

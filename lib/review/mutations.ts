@@ -13,10 +13,13 @@ import { loadClaimSlots, scoringConfigOf } from "@/lib/review/loaders.ts";
 import type { DraftBody, ReviewBody } from "@/lib/review/schema.ts";
 import { closeSubmission, leaseLostMessage, lockForSubmission } from "@/lib/review/submission.ts";
 import type { Claims } from "@/lib/verifier/schema.ts";
+import type { Result } from "@/lib/result.ts";
 
-export type Result<T = object> =
-  | ({ ok: true } & T)
-  | { ok: false; error: string; code?: "lease_lost" | "reviewed" | "done" | "not_found" | "unanswered" };
+/** A refused review write: the message, and what refused it (the form explains a lost lease differently). */
+export type ReviewFailure = {
+  error: string;
+  code?: "lease_lost" | "reviewed" | "done" | "not_found" | "unanswered";
+};
 
 const LEASE_LOST = `${leaseLostMessage("review")} Your draft was not saved.`;
 
@@ -28,7 +31,7 @@ export async function saveDraft(
   secondsSpent: number,
   now = new Date(),
   client: Db = db(),
-): Promise<Result<{ leaseExpiresAt: Date }>> {
+): Promise<Result<{ leaseExpiresAt: Date }, ReviewFailure>> {
   const expires = await renewLease(itemId, userId, now, client);
   if (!expires) return { ok: false, code: "lease_lost", error: LEASE_LOST };
   await client.reviewDraft.upsert({
@@ -55,7 +58,9 @@ export async function submitReview(
   secondsSpent: number,
   now = new Date(),
   client: PrismaClient = db(),
-): Promise<Result<{ reviewId: bigint; reward: number; disagrees: boolean; excludedReason: string | null }>> {
+): Promise<
+  Result<{ reviewId: bigint; reward: number; disagrees: boolean; excludedReason: string | null }, ReviewFailure>
+> {
   return client.$transaction(async (tx) => {
     const lock = await lockForSubmission(tx, "review", itemId, actor.userId);
     if (!lock.ok) return lock;

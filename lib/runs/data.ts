@@ -1,6 +1,7 @@
 // Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
 // per run), never from the ledger.
 import { db, type Db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 /** Health of one step: the latest step of a run on the runs list. */
@@ -61,6 +62,11 @@ const share = (k: number | null, n: number | null) => (n ? (k ?? 0) / n : null);
  * Every run, newest first, with totals over its rollups and the figures of its latest step (success = reward ≥
  * SUCCESS_THRESHOLD, counted by the rollups). Totals sum O(steps) rows per run; the latest step is one index probe.
  */
+/** listRunSummaries on the read replica (the primary when there is none): the runs page. */
+export async function listRunSummariesForPage(): Promise<RunSummary[]> {
+  return listRunSummaries(readDb());
+}
+
 export async function listRunSummaries(client: Db = db(), only?: string): Promise<RunSummary[]> {
   const rows = await client.$queryRaw<Row[]>`
     select r.id, r.description, r.created_at,

@@ -6,8 +6,8 @@ import { z } from "zod";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
 import { collectDiffs, type DiffView } from "@/lib/cases/dry-run.ts";
-import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
+import { runExists } from "@/lib/ledger/export.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
 import { dryRunConfig, type ConfigDryRunSkips } from "@/lib/verifier-configs/dry-run.ts";
 import { addVerifierConfig } from "@/lib/verifier-configs/mutations.ts";
@@ -73,7 +73,7 @@ export async function dryRunConfigAction(_prev: ConfigDryRunState, form: FormDat
       fieldErrors: z.flattenError(parsed.error).fieldErrors,
     };
   const { runId, sample, seed } = parsed.data;
-  if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
+  if (!(await runExists(bulkPool(), runId)))
     return { ok: false, message: `No run ${runId}.`, fieldErrors: { runId: [`No run ${runId}.`] } };
   const picked = await configByChoice(parsed.data.config);
   if (!picked.ok) return { ok: false, message: picked.error, fieldErrors: { config: [picked.error] } };

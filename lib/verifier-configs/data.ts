@@ -4,6 +4,11 @@ import { db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { DEFAULT_CONFIG, parseVerifierConfig, type VerifierConfig } from "@/lib/verifier/config.ts";
 
+/** One stored config by id, or null (an id that is not a positive whole number is none). */
+export async function storedConfigById(id: number, client: PrismaClient = db()) {
+  return Number.isInteger(id) && id > 0 ? client.verifierConfig.findUnique({ where: { id } }) : null;
+}
+
 /** Every stored config, by name then newest version first, with who stored it. */
 export async function listStoredConfigs(client: PrismaClient = db()) {
   return client.verifierConfig.findMany({

@@ -5,9 +5,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
-import { db } from "@/lib/db/client.ts";
 import { verifyDefects } from "@/lib/defects/mutations.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
+import { runExists } from "@/lib/ledger/export.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
 import { formatRescoreReport } from "@/lib/ledger/rescore-report.ts";
 import { configByChoice } from "@/lib/verifier-configs/data.ts";
@@ -30,9 +30,8 @@ export async function rescoreRunAction(_prev: RescoreState, form: FormData): Pro
   const picked = await configByChoice(parsed.data.config);
   if (!picked.ok) return { ok: false, message: picked.error };
   const { config, name: configName } = picked;
-  if (!(await db().run.findUnique({ where: { id: runId }, select: { id: true } })))
-    return { ok: false, message: `No run ${runId}.` };
   const pool = bulkPool();
+  if (!(await runExists(pool, runId))) return { ok: false, message: `No run ${runId}.` };
   const summary = await rescoreRun(pool, { runId, config, after: afterWrite(pool, { webhook: "background" }) });
   await appendActivityLog({
     actor: { userId: me.id, email: me.email },

@@ -5,17 +5,16 @@ import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
-import { readDb } from "@/lib/db/read-client.ts";
 import { listPersistedAlarms, listRunThresholds } from "@/lib/monitors/data.ts";
 import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
-import { listRunSummaries } from "@/lib/runs/data.ts";
+import { listRunSummariesForPage } from "@/lib/runs/data.ts";
 
 export const metadata: Metadata = { title: "Runs" };
 
 export default async function RunsPage() {
   await requirePageUser("runs.read");
   const [runs, thresholds, alarms] = await Promise.all([
-    listRunSummaries(readDb()),
+    listRunSummariesForPage(),
     listRunThresholds(),
     // The states the last write recorded: reading a page never evaluates (or changes) an alarm.
     listPersistedAlarms(),

@@ -1,11 +1,7 @@
 import { agreementResponse } from "@/lib/agreement/respond.ts";
-import { routeUser } from "@/lib/auth/route-user.ts";
+import { apiRoute } from "@/lib/api/route.ts";
 
 export const dynamic = "force-dynamic";
 
-/** The agreement page's report as JSON, for signed-in readers of the ledger. */
-export async function GET(req: Request) {
-  const auth = await routeUser("ledger.read");
-  if (!auth.ok) return auth.response;
-  return agreementResponse(req.url);
-}
+/** The agreement page's report as JSON, for signed-in readers of the ledger (the query: lib/agreement/respond.ts). */
+export const GET = apiRoute({ auth: { session: "ledger.read" } }, ({ req }) => agreementResponse(req.url));

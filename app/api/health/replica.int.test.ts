@@ -96,7 +96,11 @@ const parquetStatus = async (run: string) =>
       { params: Promise.resolve({ run }) },
     )
   ).status;
-const healthBody = async () => (await (await health()).json()) as { ok: boolean; replica?: Record<string, unknown> };
+const healthBody = async () =>
+  (await (await health(new Request("http://console.test/api/health"))).json()) as {
+    ok: boolean;
+    replica?: Record<string, unknown>;
+  };
 
 describe("reads from a streaming standby", () => {
   it("the read client is the standby's: a primary write appears in the loaders only once the standby replays it", async () => {

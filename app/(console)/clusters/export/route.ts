@@ -1,37 +1,39 @@
 // GET /clusters/export?run=&step_from=&step_to=&threshold=&c=<cluster key>[&format=ndjson|parquet]: a cluster's data
 // backlog as an NDJSON download, or its members as a Parquet file, for signed-in users allowed to export (the
 // console's twin of the token API's ?export=).
-import { routeUser } from "@/lib/auth/route-user.ts";
+import { apiRoute } from "@/lib/api/route.ts";
 import { runExists } from "@/lib/clusters/detail-data.ts";
 import { backlogParquetResponse, backlogResponse } from "@/lib/clusters/export.ts";
-import { parseKey } from "@/lib/clusters/keys.ts";
-import { clusterWindowSchema, issues, toWindow } from "@/lib/clusters/schema.ts";
+import { parseKey, type ClusterKey } from "@/lib/clusters/keys.ts";
+import { clusterWindowSchema, toWindow, type ClusterWindow } from "@/lib/clusters/schema.ts";
+import { apiError, fieldMessages, type Result } from "@/lib/result.ts";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request): Promise<Response> {
-  const auth = await routeUser("export");
-  if (!auth.ok) return auth.response;
-  const search = new URL(req.url).searchParams;
-  const key = parseKey(search.get("c") ?? "");
-  const format = search.get("format") ?? "ndjson";
-  search.delete("c");
-  search.delete("format");
-  const parsed = clusterWindowSchema.safeParse(Object.fromEntries(search));
-  const badFormat = format !== "ndjson" && format !== "parquet";
-  if (!parsed.success || !key || badFormat) {
-    const message = [
-      ...(parsed.success ? [] : issues(parsed.error)),
-      ...(key ? [] : ["c: is not a cluster key"]),
-      ...(badFormat ? ["format: must be ndjson or parquet"] : []),
-    ].join("; ");
-    return Response.json({ error: { code: "bad_request", message } }, { status: 400 });
-  }
-  const w = toWindow(parsed.data);
-  if (!(await runExists(w.runId)))
-    return Response.json(
-      { error: { code: "not_found", message: `There is no run ${JSON.stringify(w.runId)}.` } },
-      { status: 404 },
-    );
-  return format === "parquet" ? backlogParquetResponse(w, key) : backlogResponse(w, key);
+type ExportQuery = { window: ClusterWindow; key: ClusterKey; format: "ndjson" | "parquet" };
+
+/** The window, the cluster (`c`) and the format; every bad parameter named in one answer. */
+function parseExportQuery(search: URLSearchParams): Result<{ value: ExportQuery }> {
+  const rest = new URLSearchParams(search);
+  const key = parseKey(rest.get("c") ?? "");
+  const format = rest.get("format") ?? "ndjson";
+  rest.delete("c");
+  rest.delete("format");
+  const parsed = clusterWindowSchema.safeParse(Object.fromEntries(rest));
+  if (parsed.success && key && (format === "ndjson" || format === "parquet"))
+    return { ok: true, value: { window: toWindow(parsed.data), key, format } };
+  const messages = [
+    ...(parsed.success ? [] : fieldMessages(parsed.error)),
+    ...(key ? [] : ["c: is not a cluster key"]),
+    ...(format === "ndjson" || format === "parquet" ? [] : ["format: must be ndjson or parquet"]),
+  ];
+  return { ok: false, error: messages.join("; ") };
 }
+
+export const GET = apiRoute(
+  { auth: { session: "export" }, query: parseExportQuery },
+  async ({ query: { window: w, key, format } }) => {
+    if (!(await runExists(w.runId))) return apiError(404, "not_found", `There is no run ${JSON.stringify(w.runId)}.`);
+    return format === "parquet" ? backlogParquetResponse(w, key) : backlogResponse(w, key);
+  },
+);

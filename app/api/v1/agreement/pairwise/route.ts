@@ -1,7 +1,7 @@
-import { withApiAuth } from "@/lib/auth/api.ts";
+import { apiRoute } from "@/lib/api/route.ts";
 import { pairReportResponse } from "@/lib/pairwise/report-respond.ts";
 
 export const dynamic = "force-dynamic";
 
 /** `GET /api/v1/agreement/pairwise?batch=N` or `?run=R` (scope read): the pairwise report, as the console's JSON. */
-export const GET = withApiAuth<unknown>("read", (req) => pairReportResponse(req.url));
+export const GET = apiRoute({ auth: { token: "read" } }, ({ req }) => pairReportResponse(req.url));

@@ -1,29 +1,41 @@
 // The data behind one chart of the run page as CSV (signed-in console users with runs.read): the same table the chart
 // draws, for the same step range, overlaid run and smoothing (?from=&to=&compare=&smooth=). A bad parameter is a 400
-// naming it. Next hands route handlers their params decoded: the run id is used as it is.
-import { apiError } from "@/lib/auth/api.ts";
-import { routeUser } from "@/lib/auth/route-user.ts";
+// naming it, an unknown chart a 404. Next hands route handlers their params decoded: the run id is used as it is.
+import { apiRoute, type InputFailure, type PathParams } from "@/lib/api/route.ts";
 import { loadChartCsv } from "@/lib/monitors/loaders.ts";
-import { CHARTS, chartQueryMessages, parseChartQuery, type ChartName } from "@/lib/monitors/schema.ts";
+import { CHARTS, chartQueryMessages, parseChartQuery, type ChartName, type ChartQuery } from "@/lib/monitors/schema.ts";
+import { apiError, type Result } from "@/lib/result.ts";
 
-export async function GET(
-  request: Request,
-  { params }: { params: Promise<{ run: string; chart: string }> },
-): Promise<Response> {
-  const auth = await routeUser("runs.read");
-  if (!auth.ok) return auth.response;
-  const { run: runId, chart } = await params;
+function parseChartParams(p: PathParams): Result<{ value: { run: string; chart: ChartName } }, InputFailure> {
+  const chart = String(p.chart);
   if (!(CHARTS as readonly string[]).includes(chart))
-    return apiError(404, "not_found", `No chart ${JSON.stringify(chart)}; charts: ${CHARTS.join(", ")}.`);
-  const parsed = parseChartQuery(new URL(request.url).searchParams);
-  if (!parsed.ok) return apiError(400, "bad_request", `${chartQueryMessages(parsed.errors).join("; ")}.`);
-  const csv = await loadChartCsv(runId, chart as ChartName, parsed.query);
-  if (!csv) return apiError(404, "not_found", `No run ${JSON.stringify(runId)}.`);
-  return new Response(csv.body, {
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${csv.name}"`,
-      "cache-control": "no-store",
-    },
-  });
+    return {
+      ok: false,
+      status: 404,
+      code: "not_found",
+      error: `No chart ${JSON.stringify(chart)}; charts: ${CHARTS.join(", ")}.`,
+    };
+  return { ok: true, value: { run: String(p.run), chart: chart as ChartName } };
 }
+
+function parseCsvQuery(search: URLSearchParams): Result<{ value: ChartQuery }> {
+  const parsed = parseChartQuery(search);
+  return parsed.ok
+    ? { ok: true, value: parsed.query }
+    : { ok: false, error: `${chartQueryMessages(parsed.errors).join("; ")}.` };
+}
+
+export const GET = apiRoute(
+  { auth: { session: "runs.read" }, params: parseChartParams, query: parseCsvQuery },
+  async ({ params: { run, chart }, query }) => {
+    const csv = await loadChartCsv(run, chart, query);
+    if (!csv) return apiError(404, "not_found", `No run ${JSON.stringify(run)}.`);
+    return new Response(csv.body, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${csv.name}"`,
+        "cache-control": "no-store",
+      },
+    });
+  },
+);
