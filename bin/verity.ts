@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   run: () => import("@/lib/cli/run.ts"),
   case: () => import("@/lib/cli/case.ts"),
   gate: () => import("@/lib/cli/gate.ts"),
+  reward: () => import("@/lib/cli/reward.ts"),
 };
 
 const usage = `usage: verity <command> [options]

@@ -227,3 +227,58 @@ export const runScopeSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("ticket"), ticket: z.string().min(1).max(200) }),
 ]);
 export type RunScope = z.infer<typeof runScopeSchema>;
+
+const intFlag = z
+  .string()
+  .regex(/^\d+$/, { error: "a whole number" })
+  .transform(Number)
+  .pipe(z.number().int().max(2_147_483_647, { error: "too large" }))
+  .optional();
+
+/** `verity reward run`'s flags: --run R with one of --from/--to, --sample N --salt S, --batch B, --ticket T. */
+export const runFlagsSchema = z
+  .object({
+    run: z.string({ error: "name the run (--run R)" }).min(1, { error: "name the run (--run R)" }),
+    from: intFlag,
+    to: intFlag,
+    sample: intFlag,
+    salt: z.string().min(1).max(200).optional(),
+    batch: intFlag,
+    ticket: z.string().min(1).max(200).optional(),
+    fresh: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    const kinds = [
+      v.from !== undefined || v.to !== undefined ? "--from/--to" : null,
+      v.sample !== undefined || v.salt !== undefined ? "--sample/--salt" : null,
+      v.batch !== undefined ? "--batch" : null,
+      v.ticket !== undefined ? "--ticket" : null,
+    ].filter(Boolean);
+    if (kinds.length > 1)
+      ctx.addIssue({ code: "custom", path: [], message: `give one scope, not ${kinds.join(" and ")}` });
+    if ((v.sample === undefined) !== (v.salt === undefined))
+      ctx.addIssue({
+        code: "custom",
+        path: [v.sample === undefined ? "sample" : "salt"],
+        message: "--sample N and --salt S go together",
+      });
+    if (v.sample === 0) ctx.addIssue({ code: "custom", path: ["sample"], message: "at least 1" });
+    if (v.batch === 0) ctx.addIssue({ code: "custom", path: ["batch"], message: "a batch id (1 or more)" });
+    if (v.from !== undefined && v.to !== undefined && v.from > v.to)
+      ctx.addIssue({ code: "custom", path: ["to"], message: `must not be below --from (${v.from})` });
+  })
+  .transform((v): { runId: string; scope: RunScope; fresh: boolean } => {
+    const scope: RunScope =
+      v.sample !== undefined
+        ? { kind: "sample", n: v.sample, salt: v.salt! }
+        : v.batch !== undefined
+          ? { kind: "batch", batch: v.batch }
+          : v.ticket !== undefined
+            ? { kind: "ticket", ticket: v.ticket }
+            : {
+                kind: "range",
+                ...(v.from !== undefined ? { from: v.from } : {}),
+                ...(v.to !== undefined ? { to: v.to } : {}),
+              };
+    return { runId: v.run, scope, fresh: !!v.fresh };
+  });
