@@ -46,8 +46,9 @@ export async function* scopePages(
     let cursor = { step: -1, id: "0" };
     for (;;) {
       const { rows } = await q.query<{ id: string; step: number }>(
-        `select id::text, step from rollouts where run_id = $1 and step between $2 and $3
-            and (step, id) > ($4, $5::bigint) order by step, id limit $6`,
+        // Ordered by the columns themselves (r.id), not by the text alias "id", which would sort "10" before "7".
+        `select r.id::text as id, r.step from rollouts r where r.run_id = $1 and r.step between $2 and $3
+            and (r.step, r.id) > ($4, $5::bigint) order by r.step, r.id limit $6`,
         [runId, scope.from ?? 0, scope.to ?? RANGE_MAX, cursor.step, cursor.id, pageSize],
       );
       if (rows.length === 0) return;
@@ -58,7 +59,7 @@ export async function* scopePages(
   let ids: string[];
   if (scope.kind === "sample") {
     const { rows } = await q.query<{ id: string }>(
-      `select id::text from rollouts where run_id = $1 order by md5($2 || ':' || trajectory_id), id limit $3`,
+      `select r.id::text as id from rollouts r where r.run_id = $1 order by md5($2 || ':' || r.trajectory_id), r.id limit $3`,
       [runId, scope.salt, scope.n],
     );
     ids = rows.map((r) => r.id);
@@ -67,7 +68,7 @@ export async function* scopePages(
     ids = rows.map((r) => r.id);
   } else {
     const { rows } = await q.query<{ id: string }>(
-      "select id::text from rollouts where run_id = $1 and ticket_id = $2 order by step, id",
+      "select r.id::text as id from rollouts r where r.run_id = $1 and r.ticket_id = $2 order by r.step, r.id",
       [runId, scope.ticket],
     );
     ids = rows.map((r) => r.id);

@@ -72,8 +72,9 @@ export async function latestResults(
   rolloutIds: string[],
 ): Promise<Map<string, LatestResult>> {
   const { rows } = await q.query<LatestResult>(
-    `select distinct on (rollout_id) rollout_id::text, input_hash, status, reward_run_id from reward_results
-      where run_id = $1 and version_id = $2 and rollout_id = any($3::bigint[]) order by rollout_id, id desc`,
+    `select distinct on (x.rollout_id) x.rollout_id::text as rollout_id, x.input_hash, x.status, x.reward_run_id
+       from reward_results x where x.run_id = $1 and x.version_id = $2 and x.rollout_id = any($3::bigint[])
+      order by x.rollout_id, x.id desc`,
     [runId, versionId, rolloutIds],
   );
   return new Map(rows.map((r) => [r.rollout_id, r]));
