@@ -25,6 +25,7 @@ import {
   runFlagsSchema,
 } from "@/lib/rewards/schema.ts";
 import { describeScope } from "@/lib/rewards/scope.ts";
+import { exportGrader, importGrader, type Grader, type Unmapped } from "@/lib/rewards/interchange.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
@@ -45,6 +46,12 @@ subcommands:
                  items or one ticket; results with the same content are reused (--fresh computes them again), an
                  interrupted run of the same scope resumes; progress on stderr, Ctrl-C cancels; the last stdout line
                  is the JSON summary
+
+  import FILE [--name NAME] [--reason TEXT]
+                 stores an OpenAI grader (string_check, score_model, python, or a multi whose calculate_output is a
+                 weighted sum) as the next version of NAME; each part that does not map is named on stderr
+  export NAME [--version V]
+                 prints the version as an OpenAI grader JSON; each component that does not map is named on stderr
 
 A component is one of verifier, format, exact_match, math, judge, code (docs/rewards.md).`;
 
@@ -74,8 +81,53 @@ function versionFlag(v: string | undefined): number | undefined | null {
   return /^[1-9]\d{0,8}$/.test(v) ? Number(v) : null;
 }
 
-async function add(positionals: string[], values: Values, io: Io): Promise<number> {
-  if (positionals.length !== 1) return usageError("add: give exactly one file", io);
+function printUnmapped(unmapped: Unmapped[], io: Io): void {
+  for (const u of unmapped) io.err(`not mapped: ${u.path ? `${u.path}: ` : ""}${u.what}: ${u.why}`);
+}
+
+/** `reward import`: the grader JSON in FILE becomes the document `add` stores. */
+function gradersAsDocument(text: string, io: Io): string | null {
+  let grader: Grader;
+  try {
+    grader = JSON.parse(text) as Grader;
+  } catch (err) {
+    io.err(`verity reward import: not valid JSON: ${(err as Error).message}`);
+    return null;
+  }
+  if (!grader || typeof grader !== "object" || typeof grader.type !== "string") {
+    io.err('verity reward import: not an OpenAI grader (no "type")');
+    return null;
+  }
+  const r = importGrader(grader);
+  printUnmapped(r.unmapped, io);
+  if (!r.doc) {
+    io.err("verity reward import: no part of the grader maps to a Verity component");
+    return null;
+  }
+  return JSON.stringify(r.doc);
+}
+
+async function exportVersion(positionals: string[], values: Values, io: Io): Promise<number> {
+  if (positionals.length !== 1) return usageError("export: name one reward function", io);
+  const version = versionFlag(values.version);
+  if (version === null) return usageError("export: --version: a version number", io);
+  const v = await withBulkDatabase((pool) => findVersion(positionals[0], version, clientOver(pool)));
+  if (!v) {
+    io.err(`verity reward export: there is no reward function ${JSON.stringify(positionals[0])}`);
+    return 1;
+  }
+  const r = exportGrader(v.doc, v.name);
+  printUnmapped(r.unmapped, io);
+  if (!r.grader) {
+    io.err("verity reward export: no component maps to an OpenAI grader");
+    return 1;
+  }
+  io.out(JSON.stringify(r.grader, null, 2));
+  return 0;
+}
+
+async function add(positionals: string[], values: Values, io: Io, openai = false): Promise<number> {
+  if (positionals.length !== 1) return usageError(`${openai ? "import" : "add"}: give exactly one file`, io);
   const [file] = positionals;
   const name = functionNameField.safeParse(values.name ?? file.replace(/^.*\//, "").replace(/\.json$/i, ""));
   if (!name.success) return usageError(`add: --name: ${name.error.issues[0].message}`, io);
@@ -88,6 +140,11 @@ async function add(positionals: string[], values: Values, io: Io): Promise<numbe
   } catch (err) {
     io.err(`verity reward add: cannot read ${file}: ${(err as Error).message}`);
     return 1;
+  }
+  if (openai) {
+    const converted = gradersAsDocument(text, io);
+    if (converted === null) return 1;
+    text = converted;
   }
   const doc = parseVersionText(text);
   if (!doc.ok) {
@@ -271,7 +328,9 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     return 0;
   }
   const handlers: Record<string, (p: string[], v: Values, io: Io) => Promise<number>> = {
-    add,
+    add: (p, v, o) => add(p, v, o),
+    import: (p, v, o) => add(p, v, o, true),
+    export: exportVersion,
     list: (_p, v, o) => list(v, o),
     show,
     try: tryIt,
