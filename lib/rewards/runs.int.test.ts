@@ -17,7 +17,6 @@ const url = process.env.DATABASE_URL!;
 const pool = bulkPool(url);
 const ACTOR = { label: "test" };
 
-
 function doc(json: unknown): VersionDocument {
   const r = parseVersionDocument(json);
   if (!r.ok) throw new Error(JSON.stringify(r.issues));
