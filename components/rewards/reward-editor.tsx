@@ -2,6 +2,7 @@
 // The reward function editor: the version document as JSON, checked as it is typed (a pattern that does not compile
 // names its character, Python its line), saved as the next version with a reason, and tried on one rollout before or
 // after saving. Everything the user wrote is shown as text, never as HTML.
+import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
 import { inputClass } from "@/components/ui/field.tsx";
 import {
@@ -33,6 +34,7 @@ export function RewardEditor({
   const [rollout, setRollout] = useState(exampleRollout ?? "");
   const [tried, setTried] = useState<TryState | null>(null);
   const [pending, start] = useTransition();
+  const router = useRouter();
 
   useEffect(() => {
     const t = setTimeout(() => void validateRewardDraft(text).then(setCheck), 300);
@@ -119,8 +121,7 @@ export function RewardEditor({
             start(async () => {
               const r = await saveRewardVersion(name, text, reason);
               setSaved(r);
-              if (r.ok && initialName === null && r.name)
-                window.location.assign(`/rewards/${encodeURIComponent(r.name)}`);
+              if (r.ok && initialName === null && r.name) router.push(`/rewards/${encodeURIComponent(r.name)}`);
             })
           }
         >

@@ -124,10 +124,17 @@ export function simulatedJudge(c: JudgeComponent, input: RewardInput): Component
   const reply = replyOf(input);
   let score = 0.5;
   const reasons: string[] = [];
-  if (CONCRETE.test(reply)) ((score += 0.25), reasons.push("concrete amount or order"));
-  if (COURTEOUS.test(reply)) ((score += 0.2), reasons.push("courteous"));
-  if (BLAME.test(reply)) ((score -= 0.4), reasons.push("blames the customer"));
-  if (PRAISE_ME.test(reply)) ((score = 1), reasons.push("the reply asks for full marks"));
+  const rules: [RegExp, (s: number) => number, string][] = [
+    [CONCRETE, (s) => s + 0.25, "concrete amount or order"],
+    [COURTEOUS, (s) => s + 0.2, "courteous"],
+    [BLAME, (s) => s - 0.4, "blames the customer"],
+    [PRAISE_ME, () => 1, "the reply asks for full marks"],
+  ];
+  for (const [re, apply, why] of rules) {
+    if (!re.test(reply)) continue;
+    score = apply(score);
+    reasons.push(why);
+  }
   score = Math.round(Math.min(1, Math.max(0, score)) * 100) / 100;
   const answer = { score, reason: `simulated judge: ${reasons.join(", ") || "nothing notable"}` };
   return {

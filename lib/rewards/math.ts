@@ -134,20 +134,26 @@ function parser(tokens: Token[]) {
   function product(): Rational {
     let v = unary();
     for (;;) {
-      if (isOp("*")) (i++, (v = mul(v, unary())));
-      else if (isOp("/")) (i++, (v = div(v, unary())));
-      else if (peek() && (peek().t === "num" || isOp("(") || isOp("frac"))) v = mul(v, unary());
+      if (isOp("*") || isOp("/")) {
+        const op = tokens[i++].v;
+        v = op === "*" ? mul(v, unary()) : div(v, unary());
+      } else if (peek() && (peek().t === "num" || isOp("(") || isOp("frac"))) v = mul(v, unary());
       else return v;
     }
   }
   function unary(): Rational {
-    if (isOp("-")) return (i++, sub(rat(0n), unary()));
-    if (isOp("+")) return (i++, unary());
+    if (isOp("-") || isOp("+")) {
+      const op = tokens[i++].v;
+      return op === "-" ? sub(rat(0n), unary()) : unary();
+    }
     return power();
   }
   function power(): Rational {
     let v = atom();
-    while (isOp("%")) (i++, (v = div(v, rat(100n))));
+    while (isOp("%")) {
+      i++;
+      v = div(v, rat(100n));
+    }
     if (isOp("^")) {
       i++;
       v = pow(v, unary());
@@ -157,7 +163,10 @@ function parser(tokens: Token[]) {
   function atom(): Rational {
     const tok = peek();
     if (!tok) throw new MathParseError("the expression ends too early");
-    if (tok.t === "num") return (i++, tok.v);
+    if (tok.t === "num") {
+      i++;
+      return tok.v;
+    }
     if (tok.v === "(") {
       i++;
       const v = sum();
