@@ -131,16 +131,19 @@ export function sandboxTag(): string {
   return `verity-reward-${crypto.randomBytes(6).toString("hex")}`;
 }
 
-let availability: { ok: true } | { ok: false; reason: string } | undefined;
+// The tools a successful probe found; a later call with the same tools reuses it (a failed probe is retried).
+let probedOk: string | null = null;
 
 /**
- * Whether code rewards can run here: the Debian tools are installed and a sandboxed python starts and answers. The
- * answer is kept for the process's life (a failed probe is retried on the next call).
+ * Whether code rewards can run here: the Debian tools are installed and a sandboxed python starts and answers.
+ * Without them the console refuses to run code rewards, and `reason` says why.
  */
 export function sandboxAvailability(): { ok: true } | { ok: false; reason: string } {
-  if (availability?.ok) return availability;
-  availability = probeSandbox();
-  return availability;
+  const tools = JSON.stringify(SANDBOX_TOOLS);
+  if (probedOk === tools) return { ok: true };
+  const r = probeSandbox();
+  probedOk = r.ok ? tools : null;
+  return r;
 }
 
 function probeSandbox(): { ok: true } | { ok: false; reason: string } {

@@ -127,8 +127,8 @@ def check() -> None:
     except SyntaxError as e:
         line, column = e.lineno or 1, e.offset or 1
         print(json.dumps({"ok": False, "line": line, "column": column, "message": e.msg}))
-    except ValueError as e:  # a NUL byte in the source
-        print(json.dumps({"ok": False, "line": 1, "column": 1, "message": str(e)}))
+    except Exception as e:  # a NUL byte in the source (ValueError), nesting too deep for the parser, ...
+        print(json.dumps({"ok": False, "line": 1, "column": 1, "message": f"{type(e).__name__}: {e}"}))
 
 
 def main() -> None:

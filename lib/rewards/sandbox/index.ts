@@ -99,11 +99,14 @@ export class CodeRewardPool {
     return outcomes;
   }
 
-  /** Kills every worker and waits for them to end; later calls end `unavailable`. */
+  /**
+   * Kills every worker and waits for them to end (a cancelled run closes its pool). Calls in flight or queued, and
+   * later calls, end `unavailable` ("the pool is closed"): stopped, never recorded as the reward's failure.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const q of this.queue.splice(0)) q.resolve(failedOutcome("unavailable", "the pool is closed"));
-    await Promise.all(this.slots.map((w) => w?.kill()));
+    await Promise.all(this.slots.map((w) => w?.kill("the pool is closed")));
     this.slots.fill(null);
   }
 

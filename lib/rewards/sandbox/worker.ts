@@ -102,9 +102,14 @@ export class SandboxWorker {
     });
   }
 
-  /** Kills the worker's process group (its sandbox's namespace dies with it) and waits for it to end. */
-  async kill(): Promise<void> {
+  /**
+   * Kills the worker's process group (its sandbox's namespace dies with it) and waits for it to end. A call in
+   * flight ends `unavailable` with `reason`: it was stopped, not failed by the reward.
+   */
+  async kill(reason = "the worker was stopped"): Promise<void> {
     this.spent = true;
+    const p = this.pending;
+    if (p) this.settle(failedOutcome("unavailable", reason, performance.now() - p.started));
     if (this.child.exitCode === null && this.child.signalCode === null) killSandbox(this.child.pid);
     if (this.child.pid !== undefined) await this.exited;
   }
