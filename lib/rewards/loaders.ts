@@ -4,11 +4,11 @@ import { db } from "@/lib/db/client.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { functionVersions, type VersionRow } from "@/lib/rewards/data.ts";
 import { listRewardRuns, type RewardRunRow } from "@/lib/rewards/run-data.ts";
-import { RULE_TEMPLATES } from "@/lib/rewards/templates.ts";
+import { REWARD_TEMPLATES } from "@/lib/rewards/templates.ts";
 import { listRunIds } from "@/lib/runs/data.ts";
 
 export function templateOptions(): { id: string; title: string; text: string }[] {
-  return RULE_TEMPLATES.map((t) => ({ id: t.id, title: t.title, text: JSON.stringify(t.doc, null, 2) }));
+  return REWARD_TEMPLATES.map((t) => ({ id: t.id, title: t.title, text: JSON.stringify(t.doc, null, 2) }));
 }
 
 export type RewardFunctionPage = {

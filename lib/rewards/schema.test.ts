@@ -2,7 +2,7 @@
 // defaults applied, the hash independent of key order.
 import { describe, expect, it } from "vitest";
 import { parseVersionDocument, parseVersionText, runScopeSchema } from "@/lib/rewards/schema.ts";
-import { RULE_TEMPLATES } from "@/lib/rewards/templates.ts";
+import { REWARD_TEMPLATES } from "@/lib/rewards/templates.ts";
 
 const issues = (json: unknown) => {
   const r = parseVersionDocument(json);
@@ -11,7 +11,7 @@ const issues = (json: unknown) => {
 
 describe("parseVersionDocument", () => {
   it("accepts every shipped template", () => {
-    for (const t of RULE_TEMPLATES) expect({ id: t.id, issues: issues(t.doc) }).toEqual({ id: t.id, issues: [] });
+    for (const t of REWARD_TEMPLATES) expect({ id: t.id, issues: issues(t.doc) }).toEqual({ id: t.id, issues: [] });
   });
 
   it("names a pattern that does not compile with its character", () => {

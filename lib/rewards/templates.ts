@@ -2,6 +2,8 @@
 // document to start from (the editor's "Start from a template", `docs/rewards.md` "Templates"). The code templates
 // come with the sandbox (lib/rewards/sandbox).
 
+import { CODE_TEMPLATES } from "@/lib/rewards/templates/code.ts";
+
 export type RewardTemplate = { id: string; title: string; doc: unknown };
 
 export const CUSTOMER_SERVICE_RUBRIC = `Score the agent's handling of the customer's request from 0 to 1:
@@ -69,4 +71,14 @@ export const RULE_TEMPLATES: RewardTemplate[] = [
     title: "Verity's rule verifier (the built-in default config)",
     doc: { description: "The ledger's own verifier as a reward function.", components: [{ kind: "verifier" }] },
   },
+];
+
+/** Every template the editor offers: the rule and judge ones above, then the sandbox's code rewards. */
+export const REWARD_TEMPLATES: RewardTemplate[] = [
+  ...RULE_TEMPLATES,
+  ...CODE_TEMPLATES.map((t) => ({
+    id: `code-${t.id}`,
+    title: `Code: ${t.name}`,
+    doc: { description: t.description, components: [{ kind: "code", source: t.source }] },
+  })),
 ];
