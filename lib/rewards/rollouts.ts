@@ -69,6 +69,41 @@ export async function loadRollouts(
   );
 }
 
+export type RolloutKey = { id: string; step: number; ticketId: string; inputHash: string };
+
+/**
+ * The rollouts' keys without their content: what a run needs to decide reuse before it reads a rollout whole (a
+ * re-run of a version over a run it already scored reads no rollout JSON at all).
+ */
+export async function rolloutKeys(
+  q: pg.Pool | pg.PoolClient,
+  runId: string,
+  ids: string[],
+  cases: CaseCache,
+): Promise<RolloutKey[]> {
+  const { rows } = await q.query<{ id: string; step: number; ticket_id: string; content_hash: string }>(
+    "select r.id::text as id, r.step, r.ticket_id, r.content_hash from rollouts r where r.run_id = $1 and r.id = any($2::bigint[])",
+    [runId, ids],
+  );
+  await cases.load(
+    q,
+    rows.map((r) => r.ticket_id),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    return [
+      {
+        id,
+        step: r.step,
+        ticketId: r.ticket_id,
+        inputHash: inputHash(r.content_hash, cases.get(r.ticket_id)?.hash ?? null),
+      },
+    ];
+  });
+}
+
 /** One rollout by its trajectory id (the id a user sees), or null. */
 export async function loadRolloutByTrajectory(
   q: pg.Pool | pg.PoolClient,

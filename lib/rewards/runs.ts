@@ -8,7 +8,7 @@ import { appendActivityLogSql, type ActivityActor } from "@/lib/auth/activity-lo
 import { CaseCache } from "@/lib/ingest/cases.ts";
 import { canonicalJson } from "@/lib/verifier/canonical-json.ts";
 import type { RewardOutcome } from "@/lib/rewards/evaluate.ts";
-import { loadRollouts, type LoadedRollout } from "@/lib/rewards/rollouts.ts";
+import { loadRollouts, rolloutKeys, type LoadedRollout } from "@/lib/rewards/rollouts.ts";
 import { openVersion, type RuntimeOptions } from "@/lib/rewards/runtime.ts";
 import type { RunScope, VersionDocument } from "@/lib/rewards/schema.ts";
 import { scopePages, scopeTotal } from "@/lib/rewards/scope.ts";
@@ -181,16 +181,24 @@ export async function executeRewardRun(pool: pg.Pool, id: number, opts: ExecuteO
     const cases = new CaseCache();
     for await (const ids of scopePages(pool, run.run_id, run.scope, opts.pageSize ?? 500)) {
       const latest = await latestResults(pool, run.run_id, run.version_id, ids);
-      const rollouts = await loadRollouts(pool, run.run_id, ids, cases);
-      const todo = rollouts.filter((r) => {
-        const l = latest.get(r.id);
+      const keys = await rolloutKeys(pool, run.run_id, ids, cases);
+      const todoKeys = keys.filter((k) => {
+        const l = latest.get(k.id);
         if (!l) return true;
         if (l.reward_run_id === id) return false;
-        return run.fresh || l.input_hash !== r.inputHash || !REUSABLE.has(l.status);
+        return run.fresh || l.input_hash !== k.inputHash || !REUSABLE.has(l.status);
       });
+      const todo = todoKeys.length
+        ? await loadRollouts(
+            pool,
+            run.run_id,
+            todoKeys.map((k) => k.id),
+            cases,
+          )
+        : [];
+      const reused = keys.filter((k) => latest.get(k.id)?.reward_run_id !== id).length - todoKeys.length;
       const outcomes = await mapLimit(todo, opts.concurrency ?? 64, (r) => open.compiled.evaluate(r.input));
       const results = todo.map((r, i) => resultRow({ id, versionId: run.version_id }, r, outcomes[i]));
-      const reused = rollouts.filter((r) => latest.get(r.id)?.reward_run_id !== id).length - todo.length;
       const failed = results.filter((r) => r.status !== "ok").length;
       const tokens = results.reduce((s, r) => s + r.judgeTokens, 0);
       const cost = results.reduce((s, r) => s + r.cost, 0);
