@@ -75,7 +75,9 @@ async function benchRules(): Promise<void> {
   const t1 = performance.now();
   let sum = 0;
   for (const rollout of parsed) {
-    caseDoc.env_snapshot = { order: { paid_amount: Number(rollout.trajectory.final_reply.match(/[\d.]+/)[0]) } };
+    caseDoc.env_snapshot = {
+      order: { paid_amount: Number(/refunded ([\d.]+)/.exec(rollout.trajectory.final_reply)![1]) },
+    };
     sum += (await compiled.evaluate({ rollout, caseDoc } as RewardInput)).reward ?? 0;
   }
   const ruleSeconds = (performance.now() - t1) / 1000;

@@ -118,26 +118,34 @@ export function compileVersion(doc: VersionDocument, f: EvaluatorFactories = {})
     run: compileComponent(c, f),
   }));
   return {
-    async evaluate(input) {
+    evaluate(input) {
       const t0 = performance.now();
-      const evals = await Promise.all(parts.map((p) => safely(p.run, input)));
-      const components = evals.map((e, i) => ({
+      // Rule components answer synchronously: only a judge or code component makes the rollout wait on a promise.
+      const evals = parts.map((p) => attempt(p.run, input));
+      const label = (e: ComponentEval, i: number): ComponentResult => ({
         kind: parts[i].kind,
         name: parts[i].name,
         weight: parts[i].weight,
         ...e,
-      }));
-      return combine(components, performance.now() - t0);
+      });
+      if (evals.every((e) => !(e instanceof Promise)))
+        return Promise.resolve(combine((evals as ComponentEval[]).map(label), performance.now() - t0));
+      return Promise.all(evals).then((done) => combine(done.map(label), performance.now() - t0));
     },
   };
 }
 
-async function safely(run: ComponentEvaluator, input: RewardInput): Promise<ComponentEval> {
+function attempt(run: ComponentEvaluator, input: RewardInput): ComponentEval | Promise<ComponentEval> {
   try {
-    return await run(input);
+    const r = run(input);
+    return r instanceof Promise ? r.catch(failed) : r;
   } catch (err) {
-    return { status: "error", value: null, error: (err as Error).message };
+    return failed(err);
   }
+}
+
+function failed(err: unknown): ComponentEval {
+  return { status: "error", value: null, error: (err as Error).message };
 }
 
 /** Σ weight × value when every component is ok; else the first failure's status, no reward. */
