@@ -144,3 +144,20 @@ describe("judge and code without a runtime", () => {
     expect(r.components[0]).toMatchObject({ status: "ok", value: 1 });
   });
 });
+
+describe("math on plain decimals (the fast path) agrees with the exact parser", () => {
+  it.each([
+    ["100", "101", 0.01, 1],
+    ["100", "101.5", 0.01, 0],
+    ["0", "0.0001", 0.01, 0],
+    ["0.1", "0.10", 0, 1],
+    ["-2", "2", 0.5, 0],
+    ["59.99", "59.99", 0, 1],
+  ])("reference %s, answer %s, tolerance %d: %d", async (ref, ans, tolerance, value) => {
+    const d = { components: [{ kind: "math", pattern: "A=(\\S+)", tolerance }] };
+    expect((await run(d, input(`A=${ans}`, ref))).reward).toBe(value);
+    // the same through the parser: a fraction reference takes the exact path
+    const viaParser = { components: [{ kind: "math", pattern: "A=(\\S+)", tolerance }] };
+    expect((await run(viaParser, input(`A=${ans}`, `${ref}/1`))).reward).toBe(value);
+  });
+});
