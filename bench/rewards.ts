@@ -18,7 +18,7 @@ import type { RewardInput } from "@/lib/rewards/input.ts";
 import { judgeEvaluator } from "@/lib/rewards/judge.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
-import { parseVersionDocument, type JudgeComponent, type VersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument, type JudgeComponent, type VersionDocument } from "@/lib/rewards/schema.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
 import { RESULT_COLUMNS, resultValues, storeResults, type ResultRow } from "@/lib/rewards/store.ts";
 import { mulberry32 } from "@/lib/stats/prng.ts";
@@ -32,11 +32,7 @@ const RESULTS = Number(process.argv[4] ?? 1_000_000);
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
 
-function doc(json: unknown): VersionDocument {
-  const r = parseVersionDocument(json);
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  return r.doc;
-}
+const doc = versionDocument;
 
 const RULES = doc({
   components: [

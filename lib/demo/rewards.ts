@@ -6,7 +6,7 @@ import pg from "pg";
 import { clientOver } from "@/lib/db/client.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
-import { parseVersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument } from "@/lib/rewards/schema.ts";
 import { CUSTOMER_SERVICE_RUBRIC } from "@/lib/rewards/templates.ts";
 
 const ACTOR = { label: "demo" } as const;
@@ -92,10 +92,8 @@ export async function seedDemoRewards(url: string, say: (line: string) => void =
     );
     let results = 0;
     for (const f of DEMO_REWARD_FUNCTIONS) {
-      const parsed = parseVersionDocument(f.doc);
-      if (!parsed.ok) throw new Error(`demo reward ${f.name}: ${JSON.stringify(parsed.issues)}`);
       const { version } = await addRewardVersion(
-        { name: f.name, doc: parsed.doc, reason: f.reason },
+        { name: f.name, doc: versionDocument(f.doc), reason: f.reason },
         ACTOR,
         clientOver(pool),
       );

@@ -2,14 +2,10 @@
 // that keeps the weights.
 import { describe, expect, it } from "vitest";
 import { exportGrader, importGrader, linearWeights } from "@/lib/rewards/interchange.ts";
-import { parseVersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument } from "@/lib/rewards/schema.ts";
 import { RULE_TEMPLATES } from "@/lib/rewards/templates.ts";
 
-const valid = (doc: unknown) => {
-  const r = parseVersionDocument(doc);
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  return r.doc;
-};
+const valid = versionDocument;
 
 describe("importGrader", () => {
   it("maps string_check eq against the item's reference to exact_match, and a literal like/ilike to a format", () => {

@@ -3,16 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { compileVersion } from "@/lib/rewards/evaluate.ts";
 import { normalizeText } from "@/lib/rewards/rules.ts";
-import { parseVersionDocument, type VersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument, type VersionDocument } from "@/lib/rewards/schema.ts";
 import { RULE_TEMPLATES } from "@/lib/rewards/templates.ts";
 import type { RewardInput } from "@/lib/rewards/input.ts";
 import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 
-function doc(json: unknown): VersionDocument {
-  const r = parseVersionDocument(json);
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  return r.doc;
-}
+const doc = versionDocument;
 
 function input(reply: string, reference?: unknown): RewardInput {
   const caseDoc = makeCase();

@@ -8,7 +8,7 @@ import { bulkPool } from "@/lib/db/pool.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { cancelRewardRun, executeRewardRun, startRewardRun, type RunProgress } from "@/lib/rewards/runs.ts";
 import { rewardRun, runResults } from "@/lib/rewards/run-data.ts";
-import { parseVersionDocument, type VersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument, type VersionDocument } from "@/lib/rewards/schema.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
 import { seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
@@ -17,11 +17,7 @@ const url = process.env.DATABASE_URL!;
 const pool = bulkPool(url);
 const ACTOR = { label: "test" };
 
-function doc(json: unknown): VersionDocument {
-  const r = parseVersionDocument(json);
-  if (!r.ok) throw new Error(JSON.stringify(r.issues));
-  return r.doc;
-}
+const doc = versionDocument;
 
 const RULES = doc({
   components: [

@@ -178,6 +178,13 @@ export function parseVersionDocument(json: unknown): ParsedVersion {
   return { ok: true, doc: r.data, hash: versionHash(r.data) };
 }
 
+/** A document the caller wrote itself (the demo's, a benchmark's, a test's): parsed, or thrown with every issue. */
+export function versionDocument(json: unknown): VersionDocument {
+  const r = parseVersionDocument(json);
+  if (!r.ok) throw new Error(`invalid reward function document: ${formatIssues(r.issues)}`);
+  return r.doc;
+}
+
 /** The text of a version document (a file, a paste, the editor): JSON, then the schema. */
 export function parseVersionText(text: string): ParsedVersion {
   if (Buffer.byteLength(text, "utf8") > MAX_DOCUMENT_BYTES)
