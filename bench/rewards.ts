@@ -18,7 +18,7 @@ import type { RewardInput } from "@/lib/rewards/input.ts";
 import { judgeEvaluator } from "@/lib/rewards/judge.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
-import { versionDocument, type JudgeComponent, type VersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument, type JudgeComponent } from "@/lib/rewards/schema.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
 import { RESULT_COLUMNS, resultValues, storeResults, type ResultRow } from "@/lib/rewards/store.ts";
 import { mulberry32 } from "@/lib/stats/prng.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { compileVersion } from "@/lib/rewards/evaluate.ts";
 import { normalizeText } from "@/lib/rewards/rules.ts";
-import { versionDocument, type VersionDocument } from "@/lib/rewards/schema.ts";
+import { versionDocument } from "@/lib/rewards/schema.ts";
 import { RULE_TEMPLATES } from "@/lib/rewards/templates.ts";
 import type { RewardInput } from "@/lib/rewards/input.ts";
 import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
