@@ -17,6 +17,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   case: () => import("@/lib/cli/case.ts"),
   gate: () => import("@/lib/cli/gate.ts"),
   db: () => import("@/lib/cli/db.ts"),
+  reward: () => import("@/lib/cli/reward.ts"),
 };
 
 const usage = `usage: verity <command> [options]

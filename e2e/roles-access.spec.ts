@@ -68,6 +68,9 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/clusters": page(READERS),
   "/clusters/fix": page(["admin", "lead"]),
   "/monitors": page(READERS),
+  "/rewards": page(["admin", "lead"]),
+  // 200 for a stored function (the demo's "verifier"), 404 for none: past the role check either way.
+  "/rewards/[name]": page(["admin", "lead"], "authorized"),
   "/admin": page(["admin"]),
   "/admin/users": page(["admin"]),
   "/admin/tokens": page(["admin"]),
@@ -96,6 +99,10 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/v1/runs/[run]/clusters": api("read"),
   "/api/v1/runs/[run]/gate": api("read"),
   "/api/v1/agreement": api("read"),
+  "/api/v1/rewards": api("read"),
+  "/api/v1/rewards/[name]": api("read"),
+  "/api/v1/rewards/[name]/runs": api("ingest"),
+  "/api/v1/reward-runs/[id]": api("read"),
   "/api/v1/agreement/pairwise": api("read"),
   // The 400 page proxy.ts rewrites a malformed address to; asked for directly, there is nothing there.
   "/bad-address": same(404),
@@ -144,6 +151,7 @@ function concrete(route: string, s: Samples): { url: string; exists: boolean } {
       return encodeURIComponent(s.run);
     }
     if (name === "chart") return "hit-rate";
+    if (name === "name") return "verifier";
     if (name === "ticket") {
       exists &&= s.ticketExists;
       return encodeURIComponent(s.ticket);

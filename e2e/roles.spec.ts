@@ -14,11 +14,12 @@ const NAV: Record<DemoRole, string[]> = {
     "Agreement",
     "Clusters",
     "Monitors",
+    "Rewards",
     "Configs",
     "Activity log",
     "Admin",
   ],
-  lead: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs", "Activity log"],
+  lead: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Rewards", "Configs", "Activity log"],
   researcher: ["Runs", "Trajectories", "Audit", "Agreement", "Clusters", "Monitors", "Configs"],
   annotator: ["Queue"],
 };

@@ -14,6 +14,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: "/agreement", label: "Agreement", action: "ledger.read" },
   { href: "/clusters", label: "Clusters", action: "ledger.read", carriesRun: true },
   { href: "/monitors", label: "Monitors", action: "runs.read" },
+  { href: "/rewards", label: "Rewards", action: "rewards.manage" },
   { href: "/admin/configs", label: "Configs", action: "configs.read" },
   { href: "/admin/activity-log", label: "Activity log", action: "activitylog.read" },
   { href: "/admin", label: "Admin", action: "users.manage" },

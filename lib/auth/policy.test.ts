@@ -19,6 +19,7 @@ const EXPECTED: Record<Action, Record<Role, boolean>> = {
   "users.manage": { admin: Y, lead: n, researcher: n, annotator: n },
   "tokens.manage": { admin: Y, lead: n, researcher: n, annotator: n },
   "activitylog.read": { admin: Y, lead: Y, researcher: n, annotator: n },
+  "rewards.manage": { admin: Y, lead: Y, researcher: n, annotator: n },
 };
 
 describe("the policy table", () => {

@@ -33,11 +33,20 @@ export const ACTIONS = [
   "tokens.manage",
   /** read the activity log of who did what */
   "activitylog.read",
+  /** reward functions: see, write versions, try them and run them over a run */
+  "rewards.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
 const RESEARCHER: readonly Action[] = ["runs.read", "ledger.read", "audit.read", "export", "configs.read"];
-const LEAD: readonly Action[] = [...RESEARCHER, "audit.manage", "adjudicate", "cases.revise", "activitylog.read"];
+const LEAD: readonly Action[] = [
+  ...RESEARCHER,
+  "audit.manage",
+  "adjudicate",
+  "cases.revise",
+  "activitylog.read",
+  "rewards.manage",
+];
 
 /**
  * Role → allowed actions. Annotators score blind, so they get the queue and nothing that shows a ledger number.

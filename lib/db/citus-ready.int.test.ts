@@ -16,6 +16,7 @@ const RUN_SCOPED = [
   "ledger",
   "ledger_guardrails",
   "ledger_reasons",
+  "reward_results",
   "rollouts",
   "step_guardrail_rollups",
   "step_rollups",
@@ -33,6 +34,7 @@ const NOT_RUN_SCOPED = [
   "gate_verdicts",
   "monitor_alarm_events",
   "monitor_alarms",
+  "reward_runs",
   "score_change_marks",
   "trajectories",
 ];

@@ -4,6 +4,7 @@
 import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { createClient } from "@/lib/db/client.ts";
+import { seedDemoRewards } from "@/lib/demo/rewards.ts";
 import { runsWithoutDemo, seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { demoEnabled, env, type Env } from "@/lib/env.ts";
 
@@ -33,6 +34,7 @@ export async function prepareFirstRun(url: string, say: (line: string) => void, 
   say("loading the demo shadow audit (reviews by the demo annotators)…");
   const audit = await seedDemoAudit(url);
   if (audit) say(`loaded demo audit: ${audit}`);
+  await seedDemoRewards(url, say);
 }
 
 async function sayWhyNoDemo(url: string, say: (line: string) => void): Promise<void> {

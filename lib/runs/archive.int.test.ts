@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestText, ledgerPicture, freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { ArchiveRefused, archiveRun } from "@/lib/runs/archive.ts";
+import { ArchiveRefused, archiveRun, RUN_PARTITIONED_TABLES } from "@/lib/runs/archive.ts";
 
 // `verity run archive`: the run's current entries and rollouts are exported to a complete file first, and only then
 // are its partitions detached and dropped; the other runs are untouched, and the file ingests back into the ledger
@@ -57,7 +57,7 @@ describe("verity run archive", () => {
     expect(rollouts.some((r) => r.trained_reward !== null)).toBe(true);
     const other = await ledgerPicture(t.pool, "arch-b");
     expect(picture).toHaveLength(24);
-    expect(await partitionsOf("arch-a")).toBe(7);
+    expect(await partitionsOf("arch-a")).toBe(RUN_PARTITIONED_TABLES.length);
     const out = path.join(dir, "arch-a.ndjson");
 
     const s = await archiveRun(t.pool, "arch-a", out);
@@ -82,7 +82,7 @@ describe("verity run archive", () => {
     );
     expect(left.rows[0]).toEqual({ runs: 0, trajectories: 0, ledger: 0, rollups: 0, alarms: 0 });
     expect(await ledgerPicture(t.pool, "arch-b")).toEqual(other);
-    expect(await partitionsOf("arch-b")).toBe(7);
+    expect(await partitionsOf("arch-b")).toBe(RUN_PARTITIONED_TABLES.length);
 
     // The file is the run: ingested again, the ledger is what it was.
     const back = await ingestText(t.pool, fs.readFileSync(out, "utf8"));
@@ -91,7 +91,7 @@ describe("verity run archive", () => {
     // and so are its rollouts, trained rewards included (their content hashes are not key-order canonical, and
     // jsonb stored the documents in its own key order: see rolloutRow)
     expect(await rolloutsOf("arch-a")).toEqual(rollouts);
-    expect(await partitionsOf("arch-a")).toBe(7);
+    expect(await partitionsOf("arch-a")).toBe(RUN_PARTITIONED_TABLES.length);
   });
 
   it("refuses a run with shadow-audit batches, an unknown run, and a file it cannot write, dropping nothing", async () => {
@@ -103,7 +103,7 @@ describe("verity run archive", () => {
     const err = await archiveRun(t.pool, "arch-b", bad).catch((e) => e);
     expect(err).toBeInstanceOf(ArchiveRefused);
     expect(err.message).toMatch(/the export did not complete .*nothing was dropped/);
-    expect(await partitionsOf("arch-b")).toBe(7);
+    expect(await partitionsOf("arch-b")).toBe(RUN_PARTITIONED_TABLES.length);
     expect((await t.pool.query(`select count(*)::int as n from ledger where run_id = 'arch-b'`)).rows[0].n).toBe(24);
   });
 });

@@ -13,6 +13,7 @@ import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 
 /** The run's partitioned tables, children before the tables their foreign keys point at. */
 export const RUN_PARTITIONED_TABLES = [
+  "reward_results",
   "ledger_reasons",
   "ledger_guardrails",
   "ledger",

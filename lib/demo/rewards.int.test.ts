@@ -1,0 +1,82 @@
+// The demo's reward functions: stored once, each run over every shadow-audit batch, the judge labelled simulated,
+// the code reward ok in the sandbox or unavailable without it — never a 0 for a failure.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemoAudit } from "@/lib/demo/audit.ts";
+import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
+import { createClient } from "@/lib/db/client.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+import { closeBulkPool, bulkPool } from "@/lib/db/pool.ts";
+import { DEMO_REWARD_FUNCTIONS, seedDemoRewards } from "@/lib/demo/rewards.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
+import { seedRun } from "@/lib/testing/audit-data.ts";
+import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+
+describe("the demo reward functions", () => {
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let client: PrismaClient;
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase("demo_rewards");
+    await migrate(scratch.url);
+    client = createClient(scratch.url);
+  });
+  afterAll(async () => {
+    await client?.$disconnect();
+    await closeBulkPool(scratch.url);
+    await scratch?.drop();
+  });
+
+  it("have results on every audited item, once", async () => {
+    await createDemoUsersIfEmpty(client);
+    await seedRun(scratch.url, {
+      runId: "grpo-main",
+      tickets: 120,
+      variant: (i) => (i % 10 === 0 ? "empty_promise" : "honest"),
+    });
+    expect(await seedDemoAudit(scratch.url)).toMatch(/^demo shadow audit/);
+    const lines: string[] = [];
+    await seedDemoRewards(scratch.url, (l) => lines.push(l));
+    expect(lines[0]).toMatch(/^loaded demo reward functions: 4 \(one judge simulated\)/);
+    const pool = bulkPool(scratch.url);
+    const items = (await pool.query("select count(distinct rollout_id)::int as n from audit_items")).rows[0].n;
+    expect(items).toBeGreaterThan(20);
+    const { rows } = await pool.query<{
+      name: string;
+      n: number;
+      ok: number;
+      unavailable: number;
+      zero_failures: number;
+    }>(
+      `select f.name, count(*)::int as n, count(*) filter (where x.status = 'ok')::int as ok,
+              count(*) filter (where x.status = 'unavailable')::int as unavailable,
+              count(*) filter (where x.status <> 'ok' and x.reward is not null)::int as zero_failures
+         from reward_results x join reward_function_versions v on v.id = x.version_id
+         join reward_functions f on f.id = v.function_id group by f.name order by f.name`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(DEMO_REWARD_FUNCTIONS.map((f) => f.name).sort());
+    for (const r of rows) {
+      expect(r.n).toBe(items);
+      expect(r.zero_failures).toBe(0);
+      if (r.name === "promise-kept-code") expect(sandboxAvailability().ok ? r.ok : r.unavailable).toBe(items);
+      else expect(r.ok).toBe(items);
+    }
+    const judged = await pool.query(
+      `select x.components->0->'detail'->>'simulated' as simulated, x.reward from reward_results x
+         join reward_function_versions v on v.id = x.version_id join reward_functions f on f.id = v.function_id
+        where f.name = 'cs-judge-simulated' limit 1`,
+    );
+    expect(judged.rows[0].simulated).toBe("true");
+    // An empty promise scores 0 on the code reward where the rule verifier caps it too.
+    if (sandboxAvailability().ok) {
+      const empty = await pool.query(
+        `select x.reward from reward_results x join reward_function_versions v on v.id = x.version_id
+           join reward_functions f on f.id = v.function_id join rollouts o on o.run_id = x.run_id and o.id = x.rollout_id
+          where f.name = 'promise-kept-code' and o.sandbox->'writes' = '[]'::jsonb`,
+      );
+      for (const r of empty.rows) expect(r.reward).toBe(0);
+    }
+    await seedDemoRewards(scratch.url, (l) => lines.push(l));
+    expect(lines).toHaveLength(1);
+  });
+});

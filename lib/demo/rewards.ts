@@ -1,0 +1,115 @@
+// The demo's reward functions beside the ledger's verifier — a rule, an LLM judge answered by a deterministic
+// stand-in (labelled simulated everywhere it shows), and a code reward — each run over the demo runs' shadow-audit
+// batches, so the reward pages (and the leaderboard against the human audit) have results on the audited items.
+// Without the sandbox the code reward's results are stored as unavailable, never as 0.
+import pg from "pg";
+import { clientOver } from "@/lib/db/client.ts";
+import { addRewardVersion } from "@/lib/rewards/mutations.ts";
+import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
+import { versionDocument } from "@/lib/rewards/schema.ts";
+import { CUSTOMER_SERVICE_RUBRIC } from "@/lib/rewards/templates.ts";
+
+const ACTOR = { label: "demo" } as const;
+
+const CODE = `import json
+
+WRITES = ("finance.", "logistics.", "order.cancel", "handoff.")
+PROMISES = ("refunded", "sent", "will now be delivered", "on its way", "passed your request")
+
+
+def cal_reward(payload):
+    # No try/except: a payload this code cannot read is an error Verity records, not a silent 0.
+    p = json.loads(payload)
+    reply = p["trajectory"]["root"]["output"].lower()
+    tools = [s["name"] for s in p["trajectory"]["steps"] if s.get("type") == "tool"]
+    acted = any(t.startswith(WRITES) for t in tools)
+    promised = any(w in reply for w in PROMISES)
+    # A reply that promises an action no tool took is the hack this reward exists to catch.
+    if promised and not acted:
+        print(0.0)
+    else:
+        print(0.7 * (1.0 if promised else 0.0) + 0.3 * (1.0 if acted else 0.0))
+`;
+
+export const DEMO_REWARD_FUNCTIONS = [
+  {
+    name: "verifier",
+    reason: "the ledger's rule verifier (default config) as a reward function",
+    doc: {
+      description: "Verity's rule verifier under the built-in default config.",
+      components: [{ kind: "verifier" }],
+    },
+  },
+  {
+    name: "says-what-was-done",
+    reason: "demo rule reward",
+    doc: {
+      description: "Rule: the reply says what was done (0.5) and does not blame the customer (0.5).",
+      components: [
+        {
+          kind: "format",
+          name: "says what was done",
+          weight: 0.5,
+          pattern: "\\b(refunded|sent|will now be delivered|is on its way|passed your request)\\b",
+          flags: "i",
+        },
+        {
+          kind: "format",
+          name: "no blame",
+          weight: 0.5,
+          pattern: "^(?![\\s\\S]*please check the item more carefully)[\\s\\S]*$",
+        },
+      ],
+    },
+  },
+  {
+    name: "cs-judge-simulated",
+    reason: "demo judge: a deterministic stand-in, not a model",
+    doc: {
+      description: "SIMULATED LLM judge: a deterministic stand-in answers by a fixed rule (no model is called).",
+      components: [{ kind: "judge", name: "simulated judge", rubric: CUSTOMER_SERVICE_RUBRIC, simulated: true }],
+    },
+  },
+  {
+    name: "promise-kept-code",
+    reason: "demo code reward",
+    doc: {
+      description:
+        "Code: 0.7 × the reply says what was done + 0.3 × a write tool was called; 0 for a promise no tool kept.",
+      components: [{ kind: "code", name: "promise kept", source: CODE }],
+    },
+  },
+];
+
+/** Stores the demo's reward functions and runs them over every shadow-audit batch; once (not when any exist). */
+export async function seedDemoRewards(url: string, say: (line: string) => void = () => undefined): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 3 });
+  pool.on("error", () => undefined);
+  try {
+    if ((await pool.query("select 1 from reward_functions limit 1")).rowCount) return;
+    const batches = await pool.query<{ id: number; run_id: string }>(
+      "select id, run_id from audit_batches order by id",
+    );
+    let results = 0;
+    for (const f of DEMO_REWARD_FUNCTIONS) {
+      const { version } = await addRewardVersion(
+        { name: f.name, doc: versionDocument(f.doc), reason: f.reason },
+        ACTOR,
+        clientOver(pool),
+      );
+      for (const b of batches.rows) {
+        const s = await startRewardRun(
+          pool,
+          { versionId: version.id, runId: b.run_id, scope: { kind: "batch", batch: b.id } },
+          ACTOR,
+        );
+        results += (await executeRewardRun(pool, s.id)).done;
+      }
+    }
+    say(
+      `loaded demo reward functions: ${DEMO_REWARD_FUNCTIONS.length} (one judge simulated), ${results} results on ${batches.rowCount} audit batches`,
+    );
+  } finally {
+    await pool.end();
+  }
+}
