@@ -32,9 +32,7 @@ const DB_HANDLE_ALLOWED = [
   // mutations functions it calls (they query nothing themselves).
   "lib/api/route.ts", // the route wrapper: route handlers get their handles from it (app/ imports none)
   "lib/cli/**", // a CLI command opens its own client on the URL it was given
-  "**/actions.ts", // server actions hand the bulk pool to the writers they call
-  "**/*-actions.ts",
-  "lib/clusters/bulk-fix-action.ts",
+  "lib/actions/**", // server actions hand the bulk pool to the writers they call
   "lib/monitors/on-start.ts", // the server's start-up evaluation, on a client of its own
   "lib/ingest/database.ts", // the bulk CLI commands' database: started, migrated, its pool closed afterwards
   // Demo generation and test support: not product code paths (lib/testing is fenced off from product code).

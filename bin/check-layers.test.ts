@@ -25,8 +25,8 @@ function tree(files: Record<string, string>): string {
 /** A clean little house: a page, a component, an action, a feature over the store and the database. */
 const clean = {
   "app/page.tsx": 'import { Panel } from "@/components/panel.tsx";\nexport default Panel;\n',
-  "components/panel.tsx": 'import { save } from "@/lib/review/actions.ts";\nexport const Panel = () => save;\n',
-  "lib/review/actions.ts":
+  "components/panel.tsx": 'import { save } from "@/lib/actions/review.ts";\nexport const Panel = () => save;\n',
+  "lib/actions/review.ts":
     'import { afterReview } from "@/lib/server/after-write.ts";\nexport const save = afterReview;\n',
   "lib/server/after-write.ts": 'import { gate } from "@/lib/gate/refresh.ts";\nexport const afterReview = gate;\n',
   "lib/gate/refresh.ts": 'import { reviews } from "@/lib/review/data.ts";\nexport const gate = reviews;\n',
@@ -76,12 +76,15 @@ describe("the layer check", () => {
 
   it("reads relative imports too: a data file importing its own folder's actions points up", () => {
     const r = checkLayers(
-      tree({ ...clean, "lib/review/data.ts": 'import { save } from "./actions.ts";\nexport const reviews = save;\n' }),
+      tree({
+        ...clean,
+        "lib/review/data.ts": 'import { save } from "../actions/review.ts";\nexport const reviews = save;\n',
+      }),
     );
     expect(r.violations).toContainEqual({
       kind: "upward",
       from: "lib/review/data.ts",
-      to: "lib/review/actions.ts",
+      to: "lib/actions/review.ts",
       detail: "feature must not import actions",
     });
   });
@@ -142,10 +145,10 @@ describe("the layer check", () => {
         "lib/testing/ingest-db.ts",
         "components/ui/button.tsx",
         "lib/demo/seed.ts",
-        "lib/audit/demo-stories.ts",
-        "lib/review/actions.ts",
-        "lib/pairwise/adjudication-actions.ts",
-        "lib/clusters/bulk-fix-action.ts",
+        "lib/demo/audit-stories.ts",
+        "lib/actions/review.ts",
+        "lib/actions/pairwise-adjudication.ts",
+        "lib/actions/clusters-bulk-fix.ts",
         "lib/server/after-write.ts",
         "lib/review/data.ts",
         "lib/ledger/mutations.ts",

@@ -26,12 +26,12 @@ export const LAYERS = [
   {
     name: "seed",
     why: "demo data generation, which may use any feature to build its data",
-    patterns: ["lib/demo/**", "lib/audit/demo*.ts", "lib/server/first-run.ts"],
+    patterns: ["lib/demo/**"],
   },
   {
     name: "actions",
-    why: "server actions: entry points the UI calls, kept beside their feature",
-    patterns: ["lib/*/actions.ts", "lib/*/*-actions.ts", "lib/*/*-action.ts"],
+    why: "server actions: the entry points the UI calls, one file per feature",
+    patterns: ["lib/actions/**"],
   },
   {
     name: "server",

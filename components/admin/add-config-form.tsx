@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import type { FormState } from "@/lib/admin/schema.ts";
-import { addConfigAction } from "@/lib/verifier-configs/actions.ts";
+import { addConfigAction } from "@/lib/actions/verifier-configs.ts";
 import { FormMessage, inputClass, Labeled, TextField } from "@/components/ui/field.tsx";
 
 const EXAMPLE = '{"guardrails": {"tool_missing": {"on": true, "cap": 0.55}}}';

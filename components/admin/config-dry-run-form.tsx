@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { DryRunTable } from "@/components/cases/dry-run-table.tsx";
 import { RescoreButton, type RescoreConfigOption } from "@/components/runs/rescore-button.tsx";
 import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";
-import { dryRunConfigAction, type ConfigDryRunState } from "@/lib/verifier-configs/actions.ts";
+import { dryRunConfigAction, type ConfigDryRunState } from "@/lib/actions/verifier-configs.ts";
 
 /**
  * Before re-scoring a run under a config: the dry run over the run or a reproducible sample of it (the diff per

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { createUserAction } from "@/lib/admin/user-actions.ts";
+import { createUserAction } from "@/lib/actions/admin-users.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
 import { FormMessage, inputClass, Labeled, Options, TextField } from "@/components/ui/field.tsx";

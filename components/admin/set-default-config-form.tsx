@@ -1,6 +1,6 @@
 "use client";
 
-import { setDefaultConfigAction } from "@/lib/admin/config-actions.ts";
+import { setDefaultConfigAction } from "@/lib/actions/admin-configs.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";
 
 export function SetDefaultConfigForm({ configId }: { configId: number }) {

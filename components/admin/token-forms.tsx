@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { createTokenAction, revokeTokenAction } from "@/lib/admin/token-actions.ts";
+import { createTokenAction, revokeTokenAction } from "@/lib/actions/admin-tokens.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { TOKEN_SCOPES } from "@/lib/auth/policy.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";

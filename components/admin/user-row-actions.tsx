@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { changeRoleAction, resetPasswordAction, setDisabledAction } from "@/lib/admin/user-actions.ts";
+import { changeRoleAction, resetPasswordAction, setDisabledAction } from "@/lib/actions/admin-users.ts";
 import type { FormState } from "@/lib/admin/schema.ts";
 import { ROLES } from "@/lib/auth/policy.ts";
 import { ActionForm, SmallButton } from "@/components/admin/action-form.tsx";

@@ -3,10 +3,10 @@
 import { useActionState, useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/cn.ts";
 import { inputClass, Options } from "@/components/ui/field.tsx";
-import { adjudicateAction } from "@/lib/audit/actions.ts";
+import { adjudicateAction } from "@/lib/actions/audit.ts";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import type { FormState } from "@/lib/audit/schema.ts";
-import { adjudicatePairAction } from "@/lib/pairwise/adjudication-actions.ts";
+import { adjudicatePairAction } from "@/lib/actions/pairwise-adjudication.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
 /**

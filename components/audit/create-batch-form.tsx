@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { createBatchAction } from "@/lib/audit/actions.ts";
+import { createBatchAction } from "@/lib/actions/audit.ts";
 import type { FormState } from "@/lib/audit/schema.ts";
 
 /** Creates the batch just previewed: the parameters (salt included) travel as hidden fields. */

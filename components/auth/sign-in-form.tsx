@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { signIn } from "@/lib/auth/actions.ts";
+import { signIn } from "@/lib/actions/auth.ts";
 import type { SignInState } from "@/lib/auth/schema.ts";
 import { FieldError, inputClass } from "@/components/ui/field.tsx";
 

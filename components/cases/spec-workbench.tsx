@@ -5,7 +5,7 @@ import { DryRunTable } from "@/components/cases/dry-run-table.tsx";
 import { CasePanel } from "@/components/trajectory/case-panel.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
-import { applyDraftAction, tryDraftAction, type ApplyState, type TryState } from "@/lib/cases/actions.ts";
+import { applyDraftAction, tryDraftAction, type ApplyState, type TryState } from "@/lib/actions/cases.ts";
 import { MAX_SPEC_CHARS } from "@/lib/cases/schema.ts";
 import { listSpecPointers } from "@/lib/ledger/spec-pointers.ts";
 import { verifierSpecSchema, zodIssues, type Issue } from "@/lib/verifier/schema.ts";

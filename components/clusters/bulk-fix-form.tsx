@@ -9,7 +9,7 @@ import { BulkFixDiff } from "@/components/clusters/bulk-fix-diff.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
 import { fmtInt, fmtScore } from "@/components/ui/format.ts";
-import { applyBulkFixAction, type BulkApplyState } from "@/lib/clusters/bulk-fix-action.ts";
+import { applyBulkFixAction, type BulkApplyState } from "@/lib/actions/clusters-bulk-fix.ts";
 import type { DryRunLine } from "@/lib/clusters/bulk-fix-stream.ts";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 import type { ClusterTicket } from "@/lib/clusters/detail-data.ts";

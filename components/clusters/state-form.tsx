@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { cn } from "@/components/ui/cn.ts";
 import { FormMessage, inputClass } from "@/components/ui/field.tsx";
-import { saveClusterStateAction } from "@/lib/clusters/actions.ts";
+import { saveClusterStateAction } from "@/lib/actions/clusters.ts";
 import { CLUSTER_STATUSES, STATUS_LABELS, type ClusterStatus } from "@/lib/clusters/schema.ts";
 
 /** A lead's triage of one cluster: pin it, set its status, keep a note. Saved (and logged in the activity log) by a server action. */

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { inputClass } from "@/components/ui/field.tsx";
-import { markDefectFixedAction, type FixFormState } from "@/lib/defects/actions.ts";
+import { markDefectFixedAction, type FixFormState } from "@/lib/actions/defects.ts";
 
 /** "Mark fixed": the case version (spec defect) or stored config id (rule defect) that fixes it. */
 export function DefectFixForm({ runId, defectId, spec }: { runId: string; defectId: string; spec: boolean }) {

@@ -1,4 +1,4 @@
-import { signOut } from "@/lib/auth/actions.ts";
+import { signOut } from "@/lib/actions/auth.ts";
 
 /** Who is signed in, with which role, and the way out. */
 export function UserMenu({ email, role }: { email: string; role: string }) {

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { inputClass, FieldError, FormMessage } from "@/components/ui/field.tsx";
-import { saveThresholdsAction } from "@/lib/monitors/actions.ts";
+import { saveThresholdsAction } from "@/lib/actions/monitors.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds, type ThresholdsFormState } from "@/lib/monitors/schema.ts";
 
 type Field = { name: keyof Thresholds; label: string; unit: "%" | "" | "steps" | "/1k steps"; hint: string };

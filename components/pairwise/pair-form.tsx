@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, useTransition } from "react";
 import { KeyHelp } from "@/components/review/key-help.tsx";
 import { HELP_KEYS, isTyping, type KeyRow } from "@/components/review/reading-keys.ts";
-import { submitPairAction } from "@/lib/pairwise/actions.ts";
+import { submitPairAction } from "@/lib/actions/pairwise.ts";
 import { PAIR_REASONS, type PairChoice, type PairReason } from "@/lib/pairwise/schema.ts";
 
 export const PAIR_KEYS: KeyRow[] = [

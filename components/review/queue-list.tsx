@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
-import { claimNextAction } from "@/lib/audit/actions.ts";
+import { claimNextAction } from "@/lib/actions/audit.ts";
 
 export type QueueRow = { batchId: number; name: string; available: number; mine: string | null; pairwise: boolean };
 

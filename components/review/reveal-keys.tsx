@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
-import { claimNextAction } from "@/lib/audit/actions.ts";
+import { claimNextAction } from "@/lib/actions/audit.ts";
 
 /** After the reveal: n leases the next item of the same batch, q goes back to the queue. */
 export function RevealKeys({ batchId }: { batchId: number }) {

@@ -19,7 +19,7 @@ import {
 } from "@/components/review/form-model.ts";
 import { isTyping } from "@/components/review/reading-keys.ts";
 import { useAutosave } from "@/components/review/use-autosave.ts";
-import { skipItemAction, submitReviewAction } from "@/lib/review/actions.ts";
+import { skipItemAction, submitReviewAction } from "@/lib/actions/review.ts";
 import { unansweredMessage } from "@/lib/review/claim-answers.ts";
 import { partialHumanReward, SCORE_STEPS, type ScoringConfig } from "@/lib/review/human-reward.ts";
 import type { DraftBody } from "@/lib/review/schema.ts";

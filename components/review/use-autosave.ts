@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { saveDraftAction } from "@/lib/review/actions.ts";
+import { saveDraftAction } from "@/lib/actions/review.ts";
 import type { DraftBody } from "@/lib/review/schema.ts";
 
 const DEBOUNCE_MS = 1200;

@@ -11,7 +11,7 @@ import {
   validateRewardDraft,
   type TryState,
   type ValidationState,
-} from "@/lib/rewards/actions.ts";
+} from "@/lib/actions/rewards.ts";
 
 export type TemplateOption = { id: string; title: string; text: string };
 

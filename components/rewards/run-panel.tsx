@@ -9,7 +9,7 @@ import {
   estimateRewardRun,
   rewardRunProgress,
   startRewardRunAction,
-} from "@/lib/rewards/actions.ts";
+} from "@/lib/actions/rewards.ts";
 import type { RunEstimate } from "@/lib/rewards/estimate.ts";
 import type { RewardRunRow } from "@/lib/rewards/run-data.ts";
 

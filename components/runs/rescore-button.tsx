@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { rescoreRunAction, type RescoreState } from "@/lib/verifier-configs/rescore-actions.ts";
+import { rescoreRunAction, type RescoreState } from "@/lib/actions/rescore.ts";
 import { FormMessage } from "@/components/ui/field.tsx";
 
 export type RescoreConfigOption = { id: number; label: string };

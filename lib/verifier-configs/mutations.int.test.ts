@@ -91,7 +91,7 @@ describe("verity config add / list", () => {
     expect(first.code).toBe(0);
     const [v1] = await rowsNamed(name);
     expect(first.stdout).toBe(`stored ${name} v1 (${v1.hash})\n`);
-    // The stored body is the whole config: re-scoring with it (lib/verifier-configs/rescore-actions.ts) reproduces the hash.
+    // The stored body is the whole config: re-scoring with it (lib/actions/rescore.ts) reproduces the hash.
     const parsed = parseVerifierConfig(v1.body);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
