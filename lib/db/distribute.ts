@@ -11,7 +11,16 @@ import { rawClient } from "@/lib/db/raw-client.ts";
  * on the coordinator (a Citus local table, as every table with a foreign key to a reference table becomes): a case's
  * first version is written by a trigger on cases, and a trigger on a reference table runs on every node's copy.
  */
-export const REFERENCE_TABLES = ["users", "runs", "tool_registries", "verifier_configs"];
+export const REFERENCE_TABLES = [
+  "users",
+  "runs",
+  "tool_registries",
+  "verifier_configs",
+  // Reward functions, their versions and their runs over a run: a few rows each, read beside every result.
+  "reward_functions",
+  "reward_function_versions",
+  "reward_runs",
+];
 
 /** Distributed by run_id and co-located with the first (so their foreign keys, which include run_id, hold per shard). */
 export const RUN_SCOPED_TABLES = [
@@ -22,6 +31,7 @@ export const RUN_SCOPED_TABLES = [
   "step_rollups",
   "step_guardrail_rollups",
   "group_rollups",
+  "reward_results",
 ];
 
 /**
@@ -55,6 +65,7 @@ CREATE TRIGGER audit_items_rows_exist AFTER INSERT OR UPDATE OF "run_id", "ledge
 const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
   ["runs", "runs_partitions"],
   ["runs", "runs_keep_rows"],
+  ["runs", "runs_reward_partition"],
   ["rollouts", "rollouts_record_trajectories"],
   ["ledger", "ledger_record_trajectories"],
   ["ledger", "ledger_count_superseding"],
