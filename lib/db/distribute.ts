@@ -194,7 +194,7 @@ export async function distributeDatabase(
       // trajectory id, then runs) must keep one connection per worker: every session of this database does so.
       const [{ name }] = (await c.query<{ name: string }>("select current_database() as name")).rows;
       await c.query(`alter database "${name}" set citus.multi_shard_modify_mode to 'sequential'`);
-      // The rollups' writer marks its transaction with SET LOCAL verity.rollup_writer (lib/rollups/mutations.ts); the
+      // The rollups' writer marks its transaction with SET LOCAL verity.rollup_writer (lib/ledger/store/rollups.ts); the
       // shards' triggers that check it run on the workers, which see a SET LOCAL only when Citus passes it on.
       await c.query(`alter database "${name}" set citus.propagate_set_commands to 'local'`);
       // Distributing a table copies its rows into its shards, whose triggers are then in place: the rollups' rows
