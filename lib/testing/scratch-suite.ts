@@ -1,7 +1,9 @@
-import { afterAll, beforeAll } from "vitest";
+import type pg from "pg";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
+import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { closeBulkPool } from "@/lib/db/pool.ts";
+import { rawClient } from "@/lib/db/raw-client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 
@@ -29,4 +31,31 @@ export function useMigratedScratch(
     if (scratch) await closeBulkPool(scratch.url);
     await scratch?.drop();
   });
+}
+
+/** The drops of the test that runs: pushed on the array it returns, run after the test, last first. */
+export function dropsAfterEach(): (() => Promise<void>)[] {
+  const drops: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (drops.length) await drops.pop()!();
+  });
+  return drops;
+}
+
+/**
+ * A scratch database migrated up to the migration `before` (the names that sort before it), dropped by `drops`, and
+ * a raw client connected to it that the caller ends; `all` is every migration, to migrate on.
+ */
+export async function migratedBefore(
+  prefix: string,
+  before: string,
+  drops: (() => Promise<void>)[],
+): Promise<{ s: ScratchDatabase; all: ReturnType<typeof readMigrations>; c: pg.Client }> {
+  const s = await createScratchDatabase(prefix);
+  drops.push(s.drop);
+  const all = readMigrations();
+  await migrate(s.url, { files: all.filter((f) => f.name < before) });
+  const c = rawClient({ connectionString: s.url });
+  await c.connect();
+  return { s, all, c };
 }
