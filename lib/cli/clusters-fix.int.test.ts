@@ -5,7 +5,7 @@ import { listClusterTickets } from "@/lib/clusters/detail-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
-import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
+import { handoffBlindSpotValues } from "@/lib/testing/clusters-data.ts";
 import { captureIo } from "@/lib/testing/cli-io.ts";
 
 // Three cases that allow a hand-off, two rollouts each that read, hand off and write nothing: the blind spot.
@@ -23,24 +23,7 @@ const outcomes = async () =>
   ).rows;
 
 beforeAll(async () => {
-  const values: unknown[] = [];
-  for (const ticket of TICKETS) {
-    values.push(makeCase({ handoff: "allowed" }, undefined, ticket));
-    for (let k = 0; k < 2; k++)
-      values.push({
-        ...makeRollout({
-          ticketId: ticket,
-          trajectoryId: `${ticket}/k${k}`,
-          steps: [...reads(), tool("handoff.transfer_to_human")],
-          writes: [],
-          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-          reply: "I have passed your case to a colleague.",
-        }),
-        run_id: RUN,
-        group_id: `${RUN}/${ticket}`,
-        sample_index: k,
-      });
-  }
+  const values = handoffBlindSpotValues(RUN, TICKETS);
   const s = await ingestValues(values, { pool: bulkPool() });
   expect(s).toMatchObject({ ok: true, rejected: 0 });
 });
