@@ -36,7 +36,7 @@ describe("verity sample", () => {
       tickets: 40,
       variant: (i) => (i < 4 ? "missing_evidence" : "honest"),
     });
-    const args = [
+    const draw = [
       "--run",
       runId,
       "--from",
@@ -49,8 +49,8 @@ describe("verity sample", () => {
       "cli",
       "--min-per-stratum",
       "3",
-      "--json",
     ];
+    const args = [...draw, "--json"];
     const dry = captureIo();
     expect(await run([...args, "--dry-run"], dry.io)).toBe(0);
     const preview = JSON.parse(dry.out.at(-1)!);
@@ -67,26 +67,7 @@ describe("verity sample", () => {
     expect(await db().auditItem.count({ where: { batchId: created.batch_id } })).toBe(preview.items);
 
     const table = captureIo();
-    expect(
-      await run(
-        [
-          "--run",
-          runId,
-          "--from",
-          "0",
-          "--to",
-          "20",
-          "--rate",
-          "0.1",
-          "--salt",
-          "cli",
-          "--min-per-stratum",
-          "3",
-          "--dry-run",
-        ],
-        table.io,
-      ),
-    ).toBe(0);
+    expect(await run([...draw, "--dry-run"], table.io)).toBe(0);
     expect(table.out.join("\n")).toContain("40 tickets, 40 rollouts");
     expect(table.out.join("\n")).toContain(preview.items_hash);
 
