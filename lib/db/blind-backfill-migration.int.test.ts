@@ -9,9 +9,8 @@ const drops = dropsAfterEach();
 
 describe("012_append_only on existing reviews", () => {
   it("stores why each earlier review does not count, or nothing when it was blind", async () => {
-    const { s, all, c } = await migratedBefore("backfill", "012", drops);
+    const { s, all, c, q } = await migratedBefore("backfill", "012", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into runs (id) values ('r')`);
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);

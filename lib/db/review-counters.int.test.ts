@@ -18,9 +18,8 @@ type Counters = {
 
 describe("027_review_counters", () => {
   it("backfills each run's counts from its reviews, then counts every insert, per run", async () => {
-    const { s, c } = await migratedBefore("review-counters", "027", drops);
+    const { s, c, q } = await migratedBefore("review-counters", "027", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);
       await q(`insert into tool_registries (hash, tools) values ('h', '[]')`);

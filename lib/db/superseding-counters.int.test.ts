@@ -13,9 +13,8 @@ type Counters = { id: string; superseding_count: string; last_superseding_id: st
 
 describe("028_superseding_counters", () => {
   it("backfills each run's count from its ledger, then counts every superseding insert, per run and per statement", async () => {
-    const { s, c } = await migratedBefore("superseding-counters", "028", drops);
+    const { s, c, q } = await migratedBefore("superseding-counters", "028", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);
       await q(`insert into tool_registries (hash, tools) values ('h', '[]')`);

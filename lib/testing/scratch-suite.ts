@@ -1,4 +1,3 @@
-import type pg from "pg";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClient } from "@/lib/db/client.ts";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
@@ -44,18 +43,16 @@ export function dropsAfterEach(): (() => Promise<void>)[] {
 
 /**
  * A scratch database migrated up to the migration `before` (the names that sort before it), dropped by `drops`, and
- * a raw client connected to it that the caller ends; `all` is every migration, to migrate on.
+ * a raw client connected to it that the caller ends (`q` runs a statement on it and answers its rows); `all` is every
+ * migration, to migrate on.
  */
-export async function migratedBefore(
-  prefix: string,
-  before: string,
-  drops: (() => Promise<void>)[],
-): Promise<{ s: ScratchDatabase; all: ReturnType<typeof readMigrations>; c: pg.Client }> {
+export async function migratedBefore(prefix: string, before: string, drops: (() => Promise<void>)[]) {
   const s = await createScratchDatabase(prefix);
   drops.push(s.drop);
   const all = readMigrations();
   await migrate(s.url, { files: all.filter((f) => f.name < before) });
   const c = rawClient({ connectionString: s.url });
   await c.connect();
-  return { s, all, c };
+  const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
+  return { s, all, c, q };
 }
