@@ -2,7 +2,7 @@
 // the agreement page with the reason, never counted (docs/audit.md).
 import { SETUP_TIMEOUT, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
-import { answerClaims } from "./fixtures/review-form.ts";
+import { answerClaims, openBatchFromQueue } from "./fixtures/review-form.ts";
 
 test.use({ role: "admin" });
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -13,12 +13,7 @@ test.beforeAll(async () => {
 });
 
 test("an admin's review is listed apart with its reason and counts in no figure", async ({ page }) => {
-  await page.goto("/queue");
-  await expect(page.getByTestId("queue-batches")).toHaveAttribute("data-ready", "true");
-  const rows = page.getByTestId("queue-batches").locator("li");
-  const index = (await rows.allInnerTexts()).findIndex((t) => t.includes(setup.batchName));
-  expect(index).toBeGreaterThanOrEqual(0);
-  await page.keyboard.press(String(index + 1));
+  await openBatchFromQueue(page, setup.batchName);
   await page.waitForURL(/\/review\?item=\d+/);
 
   await expect(page.getByTestId("annotation-form")).toHaveAttribute("data-ready", "true");

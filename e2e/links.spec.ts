@@ -4,7 +4,7 @@
 // annotator who reviews the batch's item is refused while a claim is unanswered.
 import { SETUP_TIMEOUT, query, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
-import { answerClaims } from "./fixtures/review-form.ts";
+import { answerClaims, openBatchFromQueue } from "./fixtures/review-form.ts";
 
 // In order: the lead follows the item the annotator reviewed.
 test.describe.configure({ mode: "serial", timeout: SETUP_TIMEOUT });
@@ -24,13 +24,7 @@ test.describe("the annotator", () => {
     page,
   }) => {
     const item = setup.items[0];
-    await page.goto("/queue");
-    await expect(page.getByTestId("queue-batches")).toHaveAttribute("data-ready", "true");
-    const index = (await page.getByTestId("queue-batches").locator("li").allInnerTexts()).findIndex((t) =>
-      t.includes(setup.batchName),
-    );
-    expect(index).toBeGreaterThanOrEqual(0);
-    await page.keyboard.press(String(index + 1));
+    await openBatchFromQueue(page, setup.batchName);
     await page.waitForURL(new RegExp(`/review\\?item=${item.itemId}$`));
     await expect(page.getByTestId("annotation-form")).toHaveAttribute("data-ready", "true");
     for (let i = 0; i < 5; i++) await page.keyboard.press("4");

@@ -3,7 +3,7 @@
 import type { Page } from "@playwright/test";
 import { query, SETUP_TIMEOUT, setupBatch, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
-import { answerClaims } from "./fixtures/review-form.ts";
+import { answerClaims, openBatchFromQueue } from "./fixtures/review-form.ts";
 
 // Multi-page journeys with CLI setup: generous on a loaded machine (hooks and tests alike).
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -46,12 +46,7 @@ test.describe("the annotator", () => {
   test.use({ role: "annotator" });
 
   test("completes three items with the keyboard only and sees each reveal", async ({ page }) => {
-    await page.goto("/queue");
-    await expect(page.getByTestId("queue-batches")).toHaveAttribute("data-ready", "true");
-    const rows = page.getByTestId("queue-batches").locator("li");
-    const index = (await rows.allInnerTexts()).findIndex((t) => t.includes(setup.batchName));
-    expect(index).toBeGreaterThanOrEqual(0);
-    await page.keyboard.press(String(index + 1));
+    await openBatchFromQueue(page, setup.batchName);
 
     const seen: string[] = [];
     for (let n = 0; n < 3; n++) {

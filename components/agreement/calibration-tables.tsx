@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ItemsLink, pctRange, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import { filterQuery, type AgreementFilter } from "@/lib/agreement/schema.ts";
 import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
@@ -12,16 +12,7 @@ type Props = { r: AgreementReport; f: AgreementFilter };
 export function AnnotatorTable({ r, f }: Props) {
   return (
     <Table>
-      <Head
-        cols={[
-          "Annotator",
-          { label: "Reviews", numeric: true },
-          { label: "Agrees with ledger", numeric: true },
-          { label: "MAE", numeric: true },
-          { label: "Adjudicated", numeric: true },
-          { label: "Upheld", numeric: true },
-        ]}
-      />
+      <Head cols={["Annotator", ...numeric("Reviews", "Agrees with ledger", "MAE", "Adjudicated", "Upheld")]} />
       <tbody>
         {r.annotators.map((a) => (
           <tr key={a.email} data-testid="annotator-row">
@@ -108,15 +99,7 @@ export function ExtractionTable({ r, f }: Props) {
         )}
       </p>
       <Table>
-        <Head
-          cols={[
-            "Slot",
-            { label: "n", numeric: true },
-            { label: "Wrong", numeric: true },
-            { label: "Accuracy", numeric: true },
-            { label: "95% CI", numeric: true },
-          ]}
-        />
+        <Head cols={["Slot", ...numeric("n", "Wrong", "Accuracy", "95% CI")]} />
         <tbody>
           {ex.slots.map((s) => (
             <tr key={s.slot} data-testid="extraction-slot">

@@ -1,22 +1,13 @@
 import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 
 /** Reviews recorded but left out of every figure (docs/audit.md), each with the reason stored at submission. */
 export function ExcludedReviews({ excluded }: { excluded: AgreementReport["excluded"] }) {
   return (
     <Table>
-      <Head
-        cols={[
-          "Item",
-          "Trajectory",
-          "Reviewer",
-          "Submitted",
-          { label: "Reward", numeric: true },
-          "Why it does not count",
-        ]}
-      />
+      <Head cols={["Item", "Trajectory", "Reviewer", "Submitted", ...numeric("Reward"), "Why it does not count"]} />
       <tbody>
         {excluded.map((x) => (
           <tr key={x.reviewId.toString()} data-testid="excluded-review">

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { ItemsLink, Shown } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td, Th, numeric } from "@/components/ui/table.tsx";
 import type { Figure } from "@/lib/agreement/figures.ts";
 import type { AgreementReport } from "@/lib/agreement/report.ts";
 import type { AgreementFilter } from "@/lib/agreement/schema.ts";
@@ -57,14 +57,7 @@ export function VerdictMatrix({ r, f }: Props) {
 export function DimensionTable({ r, f }: Props) {
   return (
     <Table>
-      <Head
-        cols={[
-          "Sub-score",
-          { label: "n", numeric: true },
-          { label: "Mean |human − ledger|", numeric: true },
-          { label: "Spearman ρ", numeric: true },
-        ]}
-      />
+      <Head cols={["Sub-score", ...numeric("n", "Mean |human − ledger|", "Spearman ρ")]} />
       <tbody>
         {r.dimensions.map((d) => (
           <tr key={d.dimension} data-testid={`dimension-row-${d.dimension}`}>
@@ -279,14 +272,7 @@ export function VerdictCoefficients({ r }: { r: AgreementReport }) {
         <b>{share(v.prevalence.human)}</b> · n = {v.prevalence.n}
       </p>
       <Table>
-        <Head
-          cols={[
-            "Coefficient",
-            { label: "Value", numeric: true },
-            { label: "95% interval", numeric: true },
-            "Interval",
-          ]}
-        />
+        <Head cols={["Coefficient", ...numeric("Value", "95% interval"), "Interval"]} />
         <tbody>
           <CoefficientRow
             name="Cohen's κ"
@@ -359,14 +345,7 @@ export function InterAnnotatorTable({ r, f }: Props) {
       </p>
       {ia.guardrails.length > 0 ? (
         <Table>
-          <Head
-            cols={[
-              "Guardrail flag",
-              { label: "Overlap items", numeric: true },
-              { label: "Nominal α", numeric: true },
-              { label: "AC1", numeric: true },
-            ]}
-          />
+          <Head cols={["Guardrail flag", ...numeric("Overlap items", "Nominal α", "AC1")]} />
           <tbody data-testid="guardrail-alpha">
             {ia.guardrails.map((g) => (
               <tr key={g.code}>

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { BatchPreview } from "@/lib/audit/data.ts";
 import type { BatchPlan } from "@/lib/audit/plan.ts";
 
@@ -35,10 +35,7 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
         <Head
           cols={[
             "Target (95% interval)",
-            { label: "Items (simple random)", numeric: true },
-            { label: "Items (whole tickets)", numeric: true },
-            { label: "Tickets", numeric: true },
-            { label: "Rate over this window", numeric: true },
+            ...numeric("Items (simple random)", "Items (whole tickets)", "Tickets", "Rate over this window"),
           ]}
         />
         <tbody>
@@ -67,10 +64,7 @@ export function AuditPlanCard({ plans, preview }: { plans: BatchPlan[]; preview:
         <Head
           cols={[
             "Stratum",
-            { label: "Expected agreement", numeric: true },
-            { label: "Items needed", numeric: true },
-            { label: "Tickets needed", numeric: true },
-            { label: "Items this batch draws", numeric: true },
+            ...numeric("Expected agreement", "Items needed", "Tickets needed", "Items this batch draws"),
           ]}
         />
         <tbody>

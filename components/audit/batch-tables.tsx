@@ -2,7 +2,7 @@ import Link from "next/link";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { BatchLink, stepsHref } from "@/components/ui/id-links.tsx";
 import { fmtInt, fmtPct } from "@/components/ui/format.ts";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { AnnotatorProgress, BatchSummary } from "@/lib/audit/data.ts";
 
 /** Every batch with its progress: items done, reviews against reviews needed, leases held now, disputes. */
@@ -13,16 +13,9 @@ export function BatchTable({ batches }: { batches: BatchSummary[] }) {
         cols={[
           "Batch",
           "Run",
-          { label: "Steps", numeric: true },
-          { label: "Rate", numeric: true },
+          ...numeric("Steps", "Rate"),
           "Pick",
-          { label: "Items", numeric: true },
-          { label: "Done", numeric: true },
-          { label: "Reviews", numeric: true },
-          { label: "Overlap items", numeric: true },
-          { label: "Leased now", numeric: true },
-          { label: "Disputed", numeric: true },
-          { label: "Adjudicated", numeric: true },
+          ...numeric("Items", "Done", "Reviews", "Overlap items", "Leased now", "Disputed", "Adjudicated"),
         ]}
       />
       <tbody>
@@ -61,16 +54,7 @@ export function BatchTable({ batches }: { batches: BatchSummary[] }) {
 export function AnnotatorTable({ rows, batchNames }: { rows: AnnotatorProgress[]; batchNames: Map<number, string> }) {
   return (
     <Table>
-      <Head
-        cols={[
-          "Batch",
-          "Annotator",
-          { label: "Reviews", numeric: true },
-          { label: "Leased now", numeric: true },
-          { label: "Median time", numeric: true },
-          "Last review",
-        ]}
-      />
+      <Head cols={["Batch", "Annotator", ...numeric("Reviews", "Leased now", "Median time"), "Last review"]} />
       <tbody>
         {rows.map((r) => (
           <tr key={`${r.batchId}-${r.userId}`}>

@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { fmtScore } from "@/components/ui/format.ts";
 import { TicketLink } from "@/components/ui/id-links.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { DisputeRow } from "@/lib/audit/adjudication-data.ts";
 import { CAUSE_LABELS } from "@/lib/agreement/causes.ts";
 
@@ -15,16 +15,7 @@ export function DisputeTable({ rows, selected }: { rows: DisputeRow[]; selected?
   return (
     <Table>
       <Head
-        cols={[
-          "Item",
-          "Batch",
-          "Ticket",
-          { label: "Ledger", numeric: true },
-          { label: "Human", numeric: true },
-          "Deciding guardrail",
-          "Disputed",
-          "Verdict",
-        ]}
+        cols={["Item", "Batch", "Ticket", ...numeric("Ledger", "Human"), "Deciding guardrail", "Disputed", "Verdict"]}
       />
       <tbody>
         {rows.map((d) => (

@@ -4,7 +4,7 @@
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt, fmtScore, fmtSetChange } from "@/components/ui/format.ts";
 import { TicketLink, TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { BulkDryRun } from "@/lib/clusters/bulk-fix.ts";
 
 /** Ticket rows shown; the totals cover every ticket. */
@@ -43,15 +43,7 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
       )}
       <Card title="Per ticket">
         <Table>
-          <Head
-            cols={[
-              "Ticket",
-              { label: "Rollouts", numeric: true },
-              { label: "Reward changed", numeric: true },
-              { label: "Mean before", numeric: true },
-              { label: "Mean after", numeric: true },
-            ]}
-          />
+          <Head cols={["Ticket", ...numeric("Rollouts", "Reward changed", "Mean before", "Mean after")]} />
           <tbody>
             {rows.map((r) => (
               <tr key={r.ticketId}>
@@ -77,16 +69,7 @@ export function BulkFixDiff({ dry }: { dry: BulkDryRun }) {
           <p className="p-3 text-[12px] text-fg-muted">No rollout&apos;s reward changes.</p>
         ) : (
           <Table>
-            <Head
-              cols={[
-                "Rollout",
-                { label: "Step", numeric: true },
-                { label: "Reward before", numeric: true },
-                { label: "Reward after", numeric: true },
-                "Guardrails",
-                "Reasons",
-              ]}
-            />
+            <Head cols={["Rollout", ...numeric("Step", "Reward before", "Reward after"), "Guardrails", "Reasons"]} />
             <tbody>
               {dry.examples.map((d) => (
                 <tr key={`${d.runId}/${d.rolloutId}`}>

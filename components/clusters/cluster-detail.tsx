@@ -7,7 +7,7 @@ import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
 import {
   clusterLabel,
@@ -88,14 +88,7 @@ function Categories({ parts, window, title }: { parts: CategoryPart[]; window: L
     <div>
       <h3 className="mb-1 text-[12px] font-medium text-fg-muted">{title}</h3>
       <Table>
-        <Head
-          cols={[
-            "Category",
-            { label: "Rollouts", numeric: true },
-            { label: "Of the cluster", numeric: true },
-            { label: "Mean reward", numeric: true },
-          ]}
-        />
+        <Head cols={["Category", ...numeric("Rollouts", "Of the cluster", "Mean reward")]} />
         <tbody>
           {parts.map((p) => (
             <tr key={p.category ?? "(none)"} data-cluster={p.key ?? undefined}>

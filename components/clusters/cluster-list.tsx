@@ -3,7 +3,7 @@ import { EarlyLate, fmtPriority, StatusBadge } from "@/components/clusters/clust
 import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { cn } from "@/components/ui/cn.ts";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { ClusterStateView } from "@/lib/clusters/detail-data.ts";
 import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
 import type { ClusterStats } from "@/lib/clusters/report.ts";
@@ -34,15 +34,13 @@ export function ClusterList({
       <caption className="sr-only">{caption}</caption>
       <Head
         cols={[
-          { label: "#", numeric: true },
+          ...numeric("#"),
           "Cluster",
-          { label: "Low-scoring rollouts", numeric: true },
+          ...numeric("Low-scoring rollouts"),
           "Share of all rollouts in window",
-          { label: "Tickets", numeric: true },
-          { label: "Mean reward", numeric: true },
-          { label: "Removed by cap", numeric: true },
+          ...numeric("Tickets", "Mean reward", "Removed by cap"),
           "Trend (early → late)",
-          { label: "Priority", numeric: true },
+          ...numeric("Priority"),
         ]}
       />
       <tbody>

@@ -3,7 +3,7 @@ import { EarlyLate } from "@/components/clusters/cluster-format.tsx";
 import { Sparkline } from "@/components/clusters/sparkline.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import { clustersHref, type LinkWindow } from "@/lib/clusters/keys.ts";
 import type { ClusterReport } from "@/lib/clusters/report.ts";
 
@@ -16,10 +16,7 @@ export function CofiredTable({ report, window }: { report: ClusterReport; window
         <Head
           cols={[
             "Guardrails that fired together",
-            { label: "Low-scoring rollouts", numeric: true },
-            { label: "Share of all rollouts", numeric: true },
-            { label: "Tickets", numeric: true },
-            { label: "Mean reward", numeric: true },
+            ...numeric("Low-scoring rollouts", "Share of all rollouts", "Tickets", "Mean reward"),
             "Trend (early → late)",
           ]}
         />
@@ -60,9 +57,7 @@ export function GuardrailPresence({ report }: { report: ClusterReport }) {
         <Head
           cols={[
             "Guardrail",
-            { label: "Low-scoring rollouts with it", numeric: true },
-            { label: "Share of all rollouts in window", numeric: true },
-            { label: "Deciding", numeric: true },
+            ...numeric("Low-scoring rollouts with it", "Share of all rollouts in window", "Deciding"),
             "Trend (early → late)",
           ]}
         />

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Card } from "@/components/ui/card.tsx";
 import { stepsHref } from "@/components/ui/id-links.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { GateReport, GateRuleResult, GateRuleStatus } from "@/lib/gate/evaluate.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 
@@ -89,16 +89,7 @@ export function GateCard({ report }: { report: GateReport }) {
       }
     >
       <Table>
-        <Head
-          cols={[
-            "Rule",
-            "Result",
-            { label: "Value", numeric: true },
-            { label: "Threshold", numeric: true },
-            { label: "95% interval", numeric: true },
-            "Why",
-          ]}
-        />
+        <Head cols={["Rule", "Result", ...numeric("Value", "Threshold", "95% interval"), "Why"]} />
         <tbody>
           {report.rules.map((r) => (
             <tr key={r.rule} data-rule={r.rule} data-status={r.status} data-severity={r.severity}>

@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import type { PairReveal } from "@/lib/pairwise/data.ts";
 
 const num = (x: number | null, digits = 3) => (x === null ? "–" : x.toFixed(digits));
@@ -28,9 +28,7 @@ export function PairRevealView({ reveal }: { reveal: PairReveal }) {
           cols={[
             "Side",
             "Rollout",
-            { label: "Ledger reward", numeric: true },
-            { label: "Advantage (r − group mean)", numeric: true },
-            { label: "Normalised (÷ group std)", numeric: true },
+            ...numeric("Ledger reward", "Advantage (r − group mean)", "Normalised (÷ group std)"),
             "Deciding guardrail",
             "Your choice",
           ]}

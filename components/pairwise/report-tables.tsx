@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Shown, pctRange } from "@/components/agreement/figure.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { TrajectoryLink } from "@/components/ui/id-links.tsx";
-import { Head, Table, Td, Th } from "@/components/ui/table.tsx";
+import { Head, Table, Td, Th, numeric } from "@/components/ui/table.tsx";
 import { CAUSE_LABELS, DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import { PAIR_LABELS, type BreakdownRow, type PairReport } from "@/lib/pairwise/report.ts";
 
@@ -91,12 +91,12 @@ export function InversionTable({ r }: { r: PairReport }) {
     <Table>
       <Head
         cols={[
-          { label: "Gap", numeric: true },
+          ...numeric("Gap"),
           "Ledger prefers",
           "Human prefers",
-          { label: "Step", numeric: true },
+          ...numeric("Step"),
           "Stratum",
-          { label: "Inverted", numeric: true },
+          ...numeric("Inverted"),
           "Verdict",
         ]}
       />

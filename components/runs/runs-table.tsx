@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import { fmtInt, fmtPct, fmtScore } from "@/components/ui/format.ts";
 import { AlarmBadge, alarmTone } from "@/components/monitors/alarm-badge.tsx";
 import type { PersistedAlarm } from "@/lib/monitors/alarm-state.ts";
@@ -62,13 +62,7 @@ export function RunsTable({
       <Head
         cols={[
           "Run",
-          { label: "Rollouts", numeric: true },
-          { label: "Steps", numeric: true },
-          { label: "Latest step", numeric: true },
-          { label: "Hit rate", numeric: true },
-          { label: "Hand-off", numeric: true },
-          { label: "Success", numeric: true },
-          { label: "Mean reward", numeric: true },
+          ...numeric("Rollouts", "Steps", "Latest step", "Hit rate", "Hand-off", "Success", "Mean reward"),
           "Alarms",
         ]}
       />

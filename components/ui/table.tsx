@@ -47,6 +47,11 @@ export function Td({
 /** One column of a header row: its label, or the label of a numeric (right-aligned) column. */
 export type HeadCol = string | { label: string; numeric: true };
 
+/** The header columns of numeric (right-aligned) columns, in order, from their labels. */
+export function numeric(...labels: string[]): HeadCol[] {
+  return labels.map((label) => ({ label, numeric: true }));
+}
+
 /** A table's header row from its column labels. */
 export function Head({ cols }: { cols: readonly HeadCol[] }) {
   return (

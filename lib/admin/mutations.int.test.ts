@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { listActivityLog } from "@/lib/admin/data.ts";
 import { changeRole, createUser, resetPassword, setDefaultConfig, setUserDisabled } from "@/lib/admin/mutations.ts";
 import { appendActivityLog } from "@/lib/auth/activity-log.ts";
 import { signInWithPassword } from "@/lib/auth/mutations.ts";
 import { verifyPassword } from "@/lib/auth/password.ts";
-import { createClient, db } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { db } from "@/lib/db/client.ts";
+import { useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 const PASSWORD = "a long enough password";
@@ -85,17 +84,8 @@ describe("user administration", () => {
 });
 
 describe("the last enabled admin", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let client: PrismaClient;
-  beforeAll(async () => {
-    scratch = await createScratchDatabase("admins");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
-  });
-  afterAll(async () => {
-    await client?.$disconnect();
-    await scratch?.drop();
-  });
+  useMigratedScratch("admins", (_, c) => (client = c));
 
   it("cannot be demoted or disabled, until another admin exists", async () => {
     const only = await user("admin", client);

@@ -3,18 +3,15 @@
 // distribution) fed with the verdicts and flags read back with plain SQL.
 import { spawnSync } from "node:child_process";
 import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
-import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/db/pool.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 
 type Reference = {
   tables: Record<
@@ -42,13 +39,10 @@ function reference(input: { tables: Record<string, number[][]>; raw: Record<stri
 type ReviewRow = { item: string; batch: number; reviewer: number; h: number; l: number; hg: string[]; lg: string[] };
 
 describe("κ, AC1 and PABAK on the demo batches", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
-
+  useMigratedScratch("chance_corrected", (s, c) => ((scratch = s), (client = c)));
   beforeAll(async () => {
-    scratch = await createScratchDatabase("chance_corrected");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
     await createDemoUsersIfEmpty(client);
     await seedRun(scratch.url, {
       runId: "grpo-main",
@@ -57,11 +51,6 @@ describe("κ, AC1 and PABAK on the demo batches", () => {
     });
     expect(await seedDemoAudit(scratch.url)).toMatch(/^demo shadow audit/);
   }, 180_000);
-  afterAll(async () => {
-    await client?.$disconnect();
-    await closeBulkPool(scratch.url);
-    await scratch?.drop();
-  });
 
   it("equal the independent implementation per batch, on the verdict, per guardrail and between annotators", async () => {
     const c = rawClient({ connectionString: scratch.url });

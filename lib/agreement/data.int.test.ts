@@ -12,7 +12,7 @@ import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import { seedAgreementAudit } from "@/lib/testing/agreement-data.ts";
 import { loadAgreementItemsPrisma } from "@/lib/testing/agreement-items-prisma.ts";
-import { makeUsers, uniqueName, variantRollout } from "@/lib/testing/audit-data.ts";
+import { makeUsers, uniqueName, variantRollout, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { disputedRun, noEmptyPromise } from "@/lib/testing/defects-data.ts";
 import { makeCase } from "@/lib/testing/verifier-fixtures.ts";
 
@@ -128,12 +128,7 @@ async function otherCategoryRun(): Promise<string> {
     const r = await submitReview(
       lease!.itemId,
       annotator,
-      {
-        subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-        guardrails: [],
-        claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-        note: "",
-      },
+      fullMarksReview({ claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] } }),
       30,
     );
     if (!r.ok) throw new Error(r.error);

@@ -3,7 +3,7 @@ import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
@@ -15,12 +15,7 @@ import type { ReviewBody } from "@/lib/review/schema.ts";
 // disabled so that a small table is read through an index whenever one fits the query — a lookup no index serves
 // still reads every row of the partition.
 const url = process.env.DATABASE_URL!;
-const body: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
-  note: "",
-};
+const body: ReviewBody = fullMarksReview();
 
 async function ledgerRowsRead(tx: Prisma.TransactionClient): Promise<number> {
   const [r] = await tx.$queryRaw<{ n: bigint }[]>`

@@ -6,7 +6,7 @@ import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, type Variant, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { db, poolOf } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
@@ -16,12 +16,7 @@ import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 // Reviews built through the real queue and submit path; the report (and the API's JSON) must equal the pure
 // statistics applied to pairs read back independently with plain SQL.
 const url = process.env.DATABASE_URL!;
-const perfect: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
-  note: "",
-};
+const perfect: ReviewBody = fullMarksReview();
 const weak: ReviewBody = {
   ...perfect,
   subscores: { outcome: 0, policy: 0.5, evidence: 0, efficiency: 1, communication: 0 },

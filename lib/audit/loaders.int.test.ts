@@ -5,17 +5,12 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 
 const url = process.env.DATABASE_URL!;
 
 // The annotator misses the empty promise: reward 1, no guardrail, the refund claimed.
-const perfect: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
-  note: "looked fine",
-};
+const perfect: ReviewBody = fullMarksReview({ note: "looked fine" });
 
 describe("loadAdjudicationPage", () => {
   it("gives the disputed item's rollout as stored, every review compared with the ledger, and the guardrail to propose", async () => {

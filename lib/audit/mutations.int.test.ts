@@ -8,7 +8,7 @@ import {
 } from "@/lib/audit/data.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 
@@ -134,12 +134,7 @@ describe("creating a batch", () => {
       const res = await submitReview(
         l!.itemId,
         a,
-        {
-          subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-          guardrails: [],
-          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-          note: "",
-        },
+        fullMarksReview({ claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] } }),
         20 + i,
       );
       expect(res.ok).toBe(true);

@@ -185,6 +185,15 @@ export async function storeDraw(
   return { batchId: await storeBatch(client, params, stored, items, actor), manifest };
 }
 
+/** A stored batch (its id, how many items and overlap items, its manifest and the preview it was drawn from), or why not. */
+export type CreatedBatch<Preview> = Result<{
+  batchId: number;
+  items: number;
+  overlapItems: number;
+  manifest: Prisma.InputJsonObject;
+  preview: Preview;
+}>;
+
 /**
  * Draws the sample and stores the batch with its items (in hash order, so the queue hands them out in a random but
  * reproducible order). Refuses an empty sample: a batch with nothing to review is a mistake in the window or rate.
@@ -193,15 +202,7 @@ export async function createBatch(
   params: ResolvedBatchParams,
   actor: ActivityActor,
   client: PrismaClient = db(),
-): Promise<
-  Result<{
-    batchId: number;
-    items: number;
-    overlapItems: number;
-    manifest: Prisma.InputJsonObject;
-    preview: BatchPreview;
-  }>
-> {
+): Promise<CreatedBatch<BatchPreview>> {
   const missing = await refuseMissingRun(params, client);
   if (missing) return missing;
   const preview = await previewBatch(params, client);

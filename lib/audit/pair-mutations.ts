@@ -1,13 +1,12 @@
 // Creating a pairwise batch: draw the pairs, store the batch with its manifest and one item per pair (rollout A as
 // the item's rollout, rollout B beside it, the side B is shown on), and log it — one transaction (storeBatch).
-import { emptyDraw, refuseMissingRun, SAMPLER_VERSION, storeDraw } from "@/lib/audit/mutations.ts";
+import { type CreatedBatch, emptyDraw, refuseMissingRun, SAMPLER_VERSION, storeDraw } from "@/lib/audit/mutations.ts";
 import { previewPairBatch, type PairBatchPreview } from "@/lib/audit/pair-data.ts";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import type { ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
-import type { Result } from "@/lib/result.ts";
 
 /** Pairwise sampler version on the manifest, apart from the ticket sampler's. */
 export const PAIR_SAMPLER_VERSION = "pairwise-1";
@@ -58,15 +57,7 @@ export async function createPairBatch(
   params: ResolvedBatchParams,
   actor: ActivityActor,
   client: PrismaClient = db(),
-): Promise<
-  Result<{
-    batchId: number;
-    items: number;
-    overlapItems: number;
-    manifest: Prisma.InputJsonObject;
-    preview: PairBatchPreview;
-  }>
-> {
+): Promise<CreatedBatch<PairBatchPreview>> {
   const missing = await refuseMissingRun(params, client);
   if (missing) return missing;
   const preview = await previewPairBatch(params, client);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { groupKeyOf, pairStratum, samplePairs, type PairPopulationRow } from "@/lib/audit/pair-sampler.ts";
+import { shuffled } from "@/lib/testing/shuffled.ts";
 
 /** K rollouts per group, one group per ticket and step; reward and guardrail chosen per rollout. */
 function population(
@@ -20,17 +21,6 @@ function population(
         decidingGuardrail: guardrail(g, i),
       });
   return rows;
-}
-
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const out = [...xs];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const j = s % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 const base = { rate: 0.1, salt: "pairs-1", delta: 0.1, nearTieRate: 0.2, overlapRate: 0.1 };

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { expectedToppedUp, NO_GUARDRAIL, sampleBatch, type PopulationRow } from "@/lib/audit/sampler.ts";
+import { shuffled } from "@/lib/testing/shuffled.ts";
 
 function population(
   tickets: number,
@@ -14,18 +15,6 @@ function population(
       rows.push({ ticketId: `T-${i}`, trajectoryId: `run/s1/g${i}/k${k}`, decidingGuardrail: guardrail(i) });
   }
   return rows;
-}
-
-/** Fisher–Yates with a seeded LCG: a different arrival order on every call, reproducible per seed. */
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const out = [...xs];
-  let s = seed >>> 0;
-  for (let i = out.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const j = s % (i + 1);
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
 }
 
 const ids = (r: { items: { row: PopulationRow }[] }) => r.items.map((i) => i.row.trajectoryId);

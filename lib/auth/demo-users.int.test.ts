@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "@/lib/auth/demo-users.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { listDemoSignIns } from "@/lib/auth/data.ts";
 import { hashPassword, verifyPassword } from "@/lib/auth/password.ts";
-import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 describe("demo users", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let client: PrismaClient;
-  beforeAll(async () => {
-    scratch = await createScratchDatabase("demo_users");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
-  });
-  afterAll(async () => {
-    await client?.$disconnect();
-    await scratch?.drop();
-  });
+  useMigratedScratch("demo_users", (_, c) => (client = c));
 
   it("are created once, one line each, on an empty users table", async () => {
     const lines = await createDemoUsersIfEmpty(client);

@@ -4,17 +4,10 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/lib/cli/case.ts";
-import type { Io } from "@/lib/cli/command.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (s) => out.push(s), err: (s) => err.push(s), stdout: process.stdout };
-  return { io, out, err };
-}
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 let pool: pg.Pool;
 let dir: string;
@@ -41,17 +34,17 @@ const spec = () => structuredClone((caseLine(T) as { verifier_spec: Record<strin
 
 describe("verity case revise", () => {
   it("names the bad field of the file by its path, and wants a reason", async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await run(["revise", T, file("bad.json", { ...spec(), step_budget: -1 }), "--reason", "x"], c.io)).toBe(1);
     expect(c.err.join("\n")).toMatch(/invalid .*bad\.json: step_budget: /);
-    const d = capture();
+    const d = captureIo();
     const whole = { ...caseLine(T), verifier_spec: { ...spec(), handoff: "sometimes" } };
     expect(await run(["revise", T, file("case.json", whole), "--reason", "x"], d.io)).toBe(1);
     expect(d.err.join("\n")).toMatch(/verifier_spec\.handoff: /);
-    const e = capture();
+    const e = captureIo();
     expect(await run(["revise", T, file("ok.json", spec())], e.io)).toBe(2);
     expect(e.err.join("\n")).toMatch(/--reason: a revision needs a reason/);
-    const f = capture();
+    const f = captureIo();
     expect(await run(["revise", T, file("broken.json", "{"), "--reason", "x"], f.io)).toBe(1);
     expect(f.err.join("\n")).toMatch(/cannot read .*broken\.json/);
   });
@@ -62,7 +55,7 @@ describe("verity case revise", () => {
       required_writes: [...(spec().required_writes as unknown[]), { tool: "logistics.create_return" }],
     };
     const f = file("spec.json", { verifier_spec: revised });
-    const dry = capture();
+    const dry = captureIo();
     expect(await run(["revise", T, f, "--dry-run"], dry.io)).toBe(0);
     const diff = JSON.parse(dry.out[0]);
     expect(diff).toMatchObject({ trajectoryId: `${RUN}/1`, before: { reward: 1 }, rewardChanged: true });
@@ -78,7 +71,7 @@ describe("verity case revise", () => {
       (await pool.query("select version, reason from case_versions where ticket_id = $1 order by version", [T])).rows;
     expect(await versions()).toEqual([{ version: 1, reason: "" }]);
 
-    const c = capture();
+    const c = captureIo();
     expect(
       await run(["revise", T, f, "--reason", "return label", "--adjudication", "12", "--cluster", "k"], c.io),
     ).toBe(0);
@@ -103,11 +96,11 @@ describe("verity case revise", () => {
     ]);
     expect(ledger.rows[1].reward).toBe(diff.after.reward);
 
-    const again = capture();
+    const again = captureIo();
     expect(await run(["revise", T, f, "--reason", "again"], again.io)).toBe(0);
     expect(JSON.parse(again.out.at(-1)!)).toMatchObject({ status: "unchanged", version: 2, rescore: { rescored: 0 } });
 
-    const h = capture();
+    const h = captureIo();
     expect(await run(["history", T, "--json"], h.io)).toBe(0);
     expect(
       h.out.map((l) => JSON.parse(l)).map((v) => [v.version, v.answers_adjudication_ids, v.answers_cluster]),
@@ -118,7 +111,7 @@ describe("verity case revise", () => {
   });
 
   it("an unknown ticket is named", async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await run(["revise", "T-NOPE-" + RUN, file("s.json", spec()), "--reason", "x"], c.io)).toBe(1);
     expect(c.err.join("\n")).toMatch(/no case T-NOPE-/);
   });

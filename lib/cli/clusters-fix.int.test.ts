@@ -5,23 +5,14 @@ import { listClusterTickets } from "@/lib/clusters/detail-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
-import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
+import { handoffBlindSpotValues } from "@/lib/testing/clusters-data.ts";
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 // Three cases that allow a hand-off, two rollouts each that read, hand off and write nothing: the blind spot.
 const tag = randomBytes(3).toString("hex");
 const RUN = `fix-cli-${tag}`;
 const TICKETS = [0, 1, 2].map((i) => `FX-${tag}-${i}`);
 const KEY = "blind_spot:handoff_no_write";
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdout: process.stdout },
-  };
-}
 
 const outcomes = async () =>
   (
@@ -32,24 +23,7 @@ const outcomes = async () =>
   ).rows;
 
 beforeAll(async () => {
-  const values: unknown[] = [];
-  for (const ticket of TICKETS) {
-    values.push(makeCase({ handoff: "allowed" }, undefined, ticket));
-    for (let k = 0; k < 2; k++)
-      values.push({
-        ...makeRollout({
-          ticketId: ticket,
-          trajectoryId: `${ticket}/k${k}`,
-          steps: [...reads(), tool("handoff.transfer_to_human")],
-          writes: [],
-          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-          reply: "I have passed your case to a colleague.",
-        }),
-        run_id: RUN,
-        group_id: `${RUN}/${ticket}`,
-        sample_index: k,
-      });
-  }
+  const values = handoffBlindSpotValues(RUN, TICKETS);
   const s = await ingestValues(values, { pool: bulkPool() });
   expect(s).toMatchObject({ ok: true, rejected: 0 });
 });
@@ -95,7 +69,7 @@ describe("verity clusters fix", () => {
       ],
     ];
     for (const [args, code, message] of cases) {
-      const c = capture();
+      const c = captureIo();
       expect(await run(["fix", ...args], c.io), args.join(" ")).toBe(code);
       expect(c.err.join("\n"), args.join(" ")).toContain(message);
     }
@@ -103,7 +77,7 @@ describe("verity clusters fix", () => {
   });
 
   it("dry-runs with progress on stderr and the diff as JSON, then applies to two tickets: the third stays", async () => {
-    const dry = capture();
+    const dry = captureIo();
     expect(
       await run(["fix", "--run", RUN, "--cluster", KEY, "--handoff", "not_allowed", "--dry-run", "--json"], dry.io),
     ).toBe(0);
@@ -114,7 +88,7 @@ describe("verity clusters fix", () => {
     expect(body.meanBefore - body.meanAfter).toBeCloseTo(0.45 * 0.45, 9);
     expect(new Set((await outcomes()).map((r) => r.outcome))).toEqual(new Set([0.45]));
 
-    const c = capture();
+    const c = captureIo();
     const args = [
       "--handoff",
       "not_allowed",

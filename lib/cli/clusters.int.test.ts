@@ -6,18 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { run } from "@/lib/cli/clusters.ts";
 import { ingestKnownLedger } from "@/lib/testing/clusters-data.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 const runId = `clu-cli-${randomBytes(4).toString("hex")}`;
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdout: process.stdout },
-  };
-}
 
 beforeAll(async () => {
   await ingestKnownLedger(bulkPool(), runId, `${runId}-`);
@@ -25,7 +16,7 @@ beforeAll(async () => {
 
 describe("verity clusters", () => {
   it("prints the ranked table with the blind spot and the co-fired sets", async () => {
-    const c = capture();
+    const c = captureIo();
     expect(await run(["--run", runId], c.io)).toBe(0);
     const text = c.out.join("\n");
     expect(text).toContain(`run ${runId}, steps 0–3000, reward below 0.5: 36 rollouts, 14 below (38.9%)`);
@@ -40,7 +31,7 @@ describe("verity clusters", () => {
   });
 
   it("prints the API's JSON with --json, honouring the window and threshold", async () => {
-    const c = capture();
+    const c = captureIo();
     expect(
       await run(
         ["--run", runId, "--from", "1000", "--to", "2000", "--threshold", "0.25", "--json", "--no-phrasings"],
@@ -54,7 +45,7 @@ describe("verity clusters", () => {
 
   it("writes a cluster's backlog with --export, and says what is wrong with bad flags", async () => {
     const file = path.join(os.tmpdir(), `clusters-${randomBytes(3).toString("hex")}.ndjson`);
-    const c = capture();
+    const c = captureIo();
     expect(await run(["--run", runId, "--export", "empty_promise", "--out", file], c.io)).toBe(0);
     const kinds = fs
       .readFileSync(file, "utf8")
@@ -64,10 +55,10 @@ describe("verity clusters", () => {
     fs.rmSync(file);
     expect(kinds[0]).toBe("cluster");
     expect(kinds.filter((k) => k === "example")).toHaveLength(6);
-    const bad = capture();
+    const bad = captureIo();
     expect(await run(["--run", runId, "--threshold", "0", "--export", "nope"], bad.io)).toBe(2);
     expect(bad.err.join("\n")).toMatch(/--threshold: must be above 0; --export: is not a cluster key/);
-    const unknown = capture();
+    const unknown = captureIo();
     expect(await run(["--run", "no-such-run"], unknown.io)).toBe(1);
   });
 });

@@ -7,20 +7,11 @@ import { run } from "@/lib/cli/export.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { expectedParquetRows, ingestParquetLedger, withParsedReasons } from "@/lib/testing/parquet-data.ts";
 import { readParquetFile } from "@/lib/testing/parquet-reader.ts";
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 // A ledger of its own (lib/testing/parquet-data.ts) under a fresh run id in the shared test database.
 const runId = `pq-cli-${randomBytes(4).toString("hex")}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-export-"));
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: { out: (s: string) => void out.push(s), err: (s: string) => void err.push(s), stdout: process.stdout },
-  };
-}
 
 beforeAll(async () => {
   await ingestParquetLedger(bulkPool(), runId);
@@ -29,7 +20,7 @@ beforeAll(async () => {
 describe("verity export --format parquet", () => {
   it("writes every current entry; DuckDB reads back the ledger's rows, nulls and guardrail-code lists included", async () => {
     const file = path.join(dir, "all.parquet");
-    const c = capture();
+    const c = captureIo();
     expect(await run(["--run", runId, "--format", "parquet", "--out", file], c.io)).toBe(0);
     expect(c.err.join("\n")).toMatch(new RegExp(`bytes of Parquet written to ${file}`));
     const view = await readParquetFile(file);
@@ -59,7 +50,7 @@ describe("verity export --format parquet", () => {
 
   it("declares the schema: UTF-8 strings, a LIST of strings, UTC millisecond timestamps, nullability, snappy", async () => {
     const file = path.join(dir, "schema.parquet");
-    expect(await run(["--run", runId, "--format", "parquet", "--out", file], capture().io)).toBe(0);
+    expect(await run(["--run", runId, "--format", "parquet", "--out", file], captureIo().io)).toBe(0);
     const { types, schema, codecs } = await readParquetFile(file);
     expect(types).toEqual({
       id: "BIGINT",
@@ -116,7 +107,7 @@ describe("verity export --format parquet", () => {
   it("writes row groups of the size asked for, and the same rows whatever the size", async () => {
     const small = path.join(dir, "groups.parquet");
     expect(
-      await run(["--run", runId, "--format", "parquet", "--row-group", "1000", "--out", small], capture().io),
+      await run(["--run", runId, "--format", "parquet", "--row-group", "1000", "--out", small], captureIo().io),
     ).toBe(0);
     const view = await readParquetFile(small);
     expect(view.rows.map(withParsedReasons)).toEqual(await expectedParquetRows(bulkPool(), runId));
@@ -125,14 +116,14 @@ describe("verity export --format parquet", () => {
   it("filters by step range and guardrail, and an empty selection is a file with the schema and no rows", async () => {
     const mid = path.join(dir, "mid.parquet");
     expect(
-      await run(["--run", runId, "--format", "parquet", "--from", "1", "--to", "2", "--out", mid], capture().io),
+      await run(["--run", runId, "--format", "parquet", "--from", "1", "--to", "2", "--out", mid], captureIo().io),
     ).toBe(0);
     expect((await readParquetFile(mid)).rows.map(withParsedReasons)).toEqual(
       await expectedParquetRows(bulkPool(), runId, { from: 1, to: 2 }),
     );
     const hits = path.join(dir, "hits.parquet");
     const args = ["--run", runId, "--format", "parquet", "--guardrail", "empty_promise", "--out", hits];
-    expect(await run(args, capture().io)).toBe(0);
+    expect(await run(args, captureIo().io)).toBe(0);
     const got = (await readParquetFile(hits)).rows;
     const want = (await expectedParquetRows(bulkPool(), runId)).filter((r) =>
       (r.guardrail_codes as string[]).includes("empty_promise"),
@@ -140,31 +131,31 @@ describe("verity export --format parquet", () => {
     expect(got.length).toBeGreaterThan(1);
     expect(got.map((r) => r.id)).toEqual(want.map((r) => r.id));
     const none = path.join(dir, "none.parquet");
-    expect(await run(["--run", runId, "--format", "parquet", "--from", "900", "--out", none], capture().io)).toBe(0);
+    expect(await run(["--run", runId, "--format", "parquet", "--from", "900", "--out", none], captureIo().io)).toBe(0);
     const empty = await readParquetFile(none);
     expect(empty.rows).toEqual([]);
     expect(empty.types.guardrail_codes).toBe("VARCHAR[]");
   });
 
   it("names what is wrong with the flags, and an unknown run", async () => {
-    const bad = capture();
+    const bad = captureIo();
     const file = path.join(dir, "bad.parquet");
     expect(await run(["--run", runId, "--format", "arrow", "--out", file], bad.io)).toBe(2);
     expect(bad.err[0]).toMatch(/^verity export: --format: must be ndjson or parquet, not arrow/);
-    const cases = capture();
+    const cases = captureIo();
     expect(await run(["--run", runId, "--format", "parquet", "--no-cases", "--out", file], cases.io)).toBe(2);
     expect(cases.err[0]).toMatch(/^verity export: --no-cases: applies to --format ndjson only/);
-    const group = capture();
+    const group = captureIo();
     expect(await run(["--run", runId, "--format", "parquet", "--row-group", "10", "--out", file], group.io)).toBe(2);
     expect(group.err[0]).toMatch(/^verity export: --row-group: must be a whole number from 1,000 to 1,000,000, not 10/);
     expect(await run(["--run", runId, "--row-group", "5000"], group.io)).toBe(2);
     expect(group.err[1]).toMatch(/^verity export: --row-group: applies to --format parquet only/);
-    const range = capture();
+    const range = captureIo();
     expect(
       await run(["--run", runId, "--format", "parquet", "--from", "5", "--to", "2", "--out", file], range.io),
     ).toBe(2);
     expect(range.err[0]).toMatch(/^verity export: --to: must be at least `from`/);
-    const missing = capture();
+    const missing = captureIo();
     expect(await run(["--run", `${runId}-nope`, "--format", "parquet", "--out", file], missing.io)).toBe(1);
     expect(missing.err[0]).toBe(`verity export: no run ${JSON.stringify(`${runId}-nope`)}`);
     expect(fs.existsSync(file)).toBe(false);

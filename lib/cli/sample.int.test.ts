@@ -2,12 +2,7 @@ import { describe, expect, it } from "vitest";
 import { seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 import { parseSampleArgs, run } from "@/lib/cli/sample.ts";
 import { db } from "@/lib/db/client.ts";
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
-}
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 describe("verity sample", () => {
   it("parses flags through the batch schema, with defaults and a fresh salt", () => {
@@ -41,7 +36,7 @@ describe("verity sample", () => {
       tickets: 40,
       variant: (i) => (i < 4 ? "missing_evidence" : "honest"),
     });
-    const args = [
+    const draw = [
       "--run",
       runId,
       "--from",
@@ -54,9 +49,9 @@ describe("verity sample", () => {
       "cli",
       "--min-per-stratum",
       "3",
-      "--json",
     ];
-    const dry = capture();
+    const args = [...draw, "--json"];
+    const dry = captureIo();
     expect(await run([...args, "--dry-run"], dry.io)).toBe(0);
     const preview = JSON.parse(dry.out.at(-1)!);
     expect(preview).toMatchObject({ dry_run: true, population: { tickets: 40, rollouts: 40 }, salt: "cli" });
@@ -65,37 +60,18 @@ describe("verity sample", () => {
     ).toBeGreaterThanOrEqual(3);
     expect(await db().auditBatch.count({ where: { runId } })).toBe(0);
 
-    const real = capture();
+    const real = captureIo();
     expect(await run(args, real.io)).toBe(0);
     const created = JSON.parse(real.out.at(-1)!);
     expect(created.manifest.items_hash).toBe(preview.items_hash);
     expect(await db().auditItem.count({ where: { batchId: created.batch_id } })).toBe(preview.items);
 
-    const table = capture();
-    expect(
-      await run(
-        [
-          "--run",
-          runId,
-          "--from",
-          "0",
-          "--to",
-          "20",
-          "--rate",
-          "0.1",
-          "--salt",
-          "cli",
-          "--min-per-stratum",
-          "3",
-          "--dry-run",
-        ],
-        table.io,
-      ),
-    ).toBe(0);
+    const table = captureIo();
+    expect(await run([...draw, "--dry-run"], table.io)).toBe(0);
     expect(table.out.join("\n")).toContain("40 tickets, 40 rollouts");
     expect(table.out.join("\n")).toContain(preview.items_hash);
 
-    const refused = capture();
+    const refused = captureIo();
     expect(await run(["--run", "no-such-run", "--from", "0", "--to", "1"], refused.io)).toBe(1);
     expect(refused.err.join("")).toContain("No run no-such-run");
   });
@@ -109,7 +85,7 @@ describe("verity sample", () => {
       variant: (i) => (i % 10 === 0 ? "missing_evidence" : "honest"),
     });
     const base = ["--run", runId, "--from", "0", "--to", "20", "--pick", "all"];
-    const j = capture();
+    const j = captureIo();
     expect(await run([...base, "--plan", "--json"], j.io)).toBe(0);
     const { plan } = JSON.parse(j.out.at(-1)!);
     expect(plan.map((p: { halfWidth: number }) => p.halfWidth)).toEqual([0.03, 0.05, 0.1]);
@@ -120,7 +96,7 @@ describe("verity sample", () => {
     expect(plan[0].overall.feasible).toBe(false); // ±3%: 857 items in 215 tickets, more than the 200 there are
     expect(five.sources.icc).toMatch(/^default 0.3 \(0 tickets with two or more reviewed items; 10 needed/);
 
-    const t = capture();
+    const t = captureIo();
     expect(await run([...base, "--plan", "--half-width", "0.1", "--agreement", "0.95", "--icc", "0"], t.io)).toBe(0);
     const text = t.out.join("\n");
     expect(text).toContain("expected agreement 95% (given); intra-ticket correlation 0.00 (given)");
@@ -130,7 +106,7 @@ describe("verity sample", () => {
     // nothing was created
     expect(await db().auditBatch.count({ where: { runId } })).toBe(0);
 
-    const bad = capture();
+    const bad = captureIo();
     expect(await run([...base, "--plan", "--half-width", "1.5"], bad.io)).toBe(2);
     expect(bad.err[0]).toContain('--half-width: must be a number strictly between 0 and 1, got "1.5"');
     expect(await run([...base, "--icc", "0.2"], bad.io)).toBe(2);
@@ -183,14 +159,14 @@ describe("verity sample", () => {
       "--near-ties",
       "0",
     ];
-    const dry = capture();
+    const dry = captureIo();
     expect(await run([...args, "--dry-run"], dry.io)).toBe(0);
     const text = dry.out.join("\n");
     expect(text).toContain(`run ${runId}, steps 0–20: 30 GRPO groups of two or more, 90 rollouts`);
     expect(text).toMatch(/drawn 30 pairs \(25 near-ties/);
     expect(text).toMatch(/empty_promise\+none\s+5\s+5\s+1\.000/);
     expect(await db().auditBatch.count({ where: { runId } })).toBe(0);
-    const made = capture();
+    const made = captureIo();
     expect(await run([...args, "--json"], made.io)).toBe(0);
     const { batch_id, manifest } = JSON.parse(made.out.at(-1)!);
     expect(manifest).toMatchObject({ kind: "pairwise", items: 30, near_ties: 25 });

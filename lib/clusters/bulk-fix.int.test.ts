@@ -5,7 +5,7 @@ import { createClient } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
-import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
+import { handoffBlindSpotValues } from "@/lib/testing/clusters-data.ts";
 
 // The hand-off blind spot in miniature: three cases that allow a hand-off, each with two rollouts that read, hand
 // off and write nothing. An allowed hand-off that resolves nothing scores the config's handoff_outcome (0.45);
@@ -18,24 +18,7 @@ let client: PrismaClient;
 beforeAll(async () => {
   t = await freshDatabase("bulkfix");
   client = createClient(t.url);
-  const values: unknown[] = [];
-  for (const ticket of TICKETS) {
-    values.push(makeCase({ handoff: "allowed" }, undefined, ticket));
-    for (let k = 0; k < 2; k++)
-      values.push({
-        ...makeRollout({
-          ticketId: ticket,
-          trajectoryId: `${ticket}/k${k}`,
-          steps: [...reads(), tool("handoff.transfer_to_human")],
-          writes: [],
-          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-          reply: "I have passed your case to a colleague.",
-        }),
-        run_id: RUN,
-        group_id: `${RUN}/${ticket}`,
-        sample_index: k,
-      });
-  }
+  const values = handoffBlindSpotValues(RUN, TICKETS);
   const s = await ingestValues(values, { pool: t.pool });
   expect(s).toMatchObject({ ok: true, rejected: 0 });
 });

@@ -1,24 +1,15 @@
-import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate.ts";
+import { dropsAfterEach, migratedBefore } from "@/lib/testing/scratch-suite.ts";
 
 // 011_activity_log renames the table of who did what (audit_log → activity_log) on databases that already hold it:
 // the rows, the id sequence's position and the append-only trigger survive, and nothing is left under the old name.
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 describe("011_activity_log", () => {
   it("renames audit_log and its indexes, constraints, sequence and trigger, keeping the rows", async () => {
-    const s = await createScratchDatabase("activity");
-    drops.push(s.drop);
-    const all = readMigrations();
-    await migrate(s.url, { files: all.filter((f) => f.name < "011") });
-    const c = rawClient({ connectionString: s.url });
-    await c.connect();
+    const { s, all, c } = await migratedBefore("activity", "011", drops);
     try {
       await c.query(
         `insert into audit_log (actor_label, action) values ('cli', 'user.create'), ('cli', 'token.create')`,

@@ -1,26 +1,16 @@
-import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate.ts";
+import { dropsAfterEach, migratedBefore } from "@/lib/testing/scratch-suite.ts";
 
 // 012_append_only on a database that already has reviews: each gets the reason a submission would have given it
 // (lib/review/blind.ts), judged on the activity log's record of roles as it stood when the review was submitted.
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 describe("012_append_only on existing reviews", () => {
   it("stores why each earlier review does not count, or nothing when it was blind", async () => {
-    const s = await createScratchDatabase("backfill");
-    drops.push(s.drop);
-    const all = readMigrations();
-    await migrate(s.url, { files: all.filter((f) => f.name < "012") });
-    const c = rawClient({ connectionString: s.url });
-    await c.connect();
+    const { s, all, c, q } = await migratedBefore("backfill", "012", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into runs (id) values ('r')`);
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);

@@ -1,18 +1,16 @@
 import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { RUN_PARTITIONED_TABLES } from "@/lib/runs/archive.ts";
+import { dropsAfterEach } from "@/lib/testing/scratch-suite.ts";
 
 // 029_ingest_trajectories: the per-row foreign keys of rollouts, ledger and trajectories on runs give way to guards
 // that keep the same rules — a row's run exists, a run with rows can be neither deleted nor renamed — and the
 // statement trigger that records trajectories stops after one join when the writer recorded them itself, while it
 // still records them for any writer that did not and refuses a trajectory another run holds, with the same error.
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 async function database(files?: (name: string) => boolean) {
   const s = await createScratchDatabase("ingest-trajectories");

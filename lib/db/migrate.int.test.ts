@@ -4,16 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MigrationError, migrate, migrationStatus, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { shapeFromDatabase } from "@/lib/db/schema-shape.ts";
+import { dropsAfterEach } from "@/lib/testing/scratch-suite.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 async function scratch() {
   const s = await createScratchDatabase("migrate");

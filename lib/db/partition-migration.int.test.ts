@@ -1,21 +1,19 @@
 import pg from "pg";
 import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { RUN_PARTITIONED_TABLES } from "@/lib/runs/archive.ts";
+import { dropsAfterEach } from "@/lib/testing/scratch-suite.ts";
 
 // 014_partition_by_run moves a database that already holds runs onto tables partitioned by run: every row of every
 // run-scoped table survives as it was (ids, supersession, is_current, rollups), each run gets its partitions, the
 // id sequences go on counting, audit items learn their run, the trajectory → run lookup is filled, and the
 // append-only rules and foreign keys hold on the new tables.
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 const RUN_SCOPED = [
   "rollouts",

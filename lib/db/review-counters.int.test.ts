@@ -1,16 +1,12 @@
-import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate.ts";
+import { dropsAfterEach, migratedBefore } from "@/lib/testing/scratch-suite.ts";
 
 // 027_review_counters: each run's reviews and pair reviews counted on its row — backfilled from the reviews already
 // written, then kept by the insert triggers — always equal to the join of its items and reviews they replace in the
 // caches' fingerprints (lib/monitors/data.ts).
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 type Counters = {
   id: string;
@@ -22,14 +18,8 @@ type Counters = {
 
 describe("027_review_counters", () => {
   it("backfills each run's counts from its reviews, then counts every insert, per run", async () => {
-    const s = await createScratchDatabase("review-counters");
-    drops.push(s.drop);
-    const all = readMigrations();
-    await migrate(s.url, { files: all.filter((f) => f.name < "027") });
-    const c = rawClient({ connectionString: s.url });
-    await c.connect();
+    const { s, c, q } = await migratedBefore("review-counters", "027", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);
       await q(`insert into tool_registries (hash, tools) values ('h', '[]')`);

@@ -1,29 +1,20 @@
-import { rawClient } from "@/lib/db/raw-client.ts";
-import { afterEach, describe, expect, it } from "vitest";
-import { migrate, readMigrations } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate.ts";
+import { dropsAfterEach, migratedBefore } from "@/lib/testing/scratch-suite.ts";
 
 // 028_superseding_counters: each run's ledger entries that supersede another, counted on its row — backfilled from
 // the ledger already written, then kept by the insert trigger, one statement of many rows at a time — always equal to
 // the count and latest id of the run's entries with a predecessor, which the agreement report's fingerprint reads
 // instead of probing every reviewed item's current entry (lib/agreement/cached.ts).
 
-const drops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (drops.length) await drops.pop()!();
-});
+const drops = dropsAfterEach();
 
 type Counters = { id: string; superseding_count: string; last_superseding_id: string | null };
 
 describe("028_superseding_counters", () => {
   it("backfills each run's count from its ledger, then counts every superseding insert, per run and per statement", async () => {
-    const s = await createScratchDatabase("superseding-counters");
-    drops.push(s.drop);
-    await migrate(s.url, { files: readMigrations().filter((f) => f.name < "028") });
-    const c = rawClient({ connectionString: s.url });
-    await c.connect();
+    const { s, c, q } = await migratedBefore("superseding-counters", "028", drops);
     try {
-      const q = async (sql: string, params: unknown[] = []) => (await c.query(sql, params)).rows;
       await q(`insert into cases (ticket_id, category, ticket, env_snapshot, verifier_spec, content_hash)
                values ('T', 'c', '{}', '{}', '{}', 'h')`);
       await q(`insert into tool_registries (hash, tools) values ('h', '[]')`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadAgreementItems } from "@/lib/agreement/data.ts";
 import { buildAgreementReport } from "@/lib/agreement/report.ts";
 import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
@@ -7,11 +7,8 @@ import { HACKING_RUN, HACKING_THRESHOLDS, seedDemoAudit } from "@/lib/demo/audit
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
-import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/db/pool.ts";
 import { listAuditPoints } from "@/lib/monitors/audit-data.ts";
 import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { listOverlapItems, listReviewsWithLedger } from "@/lib/review/data.ts";
@@ -23,19 +20,9 @@ async function report(client: PrismaClient, filter: Record<string, unknown> = {}
 }
 
 describe("the demo shadow audit", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase("demo_audit");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
-  });
-  afterAll(async () => {
-    await client?.$disconnect();
-    await closeBulkPool(scratch.url);
-    await scratch?.drop();
-  });
+  useMigratedScratch("demo_audit", (s, c) => ((scratch = s), (client = c)));
 
   it("does nothing without the demo run and users", async () => {
     expect(await seedDemoAudit(scratch.url)).toBeNull();
@@ -98,18 +85,9 @@ describe("the demo shadow audit", () => {
 });
 
 describe("the demo shadow audit on the real demo ledger", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase("demo_audit_real");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
-  });
-  afterAll(async () => {
-    await client?.$disconnect();
-    await scratch?.drop();
-  });
+  useMigratedScratch("demo_audit_real", (s, c) => ((scratch = s), (client = c)));
 
   it("tells the agreement story on grpo-main and makes the reward-hacking alarm fire on grpo-hacking", async () => {
     expect(await seedDemoIfEmpty(scratch.url, { size: "small" })).toMatch(/grpo-main/);

@@ -1,31 +1,19 @@
 // The demo's reward functions: stored once, each run over every shadow-audit batch, the judge labelled simulated,
 // the code reward ok in the sandbox or unavailable without it — never a 0 for a failure.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
-import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
-import { closeBulkPool, bulkPool } from "@/lib/db/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { DEMO_REWARD_FUNCTIONS, seedDemoRewards } from "@/lib/demo/rewards.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 
 describe("the demo reward functions", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
-
-  beforeAll(async () => {
-    scratch = await createScratchDatabase("demo_rewards");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
-  });
-  afterAll(async () => {
-    await client?.$disconnect();
-    await closeBulkPool(scratch.url);
-    await scratch?.drop();
-  });
+  useMigratedScratch("demo_rewards", (s, c) => ((scratch = s), (client = c)));
 
   it("have results on every audited item, once", async () => {
     await createDemoUsersIfEmpty(client);

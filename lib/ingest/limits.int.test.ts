@@ -1,8 +1,6 @@
 // One bad line never stops a feed: a line past a limit (lib/verifier/limits.ts) is that line's error with its path,
 // a value the database refuses costs its line alone, and "the database is unavailable" is said only when it is.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -16,29 +14,14 @@ import { rollupDifferences } from "@/lib/rollups/compare.ts";
 import { computeStepRollupsFromLedger, listStepRollups } from "@/lib/rollups/data.ts";
 import { gzipBomb } from "@/lib/testing/gzip-bomb.ts";
 import { limitsBody } from "@/lib/testing/limits-body.ts";
+import { runVerity } from "@/lib/testing/cli-io.ts";
+import { freePort } from "@/lib/testing/console-process.ts";
 
 let t: TestDatabase;
 beforeAll(async () => {
   t = await freshDatabase("limits");
 });
 afterAll(async () => t?.drop());
-
-function runCli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    child.stderr.on("data", (c) => (stderr += c));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe("a 10,000-line file with one line nested 10,000 deep and one id of 3,000 characters", () => {
   it("stores the other 9,998 lines through `verity ingest` and names both, each with its path", async () => {
@@ -48,7 +31,7 @@ describe("a 10,000-line file with one line nested 10,000 deep and one id of 3,00
       const file = path.join(dir, "feed.ndjson");
       const rejects = path.join(dir, "rejects.ndjson");
       fs.writeFileSync(file, body.text);
-      const cli = await runCli(["ingest", file, "--rejects", rejects], {
+      const cli = await runVerity(["ingest", file, "--rejects", rejects], {
         DATABASE_URL: t.url,
         VERITY_DATA_DIR: path.join(dir, "data"),
       });
@@ -132,19 +115,8 @@ describe("a value the database refuses", () => {
 });
 
 describe("the database is unavailable", () => {
-  async function closedPort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-      const srv = net.createServer();
-      srv.listen(0, "127.0.0.1", () => {
-        const port = (srv.address() as net.AddressInfo).port;
-        srv.close(() => resolve(port));
-      });
-      srv.on("error", reject);
-    });
-  }
-
   it("is said when nothing answers, by the summary (failed_at database) and the API (503)", async () => {
-    const pool = new pg.Pool({ connectionString: `postgresql://postgres:x@127.0.0.1:${await closedPort()}/verity` });
+    const pool = new pg.Pool({ connectionString: `postgresql://postgres:x@127.0.0.1:${await freePort()}/verity` });
     pool.on("error", () => undefined);
     try {
       const s = await ingestText(pool, ndjson([caseLine("T-U"), rolloutLine("u/1", "T-U")]));
@@ -234,7 +206,7 @@ describe("a gzip bomb", () => {
         ["ingest", file],
         ["import", "jsonl", file, "--preset", "verl", "--run", "bomb-import"],
       ]) {
-        const cli = await runCli(args, env);
+        const cli = await runVerity(args, env);
         expect(cli.code).toBe(3);
         const summary = JSON.parse(cli.stdout.trim().split("\n").pop()!);
         expect(summary).toMatchObject({ ok: false, failed_at: "body" });

@@ -1,28 +1,23 @@
 // The alarms of the demo as a start leaves them: the demo's writes and the start's evaluation of stale states are
 // the only evaluations (no page reads), toy runs are not judged, and every raised alarm's since-step is the step of
 // its last recorded change.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
-import { createClient } from "@/lib/db/client.ts";
-import { migrate } from "@/lib/db/migrate.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { EXAMPLES_RUN, seedDemoIfEmpty } from "@/lib/demo/seed.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
+import { bulkPool } from "@/lib/db/pool.ts";
 import { listAlarmEvents, listPersistedAlarms } from "@/lib/monitors/data.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 
 describe("the demo's alarms after a start", () => {
-  let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+  let scratch: ScratchDatabase;
   let client: PrismaClient;
-
+  useMigratedScratch("alarms_start", (s, c) => ((scratch = s), (client = c)));
   beforeAll(async () => {
-    scratch = await createScratchDatabase("alarms_start");
-    await migrate(scratch.url);
-    client = createClient(scratch.url);
     await seedDemoIfEmpty(scratch.url, { size: "small" });
     await createDemoUsersIfEmpty(client);
     await seedDemoAudit(scratch.url);
@@ -31,11 +26,6 @@ describe("the demo's alarms after a start", () => {
     const s = await ingestValues(toy, { pool: bulkPool(scratch.url) });
     if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 300));
   }, 240_000);
-  afterAll(async () => {
-    await client?.$disconnect();
-    await closeBulkPool(scratch.url);
-    await scratch?.drop();
-  });
 
   it("the start evaluates what the demo audit's reviews left stale, and a second start evaluates nothing", async () => {
     const lines: string[] = [];

@@ -7,7 +7,7 @@ import { loadPairReveal } from "@/lib/pairwise/data.ts";
 import { loadPairAnnotation } from "@/lib/pairwise/loaders.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 
 const url = process.env.DATABASE_URL!;
 const ACTOR = { label: "test" };
@@ -163,12 +163,7 @@ describe("pairwise judgements", () => {
     const review = await submitReview(
       lease!.itemId,
       ann,
-      {
-        subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-        guardrails: [],
-        claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
-        note: "",
-      },
+      fullMarksReview({ claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] } }),
       10,
     );
     expect(review).toMatchObject({

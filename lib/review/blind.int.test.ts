@@ -9,18 +9,13 @@ import { db } from "@/lib/db/client.ts";
 import { listAuditPairs } from "@/lib/monitors/data.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 
 // A review counts toward agreement only if its author could not have seen the rollout's ledger numbers before
 // submitting (lib/review/blind.ts). Reviews go through the real queue and submit path; the reason is stored with
 // the review, the report leaves it out of every figure and lists it apart.
 const url = process.env.DATABASE_URL!;
-const perfect: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
-  note: "",
-};
+const perfect: ReviewBody = fullMarksReview();
 
 async function newBatch(runId: string) {
   const r = await createBatch(

@@ -7,20 +7,11 @@ import { db } from "@/lib/db/client.ts";
 import { loadClaimSlots, loadAnnotation } from "@/lib/review/loaders.ts";
 import { submitAnsweredReview } from "@/lib/review/mutations.ts";
 import type { ReviewBody } from "@/lib/review/schema.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview, refundClaims } from "@/lib/testing/audit-data.ts";
 
 const url = process.env.DATABASE_URL!;
 
-const body: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: {
-    claimed_writes: ["finance.issue_refund"],
-    mentioned: [{ key: "refund_amount", value: 59.99 }],
-    forbidden_hits: [],
-  },
-  note: "",
-};
+const body: ReviewBody = fullMarksReview({ claims: refundClaims(59.99) });
 
 async function leasedItem() {
   const runId = uniqueName("answers-run");

@@ -2,7 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimNextItem, LEASE_MS, listQueueBatches, releaseLease, renewLease } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
+import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
@@ -10,12 +10,7 @@ import type { ReviewBody } from "@/lib/review/schema.ts";
 
 const url = process.env.DATABASE_URL!;
 const ACTOR = { label: "test" };
-const perfect: ReviewBody = {
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: { claimed_writes: ["finance.issue_refund"], mentioned: [], forbidden_hits: [] },
-  note: "",
-};
+const perfect: ReviewBody = fullMarksReview();
 
 async function batchOf(tickets: number, overlapRate = 0): Promise<number> {
   const runId = uniqueName("lease-run");

@@ -3,7 +3,14 @@ import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
 import { listAdjudications, listDisputes, loadDispute, tallyAdjudications } from "@/lib/audit/adjudication-data.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
-import { makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
+import {
+  makeUsers,
+  seedRun,
+  uniqueName,
+  type Variant,
+  fullMarksReview,
+  refundClaims,
+} from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { listOverlapItems, listReviewsWithLedger, loadReveal } from "@/lib/review/data.ts";
 import { loadAnnotation } from "@/lib/review/loaders.ts";
@@ -12,17 +19,7 @@ import { emptyDraft, type ReviewBody } from "@/lib/review/schema.ts";
 
 const url = process.env.DATABASE_URL!;
 
-const body = (over: Partial<ReviewBody> = {}): ReviewBody => ({
-  subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
-  guardrails: [],
-  claims: {
-    claimed_writes: ["finance.issue_refund"],
-    mentioned: [{ key: "refund_amount", value: 59.99 }],
-    forbidden_hits: [],
-  },
-  note: "",
-  ...over,
-});
+const body = (over: Partial<ReviewBody> = {}): ReviewBody => fullMarksReview({ claims: refundClaims(59.99), ...over });
 
 async function batch(variant: Variant, tickets = 1, overlapRate = 0) {
   const runId = uniqueName("review-run");

@@ -5,6 +5,7 @@ import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { makeCase, makeRollout, reads, tool, write, REFUND_ARGS } from "@/lib/testing/verifier-fixtures.ts";
+import type { ReviewBody } from "@/lib/review/schema.ts";
 import type { Rollout } from "@/lib/verifier/schema.ts";
 
 /** honest: reward 1 · empty_promise: claims a refund the sandbox never recorded · missing_evidence: refunds before reading. */
@@ -92,4 +93,24 @@ export async function makeUsers(
     out.push({ userId: u.id, email });
   }
   return out;
+}
+
+/** A review's claims: the refund written, and its amount mentioned when given. */
+export function refundClaims(amount?: number): ReviewBody["claims"] {
+  return {
+    claimed_writes: ["finance.issue_refund"],
+    mentioned: amount === undefined ? [] : [{ key: "refund_amount", value: amount }],
+    forbidden_hits: [],
+  };
+}
+
+/** A review with full marks, no guardrail, the refund claimed and no note, with `over` on top. */
+export function fullMarksReview(over: Partial<ReviewBody> = {}): ReviewBody {
+  return {
+    subscores: { outcome: 1, policy: 1, evidence: 1, efficiency: 1, communication: 1 },
+    guardrails: [],
+    claims: refundClaims(),
+    note: "",
+    ...over,
+  };
 }

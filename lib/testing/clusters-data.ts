@@ -14,6 +14,7 @@
 import type pg from "pg";
 import { caseLine, externalScore, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
+import { makeCase, makeRollout, reads, tool } from "@/lib/testing/verifier-fixtures.ts";
 
 export const RUN = "clu";
 export const STEPS = [0, 1000, 2000, 3000] as const;
@@ -128,4 +129,30 @@ export async function ingestKnownLedger(pool: pg.Pool, run = RUN, tickets = ""):
   const summary = await ingestText(pool, ndjson(knownLedgerLines(run, tickets)));
   if (!summary.ok || summary.rejected)
     throw new Error(`known ledger rejected: ${JSON.stringify(summary.rejects.slice(0, 3))} ${summary.error ?? ""}`);
+}
+
+/**
+ * The hand-off blind spot in miniature: each ticket a case that allows a hand-off, with two rollouts of `run` that
+ * read, hand off and write nothing — the values to ingest.
+ */
+export function handoffBlindSpotValues(run: string, tickets: readonly string[]): unknown[] {
+  const values: unknown[] = [];
+  for (const ticket of tickets) {
+    values.push(makeCase({ handoff: "allowed" }, undefined, ticket));
+    for (let k = 0; k < 2; k++)
+      values.push({
+        ...makeRollout({
+          ticketId: ticket,
+          trajectoryId: `${ticket}/k${k}`,
+          steps: [...reads(), tool("handoff.transfer_to_human")],
+          writes: [],
+          claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] },
+          reply: "I have passed your case to a colleague.",
+        }),
+        run_id: run,
+        group_id: `${run}/${ticket}`,
+        sample_index: k,
+      });
+  }
+  return values;
 }

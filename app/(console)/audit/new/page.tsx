@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
-import { Head, Table, Td } from "@/components/ui/table.tsx";
+import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
 import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
@@ -96,12 +96,14 @@ export default async function NewBatchPage({
             <Head
               cols={[
                 "Stratum (deciding guardrail)",
-                { label: "Tickets", numeric: true },
-                { label: "Rollouts", numeric: true },
-                { label: "Under the rate", numeric: true },
-                { label: "Sampled tickets", numeric: true },
-                { label: "Items", numeric: true },
-                { label: "Inclusion probability (ticket)", numeric: true },
+                ...numeric(
+                  "Tickets",
+                  "Rollouts",
+                  "Under the rate",
+                  "Sampled tickets",
+                  "Items",
+                  "Inclusion probability (ticket)",
+                ),
               ]}
             />
             <tbody>
