@@ -4,10 +4,10 @@ import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable } from "@/co
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the group…">
-<SkeletonHeader />
-<SkeletonStats count={4} />
-<SkeletonTable rows={3} columns={4} className="mb-4" />
-<SkeletonTable rows={8} columns={5} />
+      <SkeletonHeader />
+      <SkeletonStats count={4} />
+      <SkeletonTable rows={3} columns={4} className="mb-4" />
+      <SkeletonTable rows={8} columns={5} />
     </SkeletonPage>
   );
 }

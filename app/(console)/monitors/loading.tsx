@@ -4,9 +4,9 @@ import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable } from "@/co
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the monitors…">
-<SkeletonHeader />
-<SkeletonStats count={4} />
-<SkeletonTable rows={8} columns={5} />
+      <SkeletonHeader />
+      <SkeletonStats count={4} />
+      <SkeletonTable rows={8} columns={5} />
     </SkeletonPage>
   );
 }

@@ -4,9 +4,9 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the review queue…">
-<SkeletonHeader />
-<SkeletonText lines={3} className="mb-4" />
-<SkeletonTable rows={8} columns={4} />
+      <SkeletonHeader />
+      <SkeletonText lines={3} className="mb-4" />
+      <SkeletonTable rows={8} columns={4} />
     </SkeletonPage>
   );
 }

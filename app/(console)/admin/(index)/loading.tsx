@@ -4,13 +4,13 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the administration…">
-<SkeletonHeader />
-<div className="mb-4 grid gap-4 lg:grid-cols-3">
-<SkeletonText lines={3} />
-<SkeletonText lines={3} />
-<SkeletonText lines={3} />
-</div>
-<SkeletonTable rows={6} columns={4} />
+      <SkeletonHeader />
+      <div className="mb-4 grid gap-4 lg:grid-cols-3">
+        <SkeletonText lines={3} />
+        <SkeletonText lines={3} />
+        <SkeletonText lines={3} />
+      </div>
+      <SkeletonTable rows={6} columns={4} />
     </SkeletonPage>
   );
 }

@@ -4,12 +4,12 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the verifier configurations…">
-<SkeletonHeader />
-<SkeletonTable rows={5} columns={4} className="mb-4" />
-<div className="grid gap-4 lg:grid-cols-2">
-<SkeletonText lines={6} />
-<SkeletonText lines={6} />
-</div>
+      <SkeletonHeader />
+      <SkeletonTable rows={5} columns={4} className="mb-4" />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <SkeletonText lines={6} />
+        <SkeletonText lines={6} />
+      </div>
     </SkeletonPage>
   );
 }

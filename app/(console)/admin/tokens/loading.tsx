@@ -4,9 +4,9 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the API tokens…">
-<SkeletonHeader />
-<SkeletonText lines={3} className="mb-4" />
-<SkeletonTable rows={6} columns={5} />
+      <SkeletonHeader />
+      <SkeletonText lines={3} className="mb-4" />
+      <SkeletonTable rows={6} columns={5} />
     </SkeletonPage>
   );
 }

@@ -4,14 +4,14 @@ import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable } from "@/co
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the agreement figures…">
-<SkeletonHeader />
-<SkeletonStats count={5} />
-<div className="grid gap-4 lg:grid-cols-2">
-<SkeletonTable rows={5} columns={4} />
-<SkeletonTable rows={5} columns={4} />
-<SkeletonTable rows={5} columns={4} />
-<SkeletonTable rows={5} columns={4} />
-</div>
+      <SkeletonHeader />
+      <SkeletonStats count={5} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <SkeletonTable rows={5} columns={4} />
+        <SkeletonTable rows={5} columns={4} />
+        <SkeletonTable rows={5} columns={4} />
+        <SkeletonTable rows={5} columns={4} />
+      </div>
     </SkeletonPage>
   );
 }

@@ -4,8 +4,8 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable } from "@/components/ui/ske
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the defects…">
-<SkeletonHeader />
-<SkeletonTable rows={10} columns={5} />
+      <SkeletonHeader />
+      <SkeletonTable rows={10} columns={5} />
     </SkeletonPage>
   );
 }

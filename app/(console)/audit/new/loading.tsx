@@ -4,12 +4,12 @@ import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable, SkeletonTex
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the new batch…">
-<SkeletonHeader />
-<SkeletonStats count={5} />
-<div className="grid gap-4 lg:grid-cols-2">
-<SkeletonText lines={8} />
-<SkeletonTable rows={5} columns={3} />
-</div>
+      <SkeletonHeader />
+      <SkeletonStats count={5} />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <SkeletonText lines={8} />
+        <SkeletonTable rows={5} columns={3} />
+      </div>
     </SkeletonPage>
   );
 }

@@ -4,8 +4,8 @@ import { SkeletonHeader, SkeletonPage, SkeletonText } from "@/components/ui/skel
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the bulk fix…">
-<SkeletonHeader />
-<SkeletonText lines={10} />
+      <SkeletonHeader />
+      <SkeletonText lines={10} />
     </SkeletonPage>
   );
 }

@@ -4,8 +4,8 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable } from "@/components/ui/ske
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the reward functions…">
-<SkeletonHeader actions={1} />
-<SkeletonTable rows={6} columns={4} />
+      <SkeletonHeader actions={1} />
+      <SkeletonTable rows={6} columns={4} />
     </SkeletonPage>
   );
 }

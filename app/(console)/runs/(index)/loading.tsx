@@ -4,9 +4,9 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the runs…">
-<SkeletonHeader />
-<SkeletonText lines={2} className="mb-4" />
-<SkeletonTable rows={10} columns={6} />
+      <SkeletonHeader />
+      <SkeletonText lines={2} className="mb-4" />
+      <SkeletonTable rows={10} columns={6} />
     </SkeletonPage>
   );
 }

@@ -4,9 +4,9 @@ import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/com
 export default function Loading() {
   return (
     <SkeletonPage label="Loading the trajectories…">
-<SkeletonHeader />
-<SkeletonText lines={3} className="mb-4" />
-<SkeletonTable rows={12} columns={6} />
+      <SkeletonHeader />
+      <SkeletonText lines={3} className="mb-4" />
+      <SkeletonTable rows={12} columns={6} />
     </SkeletonPage>
   );
 }
