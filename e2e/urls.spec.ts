@@ -64,7 +64,11 @@ test.describe("malformed addresses", () => {
     expect(res?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "404 · Not found" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
-    // and so is an unknown trajectory, though its page streams behind a loading skeleton
+  });
+
+  test("an unknown trajectory is the console's 404, though its page streams behind a loading skeleton", async ({
+    page,
+  }) => {
     expect((await page.goto("/trajectories/a%25ZZ"))?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "404 · Not found" })).toBeVisible();
   });
