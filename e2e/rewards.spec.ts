@@ -60,6 +60,12 @@ test.describe("a lead", () => {
     );
     expect(logged.length).toBeGreaterThanOrEqual(2);
   });
+
+  // The function's page streams behind a loading skeleton: the 404 is settled by its layout before anything is sent.
+  test("an unknown function answers 404", async ({ page }) => {
+    const r = await page.goto(`/rewards/e2e-no-such-function-${Date.now()}`);
+    expect(r?.status()).toBe(404);
+  });
 });
 
 test.describe("a researcher", () => {

@@ -65,6 +65,13 @@ test.describe("malformed addresses", () => {
     await expect(page.getByRole("heading", { level: 1, name: "404 · Not found" })).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   });
+
+  test("an unknown trajectory is the console's 404, though its page streams behind a loading skeleton", async ({
+    page,
+  }) => {
+    expect((await page.goto("/trajectories/a%25ZZ"))?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "404 · Not found" })).toBeVisible();
+  });
 });
 
 test.describe("the run page's search parameters", () => {

@@ -1,6 +1,7 @@
 // How pages and server actions ask the policy. Signed out → the sign-in page (coming back here afterwards);
 // signed in but not allowed → 403 via Next's forbidden() (the nearest forbidden.tsx renders).
 import { headers } from "next/headers";
+import type { ReactNode } from "react";
 import { forbidden, redirect } from "next/navigation";
 import type { SessionUser } from "@/lib/auth/data.ts";
 import { can, type Action } from "@/lib/auth/policy.ts";
@@ -24,6 +25,18 @@ export async function requirePageUser(action?: Action): Promise<SessionUser> {
   if (!user) return signInRedirect();
   if (action && !can(user.role, action)) forbidden();
   return user;
+}
+
+/**
+ * A console section's layout.tsx when the section streams behind a loading.tsx: a streamed page has already answered
+ * 200, so the role is settled here, outside that boundary, and a forbidden caller still gets 403. `action` is the one
+ * its pages ask (they keep their own check too). `export default sectionLayout("ledger.read")`.
+ */
+export function sectionLayout(action: Action) {
+  return async function SectionLayout({ children }: { children: ReactNode }) {
+    await requirePageUser(action);
+    return children;
+  };
 }
 
 /** First line of every server action that changes something: same rule as pages. */

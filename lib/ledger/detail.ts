@@ -15,6 +15,17 @@ async function weightsFor(hash: string | null): Promise<{ weights: Record<Dimens
     : { weights: DEFAULT_CONFIG.weights, known: false };
 }
 
+/** Whether loadTrajectoryDetail has something to show: a stored trajectory with a current ledger entry (its 404). */
+export async function trajectoryShown(trajectoryId: string): Promise<boolean> {
+  const t = await readDb().trajectory.findUnique({ where: { trajectoryId }, select: { runId: true } });
+  if (!t) return false;
+  const current = await readDb().ledgerEntry.findFirst({
+    where: { runId: t.runId, trajectoryId, isCurrent: true },
+    select: { id: true },
+  });
+  return current !== null;
+}
+
 /**
  * Everything the rollout detail page shows: the current entry, its rollout and case, weights and history. Three
  * round trips deep: the trajectory's run (one key lookup, so every read after it touches that run's partitions

@@ -1,0 +1,12 @@
+import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+
+// While the page reads: the filter and the items table.
+export default function Loading() {
+  return (
+    <SkeletonPage label="Loading the items…">
+      <SkeletonHeader />
+      <SkeletonText lines={2} className="mb-4" />
+      <SkeletonTable rows={10} columns={5} />
+    </SkeletonPage>
+  );
+}
