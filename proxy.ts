@@ -8,7 +8,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
 import { MALFORMED_HEADER, NUL_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
-import { LAST_RUN_COOKIE, runOfLocation } from "@/lib/runs/location.ts";
+import { LAST_RUN_COOKIE, lastRunCookieValue, runOfLocation } from "@/lib/runs/location.ts";
 import { describeNulPart, malformedSegment, nulPart } from "@/lib/server/route-params.ts";
 
 export function proxy(req: NextRequest) {
@@ -61,9 +61,11 @@ export function proxy(req: NextRequest) {
  */
 function rememberRun(req: NextRequest, res: NextResponse, secure: boolean) {
   if (req.method !== "GET" || req.nextUrl.pathname.startsWith("/api/")) return;
+  // A link the router prefetches (the sidebar's, a table's) is not a page the user looked at.
+  if (req.headers.has("next-router-prefetch") || req.headers.has("next-router-segment-prefetch")) return;
   const run = runOfLocation(req.nextUrl.pathname, req.nextUrl.searchParams);
-  if (run && req.cookies.get(LAST_RUN_COOKIE)?.value !== run)
-    res.cookies.set(LAST_RUN_COOKIE, run, { path: "/", sameSite: "lax", httpOnly: true, secure });
+  if (run && req.cookies.get(LAST_RUN_COOKIE)?.value !== lastRunCookieValue(run))
+    res.cookies.set(LAST_RUN_COOKIE, lastRunCookieValue(run), { path: "/", sameSite: "lax", httpOnly: true, secure });
 }
 
 function malformedApiAddress(segment: string): Response {

@@ -22,6 +22,7 @@ import {
 } from "@/lib/rewards/schema.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
 import type { Issue } from "@/lib/verifier/schema.ts";
+import { INT4_MAX } from "@/lib/verifier/limits.ts";
 
 export type ValidationState = { ok: boolean; issues: Issue[]; warning: string | null; hash: string | null };
 
@@ -122,12 +123,19 @@ export async function startRewardRunAction(
   }
 }
 
+/** A reward run's id as an action is handed it: a positive int4, else null (a hostile or stale argument). */
+function rewardRunId(id: unknown): number | null {
+  return typeof id === "number" && Number.isInteger(id) && id >= 1 && id <= INT4_MAX ? id : null;
+}
+
 export async function rewardRunProgress(id: number): Promise<RewardRunRow | null> {
   await requireActionUser("rewards.manage");
-  return rewardRun(bulkPool(), Number(id));
+  const runId = rewardRunId(id);
+  return runId === null ? null : rewardRun(bulkPool(), runId);
 }
 
 export async function cancelRewardRunAction(id: number): Promise<boolean> {
   const me = await requireActionUser("rewards.manage");
-  return cancelRewardRun(bulkPool(), Number(id), { userId: me.id, email: me.email });
+  const runId = rewardRunId(id);
+  return runId === null ? false : cancelRewardRun(bulkPool(), runId, { userId: me.id, email: me.email });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultRun, runOfLocation, withRun } from "@/lib/runs/location.ts";
+import { defaultRun, runOfLocation, withRun, lastRunCookieValue, runOfCookie } from "@/lib/runs/location.ts";
 
 describe("runOfLocation", () => {
   it("reads the run page's run, and a run parameter elsewhere", () => {
@@ -41,5 +41,16 @@ describe("defaultRun", () => {
   it("passes over a run that no longer exists, asked for or remembered", () => {
     expect(defaultRun(runs, { asked: "gone", lastRun: "grpo-main" }, hasData)?.id).toBe("grpo-main");
     expect(defaultRun(runs, { lastRun: "gone" }, hasData)?.id).toBe("grpo-hacking");
+  });
+});
+
+describe("the last run's cookie", () => {
+  it("reads back every run id it writes, and nothing it did not", () => {
+    for (const run of ["grpo-main", "a%ZZ", "with spaces & 'quotes'", "运行-1", "%", "a;b=c"])
+      expect(runOfCookie(lastRunCookieValue(run))).toBe(run);
+    // What a cookie parser that decodes once more (as Next does for a cookie set in the proxy) is handed is still valid.
+    expect(() => decodeURIComponent(decodeURIComponent(encodeURIComponent(lastRunCookieValue("a%ZZ"))))).not.toThrow();
+    expect(runOfCookie("a%ZZ")).toBeNull();
+    expect(runOfCookie(undefined)).toBeNull();
   });
 });

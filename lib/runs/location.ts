@@ -27,6 +27,24 @@ export function withRun(href: string, run: string | null): string {
 export const LAST_RUN_COOKIE = "verity-run";
 
 /**
+ * The cookie's value for a run: percent-encoded, so any run id (a "%", a space, a quote, any Unicode) is a valid
+ * cookie value that every cookie parser reads back as it was written.
+ */
+export function lastRunCookieValue(run: string): string {
+  return encodeURIComponent(run);
+}
+
+/** The run a cookie value names; null for a value this console did not write (one that does not decode). */
+export function runOfCookie(value: string | undefined | null): string | null {
+  if (!value) return null;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The run a run-scoped page opens on: the one its address asks for, else the one the user last looked at, else the
  * first of `runs` (newest first) that has data, else the newest; undefined when there is no run. A run asked for that
  * does not exist falls through the same way (the page says it does not exist).

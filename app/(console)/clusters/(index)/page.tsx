@@ -16,7 +16,7 @@ import { can } from "@/lib/auth/policy.ts";
 import { clustersHref } from "@/lib/clusters/keys.ts";
 import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
 import { unscoredLine } from "@/lib/clusters/report.ts";
-import { LAST_RUN_COOKIE } from "@/lib/runs/location.ts";
+import { LAST_RUN_COOKIE, runOfCookie } from "@/lib/runs/location.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
@@ -27,7 +27,7 @@ export default async function ClustersPage({
 }) {
   const user = await requirePageUser("ledger.read");
   const search = await searchParams;
-  const lastRun = (await cookies()).get(LAST_RUN_COOKIE)?.value ?? null;
+  const lastRun = runOfCookie((await cookies()).get(LAST_RUN_COOKIE)?.value);
   const page = await loadClustersPage(search, { lastRun });
   const view = search.view === "treemap" ? "treemap" : "bars";
   const canEdit = can(user.role, "audit.manage");
