@@ -1,4 +1,4 @@
-// Reward functions' throughput: `npx tsx bench/rewards.ts [rollouts] [judge calls] [results]` (defaults 100000, 800
+// Reward functions' throughput: `npx tsx bench/rewards.ts [rollouts] [judge calls] [results] [--store-only]` (defaults 100000, 800
 // and 1000000). Prints each figure beside its baseline, measured in the same run, and whether the target holds:
 //  - rule components (format + exact match + math) over demo-like rollouts vs JSON.parse of the same rollouts (≥ 0.5×);
 //  - a judge against a fake endpoint answering in 300 ms, 16 requests in flight (≥ 0.8 × 16 / 0.3 s), and a re-run
@@ -25,9 +25,10 @@ import { mulberry32 } from "@/lib/stats/prng.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
 import { makeCase, makeRollout } from "@/lib/testing/verifier-fixtures.ts";
 
-const ROLLOUTS = Number(process.argv[2] ?? 100_000);
-const JUDGE_CALLS = Number(process.argv[3] ?? 800);
-const RESULTS = Number(process.argv[4] ?? 1_000_000);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const ROLLOUTS = Number(positional[0] ?? 100_000);
+const JUDGE_CALLS = Number(positional[1] ?? 800);
+const RESULTS = Number(positional[2] ?? 1_000_000);
 
 const verdict = (ok: boolean) => (ok ? "met" : "NOT met");
 const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -203,12 +204,21 @@ async function benchStore(pool: pg.Pool, url: string): Promise<void> {
   }
 }
 
-await benchRules();
-await benchJudge();
-await withBulkDatabase(async (pool, url) => {
-  await benchCachedRerun(pool, url);
-  await benchStore(pool, url);
-});
-const sandbox = sandboxAvailability();
-if (sandbox.ok) await benchCodeRewards({ rollouts: Math.min(ROLLOUTS, 20_000) });
-else console.log(`code rewards: not measured: ${sandbox.reason}`);
+// `--store-only`: the storing figure alone, in a process of its own, so its peak RSS is the store's and not what the
+// earlier phases left on the heap (the default run prints it after them, and says so).
+if (process.argv.includes("--store-only")) {
+  await withBulkDatabase((pool, url) => benchStore(pool, url));
+} else {
+  await benchRules();
+  await benchJudge();
+  await withBulkDatabase(async (pool, url) => {
+    await benchCachedRerun(pool, url);
+    await benchStore(pool, url);
+  });
+  console.log(
+    "(the peak RSS above includes what the earlier phases left on the heap: `--store-only` measures it alone)",
+  );
+  const sandbox = sandboxAvailability();
+  if (sandbox.ok) await benchCodeRewards({ rollouts: Math.min(ROLLOUTS, 20_000) });
+  else console.log(`code rewards: not measured: ${sandbox.reason}`);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { apiRoute, runParams } from "@/lib/api/route.ts";
+import { apiRoute, runParams, textParam } from "@/lib/api/route.ts";
 
 const get = (path: string, init?: RequestInit) => new Request(`http://verity.test${path}`, init);
 
@@ -103,5 +103,14 @@ describe("apiRoute", () => {
     const res = await stream(get("/x"));
     expect(res.headers.get("content-type")).toBe("application/x-ndjson");
     expect(await res.text()).toBe("a\nb\n");
+  });
+});
+
+describe("textParam", () => {
+  it("takes any text but a NUL character, which no text column can hold", () => {
+    expect(textParam.safeParse("grpo-main/s1 é").success).toBe(true);
+    const bad = textParam.safeParse("a\0b");
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0].message).toBe("must not contain a NUL character (%00)");
   });
 });

@@ -72,6 +72,9 @@ export type RouteContext = { params?: Promise<PathParams> };
 /** The `[run]` segment (Next hands it decoded: a run id with a "%" is used as it is, never decoded again). */
 export const runParams = z.object({ run: z.string() });
 
+/** A path segment naming something stored as text: any text but a NUL character, which no text column can hold. */
+export const textParam = z.string().refine((s) => !s.includes("\0"), "must not contain a NUL character (%00)");
+
 /**
  * `export const GET = apiRoute({ auth: { token: "read" }, params: runParams, query: schema }, ({ params, query }) => …)`.
  * The handler runs only for an allowed caller with valid input.
