@@ -104,3 +104,43 @@ export function SkeletonText({ lines, className }: { lines: number; className?: 
     </SkeletonCard>
   );
 }
+
+/** One block of a section's skeleton, as data (`skeletonOf`). */
+export type SkeletonPart =
+  | { header: number }
+  | { stats: number }
+  | { table: [rows: number, columns: number]; className?: string }
+  | { chart: true; className?: string }
+  | { text: number; className?: string }
+  | { grid: string; parts: SkeletonPart[] };
+
+function Part({ part }: { part: SkeletonPart }) {
+  if ("header" in part) return <SkeletonHeader actions={part.header} />;
+  if ("stats" in part) return <SkeletonStats count={part.stats} />;
+  if ("table" in part) return <SkeletonTable rows={part.table[0]} columns={part.table[1]} className={part.className} />;
+  if ("chart" in part) return <SkeletonChart className={part.className} />;
+  if ("text" in part) return <SkeletonText lines={part.text} className={part.className} />;
+  return (
+    <div className={part.grid}>
+      {part.parts.map((p, i) => (
+        <Part key={i} part={p} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * A section's loading.tsx, its blocks in order: `export default skeletonOf("Loading the runs…", [{ header: 0 },
+ * { table: [8, 6] }])`.
+ */
+export function skeletonOf(label: string, parts: SkeletonPart[]) {
+  return function Loading() {
+    return (
+      <SkeletonPage label={label}>
+        {parts.map((p, i) => (
+          <Part key={i} part={p} />
+        ))}
+      </SkeletonPage>
+    );
+  };
+}

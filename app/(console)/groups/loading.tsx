@@ -1,13 +1,9 @@
-import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the group's figures and its members.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the group…">
-      <SkeletonHeader />
-      <SkeletonStats count={4} />
-      <SkeletonTable rows={3} columns={4} className="mb-4" />
-      <SkeletonTable rows={8} columns={5} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the group…", [
+  { header: 0 },
+  { stats: 4 },
+  { table: [3, 4], className: "mb-4" },
+  { table: [8, 5] },
+]);

@@ -1,12 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the queue's leases and items.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the review queue…">
-      <SkeletonHeader />
-      <SkeletonText lines={3} className="mb-4" />
-      <SkeletonTable rows={8} columns={4} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the review queue…", [
+  { header: 0 },
+  { text: 3, className: "mb-4" },
+  { table: [8, 4] },
+]);

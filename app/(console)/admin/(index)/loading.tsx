@@ -1,16 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: its cards and the users table.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the administration…">
-      <SkeletonHeader />
-      <div className="mb-4 grid gap-4 lg:grid-cols-3">
-        <SkeletonText lines={3} />
-        <SkeletonText lines={3} />
-        <SkeletonText lines={3} />
-      </div>
-      <SkeletonTable rows={6} columns={4} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the administration…", [
+  { header: 0 },
+  { grid: "mb-4 grid gap-4 lg:grid-cols-3", parts: [{ text: 3 }, { text: 3 }, { text: 3 }] },
+  { table: [6, 4] },
+]);

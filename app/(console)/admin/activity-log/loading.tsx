@@ -1,11 +1,4 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the log table.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the activity log…">
-      <SkeletonHeader />
-      <SkeletonTable rows={12} columns={5} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the activity log…", [{ header: 0 }, { table: [12, 5] }]);

@@ -1,15 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the configurations table and its forms.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the verifier configurations…">
-      <SkeletonHeader />
-      <SkeletonTable rows={5} columns={4} className="mb-4" />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <SkeletonText lines={6} />
-        <SkeletonText lines={6} />
-      </div>
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the verifier configurations…", [
+  { header: 0 },
+  { table: [5, 4], className: "mb-4" },
+  { grid: "grid gap-4 lg:grid-cols-2", parts: [{ text: 6 }, { text: 6 }] },
+]);

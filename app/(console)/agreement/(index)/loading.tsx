@@ -1,17 +1,11 @@
-import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the agreement figures and its tables.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the agreement figures…">
-      <SkeletonHeader />
-      <SkeletonStats count={5} />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <SkeletonTable rows={5} columns={4} />
-        <SkeletonTable rows={5} columns={4} />
-        <SkeletonTable rows={5} columns={4} />
-        <SkeletonTable rows={5} columns={4} />
-      </div>
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the agreement figures…", [
+  { header: 0 },
+  { stats: 5 },
+  {
+    grid: "grid gap-4 lg:grid-cols-2",
+    parts: [{ table: [5, 4] }, { table: [5, 4] }, { table: [5, 4] }, { table: [5, 4] }],
+  },
+]);

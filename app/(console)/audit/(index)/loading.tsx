@@ -1,12 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the batches and the annotators.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the audit batches…">
-      <SkeletonHeader actions={1} />
-      <SkeletonTable rows={6} columns={5} className="mb-4" />
-      <SkeletonTable rows={4} columns={4} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the audit batches…", [
+  { header: 1 },
+  { table: [6, 5], className: "mb-4" },
+  { table: [4, 4] },
+]);

@@ -1,15 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the disputes and the case being settled.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the disputes…">
-      <SkeletonHeader />
-      <SkeletonTable rows={6} columns={5} className="mb-4" />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <SkeletonText lines={10} />
-        <SkeletonText lines={10} />
-      </div>
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the disputes…", [
+  { header: 0 },
+  { table: [6, 5], className: "mb-4" },
+  { grid: "grid gap-4 lg:grid-cols-2", parts: [{ text: 10 }, { text: 10 }] },
+]);

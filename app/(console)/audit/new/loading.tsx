@@ -1,15 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonStats, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the sample's figures and the batch form.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the new batch…">
-      <SkeletonHeader />
-      <SkeletonStats count={5} />
-      <div className="grid gap-4 lg:grid-cols-2">
-        <SkeletonText lines={8} />
-        <SkeletonTable rows={5} columns={3} />
-      </div>
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the new batch…", [
+  { header: 0 },
+  { stats: 5 },
+  { grid: "grid gap-4 lg:grid-cols-2", parts: [{ text: 8 }, { table: [5, 3] }] },
+]);

@@ -1,11 +1,4 @@
-import { SkeletonHeader, SkeletonPage, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the bulk-fix form.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the bulk fix…">
-      <SkeletonHeader />
-      <SkeletonText lines={10} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the bulk fix…", [{ header: 0 }, { text: 10 }]);

@@ -1,12 +1,8 @@
-import { SkeletonHeader, SkeletonPage, SkeletonTable, SkeletonText } from "@/components/ui/skeleton.tsx";
+import { skeletonOf } from "@/components/ui/skeleton.tsx";
 
 // While the page reads: the filters and the trajectories table.
-export default function Loading() {
-  return (
-    <SkeletonPage label="Loading the trajectories…">
-      <SkeletonHeader />
-      <SkeletonText lines={3} className="mb-4" />
-      <SkeletonTable rows={12} columns={6} />
-    </SkeletonPage>
-  );
-}
+export default skeletonOf("Loading the trajectories…", [
+  { header: 0 },
+  { text: 3, className: "mb-4" },
+  { table: [12, 6] },
+]);
