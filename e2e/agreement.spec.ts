@@ -22,6 +22,8 @@ test("filter by batch and guardrail, then follow a figure to the items behind it
   await page.getByRole("form", { name: "Agreement filters" }).getByLabel("Guardrail").selectOption(code);
   await page.getByRole("form", { name: "Agreement filters" }).getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(new RegExp(`guardrail=${code}`));
+  // the filtered report has replaced the loading skeleton
+  await expect(page.getByTestId(`guardrail-row-${code}`)).toBeVisible();
 
   // follow the first non-zero cell of that guardrail's row to its items
   const cells = page.getByTestId(`guardrail-row-${code}`).getByRole("link");
