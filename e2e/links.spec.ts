@@ -114,6 +114,8 @@ test.describe("a lead", () => {
     await page.getByRole("link", { name: /^group / }).click();
     await expect(page).toHaveURL(/\/groups\?/);
     const replies = page.getByTestId("group-reply");
+    // the group's page has replaced the section's loading skeleton
+    await expect(page.getByTestId("advantage").first()).toBeVisible();
     const k = await page.getByTestId("advantage").count();
     expect(k).toBeGreaterThan(1);
     await expect(replies).toHaveCount(k);
