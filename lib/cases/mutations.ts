@@ -15,7 +15,7 @@ import { caseRow } from "@/lib/ledger/store/rows.ts";
 import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
 import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
-import { RescoreTally, rescorePage, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
+import { emptyRescoreCounts, RescoreTally, rescorePage, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
 import type { ChangeListener } from "@/lib/ledger/store/changes.ts";
 import { DEFAULT_CONFIG, configHash } from "@/lib/verifier/config.ts";
 import { caseSchema, zodIssues, type Case, type Issue } from "@/lib/verifier/schema.ts";
@@ -175,18 +175,7 @@ function mergeTallies(ticketId: string, version: number, runs: RescoreSummary[])
     ticket_id: ticketId,
     case_version: version,
     runs: runs.map((r) => r.run_id),
-    rollouts: 0,
-    rescored: 0,
-    reward_changed: 0,
-    added: 0,
-    unchanged: 0,
-    skipped_external: 0,
-    skipped_no_case: 0,
-    crossed_up: 0,
-    crossed_down: 0,
-    mean_before: null,
-    mean_after: null,
-    transitions: [],
+    ...emptyRescoreCounts(),
   };
   const counts = [
     "rollouts",

@@ -60,6 +60,24 @@ export type FreshEntry = {
   caseVersion: number | null;
 };
 
+/** A re-score's figures before it has counted anything (one run's tally, or the sum over a ticket's runs). */
+export function emptyRescoreCounts(): Omit<RescoreSummary, "run_id" | "config_hash"> {
+  return {
+    rollouts: 0,
+    rescored: 0,
+    reward_changed: 0,
+    added: 0,
+    unchanged: 0,
+    skipped_external: 0,
+    skipped_no_case: 0,
+    crossed_up: 0,
+    crossed_down: 0,
+    mean_before: null,
+    mean_after: null,
+    transitions: [],
+  };
+}
+
 /** What a re-score counts as it goes (one per re-score, across its batches). */
 export class RescoreTally {
   readonly summary: RescoreSummary;
@@ -70,22 +88,7 @@ export class RescoreTally {
   readonly changedSteps = new Map<number, number>();
 
   constructor(runId: string, hash: string) {
-    this.summary = {
-      run_id: runId,
-      config_hash: hash,
-      rollouts: 0,
-      rescored: 0,
-      reward_changed: 0,
-      added: 0,
-      unchanged: 0,
-      skipped_external: 0,
-      skipped_no_case: 0,
-      crossed_up: 0,
-      crossed_down: 0,
-      mean_before: null,
-      mean_after: null,
-      transitions: [],
-    };
+    this.summary = { run_id: runId, config_hash: hash, ...emptyRescoreCounts() };
   }
 
   superseded(old: CurrentRow, next: LedgerEntryRows["values"]): void {
