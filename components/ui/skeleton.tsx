@@ -12,7 +12,7 @@ export function Bone({ className }: { className?: string }) {
 /** The page while it loads: `label` is what a screen reader hears ("Loading the runs…"). */
 export function SkeletonPage({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div aria-busy="true" aria-live="polite">
+    <div aria-busy="true" aria-live="polite" data-skeleton>
       <span className="sr-only">{label}</span>
       {children}
     </div>
