@@ -2,13 +2,14 @@
 // access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce, tells the
 // guards which path was asked for (to come back to it after sign-in), refuses a server action posted from another
 // origin with a 403 (lib/auth/same-origin.ts) and an address whose path does not percent-decode with a 400. A page
-// whose address names a run remembers it in a cookie (the run the user last looked at).
+// whose address names a run remembers it in a cookie (the run the user last looked at). `/runs/compare?a=…&b=…` is
+// redirected to the run page it stands for here, before anything streams.
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
 import { MALFORMED_HEADER, NUL_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
-import { LAST_RUN_COOKIE, lastRunCookieValue, runOfLocation } from "@/lib/runs/location.ts";
+import { compareTarget, LAST_RUN_COOKIE, lastRunCookieValue, runOfLocation } from "@/lib/runs/location.ts";
 import { describeNulPart, malformedSegment, nulPart } from "@/lib/server/route-params.ts";
 
 export function proxy(req: NextRequest) {
@@ -29,6 +30,9 @@ export function proxy(req: NextRequest) {
       `The address holds a NUL character (%00) in ${describeNulPart(nul)}: no value may contain one.`,
     );
   if (req.nextUrl.pathname.startsWith("/api/v1/")) return NextResponse.next();
+  const compare =
+    malformed === null && nul === null ? compareTarget(req.nextUrl.pathname, req.nextUrl.searchParams) : null;
+  if (compare !== null && req.method === "GET") return NextResponse.redirect(new URL(compare, req.url), 307);
   const nonce = randomBytes(16).toString("base64");
   const https =
     req.nextUrl.protocol === "https:" || req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";

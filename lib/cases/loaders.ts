@@ -27,6 +27,12 @@ export type Workbench = {
   answers: { adjudicationId: string } | { error: string } | null;
 };
 
+/** Whether a case is stored for the ticket (the workbench's layout answers 404 before its page streams). */
+export async function caseExists(ticketId: string): Promise<boolean> {
+  const { rowCount } = await bulkPool().query("select 1 from cases where ticket_id = $1", [ticketId]);
+  return (rowCount ?? 0) > 0;
+}
+
 export async function loadWorkbench(ticketId: string, search: Record<string, unknown>): Promise<Workbench | null> {
   const pool = bulkPool();
   const stored = await getCase(pool, ticketId);

@@ -58,6 +58,15 @@ export type PairCase = {
 };
 
 /** One pair item with everything the side-by-side view shows; null when there is no such pair. */
+/** Whether the item is a judged pair's (both rollouts ledgered): the pair page's layout answers 404 otherwise. */
+export async function pairCaseExists(itemId: bigint, client: Db = db()): Promise<boolean> {
+  const item = await client.auditItem.findFirst({
+    where: { id: itemId, rolloutB: { isNot: null }, ledgerB: { isNot: null } },
+    select: { id: true },
+  });
+  return item !== null;
+}
+
 export async function loadPairCase(itemId: bigint, client: Db = db()): Promise<PairCase | null> {
   const item = await client.auditItem.findUnique({
     where: { id: itemId },

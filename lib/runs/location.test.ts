@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { defaultRun, runOfLocation, withRun, lastRunCookieValue, runOfCookie } from "@/lib/runs/location.ts";
+import {
+  compareTarget,
+  defaultRun,
+  runOfLocation,
+  withRun,
+  lastRunCookieValue,
+  runOfCookie,
+} from "@/lib/runs/location.ts";
 
 describe("runOfLocation", () => {
   it("reads the run page's run, and a run parameter elsewhere", () => {
@@ -13,6 +20,23 @@ describe("runOfLocation", () => {
     expect(runOfLocation("/runs/compare", new URLSearchParams("a=x&b=y"))).toBeNull();
     expect(runOfLocation("/trajectories", new URLSearchParams("run=%20"))).toBeNull();
     expect(runOfLocation("/runs/%E0%A4%A", null)).toBeNull();
+  });
+});
+
+describe("compareTarget", () => {
+  it("sends two runs to the first run's page with the second overlaid, keeping the other parameters", () => {
+    expect(compareTarget("/runs/compare", new URLSearchParams("a=grpo-hacking&b=grpo-main&from=3&smooth=5"))).toBe(
+      "/runs/grpo-hacking?from=3&smooth=5&compare=grpo-main",
+    );
+    expect(compareTarget("/runs/compare", new URLSearchParams("a=a%2Fb&b=c%20d"))).toBe("/runs/a%2Fb?compare=c+d");
+  });
+  it("keeps the first of a repeated parameter, as the page reads it", () => {
+    expect(compareTarget("/runs/compare", new URLSearchParams("a=x&a=y&b=z&to=1&to=2"))).toBe("/runs/x?to=1&compare=z");
+  });
+  it("leaves the comparison page without both runs, and every other page, alone", () => {
+    expect(compareTarget("/runs/compare", new URLSearchParams("a=x"))).toBeNull();
+    expect(compareTarget("/runs/compare", new URLSearchParams("a=x&b=%20"))).toBeNull();
+    expect(compareTarget("/runs/x", new URLSearchParams("a=x&b=y"))).toBeNull();
   });
 });
 

@@ -18,6 +18,22 @@ export function runOfLocation(pathname: string, search: URLSearchParams | null):
   return q ? q : null;
 }
 
+/**
+ * `/runs/compare?a=…&b=…` is the run page of a with b overlaid (`/runs/a?compare=b`, the other parameters kept): the
+ * address to send it to, or null when the address is not the comparison page with both runs (then the page asks for
+ * them). The proxy answers with this redirect before the page streams, so it stays a real 307.
+ */
+export function compareTarget(pathname: string, search: URLSearchParams): string | null {
+  if (pathname !== "/runs/compare") return null;
+  const a = search.get("a")?.trim();
+  const b = search.get("b")?.trim();
+  if (!a || !b) return null;
+  const rest = new URLSearchParams();
+  for (const [k, v] of search) if (k !== "a" && k !== "b" && !rest.has(k)) rest.set(k, v);
+  rest.set("compare", b);
+  return `/runs/${encodeURIComponent(a)}?${rest}`;
+}
+
 /** A run-scoped page's address, carrying the run when there is one. */
 export function withRun(href: string, run: string | null): string {
   return run ? `${href}?run=${encodeURIComponent(run)}` : href;

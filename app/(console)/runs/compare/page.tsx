@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { CompareForm } from "@/components/runs/compare-form.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
@@ -10,7 +9,7 @@ import { listRunIds } from "@/lib/runs/data.ts";
 export const metadata: Metadata = { title: "Compare runs" };
 
 // /runs/compare?a=…&b=… is the run page of a with b overlaid on every chart (/runs/a?compare=b): one view, two
-// addresses. Without two runs it asks for them.
+// addresses; the proxy redirects it there (lib/runs/location.ts compareTarget). Without two runs it asks for them.
 export default async function CompareRunsPage({
   searchParams,
 }: {
@@ -20,13 +19,6 @@ export default async function CompareRunsPage({
   const q = queryRecord(await searchParams);
   const a = q.a?.trim();
   const b = q.b?.trim();
-  if (a && b) {
-    const rest = new URLSearchParams(
-      Object.entries(q).filter((e): e is [string, string] => e[0] !== "a" && e[0] !== "b" && e[1] !== undefined),
-    );
-    rest.set("compare", b);
-    redirect(`/runs/${encodeURIComponent(a)}?${rest}`);
-  }
   const runIds = await listRunIds();
   return (
     <>

@@ -1,0 +1,4 @@
+import { sectionLayout } from "@/lib/auth/guards.ts";
+
+// The review page streams behind loading.tsx: the role is settled here, before anything is sent.
+export default sectionLayout("audit.review");
