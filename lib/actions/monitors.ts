@@ -4,13 +4,13 @@
 // changes no ledger number, so it does not need the admin-only "configs.manage".
 import { revalidatePath } from "next/cache";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
-import { evaluateRunAlarms } from "@/lib/monitors/evaluate.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { DEFAULT_THRESHOLDS, thresholdsFormSchema, type ThresholdsFormState } from "@/lib/monitors/schema.ts";
+import { afterThresholds } from "@/lib/server/after-write.ts";
 
 const formObject = (form: FormData) => Object.fromEntries([...form.keys()].map((k) => [k, form.get(k)]));
 
-/** Saves the thresholds form (or, with `reset`, the defaults) and re-evaluates the run's alarms under them. */
+/** Saves the thresholds form (or, with `reset`, the defaults) and re-evaluates the run's alarms and gate under them. */
 export async function saveThresholdsAction(_prev: ThresholdsFormState, form: FormData): Promise<ThresholdsFormState> {
   const me = await requireActionUser("audit.manage");
   if (!isForm(form)) return NOT_A_FORM;
@@ -32,7 +32,7 @@ export async function saveThresholdsAction(_prev: ThresholdsFormState, form: For
   const { runId, thresholds } = parsed.data;
   const r = await setRunThresholds(runId, thresholds, { userId: me.id, email: me.email });
   if (!r.ok) return { ok: false, message: r.error };
-  await evaluateRunAlarms(runId, { webhook: "background" });
+  await afterThresholds(runId);
   revalidatePath(`/runs/${encodeURIComponent(runId)}`);
   revalidatePath("/monitors");
   revalidatePath("/runs");
@@ -40,7 +40,7 @@ export async function saveThresholdsAction(_prev: ThresholdsFormState, form: For
     ok: true,
     thresholds,
     message: r.stored
-      ? "Thresholds saved; alarms re-evaluated."
-      : "Thresholds reset to the defaults; alarms re-evaluated.",
+      ? "Thresholds saved; alarms and gate re-evaluated."
+      : "Thresholds reset to the defaults; alarms and gate re-evaluated.",
   };
 }

@@ -11,7 +11,8 @@ import { handleIngestRequest } from "@/lib/ingest/http.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { ingestText, ndjson } from "@/lib/testing/ingest-db.ts";
 import { rescoreRun } from "@/lib/ledger/mutations.ts";
-import { afterWrite } from "@/lib/server/after-write.ts";
+import { afterThresholds, afterWrite } from "@/lib/server/after-write.ts";
+import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
 import { getGateVerdict } from "@/lib/gate/data.ts";
 import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";
@@ -153,6 +154,25 @@ describe("alarms after a write", () => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e) => e.webhook?.startsWith("failed: "))).toBe(true);
     expect((await stored(run)).find((a) => a.alarm === "handoff")?.state).toBe("red");
+  });
+
+  it("saving a run's thresholds evaluates its alarms and its gate under them at once", async () => {
+    const actor = { label: "after-write test" };
+    const handoff = async () => (await stored(RUN)).find((a) => a.alarm === "handoff")?.state;
+    expect(await handoff()).toBe("red");
+    const saved = await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS, handoffCeiling: 0.99 }, actor);
+    expect(saved.ok).toBe(true);
+    // the stored verdict was concluded under the old thresholds: until the gate is evaluated it says so
+    expect((await getGateVerdict(RUN))?.stale).toBe(true);
+    const before = (await getGateVerdict(RUN))!.evaluatedAt;
+    await afterThresholds(RUN);
+    expect(await handoff()).not.toBe("red");
+    const gate = await getGateVerdict(RUN);
+    expect(gate?.stale).toBe(false);
+    expect(gate!.evaluatedAt.getTime()).toBeGreaterThan(before.getTime());
+    await setRunThresholds(RUN, { ...DEFAULT_THRESHOLDS }, actor);
+    await afterThresholds(RUN);
+    expect(await handoff()).toBe("red");
   });
 
   it("a writer handed no listener evaluates nothing: the follow-up is the caller's", async () => {

@@ -141,3 +141,21 @@ export async function afterReview(itemId: bigint): Promise<void> {
     );
   }
 }
+
+/**
+ * After a run's alarm thresholds are saved: the alarms and the gate both read them (the gate's rules default to
+ * them), so both are evaluated again at once and the run page shows a verdict under the thresholds it shows. Never
+ * throws: a failed evaluation is logged, and the next write (or start) evaluates again.
+ */
+export async function afterThresholds(runId: string): Promise<void> {
+  try {
+    const { evaluateRunAlarms, evaluateRunGate } = await loadEvaluator();
+    await evaluateRunAlarms(runId, { webhook: "background" });
+    await evaluateRunGate(runId, { webhook: "background" });
+  } catch (err) {
+    console.error(
+      `alarms not evaluated after the thresholds of run ${runId} changed (the next write or start will):`,
+      err instanceof Error ? err.message : err,
+    );
+  }
+}
