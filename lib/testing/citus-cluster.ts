@@ -94,8 +94,11 @@ export async function dropCitusDatabase(adminUrls: string[], database: string): 
   for (const admin of adminUrls) await onNode(admin, [`drop database if exists "${database}" with (force)`]);
 }
 
-/** Starts the cluster with database `database` (citus on every node, the workers added). Throws missingCitus()'s sentence. */
-export async function startCitusCluster(database = "verity_citus"): Promise<CitusCluster> {
+/**
+ * Starts the cluster with database `database` (citus on every node, the workers added), `settings` added to each
+ * node's postgresql.conf after the test cluster's own (a benchmark's larger buffers). Throws missingCitus()'s sentence.
+ */
+export async function startCitusCluster(database = "verity_citus", settings: string[] = []): Promise<CitusCluster> {
   const missing = missingCitus();
   if (missing) throw new Error(missing);
   const ports = await freePorts(NODES.length);
@@ -111,7 +114,7 @@ export async function startCitusCluster(database = "verity_citus"): Promise<Citu
     fs.rmSync(root, { recursive: true, force: true });
   };
   try {
-    await Promise.all(dirs.map((dir) => initServer(dir, SETTINGS, who)));
+    await Promise.all(dirs.map((dir) => initServer(dir, [...SETTINGS, ...settings], who)));
     await Promise.all(
       dirs.map(async (dir, i) => {
         await pgCtl(dir, root, ports[i], "start", who);
