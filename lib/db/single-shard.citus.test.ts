@@ -226,6 +226,23 @@ describe("a run's pages on the cluster", () => {
       expect((await shardTasks(s)).tasks, s.text).toEqual([]);
   });
 
+  it("a rollout opened without a browser query: its neighbours one task per run, each on the run's worker", async () => {
+    const { result, statements } = await capture(() => loadTrajectoryPage(pick.trajectory_id, {}));
+    expect(result?.entry.trajectoryId).toBe(pick.trajectory_id);
+    const each = statements.filter((s) => /union all/.test(s.text));
+    expect(each).toHaveLength(2);
+    const runs = ["grpo-demo", "grpo-hacking", "grpo-main"];
+    const shards = await Promise.all(runs.map(shardsOf));
+    for (const s of each) {
+      const { plan, tasks } = await shardTasks(s);
+      expect(tasks, plan).toHaveLength(runs.length);
+      for (const t of tasks) {
+        const of = shards.find((x) => t.shards.every((n) => x.names.has(n)));
+        expect(of?.port, plan).toBe(t.port);
+      }
+    }
+  });
+
   it("the runs list spans every run: one task per shard", async () => {
     const { result, statements } = await capture(() => listRunSummaries(db()));
     expect(result.map((r) => r.id).sort()).toEqual(["grpo-demo", "grpo-hacking", "grpo-main"]);
