@@ -22,7 +22,7 @@ import { loadGroupPage, loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
 import { parseChartQuery } from "@/lib/monitors/schema.ts";
 import { listRunSummaries } from "@/lib/runs/data.ts";
 import { loadRunPage } from "@/lib/runs/loaders.ts";
-import { createCitusDatabase } from "@/lib/testing/citus-cluster.ts";
+import { createCitusDatabase, startCitusServer } from "@/lib/testing/citus-cluster.ts";
 
 const RUN = "grpo-main";
 const workerPorts = inject("citusWorkerUrls").map((u) => Number(new URL(u).port));
@@ -70,8 +70,11 @@ beforeAll(async () => {
   pool.on("error", () => undefined);
 }, 180_000);
 
+let third: Awaited<ReturnType<typeof startCitusServer>> | undefined;
+
 afterAll(async () => {
   pg.Client.prototype.query = query;
+  await third?.stop();
   await pool?.end();
   await db().$disconnect();
 });
@@ -86,6 +89,14 @@ async function shardsOf(run: string): Promise<{ names: Set<string>; port: number
   expect(rows).toHaveLength(RUN_SCOPED_TABLES.length);
   expect(new Set(rows.map((r) => r.port)).size).toBe(1);
   return { names: new Set(rows.map((r) => r.name)), port: rows[0].port };
+}
+
+/** The workers holding shards of the run-scoped tables. */
+async function shardPorts(): Promise<Set<number>> {
+  const { rows } = await pool.query<{ port: number }>(
+    `select distinct nodeport as port from citus_shards where table_name = 'ledger'::regclass`,
+  );
+  return new Set(rows.map((r) => r.port));
 }
 
 type Task = { port: number; shards: string[] };
@@ -127,7 +138,7 @@ async function expectSingleShard(run: string, statements: Sent[], spanning: RegE
   for (const s of statements.filter(planned)) {
     const { plan, tasks } = await shardTasks(s);
     if (spanning?.test(s.text)) {
-      expect(new Set(tasks.map((t) => t.port)), plan).toEqual(new Set(workerPorts));
+      expect(new Set(tasks.map((t) => t.port)), plan).toEqual(await shardPorts());
       continue;
     }
     if (tasks.length === 0) continue;
@@ -262,6 +273,32 @@ describe("a run's pages on the cluster", () => {
       [ledgerShard.slice("ledger_".length), from.port, to],
     );
     expect((await shardsOf(RUN)).port).toBe(to);
+    for (const [page, read] of Object.entries(pages)) {
+      const { result, statements } = await capture(read);
+      expect(result, page).toEqual(before.get(page));
+      await expectSingleShard(RUN, statements);
+    }
+    const { result, statements } = await capture(clustersPage);
+    expect(result.report).toEqual(before.get("clusters"));
+    await expectSingleShard(RUN, statements, RUN_SELECTOR);
+  });
+
+  it("a third worker added and the shards rebalanced onto it: the run's pages read the same rows", async () => {
+    third = await startCitusServer();
+    const admin = new pg.Client({ connectionString: third.adminUrl });
+    await admin.connect();
+    await admin.query(`create database "verity_single_shard"`);
+    await admin.end();
+    const node = new pg.Client({
+      connectionString: Object.assign(new URL(third.adminUrl), { pathname: "/verity_single_shard" }).toString(),
+    });
+    await node.connect();
+    await node.query("create extension citus");
+    await node.end();
+    await pool.query(`select citus_add_node('127.0.0.1', $1::int)`, [third.port]);
+    await pool.query(`select citus_rebalance_start(shard_transfer_mode => 'block_writes')`);
+    await pool.query(`select citus_rebalance_wait()`);
+    expect(await shardPorts()).toEqual(new Set([...workerPorts, third.port]));
     for (const [page, read] of Object.entries(pages)) {
       const { result, statements } = await capture(read);
       expect(result, page).toEqual(before.get(page));

@@ -95,6 +95,32 @@ export async function dropCitusDatabase(adminUrls: string[], database: string): 
 }
 
 /**
+ * One more server set up as the cluster's nodes are, in no cluster yet: a worker to add (`citus_add_node`) to a
+ * running cluster. Its maintenance database's URL, and a stop that removes its data.
+ */
+export async function startCitusServer(): Promise<{ adminUrl: string; port: number; stop: () => Promise<void> }> {
+  const missing = missingCitus();
+  if (missing) throw new Error(missing);
+  const [port] = await freePorts(1);
+  const who = owner();
+  const root = path.resolve(".data", "citus", crypto.randomBytes(4).toString("hex"));
+  serverRoot(root, who);
+  const dir = path.join(root, "worker");
+  const stop = async () => {
+    await pgCtl(dir, root, port, "stop", who).catch(() => undefined);
+    fs.rmSync(root, { recursive: true, force: true });
+  };
+  try {
+    await initServer(dir, SETTINGS, who);
+    await pgCtl(dir, root, port, "start", who);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { adminUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`, port, stop };
+}
+
+/**
  * Starts the cluster with database `database` (citus on every node, the workers added), `settings` added to each
  * node's postgresql.conf after the test cluster's own (a benchmark's larger buffers). Throws missingCitus()'s sentence.
  */
