@@ -1320,7 +1320,7 @@ async function citusReads(c: pg.Client): Promise<CitusRead[]> {
   const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
   const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
   const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
-  const { exportFilterSchema, exportLedger } = await import("@/lib/ledger/export.ts");
+  const { exportFilterSchema, exportLedgerChunks } = await import("@/lib/ledger/export.ts");
   const { listRunSummaries } = await import("@/lib/runs/data.ts");
   const { db, poolOf } = await import("@/lib/db/client.ts");
   const picks = (
@@ -1359,9 +1359,10 @@ async function citusReads(c: pg.Client): Promise<CitusRead[]> {
       name: "export, first 50,000 records",
       n: 3,
       read: async () => {
-        let lines = 0;
-        for await (const _ of exportLedger(poolOf(db())!, exportFilterSchema.parse({ run: BIG, cases: false })))
-          if (++lines >= 50_000) break;
+        let records = 0;
+        const filter = exportFilterSchema.parse({ run: BIG, cases: false });
+        for await (const chunk of exportLedgerChunks(poolOf(db())!, filter))
+          if ((records += chunk.records) >= 50_000) break;
       },
     },
     { name: `runs list (every run: ${RUNS})`, n: ITER, read: () => listRunSummaries(db()) },
