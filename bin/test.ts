@@ -1,7 +1,8 @@
 // `npm test`: typecheck, lint, unit and integration tests (Vitest, a fresh database per run), end-to-end tests
 // (Playwright in Debian's Chromium against the built console on its own fresh database with demo data) and the
 // Python client's tests (unittest, against the built console on a fresh database without demo data), and the Citus
-// tests (Vitest, against a coordinator and two workers it starts; skipped where Citus is not installed).
+// tests (Vitest, against a coordinator and two workers it starts; skipped where Citus is not installed); with Citus,
+// the end-to-end part runs the smoke of the main pages again against a console on a distributed demo database.
 // Ends with one line "N passed, N failed". `npm test -- unit|int|citus|e2e|py|static` runs one part.
 import { spawn, type SpawnOptions } from "node:child_process";
 import crypto from "node:crypto";
