@@ -23,8 +23,15 @@
 //                rate of each, and per rollout the WAL written and the blocks PostgreSQL had to read into its shared
 //                buffers, with the checkpoints on the way — where an ingest into a big run loses its rate. Run it
 //                once per VERITY_PG_SHARED_BUFFERS to see what the buffers' size does to it.
+//   --citus      instead of the phases: a Citus cluster (lib/testing/citus-cluster.ts: a coordinator and two workers,
+//                PostgreSQL 15, 1 GB of shared buffers each) holding two databases built alike as the reads phase
+//                builds its own (the big run at the first --n, the --runs beside it): one left on the coordinator
+//                alone ("one node"), one distributed by `verity db distribute` ("cluster"). Each run-scoped read of
+//                the big run through the console's loaders on both, in turns (--citus-rounds), with the ratio; the
+//                runs list, which spans every run; then --citus-ingest-n rollouts into each of two new runs at once,
+//                through `verity ingest`, on both.
 //
-// `npx tsx bench/scale.ts [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
+// `npx tsx bench/scale.ts [--citus] [--citus-ingest-n 100000] [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
 //  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
 //  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--grow-n 200000] [--review-rate 0.01] [--agreement-before] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
@@ -68,6 +75,9 @@ const { values } = parseArgs({
     "no-build": { type: "boolean" },
     "agreement-before": { type: "boolean" },
     "review-rate": { type: "string", default: "0.01" },
+    citus: { type: "boolean" },
+    "citus-ingest-n": { type: "string", default: "100000" },
+    "citus-rounds": { type: "string", default: "2" },
   },
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency", "archive"]);
@@ -1297,7 +1307,170 @@ async function phaseGrow() {
 
 // ---------------------------------------------------------------- main ------------------------------------------
 
+/** One run-scoped read of the big run as the console's loaders make it, on whichever database is bound. */
+type CitusRead = { name: string; n: number; read: (i: number) => Promise<unknown> };
+
+/** The reads compared on one node and on the cluster: each run-scoped page's, and the runs list over every run. */
+async function citusReads(c: pg.Client): Promise<CitusRead[]> {
+  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
+  const { browseParamsSchema } = await import("@/lib/ledger/browse-schema.ts");
+  const { loadGroupPage, loadTrajectoryPage } = await import("@/lib/ledger/loaders.ts");
+  const { loadRunPage } = await import("@/lib/runs/loaders.ts");
+  const { parseChartQuery } = await import("@/lib/monitors/schema.ts");
+  const { computeClusterReport } = await import("@/lib/clusters/loaders.ts");
+  const { loadAgreementItems } = await import("@/lib/agreement/data.ts");
+  const { buildAgreementReport } = await import("@/lib/agreement/report.ts");
+  const { exportFilterSchema, exportLedgerChunks } = await import("@/lib/ledger/export.ts");
+  const { listRunSummaries } = await import("@/lib/runs/data.ts");
+  const { db, poolOf } = await import("@/lib/db/client.ts");
+  const picks = (
+    await c.query<{ trajectory_id: string; group_id: string; step: number }>(
+      `select trajectory_id, group_id, step from ledger where run_id = $1 and is_current and group_id is not null
+        order by hashint8(id) limit 40`,
+      [BIG],
+    )
+  ).rows;
+  const plain = browseParamsSchema.parse({ run: BIG });
+  const capped = browseParamsSchema.parse({ run: BIG, capped: "yes", sort: "reward", dir: "asc" });
+  const agreement = { run: BIG, tolerance: 0.1 };
+  return [
+    { name: "browser first page", n: ITER, read: () => browseLedger(plain, 100) },
+    { name: "browser count", n: ITER, read: () => countLedger(plain) },
+    { name: "browser first page: capped, by reward", n: ITER, read: () => browseLedger(capped, 100) },
+    { name: "browser count: capped", n: ITER, read: () => countLedger(capped) },
+    {
+      name: "rollout detail (from the run's browser)",
+      n: picks.length - 2,
+      read: (i) => loadTrajectoryPage(picks[i].trajectory_id, { run: BIG }),
+    },
+    {
+      name: "group",
+      n: picks.length - 2,
+      read: (i) => loadGroupPage({ runId: BIG, groupId: picks[i].group_id, step: picks[i].step }),
+    },
+    { name: "run page", n: ITER, read: () => loadRunPage(BIG, parseChartQuery({}).query, "admin") },
+    { name: "clusters report, uncached", n: 3, read: () => computeClusterReport({ runId: BIG, threshold: 0.5 }) },
+    {
+      name: "agreement report of the run, uncached",
+      n: 3,
+      read: async () => buildAgreementReport(await loadAgreementItems(agreement, db(), { lean: true }), agreement),
+    },
+    {
+      name: "export, first 50,000 records",
+      n: 3,
+      read: async () => {
+        let records = 0;
+        const filter = exportFilterSchema.parse({ run: BIG, cases: false });
+        for await (const chunk of exportLedgerChunks(poolOf(db())!, filter))
+          if ((records += chunk.records) >= 50_000) break;
+      },
+    },
+    { name: `runs list (every run: ${RUNS})`, n: ITER, read: () => listRunSummaries(db()) },
+  ];
+}
+
+/** `n` rollouts with their score records into each of two new runs at once, through `verity ingest`. */
+async function twoIngests(url: string, label: string, n: number): Promise<number> {
+  const runs = [`${label}-a`, `${label}-b`];
+  const templates = runs.map((r) => buildTemplate(r, Math.min(n, 20_000)));
+  const t0 = performance.now();
+  await Promise.all(
+    templates.map((tpl, i) =>
+      ingestThroughCli(url, scaleLines(tpl, n, "scored"), { label: `${label}: ${runs[i]}`, linesPerRollout: 2 }),
+    ),
+  );
+  return (performance.now() - t0) / 1000;
+}
+
+/**
+ * bench/scale.ts --citus: one node against the cluster, on one Citus cluster (both databases' servers are
+ * PostgreSQL 15 with the same settings; "one node" is a database never distributed, so all of it is on the
+ * coordinator).
+ */
+async function phaseCitus() {
+  const { startCitusCluster, createCitusDatabase } = await import("@/lib/testing/citus-cluster.ts");
+  const { distributeDatabase } = await import("@/lib/db/distribute.ts");
+  const { bindDatabase } = await import("@/lib/db/client.ts");
+  const size = SIZES[0];
+  const t0 = performance.now();
+  const cluster = await startCitusCluster("verity_bench_cluster", [
+    "shared_buffers = 1GB",
+    "max_wal_size = 4GB",
+    "max_connections = 200",
+  ]);
+  try {
+    const urls = { "one node": await createCitusDatabase(cluster.adminUrls, "verity_bench_one"), cluster: cluster.url };
+    say(
+      `\n## Citus: a coordinator and ${cluster.workerUrls.length} workers up in ${((performance.now() - t0) / 1000).toFixed(1)} s (${load()})`,
+    );
+    for (const [label, url] of Object.entries(urls)) {
+      const t = performance.now();
+      await migrate(url);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await buildReads(c, url, size);
+      await c.end();
+      say(
+        `${label}: built ${fmt(size)} entries in ${BIG} and ${smallRuns.length} runs of ${fmt(SMALL)} in ${((performance.now() - t) / 1000).toFixed(1)} s (${load()})`,
+      );
+      if (label === "cluster") {
+        const d = performance.now();
+        await distributeDatabase(url);
+        say(`cluster: distributed in ${((performance.now() - d) / 1000).toFixed(1)} s (${load()})`);
+      }
+    }
+    // Reads in turns, each database bound in its turn, so that the machine's load weighs on both alike.
+    const times = new Map<string, { "one node": number[]; cluster: number[] }>();
+    for (let round = 0; round < Number(values["citus-rounds"]); round++)
+      for (const [label, url] of Object.entries(urls) as [keyof typeof urls, string][]) {
+        await bindDatabase(url);
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        const reads = await citusReads(c);
+        await c.end();
+        for (const r of reads) {
+          const t = times.get(r.name) ?? { "one node": [], cluster: [] };
+          t[label].push(...(await time(r.n, r.read)));
+          times.set(r.name, t);
+        }
+        say(`  round ${round + 1}, ${label}: done (${load()})`);
+      }
+    say(
+      `\n${fmt(size)} current entries in ${BIG}, ${smallRuns.length} other runs of ${fmt(SMALL)}; ${os.cpus().length} CPUs shared by the three servers and this process; ${load()}`,
+    );
+    say(
+      `\n| read | one node p50 ms | one node p95 ms | cluster p50 ms | cluster p95 ms | ratio p50 | ≤ 1.5× |\n|---|---:|---:|---:|---:|---:|---|`,
+    );
+    for (const [name, t] of times) {
+      const ratio = pct(t.cluster, 0.5) / pct(t["one node"], 0.5);
+      say(
+        `| ${name} | ${ms(pct(t["one node"], 0.5))} | ${ms(pct(t["one node"], 0.95))} | ${ms(pct(t.cluster, 0.5))} | ${ms(pct(t.cluster, 0.95))} | ${ratio.toFixed(2)} | ${ratio <= 1.5 ? "yes" : "**no**"} |`,
+      );
+    }
+    const n = Number(values["citus-ingest-n"]);
+    if (n > 0) {
+      const seconds: Record<string, number> = {};
+      for (const [label, url] of Object.entries(urls)) {
+        seconds[label] = await twoIngests(url, label === "cluster" ? "citus-two" : "one-two", n);
+        say(
+          `${label}: two runs of ${fmt(n)} at once in ${seconds[label].toFixed(1)} s = ${fmt((2 * n) / seconds[label])} rollouts/s (${load()})`,
+        );
+      }
+      say(
+        `ingest of two runs at once, cluster against one node: ${(seconds["one node"] / seconds.cluster).toFixed(2)}× the rate`,
+      );
+    }
+  } finally {
+    const { db } = await import("@/lib/db/client.ts");
+    await db()
+      .$disconnect()
+      .catch(() => undefined);
+    await cluster.stop();
+  }
+}
+
 async function main() {
+  if (values.citus) return phaseCitus();
   const database = await ensureDatabase("postgres");
   adminUrl = database.adminUrl;
   say(

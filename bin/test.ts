@@ -1,7 +1,8 @@
 // `npm test`: typecheck, lint, unit and integration tests (Vitest, a fresh database per run), end-to-end tests
 // (Playwright in Debian's Chromium against the built console on its own fresh database with demo data) and the
 // Python client's tests (unittest, against the built console on a fresh database without demo data), and the Citus
-// tests (Vitest, against a coordinator and two workers it starts; skipped where Citus is not installed).
+// tests (Vitest, against a coordinator and two workers it starts; skipped where Citus is not installed); with Citus,
+// the end-to-end part runs the smoke of the main pages again against a console on a distributed demo database.
 // Ends with one line "N passed, N failed". `npm test -- unit|int|citus|e2e|py|static` runs one part.
 import { spawn, type SpawnOptions } from "node:child_process";
 import crypto from "node:crypto";
@@ -16,7 +17,8 @@ import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
-import { missingCitus } from "@/lib/testing/citus-cluster.ts";
+import { distributeDatabase } from "@/lib/db/distribute.ts";
+import { missingCitus, startCitusCluster } from "@/lib/testing/citus-cluster.ts";
 import { buildConsoleIfStale, startConsoleServer, type ConsoleServer } from "@/lib/testing/console-process.ts";
 import { unittestCounts } from "@/bin/unittest-report.ts";
 import { checkLayers, formatReport } from "@/bin/check-layers.ts";
@@ -183,6 +185,52 @@ function playwrightFailures(suites: PlaywrightSuite[], titles: string[] = []): s
   return out;
 }
 
+/** Playwright with `args` against the console at `base` (its database `url`), tallied as `label`. */
+async function playwright(base: string, url: string, args: string[], label: string) {
+  say(`${label} tests (playwright, ${base})`);
+  const out = path.join(OUT, `playwright-${label}.json`);
+  fs.rmSync(out, { force: true });
+  await run("npx", ["playwright", "test", "--reporter=list,json", ...args], {
+    env: { ...process.env, VERITY_E2E_BASE_URL: base, DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
+  if (!fs.existsSync(out)) return tally(label, 0, 1);
+  const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
+    stats: { expected: number; unexpected: number; flaky: number };
+    suites?: PlaywrightSuite[];
+  };
+  tally(label, r.stats.expected + r.stats.flaky, r.stats.unexpected, playwrightFailures(r.suites ?? []));
+}
+
+/** The spec of the main pages, run again against a console on a distributed database (e2eOnCitus). */
+const CITUS_SMOKE = "e2e/smoke.spec.ts";
+
+/**
+ * The smoke of the main pages against a console whose database is distributed on a Citus cluster of its own (the
+ * demo loaded, then `verity db distribute`), when Citus is installed and the spec is among those asked for.
+ */
+async function e2eOnCitus(env: NodeJS.ProcessEnv) {
+  const files = extra.filter((a) => !a.startsWith("-"));
+  if (files.length > 0 && !files.some((f) => CITUS_SMOKE.includes(f))) return;
+  const missing = missingCitus();
+  if (missing) return say(`end-to-end smoke on Citus: skipped: ${missing}`);
+  const started = Date.now();
+  const cluster = await startCitusCluster("verity_e2e");
+  let server: ConsoleServer | undefined;
+  try {
+    await migrate(cluster.url);
+    await prepareFirstRun(cluster.url, (l) => process.stdout.write(`  ${l}\n`));
+    await refreshStoredAlarms(cluster.url, (l) => process.stdout.write(`  ${l}\n`));
+    await distributeDatabase(cluster.url);
+    server = await startConsoleServer({ ...env, DATABASE_URL: cluster.url });
+    say(`a Citus cluster with the demo, distributed, and its console in ${Date.now() - started} ms`);
+    await playwright(server.base, cluster.url, [CITUS_SMOKE, ...extra.filter((a) => a.startsWith("-"))], "e2e-citus");
+  } finally {
+    await server?.stop();
+    await cluster.stop();
+    say(`end-to-end smoke on Citus: ${((Date.now() - started) / 1000).toFixed(0)} s in all`);
+  }
+}
+
 async function e2e(adminUrl: string) {
   const name = `verity_e2e_${crypto.randomBytes(3).toString("hex")}`;
   await createDatabaseIfMissing(adminUrl, name);
@@ -201,19 +249,10 @@ async function e2e(adminUrl: string) {
     await refreshStoredAlarms(url, (l) => process.stdout.write(`  ${l}\n`));
     if (!(await buildConsoleIfStale(env, say))) return tally("build", 0, 1);
     server = await startConsoleServer(env);
-    const base = server.base;
-    say(`end-to-end tests (playwright, ${base})`);
-    const out = path.join(OUT, "playwright.json");
-    fs.rmSync(out, { force: true });
-    await run("npx", ["playwright", "test", "--reporter=list,json", ...extra], {
-      env: { ...process.env, VERITY_E2E_BASE_URL: base, DATABASE_URL: url, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
-    });
-    if (!fs.existsSync(out)) return tally("e2e", 0, 1);
-    const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
-      stats: { expected: number; unexpected: number; flaky: number };
-      suites?: PlaywrightSuite[];
-    };
-    tally("e2e", r.stats.expected + r.stats.flaky, r.stats.unexpected, playwrightFailures(r.suites ?? []));
+    await playwright(server.base, url, extra, "e2e");
+    await server.stop();
+    server = undefined;
+    await e2eOnCitus(env);
   } finally {
     await server?.stop();
     await dropDatabase(adminUrl, name);

@@ -18,11 +18,24 @@ type SlotRow = {
 };
 
 /**
- * An item's registry: its own (030) or, for a row stored without one, its rollout's — "offset 0" keeps that a probe
- * of the run's rollouts, which the planner would otherwise trade for a scan of every rollout of the run.
+ * The items `i` where `which` holds as `items (item_id, registry_id, ticket_id)`, for the head of a WITH. An item's
+ * registry is its own (030) or, for a row stored without one, its rollout's. The items are read alone first and only
+ * those stored without a registry look theirs up in the rollouts (of `run` when given): on Citus (docs/scale.md) the
+ * audit tables stay on the coordinator, and a subquery from them into the rollouts, on the workers, cannot be
+ * planned; the run keeps the lookup on the run's worker.
  */
-export const ITEM_REGISTRY = Prisma.raw(`coalesce(i.registry_id, (
-  select ro.registry_id from rollouts ro where ro.run_id = i.run_id and ro.id = i.rollout_id offset 0))`);
+function itemsWithRegistry(which: Prisma.Sql, run?: string): Prisma.Sql {
+  return Prisma.sql`
+    own as materialized (
+      select i.id as item_id, i.registry_id, i.ticket_id, i.run_id, i.rollout_id from audit_items i where ${which}),
+    looked_up as materialized (
+      select o.item_id, ro.registry_id from own o
+        join rollouts ro on ro.run_id = o.run_id and ro.id = o.rollout_id
+       where o.registry_id is null ${run === undefined ? Prisma.empty : Prisma.sql`and ro.run_id = ${run}`}),
+    items as materialized (
+      select o.item_id, coalesce(o.registry_id, lu.registry_id) as registry_id, o.ticket_id
+        from own o left join looked_up lu on lu.item_id = o.item_id)`;
+}
 
 /**
  * The slots of each distinct (registry, case) pair of the audit items `i` where `which` holds — a run has a handful
@@ -31,12 +44,11 @@ export const ITEM_REGISTRY = Prisma.raw(`coalesce(i.registry_id, (
  * the read (10,000 items: 250–300 ms). A missing case gives its registry's write tools only; a spec field that is not
  * an array counts as empty.
  */
-async function pairRows(which: Prisma.Sql, withIds: boolean, client: Db): Promise<SlotRow[]> {
+async function pairRows(which: Prisma.Sql, withIds: boolean, client: Db, run?: string): Promise<SlotRow[]> {
   return rowsOf<SlotRow>(
     client,
     Prisma.sql`
-    with items as materialized (
-      select i.id as item_id, ${ITEM_REGISTRY} as registry_id, i.ticket_id from audit_items i where ${which}),
+    with ${itemsWithRegistry(which, run)},
     pairs as materialized (
       select p.registry_id, p.ticket_id, p.items,
              coalesce((select array_agg(t->>'name' order by ord) from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) with ordinality as x(t, ord)
@@ -61,26 +73,27 @@ const slotsOf = (r: SlotRow): CaseSlots => ({
 });
 
 /**
- * The slots of each of `itemIds` (the ids, or a query selecting them); the items of a pair share one (read-only)
- * slots object.
+ * The slots of each of `itemIds` (the ids, or a query selecting them; all of run `run` when given); the items of a
+ * pair share one (read-only) slots object.
  */
 export async function listCaseSlots(
   itemIds: readonly bigint[] | Prisma.Sql,
   client: Db = db(),
+  run?: string,
 ): Promise<Map<bigint, CaseSlots>> {
   if (Array.isArray(itemIds) && itemIds.length === 0) return new Map();
   const which = Array.isArray(itemIds)
     ? Prisma.sql`i.id = any(${[...itemIds]}::bigint[])`
     : Prisma.sql`i.id in (${itemIds as Prisma.Sql})`;
   const out = new Map<bigint, CaseSlots>();
-  for (const r of await pairRows(which, true, client)) {
+  for (const r of await pairRows(which, true, client, run)) {
     const slots = slotsOf(r);
     for (const id of r.items!.split(",")) out.set(BigInt(id), slots);
   }
   return out;
 }
 
-/** The slots of an item by its registry (ITEM_REGISTRY) and case; a pair not read gives empty slots. */
+/** The slots of an item by its registry (its own, else its rollout's) and case; a pair not read gives empty slots. */
 export type PairSlots = (registryId: number, ticketId: string) => CaseSlots;
 
 /**
@@ -88,8 +101,9 @@ export type PairSlots = (registryId: number, ticketId: string) => CaseSlots;
  * for a reader that has each item's registry and case from its own statement (the agreement report's load), so the
  * two can run at the same time and this one sends a few hundred rows whatever the number of items.
  */
-export async function listPairSlots(which: Prisma.Sql, client: Db = db()): Promise<PairSlots> {
+export async function listPairSlots(which: Prisma.Sql, client: Db = db(), run?: string): Promise<PairSlots> {
   const byPair = new Map<string, CaseSlots>();
-  for (const r of await pairRows(which, false, client)) byPair.set(`${r.registry_id}\u0000${r.ticket_id}`, slotsOf(r));
+  for (const r of await pairRows(which, false, client, run))
+    byPair.set(`${r.registry_id}\u0000${r.ticket_id}`, slotsOf(r));
   return (registryId, ticketId) => byPair.get(`${registryId}\u0000${ticketId}`) ?? { writeTools: [] };
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client.ts";
-import { ITEM_REGISTRY, listPairSlots } from "@/lib/agreement/case-slots.ts";
+import { listPairSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
@@ -154,6 +154,68 @@ export type LoadOptions = {
 };
 
 /**
+ * The reviewed items of run `run` where `itemWhere` holds (items `i` of batches `b`), each with its recorded entry and
+ * its rollout's current one, in one statement. The items' own columns are read first and the run's entries and
+ * rollouts after, each by the run's key: on Citus (docs/scale.md) the audit tables stay on the coordinator and the
+ * run's rows are one worker's, which a statement that also probed them from the items' rows could not be planned on.
+ */
+function runItemRows(
+  client: Db,
+  run: string,
+  itemWhere: Prisma.Sql,
+  category: string | undefined,
+  lean: boolean,
+): Promise<ItemRow[]> {
+  return rowsOf<ItemRow>(
+    client,
+    Prisma.sql`
+    with it as materialized (
+      select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id, i.registry_id,
+             i.stratum, i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance,
+             a.id as adj_id, a.cause, a.guardrail as adj_guardrail
+        from audit_items i join audit_batches b on b.id = i.batch_id
+        -- the superseding adjudication as a probe of its unique index per candidate (as an anti-join the planner
+        -- merged the whole index into every item's lookup: 10,000 items read it 10,000 times)
+        left join lateral (
+          select a.id, a.cause, a.guardrail from adjudications a
+           where a.item_id = i.id and (select s.id from adjudications s where s.supersedes_id = a.id) is null
+           order by a.id desc limit 1) a on true
+       where ${itemWhere} and b.run_id = ${run}),
+    -- the registry of an item stored without one, from its rollout (as lib/agreement/case-slots.ts reads it)
+    looked_up as materialized (
+      select it.id, ro.registry_id from it join rollouts ro on ro.run_id = it.run_id and ro.id = it.rollout_id
+       where it.registry_id is null and ro.run_id = ${run})
+    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, coalesce(it.registry_id, lu.registry_id) as registry_id,
+           it.stratum, it.inclusion_prob, it.reviews_needed, it.reviews_done, it.disputed_at, it.tolerance, l.category,
+           ${ledgerColumns("l", "l", undefined, lean)},
+           ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
+           it.cause::text as cause, it.adj_guardrail, it.adj_id is not null as adjudicated
+      from it
+      join ledger l on l.run_id = it.run_id and l.id = it.ledger_id and l.run_id = ${run}
+      left join looked_up lu on lu.id = it.id
+      -- the rollout's current entry, looked up only when the recorded one is not it (a trajectory has one current
+      -- entry: most items were never re-scored, and 10,000 probes of the trajectory index were a third of the
+      -- statement); "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
+      left join lateral (
+        select * from ledger c
+         where not (${Prisma.raw(RECORDED_IS_CURRENT)})
+           and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
+           and c.run_id = ${run}
+         offset 0 limit 1) c on true
+     where true ${category ? Prisma.sql`and l.category = ${category}` : Prisma.empty}`,
+  );
+}
+
+/** The runs of the audit batches (of batch `batch` when given). */
+async function runsInScope(client: Db, batch: number | undefined): Promise<string[]> {
+  const found = await rowsOf<{ run_id: string }>(
+    client,
+    Prisma.sql`select distinct run_id from audit_batches ${batch !== undefined ? Prisma.sql`where id = ${batch}::int` : Prisma.empty}`,
+  );
+  return found.map((r) => r.run_id);
+}
+
+/**
  * Every reviewed audit item under the filter, with the ledger entry of the filter's basis (by default the one it
  * was compared with when reviewed; `basis: "now"` its rollout's current entry), its current reviews and its latest
  * adjudication. Reviewed items are a 1% sample, so this is thousands of rows, not millions.
@@ -192,37 +254,9 @@ export async function loadAgreementItems(
   const itemWhere = Prisma.sql`${inScope} and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
   // an item `i` in scope, for the statements that do not read its batch
   const itemInScope = Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`;
-  const itemRows = rowsOf<ItemRow>(
-    client,
-    Prisma.sql`
-    with it as materialized (
-      select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id,
-             ${ITEM_REGISTRY} as registry_id, i.stratum,
-             i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
-        from audit_items i join audit_batches b on b.id = i.batch_id
-       where ${itemWhere})
-    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.registry_id, it.stratum, it.inclusion_prob,
-           it.reviews_needed, it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
-           ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
-           a.cause::text as cause, a.guardrail as adj_guardrail,
-           a.id is not null as adjudicated
-      from it
-      join ledger l on l.run_id = it.run_id and l.id = it.ledger_id
-      -- the rollout's current entry, looked up only when the recorded one is not it (a trajectory has one current
-      -- entry: most items were never re-scored, and 10,000 probes of the trajectory index were a third of the
-      -- statement); "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
-      left join lateral (
-        select * from ledger c
-         where not (${Prisma.raw(RECORDED_IS_CURRENT)})
-           and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
-         offset 0 limit 1) c on true
-      -- the superseding adjudication as a probe of its unique index per candidate (as an anti-join the planner
-      -- merged the whole index into every item's lookup: 10,000 items read it 10,000 times)
-      left join lateral (
-        select a.id, a.cause, a.guardrail from adjudications a
-         where a.item_id = it.id and (select s.id from adjudications s where s.supersedes_id = a.id) is null
-         order by a.id desc limit 1) a on true
-     where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`,
+  // One statement per run in scope (one for a run's report): each reads its run's rows only.
+  const itemRows = (f.run ? Promise.resolve([f.run]) : runsInScope(client, f.batch)).then(async (runs) =>
+    (await Promise.all(runs.map((run) => runItemRows(client, run, itemWhere, f.category, lean)))).flat(),
   );
   const [rows, reviewRows, slots] = await Promise.all([
     itemRows,
@@ -237,7 +271,7 @@ export async function loadAgreementItems(
        where r.item_id in (select i.id from audit_items i where ${itemInScope}) and ${reviewWhere}`,
     ),
     // the slots of the pairs in scope: an item's pair is its registry and case, read by the items statement
-    listPairSlots(itemInScope, client),
+    listPairSlots(itemInScope, client, f.run),
   ]);
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.

@@ -290,21 +290,29 @@ function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", l
  * The first row in the view's order past a key, for `neighbours`. A view of one run reads that run's partition in
  * key order. A view of every run is answered run by run (the best row of each, then the best of those): in one
  * query over all partitions no index gives the order — each partition's keys lead with run_id — so the ledger of
- * every run was read and sorted for one row, twice per detail page opened without a browser query.
+ * every run was read and sorted for one row, twice per detail page opened without a browser query. Each run's best
+ * row is a branch of its own naming the run (a UNION ALL, not a lateral over runs): one partition's probe per run,
+ * and on Citus (docs/scale.md) each branch one task on the worker that holds the run, where a lateral from the runs
+ * into the ledger cannot be planned.
  */
 async function firstPast(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", client: Db) {
   if (p.run) return selectRows(where, p, dir, 1, client);
+  const runs = await client.$queryRaw<{ id: string }[]>`select id from runs order by id`;
+  if (runs.length === 0) return [];
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
-  return client.$queryRaw<Pick<RawRow, "trajectory_id">[]>`
-    select x.trajectory_id
-      from runs r
-      cross join lateral (
+  const best = (run: string) => Prisma.sql`(
         select l.id, l.trajectory_id, ${expr} as sort_value
           from ledger l
-         where l.run_id = r.id and ${Prisma.join(where, " and ")}
+         where l.run_id = ${run} and ${Prisma.join(where, " and ")}
          order by ${expr} ${d}, l.id ${d}
-         limit 1) x
+         limit 1)`;
+  return client.$queryRaw<Pick<RawRow, "trajectory_id">[]>`
+    select x.trajectory_id
+      from (${Prisma.join(
+        runs.map((r) => best(r.id)),
+        " union all ",
+      )}) x
      order by x.sort_value ${d}, x.id ${d}
      limit 1`;
 }

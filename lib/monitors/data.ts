@@ -90,18 +90,24 @@ export async function forEachAuditPair(
   for (let at = 0; at < all.length; at += chunkItems) {
     const chunk = all.slice(at, at + chunkItems);
     const [rows, slots] = await Promise.all([
+      // The reviews first, then their entries in the run: on Citus (docs/scale.md) the audit tables stay on the
+      // coordinator, where the reviews' own conditions are met, and the run's entries are one worker's.
       client.$queryRaw<AuditRow[]>`
-        select i.id as item_id, l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
-               l.claims as ledger_claims, r.claims as human_claims
-          from audit_items i
-          join audit_batches b on b.id = i.batch_id
-          join reviews r on r.item_id = i.id
-          join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
-         where i.id = any(${chunk}::bigint[]) and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
-           and not exists (select 1 from reviews s where s.supersedes_id = r.id)
-           and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
-         order by i.id, r.id`,
-      listCaseSlots(chunk, client),
+        with ir as materialized (
+          select i.id as item_id, i.ledger_id, r.id as review_id, r.reward as human_reward, b.tolerance,
+                 r.claims as human_claims
+            from audit_items i
+            join audit_batches b on b.id = i.batch_id
+            join reviews r on r.item_id = i.id
+           where i.id = any(${chunk}::bigint[]) and i.run_id = ${runId}
+             and not exists (select 1 from reviews s where s.supersedes_id = r.id)
+             and r.excluded_reason is null) -- only blind reviews count (lib/review/blind.ts)
+        select ir.item_id, l.step, l.reward as ledger_reward, ir.human_reward, ir.tolerance,
+               l.claims as ledger_claims, ir.human_claims
+          from ir join ledger l on l.run_id = ${runId} and l.id = ir.ledger_id
+         where l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
+         order by ir.item_id, ir.review_id`,
+      listCaseSlots(chunk, client, runId),
     ]);
     let previous: bigint | null = null;
     each(
@@ -162,18 +168,24 @@ type OrderingRow = {
  */
 export async function listOrderingJudgements(runId: string, client: Db = db()): Promise<OrderingJudgement[]> {
   const rows = await client.$queryRaw<OrderingRow[]>`
-    select distinct on (i.id)
-           a.step, a.trajectory_id as a_id, a.reward as a_reward, b.trajectory_id as b_id, b.reward as b_reward,
-           i.b_on_left, r.preferred_trajectory_id as preferred, i.inclusion_prob
-      from audit_batches ab
-      join audit_items i on i.batch_id = ab.id
-      join pair_reviews r on r.item_id = i.id
-      join ledger a on a.run_id = i.run_id and a.id = i.ledger_id
-      join ledger b on b.run_id = i.run_id and b.id = i.ledger_b_id
-     where ab.run_id = ${runId} and ab.kind = 'pairwise'
-       and not exists (select 1 from pair_reviews s where s.supersedes_id = r.id)
-       and r.excluded_reason is null
-     order by i.id, r.id`;
+    -- each item's first judgement that counts, then the two entries in the run: on Citus (docs/scale.md) the audit
+    -- tables stay on the coordinator and the run's entries are one worker's
+    with ij as materialized (
+      select distinct on (i.id) i.id, i.ledger_id, i.ledger_b_id, i.b_on_left, i.inclusion_prob,
+             r.preferred_trajectory_id as preferred
+        from audit_batches ab
+        join audit_items i on i.batch_id = ab.id
+        join pair_reviews r on r.item_id = i.id
+       where ab.run_id = ${runId} and ab.kind = 'pairwise' and i.run_id = ${runId}
+         and not exists (select 1 from pair_reviews s where s.supersedes_id = r.id)
+         and r.excluded_reason is null
+       order by i.id, r.id)
+    select a.step, a.trajectory_id as a_id, a.reward as a_reward, b.trajectory_id as b_id, b.reward as b_reward,
+           ij.b_on_left, ij.preferred, ij.inclusion_prob
+      from ij
+      join ledger a on a.run_id = ${runId} and a.id = ij.ledger_id
+      join ledger b on b.run_id = ${runId} and b.id = ij.ledger_b_id
+     order by ij.id`;
   rows.sort((x, y) => x.step - y.step);
   return rows.map((r) => {
     const left = r.b_on_left ? r.b_id : r.a_id;
@@ -207,15 +219,19 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
       thresholds: string | null;
     }[]
   >`
-    select r.id, r.thresholds::text as thresholds,
-           (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
-                             sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
-                             sum(trained), sum(trained_differs), sum(trained_abs_diff_sum))
-              from step_rollups s where s.run_id = r.id) as rollups,
+    select r.id, r.thresholds::text as thresholds, coalesce(s.rollups, '0') as rollups,
            -- counted on insert (027): reading the join of the run's items and reviews was O(its reviews)
            concat_ws(':', r.review_count, r.last_review_id) as reviews,
            concat_ws(':', r.pair_review_count, r.last_pair_review_id) as pair_reviews
-      from runs r where r.id = any(${[...runIds]}::text[])`;
+      from runs r
+      -- grouped and joined rather than a subquery per run: on Citus (docs/scale.md) the rollups are on the workers
+      -- and runs is a reference table, beside which Citus plans no correlated subquery
+      left join (
+        select s.run_id, concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
+                                   sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
+                                   sum(trained), sum(trained_differs), sum(trained_abs_diff_sum)) as rollups
+          from step_rollups s where s.run_id = any(${[...runIds]}::text[]) group by s.run_id) s on s.run_id = r.id
+     where r.id = any(${[...runIds]}::text[])`;
   return new Map(
     rows.map((r) => [r.id, `${r.rollups ?? ""}|${r.reviews ?? ""}|${r.pair_reviews ?? ""}|${r.thresholds ?? ""}`]),
   );

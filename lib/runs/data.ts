@@ -1,6 +1,7 @@
 // Reads of runs for the runs list, the run page and pickers. Everything comes from the per-step rollups (O(steps)
 // per run), never from the ledger.
 import { db, type Db } from "@/lib/db/client.ts";
+import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
@@ -71,18 +72,21 @@ export async function listRunSummaries(client: Db = db(), only?: string): Promis
   const rows = await client.$queryRaw<Row[]>`
     select r.id, r.description, r.created_at,
            t.rollouts, t.rewarded, t.reward_sum, t.success, t.handoffs, t.hits, t.first_step, t.last_step,
-           l.step as l_step, l.rollouts as l_rollouts, l.rewarded as l_rewarded, l.reward_sum as l_reward_sum,
-           l.success as l_success, l.handoffs as l_handoffs, l.guardrail_hits as l_hits
+           t.l_step, t.l_rollouts, t.l_rewarded, t.l_reward_sum, t.l_success, t.l_handoffs, t.l_hits
       from runs r
-      left join lateral (
-        select sum(rollouts)::int as rollouts, sum(rewarded)::int as rewarded, sum(reward_sum) as reward_sum,
-               sum(success)::int as success, sum(handoffs)::int as handoffs, sum(guardrail_hits)::int as hits,
-               min(step) filter (where rollouts > 0) as first_step, max(step) filter (where rollouts > 0) as last_step
-          from step_rollups where run_id = r.id
-      ) t on true
-      left join lateral (
-        select * from step_rollups s where s.run_id = r.id and s.rollouts > 0 order by s.step desc limit 1
-      ) l on true
+      -- each run's totals over its rollups, grouped by run and joined (with its latest step's row, by key) rather than
+      -- a lateral per run: on Citus (docs/scale.md) the rollups are on the workers and runs is a reference table,
+      -- beside which Citus plans no lateral; for one run, its rollups alone (one worker's)
+      left join (
+        select t.*, s.step as l_step, s.rollouts as l_rollouts, s.rewarded as l_rewarded, s.reward_sum as l_reward_sum,
+               s.success as l_success, s.handoffs as l_handoffs, s.guardrail_hits as l_hits
+          from (select run_id, sum(rollouts)::int as rollouts, sum(rewarded)::int as rewarded, sum(reward_sum) as reward_sum,
+                       sum(success)::int as success, sum(handoffs)::int as handoffs, sum(guardrail_hits)::int as hits,
+                       min(step) filter (where rollouts > 0) as first_step, max(step) filter (where rollouts > 0) as last_step
+                  from step_rollups ${only === undefined ? Prisma.empty : Prisma.sql`where run_id = ${only}`}
+                 group by run_id) t
+          left join step_rollups s on s.run_id = t.run_id and s.step = t.last_step
+      ) t on t.run_id = r.id
      where ${only ?? null}::text is null or r.id = ${only ?? null}
      order by r.created_at desc, r.id`;
   return rows.map((r) => ({

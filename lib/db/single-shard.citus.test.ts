@@ -1,0 +1,309 @@
+// The run-scoped pages' reads on a Citus cluster (docs/scale.md, "Verity on Citus"): the demo loaded, the database
+// distributed, and each page's own loader called with every statement it sends to PostgreSQL captured; each statement
+// is then EXPLAINed on the coordinator with every task shown. A run's page reads only that run's shards, on the worker
+// that holds them: one task on one worker. The run is then moved to the other worker and every page reads the same
+// rows again, from there.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadAgreementItems } from "@/lib/agreement/data.ts";
+import { loadAgreementPage } from "@/lib/agreement/loaders.ts";
+import { agreementFilterSchema } from "@/lib/agreement/schema.ts";
+import { listClusterRuns } from "@/lib/clusters/detail-data.ts";
+import { loadClustersPage } from "@/lib/clusters/loaders.ts";
+import { bindDatabase, db } from "@/lib/db/client.ts";
+import { distributeDatabase, RUN_SCOPED_TABLES } from "@/lib/db/distribute.ts";
+import { migrate } from "@/lib/db/migrate.ts";
+import { prepareFirstRun } from "@/lib/demo/first-run.ts";
+import { env } from "@/lib/env.ts";
+import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
+import { browseParamsSchema } from "@/lib/ledger/browse-schema.ts";
+import { exportFilterSchema, exportLedger } from "@/lib/ledger/export.ts";
+import { loadGroupPage, loadTrajectoryPage } from "@/lib/ledger/loaders.ts";
+import { parseChartQuery } from "@/lib/monitors/schema.ts";
+import { listRunSummaries } from "@/lib/runs/data.ts";
+import { loadRunPage } from "@/lib/runs/loaders.ts";
+import { createCitusDatabase, startCitusServer } from "@/lib/testing/citus-cluster.ts";
+
+const RUN = "grpo-main";
+const workerPorts = inject("citusWorkerUrls").map((u) => Number(new URL(u).port));
+let url = "";
+let pool: pg.Pool;
+
+type Sent = { text: string; values: unknown[] };
+let sent: Sent[] | null = null;
+const query = pg.Client.prototype.query;
+
+/** Every statement any pg client of this process sends while `read` runs (Prisma's and the pools' alike). */
+async function capture<T>(read: () => Promise<T>): Promise<{ result: T; statements: Sent[] }> {
+  const statements: Sent[] = [];
+  sent = statements;
+  try {
+    return { result: await read(), statements };
+  } finally {
+    sent = null;
+  }
+}
+
+beforeAll(async () => {
+  (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    const q = args[0] as string | { text?: string; values?: unknown[] } | undefined;
+    const text = typeof q === "string" ? q : q?.text;
+    if (sent && text) {
+      const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q?.values ?? []);
+      sent.push({ text, values });
+    }
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  };
+  // A database of this file's own: the global setup's is distributed and filled by another file.
+  const admin = (u: string) => Object.assign(new URL(u), { pathname: "/postgres" }).toString();
+  url = await createCitusDatabase([inject("citusUrl"), ...inject("citusWorkerUrls")].map(admin), "verity_single_shard");
+  await migrate(url);
+  await prepareFirstRun(url, () => undefined, { ...env(), VERITY_DEMO: "1", VERITY_DEMO_SIZE: "small" });
+  await distributeDatabase(url);
+  process.env.DATABASE_URL = url;
+  // Connections opened after distributing, as a console restarted after it (the settings it makes apply to them).
+  await bindDatabase(url);
+  pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => undefined);
+}, 180_000);
+
+let third: Awaited<ReturnType<typeof startCitusServer>> | undefined;
+
+afterAll(async () => {
+  pg.Client.prototype.query = query;
+  await third?.stop();
+  await pool?.end();
+  await db().$disconnect();
+});
+
+/** The shards holding `run`'s rows, one per run-scoped table (as `ledger_102036`), and the worker they are on. */
+async function shardsOf(run: string): Promise<{ names: Set<string>; port: number }> {
+  const { rows } = await pool.query<{ name: string; port: number }>(
+    `select s.table_name::text || '_' || s.shardid as name, s.nodeport as port from citus_shards s
+      where s.table_name::text = any($1) and s.shardid = get_shard_id_for_distribution_column(s.table_name, $2::text)`,
+    [RUN_SCOPED_TABLES, run],
+  );
+  expect(rows).toHaveLength(RUN_SCOPED_TABLES.length);
+  expect(new Set(rows.map((r) => r.port)).size).toBe(1);
+  return { names: new Set(rows.map((r) => r.name)), port: rows[0].port };
+}
+
+/** The workers holding shards of the run-scoped tables. */
+async function shardPorts(): Promise<Set<number>> {
+  const { rows } = await pool.query<{ port: number }>(
+    `select distinct nodeport as port from citus_shards where table_name = 'ledger'::regclass`,
+  );
+  return new Set(rows.map((r) => r.port));
+}
+
+type Task = { port: number; shards: string[] };
+
+/** The plan of a statement, every task shown, as the tasks that read run-scoped shards: their worker and shards. */
+async function shardTasks(s: Sent): Promise<{ plan: string; tasks: Task[] }> {
+  const c = await pool.connect();
+  try {
+    await c.query("set citus.explain_all_tasks = on");
+    const { rows } = await c.query<{ "QUERY PLAN": string }>(`explain ${s.text}`, s.values);
+    const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+    const shard = new RegExp(`\\b(?:${RUN_SCOPED_TABLES.join("|")})_\\d+\\b`, "g");
+    const tasks = plan
+      .split(/->\s+Task\n/)
+      .slice(1)
+      .map((t) => ({
+        port: Number(/Node: host=\S+ port=(\d+)/.exec(t)?.[1]),
+        // The task's own text: up to the next subplan or task count (a task's plan never holds either).
+        shards: [...new Set(t.split(/Distributed Subplan|Task Count:/)[0].match(shard) ?? [])],
+      }))
+      .filter((t) => t.shards.length > 0);
+    return { plan, tasks };
+  } finally {
+    c.release();
+  }
+}
+
+/** Statements that are not a query (transaction control, settings): nothing to plan. */
+const planned = (s: Sent) => !/^\s*(begin|commit|rollback|set |savepoint|release)/i.test(s.text);
+
+/**
+ * Asserts that every statement of `statements` that reads run-scoped rows reads only `run`'s shards, each with one
+ * task on the worker that holds them, and that at least one statement did; `spanning` names the statements that
+ * legitimately read every run (they are checked to do so, and are left out).
+ */
+async function expectSingleShard(run: string, statements: Sent[], spanning: RegExp | null = null): Promise<number> {
+  const { names, port } = await shardsOf(run);
+  let reading = 0;
+  for (const s of statements.filter(planned)) {
+    const { plan, tasks } = await shardTasks(s);
+    if (spanning?.test(s.text)) {
+      expect(new Set(tasks.map((t) => t.port)), plan).toEqual(await shardPorts());
+      continue;
+    }
+    if (tasks.length === 0) continue;
+    reading++;
+    expect(
+      tasks.map((t) => t.port),
+      plan,
+    ).toEqual(tasks.map(() => port));
+    for (const t of tasks) for (const name of t.shards) expect(names, plan).toContain(name);
+  }
+  expect(reading, "statements reading the run's rows").toBeGreaterThan(0);
+  return reading;
+}
+
+type Pick = { trajectory_id: string; group_id: string; step: number };
+let pick: Pick;
+
+/** Each run-scoped page's reads, through the page's own loaders, as the console calls them. */
+const pages: Record<string, () => Promise<unknown>> = {
+  "browser first page and count": () => {
+    const p = browseParamsSchema.parse({ run: RUN });
+    return Promise.all([browseLedger(p, 100), countLedger(p)]);
+  },
+  "browser first page and count, filtered": () => {
+    const p = browseParamsSchema.parse({ run: RUN, capped: "yes", sampled: "yes", sort: "reward", dir: "asc" });
+    return Promise.all([browseLedger(p, 100), countLedger(p)]);
+  },
+  "rollout detail": () => loadTrajectoryPage(pick.trajectory_id, { run: RUN }),
+  group: () => loadGroupPage({ runId: RUN, groupId: pick.group_id, step: pick.step }),
+  // The gate's report is reused while the run's inputs are unchanged: its reads are those of the first call.
+  "run page": () => loadRunPage(RUN, parseChartQuery({}).query, "admin"),
+  "agreement for a run": () => loadAgreementItems(agreementFilterSchema.parse({ run: RUN })),
+  export: async () => {
+    const lines: string[] = [];
+    for await (const chunk of exportLedger(pool, exportFilterSchema.parse({ run: RUN }))) lines.push(chunk);
+    return lines.join("");
+  },
+};
+
+/** The clusters page of the run: its report and links on the run's shards, its run selector over every run. */
+const clustersPage = () => loadClustersPage({ run: RUN });
+const RUN_SELECTOR = /from step_rollups where rollouts > 0 group by run_id/;
+
+const before = new Map<string, unknown>();
+
+/** Every page of the run reads what it read at first, each statement one task on the worker holding the run now. */
+async function expectSameReads() {
+  for (const [page, read] of Object.entries(pages)) {
+    const { result, statements } = await capture(read);
+    expect(result, page).toEqual(before.get(page));
+    await expectSingleShard(RUN, statements);
+  }
+  const { result, statements } = await capture(clustersPage);
+  expect(result.report).toEqual(before.get("clusters"));
+  await expectSingleShard(RUN, statements, RUN_SELECTOR);
+}
+
+describe("a run's pages on the cluster", () => {
+  it("reads the demo's runs from two workers", async () => {
+    [pick] = (
+      await pool.query<Pick>(
+        `select trajectory_id, group_id, step from ledger
+          where run_id = $1 and is_current and group_id is not null order by id limit 1`,
+        [RUN],
+      )
+    ).rows;
+    expect(pick).toBeDefined();
+    // The demo's runs hash to shards on both workers (the hash of a run's id decides, as it would in production).
+    const ports = new Set<number>();
+    for (const run of ["grpo-main", "grpo-hacking", "grpo-demo"]) ports.add((await shardsOf(run)).port);
+    expect(ports).toEqual(new Set(workerPorts));
+  });
+
+  for (const [page, read] of Object.entries(pages))
+    it(`${page}: one task on the run's worker`, async () => {
+      const { result, statements } = await capture(read);
+      expect(result).toBeTruthy();
+      before.set(page, result);
+      await expectSingleShard(RUN, statements);
+    });
+
+  it("clusters: the report and its links on the run's worker; the run selector spans every run", async () => {
+    const { result, statements } = await capture(clustersPage);
+    expect(result.errors).toEqual([]);
+    expect(result.report?.clusters.length).toBeGreaterThan(0);
+    before.set("clusters", result.report);
+    expect(statements.some((s) => RUN_SELECTOR.test(s.text))).toBe(true);
+    await expectSingleShard(RUN, statements, RUN_SELECTOR);
+    expect((await listClusterRuns(db())).map((r) => r.id).sort()).toEqual(["grpo-demo", "grpo-hacking", "grpo-main"]);
+  });
+
+  it("agreement over every run: one statement per run, on its worker; the case slots over every run", async () => {
+    const { result, statements } = await capture(() => loadAgreementPage(agreementFilterSchema.parse({})));
+    expect(result.report.headline.n).toBeGreaterThan(0);
+    const runs = (await pool.query<{ run_id: string }>(`select distinct run_id from audit_batches order by 1`)).rows;
+    const perRun = statements.filter((s) => /^\s*with it as materialized/.test(s.text));
+    expect(perRun).toHaveLength(runs.length);
+    for (const { run_id } of runs)
+      await expectSingleShard(
+        run_id,
+        perRun.filter((s) => s.values.includes(run_id)),
+      );
+    // The slots' lookup of the rollouts of items stored without a registry names no run here: every shard, each empty.
+    const slots = statements.filter((s) => /^\s*with\s+own as materialized/.test(s.text));
+    expect(slots).toHaveLength(1);
+    expect(new Set((await shardTasks(slots[0])).tasks.map((t) => t.port))).toEqual(new Set(workerPorts));
+    for (const s of statements.filter((s) => planned(s) && !perRun.includes(s) && !slots.includes(s)))
+      expect((await shardTasks(s)).tasks, s.text).toEqual([]);
+  });
+
+  it("a rollout opened without a browser query: its neighbours one task per run, each on the run's worker", async () => {
+    const { result, statements } = await capture(() => loadTrajectoryPage(pick.trajectory_id, {}));
+    expect(result?.entry.trajectoryId).toBe(pick.trajectory_id);
+    const each = statements.filter((s) => /union all/.test(s.text));
+    expect(each).toHaveLength(2);
+    const runs = ["grpo-demo", "grpo-hacking", "grpo-main"];
+    const shards = await Promise.all(runs.map(shardsOf));
+    for (const s of each) {
+      const { plan, tasks } = await shardTasks(s);
+      expect(tasks, plan).toHaveLength(runs.length);
+      for (const t of tasks) {
+        const of = shards.find((x) => t.shards.every((n) => x.names.has(n)));
+        expect(of?.port, plan).toBe(t.port);
+      }
+    }
+  });
+
+  it("the runs list spans every run: one task per shard", async () => {
+    const { result, statements } = await capture(() => listRunSummaries(db()));
+    expect(result.map((r) => r.id).sort()).toEqual(["grpo-demo", "grpo-hacking", "grpo-main"]);
+    const [s] = statements.filter(planned);
+    const { plan, tasks } = await shardTasks(s);
+    expect(tasks.length, plan).toBe(4);
+    expect(new Set(tasks.map((t) => t.port)), plan).toEqual(new Set(workerPorts));
+  });
+
+  it("moved to the other worker, reads the same rows from there", async () => {
+    const from = await shardsOf(RUN);
+    const to = workerPorts.find((p) => p !== from.port)!;
+    const [ledgerShard] = [...from.names].filter((n) => n.startsWith("ledger_"));
+    await pool.query(
+      `select citus_move_shard_placement($1::bigint, '127.0.0.1', $2::int, '127.0.0.1', $3::int,
+                                         shard_transfer_mode => 'block_writes')`,
+      [ledgerShard.slice("ledger_".length), from.port, to],
+    );
+    expect((await shardsOf(RUN)).port).toBe(to);
+    await expectSameReads();
+  });
+
+  it("a third worker added and the shards rebalanced onto it: the run's pages read the same rows", async () => {
+    third = await startCitusServer();
+    const admin = new pg.Client({ connectionString: third.adminUrl });
+    await admin.connect();
+    await admin.query(`create database "verity_single_shard"`);
+    await admin.end();
+    const node = new pg.Client({
+      connectionString: Object.assign(new URL(third.adminUrl), { pathname: "/verity_single_shard" }).toString(),
+    });
+    await node.connect();
+    await node.query("create extension citus");
+    await node.end();
+    await pool.query(`select citus_add_node('127.0.0.1', $1::int)`, [third.port]);
+    await pool.query(`select citus_rebalance_start(shard_transfer_mode => 'block_writes')`);
+    await pool.query(`select citus_rebalance_wait()`);
+    expect(await shardPorts()).toEqual(new Set([...workerPorts, third.port]));
+    await expectSameReads();
+  });
+});
