@@ -1,5 +1,5 @@
 // How a reward holds up when it is run again: on the same replies with injected lines appended (the injection probe:
-// lib/leaderboard/probes.ts), or simply a second time (test–retest). Both are the same comparison of two rewards per
+// lib/rewards/probes.ts), or simply a second time (test–retest). Both are the same comparison of two rewards per
 // rollout — how far the reward moves on average, how often the verdict flips, how far apart the two runs are — read
 // with different eyes: a probe should move nothing but a communication sub-score, a retest nothing at all.
 

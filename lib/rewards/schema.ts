@@ -218,6 +218,9 @@ export const functionNameField = z
 
 export const reasonField = z.string().trim().max(2_000, { error: "At most 2,000 characters." }).default("");
 
+/** The salt of an audited sample when none is given: a probe and a retest of the same N take the same rollouts. */
+export const AUDITED_SALT = "audited";
+
 /** The scope of a reward run: a step range, a reproducible sample, a shadow-audit batch's items, or one ticket. */
 export const runScopeSchema = z.discriminatedUnion("kind", [
   z.strictObject({
@@ -232,6 +235,12 @@ export const runScopeSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({ kind: z.literal("batch"), batch: z.number().int().min(1) }),
   z.strictObject({ kind: z.literal("ticket"), ticket: z.string().min(1).max(200) }),
+  /** The run's audited rollouts (ticket items with a review), or the n of them first by md5(salt:trajectory id). */
+  z.strictObject({
+    kind: z.literal("audited"),
+    n: z.number().int().min(1).max(1_000_000).optional(),
+    salt: z.string().min(1).max(200).default(AUDITED_SALT),
+  }),
 ]);
 export type RunScope = z.infer<typeof runScopeSchema>;
 
