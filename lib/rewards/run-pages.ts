@@ -2,7 +2,8 @@
 // reusing a stored result of the same content unless fresh. An injection probe (lib/rewards/probes.ts) scores each
 // rollout as it is and again with each injected line appended to its final reply, in the same run, so the shift is
 // the line's and not the drift between two runs. A retest scores each rollout again, reusing nothing, and pairs it
-// with the latest stored result of the same content (a rollout with none is scored twice). A page's rows are stored
+// with the latest stored result of the same content (a rollout with none, or every one when fresh, is scored twice:
+// the stored result is the "cache" a fresh retest ignores). A page's rows are stored
 // in one transaction, so a resumed run skips exactly the rollouts it finished.
 import type pg from "pg";
 import type { CaseCache } from "@/lib/ledger/store/case-cache.ts";
@@ -120,7 +121,8 @@ async function probePage(ctx: PageContext, lines: readonly ProbeLine[]): Promise
 
 /**
  * Each rollout scored again, reusing nothing, paired with the latest stored result of the same content (whatever its
- * status: a failure on either side is counted apart by the report); a rollout without one is scored twice.
+ * status: a failure on either side is counted apart by the report); a rollout without one, or every rollout of a
+ * fresh retest, is scored twice.
  */
 async function retestPage(ctx: PageContext): Promise<PageWork> {
   const { latest, ids } = await unfinished(ctx);
@@ -128,7 +130,7 @@ async function retestPage(ctx: PageContext): Promise<PageWork> {
   const firstOf = new Map<string, string>();
   for (const k of keys) {
     const l = latest.get(k.id);
-    if (l && l.input_hash === k.inputHash) firstOf.set(k.id, l.id);
+    if (l && l.input_hash === k.inputHash && !ctx.run.fresh) firstOf.set(k.id, l.id);
   }
   const todo = await load(
     ctx,

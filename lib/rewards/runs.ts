@@ -42,8 +42,7 @@ export async function startRewardRun(
   actor: ActivityActor,
 ): Promise<StartedRun> {
   const kind = input.kind ?? "plain";
-  // A retest reuses nothing by definition: its row says so.
-  const fresh = kind === "retest" || !!input.fresh;
+  const fresh = !!input.fresh;
   const run = await pool.query("select 1 from runs where id = $1", [input.runId]);
   if (!run.rowCount) throw new RewardRunRefused(`there is no run ${JSON.stringify(input.runId)}`);
   if (input.scope.kind === "batch") {
