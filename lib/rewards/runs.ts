@@ -53,6 +53,10 @@ export async function startRewardRun(
   }
   const scope = canonicalJson(input.scope);
   const total = await scopeTotal(pool, input.runId, input.scope);
+  if (total === 0 && input.scope.kind === "audited")
+    throw new RewardRunRefused(
+      `run ${input.runId} has no audited rollouts (ticket items with a review): review a shadow-audit batch first`,
+    );
   const stale = await pool.query<{ id: number }>(
     `select id from reward_runs where version_id = $1 and run_id = $2 and scope = $3::jsonb and status = 'running'
         and fresh = $4 and kind = $6 and heartbeat_at < now() - make_interval(secs => $5) order by id desc limit 1`,

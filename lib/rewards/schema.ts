@@ -298,3 +298,23 @@ export const runFlagsSchema = z
               };
     return { runId: v.run, scope, fresh: !!v.fresh };
   });
+
+/**
+ * `verity reward probe|retest`'s flags: --run R over the run's audited rollouts, all or --sample N of them (--salt S
+ * picks which; the same N and salt take the same rollouts), --fresh (a retest scores both sides anew).
+ */
+export const rerunFlagsSchema = z
+  .object({
+    run: z.string({ error: "name the run (--run R)" }).min(1, { error: "name the run (--run R)" }),
+    sample: intFlag,
+    salt: z.string().min(1).max(200).optional(),
+    fresh: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.sample === 0) ctx.addIssue({ code: "custom", path: ["sample"], message: "at least 1" });
+  })
+  .transform((v): { runId: string; scope: RunScope; fresh: boolean } => ({
+    runId: v.run,
+    scope: { kind: "audited", ...(v.sample !== undefined ? { n: v.sample } : {}), salt: v.salt ?? AUDITED_SALT },
+    fresh: !!v.fresh,
+  }));
