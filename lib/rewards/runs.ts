@@ -31,7 +31,15 @@ export type RunProgress = {
 
 export type StartedRun = { id: number; resumed: boolean; total: number };
 
-export class RewardRunRefused extends Error {}
+/** A run that cannot start: nothing to run it on (not_found), or nothing in its scope yet (conflict). */
+export class RewardRunRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: "not_found" | "conflict" = "not_found",
+  ) {
+    super(message);
+  }
+}
 
 const actorId = (a: ActivityActor) => ("userId" in a ? a.userId : null);
 
@@ -56,6 +64,7 @@ export async function startRewardRun(
   if (total === 0 && input.scope.kind === "audited")
     throw new RewardRunRefused(
       `run ${input.runId} has no audited rollouts (ticket items with a review): review a shadow-audit batch first`,
+      "conflict",
     );
   const stale = await pool.query<{ id: number }>(
     `select id from reward_runs where version_id = $1 and run_id = $2 and scope = $3::jsonb and status = 'running'

@@ -318,3 +318,21 @@ export const rerunFlagsSchema = z
     scope: { kind: "audited", ...(v.sample !== undefined ? { n: v.sample } : {}), salt: v.salt ?? AUDITED_SALT },
     fresh: !!v.fresh,
   }));
+
+/**
+ * `POST /api/v1/rewards/{name}/reruns`'s body: a probe or a retest over the run's audited rollouts (all, or a
+ * reproducible sample of `sample`), of the latest version or `version`.
+ */
+export const rerunBodySchema = z
+  .strictObject({
+    kind: z.enum(["probe", "retest"], { error: 'kind: "probe" or "retest"' }),
+    run: z.string({ error: "name the run" }).min(1, { error: "name the run" }),
+    sample: z.number({ error: "a whole number" }).int().min(1).max(1_000_000).optional(),
+    salt: z.string().min(1).max(200).default(AUDITED_SALT),
+    fresh: z.boolean().default(false),
+    version: z.number().int().min(1).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === "probe" && v.fresh)
+      ctx.addIssue({ code: "custom", path: ["fresh"], message: "a probe scores every rollout anew" });
+  });
