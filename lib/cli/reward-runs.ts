@@ -15,7 +15,7 @@ import {
 } from "@/lib/rewards/runs.ts";
 import type { RunScope } from "@/lib/rewards/schema.ts";
 import { describeScope } from "@/lib/rewards/scope.ts";
-import type { RerunSummary } from "@/lib/leaderboard/stability.ts";
+import { describeRerun, type RerunSummary } from "@/lib/leaderboard/stability.ts";
 
 export const CLI_ACTOR = { label: "cli" } as const;
 
@@ -76,15 +76,14 @@ export async function startAndWatch(
   }
 }
 
-const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`);
-
 function summaryLine(label: string, s: RerunSummary): string {
   if (s.n === 0) return `${label}: no pairs${s.incomplete ? ` (${s.incomplete} incomplete)` : ""}`;
+  const w = describeRerun(s);
   return [
-    `${label}: ${s.moved ? "MOVES" : "holds"}${s.flips.tooFew ? " (too few to say)" : ""}`,
-    `mean shift ${signed(s.meanShift.value)} (${s.meanShift.detail})`,
-    `verdicts flipped ${s.flips.detail}`,
-    `mean |difference| ${s.mae.value === null ? "—" : s.mae.value.toFixed(3)}`,
+    `${label}: ${w.verdict.replace(/^moves/, "MOVES")}`,
+    `mean shift ${w.shift}`,
+    `verdicts flipped ${w.flips}`,
+    `mean |difference| ${w.mae}`,
     ...(s.incomplete ? [`${s.incomplete} incomplete`] : []),
   ].join(" · ");
 }

@@ -60,3 +60,18 @@ export function rerunSummary(pairs: readonly RerunPair[], threshold = DEFAULT_PA
     moved: flips > 0 || beyond,
   };
 }
+
+export type RerunWords = { verdict: string; shift: string; flips: string; agreement: string; mae: string };
+
+const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`);
+
+/** The summary in words, for the CLI and the function's page: the value always, with its n and interval. */
+export function describeRerun(s: RerunSummary): RerunWords {
+  return {
+    verdict: `${s.moved ? "moves" : "holds"}${s.n > 0 && s.flips.tooFew ? " (too few to say)" : ""}`,
+    shift: `${signed(s.meanShift.value)} (${s.meanShift.detail})`,
+    flips: s.flips.detail,
+    agreement: s.agreement.detail,
+    mae: s.mae.value === null ? "—" : `${s.mae.value.toFixed(3)} (${s.mae.detail})`,
+  };
+}
