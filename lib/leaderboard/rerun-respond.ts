@@ -1,4 +1,4 @@
-// The API of how a reward function holds up (docs/api.md): start an injection probe or a retest of a version over
+// The API of how a reward function holds up (docs/rewards.md, docs/leaderboard.md): start an injection probe or a retest of a version over
 // a run's audited rollouts (202 at once; it goes on in the console's process, GET /api/v1/reward-runs/{id}), and
 // read each run's latest probe and retest reports. Bodies are parsed by the route (rerunBodySchema).
 import type pg from "pg";
