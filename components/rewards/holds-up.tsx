@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { Head, numeric, Table, Td } from "@/components/ui/table.tsx";
 import type { DatedReport, HoldsUp } from "@/lib/leaderboard/reruns.ts";
-import { describeRerun, type RerunSummary } from "@/lib/leaderboard/stability.ts";
+import { describeRerun, type RerunSummary, type RerunWords } from "@/lib/leaderboard/stability.ts";
 
 function Verdict({ s }: { s: RerunSummary }) {
   if (s.n === 0) return <Badge>no pairs</Badge>;
@@ -26,49 +26,50 @@ function Heading({ what, r }: { what: string; r: DatedReport }) {
   );
 }
 
-function Probe({ r }: { r: DatedReport }) {
-  const o = describeRerun(r.overall);
+const WHAT = { probe: "Injection probe", retest: "Retest" } as const;
+
+/** The overall figures in one sentence. */
+const SENTENCE: Record<DatedReport["kind"], (o: RerunWords) => string> = {
+  probe: (o) => `Overall: mean shift ${o.shift}; verdicts flipped ${o.flips}; mean |difference| ${o.mae}`,
+  retest: (o) => `The two runs agree on ${o.agreement}; mean |difference| ${o.mae}; mean shift ${o.shift}`,
+};
+
+/** A report: its heading, its overall figures, and a probe's lines. */
+function Report({ r }: { r: DatedReport }) {
   return (
-    <div className="grid gap-1" data-testid="probe-report">
-      <Heading what="Injection probe" r={r} />
+    <div className="grid gap-1" data-testid={`${r.kind}-report`}>
+      <Heading what={WHAT[r.kind]} r={r} />
       <p>
-        Overall: mean shift {o.shift}; verdicts flipped {o.flips}; mean |difference| {o.mae}
+        {SENTENCE[r.kind](describeRerun(r.overall))}
         {r.overall.incomplete > 0 && <> · {r.overall.incomplete} incomplete</>}.
       </p>
-      <Table>
-        <Head cols={["Line", "Language", "Text", ...numeric("Mean shift", "Flipped"), "Verdict"]} />
-        <tbody>
-          {r.lines.map(({ line, summary }) => {
-            const w = describeRerun(summary);
-            return (
-              <tr key={line.id}>
-                <Td>{line.id}</Td>
-                <Td>{line.language}</Td>
-                <Td className="max-w-[28rem]">{line.text}</Td>
-                <Td numeric>{summary.n ? w.shift : "—"}</Td>
-                <Td numeric>{summary.n ? w.flips : "—"}</Td>
-                <Td>
-                  <Verdict s={summary} />
-                </Td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </Table>
+      {r.lines.length > 0 && <Lines lines={r.lines} />}
     </div>
   );
 }
 
-function Retest({ r }: { r: DatedReport }) {
-  const o = describeRerun(r.overall);
+function Lines({ lines }: { lines: DatedReport["lines"] }) {
   return (
-    <div className="grid gap-1" data-testid="retest-report">
-      <Heading what="Retest" r={r} />
-      <p>
-        The two runs agree on {o.agreement}; mean |difference| {o.mae}; mean shift {o.shift}
-        {r.overall.incomplete > 0 && <> · {r.overall.incomplete} incomplete</>}.
-      </p>
-    </div>
+    <Table>
+      <Head cols={["Line", "Language", "Text", ...numeric("Mean shift", "Flipped"), "Verdict"]} />
+      <tbody>
+        {lines.map(({ line, summary }) => {
+          const w = describeRerun(summary);
+          return (
+            <tr key={line.id}>
+              <Td>{line.id}</Td>
+              <Td>{line.language}</Td>
+              <Td className="max-w-[28rem]">{line.text}</Td>
+              <Td numeric>{summary.n ? w.shift : "—"}</Td>
+              <Td numeric>{summary.n ? w.flips : "—"}</Td>
+              <Td>
+                <Verdict s={summary} />
+              </Td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </Table>
   );
 }
 
@@ -85,8 +86,8 @@ export function HoldsUpCard({ runs }: { runs: HoldsUp[] }) {
       {runs.map((h) => (
         <li key={h.runId} className="grid gap-2" data-testid="holds-up-run">
           <h3 className="font-semibold">{h.runId}</h3>
-          {h.probe ? <Probe r={h.probe} /> : <p className="text-fg-muted">No injection probe on this run.</p>}
-          {h.retest ? <Retest r={h.retest} /> : <p className="text-fg-muted">No retest on this run.</p>}
+          {h.probe ? <Report r={h.probe} /> : <p className="text-fg-muted">No injection probe on this run.</p>}
+          {h.retest ? <Report r={h.retest} /> : <p className="text-fg-muted">No retest on this run.</p>}
         </li>
       ))}
     </ul>
