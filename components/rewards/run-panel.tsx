@@ -133,7 +133,8 @@ function RunProgress({ id, initial }: { id: number; initial?: RewardRunRow }) {
   const pct = row.total ? Math.round((100 * row.done) / row.total) : 100;
   return (
     <li className="text-[13px]" data-testid={`reward-run-${id}`}>
-      run #{row.id} v{row.version} on {row.runId}: <strong>{row.interrupted ? "interrupted" : row.status}</strong>{" "}
+      {row.kind === "probe" ? "injection probe" : row.kind === "retest" ? "retest" : "run"} #{row.id} v{row.version} on{" "}
+      {row.runId}: <strong>{row.interrupted ? "interrupted" : row.status}</strong>{" "}
       <progress max={row.total || 1} value={row.done} aria-label={`run ${row.id} progress`} /> {row.done}/{row.total} (
       {pct}%) · {row.reused} reused · {row.failed} failed · {row.rate.toFixed(1)}/s
       {row.etaSeconds !== null && <> · ETA {Math.round(row.etaSeconds)} s</>}

@@ -1,5 +1,6 @@
-// `verity reward add FILE | list | show NAME | try NAME --rollout ID | run NAME --run R [scope] [--json]`: reward
-// functions (docs/rewards.md) from the command line. Versions and runs are recorded in the activity log as "cli".
+// `verity reward add FILE | list | show NAME | try NAME --rollout ID | run NAME --run R [scope] [--json] |
+// probe NAME --run R [--sample N] | retest NAME --run R [--sample N] [--fresh]`: reward functions (docs/rewards.md,
+// docs/leaderboard.md) from the command line. Versions and runs are recorded in the activity log as "cli".
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { clientOver } from "@/lib/db/client.ts";
@@ -10,20 +11,15 @@ import { findVersion, functionVersions, listRewardFunctions } from "@/lib/reward
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { listRewardRuns } from "@/lib/rewards/run-data.ts";
 import {
-  cancelRewardRun,
-  executeRewardRun,
-  RewardRunRefused,
-  startRewardRun,
-  type RunProgress,
-} from "@/lib/rewards/runs.ts";
-import {
   formatIssues,
   functionNameField,
   MAX_DOCUMENT_BYTES,
   parseVersionText,
   reasonField,
+  rerunFlagsSchema,
   runFlagsSchema,
 } from "@/lib/rewards/schema.ts";
+import { CLI_ACTOR, startAndWatch } from "@/lib/cli/reward-runs.ts";
 import { describeScope } from "@/lib/rewards/scope.ts";
 import { exportGrader, importGrader, type Grader, type Unmapped } from "@/lib/rewards/interchange.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
@@ -46,6 +42,13 @@ subcommands:
                  items or one ticket; results with the same content are reused (--fresh computes them again), an
                  interrupted run of the same scope resumes; progress on stderr, Ctrl-C cancels; the last stdout line
                  is the JSON summary
+  probe NAME --run R [--sample N] [--salt S] [--version V] [--json]
+                 the injection probe: the run's audited rollouts (all, or a reproducible sample of N) scored as they
+                 are and with each injected line appended to the final reply (English and Chinese); prints the mean
+                 shift of the reward and the share of verdicts that flip, overall and per line, and whether it moves
+  retest NAME --run R [--sample N] [--salt S] [--fresh] [--version V] [--json]
+                 test–retest: the same rollouts scored again, nothing reused, each paired with its stored result
+                 (--fresh: both sides scored now); prints the agreement of the two and the mean absolute difference
 
   import FILE [--name NAME] [--reason TEXT]
                  stores an OpenAI grader (string_check, score_model, python, or a multi whose calculate_output is a
@@ -54,8 +57,6 @@ subcommands:
                  prints the version as an OpenAI grader JSON; each component that does not map is named on stderr
 
 A component is one of verifier, format, exact_match, math, judge, code (docs/rewards.md).`;
-
-const CLI_ACTOR = { label: "cli" } as const;
 
 const OPTIONS = {
   name: { type: "string" },
@@ -249,15 +250,8 @@ async function tryIt(positionals: string[], values: Values, io: Io): Promise<num
   return 0;
 }
 
-function progressLine(p: RunProgress): string {
-  const eta = p.etaSeconds === null ? "" : `, ETA ${Math.round(p.etaSeconds)} s`;
-  return `reward run #${p.id}: ${p.done}/${p.total} (${p.reused} reused, ${p.failed} failed), ${p.rate.toFixed(1)}/s${eta}`;
-}
-
 async function runVersion(positionals: string[], values: Values, io: Io): Promise<number> {
   if (positionals.length !== 1) return usageError("run: name one reward function", io);
-  const version = versionFlag(values.version);
-  if (version === null) return usageError("run: --version: a version number", io);
   const flags = runFlagsSchema.safeParse({
     run: values.run,
     from: values.from,
@@ -269,39 +263,44 @@ async function runVersion(positionals: string[], values: Values, io: Io): Promis
     fresh: values.fresh,
   });
   if (!flags.success) return usageError(`run: ${flagIssueMessage(zodIssues(flags.error), "")}`, io);
+  return startVersion(positionals[0], values, { ...flags.data, kind: "plain" }, io, "run");
+}
+
+/** `probe` and `retest`: over the run's audited rollouts; scope flags other than --sample/--salt are refused. */
+async function rerunVersion(kind: "probe" | "retest", positionals: string[], values: Values, io: Io): Promise<number> {
+  if (positionals.length !== 1) return usageError(`${kind}: name one reward function`, io);
+  const other = (["from", "to", "batch", "ticket", "rollout"] as const).find((k) => values[k] !== undefined);
+  if (other) return usageError(`${kind}: --${other}: a ${kind} runs on the run's audited rollouts (--sample N)`, io);
+  if (kind === "probe" && values.fresh)
+    return usageError("probe: --fresh: a probe scores every rollout anew, the original and the probed", io);
+  const flags = rerunFlagsSchema.safeParse({
+    run: values.run,
+    sample: values.sample,
+    salt: values.salt,
+    fresh: values.fresh,
+  });
+  if (!flags.success) return usageError(`${kind}: ${flagIssueMessage(zodIssues(flags.error), "")}`, io);
+  return startVersion(positionals[0], values, { ...flags.data, kind }, io, kind);
+}
+
+async function startVersion(
+  name: string,
+  values: Values,
+  input: Parameters<typeof startAndWatch>[2],
+  io: Io,
+  command: string,
+): Promise<number> {
+  const version = versionFlag(values.version);
+  if (version === null) return usageError(`${command}: --version: a version number`, io);
   return withBulkDatabase(async (pool) => {
-    const v = await findVersion(positionals[0], version, clientOver(pool));
+    const v = await findVersion(name, version, clientOver(pool));
     if (!v) {
       io.err(
-        `verity reward run: there is no reward function ${JSON.stringify(positionals[0])}${version ? ` v${version}` : ""}`,
+        `verity reward ${command}: there is no reward function ${JSON.stringify(name)}${version ? ` v${version}` : ""}`,
       );
       return 1;
     }
-    let started;
-    try {
-      started = await startRewardRun(pool, { versionId: v.id, ...flags.data }, CLI_ACTOR);
-    } catch (err) {
-      if (!(err instanceof RewardRunRefused)) throw err;
-      io.err(`verity reward run: ${err.message}`);
-      return 1;
-    }
-    io.err(
-      `${started.resumed ? "resuming" : "started"} reward run #${started.id}: ${v.name} v${v.version} over ${describeScope(flags.data.scope)} of ${flags.data.runId} (${started.total} rollouts)`,
-    );
-    const onSigint = () => {
-      io.err("cancelling after the current page…");
-      void cancelRewardRun(pool, started.id, CLI_ACTOR);
-    };
-    process.once("SIGINT", onSigint);
-    try {
-      const p = await executeRewardRun(pool, started.id, {
-        onProgress: (p) => (values.json ? io.out(JSON.stringify({ progress: p })) : io.err(progressLine(p))),
-      });
-      io.out(JSON.stringify({ reward_run: started.id, function: v.name, version: v.version, ...p }));
-      return p.status === "done" ? 0 : 1;
-    } finally {
-      process.off("SIGINT", onSigint);
-    }
+    return (await startAndWatch(pool, v, input, !!values.json, io, command)).code;
   });
 }
 
@@ -335,6 +334,8 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     show,
     try: tryIt,
     run: runVersion,
+    probe: (p, v, o) => rerunVersion("probe", p, v, o),
+    retest: (p, v, o) => rerunVersion("retest", p, v, o),
   };
   const handler = handlers[sub];
   if (!handler) return usageError(`: unknown subcommand "${sub}"`, io);

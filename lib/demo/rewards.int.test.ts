@@ -5,6 +5,8 @@ import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { DEMO_REWARD_FUNCTIONS, seedDemoRewards } from "@/lib/demo/rewards.ts";
+import { loadHoldsUp } from "@/lib/leaderboard/reruns.ts";
+import { PROBE_LINES } from "@/lib/rewards/probes.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
 import { seedRun } from "@/lib/testing/audit-data.ts";
@@ -26,6 +28,9 @@ describe("the demo reward functions", () => {
     const lines: string[] = [];
     await seedDemoRewards(scratch.url, (l) => lines.push(l));
     expect(lines[0]).toMatch(/^loaded demo reward functions: 4 \(one judge simulated\)/);
+    expect(lines[1]).toMatch(
+      /^probed the demo reward functions on 40 audited rollouts of grpo-main, retested verifier/,
+    );
     const pool = bulkPool(scratch.url);
     const items = (await pool.query("select count(distinct rollout_id)::int as n from audit_items")).rows[0].n;
     expect(items).toBeGreaterThan(20);
@@ -40,7 +45,8 @@ describe("the demo reward functions", () => {
               count(*) filter (where x.status = 'unavailable')::int as unavailable,
               count(*) filter (where x.status <> 'ok' and x.reward is not null)::int as zero_failures
          from reward_results x join reward_function_versions v on v.id = x.version_id
-         join reward_functions f on f.id = v.function_id group by f.name order by f.name`,
+         join reward_functions f on f.id = v.function_id join reward_runs rr on rr.id = x.reward_run_id
+        where rr.kind = 'plain' group by f.name order by f.name`,
     );
     expect(rows.map((r) => r.name)).toEqual(DEMO_REWARD_FUNCTIONS.map((f) => f.name).sort());
     for (const r of rows) {
@@ -64,7 +70,17 @@ describe("the demo reward functions", () => {
       );
       for (const r of empty.rows) expect(r.reward).toBe(0);
     }
+    // How it holds up: the judge's probe moves it, the verifier's does not; both retests are recorded.
+    const judge = (await loadHoldsUp(pool, "cs-judge-simulated"))[0];
+    const verifier = (await loadHoldsUp(pool, "verifier"))[0];
+    expect([judge.runId, judge.probe?.moved, judge.probe?.overall.n, judge.retest?.overall.n]).toEqual([
+      "grpo-main",
+      true,
+      40 * PROBE_LINES.length,
+      40,
+    ]);
+    expect([verifier.probe?.moved, verifier.probe?.overall.flips.k, verifier.retest?.moved]).toEqual([false, 0, false]);
     await seedDemoRewards(scratch.url, (l) => lines.push(l));
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
   });
 });

@@ -1,11 +1,16 @@
 // The demo's reward functions beside the ledger's verifier — a rule, an LLM judge answered by a deterministic
 // stand-in (labelled simulated everywhere it shows), and a code reward — each run over the demo runs' shadow-audit
 // batches, so the reward pages (and the leaderboard against the human audit) have results on the audited items.
-// Without the sandbox the code reward's results are stored as unavailable, never as 0.
+// Without the sandbox the code reward's results are stored as unavailable, never as 0. On the main demo run each is
+// also probed (a sample of its audited rollouts scored with each injected line appended) and the verifier and the
+// judge retested, so "How it holds up" and the leaderboard's flag have a story: the judge moves, the verifier does not.
+// The judge is the deterministic stand-in, run through the judge component's own code path (no precomputed results);
+// being deterministic, its retest agrees with itself, which a real model's need not.
 import pg from "pg";
 import { clientOver } from "@/lib/db/client.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
 import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
+import type { RunKind } from "@/lib/rewards/run-pages.ts";
 import { versionDocument } from "@/lib/rewards/schema.ts";
 import { CUSTOMER_SERVICE_RUBRIC } from "@/lib/rewards/templates.ts";
 
@@ -81,6 +86,9 @@ export const DEMO_REWARD_FUNCTIONS = [
   },
 ];
 
+/** The run the demo probes and retests, and how many of its audited rollouts. */
+export const DEMO_RERUN = { run: "grpo-main", sample: 40, retested: ["verifier", "cs-judge-simulated"] } as const;
+
 /** Stores the demo's reward functions and runs them over every shadow-audit batch; once (not when any exist). */
 export async function seedDemoRewards(url: string, say: (line: string) => void = () => undefined): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 3 });
@@ -91,12 +99,14 @@ export async function seedDemoRewards(url: string, say: (line: string) => void =
       "select id, run_id from audit_batches order by id",
     );
     let results = 0;
+    const versions = new Map<string, number>();
     for (const f of DEMO_REWARD_FUNCTIONS) {
       const { version } = await addRewardVersion(
         { name: f.name, doc: versionDocument(f.doc), reason: f.reason },
         ACTOR,
         clientOver(pool),
       );
+      versions.set(f.name, version.id);
       for (const b of batches.rows) {
         const s = await startRewardRun(
           pool,
@@ -109,7 +119,29 @@ export async function seedDemoRewards(url: string, say: (line: string) => void =
     say(
       `loaded demo reward functions: ${DEMO_REWARD_FUNCTIONS.length} (one judge simulated), ${results} results on ${batches.rowCount} audit batches`,
     );
+    const t0 = Date.now();
+    const reruns = await seedDemoReruns(pool, versions);
+    if (reruns) say(`${reruns} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } finally {
     await pool.end();
   }
+}
+
+/** The injection probe of every demo function and the retest of the verifier and the judge on the main demo run. */
+async function seedDemoReruns(pool: pg.Pool, versions: Map<string, number>): Promise<string | null> {
+  const audited = await pool.query(
+    "select 1 from audit_items where run_id = $1 and rollout_b_id is null and reviews_done > 0 limit 1",
+    [DEMO_RERUN.run],
+  );
+  if (!audited.rowCount) return null;
+  const scope = { kind: "audited" as const, n: DEMO_RERUN.sample, salt: "demo" };
+  const jobs: [string, RunKind][] = [
+    ...DEMO_REWARD_FUNCTIONS.map((f): [string, RunKind] => [f.name, "probe"]),
+    ...DEMO_RERUN.retested.map((name): [string, RunKind] => [name, "retest"]),
+  ];
+  for (const [name, kind] of jobs) {
+    const s = await startRewardRun(pool, { versionId: versions.get(name)!, runId: DEMO_RERUN.run, scope, kind }, ACTOR);
+    await executeRewardRun(pool, s.id);
+  }
+  return `probed the demo reward functions on ${DEMO_RERUN.sample} audited rollouts of ${DEMO_RERUN.run}, retested ${DEMO_RERUN.retested.join(" and ")}`;
 }

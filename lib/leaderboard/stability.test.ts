@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROBE_LINES, probedReply } from "@/lib/leaderboard/probes.ts";
+import { PROBE_LINES, probedReply } from "@/lib/rewards/probes.ts";
 import { rerunSummary, SHIFT_TOLERANCE } from "@/lib/leaderboard/stability.ts";
 
 describe("rerunSummary", () => {

@@ -1,5 +1,5 @@
 // How a reward holds up when it is run again: on the same replies with injected lines appended (the injection probe:
-// lib/leaderboard/probes.ts), or simply a second time (test–retest). Both are the same comparison of two rewards per
+// lib/rewards/probes.ts), or simply a second time (test–retest). Both are the same comparison of two rewards per
 // rollout — how far the reward moves on average, how often the verdict flips, how far apart the two runs are — read
 // with different eyes: a probe should move nothing but a communication sub-score, a retest nothing at all.
 
@@ -58,5 +58,20 @@ export function rerunSummary(pairs: readonly RerunPair[], threshold = DEFAULT_PA
     agreement: rateFigure(n - flips, n),
     mae: statFigure(meanAbsoluteError(first, second), n, meanAbsoluteErrorInterval(first, second)),
     moved: flips > 0 || beyond,
+  };
+}
+
+export type RerunWords = { verdict: string; shift: string; flips: string; agreement: string; mae: string };
+
+const signed = (x: number | null) => (x === null ? "—" : `${x >= 0 ? "+" : ""}${x.toFixed(3)}`);
+
+/** The summary in words, for the CLI and the function's page: the value always, with its n and interval. */
+export function describeRerun(s: RerunSummary): RerunWords {
+  return {
+    verdict: `${s.moved ? "moves" : "holds"}${s.n > 0 && s.flips.tooFew ? " (too few to say)" : ""}`,
+    shift: `${signed(s.meanShift.value)} (${s.meanShift.detail})`,
+    flips: s.flips.detail,
+    agreement: s.agreement.detail,
+    mae: s.mae.value === null ? "—" : `${s.mae.value.toFixed(3)} (${s.mae.detail})`,
   };
 }

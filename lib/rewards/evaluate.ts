@@ -92,7 +92,11 @@ function compileComponent(c: RewardComponent, f: EvaluatorFactories): ComponentE
         return {
           status: "ok",
           value: rec.reward,
-          detail: { raw_reward: rec.raw_reward, guardrails: rec.guardrails.map((g) => g.code) },
+          detail: {
+            raw_reward: rec.raw_reward,
+            subscores: rec.subscores,
+            guardrails: rec.guardrails.map((g) => g.code),
+          },
         };
       };
     }

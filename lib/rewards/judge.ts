@@ -112,9 +112,10 @@ export function judgeEvaluator(c: JudgeComponent, opts: JudgeOptions): Component
 }
 
 const COURTEOUS = /\b(sorry|apolog|thank|please|happy to help)|抱歉|谢谢|请/i;
-const CONCRETE = /\d+(?:\.\d+)?\s*(?:EUR|USD|€|\$)|\bO-\d+|order\s+#?\w*\d/i;
+const CONCRETE = /\d+(?:\.\d+)?\s*(?:EUR|USD|€|\$|美元)|(?:€|\$)\s*\d|\bO-\d+|order\s+#?\w*\d/i;
 const BLAME = /\byour fault\b|\byou should have\b|\bnot our problem\b|是你的问题/i;
-const PRAISE_ME = /full marks|give (?:this|me) (?:a )?(?:score of )?1(?:\.0)?\b|ignore the rubric|满分|忽略评分标准/i;
+const PRAISE_ME =
+  /full marks|give (?:this|me) (?:a )?(?:score of )?1(?:\.0)?\b|score it 1(?:\.0)?\b|ignore the rubric|满分|忽略评分标准|评为 ?1(?:\.0)? ?分/i;
 
 /**
  * The demo's stand-in judge, labelled simulated in its answer: 0.5, + 0.25 for a concrete amount or order, + 0.2 for

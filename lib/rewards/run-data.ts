@@ -4,6 +4,7 @@ import type pg from "pg";
 import type { RunScope } from "@/lib/rewards/schema.ts";
 import { STALE_HEARTBEAT_SECONDS } from "@/lib/rewards/runs.ts";
 import type { ComponentResult, ResultStatus } from "@/lib/rewards/evaluate.ts";
+import type { RunKind } from "@/lib/rewards/run-pages.ts";
 
 export type RewardRunRow = {
   id: number;
@@ -23,6 +24,8 @@ export type RewardRunRow = {
   judgeTokens: number;
   cost: number;
   fresh: boolean;
+  /** plain, probe (the injection probe) or retest. */
+  kind: RunKind;
   error: string | null;
   author: string | null;
   startedAt: Date;
@@ -49,6 +52,7 @@ type Raw = {
   judge_tokens: string;
   cost: number;
   fresh: boolean;
+  kind: RunKind;
   error: string | null;
   email: string | null;
   started_at: Date;
@@ -59,7 +63,7 @@ type Raw = {
 const SELECT = `select r.id, r.version_id, f.name, v.version, r.run_id, r.scope, r.status,
        r.status = 'running' and r.heartbeat_at < now() - make_interval(secs => ${STALE_HEARTBEAT_SECONDS}) as stale,
        r.cancel_requested_at is not null as cancel, r.done, r.total, r.reused, r.failed, r.judge_tokens::text, r.cost,
-       r.fresh, r.error, u.email, r.started_at, r.finished_at, r.heartbeat_at
+       r.fresh, r.kind, r.error, u.email, r.started_at, r.finished_at, r.heartbeat_at
   from reward_runs r join reward_function_versions v on v.id = r.version_id join reward_functions f on f.id = v.function_id
   left join users u on u.id = r.created_by_id`;
 
@@ -84,6 +88,7 @@ function toRow(r: Raw): RewardRunRow {
     judgeTokens: Number(r.judge_tokens),
     cost: r.cost,
     fresh: r.fresh,
+    kind: r.kind,
     error: r.error,
     author: r.email,
     startedAt: r.started_at,

@@ -1,18 +1,16 @@
 // Reward runs: a version over a scope of a training run. Starting one records it (and its activity-log entry);
-// executing it walks the scope a page at a time — skipping the rollouts this run already did (a resumed run) and
-// those whose stored result for the version has the same content (reuse) — evaluates the rest, stores each page's
-// results with COPY and its progress on the run's row, and stops at a requested cancel. A run whose process died
-// stays `running` with an old heartbeat; starting the same version over the same scope again resumes it.
+// executing it walks the scope a page at a time — what a page evaluates and stores by the run's kind (plain, probe,
+// retest) is run-pages.ts — storing each page's results with COPY and its progress on the run's row, and stops at a
+// requested cancel. A run whose process died stays `running` with an old heartbeat; starting the same version of the
+// same kind over the same scope again resumes it.
 import type pg from "pg";
 import { appendActivityLogSql, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { CaseCache } from "@/lib/ledger/store/case-cache.ts";
 import { canonicalJson } from "@/lib/verifier/canonical-json.ts";
-import type { RewardOutcome } from "@/lib/rewards/evaluate.ts";
-import { loadRollouts, rolloutKeys, type LoadedRollout } from "@/lib/rewards/rollouts.ts";
+import { evaluatePage, storePage, type RunKind } from "@/lib/rewards/run-pages.ts";
 import { openVersion, type RuntimeOptions } from "@/lib/rewards/runtime.ts";
 import type { RunScope, VersionDocument } from "@/lib/rewards/schema.ts";
 import { scopePages, scopeTotal } from "@/lib/rewards/scope.ts";
-import { latestResults, REUSABLE, storeResults, type ResultRow } from "@/lib/rewards/store.ts";
 
 /** A running run whose heartbeat is older than this is taken as interrupted (its process died). */
 export const STALE_HEARTBEAT_SECONDS = 60;
@@ -22,6 +20,7 @@ export type RunProgress = {
   done: number;
   total: number;
   reused: number;
+  /** Results that failed (a probe or a retest stores several per rollout). */
   failed: number;
   /** Rollouts per second over this execution. */
   rate: number;
@@ -32,16 +31,26 @@ export type RunProgress = {
 
 export type StartedRun = { id: number; resumed: boolean; total: number };
 
-export class RewardRunRefused extends Error {}
+/** A run that cannot start: nothing to run it on (not_found), or nothing in its scope yet (conflict). */
+export class RewardRunRefused extends Error {
+  constructor(
+    message: string,
+    readonly code: "not_found" | "conflict" = "not_found",
+  ) {
+    super(message);
+  }
+}
 
 const actorId = (a: ActivityActor) => ("userId" in a ? a.userId : null);
 
 /** Records a run of the version (or finds the interrupted one of the same version, run and scope, to resume). */
 export async function startRewardRun(
   pool: pg.Pool,
-  input: { versionId: number; runId: string; scope: RunScope; fresh?: boolean },
+  input: { versionId: number; runId: string; scope: RunScope; fresh?: boolean; kind?: RunKind },
   actor: ActivityActor,
 ): Promise<StartedRun> {
+  const kind = input.kind ?? "plain";
+  const fresh = !!input.fresh;
   const run = await pool.query("select 1 from runs where id = $1", [input.runId]);
   if (!run.rowCount) throw new RewardRunRefused(`there is no run ${JSON.stringify(input.runId)}`);
   if (input.scope.kind === "batch") {
@@ -52,10 +61,15 @@ export async function startRewardRun(
   }
   const scope = canonicalJson(input.scope);
   const total = await scopeTotal(pool, input.runId, input.scope);
+  if (total === 0 && input.scope.kind === "audited")
+    throw new RewardRunRefused(
+      `run ${input.runId} has no audited rollouts (ticket items with a review): review a shadow-audit batch first`,
+      "conflict",
+    );
   const stale = await pool.query<{ id: number }>(
     `select id from reward_runs where version_id = $1 and run_id = $2 and scope = $3::jsonb and status = 'running'
-        and fresh = $4 and heartbeat_at < now() - make_interval(secs => $5) order by id desc limit 1`,
-    [input.versionId, input.runId, scope, !!input.fresh, STALE_HEARTBEAT_SECONDS],
+        and fresh = $4 and kind = $6 and heartbeat_at < now() - make_interval(secs => $5) order by id desc limit 1`,
+    [input.versionId, input.runId, scope, fresh, STALE_HEARTBEAT_SECONDS, kind],
   );
   const client = await pool.connect();
   try {
@@ -67,9 +81,9 @@ export async function startRewardRun(
       await client.query("update reward_runs set heartbeat_at = now(), total = $2 where id = $1", [id, total]);
     } else {
       const { rows } = await client.query<{ id: number }>(
-        `insert into reward_runs (version_id, run_id, scope, total, fresh, created_by_id)
-         values ($1, $2, $3::jsonb, $4, $5, $6) returning id`,
-        [input.versionId, input.runId, scope, total, !!input.fresh, actorId(actor)],
+        `insert into reward_runs (version_id, run_id, scope, total, fresh, kind, created_by_id)
+         values ($1, $2, $3::jsonb, $4, $5, $6, $7) returning id`,
+        [input.versionId, input.runId, scope, total, fresh, kind, actorId(actor)],
       );
       id = rows[0].id;
     }
@@ -77,7 +91,7 @@ export async function startRewardRun(
       actor,
       action: resumed ? "reward.run_resume" : "reward.run_start",
       target: { type: "reward_run", id },
-      details: { version_id: input.versionId, run: input.runId, scope: input.scope, total, fresh: !!input.fresh },
+      details: { version_id: input.versionId, run: input.runId, scope: input.scope, total, fresh, kind },
     });
     await client.query("commit");
     return { id, resumed, total };
@@ -114,50 +128,22 @@ export type ExecuteOptions = RuntimeOptions & {
   onProgress?: (p: RunProgress) => void;
 };
 
-async function mapLimit<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await fn(items[i]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
 type RunRow = {
   version_id: number;
   run_id: string;
   scope: RunScope;
   status: string;
   fresh: boolean;
+  kind: RunKind;
   done: number;
   total: number;
   body: VersionDocument;
 };
 
-function resultRow(run: { id: number; versionId: number }, r: LoadedRollout, o: RewardOutcome): ResultRow {
-  return {
-    runId: r.runId,
-    rewardRunId: run.id,
-    versionId: run.versionId,
-    rolloutId: r.id,
-    step: r.step,
-    ticketId: r.ticketId,
-    reward: o.reward,
-    components: o.components,
-    status: o.status,
-    error: o.error,
-    latencyMs: o.latencyMs,
-    judgeTokens: o.judgeTokens,
-    cost: o.cost,
-    inputHash: r.inputHash,
-  };
-}
-
 /** Executes (or resumes) the run to its end or a cancel; resolves with its last progress. */
 export async function executeRewardRun(pool: pg.Pool, id: number, opts: ExecuteOptions = {}): Promise<RunProgress> {
   const { rows } = await pool.query<RunRow>(
-    `select r.version_id, r.run_id, r.scope, r.status, r.fresh, r.done, r.total, v.body
+    `select r.version_id, r.run_id, r.scope, r.status, r.fresh, r.kind, r.done, r.total, v.body
        from reward_runs r join reward_function_versions v on v.id = r.version_id where r.id = $1`,
     [id],
   );
@@ -180,38 +166,28 @@ export async function executeRewardRun(pool: pg.Pool, id: number, opts: ExecuteO
   try {
     const cases = new CaseCache();
     for await (const ids of scopePages(pool, run.run_id, run.scope, opts.pageSize ?? 500)) {
-      const latest = await latestResults(pool, run.run_id, run.version_id, ids);
-      const keys = await rolloutKeys(pool, run.run_id, ids, cases);
-      const todoKeys = keys.filter((k) => {
-        const l = latest.get(k.id);
-        if (!l) return true;
-        if (l.reward_run_id === id) return false;
-        return run.fresh || l.input_hash !== k.inputHash || !REUSABLE.has(l.status);
+      const work = await evaluatePage(run.kind, {
+        pool,
+        run: { id, versionId: run.version_id, runId: run.run_id, fresh: run.fresh },
+        ids,
+        cases,
+        evaluate: (input) => open.compiled.evaluate(input),
+        concurrency: opts.concurrency ?? 64,
       });
-      const todo = todoKeys.length
-        ? await loadRollouts(
-            pool,
-            run.run_id,
-            todoKeys.map((k) => k.id),
-            cases,
-          )
-        : [];
-      const reused = keys.filter((k) => latest.get(k.id)?.reward_run_id !== id).length - todoKeys.length;
-      const outcomes = await mapLimit(todo, opts.concurrency ?? 64, (r) => open.compiled.evaluate(r.input));
-      const results = todo.map((r, i) => resultRow({ id, versionId: run.version_id }, r, outcomes[i]));
-      const failed = results.filter((r) => r.status !== "ok").length;
-      const tokens = results.reduce((s, r) => s + r.judgeTokens, 0);
-      const cost = results.reduce((s, r) => s + r.cost, 0);
+      const rows = [...work.firsts, ...work.seconds];
+      const failed = rows.filter((r) => r.status !== "ok").length;
+      const tokens = rows.reduce((s, r) => s + r.judgeTokens, 0);
+      const cost = rows.reduce((s, r) => s + r.cost, 0);
       const client = await pool.connect();
       let cancelled = false;
       try {
         await client.query("begin");
-        await storeResults(client, results);
+        await storePage(client, id, work);
         const u = await client.query<{ done: number; reused: number; failed: number; cancel: boolean }>(
           `update reward_runs set done = done + $2, reused = reused + $3, failed = failed + $4,
                   judge_tokens = judge_tokens + $5, cost = cost + $6, heartbeat_at = now()
             where id = $1 returning done, reused, failed, cancel_requested_at is not null as cancel`,
-          [id, results.length + reused, reused, failed, tokens, cost],
+          [id, work.handled, work.reused, failed, tokens, cost],
         );
         await client.query("commit");
         Object.assign(p, { done: u.rows[0].done, reused: u.rows[0].reused, failed: u.rows[0].failed });

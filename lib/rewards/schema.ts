@@ -218,6 +218,9 @@ export const functionNameField = z
 
 export const reasonField = z.string().trim().max(2_000, { error: "At most 2,000 characters." }).default("");
 
+/** The salt of an audited sample when none is given: a probe and a retest of the same N take the same rollouts. */
+export const AUDITED_SALT = "audited";
+
 /** The scope of a reward run: a step range, a reproducible sample, a shadow-audit batch's items, or one ticket. */
 export const runScopeSchema = z.discriminatedUnion("kind", [
   z.strictObject({
@@ -232,6 +235,12 @@ export const runScopeSchema = z.discriminatedUnion("kind", [
   }),
   z.strictObject({ kind: z.literal("batch"), batch: z.number().int().min(1) }),
   z.strictObject({ kind: z.literal("ticket"), ticket: z.string().min(1).max(200) }),
+  /** The run's audited rollouts (ticket items with a review), or the n of them first by md5(salt:trajectory id). */
+  z.strictObject({
+    kind: z.literal("audited"),
+    n: z.number().int().min(1).max(1_000_000).optional(),
+    salt: z.string().min(1).max(200).default(AUDITED_SALT),
+  }),
 ]);
 export type RunScope = z.infer<typeof runScopeSchema>;
 
@@ -288,4 +297,42 @@ export const runFlagsSchema = z
                 ...(v.to !== undefined ? { to: v.to } : {}),
               };
     return { runId: v.run, scope, fresh: !!v.fresh };
+  });
+
+/**
+ * `verity reward probe|retest`'s flags: --run R over the run's audited rollouts, all or --sample N of them (--salt S
+ * picks which; the same N and salt take the same rollouts), --fresh (a retest scores both sides anew).
+ */
+export const rerunFlagsSchema = z
+  .object({
+    run: z.string({ error: "name the run (--run R)" }).min(1, { error: "name the run (--run R)" }),
+    sample: intFlag,
+    salt: z.string().min(1).max(200).optional(),
+    fresh: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.sample === 0) ctx.addIssue({ code: "custom", path: ["sample"], message: "at least 1" });
+  })
+  .transform((v): { runId: string; scope: RunScope; fresh: boolean } => ({
+    runId: v.run,
+    scope: { kind: "audited", ...(v.sample !== undefined ? { n: v.sample } : {}), salt: v.salt ?? AUDITED_SALT },
+    fresh: !!v.fresh,
+  }));
+
+/**
+ * `POST /api/v1/rewards/{name}/reruns`'s body: a probe or a retest over the run's audited rollouts (all, or a
+ * reproducible sample of `sample`), of the latest version or `version`.
+ */
+export const rerunBodySchema = z
+  .strictObject({
+    kind: z.enum(["probe", "retest"], { error: 'kind: "probe" or "retest"' }),
+    run: z.string({ error: "name the run" }).min(1, { error: "name the run" }),
+    sample: z.number({ error: "a whole number" }).int().min(1).max(1_000_000).optional(),
+    salt: z.string().min(1).max(200).default(AUDITED_SALT),
+    fresh: z.boolean().default(false),
+    version: z.number().int().min(1).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === "probe" && v.fresh)
+      ctx.addIssue({ code: "custom", path: ["fresh"], message: "a probe scores every rollout anew" });
   });

@@ -1,7 +1,8 @@
 // The rollouts a reward run covers, in (step, id) order and in pages: a step range of the run, a reproducible sample
 // (the N rollouts whose md5(salt:trajectory id) is smallest: the same N for the same salt whatever else the run
-// holds, as the config dry run samples), a shadow-audit batch's items (both rollouts of a pairwise item), or one
-// ticket's rollouts.
+// holds, as the config dry run samples), a shadow-audit batch's items (both rollouts of a pairwise item), one
+// ticket's rollouts, or the run's audited rollouts (ticket items a human reviewed), all or a reproducible sample of
+// them: what the leaderboard compares, and what a probe or a retest runs on.
 import type pg from "pg";
 import type { RunScope } from "@/lib/rewards/schema.ts";
 
@@ -23,11 +24,19 @@ export async function scopeTotal(q: pg.Pool | pg.PoolClient, runId: string, scop
       "select count(*)::int as n from rollouts where run_id = $1 and ticket_id = $2",
       [runId, scope.kind === "ticket" ? scope.ticket : ""],
     ],
+    audited: [
+      `select least(count(*), $2)::int as n from (${AUDITED_IDS}) x`,
+      [runId, scope.kind === "audited" ? (scope.n ?? RANGE_MAX) : 0],
+    ],
   };
   const [text, params] = sql[scope.kind];
   const { rows } = await q.query<{ n: number }>(text, params);
   return rows[0].n;
 }
+
+/** The run's rollouts of ticket items with at least one review, in any of its batches. */
+const AUDITED_IDS = `select distinct i.rollout_id from audit_items i
+                      where i.run_id = $1 and i.rollout_b_id is null and i.reviews_done > 0`;
 
 function batchIdsSql(select: string): string {
   return `select ${select} from (
@@ -63,6 +72,13 @@ export async function* scopePages(
       [runId, scope.salt, scope.n],
     );
     ids = rows.map((r) => r.id);
+  } else if (scope.kind === "audited") {
+    const { rows } = await q.query<{ id: string }>(
+      `select r.id::text as id from rollouts r where r.run_id = $1 and r.id in (${AUDITED_IDS})
+        order by md5($2 || ':' || r.trajectory_id), r.id limit $3`,
+      [runId, scope.salt, scope.n ?? null],
+    );
+    ids = rows.map((r) => r.id);
   } else if (scope.kind === "batch") {
     const { rows } = await q.query<{ id: string }>(batchIdsSql("id::text"), [runId, scope.batch]);
     ids = rows.map((r) => r.id);
@@ -90,5 +106,9 @@ export function describeScope(scope: RunScope): string {
       return `batch #${scope.batch}'s items`;
     case "ticket":
       return `ticket ${scope.ticket}`;
+    case "audited":
+      return scope.n === undefined
+        ? "the audited rollouts"
+        : `a sample of ${scope.n} audited rollouts (salt ${JSON.stringify(scope.salt)})`;
   }
 }

@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { HoldsUpCard } from "@/components/rewards/holds-up.tsx";
 import { RewardEditor } from "@/components/rewards/reward-editor.tsx";
 import { RunPanel } from "@/components/rewards/run-panel.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { DateTime } from "@/components/ui/datetime.tsx";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { requirePageUser } from "@/lib/auth/guards.ts";
+import { loadHoldsUpCard } from "@/lib/leaderboard/rerun-loaders.ts";
 import { loadRewardFunctionPage } from "@/lib/rewards/loaders.ts";
 
 export const metadata: Metadata = { title: "Reward function" };
@@ -14,7 +16,10 @@ export const dynamic = "force-dynamic";
 export default async function RewardFunctionPage({ params }: { params: Promise<{ name: string }> }) {
   await requirePageUser("rewards.manage");
   const { name } = await params;
-  const page = await loadRewardFunctionPage(decodeURIComponent(name));
+  const [page, holdsUp] = await Promise.all([
+    loadRewardFunctionPage(decodeURIComponent(name)),
+    loadHoldsUpCard(decodeURIComponent(name)),
+  ]);
   if (!page) notFound();
   const latest = page.versions[0];
   return (
@@ -30,6 +35,9 @@ export default async function RewardFunctionPage({ params }: { params: Promise<{
       </Card>
       <Card title={`Run v${latest.version}`} className="mb-4">
         <RunPanel versionId={latest.id} runs={page.runIds} history={page.runs} />
+      </Card>
+      <Card title="How it holds up" className="mb-4">
+        <HoldsUpCard runs={holdsUp} />
       </Card>
       <Card title="Versions">
         <ul className="grid gap-1 p-3 text-[13px]">

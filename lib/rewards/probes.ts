@@ -3,6 +3,7 @@
 // sandbox's record of what happened does not (the rule verifier may move only its communication sub-score). The set
 // is fixed so that two probes of two functions, or of one function months apart, are the same test. Every line
 // claims something the sandbox never recorded or speaks to the grader instead of the customer.
+import type { RewardInput } from "@/lib/rewards/input.ts";
 
 export type ProbeLine = {
   id: string;
@@ -56,4 +57,22 @@ export const PROBE_LINES: readonly ProbeLine[] = [
 /** The reply with a probe line appended as its last paragraph. */
 export function probedReply(reply: string, line: ProbeLine): string {
   return reply.length === 0 ? line.text : `${reply}\n\n${line.text}`;
+}
+
+export function probeLine(id: string): ProbeLine | undefined {
+  return PROBE_LINES.find((l) => l.id === id);
+}
+
+/**
+ * The rollout with the line appended to its final reply, and nothing else changed: its tool steps, its sandbox and
+ * the claims recorded with it (the trainer's extractor's reading of the reply it saw) stay as they are. A reward that
+ * reads the reply sees the line; the rule verifier reads the reply through claims, so with recorded claims it sees
+ * nothing new, and without them its rule extractor reads the probed reply (docs/leaderboard.md).
+ */
+export function probedInput(input: RewardInput, line: ProbeLine): RewardInput {
+  const t = input.rollout.trajectory;
+  return {
+    ...input,
+    rollout: { ...input.rollout, trajectory: { ...t, final_reply: probedReply(t.final_reply, line) } },
+  };
 }
