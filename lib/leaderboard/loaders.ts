@@ -1,0 +1,17 @@
+// The leaderboard for the page, the API and the CLI: read (lib/leaderboard/data.ts), built, sorted and compared
+// (lib/leaderboard/view.ts), uncached — every load reads the latest reviews and results.
+import type { Db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import { loadLeaderboardInput } from "@/lib/leaderboard/data.ts";
+import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
+import { leaderboardView, type LeaderboardView } from "@/lib/leaderboard/view.ts";
+
+export type LoadedView = { ok: true; view: LeaderboardView } | { ok: false; status: 400 | 404; error: string };
+
+export async function loadLeaderboard(q: LeaderboardQuery, client: Db = readDb()): Promise<LoadedView> {
+  const src = await loadLeaderboardInput(q, client);
+  if (!src.ok) return src;
+  const view = leaderboardView(src, q);
+  if (!view.ok) return { ok: false, status: 400, error: view.error };
+  return { ok: true, view };
+}
