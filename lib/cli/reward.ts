@@ -1,4 +1,4 @@
-// `verity reward add FILE | list | show NAME | try NAME --rollout ID | run NAME --run R [scope] [--json]`: reward
+// `verity reward add FILE | list | show NAME | try NAME --rollout ID | run NAME --run R [scope] | compare --run R [--json]`: reward
 // functions (docs/rewards.md) from the command line. Versions and runs are recorded in the activity log as "cli".
 import fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -27,6 +27,7 @@ import {
 import { describeScope } from "@/lib/rewards/scope.ts";
 import { exportGrader, importGrader, type Grader, type Unmapped } from "@/lib/rewards/interchange.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
+import { compare } from "@/lib/cli/reward-compare.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity reward <subcommand> [options]
@@ -46,6 +47,12 @@ subcommands:
                  items or one ticket; results with the same content are reused (--fresh computes them again), an
                  interrupted run of the same scope resumes; progress on stderr, Ctrl-C cancels; the last stdout line
                  is the JSON summary
+
+  compare --run R [--batch B] [--from S --to S] [--sort COLUMN] [--dir asc|desc] [--threshold ROW:T,...]
+          [--a ROW --b ROW] [--json]
+                 the reward leaderboard of the run's (or the batch's) audited items: the ledger's reward (*) and
+                 every version with results on them, scored against the blind reviews (docs/leaderboard.md); rows
+                 are "ledger" or a version id; --a/--b adds their head to head; --json prints the API's JSON
 
   import FILE [--name NAME] [--reason TEXT]
                  stores an OpenAI grader (string_check, score_model, python, or a multi whose calculate_output is a
@@ -71,6 +78,11 @@ const OPTIONS = {
   batch: { type: "string" },
   ticket: { type: "string" },
   fresh: { type: "boolean" },
+  sort: { type: "string" },
+  dir: { type: "string" },
+  threshold: { type: "string" },
+  a: { type: "string" },
+  b: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -335,6 +347,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     show,
     try: tryIt,
     run: runVersion,
+    compare: async (p, v, o) => (p.length ? usageError("compare: takes no positional argument", o) : compare(v, o)),
   };
   const handler = handlers[sub];
   if (!handler) return usageError(`: unknown subcommand "${sub}"`, io);

@@ -57,7 +57,11 @@ async function resolveScope(q: Scope, client: Db) {
         error: `batch: #${q.batch} is a pairwise batch; name a tickets batch or the run (its pairwise judgements are read with it)`,
       };
     if (q.run !== undefined && q.run !== b.runId)
-      return { ok: false as const, status: 400 as const, error: `run: batch #${q.batch} is of run ${b.runId}, not ${q.run}` };
+      return {
+        ok: false as const,
+        status: 400 as const,
+        error: `run: batch #${q.batch} is of run ${b.runId}, not ${q.run}`,
+      };
     return { ok: true as const, runId: b.runId, batch: { id: b.id, name: b.name } };
   }
   const run = await client.run.findUnique({ where: { id: q.run! }, select: { id: true } });
@@ -79,7 +83,11 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
   ]);
   const audited = countedItems(agreementItems).filter((i) => inWindow(i.item.step, q));
   const pairs = (pairData.ok ? pairData.items : []).filter((p) => inWindow(p.step, q));
-  const rollouts = await itemRollouts(runId, [...audited.map((i) => i.item.itemId), ...pairs.map((p) => p.itemId)], client);
+  const rollouts = await itemRollouts(
+    runId,
+    [...audited.map((i) => i.item.itemId), ...pairs.map((p) => p.itemId)],
+    client,
+  );
   const items: AuditedItem[] = [];
   const places = new Map<string, ItemPlace>();
   const ledgerResults: Record<string, CandidateResult> = {};

@@ -10,14 +10,17 @@ import { apiError, type Result } from "@/lib/result.ts";
 export type LeaderboardApiQuery = { query: LeaderboardQuery; format: "json" | "csv" };
 
 /** The API's query: the page's parameters and `format`; a repeated parameter is refused. */
-export function parseLeaderboardApiQuery(search: URLSearchParams): Result<{ value: LeaderboardApiQuery }, InputFailure> {
+export function parseLeaderboardApiQuery(
+  search: URLSearchParams,
+): Result<{ value: LeaderboardApiQuery }, InputFailure> {
   const input: Record<string, string | string[]> = {};
   for (const k of new Set(search.keys())) {
     const all = search.getAll(k);
     input[k] = all.length > 1 ? all : all[0];
   }
   const { format = "json", ...rest } = input;
-  if (format !== "json" && format !== "csv") return { ok: false, error: "format: must be json or csv", field: "format" };
+  if (format !== "json" && format !== "csv")
+    return { ok: false, error: "format: must be json or csv", field: "format" };
   const parsed = parseLeaderboardQuery(rest);
   if (!parsed.ok) return { ok: false, error: parsed.errors.join("; "), field: parsed.errors[0]?.split(":")[0] };
   return { ok: true, value: { query: parsed.query, format } };

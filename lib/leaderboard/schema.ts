@@ -60,7 +60,11 @@ export const leaderboardQuerySchema = z
     if (q.from !== undefined && q.to !== undefined && q.from > q.to)
       ctx.addIssue({ code: "custom", path: ["to"], message: `must not be below from (${q.from})` });
     if ((q.a === undefined) !== (q.b === undefined))
-      ctx.addIssue({ code: "custom", path: [q.a === undefined ? "a" : "b"], message: "compare two rows: give a and b" });
+      ctx.addIssue({
+        code: "custom",
+        path: [q.a === undefined ? "a" : "b"],
+        message: "compare two rows: give a and b",
+      });
     if (q.a !== undefined && q.a === q.b)
       ctx.addIssue({ code: "custom", path: ["b"], message: "must be another row than a" });
   });
@@ -90,7 +94,10 @@ export function parseLeaderboardQuery(
 }
 
 /** The query string of a leaderboard address (defaults left out), with `over` changed. */
-export function leaderboardQueryString(q: LeaderboardQuery, over: Partial<Record<keyof LeaderboardQuery, unknown>> = {}) {
+export function leaderboardQueryString(
+  q: LeaderboardQuery,
+  over: Partial<Record<keyof LeaderboardQuery, unknown>> = {},
+) {
   const merged: Record<string, unknown> = { ...q, ...over };
   const out = new URLSearchParams();
   for (const [k, v] of Object.entries(merged)) {

@@ -47,9 +47,10 @@ export function leaderboardView(src: LeaderboardSource, q: LeaderboardQuery) {
     headToHead: h && {
       ...h,
       side: q.side,
-      disagreements: disagreementsBySide(h, q.side).map(
-        (d): PlacedDisagreement => ({ ...d, place: src.places.get(d.rolloutId) ?? null }),
-      ),
+      disagreements: disagreementsBySide(h, q.side).map((d): PlacedDisagreement => ({
+        ...d,
+        place: src.places.get(d.rolloutId) ?? null,
+      })),
       /** How many disagreements the human sided with each (the filter's counts). */
       sides: {
         a: h.disagreements.filter((d) => d.humanSide === "a").length,
@@ -89,6 +90,10 @@ const CSV_COLUMNS: [string, (r: LeaderboardRow) => unknown[]][] = [
 /** One line per row, in the view's order, under a header line. */
 export function leaderboardCsv(rows: readonly LeaderboardRow[]): string {
   const header = CSV_COLUMNS.map(([h]) => h).join(",");
-  const lines = rows.map((r) => CSV_COLUMNS.flatMap(([, cells]) => cells(r)).map(csvCell).join(","));
+  const lines = rows.map((r) =>
+    CSV_COLUMNS.flatMap(([, cells]) => cells(r))
+      .map(csvCell)
+      .join(","),
+  );
   return [header, ...lines].join("\n") + "\n";
 }

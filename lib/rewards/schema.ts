@@ -219,7 +219,8 @@ export const functionNameField = z
     error: "Use letters, digits, dots, dashes and underscores, starting with a letter or digit.",
   })
   .refine((name) => !RESERVED_FUNCTION_NAMES.has(name), {
-    error: (i) => `“${i.input as string}” is taken by a page of the console (/rewards/${i.input as string}); pick another name.`,
+    error: (i) =>
+      `“${i.input as string}” is taken by a page of the console (/rewards/${i.input as string}); pick another name.`,
   });
 
 export const reasonField = z.string().trim().max(2_000, { error: "At most 2,000 characters." }).default("");
