@@ -59,12 +59,6 @@ export const leaderboardQuerySchema = z
       ctx.addIssue({ code: "custom", path: ["run"], message: "name a run (run=R) or a shadow-audit batch (batch=N)" });
     if (q.from !== undefined && q.to !== undefined && q.from > q.to)
       ctx.addIssue({ code: "custom", path: ["to"], message: `must not be below from (${q.from})` });
-    if ((q.a === undefined) !== (q.b === undefined))
-      ctx.addIssue({
-        code: "custom",
-        path: [q.a === undefined ? "a" : "b"],
-        message: "compare two rows: give a and b",
-      });
     if (q.a !== undefined && q.a === q.b)
       ctx.addIssue({ code: "custom", path: ["b"], message: "must be another row than a" });
   });
