@@ -36,7 +36,12 @@ const thresholds = z
 
 export const leaderboardQuerySchema = z
   .object({
-    run: z.string().min(1, "must be a run id").max(200, "must be a run id").optional(),
+    run: z
+      .string()
+      .min(1, "must be a run id")
+      .max(200, "must be a run id")
+      .refine((s) => !s.includes("\0"), "must not contain a NUL character (%00)")
+      .optional(),
     batch: z.coerce
       .number({ error: "must be a batch id" })
       .int("must be a batch id")
