@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { loadLeaderboardInput } from "@/lib/leaderboard/data.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
+import { ledgerStanding, type LedgerStanding } from "@/lib/leaderboard/standing.ts";
 import { leaderboardView, type LeaderboardView } from "@/lib/leaderboard/view.ts";
 
 export type LoadedView = { ok: true; view: LeaderboardView } | { ok: false; status: 400 | 404; error: string };
@@ -14,4 +15,13 @@ export async function loadLeaderboard(q: LeaderboardQuery, client: Db = readDb()
   const view = leaderboardView(src, q);
   if (!view.ok) return { ok: false, status: 400, error: view.error };
   return { ok: true, view };
+}
+
+/** The ledger's standing on the leaderboard of a run's (a step window's) audited items; null for an unknown run. */
+export async function loadLedgerStanding(
+  scope: { run: string; from?: number; to?: number },
+  client: Db = readDb(),
+): Promise<LedgerStanding | null> {
+  const src = await loadLeaderboardInput(scope, client);
+  return src.ok ? ledgerStanding(src.input) : null;
 }
