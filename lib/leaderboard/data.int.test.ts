@@ -9,6 +9,8 @@ import { loadLeaderboardInput } from "@/lib/leaderboard/data.ts";
 import { headToHead } from "@/lib/leaderboard/head-to-head.ts";
 import type { CandidateResult, LeaderboardInput } from "@/lib/leaderboard/input.ts";
 import { LEADERBOARD_SEED } from "@/lib/leaderboard/row.ts";
+import { ledgerStanding } from "@/lib/leaderboard/standing.ts";
+import { loadGateReport } from "@/lib/gate/loaders.ts";
 import { seedLeaderboardRun, type LeaderboardSeed } from "@/lib/testing/leaderboard-seed.ts";
 import {
   expectHeadToHeadMatches,
@@ -181,5 +183,24 @@ describe("the reward leaderboard read from the database", () => {
       status: 400,
       error: expect.stringMatching(/^batch: #\d+ is a pairwise batch/),
     });
+  });
+
+  it("gives the gate's ledger_rank rule the ledger's standing on the window's audited items", async () => {
+    const report = await loadGateReport(seed.runId, { file: { rules: { ledger_rank: { min_items: 5 } } } });
+    const loaded = await loadLeaderboardInput({ run: seed.runId });
+    if (!report || !loaded.ok) throw new Error("not loaded");
+    const standing = ledgerStanding(loaded.input)!;
+    const r = report.rules.find((x) => x.rule === "ledger_rank")!;
+    expect(report.window).toMatchObject({ from: 0, to: 20 });
+    expect(standing.best).not.toBeNull();
+    expect(r).toMatchObject({
+      value: standing.best!.difference,
+      n: standing.best!.n,
+      status: standing.significantlyWorse ? "fail" : "pass",
+    });
+    expect(r.message).toMatch(new RegExp(`^the ledger ranks ${standing.rank} of ${standing.of} by agreement; `));
+    // off without a rules file naming it
+    const plain = await loadGateReport(seed.runId);
+    expect(plain!.rules.find((x) => x.rule === "ledger_rank")!.status).toBe("off");
   });
 });
