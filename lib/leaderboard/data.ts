@@ -239,3 +239,12 @@ function pairwiseJudgements(
   }
   return out;
 }
+
+/** Whether any reward function was run on the run (035's index on reward_runs.run_id). */
+export async function runHasRewardRuns(runId: string, client: Db = readDb()): Promise<boolean> {
+  const found = await rowsOf<{ one: number }>(
+    client,
+    Prisma.sql`select 1 as one from reward_runs where run_id = ${runId} limit 1`,
+  );
+  return found.length > 0;
+}
