@@ -3,10 +3,11 @@
 // pairwise batch judged, and four reward-function versions run — a rule over every rollout, a rule that errors over
 // a few tickets, a judge behind a fake endpoint whose answers include scores, garbage, silence and server errors over
 // the batch's items, and a judge with no endpoint (unavailable) over one ticket.
+import { pathToFileURL } from "node:url";
 import { createBatch } from "@/lib/audit/mutations.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
-import { bulkPool } from "@/lib/db/pool.ts";
+import { bulkPool, closeBulkPool } from "@/lib/db/pool.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
@@ -172,4 +173,14 @@ async function reviewAll(
       progress = true;
     }
   }
+}
+
+// As a script (`node --import tsx lib/testing/leaderboard-seed.ts [TICKETS]`) against DATABASE_URL, for the end-to-end
+// spec: seeds a run and prints the seed as JSON.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const url = process.env.DATABASE_URL!;
+  const out = await seedLeaderboardRun(url, Number(process.argv[2] ?? 24));
+  await closeBulkPool(url);
+  await db().$disconnect();
+  console.log(JSON.stringify(out));
 }
