@@ -3,6 +3,7 @@
 // per-row pass thresholds, and the two rows compared head to head. Every error names its parameter.
 import { z } from "zod";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import { parseSearchParams } from "@/lib/result.ts";
 import { SORT_COLUMNS, type SortColumn } from "@/lib/leaderboard/build.ts";
 
 const SORT_NAMES = Object.keys(SORT_COLUMNS) as [SortColumn, ...SortColumn[]];
@@ -73,23 +74,8 @@ export type LeaderboardQuery = z.infer<typeof leaderboardQuerySchema>;
 export function parseLeaderboardQuery(
   input: Record<string, string | string[] | undefined>,
 ): { ok: true; query: LeaderboardQuery } | { ok: false; errors: string[] } {
-  const clean: Record<string, string> = {};
-  const errors: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    if (Array.isArray(v)) errors.push(`${k}: given more than once`);
-    else if (v !== undefined && v !== "") clean[k] = v;
-  }
-  if (errors.length) return { ok: false, errors };
-  const r = leaderboardQuerySchema.safeParse(clean);
-  if (r.success) return { ok: true, query: r.data };
-  return {
-    ok: false,
-    errors: r.error.issues.map((i) =>
-      i.code === "unrecognized_keys"
-        ? `unknown parameter ${i.keys.map((k) => `"${k}"`).join(", ")}`
-        : `${i.path.join(".") || "query"}: ${i.message}`,
-    ),
-  };
+  const r = parseSearchParams(leaderboardQuerySchema, input);
+  return r.ok ? { ok: true, query: r.value } : r;
 }
 
 /** The query string of a leaderboard address (defaults left out), with `over` changed. */

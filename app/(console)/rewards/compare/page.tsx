@@ -108,24 +108,8 @@ function ThresholdForm({ q }: { q: LeaderboardQuery }) {
       {hidden.map(([k, val]) =>
         val === undefined ? null : <input key={k} type="hidden" name={k} value={String(val)} />,
       )}
-      <label className="flex flex-col">
-        From step
-        <input
-          className="w-24 rounded border border-border px-1"
-          name="from"
-          defaultValue={q.from ?? ""}
-          inputMode="numeric"
-        />
-      </label>
-      <label className="flex flex-col">
-        To step
-        <input
-          className="w-24 rounded border border-border px-1"
-          name="to"
-          defaultValue={q.to ?? ""}
-          inputMode="numeric"
-        />
-      </label>
+      <StepField name="from" label="From step" value={q.from} />
+      <StepField name="to" label="To step" value={q.to} />
       <label className="flex flex-col">
         Pass thresholds by row (row:T, e.g. ledger:0.8,12:0.5; others 0.9)
         <input className="w-80 rounded border border-border px-1" name="threshold" defaultValue={thresholds} />
@@ -134,5 +118,19 @@ function ThresholdForm({ q }: { q: LeaderboardQuery }) {
         Apply
       </button>
     </form>
+  );
+}
+
+function StepField({ name, label, value }: { name: string; label: string; value: number | undefined }) {
+  return (
+    <label className="flex flex-col">
+      {label}
+      <input
+        className="w-24 rounded border border-border px-1"
+        name={name}
+        defaultValue={value ?? ""}
+        inputMode="numeric"
+      />
+    </label>
   );
 }
