@@ -154,6 +154,8 @@ async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
 }
 
 type ResultRow = {
+  /** reward_results.id (a bigint, below 2^53): the largest is a rollout's latest result. */
+  id: number;
   version_id: number;
   rollout_id: string;
   status: ResultStatus;
@@ -161,58 +163,66 @@ type ResultRow = {
   latency_ms: number;
   cost: number;
   components: { name: string; value: number | null }[];
-  name: string;
-  version: number;
-  kinds: string[];
 };
+type VersionRow = { id: number; name: string; version: number; kinds: string[] };
 
 /**
- * One candidate per reward-function version run on the run, with its latest result on each of the rollouts. The
- * versions come from the run's reward runs (a few rows); the results are probes of 035's (version_id, rollout_id, id)
- * index inside the run's partition, every attempt read and the latest kept here.
+ * One candidate per reward-function version run on the run with a result on any of the rollouts, with its latest
+ * result on each. Two statements at once: the versions of the run's reward runs (a few rows, each document's kinds
+ * read once), and the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition, every
+ * attempt read and the latest kept here (unsorted: sorting the rows with their components in SQL costs more).
  */
 async function versionCandidates(runId: string, rolloutIds: string[], client: Db) {
-  const found = await rowsOf<ResultRow>(
-    client,
-    Prisma.sql`
-    with v as (
-      select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId})
-    select x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms, x.cost,
-           x.components, f.name, fv.version,
-           array(select distinct c->>'kind' from jsonb_array_elements(fv.body->'components') c) as kinds
-      from reward_results x
-      join reward_function_versions fv on fv.id = x.version_id
-      join reward_functions f on f.id = fv.function_id
-     where x.run_id = ${runId} and x.version_id in (select version_id from v)
-       and x.rollout_id = any(${rolloutIds}::bigint[])
-     order by x.version_id, x.rollout_id, x.id`,
-  );
-  const byVersion = new Map<number, { candidate: Candidate; results: Record<string, CandidateResult> }>();
-  const versions = new Map<string, VersionInfo>();
+  const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
+  const [versionRows, found] = await Promise.all([
+    rowsOf<VersionRow>(
+      client,
+      Prisma.sql`
+      select fv.id, f.name, fv.version,
+             array(select distinct c->>'kind' from jsonb_array_elements(fv.body->'components') c) as kinds
+        from reward_function_versions fv join reward_functions f on f.id = fv.function_id
+       where fv.id in (${ofRun})`,
+    ),
+    rowsOf<ResultRow>(
+      client,
+      Prisma.sql`
+      select x.id::float8 as id, x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms,
+             x.cost, x.components
+        from reward_results x
+       where x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id = any(${rolloutIds}::bigint[])`,
+    ),
+  ]);
+  const latest = new Map<number, Map<string, ResultRow>>();
   for (const r of found) {
-    let entry = byVersion.get(r.version_id);
-    if (!entry) {
-      const results: Record<string, CandidateResult> = {};
-      const id = String(r.version_id);
-      entry = {
-        results,
-        candidate: { id, label: `${r.name} v${r.version}`, kind: kindOf(r.kinds), results },
-      };
-      byVersion.set(r.version_id, entry);
-      versions.set(id, { name: r.name, version: r.version });
-    }
-    // rows come oldest first: the last one written for a rollout is its latest result
-    entry.results[r.rollout_id] = {
-      reward: r.status === "ok" ? r.reward : null,
-      status: r.status,
-      latencyMs: r.latency_ms,
-      costUsd: r.cost,
-      components: Object.fromEntries(
-        (r.components ?? []).filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
-      ),
-    };
+    let of = latest.get(r.version_id);
+    if (!of) latest.set(r.version_id, (of = new Map()));
+    const seen = of.get(r.rollout_id);
+    if (!seen || seen.id < r.id) of.set(r.rollout_id, r);
   }
-  return { candidates: [...byVersion.values()].map((e) => e.candidate), versions };
+  const candidates: Candidate[] = [];
+  const versions = new Map<string, VersionInfo>();
+  for (const v of versionRows.sort((a, b) => a.id - b.id)) {
+    const rows = latest.get(v.id);
+    if (!rows) continue;
+    const id = String(v.id);
+    const results: Record<string, CandidateResult> = {};
+    for (const [rollout, r] of rows) results[rollout] = resultOf(r);
+    candidates.push({ id, label: `${v.name} v${v.version}`, kind: kindOf(v.kinds), results });
+    versions.set(id, { name: v.name, version: v.version });
+  }
+  return { candidates, versions };
+}
+
+function resultOf(r: ResultRow): CandidateResult {
+  return {
+    reward: r.status === "ok" ? r.reward : null,
+    status: r.status,
+    latencyMs: r.latency_ms,
+    costUsd: r.cost,
+    components: Object.fromEntries(
+      (r.components ?? []).filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
+    ),
+  };
 }
 
 /** A version's kind on the leaderboard: a judge if any component is one, else code if any is, else a rule. */
