@@ -76,6 +76,17 @@ test.describe("a lead", () => {
     await expect(page.getByText(trajectory).first()).toBeVisible();
   });
 
+  test("reads on the run page where the ledger's reward stands, and follows it to the leaderboard", async ({
+    page,
+  }) => {
+    await page.goto(`/runs/${encodeURIComponent(seed.runId)}`);
+    const standing = page.getByTestId("ledger-standing");
+    await expect(standing).toContainText(/audited items the ledger's reward ranks \d of \d by agreement/);
+    await page.getByRole("link", { name: "Open the leaderboard →" }).click();
+    await expect(page).toHaveURL(new RegExp(`/rewards/compare\\?run=${seed.runId}$`));
+    await expect(page.getByTestId("leaderboard-row")).toHaveCount(5);
+  });
+
   test("names a bad parameter of the address", async ({ page }) => {
     await page.goto(`/rewards/compare?run=${encodeURIComponent(seed.runId)}&sort=nope`);
     await expect(page.getByTestId("bad-params")).toContainText("sort: must be one of agreement");
