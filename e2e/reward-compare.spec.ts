@@ -3,9 +3,8 @@
 // disagreements by the side the human took, and follows one to its rollout. The run is made for this spec through the
 // product's functions (lib/testing/leaderboard-seed.ts: ingest, a tickets batch reviewed blind, a pairwise batch
 // judged, four reward-function versions run), so it does not depend on the demo data.
-import { spawnSync } from "node:child_process";
 import { expect, settled, test } from "./fixtures/auth.ts";
-import { SETUP_TIMEOUT } from "./audit-setup.ts";
+import { seedByScript, SETUP_TIMEOUT } from "./audit-setup.ts";
 import type { LeaderboardSeed } from "@/lib/testing/leaderboard-seed.ts";
 
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -13,13 +12,7 @@ test.describe.configure({ timeout: SETUP_TIMEOUT });
 let seed: LeaderboardSeed;
 
 test.beforeAll(async () => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/testing/leaderboard-seed.ts", "12"], {
-    encoding: "utf8",
-    env: process.env,
-    timeout: 150_000,
-  });
-  if (r.status !== 0) throw new Error(`leaderboard-seed failed (${r.status}): ${r.stderr}`);
-  seed = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+  seed = seedByScript<LeaderboardSeed>("lib/testing/leaderboard-seed.ts", ["12"]);
 });
 
 test.describe("a lead", () => {
