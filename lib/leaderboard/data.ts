@@ -2,8 +2,9 @@
 // their primary blind review — the agreement report's own items (loadAgreementItems, countedItems: only blind reviews
 // count, the first is the primary one) —, the ledger's reward on each as the candidate "ledger", every reward-function
 // version's latest result on those rollouts, and the first counted judgement of each pair of the run's pairwise
-// batches (the pairwise report's items). Uncached: three statements beside the two reports' own reads. Leads,
-// admins and researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
+// batches (the pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and
+// groups, the versions, their results) beside the two reports' reads. Leads, admins and researchers only (the callers
+// ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
 import { countedItems } from "@/lib/agreement/pairs.ts";
 import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
