@@ -133,6 +133,20 @@ function verity(args: string[]): string {
   return r.stdout;
 }
 
+/**
+ * Runs a test-support script that seeds through the product's functions (`node --import tsx SCRIPT ARGS…` against
+ * the e2e database) and returns what it prints last, parsed as JSON.
+ */
+export function seedByScript<T>(script: string, args: string[]): T {
+  const r = spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
+    encoding: "utf8",
+    env: process.env,
+    timeout: 150_000,
+  });
+  if (r.status !== 0) throw new Error(`${script} failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").at(-1)!) as T;
+}
+
 /** Timeout of the audit specs' tests and hooks: setupBatch runs the CLI twice, slow on a loaded machine. */
 export const SETUP_TIMEOUT = 180_000;
 

@@ -1,9 +1,8 @@
 // The lead's pairwise report journey: from the audit page to a pairwise batch's report, an inversion opened side by
 // side, adjudicated with a cause by keyboard, and the tally changed on the report. The batch is made for this spec
 // through the product's functions (lib/testing/pair-report-data.ts): six pairs, two of them inverted.
-import { spawnSync } from "node:child_process";
 import { expect, test } from "./fixtures/auth.ts";
-import { query, SETUP_TIMEOUT } from "./audit-setup.ts";
+import { query, seedByScript, SETUP_TIMEOUT } from "./audit-setup.ts";
 import type { JudgedPairBatch } from "@/lib/testing/pair-report-data.ts";
 
 test.describe.configure({ timeout: SETUP_TIMEOUT });
@@ -11,13 +10,7 @@ test.describe.configure({ timeout: SETUP_TIMEOUT });
 let batch: JudgedPairBatch;
 
 test.beforeAll(async () => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", "lib/testing/pair-report-data.ts", "pairrep"], {
-    encoding: "utf8",
-    env: process.env,
-    timeout: 150_000,
-  });
-  if (r.status !== 0) throw new Error(`pair-report-data failed (${r.status}): ${r.stderr}`);
-  batch = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
+  batch = seedByScript<JudgedPairBatch>("lib/testing/pair-report-data.ts", ["pairrep"]);
   expect(batch.inversions).toHaveLength(2);
 });
 

@@ -71,6 +71,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/rewards": page(["admin", "lead"]),
   // 200 for a stored function (the demo's "verifier"), 404 for none: past the role check either way.
   "/rewards/[name]": page(["admin", "lead"], "authorized"),
+  "/rewards/compare": page(READERS),
   "/admin": page(["admin"]),
   "/admin/users": page(["admin"]),
   "/admin/tokens": page(["admin"]),
@@ -87,6 +88,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/ledger/export": session(READERS),
   "/api/agreement": session(READERS, "authorized"),
   "/api/agreement/pairwise": session(READERS, "authorized"),
+  "/api/reward-leaderboard": session(READERS, "authorized"),
   "/api/runs/[run]/charts/[chart]": session(READERS, "authorized"),
   "/clusters/export": session(READERS, "authorized"),
   "/clusters/fix/dry-run": session(["admin", "lead"], "authorized"),
@@ -104,6 +106,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/v1/rewards/[name]/runs": api("ingest"),
   "/api/v1/reward-runs/[id]": api("read"),
   "/api/v1/agreement/pairwise": api("read"),
+  "/api/v1/reward-leaderboard": api("read"),
   // The 400 page proxy.ts rewrites a malformed address to; asked for directly, there is nothing there.
   "/bad-address": same(404),
   // OIDC is off unless configured.

@@ -30,3 +30,22 @@ export function fieldMessages(error: z.ZodError): string[] {
       : `${i.path.join(".")}: ${i.message}`,
   );
 }
+
+/**
+ * URL search params parsed by a schema: empty values are absent, a parameter given more than once is refused, and
+ * each error names its field (fieldMessages).
+ */
+export function parseSearchParams<T>(
+  schema: z.ZodType<T>,
+  input: Record<string, string | string[] | undefined>,
+): { ok: true; value: T } | { ok: false; errors: string[] } {
+  const clean: Record<string, string> = {};
+  const errors: string[] = [];
+  for (const [k, v] of Object.entries(input)) {
+    if (Array.isArray(v)) errors.push(`${k}: given more than once`);
+    else if (v !== undefined && v !== "") clean[k] = v;
+  }
+  if (errors.length) return { ok: false, errors };
+  const r = schema.safeParse(clean);
+  return r.success ? { ok: true, value: r.data } : { ok: false, errors: fieldMessages(r.error) };
+}

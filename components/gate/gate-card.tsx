@@ -50,13 +50,16 @@ function threshold(r: GateRuleResult): string {
 }
 
 /**
- * Where a rule's evidence is read: the agreement report of the run for the human-checked rules, else the trajectory
+ * Where a rule's evidence is read: the agreement report of the run for the human-checked rules, the reward leaderboard
+ * of the window for ledger_rank, else the trajectory
  * browser on the gate's window, filtered to what the rule counts where the browser has that filter.
  */
 export function gateRuleHref(report: GateReport, rule: string): string | null {
   if (rule === "agreement" || rule === "extraction") return `/agreement?run=${encodeURIComponent(report.run)}`;
   const { from, to } = report.window;
   if (from === null || to === null) return null;
+  if (rule === "ledger_rank")
+    return `/rewards/compare?${new URLSearchParams({ run: report.run, from: String(from), to: String(to) })}`;
   const filter: Record<string, Record<string, string>> = {
     hit_rate: { any: GUARDRAIL_CODES.join(",") },
     handoff: { handoff: "yes" },

@@ -1,6 +1,6 @@
 // `verity reward add FILE | list | show NAME | try NAME --rollout ID | run NAME --run R [scope] [--json] |
-// probe NAME --run R [--sample N] | retest NAME --run R [--sample N] [--fresh]`: reward functions (docs/rewards.md,
-// docs/leaderboard.md) from the command line. Versions and runs are recorded in the activity log as "cli".
+// probe NAME --run R [--sample N] | retest NAME --run R [--sample N] [--fresh] | compare --run R [--json]`: reward
+// functions (docs/rewards.md, docs/leaderboard.md) from the command line. Versions and runs are recorded in the activity log as "cli".
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { clientOver } from "@/lib/db/client.ts";
@@ -23,6 +23,7 @@ import { CLI_ACTOR, startAndWatch } from "@/lib/cli/reward-runs.ts";
 import { describeScope } from "@/lib/rewards/scope.ts";
 import { exportGrader, importGrader, type Grader, type Unmapped } from "@/lib/rewards/interchange.ts";
 import { tryVersion } from "@/lib/rewards/try-it.ts";
+import { compare } from "@/lib/cli/reward-compare.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
 
 const USAGE = `usage: verity reward <subcommand> [options]
@@ -50,6 +51,12 @@ subcommands:
                  test–retest: the same rollouts scored again, nothing reused, each paired with its stored result
                  (--fresh: both sides scored now); prints the agreement of the two and the mean absolute difference
 
+  compare --run R [--batch B] [--from S --to S] [--sort COLUMN] [--dir asc|desc] [--threshold ROW:T,...]
+          [--a ROW --b ROW] [--json]
+                 the reward leaderboard of the run's (or the batch's) audited items: the ledger's reward (*) and
+                 every version with results on them, scored against the blind reviews (docs/leaderboard.md); rows
+                 are "ledger" or a version id; --a/--b adds their head to head; --json prints the API's JSON
+
   import FILE [--name NAME] [--reason TEXT]
                  stores an OpenAI grader (string_check, score_model, python, or a multi whose calculate_output is a
                  weighted sum) as the next version of NAME; each part that does not map is named on stderr
@@ -72,6 +79,11 @@ const OPTIONS = {
   batch: { type: "string" },
   ticket: { type: "string" },
   fresh: { type: "boolean" },
+  sort: { type: "string" },
+  dir: { type: "string" },
+  threshold: { type: "string" },
+  a: { type: "string" },
+  b: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -336,6 +348,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
     run: runVersion,
     probe: (p, v, o) => rerunVersion("probe", p, v, o),
     retest: (p, v, o) => rerunVersion("retest", p, v, o),
+    compare: async (p, v, o) => (p.length ? usageError("compare: takes no positional argument", o) : compare(v, o)),
   };
   const handler = handlers[sub];
   if (!handler) return usageError(`: unknown subcommand "${sub}"`, io);

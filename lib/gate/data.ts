@@ -18,6 +18,7 @@ import type {
   GateStepTotals,
 } from "@/lib/gate/evaluate.ts";
 import { gateWindow } from "@/lib/gate/evaluate.ts";
+import { loadLedgerStanding } from "@/lib/leaderboard/loaders.ts";
 
 /** The run's last step with rollups and whether any of its rollouts carries a trained reward (one index scan). */
 export async function runGateExtent(
@@ -72,7 +73,7 @@ export async function loadGateAuditCounts(
 /** Everything the gate's rules read for the window of `windowSteps` steps ending at the run's last step. */
 export async function loadGateInputs(
   runId: string,
-  opts: { windowSteps: number; auditWindow: number; lastStep: number | null },
+  opts: { windowSteps: number; auditWindow: number; lastStep: number | null; ledgerRank?: boolean },
   client: Db = db(),
 ): Promise<GateInputs> {
   const empty: GateInputs = {
@@ -85,11 +86,12 @@ export async function loadGateInputs(
   };
   const range = gateWindow(opts.lastStep, opts.windowSteps);
   if (!range) return empty;
-  const [steps, audit, curve, judgements] = await Promise.all([
+  const [steps, audit, curve, judgements, ledgerRank] = await Promise.all([
     sumGateStepRows(runId, range, client),
     loadGateAuditCounts(runId, range, client),
     correctedCurve(client, runId, { windowSteps: opts.auditWindow }),
     listOrderingJudgements(runId, client),
+    opts.ledgerRank ? loadLedgerStanding({ run: runId, ...range }, client) : undefined,
   ]);
   // the judged pairs of the window, counted as the pairwise report and the ordering alarm count them
   const { agree, inversions } = orderingAgreement(judgements.filter((j) => j.step >= range.from && j.step <= range.to));
@@ -104,7 +106,7 @@ export async function loadGateInputs(
       reviews: w.evidence.items,
       corrected: w.corrected ? { estimate: w.corrected.rate, lower: w.corrected.lo, upper: w.corrected.hi } : null,
     }));
-  return { ...empty, steps, audit, hacking, ordering: { agree, inversions } };
+  return { ...empty, steps, audit, hacking, ordering: { agree, inversions }, ledgerRank };
 }
 
 export type StoredGateVerdict = {

@@ -199,3 +199,53 @@ describe("evaluateGate", () => {
     ).toMatchObject({ audit_window: 700 });
   });
 });
+
+describe("the ledger_rank rule", () => {
+  const on = resolveGateRules(DEFAULT_THRESHOLDS, { hasTrainedRewards: true }, { rules: { ledger_rank: {} } });
+  const standing = (over: { n?: number; difference?: number; pValue?: number } = {}) => ({
+    items: 120,
+    rank: 2,
+    of: 3,
+    ledger: { agreement: 0.8, covered: 120 },
+    best: {
+      id: "7",
+      label: "judge v1",
+      agreement: 0.9,
+      n: over.n ?? 120,
+      difference: over.difference ?? -0.1,
+      interval: { lower: -0.17, upper: -0.03 },
+      pValue: over.pValue ?? 0.004,
+    },
+    significantlyWorse: true,
+    verdict: "judge v1 agrees more often than ledger",
+  });
+
+  it("is off by default, and on when a rules file names it", () => {
+    expect(rule(evaluateGate(rules, healthy), "ledger_rank")).toMatchObject({ status: "off" });
+    expect(on.ledger_rank).toEqual({ alpha: 0.05, min_items: 30, severity: "stop" });
+  });
+
+  it("fails when the best candidate is right significantly more often, and passes when the audit cannot tell", () => {
+    const worse = evaluateGate(on, { ...healthy, ledgerRank: standing() });
+    expect(worse).toMatchObject({ verdict: "fail", failed: ["ledger_rank"] });
+    expect(rule(worse, "ledger_rank")).toMatchObject({ value: -0.1, n: 120, unit: "items", threshold: { min: 0 } });
+    expect(rule(worse, "ledger_rank").message).toBe(
+      "the ledger ranks 2 of 3 by agreement; −10.00 pts against judge v1 (McNemar exact p = 0.00400) over 120 items: significantly worse (p < 0.05)",
+    );
+    const unclear = evaluateGate(on, { ...healthy, ledgerRank: standing({ pValue: 0.2 }) });
+    expect(rule(unclear, "ledger_rank").status).toBe("pass");
+    // a ledger significantly better than the rest is not worse
+    const better = evaluateGate(on, { ...healthy, ledgerRank: standing({ difference: 0.1 }) });
+    expect(rule(better, "ledger_rank").status).toBe("pass");
+  });
+
+  it("has not enough evidence under min_items compared, or without any reward function", () => {
+    const thin = evaluateGate(on, { ...healthy, ledgerRank: standing({ n: 12 }) });
+    expect(thin).toMatchObject({ verdict: "insufficient", insufficient: ["ledger_rank"] });
+    expect(rule(thin, "ledger_rank").message).toBe(
+      "12 audited items scored by both the ledger and judge v1 in the window, 30 needed",
+    );
+    const none = evaluateGate(on, { ...healthy, ledgerRank: null });
+    expect(rule(none, "ledger_rank").message).toBe("no reward function has results on the window's audited items");
+  });
+});

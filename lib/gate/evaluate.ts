@@ -14,6 +14,7 @@ import { slopeInterval, leastSquaresSlope, type StepPoint } from "@/lib/stats/tr
 import { wilson, type Interval, type IntervalEstimate } from "@/lib/stats/intervals.ts";
 import { trainedRewardMismatch, type TrainedRewardCounters } from "@/lib/stats/trained-reward.ts";
 import { GATE_LABELS, type GateRules } from "@/lib/gate/rules.ts";
+import type { LedgerStanding } from "@/lib/leaderboard/standing.ts";
 import { GATE_RULES, type GateRuleKey, type GateSeverity } from "@/lib/gate/schema.ts";
 
 export type GateStatus = "pass" | "fail" | "insufficient";
@@ -59,6 +60,8 @@ export type GateInputs = {
   hacking: GateHackingWindow[];
   /** The window's judged pairs the ledger orders (lib/stats/ordering-agreement.ts): as the human orders them, or not. */
   ordering: { agree: number; inversions: number };
+  /** The ledger's standing on the leaderboard of the window's audited items; read only when ledger_rank is on. */
+  ledgerRank?: LedgerStanding | null;
 };
 
 export type GateRuleResult = {
@@ -253,6 +256,39 @@ function hackingRule(inputs: GateInputs, r: NonNullable<GateRules["reward_hackin
   };
 }
 
+/**
+ * The ledger's reward against the best reward function on the window's audited items (lib/leaderboard/standing.ts):
+ * out of line when the best is right more often with McNemar's exact p below alpha. Its value is the difference in
+ * agreement, ledger − best, on the items both scored, with Newcombe's interval.
+ */
+function ledgerRankRule(inputs: GateInputs, r: NonNullable<GateRules["ledger_rank"]>): Partial_ {
+  const s = inputs.ledgerRank;
+  const threshold = { min: 0 };
+  const best = s?.best;
+  if (!s || !best)
+    return {
+      ...thin(0, r.min_items, "items", threshold),
+      message: "no reward function has results on the window's audited items",
+    };
+  if (best.n < r.min_items || best.difference === null)
+    return {
+      ...thin(best.n, r.min_items, "items", threshold),
+      message: `${num(best.n)} audited items scored by both the ledger and ${best.label} in the window, ${num(r.min_items)} needed`,
+    };
+  const worse = best.pValue < r.alpha && best.difference < 0;
+  const place = `the ledger ranks ${s.rank} of ${s.of} by agreement`;
+  const diff = `${signed(best.difference * 100)} pts against ${best.label} (McNemar exact p = ${best.pValue.toPrecision(3)}) over ${num(best.n)} items`;
+  return {
+    status: worse ? "out" : "pass",
+    value: best.difference,
+    threshold,
+    interval: best.interval,
+    n: best.n,
+    unit: "items",
+    message: `${place}; ${diff}: ${worse ? `significantly worse (p < ${r.alpha})` : "not significantly worse"}`,
+  };
+}
+
 /** The result of one rule that is on, before its severity decides what a failure of its line means. */
 function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): Partial_ | null {
   const s = inputs.steps;
@@ -285,6 +321,8 @@ function evaluateRule(key: GateRuleKey, rules: GateRules, inputs: GateInputs): P
       const ordered = ordering.agree + ordering.inversions;
       return line && lowerBoundRule(ordering.agree, ordered, line, "judgements", "ordering agreement");
     }
+    case "ledger_rank":
+      return rules.ledger_rank && ledgerRankRule(inputs, rules.ledger_rank);
   }
 }
 

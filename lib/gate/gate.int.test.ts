@@ -78,6 +78,8 @@ describe("the gate on the demo", () => {
       "FAIL reward_hacking",
       // its pairwise audit: judged over the whole run, with the ordering alarm's floor
       expect.stringMatching(/^(PASS|FAIL) ordering$/),
+      // off unless a rules file names it
+      "OFF ledger_rank",
     ]);
     // a full count of the window's rollouts is shown without a sampling interval
     const handoff = lines.find((l) => /^WARN\s+handoff /.test(l))!;

@@ -37,6 +37,7 @@ export async function loadGateReport(
       windowSteps: rules.windowSteps,
       auditWindow: rules.reward_hacking?.audit_window ?? hackingAuditWindow(thresholds.auditWindow, rules.windowSteps),
       lastStep: extent.lastStep,
+      ledgerRank: rules.ledger_rank !== null,
     },
     client,
   );

@@ -8,6 +8,7 @@
 // warning in the report and the gate still passes (docs/gate.md says why per rule).
 import { MIN_ORDERED_JUDGEMENTS, REWARD_HACKING_ALARM } from "@/lib/stats/alarm-presets.ts";
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
+import { SIGNIFICANCE } from "@/lib/leaderboard/head-to-head.ts";
 import type { Thresholds } from "@/lib/monitors/schema.ts";
 import { GATE_RULES, type GateRuleKey, type GateRulesFile, type GateSeverity } from "@/lib/gate/schema.ts";
 
@@ -39,6 +40,11 @@ export type GateRules = {
   reward_hacking: ({ rise: number; audit_window: number; min_windows: number; min_reviews: number } & Severity) | null;
   /** Pairwise ordering agreement's lower bound; min_judgements: judgements of pairs the ledger orders. */
   ordering: ({ floor: number; min_judgements: number } & Severity) | null;
+  /**
+   * Off unless a rules file names it: the ledger's reward must not be significantly worse (McNemar's exact p below
+   * alpha) than the best reward function on the window's audited items; min_items: items both scored.
+   */
+  ledger_rank: ({ alpha: number; min_items: number } & Severity) | null;
 };
 
 export const GATE_LABELS: Record<GateRuleKey, string> = {
@@ -49,6 +55,7 @@ export const GATE_LABELS: Record<GateRuleKey, string> = {
   trained_mismatch: "Trained-reward mismatch",
   reward_hacking: "Reward hacking",
   ordering: "Ordering agreement (pairwise)",
+  ledger_rank: "Ledger reward against the best candidate",
 };
 
 /** What each rule's failure means by default: stop training, or a health warning. */
@@ -60,6 +67,7 @@ export const DEFAULT_SEVERITY: Record<GateRuleKey, GateSeverity> = {
   trained_mismatch: "stop",
   reward_hacking: "stop",
   ordering: "stop",
+  ledger_rank: "stop",
 };
 
 /**
@@ -70,8 +78,11 @@ export function hackingAuditWindow(auditWindow: number, windowSteps: number): nu
   return Math.max(auditWindow, Math.ceil(windowSteps / HACKING_WINDOWS_PER_GATE));
 }
 
-/** What the run has that some rules need: trained rewards (trained_mismatch), judged pairs (ordering). */
-export type GateExtent = { hasTrainedRewards: boolean; hasPairwise?: boolean };
+/**
+ * What the run has that some rules need: trained rewards (trained_mismatch), judged pairs (ordering); `ledgerRank`
+ * builds the ledger_rank rule, which is off by default (a rules file naming it turns it on).
+ */
+export type GateExtent = { hasTrainedRewards: boolean; hasPairwise?: boolean; ledgerRank?: boolean };
 
 /**
  * The default rules of a run with these thresholds, over `windowSteps` (default the run's hacking window). The
@@ -101,6 +112,7 @@ export function defaultGateRules(t: Thresholds, opts: GateExtent & { windowSteps
     ordering: opts.hasPairwise
       ? { floor: t.orderingFloor, min_judgements: MIN_ORDERED_JUDGEMENTS, severity: sev.ordering }
       : null,
+    ledger_rank: opts.ledgerRank ? { alpha: SIGNIFICANCE, min_items: MIN_N_FOR_RATE, severity: sev.ledger_rank } : null,
   };
 }
 
@@ -117,7 +129,7 @@ export function resolveGateRules(
 ): GateRules {
   const windowSteps = opts.windowSteps ?? file?.window_steps ?? t.hackingWindow;
   const defaults = defaultGateRules(t, { ...opts, windowSteps });
-  const full = defaultGateRules(t, { hasTrainedRewards: true, hasPairwise: true, windowSteps });
+  const full = defaultGateRules(t, { hasTrainedRewards: true, hasPairwise: true, ledgerRank: true, windowSteps });
   const out: GateRules = { ...defaults };
   for (const key of GATE_RULES) {
     const given = file?.rules?.[key];

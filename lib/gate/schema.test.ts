@@ -39,7 +39,7 @@ describe("parseGateRulesFile", () => {
       'rule hit_rate, field severity: must be "stop" or "warn"',
     ]);
     expect(errors('{"rules": {"hacking": {}}}')).toEqual([
-      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking, ordering)',
+      'unknown rule "hacking" (the rules are hit_rate, handoff, agreement, extraction, trained_mismatch, reward_hacking, ordering, ledger_rank)',
     ]);
     expect(errors('{"rules": {"handoff": true}}')).toEqual([
       "rule handoff: must be an object of the rule's fields, or false to turn the rule off",
@@ -56,5 +56,19 @@ describe("parseGateRulesFile", () => {
   it("says where the JSON is broken, and that the file is an object", () => {
     expect(errors('{"rules": ')[0]).toMatch(/^not valid JSON: /);
     expect(errors("[1]")).toEqual(['the file must be a JSON object with "rules" (and optionally "window_steps")']);
+  });
+});
+
+describe("the ledger_rank rule's fields", () => {
+  it("takes alpha in (0, 0.5] and min_items, and names a bad one", () => {
+    expect(parseGateRulesFile('{"rules": {"ledger_rank": {"alpha": 0.01, "min_items": 50}}}').ok).toBe(true);
+    expect(parseGateRulesFile('{"rules": {"ledger_rank": {"alpha": 0}}}')).toEqual({
+      ok: false,
+      errors: ["rule ledger_rank, field alpha: must be above 0"],
+    });
+    expect(parseGateRulesFile('{"rules": {"ledger_rank": {"alfa": 0.1}}}')).toEqual({
+      ok: false,
+      errors: ['rule ledger_rank: unknown field "alfa" (it takes alpha, min_items, severity)'],
+    });
   });
 });

@@ -11,6 +11,7 @@ export const GATE_RULES = [
   "trained_mismatch",
   "reward_hacking",
   "ordering",
+  "ledger_rank",
 ] as const;
 export type GateRuleKey = (typeof GATE_RULES)[number];
 
@@ -58,6 +59,15 @@ const ruleShapes = {
     severity,
   },
   ordering: { floor: fraction, min_judgements: count, severity },
+  // McNemar's significance level: above 0, at most 0.5.
+  ledger_rank: {
+    alpha: z
+      .number({ error: "must be a number" })
+      .gt(0, { error: "must be above 0" })
+      .max(0.5, { error: "must be at most 0.5" }),
+    min_items: count,
+    severity,
+  },
 } as const;
 
 const ruleOf = <K extends GateRuleKey>(key: K) =>
@@ -76,6 +86,7 @@ export const gateRulesFileSchema = z.strictObject({
       trained_mismatch: ruleOf("trained_mismatch").optional(),
       reward_hacking: ruleOf("reward_hacking").optional(),
       ordering: ruleOf("ordering").optional(),
+      ledger_rank: ruleOf("ledger_rank").optional(),
     })
     .optional(),
 });

@@ -2,35 +2,45 @@
 // retested result joined to the result it pairs with (reward_results.paired_with, same run partition). For the
 // leaderboard, a version's latest probe and retest on a run as RerunPair lists; for the function's page, the CLI
 // and the API, each run's report: the figures of rerunSummary overall and, for a probe, per injected line.
-import type pg from "pg";
+import pg from "pg";
+import type { Db } from "@/lib/db/client.ts";
 import { DEFAULT_PASS_THRESHOLD, type RerunPair } from "@/lib/leaderboard/input.ts";
 import { rerunSummary, type RerunSummary } from "@/lib/leaderboard/stability.ts";
 import { PROBE_LINES, type ProbeLine } from "@/lib/rewards/probes.ts";
 
+/** Where the pairs are read: pg's pool (the CLI, the API, the page) or a Prisma client (the leaderboard's loader). */
+export type RerunSource = pg.Pool | Db;
+
+async function select<T>(q: RerunSource, text: string, values: unknown[]): Promise<T[]> {
+  if (q instanceof pg.Pool) return (await q.query(text, values)).rows as T[];
+  return q.$queryRawUnsafe<T[]>(text, ...values);
+}
+
 type PairRow = { reward_run_id: number; probe_line: string | null; first: number | null; second: number | null };
 
 /** The pairs of these reward runs of one training run, in the order they were stored. */
-async function pairsOf(q: pg.Pool, runId: string, rewardRunIds: number[]): Promise<PairRow[]> {
+async function pairsOf(q: RerunSource, runId: string, rewardRunIds: number[]): Promise<PairRow[]> {
   if (rewardRunIds.length === 0) return [];
-  const { rows } = await q.query<PairRow>(
+  return select<PairRow>(
+    q,
     `select s.reward_run_id, s.probe_line, f.reward as first, s.reward as second
        from reward_results s join reward_results f on f.run_id = s.run_id and f.id = s.paired_with
       where s.run_id = $1 and s.reward_run_id = any($2::int[]) and s.paired_with is not null
       order by s.id`,
     [runId, rewardRunIds],
   );
-  return rows;
 }
 
 const toPair = (r: PairRow): RerunPair => ({ first: r.first, second: r.second });
 
 /** The latest probe run and the latest retest run of the version on the run that stored any pair. */
 async function latestRerunIds(
-  q: pg.Pool,
+  q: RerunSource,
   runId: string,
   versionId: number,
 ): Promise<{ probe?: number; retest?: number }> {
-  const { rows } = await q.query<{ id: number; kind: "probe" | "retest" }>(
+  const rows = await select<{ id: number; kind: "probe" | "retest" }>(
+    q,
     `select distinct on (r.kind) r.id, r.kind from reward_runs r
       where r.run_id = $1 and r.version_id = $2 and r.kind in ('probe', 'retest')
         and exists (select 1 from reward_results x
@@ -46,7 +56,7 @@ async function latestRerunIds(
  * it is, and with the line) and its latest retest (one pair per rollout: the stored reward, and the second run's).
  */
 export async function loadRerunPairs(
-  q: pg.Pool,
+  q: RerunSource,
   runId: string,
   versionId: number,
 ): Promise<{ probe: RerunPair[]; retest: RerunPair[] }> {

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { AGREEMENT_BASES } from "@/lib/agreement/schema.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
+import { parseSearchParams } from "@/lib/result.ts";
 
 export const pairReportFilterSchema = z
   .object({
@@ -35,23 +36,8 @@ export type PairReportFilter = z.infer<typeof pairReportFilterSchema>;
 export function parsePairReportFilter(
   input: Record<string, string | string[] | undefined>,
 ): { ok: true; filter: PairReportFilter } | { ok: false; errors: string[] } {
-  const clean: Record<string, string> = {};
-  const errors: string[] = [];
-  for (const [k, v] of Object.entries(input)) {
-    if (Array.isArray(v)) errors.push(`${k}: given more than once`);
-    else if (v !== undefined && v !== "") clean[k] = v;
-  }
-  if (errors.length) return { ok: false, errors };
-  const r = pairReportFilterSchema.safeParse(clean);
-  if (r.success) return { ok: true, filter: r.data };
-  return {
-    ok: false,
-    errors: r.error.issues.map((i) =>
-      i.code === "unrecognized_keys"
-        ? `unknown parameter ${i.keys.map((k) => `"${k}"`).join(", ")}`
-        : `${i.path.join(".")}: ${i.message}`,
-    ),
-  };
+  const r = parseSearchParams(pairReportFilterSchema, input);
+  return r.ok ? { ok: true, filter: r.value } : r;
 }
 
 /** The query string of a report's filters (the default window left out). */

@@ -5,7 +5,6 @@ import { bulkPool } from "@/lib/db/pool.ts";
 import { functionVersions, type VersionRow } from "@/lib/rewards/data.ts";
 import { listRewardRuns, type RewardRunRow } from "@/lib/rewards/run-data.ts";
 import { REWARD_TEMPLATES } from "@/lib/rewards/templates.ts";
-import { listRunIds } from "@/lib/runs/data.ts";
 
 export function templateOptions(): { id: string; title: string; text: string }[] {
   return REWARD_TEMPLATES.map((t) => ({ id: t.id, title: t.title, text: JSON.stringify(t.doc, null, 2) }));
@@ -24,7 +23,10 @@ export async function loadRewardFunctionPage(name: string): Promise<RewardFuncti
   const pool = bulkPool();
   const [runs, runIds, example] = await Promise.all([
     listRewardRuns(pool, { functionName: name, limit: 20 }),
-    listRunIds(db()),
+    // the run ids to pick from (not lib/runs: its page loaders read the leaderboard, which reads reward functions)
+    db()
+      .run.findMany({ select: { id: true }, orderBy: { id: "asc" } })
+      .then((rows) => rows.map((r) => r.id)),
     pool.query<{ trajectory_id: string }>("select trajectory_id from trajectories order by trajectory_id limit 1"),
   ]);
   return { versions, runs, runIds, exampleRollout: example.rows[0]?.trajectory_id ?? null };

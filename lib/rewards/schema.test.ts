@@ -1,7 +1,7 @@
 // Validation of version documents: precise paths, regular expressions that do not compile named by character,
 // defaults applied, the hash independent of key order.
 import { describe, expect, it } from "vitest";
-import { parseVersionDocument, parseVersionText, runScopeSchema } from "@/lib/rewards/schema.ts";
+import { functionNameField, parseVersionDocument, parseVersionText, runScopeSchema } from "@/lib/rewards/schema.ts";
 import { REWARD_TEMPLATES } from "@/lib/rewards/templates.ts";
 
 const issues = (json: unknown) => {
@@ -67,5 +67,16 @@ describe("runScopeSchema", () => {
     expect(runScopeSchema.parse({ kind: "sample", n: 10, salt: "s" })).toEqual({ kind: "sample", n: 10, salt: "s" });
     const r = runScopeSchema.safeParse({ kind: "sample", n: 0, salt: "s" });
     expect(r.success).toBe(false);
+  });
+});
+
+describe("functionNameField", () => {
+  it("refuses a name taken by a page under /rewards/, saying so, and accepts names around it", () => {
+    const r = functionNameField.safeParse("compare");
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0].message).toBe(
+      "“compare” is taken by a page of the console (/rewards/compare); pick another name.",
+    );
+    for (const ok of ["compare-v2", "Compare", "comparer"]) expect(functionNameField.safeParse(ok).success).toBe(true);
   });
 });

@@ -207,6 +207,9 @@ export function formatIssues(issues: readonly Issue[]): string {
   return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
 }
 
+/** Names that are pages under /rewards/ (a function of that name could not be opened at /rewards/<name>). */
+export const RESERVED_FUNCTION_NAMES: ReadonlySet<string> = new Set(["compare"]);
+
 export const functionNameField = z
   .string({ error: "Name the reward function." })
   .trim()
@@ -214,6 +217,10 @@ export const functionNameField = z
   .max(100, { error: "At most 100 characters." })
   .regex(/^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u, {
     error: "Use letters, digits, dots, dashes and underscores, starting with a letter or digit.",
+  })
+  .refine((name) => !RESERVED_FUNCTION_NAMES.has(name), {
+    error: (i) =>
+      `“${i.input as string}” is taken by a page of the console (/rewards/${i.input as string}); pick another name.`,
   });
 
 export const reasonField = z.string().trim().max(2_000, { error: "At most 2,000 characters." }).default("");

@@ -1,5 +1,6 @@
 // Page data of /runs/[run]: the charts (and a compared run), the run's summary, its stored alarm states and changes,
-// its gate, the pairwise audit's ordering per window, and what the viewer may do there. Reads only: the alarms are
+// its gate, the pairwise audit's ordering per window, the ledger's standing among the reward functions run on its
+// audited items, and what the viewer may do there. Reads only: the alarms are
 // the states the last write recorded, and the gate is concluded here without being stored (the writes and the API
 // store it, lib/gate/refresh.ts).
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
@@ -10,13 +11,14 @@ import { loadRunCharts } from "@/lib/monitors/loaders.ts";
 import { orderingPoints } from "@/lib/monitors/ordering.ts";
 import type { ChartQuery } from "@/lib/monitors/schema.ts";
 import { getRunSummary, listRunIds } from "@/lib/runs/data.ts";
+import { loadRunStanding } from "@/lib/leaderboard/loaders.ts";
 
 /** The run page's data, or null when there is no such run. */
 export async function loadRunPage(runId: string, query: ChartQuery, role: Role) {
   const charts = await loadRunCharts(runId, query);
   if (charts.state === "not_found") return null;
   const compareId = charts.state === "ok" ? (charts.data.runs[1]?.id ?? null) : null;
-  const [summary, stored, events, runIds, gate, judgements, configs] = await Promise.all([
+  const [summary, stored, events, runIds, gate, judgements, configs, standing] = await Promise.all([
     getRunSummary(runId),
     // The states the last write recorded: reading the page never evaluates (or changes) an alarm.
     listPersistedAlarms(compareId ? [runId, compareId] : [runId]),
@@ -28,6 +30,8 @@ export async function loadRunPage(runId: string, query: ChartQuery, role: Role) 
     charts.state === "ok" ? listOrderingJudgements(runId) : [],
     // Re-scoring a run is an admin's verifier-configuration task.
     can(role, "configs.manage") ? listStoredConfigs() : null,
+    // Where the ledger's reward stands among the reward functions run on the run's audited items.
+    can(role, "ledger.read") ? loadRunStanding(runId) : null,
   ]);
   return {
     charts,
@@ -45,6 +49,7 @@ export async function loadRunPage(runId: string, query: ChartQuery, role: Role) 
     configs:
       configs?.map((c) => ({ id: c.id, label: `${c.name} v${c.version}${c.isDefault ? " (default)" : ""}` })) ?? null,
     mayEditThresholds: can(role, "audit.manage"),
+    standing,
   };
 }
 

@@ -197,7 +197,8 @@ class ConsoleGateTest(unittest.TestCase):
         self.assertEqual(v.run, run)
         self.assertEqual(
             [r.rule for r in v.rules],
-            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking", "ordering"],
+            ["hit_rate", "handoff", "agreement", "extraction", "trained_mismatch", "reward_hacking", "ordering",
+             "ledger_rank"],
         )
         # no review yet: the audit's rules cannot be judged, so the run cannot pass
         self.assertNotEqual(v.verdict, "pass")

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { GateCard } from "@/components/gate/gate-card.tsx";
+import { LedgerStandingCard } from "@/components/rewards/ledger-standing.tsx";
 import { AlarmEvents } from "@/components/monitors/alarm-events.tsx";
 import { AlarmTable } from "@/components/monitors/alarm-table.tsx";
 import { OrderingTable } from "@/components/monitors/ordering-table.tsx";
@@ -145,6 +146,7 @@ function RunHealth({
         </p>
       )}
       {page.gate && <GateCard report={page.gate} />}
+      {page.standing && <LedgerStandingCard runId={runId} standing={page.standing} />}
       <Card title={compareId ? `Alarms: ${runId} and ${compareId}` : "Alarms"}>
         {alarms.length === 0 ? (
           <p className="p-3 text-[12px] text-fg-muted">

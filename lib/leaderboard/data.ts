@@ -1,0 +1,278 @@
+// Reads of the reward leaderboard: for a run (optionally a step window) or a shadow-audit batch, the audited items with
+// their primary blind review — the agreement report's own items (loadAgreementItems, countedItems: only blind reviews
+// count, the first is the primary one) —, the ledger's reward on each as the candidate "ledger", every reward-function
+// version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
+// lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
+// pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
+// versions, their results) beside the two reports' reads and two per version for its reruns. Leads, admins and
+// researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
+import type { Db } from "@/lib/db/client.ts";
+import { countedItems } from "@/lib/agreement/pairs.ts";
+import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import { rows as rowsOf } from "@/lib/db/rows.ts";
+import { Prisma } from "@/lib/generated/prisma/client.ts";
+import type {
+  AuditedItem,
+  Candidate,
+  CandidateResult,
+  LeaderboardInput,
+  PairwiseJudgement,
+  ResultStatus,
+} from "@/lib/leaderboard/input.ts";
+import { loadRerunPairs } from "@/lib/leaderboard/reruns.ts";
+import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
+import { loadPairReportItems, type PairReportItem } from "@/lib/pairwise/report-data.ts";
+import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
+
+/** Where a row's item is read: its rollout's page and its GRPO group's. */
+export type ItemPlace = { trajectoryId: string; runId: string; step: number; groupId: string | null };
+
+/** A reward-function row's function and version, for its label and its link. */
+export type VersionInfo = { name: string; version: number };
+
+export type LoadedLeaderboard =
+  | {
+      ok: true;
+      runId: string;
+      /** The scope as read: the batch's name when one is named, the step window when one is given. */
+      batch: { id: number; name: string } | null;
+      input: LeaderboardInput;
+      /** By rollout id. */
+      places: Map<string, ItemPlace>;
+      versions: Map<string, VersionInfo>;
+    }
+  | { ok: false; status: 400 | 404; error: string };
+
+type Scope = Pick<LeaderboardQuery, "run" | "batch" | "from" | "to" | "threshold">;
+
+async function resolveScope(q: Scope, client: Db) {
+  if (q.batch !== undefined) {
+    const b = await client.auditBatch.findUnique({
+      where: { id: q.batch },
+      select: { id: true, name: true, runId: true, kind: true },
+    });
+    if (!b) return { ok: false as const, status: 404 as const, error: `batch: no audit batch #${q.batch}` };
+    if (b.kind === "pairwise")
+      return {
+        ok: false as const,
+        status: 400 as const,
+        error: `batch: #${q.batch} is a pairwise batch; name a tickets batch or the run (its pairwise judgements are read with it)`,
+      };
+    if (q.run !== undefined && q.run !== b.runId)
+      return {
+        ok: false as const,
+        status: 400 as const,
+        error: `run: batch #${q.batch} is of run ${b.runId}, not ${q.run}`,
+      };
+    return { ok: true as const, runId: b.runId, batch: { id: b.id, name: b.name } };
+  }
+  const run = await client.run.findUnique({ where: { id: q.run! }, select: { id: true } });
+  if (!run) return { ok: false as const, status: 404 as const, error: `run: no run ${q.run}` };
+  return { ok: true as const, runId: run.id, batch: null };
+}
+
+const inWindow = (step: number, q: Scope) =>
+  (q.from === undefined || step >= q.from) && (q.to === undefined || step <= q.to);
+
+/** The leaderboard's input for the scope, or why there is none (an unknown run or batch). */
+export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Promise<LoadedLeaderboard> {
+  const scope = await resolveScope(q, client);
+  if (!scope.ok) return scope;
+  const { runId } = scope;
+  const [agreementItems, pairData] = await Promise.all([
+    loadAgreementItems({ run: runId, batch: q.batch, tolerance: 0.1 }, client, { lean: true }),
+    loadPairReportItems({ run: runId, window: 500 }, client),
+  ]);
+  const audited = countedItems(agreementItems).filter((i) => inWindow(i.item.step, q));
+  const pairs = (pairData.ok ? pairData.items : []).filter((p) => inWindow(p.step, q));
+  const rollouts = await itemRollouts(
+    runId,
+    [...audited.map((i) => i.item.itemId), ...pairs.map((p) => p.itemId)],
+    client,
+  );
+  const items: AuditedItem[] = [];
+  const places = new Map<string, ItemPlace>();
+  const ledgerResults: Record<string, CandidateResult> = {};
+  for (const i of audited) {
+    const r = rollouts.get(i.item.itemId.toString())!;
+    items.push(auditedItem(i, r.a, r.groupId));
+    places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
+    ledgerResults[r.a] = ledgerResult(i);
+  }
+  const { candidates, versions } = await versionCandidates(
+    runId,
+    items.map((i) => i.rolloutId),
+    client,
+  );
+  const ledger: Candidate = { id: "ledger", label: "ledger", kind: "ledger", results: ledgerResults };
+  const all = (await withReruns(runId, [ledger, ...candidates], client)).map((c) => {
+    const t = q.threshold?.[c.id];
+    return t === undefined ? c : { ...c, threshold: t };
+  });
+  return {
+    ok: true,
+    runId,
+    batch: scope.batch,
+    input: { items, candidates: all, pairwise: pairwiseJudgements(pairs, rollouts) },
+    places,
+    versions,
+  };
+}
+
+/**
+ * Each version's latest injection probe and test–retest on the run (Candidate.probe, Candidate.retest: per rollout,
+ * its reward and the same reward re-run), so its row is flagged when the probe moves it. The ledger has none.
+ */
+async function withReruns(runId: string, candidates: Candidate[], client: Db): Promise<Candidate[]> {
+  return Promise.all(
+    candidates.map(async (c) => {
+      if (c.kind === "ledger") return c;
+      const { probe, retest } = await loadRerunPairs(client, runId, Number(c.id));
+      return { ...c, ...(probe.length ? { probe } : {}), ...(retest.length ? { retest } : {}) };
+    }),
+  );
+}
+
+function auditedItem(i: AgreementItem, rolloutId: string, groupId: string | null): AuditedItem {
+  const human = i.reviews[0];
+  return {
+    itemId: i.item.itemId.toString(),
+    rolloutId,
+    groupId,
+    human: { verdict: human.reward >= SUCCESS_THRESHOLD ? "pass" : "fail", reward: human.reward },
+    // as the agreement report's guardrail filter: the codes either side flagged
+    guardrails: [...new Set<string>([...i.ledger.guardrails, ...human.guardrails])],
+    category: i.category,
+  };
+}
+
+/** The ledger's entry recorded on the item (the one the human shadowed), as a result: its sub-scores as components. */
+function ledgerResult(i: AgreementItem): CandidateResult {
+  const l = i.ledger;
+  if (l.reward === null) return { reward: null, status: "error" };
+  const components: Record<string, number> = {};
+  for (const [k, v] of Object.entries(l.subscores)) if (v !== null) components[k] = v;
+  return { reward: l.reward, status: "ok", components };
+}
+
+type RolloutRow = { item_id: string; a: string; b: string | null; group_id: string };
+
+/** Each item's rollout (and a pair's second) with the GRPO group of its (first) rollout. */
+async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
+  const found = await rowsOf<RolloutRow>(
+    client,
+    Prisma.sql`
+    select i.id::text as item_id, i.rollout_id::text as a, i.rollout_b_id::text as b, ro.group_id
+      from audit_items i join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
+     where i.run_id = ${runId} and i.id = any(${itemIds.map(String)}::bigint[])`,
+  );
+  return new Map(found.map((r) => [r.item_id, { a: r.a, b: r.b, groupId: r.group_id }]));
+}
+
+type ResultRow = {
+  /** reward_results.id (a bigint, below 2^53): the largest is a rollout's latest result. */
+  id: number;
+  version_id: number;
+  rollout_id: string;
+  status: ResultStatus;
+  reward: number | null;
+  latency_ms: number;
+  cost: number;
+  components: { name: string; value: number | null }[];
+};
+type VersionRow = { id: number; name: string; version: number; kinds: string[] };
+
+/**
+ * One candidate per reward-function version run on the run with a result on any of the rollouts, with its latest
+ * result on each. Two statements at once: the versions of the run's reward runs (a few rows, each document's kinds
+ * read once), and the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition, every
+ * attempt read and the latest kept here (unsorted: sorting the rows with their components in SQL costs more).
+ */
+async function versionCandidates(runId: string, rolloutIds: string[], client: Db) {
+  const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
+  const [versionRows, found] = await Promise.all([
+    rowsOf<VersionRow>(
+      client,
+      Prisma.sql`
+      select fv.id, f.name, fv.version,
+             array(select distinct c->>'kind' from jsonb_array_elements(fv.body->'components') c) as kinds
+        from reward_function_versions fv join reward_functions f on f.id = fv.function_id
+       where fv.id in (${ofRun})`,
+    ),
+    rowsOf<ResultRow>(
+      client,
+      Prisma.sql`
+      select x.id::float8 as id, x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms,
+             x.cost, x.components
+        from reward_results x
+       where x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id = any(${rolloutIds}::bigint[])
+         and x.probe_line is null and x.paired_with is null`,
+    ),
+  ]);
+  const latest = new Map<number, Map<string, ResultRow>>();
+  for (const r of found) {
+    let of = latest.get(r.version_id);
+    if (!of) latest.set(r.version_id, (of = new Map()));
+    const seen = of.get(r.rollout_id);
+    if (!seen || seen.id < r.id) of.set(r.rollout_id, r);
+  }
+  const candidates: Candidate[] = [];
+  const versions = new Map<string, VersionInfo>();
+  for (const v of versionRows.sort((a, b) => a.id - b.id)) {
+    const rows = latest.get(v.id);
+    if (!rows) continue;
+    const id = String(v.id);
+    const results: Record<string, CandidateResult> = {};
+    for (const [rollout, r] of rows) results[rollout] = resultOf(r);
+    candidates.push({ id, label: `${v.name} v${v.version}`, kind: kindOf(v.kinds), results });
+    versions.set(id, { name: v.name, version: v.version });
+  }
+  return { candidates, versions };
+}
+
+function resultOf(r: ResultRow): CandidateResult {
+  return {
+    reward: r.status === "ok" ? r.reward : null,
+    status: r.status,
+    latencyMs: r.latency_ms,
+    costUsd: r.cost,
+    components: Object.fromEntries(
+      (r.components ?? []).filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
+    ),
+  };
+}
+
+/** A version's kind on the leaderboard: a judge if any component is one, else code if any is, else a rule. */
+function kindOf(kinds: readonly string[]): Candidate["kind"] {
+  return kinds.includes("judge") ? "judge" : kinds.includes("code") ? "code" : "rule";
+}
+
+/**
+ * The first counted judgement of each judged pair (the pairwise report's primary one), left being the pair's own
+ * rollout and right its second.
+ */
+function pairwiseJudgements(
+  pairs: readonly PairReportItem[],
+  rollouts: Map<string, { a: string; b: string | null; groupId: string }>,
+): PairwiseJudgement[] {
+  const out: PairwiseJudgement[] = [];
+  for (const p of pairs) {
+    const j = p.judgements.find((x) => x.excludedReason === null);
+    const r = rollouts.get(p.itemId.toString());
+    if (!j || !r || r.b === null) continue;
+    const preferred =
+      j.preferredTrajectoryId === null ? "tie" : j.preferredTrajectoryId === p.a.trajectoryId ? "left" : "right";
+    out.push({ groupId: r.groupId, left: r.a, right: r.b, preferred, inclusionProb: p.inclusionProb });
+  }
+  return out;
+}
+
+/** Whether any reward function was run on the run (035's index on reward_runs.run_id). */
+export async function runHasRewardRuns(runId: string, client: Db = readDb()): Promise<boolean> {
+  const found = await rowsOf<{ one: number }>(
+    client,
+    Prisma.sql`select 1 as one from reward_runs where run_id = ${runId} limit 1`,
+  );
+  return found.length > 0;
+}
