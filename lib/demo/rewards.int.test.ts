@@ -5,7 +5,9 @@ import { seedDemoAudit } from "@/lib/demo/audit.ts";
 import { createDemoUsersIfEmpty } from "@/lib/demo/users.ts";
 import { bulkPool } from "@/lib/db/pool.ts";
 import { DEMO_REWARD_FUNCTIONS, seedDemoRewards } from "@/lib/demo/rewards.ts";
+import { loadLeaderboard } from "@/lib/leaderboard/loaders.ts";
 import { loadHoldsUp } from "@/lib/leaderboard/reruns.ts";
+import { parseLeaderboardQuery } from "@/lib/leaderboard/schema.ts";
 import { PROBE_LINES } from "@/lib/rewards/probes.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { sandboxAvailability } from "@/lib/rewards/sandbox/index.ts";
@@ -80,6 +82,23 @@ describe("the demo reward functions", () => {
       40,
     ]);
     expect([verifier.probe?.moved, verifier.probe?.overall.flips.k, verifier.retest?.moved]).toEqual([false, 0, false]);
+    // The leaderboard reads the same pairs: the judge's row is flagged, the verifier's is not, and the probed results
+    // are no part of any row's figures (each version covers the audited items once).
+    const query = parseLeaderboardQuery({ run: "grpo-main" });
+    if (!query.ok) throw new Error(query.errors.join("; "));
+    const board = await loadLeaderboard(query.query, client);
+    if (!board.ok) throw new Error(board.error);
+    const row = (name: string) => board.view.rows.find((r) => r.function?.name === name)!;
+    expect([
+      row("cs-judge-simulated").flagged,
+      row("verifier").flagged,
+      (row("verifier").probe?.n ?? 0) + (row("verifier").probe?.incomplete ?? 0),
+    ]).toEqual([true, false, 40 * PROBE_LINES.length]);
+    for (const r of board.view.rows) {
+      const missing = Object.values(r.coverage.missing).reduce((a, b) => a + b, 0);
+      expect([r.label, r.coverage.items]).toEqual([r.label, r.coverage.covered + missing]);
+      expect([r.label, r.coverage.missing.not_run]).toEqual([r.label, 0]);
+    }
     await seedDemoRewards(scratch.url, (l) => lines.push(l));
     expect(lines).toHaveLength(2);
   });

@@ -2,7 +2,7 @@
 // retested result joined to the result it pairs with (reward_results.paired_with, same run partition). For the
 // leaderboard, a version's latest probe and retest on a run as RerunPair lists; for the function's page, the CLI
 // and the API, each run's report: the figures of rerunSummary overall and, for a probe, per injected line.
-import pg from "pg";
+import type pg from "pg";
 import type { Db } from "@/lib/db/client.ts";
 import { DEFAULT_PASS_THRESHOLD, type RerunPair } from "@/lib/leaderboard/input.ts";
 import { rerunSummary, type RerunSummary } from "@/lib/leaderboard/stability.ts";
@@ -12,8 +12,8 @@ import { PROBE_LINES, type ProbeLine } from "@/lib/rewards/probes.ts";
 export type RerunSource = pg.Pool | Db;
 
 async function select<T>(q: RerunSource, text: string, values: unknown[]): Promise<T[]> {
-  if (q instanceof pg.Pool) return (await q.query(text, values)).rows as T[];
-  return q.$queryRawUnsafe<T[]>(text, ...values);
+  if ("$queryRawUnsafe" in q) return q.$queryRawUnsafe<T[]>(text, ...values);
+  return (await q.query(text, values)).rows as T[];
 }
 
 type PairRow = { reward_run_id: number; probe_line: string | null; first: number | null; second: number | null };
