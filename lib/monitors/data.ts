@@ -207,15 +207,19 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
       thresholds: string | null;
     }[]
   >`
+    -- The runs' rollups grouped apart and then joined (materialized): on Citus, runs is a reference table and
+    -- step_rollups distributed, and a subquery correlated with a reference table cannot be planned.
+    with s as materialized (
+      select run_id, concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
+                               sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
+                               sum(trained), sum(trained_differs), sum(trained_abs_diff_sum)) as rollups
+        from step_rollups where run_id = any(${[...runIds]}::text[]) group by run_id)
     select r.id, r.thresholds::text as thresholds,
-           (select concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
-                             sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
-                             sum(trained), sum(trained_differs), sum(trained_abs_diff_sum))
-              from step_rollups s where s.run_id = r.id) as rollups,
+           coalesce(s.rollups, '0') as rollups,
            -- counted on insert (027): reading the join of the run's items and reviews was O(its reviews)
            concat_ws(':', r.review_count, r.last_review_id) as reviews,
            concat_ws(':', r.pair_review_count, r.last_pair_review_id) as pair_reviews
-      from runs r where r.id = any(${[...runIds]}::text[])`;
+      from runs r left join s on s.run_id = r.id where r.id = any(${[...runIds]}::text[])`;
   return new Map(
     rows.map((r) => [r.id, `${r.rollups ?? ""}|${r.reviews ?? ""}|${r.pair_reviews ?? ""}|${r.thresholds ?? ""}`]),
   );

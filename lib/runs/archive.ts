@@ -9,7 +9,7 @@ import type pg from "pg";
 import { exportLedgerChunks, inSnapshot, prefetched } from "@/lib/ledger/export.ts";
 import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
 import { checkout } from "@/lib/db/pool.ts";
-import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
+import { beginLedgerWriteAllRuns } from "@/lib/ledger/store/write-batch.ts";
 
 /** The run's partitioned tables, children before the tables their foreign keys point at. */
 export const RUN_PARTITIONED_TABLES = [
@@ -148,7 +148,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
 
   const client = await checkout(pool);
   try {
-    await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+    await beginLedgerWriteAllRuns(client);
     const now = await countsOf(client, run);
     if (JSON.stringify(now) !== JSON.stringify(before))
       throw new ArchiveRefused(

@@ -28,6 +28,8 @@ export type CitusCluster = {
   /** The same database on each worker, in the order they were added. */
   workerUrls: string[];
   workerPorts: number[];
+  /** Each node's maintenance database (`postgres`), the coordinator first: where createCitusDatabase makes another. */
+  adminUrls: string[];
   /** Stops the three servers and removes their data. */
   stop: () => Promise<void>;
 };
@@ -61,6 +63,37 @@ async function onNode(url: string, sql: string[]): Promise<void> {
   }
 }
 
+/** `adminUrl` with its database replaced by `database`. */
+export function databaseUrl(adminUrl: string, database: string): string {
+  const u = new URL(adminUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * Creates `database` on a cluster whose nodes' maintenance databases are `adminUrls` (the coordinator first): Citus 13
+ * does not propagate database creation, so the database and the extension go on every node, then the coordinator is
+ * named and the workers added in it. Answers the coordinator's URL of the new database.
+ */
+export async function createCitusDatabase(adminUrls: string[], database: string): Promise<string> {
+  for (const admin of adminUrls) {
+    await onNode(admin, [`create database "${database}"`]);
+    await onNode(databaseUrl(admin, database), ["create extension citus"]);
+  }
+  const node = (u: string) => `'${new URL(u).hostname}', ${Number(new URL(u).port)}`;
+  const [coordinator, ...workers] = adminUrls;
+  await onNode(databaseUrl(coordinator, database), [
+    `select citus_set_coordinator_host(${node(coordinator)})`,
+    ...workers.map((w) => `select citus_add_node(${node(w)})`),
+  ]);
+  return databaseUrl(coordinator, database);
+}
+
+/** Drops `database` from every node of the cluster (the coordinator first: its connections to the workers go with it). */
+export async function dropCitusDatabase(adminUrls: string[], database: string): Promise<void> {
+  for (const admin of adminUrls) await onNode(admin, [`drop database if exists "${database}" with (force)`]);
+}
+
 /** Starts the cluster with database `database` (citus on every node, the workers added). Throws missingCitus()'s sentence. */
 export async function startCitusCluster(database = "verity_citus"): Promise<CitusCluster> {
   const missing = missingCitus();
@@ -85,19 +118,15 @@ export async function startCitusCluster(database = "verity_citus"): Promise<Citu
         up.add(i);
       }),
     );
-    // Database creation is not propagated by Citus 13 by default: the database and the extension go on every node.
-    for (const port of ports) {
-      await onNode(url(port, "postgres"), [`create database "${database}"`]);
-      await onNode(url(port, database), ["create extension citus"]);
-    }
-    await onNode(url(ports[0], database), [
-      `select citus_set_coordinator_host('127.0.0.1', ${ports[0]})`,
-      ...ports.slice(1).map((p) => `select citus_add_node('127.0.0.1', ${p})`),
-    ]);
+    await createCitusDatabase(
+      ports.map((p) => url(p, "postgres")),
+      database,
+    );
     return {
       url: url(ports[0], database),
       workerUrls: ports.slice(1).map((p) => url(p, database)),
       workerPorts: ports.slice(1),
+      adminUrls: ports.map((p) => url(p, "postgres")),
       stop,
     };
   } catch (err) {
