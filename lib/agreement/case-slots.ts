@@ -18,11 +18,20 @@ type SlotRow = {
 };
 
 /**
- * An item's registry: its own (030) or, for a row stored without one, its rollout's — "offset 0" keeps that a probe
- * of the run's rollouts, which the planner would otherwise trade for a scan of every rollout of the run.
+ * The audit items `i` where `which` holds, with their registry: their own (030) or, for a row stored without one (the
+ * trigger bypassed, as a replica's apply does), their rollout's. The rollouts are read in a statement of their own,
+ * only for such items: on Citus the audit tables stay on the coordinator and rollouts is distributed, and Citus
+ * cannot plan a subquery on one correlated with the other.
  */
-export const ITEM_REGISTRY = Prisma.raw(`coalesce(i.registry_id, (
-  select ro.registry_id from rollouts ro where ro.run_id = i.run_id and ro.id = i.rollout_id offset 0))`);
+const itemsWithRegistry = (which: Prisma.Sql) => Prisma.sql`
+    its as materialized (
+      select i.id as item_id, i.registry_id, i.run_id, i.rollout_id, i.ticket_id from audit_items i where ${which}),
+    missing as materialized (
+      select m.item_id, ro.registry_id from its m join rollouts ro on ro.run_id = m.run_id and ro.id = m.rollout_id
+       where m.registry_id is null),
+    items as materialized (
+      select i.item_id, coalesce(i.registry_id, m.registry_id) as registry_id, i.ticket_id
+        from its i left join missing m on m.item_id = i.item_id)`;
 
 /**
  * The slots of each distinct (registry, case) pair of the audit items `i` where `which` holds — a run has a handful
@@ -35,8 +44,7 @@ async function pairRows(which: Prisma.Sql, withIds: boolean, client: Db): Promis
   return rowsOf<SlotRow>(
     client,
     Prisma.sql`
-    with items as materialized (
-      select i.id as item_id, ${ITEM_REGISTRY} as registry_id, i.ticket_id from audit_items i where ${which}),
+    with ${itemsWithRegistry(which)},
     pairs as materialized (
       select p.registry_id, p.ticket_id, p.items,
              coalesce((select array_agg(t->>'name' order by ord) from jsonb_array_elements(case when jsonb_typeof(tr.tools) = 'array' then tr.tools else '[]'::jsonb end) with ordinality as x(t, ord)
@@ -80,7 +88,7 @@ export async function listCaseSlots(
   return out;
 }
 
-/** The slots of an item by its registry (ITEM_REGISTRY) and case; a pair not read gives empty slots. */
+/** The slots of an item by its registry and case; a pair not read gives empty slots. */
 export type PairSlots = (registryId: number, ticketId: string) => CaseSlots;
 
 /**

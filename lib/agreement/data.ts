@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client.ts";
-import { ITEM_REGISTRY, listPairSlots } from "@/lib/agreement/case-slots.ts";
+import { listPairSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
@@ -192,22 +192,34 @@ export async function loadAgreementItems(
   const itemWhere = Prisma.sql`${inScope} and exists (select 1 from reviews r where r.item_id = i.id and ${reviewWhere})`;
   // an item `i` in scope, for the statements that do not read its batch
   const itemInScope = Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`;
+  // The run's entries named by the run too: on Citus that routes the ledger's reads to the run's shard.
+  const runOf = (t: string) => (f.run ? Prisma.sql`and ${Prisma.raw(t)}.run_id = ${f.run}` : Prisma.empty);
   const itemRows = rowsOf<ItemRow>(
     client,
     Prisma.sql`
     with it as materialized (
       select i.id, i.batch_id, i.run_id, i.rollout_id, i.ledger_id, i.trajectory_id, i.ticket_id,
-             ${ITEM_REGISTRY} as registry_id, i.stratum,
+             i.registry_id, i.stratum,
              i.inclusion_prob, i.reviews_needed, i.reviews_done, i.disputed_at, b.tolerance
         from audit_items i join audit_batches b on b.id = i.batch_id
-       where ${itemWhere})
-    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, it.registry_id, it.stratum, it.inclusion_prob,
+       where ${itemWhere}),
+    -- each item's latest current adjudication, as a probe of its unique index per candidate (as an anti-join the
+    -- planner merged the whole index into every item's lookup: 10,000 items read it 10,000 times); read apart from
+    -- the ledger, which on Citus is distributed while the audit tables stay on the coordinator
+    adj as materialized (
+      select it.id as item_id, a.id, a.cause, a.guardrail from it
+       cross join lateral (
+        select a.id, a.cause, a.guardrail from adjudications a
+         where a.item_id = it.id and (select s.id from adjudications s where s.supersedes_id = a.id) is null
+         order by a.id desc limit 1) a)
+    select it.id, it.batch_id, it.trajectory_id, it.ticket_id, coalesce(it.registry_id, ro.registry_id) as registry_id,
+           it.stratum, it.inclusion_prob,
            it.reviews_needed, it.reviews_done, it.disputed_at, it.tolerance, l.category, ${ledgerColumns("l", "l", undefined, lean)},
            ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
            a.cause::text as cause, a.guardrail as adj_guardrail,
            a.id is not null as adjudicated
       from it
-      join ledger l on l.run_id = it.run_id and l.id = it.ledger_id
+      join ledger l on l.run_id = it.run_id and l.id = it.ledger_id ${runOf("l")}
       -- the rollout's current entry, looked up only when the recorded one is not it (a trajectory has one current
       -- entry: most items were never re-scored, and 10,000 probes of the trajectory index were a third of the
       -- statement); "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
@@ -215,13 +227,15 @@ export async function loadAgreementItems(
         select * from ledger c
          where not (${Prisma.raw(RECORDED_IS_CURRENT)})
            and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
+           ${runOf("c")}
          offset 0 limit 1) c on true
-      -- the superseding adjudication as a probe of its unique index per candidate (as an anti-join the planner
-      -- merged the whole index into every item's lookup: 10,000 items read it 10,000 times)
+      -- an item's registry (030), or its rollout's for an item stored without one (a trigger bypassed, as a replica's
+      -- apply does): probed only for such an item
       left join lateral (
-        select a.id, a.cause, a.guardrail from adjudications a
-         where a.item_id = it.id and (select s.id from adjudications s where s.supersedes_id = a.id) is null
-         order by a.id desc limit 1) a on true
+        select ro.registry_id from rollouts ro
+         where it.registry_id is null and ro.run_id = it.run_id and ro.id = it.rollout_id ${runOf("ro")}
+         offset 0) ro on true
+      left join adj a on a.item_id = it.id
      where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`,
   );
   const [rows, reviewRows, slots] = await Promise.all([

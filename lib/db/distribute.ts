@@ -73,6 +73,29 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
   ["trajectories", "trajectories_run_exists_update"],
 ];
 
+/**
+ * The enum types' casts to text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the RETURNING
+ * clause of every update and create, and Citus refuses a RETURNING clause with a function that is not IMMUTABLE on a
+ * table it manages (an enum's text is enum_out, STABLE only because a label can be renamed, which Verity never does).
+ */
+async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
+  const { rows } = await c.query<{ name: string }>(
+    `select t.typname as name from pg_type t join pg_namespace n on n.oid = t.typnamespace
+      where t.typtype = 'e' and n.nspname = 'public'
+        and not exists (select 1 from pg_cast k where k.castsource = t.oid and k.casttarget = 'text'::regtype)
+      order by 1`,
+  );
+  for (const { name } of rows) {
+    const fn = `"verity_${name.toLowerCase()}_text"`;
+    await c.query(
+      `create or replace function ${fn}(e "${name}") returns text language sql immutable strict parallel safe
+         return textin(enum_out(e))`,
+    );
+    await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
+  }
+  return rows.map((r) => r.name);
+}
+
 export type DistributeResult = { changed: boolean; steps: string[] };
 
 /** The database is not on a Citus coordinator: nothing was changed. */
@@ -201,6 +224,8 @@ export async function distributeDatabase(
       // are copied as their writer's (the ledger's append-only triggers refuse updates and deletes, not inserts).
       await c.query("set local citus.propagate_set_commands to 'local'");
       await c.query("set local verity.rollup_writer = 'on'");
+      const enums = await immutableEnumCasts(c);
+      step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);

@@ -149,17 +149,22 @@ export async function listAuditedSteps(runId: string, client: Db = readDb()): Pr
   const rows = await client.$queryRaw<
     { ticket_id: string; inclusion_prob: number; step: number; ledger_reward: number; human_reward: number }[]
   >`
-    select i.ticket_id, i.inclusion_prob, l.step, l.reward as ledger_reward, r.reward as human_reward
-      from audit_batches b
-      join audit_items i on i.batch_id = b.id
-      join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
-      join lateral (
-        select v.reward from reviews v
-         where v.item_id = i.id and v.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
-           and not exists (select 1 from reviews s where s.supersedes_id = v.id)
-         order by v.id limit 1) r on true
-     where b.run_id = ${runId} and l.reward is not null
-     order by l.step, i.id`;
+    -- The reviews first, then their entries from the run (on Citus the audit tables stay on the coordinator and
+    -- the ledger is distributed: its rows are read from the run's shard with the items' keys).
+    with r as materialized (
+      select i.id, i.ticket_id, i.inclusion_prob, i.ledger_id, r.reward
+        from audit_batches b
+        join audit_items i on i.batch_id = b.id
+        join lateral (
+          select v.reward from reviews v
+           where v.item_id = i.id and v.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
+             and not exists (select 1 from reviews s where s.supersedes_id = v.id)
+           order by v.id limit 1) r on true
+       where b.run_id = ${runId})
+    select r.ticket_id, r.inclusion_prob, l.step, l.reward as ledger_reward, r.reward as human_reward
+      from r join ledger l on l.run_id = ${runId} and l.id = r.ledger_id
+     where l.reward is not null
+     order by l.step, r.id`;
   return rows.map((r) => ({
     ticket: r.ticket_id,
     step: r.step,

@@ -90,17 +90,22 @@ export async function forEachAuditPair(
   for (let at = 0; at < all.length; at += chunkItems) {
     const chunk = all.slice(at, at + chunkItems);
     const [rows, slots] = await Promise.all([
+      // The reviews first, then their entries from the run (on Citus: the audit tables on the coordinator, the
+      // entries read from the run's shard with the reviews' keys).
       client.$queryRaw<AuditRow[]>`
-        select i.id as item_id, l.step, l.reward as ledger_reward, r.reward as human_reward, b.tolerance,
-               l.claims as ledger_claims, r.claims as human_claims
-          from audit_items i
-          join audit_batches b on b.id = i.batch_id
-          join reviews r on r.item_id = i.id
-          join ledger l on l.run_id = i.run_id and l.id = i.ledger_id
-         where i.id = any(${chunk}::bigint[]) and l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
-           and not exists (select 1 from reviews s where s.supersedes_id = r.id)
-           and r.excluded_reason is null -- only blind reviews count (lib/review/blind.ts)
-         order by i.id, r.id`,
+        with r as materialized (
+          select i.id as item_id, i.ledger_id, r.id, r.reward as human_reward, b.tolerance, r.claims as human_claims
+            from audit_items i
+            join audit_batches b on b.id = i.batch_id
+            join reviews r on r.item_id = i.id
+           where i.id = any(${chunk}::bigint[])
+             and not exists (select 1 from reviews s where s.supersedes_id = r.id)
+             and r.excluded_reason is null) -- only blind reviews count (lib/review/blind.ts)
+        select r.item_id, l.step, l.reward as ledger_reward, r.human_reward, r.tolerance,
+               l.claims as ledger_claims, r.human_claims
+          from r join ledger l on l.run_id = ${runId} and l.id = r.ledger_id
+         where l.step between ${range.from ?? 0} and ${range.to ?? MAX_STEP}
+         order by r.item_id, r.id`,
       listCaseSlots(chunk, client),
     ]);
     let previous: bigint | null = null;
@@ -162,18 +167,24 @@ type OrderingRow = {
  */
 export async function listOrderingJudgements(runId: string, client: Db = db()): Promise<OrderingJudgement[]> {
   const rows = await client.$queryRaw<OrderingRow[]>`
-    select distinct on (i.id)
-           a.step, a.trajectory_id as a_id, a.reward as a_reward, b.trajectory_id as b_id, b.reward as b_reward,
-           i.b_on_left, r.preferred_trajectory_id as preferred, i.inclusion_prob
-      from audit_batches ab
-      join audit_items i on i.batch_id = ab.id
-      join pair_reviews r on r.item_id = i.id
-      join ledger a on a.run_id = i.run_id and a.id = i.ledger_id
-      join ledger b on b.run_id = i.run_id and b.id = i.ledger_b_id
-     where ab.run_id = ${runId} and ab.kind = 'pairwise'
-       and not exists (select 1 from pair_reviews s where s.supersedes_id = r.id)
-       and r.excluded_reason is null
-     order by i.id, r.id`;
+    -- The judgements first, then their entries (on Citus the audit tables stay on the coordinator and the ledger is
+    -- distributed: the entries are read from the run's shard with the judgements' keys).
+    with p as materialized (
+      select distinct on (i.id) i.id, i.ledger_id, i.ledger_b_id, i.b_on_left, r.preferred_trajectory_id as preferred,
+             i.inclusion_prob
+        from audit_batches ab
+        join audit_items i on i.batch_id = ab.id
+        join pair_reviews r on r.item_id = i.id
+       where ab.run_id = ${runId} and ab.kind = 'pairwise'
+         and not exists (select 1 from pair_reviews s where s.supersedes_id = r.id)
+         and r.excluded_reason is null
+       order by i.id, r.id)
+    select a.step, a.trajectory_id as a_id, a.reward as a_reward, b.trajectory_id as b_id, b.reward as b_reward,
+           p.b_on_left, p.preferred, p.inclusion_prob
+      from p
+      join ledger a on a.run_id = ${runId} and a.id = p.ledger_id
+      join ledger b on b.run_id = ${runId} and b.id = p.ledger_b_id
+     order by p.id`;
   rows.sort((x, y) => x.step - y.step);
   return rows.map((r) => {
     const left = r.b_on_left ? r.b_id : r.a_id;
