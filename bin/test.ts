@@ -170,6 +170,7 @@ async function vitest(
 const CITUS_INT_FILES = [
   // ingest: idempotence, conflicts, a killed ingest re-run, the API
   "lib/ingest/ingest.int.test.ts",
+  "lib/ingest/run-lock.int.test.ts",
   "lib/ingest/interrupt.int.test.ts",
   "app/api/v1/ingest/route.int.test.ts",
   // browse and counts, detail, groups
