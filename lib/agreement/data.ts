@@ -226,14 +226,14 @@ export async function loadAgreementItems(
       left join lateral (
         select * from ledger c
          where not (${Prisma.raw(RECORDED_IS_CURRENT)})
-           and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
+           and c.run_id = l.run_id and c.trajectory_id = l.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
            ${runOf("c")}
          offset 0 limit 1) c on true
       -- an item's registry (030), or its rollout's for an item stored without one (a trigger bypassed, as a replica's
       -- apply does): probed only for such an item
       left join lateral (
         select ro.registry_id from rollouts ro
-         where it.registry_id is null and ro.run_id = it.run_id and ro.id = it.rollout_id ${runOf("ro")}
+         where it.registry_id is null and ro.run_id = l.run_id and ro.id = it.rollout_id ${runOf("ro")}
          offset 0) ro on true
       left join adj a on a.item_id = it.id
      where true ${f.category ? Prisma.sql`and l.category = ${f.category}` : Prisma.empty}`,

@@ -61,8 +61,9 @@ describe("the gate on the demo", () => {
       .token;
   }, 300_000);
 
-  // Not yet on Citus: the demo's hacking run comes out with its ordering rule off there (its judged pairs are not
-  // counted), a cause not yet found (docs/scale.md, "Verity on Citus", "Not yet").
+  // Not yet on Citus: whether the run has judged pairs is read from its pair-review counter (027), which the trigger
+  // on pair_reviews keeps on the coordinator's copy of runs only, and the gate's read goes to a worker's copy (0), so
+  // the ordering rule is off there (docs/scale.md, "Verity on Citus", "Not yet").
   it.skipIf(ON_CITUS)(
     "fails grpo-hacking (exit 1), one line per rule with value, threshold and interval",
     async () => {
@@ -257,7 +258,7 @@ describe("a change of verdict fires the alarm webhook once", () => {
   const run = uniqueName("gate-hook");
 
   // Not yet on Citus: a run's review counters (027), which tell a stored verdict stale, are kept by a trigger on
-  // reviews that writes runs, and on Citus that write from the reviews' shard misses runs, a reference table
+  // reviews, and on Citus its write reaches only the coordinator's copy of runs, a reference table
   // (docs/scale.md, "Verity on Citus", "Not yet").
   it.skipIf(ON_CITUS)(
     "posts the first verdict and each change, once; an unchanged verdict posts nothing",

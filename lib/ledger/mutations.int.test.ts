@@ -49,7 +49,7 @@ async function supersedeMoves(configHash: string) {
     `select count(*)::int as n,
             count(*) filter (where coalesce(o.reward, 0) < 0.9 and n.reward >= 0.9)::int as up,
             count(*) filter (where o.reward >= 0.9 and coalesce(n.reward, 0) < 0.9)::int as down
-       from ledger n join ledger o on o.id = n.supersedes_id
+       from ledger n join ledger o on o.run_id = n.run_id and o.id = n.supersedes_id
       where n.run_id = $1 and n.config_hash = $2`,
     [RUN, configHash],
   );
