@@ -114,7 +114,7 @@ describe("rescoreRun", () => {
     // The current entry of every re-scored trajectory equals its very first one, byte for byte (same hash).
     const { rows } = await t.pool.query(
       `select count(*)::int as n, count(*) filter (where first.content_hash = cur.content_hash)::int as same
-         from ledger cur join ledger mid on mid.id = cur.supersedes_id join ledger first on first.id = mid.supersedes_id
+         from ledger cur join ledger mid on mid.run_id = cur.run_id and mid.id = cur.supersedes_id join ledger first on first.run_id = mid.run_id and first.id = mid.supersedes_id
         where cur.run_id = $1 and cur.is_current`,
       [RUN],
     );
