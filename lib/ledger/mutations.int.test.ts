@@ -87,7 +87,7 @@ describe("rescoreRun", () => {
     expect(
       await count(
         t.pool,
-        "select 1 from ledger o join ledger n on n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id",
+        "select 1 from ledger o join ledger n on n.run_id = o.run_id and n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id",
       ),
     ).toBe(0);
     expect(
