@@ -116,10 +116,15 @@ async function staticChecks() {
   tally("layers", layers.length ? 0 : 1, layers.length ? 1 : 0, layers.slice(0, 3));
 }
 
-async function vitest(project: "unit" | "int" | "citus", env: NodeJS.ProcessEnv) {
-  say(`${project} tests (vitest)`);
-  const out = path.join(OUT, `vitest-${project}.json`);
-  const unhandled = path.join(OUT, `vitest-${project}-unhandled.txt`);
+async function vitest(
+  project: "unit" | "int" | "citus",
+  env: NodeJS.ProcessEnv,
+  args = extra,
+  label: string = project,
+) {
+  say(`${label} tests (vitest)`);
+  const out = path.join(OUT, `vitest-${label}.json`);
+  const unhandled = path.join(OUT, `vitest-${label}-unhandled.txt`);
   fs.rmSync(out, { force: true });
   fs.rmSync(unhandled, { force: true });
   const code = await run(
@@ -132,7 +137,7 @@ async function vitest(project: "unit" | "int" | "citus", env: NodeJS.ProcessEnv)
       "--reporter=default",
       "--reporter=json",
       `--outputFile.json=${out}`,
-      ...extra,
+      ...args,
     ],
     { env: { ...env, VERITY_VITEST_UNHANDLED: unhandled } },
   );
@@ -143,7 +148,7 @@ async function vitest(project: "unit" | "int" | "citus", env: NodeJS.ProcessEnv)
         .filter(Boolean)
         .map((e) => `outside any test: ${e}`)
     : [];
-  if (!fs.existsSync(out)) return tally(`${project} tests`, 0, 1, errors);
+  if (!fs.existsSync(out)) return tally(`${label} tests`, 0, 1, errors);
   const r = JSON.parse(fs.readFileSync(out, "utf8")) as {
     numPassedTests: number;
     numFailedTests: number;
@@ -152,10 +157,79 @@ async function vitest(project: "unit" | "int" | "citus", env: NodeJS.ProcessEnv)
     testResults?: VitestFile[];
   };
   // a suite that fails to load has no failed tests but fails the run: count it
-  tally(`${project} tests`, r.numPassedTests, r.numFailedTests || (code !== 0 ? 1 : 0), [
+  tally(`${label} tests`, r.numPassedTests, r.numFailedTests || (code !== 0 ? 1 : 0), [
     ...vitestFailures(r.testResults ?? []),
     ...errors,
   ]);
+}
+
+/**
+ * The integration tests that run a second time against a distributed database on a Citus cluster (`npm test --
+ * citus`): every write path and every run-scoped read (docs/scale.md, "Verity on Citus"). A test in them that cannot
+ * apply on Citus is skipped there (`ON_CITUS`, lib/testing/scratch-db.ts) with its reason beside it.
+ */
+const CITUS_INT_FILES = [
+  // ingest: idempotence, conflicts, any batch cut, a killed ingest re-run, the API; the per-run lock
+  "lib/ingest/ingest.int.test.ts",
+  "lib/ingest/interrupt.int.test.ts",
+  "app/api/v1/ingest/route.int.test.ts",
+  "lib/ingest/run-lock.int.test.ts",
+  // detail
+  "lib/ledger/detail.int.test.ts",
+  // shadow-audit sampling, leases and reviews
+  "lib/cli/sample.int.test.ts",
+  "lib/audit/mutations.int.test.ts",
+  "lib/review/leases.int.test.ts",
+  "lib/review/mutations.int.test.ts",
+  // agreement, pairwise
+  "lib/agreement/report.int.test.ts",
+  "lib/agreement/data.int.test.ts",
+  "lib/audit/pair-batch.int.test.ts",
+  "lib/pairwise/pair-review.int.test.ts",
+  "lib/pairwise/report.int.test.ts",
+  // monitors and alarms after a write, the gate
+  "lib/monitors/evaluate.int.test.ts",
+  "lib/server/after-write.int.test.ts",
+  "lib/gate/gate.int.test.ts",
+  // re-scores, archive, reward-function runs
+  "lib/ledger/mutations.int.test.ts",
+  "lib/runs/archive.int.test.ts",
+  "lib/rewards/runs.int.test.ts",
+  // Not yet on the cluster (docs/scale.md, "Verity on Citus", "Not yet"): browse and counts
+  // (lib/ledger/browse, count-estimate: the count's block sample reads per-run partitions), groups
+  // (lib/ledger/group), clusters (lib/clusters/data), case revisions (lib/cases/cases), and the append-only tests of
+  // lib/db/append-only (written against a run's partitions; lib/db/citus.citus.test.ts checks those rules on the
+  // cluster).
+];
+
+/**
+ * The Citus part's integration tests: a cluster of its own, a database migrated and distributed on it, and the files
+ * of CITUS_INT_FILES (those matching the file filters among the extra arguments, when there are any) run on it.
+ */
+async function intOnCitus(env: NodeJS.ProcessEnv) {
+  const filters = extra.filter((a) => !a.startsWith("-"));
+  const files = CITUS_INT_FILES.filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  if (!files.length) return;
+  const started = Date.now();
+  const cluster = await startCitusCluster("verity_test");
+  try {
+    await migrate(cluster.url);
+    await distributeDatabase(cluster.url);
+    say(`integration tests on the cluster: started, migrated and distributed in ${Date.now() - started} ms`);
+    await vitest(
+      "int",
+      {
+        ...env,
+        DATABASE_URL: cluster.url,
+        VERITY_TEST_ADMIN_URL: cluster.adminUrls[0],
+        VERITY_TEST_CITUS_NODES: cluster.adminUrls.join(","),
+      },
+      [...files, ...extra.filter((a) => a.startsWith("-"))],
+      "int-citus",
+    );
+  } finally {
+    await cluster.stop();
+  }
 }
 
 type PlaywrightSuite = {
@@ -359,7 +433,12 @@ async function main(): Promise<number> {
     if (missing) {
       say(`citus tests: skipped: ${missing}`);
       skipped++;
-    } else await vitest("citus", { ...process.env, NODE_ENV: "test" });
+    } else {
+      const started = Date.now();
+      await vitest("citus", { ...process.env, NODE_ENV: "test" }, ["--passWithNoTests", ...extra]);
+      await intOnCitus({ ...process.env, NODE_ENV: "test" });
+      say(`citus part: ${((Date.now() - started) / 60_000).toFixed(1)} minutes`);
+    }
   }
   if (want("int") || want("e2e") || want("py")) {
     const database = await ensureDatabase("postgres");

@@ -12,7 +12,7 @@ import type { CaseDraft } from "@/lib/cases/schema.ts";
 import { writeCaseVersion, type CaseAnswers } from "@/lib/ledger/store/case-version.ts";
 import { checkout } from "@/lib/db/pool.ts";
 import { caseRow } from "@/lib/ledger/store/rows.ts";
-import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
+import { beginLedgerWriteAllRuns } from "@/lib/ledger/store/write-batch.ts";
 import { runExists } from "@/lib/ledger/export.ts";
 import { recordScoreChange } from "@/lib/ledger/score-change-marks.ts";
 import { emptyRescoreCounts, RescoreTally, rescorePage, type RescoreSummary } from "@/lib/ledger/store/supersede.ts";
@@ -76,7 +76,7 @@ export async function reviseCase(pool: pg.Pool, input: ReviseInput): Promise<Rev
   const client = await checkout(pool);
   let failed: Error | undefined;
   try {
-    await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+    await beginLedgerWriteAllRuns(client);
     const r = await reviseLocked(client, input, reason);
     await client.query(r.ok && r.status === "created" ? "commit" : "rollback");
     return r;

@@ -57,6 +57,63 @@ CREATE TRIGGER audit_items_rows_exist AFTER INSERT OR UPDATE OF "run_id", "ledge
   ON "audit_items" FOR EACH ROW EXECUTE FUNCTION verity_audit_item_rows_exist();`;
 
 /**
+ * The append-only rule of 014, but for archive: without partitions a run is archived by deleting its rows, so a
+ * DELETE of a row of the run that `verity.archiving_run` names (set by archive for its transaction only, with SET
+ * LOCAL, which Citus passes on to the workers where the row's trigger runs) is admitted; every other UPDATE, DELETE
+ * and TRUNCATE is refused as before.
+ */
+const APPEND_ONLY_BUT_ARCHIVE = `
+CREATE OR REPLACE FUNCTION verity_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  tbl text := coalesce(TG_ARGV[0], TG_TABLE_NAME);
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    RAISE EXCEPTION '% is append-only: it cannot be truncated', tbl;
+  END IF;
+  IF TG_OP = 'DELETE' THEN
+    IF to_jsonb(OLD)->>'run_id' = current_setting('verity.archiving_run', true) THEN
+      RETURN OLD;
+    END IF;
+    RAISE EXCEPTION '% is append-only: rows cannot be deleted', tbl;
+  END IF;
+  IF tbl = 'ledger' THEN
+    IF OLD.is_current AND NOT NEW.is_current
+       AND (to_jsonb(NEW) - 'is_current') = (to_jsonb(OLD) - 'is_current') THEN
+      RETURN NEW;
+    END IF;
+  END IF;
+  RAISE EXCEPTION '% is append-only: rows cannot be changed', tbl;
+END $$`;
+
+/**
+ * 027's review counters, told apart by the trigger's argument: a trigger of a table Citus manages runs on its shard,
+ * whose name (reviews_102017) is TG_TABLE_NAME, so 027's test of the name counted every review as a pair review.
+ */
+const REVIEW_COUNTERS_BY_ARGUMENT = `
+CREATE OR REPLACE FUNCTION verity_count_review() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF coalesce(TG_ARGV[0], TG_TABLE_NAME) = 'reviews' THEN
+    UPDATE "runs" SET "review_count" = "review_count" + 1,
+                      "last_review_id" = greatest(coalesce("last_review_id", 0), NEW.id)
+     WHERE id = (SELECT run_id FROM "audit_items" WHERE id = NEW.item_id);
+  ELSE
+    UPDATE "runs" SET "pair_review_count" = "pair_review_count" + 1,
+                      "last_pair_review_id" = greatest(coalesce("last_pair_review_id", 0), NEW.id)
+     WHERE id = (SELECT run_id FROM "audit_items" WHERE id = NEW.item_id);
+  END IF;
+  RETURN NULL;
+END $$
+---
+DROP TRIGGER reviews_count ON "reviews"
+---
+CREATE TRIGGER reviews_count AFTER INSERT ON "reviews" FOR EACH ROW EXECUTE FUNCTION verity_count_review('reviews')
+---
+DROP TRIGGER pair_reviews_count ON "pair_reviews"
+---
+CREATE TRIGGER pair_reviews_count AFTER INSERT ON "pair_reviews"
+  FOR EACH ROW EXECUTE FUNCTION verity_count_review('pair_reviews')`;
+
+/**
  * Triggers the single-node database has and a distributed one cannot: each makes or checks per-run partitions (the
  * shards are Citus's now, and ledger and rollouts take back their foreign keys on runs), writes another table from a
  * trigger on a shard, where the row's worker cannot reach a table it does not hold, or reads its statement's
@@ -72,6 +129,29 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
   ["trajectories", "trajectories_run_exists"],
   ["trajectories", "trajectories_run_exists_update"],
 ];
+
+/**
+ * The enum types' casts to text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the RETURNING
+ * clause of every update and create, and Citus refuses a RETURNING clause with a function that is not IMMUTABLE on a
+ * table it manages (an enum's text is enum_out, STABLE only because a label can be renamed, which Verity never does).
+ */
+async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
+  const { rows } = await c.query<{ name: string }>(
+    `select t.typname as name from pg_type t join pg_namespace n on n.oid = t.typnamespace
+      where t.typtype = 'e' and n.nspname = 'public'
+        and not exists (select 1 from pg_cast k where k.castsource = t.oid and k.casttarget = 'text'::regtype)
+      order by 1`,
+  );
+  for (const { name } of rows) {
+    const fn = `"verity_${name.toLowerCase()}_text"`;
+    await c.query(
+      `create or replace function ${fn}(e "${name}") returns text language sql immutable strict parallel safe
+         return textin(enum_out(e))`,
+    );
+    await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
+  }
+  return rows.map((r) => r.name);
+}
 
 export type DistributeResult = { changed: boolean; steps: string[] };
 
@@ -201,6 +281,12 @@ export async function distributeDatabase(
       // are copied as their writer's (the ledger's append-only triggers refuse updates and deletes, not inserts).
       await c.query("set local citus.propagate_set_commands to 'local'");
       await c.query("set local verity.rollup_writer = 'on'");
+      const enums = await immutableEnumCasts(c);
+      step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
+      await c.query(APPEND_ONLY_BUT_ARCHIVE);
+      for (const sql of REVIEW_COUNTERS_BY_ARGUMENT.split("\n---\n")) await c.query(sql);
+      step("review counters: reviews and pair reviews told apart by their triggers' argument");
+      step("append-only rule: a DELETE admitted for the run being archived (archive deletes a run's rows)");
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);

@@ -49,7 +49,7 @@ async function supersedeMoves(configHash: string) {
     `select count(*)::int as n,
             count(*) filter (where coalesce(o.reward, 0) < 0.9 and n.reward >= 0.9)::int as up,
             count(*) filter (where o.reward >= 0.9 and coalesce(n.reward, 0) < 0.9)::int as down
-       from ledger n join ledger o on o.id = n.supersedes_id
+       from ledger n join ledger o on o.run_id = n.run_id and o.id = n.supersedes_id
       where n.run_id = $1 and n.config_hash = $2`,
     [RUN, configHash],
   );
@@ -87,7 +87,7 @@ describe("rescoreRun", () => {
     expect(
       await count(
         t.pool,
-        "select 1 from ledger o join ledger n on n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id",
+        "select 1 from ledger o join ledger n on n.run_id = o.run_id and n.supersedes_id = o.id where o.is_current or not n.is_current or n.id < o.id",
       ),
     ).toBe(0);
     expect(
@@ -114,7 +114,7 @@ describe("rescoreRun", () => {
     // The current entry of every re-scored trajectory equals its very first one, byte for byte (same hash).
     const { rows } = await t.pool.query(
       `select count(*)::int as n, count(*) filter (where first.content_hash = cur.content_hash)::int as same
-         from ledger cur join ledger mid on mid.id = cur.supersedes_id join ledger first on first.id = mid.supersedes_id
+         from ledger cur join ledger mid on mid.run_id = cur.run_id and mid.id = cur.supersedes_id join ledger first on first.run_id = mid.run_id and first.id = mid.supersedes_id
         where cur.run_id = $1 and cur.is_current`,
       [RUN],
     );

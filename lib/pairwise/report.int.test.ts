@@ -132,15 +132,19 @@ describe("the pairwise report", () => {
       pi: number;
       judgements: { preferred: string | null; choice: string; counted: boolean }[];
     }>(
-      `select i.id::text, la.reward as reward_a, lb.reward as reward_b, i.trajectory_id as a, i.trajectory_b_id as b,
-              i.inclusion_prob as pi,
-              (select json_agg(json_build_object('preferred', p.preferred_trajectory_id, 'choice', p.choice,
-                                                 'counted', p.excluded_reason is null) order by p.id)
-                 from pair_reviews p where p.item_id = i.id) as judgements
-         from audit_items i
+      // the judged items first, then their entries (on Citus the ledger is distributed, the audit tables are not)
+      `with i as materialized (
+         select i.id, i.run_id, i.ledger_id, i.ledger_b_id, i.trajectory_id, i.trajectory_b_id, i.inclusion_prob,
+                (select json_agg(json_build_object('preferred', p.preferred_trajectory_id, 'choice', p.choice,
+                                                   'counted', p.excluded_reason is null) order by p.id)
+                   from pair_reviews p where p.item_id = i.id) as judgements
+           from audit_items i
+          where i.batch_id = $1 and exists (select 1 from pair_reviews p where p.item_id = i.id))
+       select i.id::text, la.reward as reward_a, lb.reward as reward_b, i.trajectory_id as a, i.trajectory_b_id as b,
+              i.inclusion_prob as pi, i.judgements
+         from i
          join ledger la on la.run_id = i.run_id and la.id = i.ledger_id
-         join ledger lb on lb.run_id = i.run_id and lb.id = i.ledger_b_id
-        where i.batch_id = $1 and exists (select 1 from pair_reviews p where p.item_id = i.id)
+         join ledger lb on lb.run_id = la.run_id and lb.id = i.ledger_b_id
         order by i.id`,
       [batchId],
     );

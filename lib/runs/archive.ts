@@ -9,7 +9,7 @@ import type pg from "pg";
 import { exportLedgerChunks, inSnapshot, prefetched } from "@/lib/ledger/export.ts";
 import { ROLLOUT_TEXT_COLUMNS, rolloutLine, type RolloutTextRow } from "@/lib/ledger/export-lines.ts";
 import { checkout } from "@/lib/db/pool.ts";
-import { LEDGER_WRITE_LOCK } from "@/lib/ledger/store/write-batch.ts";
+import { beginLedgerWriteAllRuns } from "@/lib/ledger/store/write-batch.ts";
 
 /** The run's partitioned tables, children before the tables their foreign keys point at. */
 export const RUN_PARTITIONED_TABLES = [
@@ -36,6 +36,15 @@ export type ArchiveSummary = {
 };
 
 export class ArchiveRefused extends Error {}
+
+/** Whether `table` is partitioned by run (the single node); on Citus it is distributed by run instead. */
+async function partitioned(client: pg.PoolClient, table: string): Promise<boolean> {
+  const { rows } = await client.query<{ p: boolean }>(
+    `select relkind = 'p' as p from pg_class where oid = $1::regclass`,
+    [table],
+  );
+  return rows[0]?.p ?? false;
+}
 
 type Counts = { entries: number; all_entries: number; rollouts: number; max_ledger: string | null };
 
@@ -148,7 +157,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
 
   const client = await checkout(pool);
   try {
-    await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+    await beginLedgerWriteAllRuns(client);
     const now = await countsOf(client, run);
     if (JSON.stringify(now) !== JSON.stringify(before))
       throw new ArchiveRefused(
@@ -157,14 +166,23 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
     const again = await client.query("select 1 from audit_batches where run_id = $1", [run]);
     if (again.rowCount)
       throw new ArchiveRefused(`run ${JSON.stringify(run)} gained a shadow-audit batch; nothing was dropped`);
-    // trajectories refuses deletes but archive's, of the run it archives (migration 034).
-    await client.query("select set_config('verity.archiving_run', $1, true)", [run]);
+    // trajectories refuses deletes but archive's, of the run it archives (migration 034); on Citus so do the run's
+    // tables, whose rows archive deletes (lib/db/distribute.ts). A SET, not set_config(): Citus passes it on to the
+    // workers. Deleting the rollups is their writer's work.
+    await client.query(
+      `set local verity.archiving_run = ${client.escapeLiteral(run)}; set local verity.rollup_writer = 'on'`,
+    );
     await client.query("delete from trajectories where run_id = $1", [run]);
     await client.query("delete from monitor_alarm_events where run_id = $1", [run]);
     await client.query("delete from monitor_alarms where run_id = $1", [run]);
     await client.query("delete from cluster_states where run_id = $1", [run]);
     await client.query("delete from score_change_marks where run_id = $1", [run]);
     for (const table of RUN_PARTITIONED_TABLES) {
+      if (!(await partitioned(client, table))) {
+        // Distributed by run on Citus (docs/scale.md): the run's rows are deleted from its shard.
+        await client.query(`delete from "${table}" where run_id = $1`, [run]);
+        continue;
+      }
       const { rows } = await client.query<{ name: string; attached: boolean }>(
         `select verity_run_partition_name($1, $2) as name,
                 exists (select 1 from pg_inherits i where i.inhrelid = to_regclass(quote_ident(verity_run_partition_name($1, $2)))

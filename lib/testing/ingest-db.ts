@@ -1,17 +1,19 @@
 // Helpers shared by the ingest, ledger and rollup integration tests and the benchmark: a fresh migrated database,
 // NDJSON bodies, and a comparable picture of a ledger (ids and timestamps left out).
 import pg from "pg";
+import { distributeDatabase } from "@/lib/db/distribute.ts";
 import { migrate } from "@/lib/db/migrate.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { createScratchDatabase, ON_CITUS } from "@/lib/testing/scratch-db.ts";
 import { ingestStream, type IngestOptions } from "@/lib/ingest/ingest.ts";
 import type { IngestSummary } from "@/lib/ingest/schema.ts";
 
 export type TestDatabase = { url: string; pool: pg.Pool; drop: () => Promise<void> };
 
-/** A new database with every migration applied, and a pool on it. */
+/** A new database with every migration applied (and distributed, on a Citus cluster), and a pool on it. */
 export async function freshDatabase(prefix: string): Promise<TestDatabase> {
   const scratch = await createScratchDatabase(prefix);
   await migrate(scratch.url);
+  if (ON_CITUS) await distributeDatabase(scratch.url);
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 });
   pool.on("error", () => undefined);
   return {

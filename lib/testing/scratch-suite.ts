@@ -1,17 +1,18 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { createClient } from "@/lib/db/client.ts";
+import { distributeDatabase } from "@/lib/db/distribute.ts";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { closeBulkPool } from "@/lib/db/pool.ts";
 import { rawClient } from "@/lib/db/raw-client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
+import { createScratchDatabase, ON_CITUS } from "@/lib/testing/scratch-db.ts";
 
 export type ScratchDatabase = Awaited<ReturnType<typeof createScratchDatabase>>;
 
 /**
  * A migrated scratch database and a Prisma client on it for the tests of the enclosing describe block: made before
  * them (`ready` receives both, then the block's own beforeAll hooks run), and after them the client disconnected,
- * the bulk pool of its url closed and the database dropped.
+ * the bulk pool of its url closed and the database dropped. On a Citus cluster it is distributed once migrated.
  */
 export function useMigratedScratch(
   prefix: string,
@@ -22,6 +23,7 @@ export function useMigratedScratch(
   beforeAll(async () => {
     scratch = await createScratchDatabase(prefix);
     await migrate(scratch.url);
+    if (ON_CITUS) await distributeDatabase(scratch.url);
     client = createClient(scratch.url);
     ready(scratch, client);
   });

@@ -135,7 +135,7 @@ export async function supersedeEntries(
   const summary = tally.summary;
   const client = await checkout(pool);
   try {
-    await beginLedgerWrite(client);
+    await beginLedgerWrite(client, [runId]);
     const cur = await client.query<CurrentRow>(
       `select id::text as id, trajectory_id, content_hash, run_id, step, group_id, status::text as status,
               source::text as source, reward, raw_reward, capped, handoff, guardrail_mask, deciding_guardrail,

@@ -25,24 +25,49 @@ export type PreparedLine = {
 };
 
 /**
- * Transaction-scoped advisory lock held by every writer of the ledger (ingest batches, re-score batches). "Is there
- * a current entry for this trajectory?" and the insert that follows must not interleave with another writer's.
+ * The ledger's advisory locks (transaction-scoped). Every writer of one run's ledger (an ingest batch, a re-score
+ * batch) holds the run's lock, (LEDGER_WRITE_LOCK, hashtext(run)): "is there a current entry for this trajectory?"
+ * and the insert that follows must not interleave with another writer's of that run, and a trajectory is in one run.
+ * Writers of different runs share no rows of the ledger, so they run at once. They also hold LEDGER_WRITE_LOCK itself
+ * shared, which a writer across runs (a case revision, an archive) takes exclusively to wait for them all and keep
+ * them out.
  */
 export const LEDGER_WRITE_LOCK = 0x76657269;
 
 /**
- * Starts a transaction of a ledger writer (an ingest batch, a re-score batch) and takes LEDGER_WRITE_LOCK, in one round
- * trip. Every read such a transaction makes is a lookup by key (trajectory, ticket, id). While a large write runs the
- * tables grow faster than autovacuum re-analyses them, and with statistics from when a table was small the planner
- * scanned it for the existence check (89 ms instead of 2 per batch at 200,000 rows; 12 s of a 34 s ingest): index
- * lookups are made the only sensible plan for the transaction. Nor does any of them gain from parallel workers, whose
- * start-up alone cost 75 ms a batch once the existence check grew a fourth branch (029) and looked costly enough to
- * the planner.
+ * Starts a transaction of a ledger writer of `runs` (an ingest batch, a re-score batch) and takes their locks, in one
+ * round trip: LEDGER_WRITE_LOCK shared, then each run's in the order of its key, so two writers of overlapping runs
+ * wait for each other rather than deadlock. Every read such a transaction makes is a lookup by key (trajectory,
+ * ticket, id). While a large write runs the tables grow faster than autovacuum re-analyses them, and with statistics
+ * from when a table was small the planner scanned it for the existence check (89 ms instead of 2 per batch at 200,000
+ * rows; 12 s of a 34 s ingest): index lookups are made the only sensible plan for the transaction. Nor does any of
+ * them gain from parallel workers, whose start-up alone cost 75 ms a batch once the existence check grew a fourth
+ * branch (029) and looked costly enough to the planner.
  */
-export async function beginLedgerWrite(client: pg.PoolClient): Promise<void> {
+export async function beginLedgerWrite(client: pg.PoolClient, runs: Iterable<string>): Promise<void> {
+  const ids = [...new Set(runs)].map((r) => client.escapeLiteral(r));
   await client.query(
-    `begin; set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`,
+    `begin; set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0;
+     select pg_advisory_xact_lock_shared(${LEDGER_WRITE_LOCK});
+     select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK}, k)
+       from (select distinct hashtext(r) as k from unnest(array[${ids.join(", ")}]::text[]) as r order by 1 offset 0) as keys`,
   );
+}
+
+/** Starts a transaction of a writer across runs (a case revision, an archive): every ledger writer waits for it. */
+export async function beginLedgerWriteAllRuns(client: pg.PoolClient): Promise<void> {
+  await client.query(`begin; select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK})`);
+}
+
+/** The runs whose rows an ingest batch may write: those its rollouts and score records name. */
+function runsOf(lines: PreparedLine[]): Set<string> {
+  const runs = new Set<string>();
+  for (const l of lines) {
+    if (l.reject) continue;
+    if (l.rollout) runs.add(l.rollout.row.run_id);
+    if (l.score) runs.add(l.score.values.run_id);
+  }
+  return runs;
 }
 
 export type PartOutcome = "accepted" | "unchanged";
@@ -114,7 +139,7 @@ export async function writeIngestBatch(
   lines: PreparedLine[],
   ctx: WriteContext,
 ): Promise<LineOutcome[]> {
-  await beginLedgerWrite(client);
+  await beginLedgerWrite(client, runsOf(lines));
   try {
     const pending: WriteContext = newWriteContext();
     const outcomes = await classifyAndWrite(client, lines, ctx, pending);
@@ -440,7 +465,10 @@ async function recordTrajectories(
   ]);
 }
 
-async function insertCases(client: pg.PoolClient, rows: CaseRow[]): Promise<void> {
+async function insertCases(client: pg.PoolClient, cases: CaseRow[]): Promise<void> {
+  // By ticket: a writer of another run adding some of the same new cases waits for this one's (the primary key) and
+  // is then refused them and retries; in one order, two such writers never wait for each other both at once.
+  const rows = cases.toSorted((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
   await copyRows(
     client,
     "cases",
