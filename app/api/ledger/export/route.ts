@@ -4,7 +4,7 @@ import { parseBrowseQuery, type BrowseParams } from "@/lib/ledger/browse-schema.
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 import { apiError, type Result } from "@/lib/result.ts";
-import { SearchTimeoutError } from "@/lib/search/data.ts";
+import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -30,6 +30,7 @@ export const GET = apiRoute(
       body = await streamedBody(exportText(filter, format), utf8);
     } catch (err) {
       if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
+      if (err instanceof SearchInputError) return apiError(400, "bad_filter", err.message);
       throw err;
     }
     const name = `verity-trajectories.${format}`;
