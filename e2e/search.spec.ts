@@ -38,8 +38,10 @@ test("Chinese: two characters find the reply that holds them", async ({ page }) 
   await expect(page.getByTestId("match-count")).toHaveText("1 matching");
   await expect(rows(page).locator("td:first-child")).toHaveText("ex/02");
   await expect(rows(page).locator("[data-snippet] mark")).toHaveText(["退款"]);
+  // every run: the demo's Chinese-speaking customers are answered with the phrase too
   await page.goto(`/trajectories?q=${encodeURIComponent('"已为您安排退款"')}`);
-  await expect(rows(page).filter({ hasText: "ex/02" })).toHaveCount(1);
+  await expect(rows(page).first().locator("[data-snippet] mark").first()).toHaveText("已为您安排退款");
+  await expect(page.getByTestId("match-count")).not.toHaveText(/^(0|1) matching$/);
 });
 
 test("the syntax help opens from the search box and closes with Escape", async ({ page }) => {
