@@ -11,8 +11,11 @@ test("a search with fields, its snippet highlighted, and its matches marked on t
   await page.goto("/trajectories?run=grpo-demo");
   const box = page.getByLabel("Search");
   await hydrated(page);
-  await page.keyboard.press("/");
-  await expect(box).toBeFocused();
+  // "/" focuses the box once the streamed form has hydrated (the layout's hydration mark can come first)
+  await expect(async () => {
+    await page.keyboard.press("/");
+    await expect(box).toBeFocused({ timeout: 500 });
+  }).toPass();
   await box.fill("reply:refunded tool:finance.issue_refund arg:29.99");
   await box.press("Enter");
 
