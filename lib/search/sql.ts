@@ -30,18 +30,28 @@ export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * ILIKE for a term with letters that have a case, LIKE for one without (Chinese, digits): the same rows, and ILIKE
+ * folds the case of every candidate's whole text first, which on multibyte text cost 1.2 s of a 1.3 s first page at
+ * 200,000 rollouts (docs/benchmarks.md, "Search"). Both are answered by the trigram index.
+ */
+function matchOp(text: string): Prisma.Sql {
+  return Prisma.raw(text.toLowerCase() === text.toUpperCase() ? "like" : "ilike");
+}
+
 function termSql(t: SearchTerm, s: string): Prisma.Sql {
   const pattern = likePattern(t.text);
+  const op = matchOp(t.text);
   const column = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : null;
-  if (t.exclude) return Prisma.sql`not (${column ?? docSql(s)} ilike ${pattern})`;
+  if (t.exclude) return Prisma.sql`not (${column ?? docSql(s)} ${op} ${pattern})`;
   if (hasCjkPair(t.text)) {
     // The pairs find the candidates; the text is then checked as written. `|| ''` keeps the check off the trigram
     // index: a two-character term gives it no trigram, and it would read the whole index for every candidate.
     const target = column ?? Prisma.sql`(${docSql(s)} || '')`;
-    return Prisma.sql`${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[] and ${target} ilike ${pattern}`;
+    return Prisma.sql`${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[] and ${target} ${op} ${pattern}`;
   }
-  const found = Prisma.sql`${docSql(s)} ilike ${pattern}`;
-  return column ? Prisma.sql`${found} and ${column} ilike ${pattern}` : found;
+  const found = Prisma.sql`${docSql(s)} ${op} ${pattern}`;
+  return column ? Prisma.sql`${found} and ${column} ${op} ${pattern}` : found;
 }
 
 /**
