@@ -3,7 +3,7 @@
 -- its ticket's message — out of the ledger's and the rollouts' hot pages, partitioned by run_id like them (014), so a
 -- view of one run reads one partition, and distributed by run_id, co-located with rollouts, on Citus.
 --
--- Two GIN indexes, chosen by measurement (docs/search.md, "Why this index"): trigrams (pg_trgm) over all the texts
+-- Two GIN indexes (docs/search.md, "The index, and why this one"): trigrams (pg_trgm) over all the texts
 -- joined answer case-insensitive ILIKE '%…%' for words, phrases and code-like text (finance.issue_refund, 59.99) that
 -- word-based full-text search splits or stems; and the pairs of adjacent Chinese/Japanese/Korean characters (cjk),
 -- written by ingest, answer a two-character query such as 退款, which gives pg_trgm no trigram at all. The texts are
