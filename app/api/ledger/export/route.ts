@@ -3,7 +3,8 @@ import { iterateLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseQuery, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
-import type { Result } from "@/lib/result.ts";
+import { apiError, type Result } from "@/lib/result.ts";
+import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +25,14 @@ function parseExportQuery(search: URLSearchParams): Result<{ value: ExportQuery 
 export const GET = apiRoute(
   { auth: { session: "export" }, query: parseExportQuery, invalid: "bad_filter" },
   async ({ query: { format, filter } }) => {
-    const body = await streamedBody(exportText(filter, format), utf8);
+    let body;
+    try {
+      body = await streamedBody(exportText(filter, format), utf8);
+    } catch (err) {
+      if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
+      if (err instanceof SearchInputError) return apiError(400, "bad_filter", err.message);
+      throw err;
+    }
     const name = `verity-trajectories.${format}`;
     return new Response(body, {
       headers: {
