@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { z } from "zod";
 import { BatchParamsForm, type ParamValues } from "@/components/audit/batch-params-form.tsx";
 import { AuditPlanCard } from "@/components/audit/audit-plan.tsx";
+import { SearchScope } from "@/components/audit/search-scope.tsx";
 import { CreateBatchForm } from "@/components/audit/create-batch-form.tsx";
 import { PairPreview } from "@/components/audit/pair-preview.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
@@ -9,7 +10,7 @@ import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
-import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
+import { listRunWindows, previewBatch, type RunWindow } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
 import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
@@ -20,6 +21,19 @@ import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 export const metadata: Metadata = { title: "New audit batch" };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** A blank window of a batch drawn from the browser's filters: the filters' steps, else the run's whole window. */
+function searchWindow(raw: ParamValues, run: RunWindow | undefined): ParamValues {
+  if (!raw.filter || (raw.stepFrom ?? "") !== "" || (raw.stepTo ?? "") !== "") return raw;
+  const filter = new URLSearchParams(raw.filter);
+  const defaults = batchFormDefaults(run, "");
+  return {
+    ...defaults,
+    ...raw,
+    stepFrom: filter.get("step_from") ?? defaults.stepFrom,
+    stepTo: filter.get("step_to") ?? defaults.stepTo,
+  };
+}
 
 // Define, preview, create. The preview is a GET (the URL reproduces it) that draws the very sample "Create" stores:
 // the sampler is deterministic and the salt is fixed by the preview.
@@ -33,8 +47,9 @@ export default async function NewBatchPage({
   const raw: ParamValues = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, first(v) ?? ""]));
   const submitted = "runId" in raw;
   const run = runs.find((r) => r.id === raw.runId) ?? runs[0];
+  // "Audit these" from the browser names the run and its filters; the window is the run's unless they narrow it
   const values: ParamValues = submitted
-    ? { ...raw, salt: raw.salt?.trim() ? raw.salt : newSalt() }
+    ? { ...searchWindow(raw, run), salt: raw.salt?.trim() ? raw.salt : newSalt() }
     : batchFormDefaults(run, newSalt());
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
   const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
@@ -69,6 +84,7 @@ export default async function NewBatchPage({
       )}
       {preview && (
         <Card title="Preview" className="mt-4">
+          {resolved?.filter && <SearchScope filter={resolved.filter} rollouts={preview.population.rollouts} />}
           <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5" data-testid="preview">
             <Stat
               label="Tickets in window"
@@ -79,7 +95,10 @@ export default async function NewBatchPage({
                   : undefined
               }
             />
-            <Stat label="Rollouts in window" value={fmtInt(preview.population.rollouts)} />
+            <Stat
+              label={resolved?.filter ? "Matching rollouts" : "Rollouts in window"}
+              value={fmtInt(preview.population.rollouts)}
+            />
             <Stat
               label="Expected sample"
               value={`${preview.sample.expected.tickets.toFixed(1)} tickets`}
