@@ -37,7 +37,7 @@ const browserFilter = z
   .transform((s, ctx): BrowseParams => {
     const parsed = parseBrowseParams(new URLSearchParams(s));
     if (parsed.ok) return parsed.params;
-    ctx.addIssue({ code: "custom", error: `The browser's filters are not valid: ${parsed.errors.join("; ")}.` });
+    ctx.addIssue({ code: "custom", message: `The browser's filters are not valid: ${parsed.errors.join("; ")}.` });
     return z.NEVER;
   });
 

@@ -22,7 +22,7 @@ const query = z
   .superRefine((text, ctx) => {
     const parsed = parseSearch(text);
     // the parser speaks of the box (`q: …`); here the field is the saved search's query
-    if (!parsed.ok) ctx.addIssue({ code: "custom", error: parsed.error.replace(/^q: /, "") });
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error.replace(/^q: /, "") });
   });
 
 export const savedSearchInput = z.object({
