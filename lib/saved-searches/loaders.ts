@@ -3,6 +3,7 @@ import "server-only";
 // table (or why there is none), for the monitors page's charts, the clusters page's table and the CSV route.
 import type { ChartTable } from "@/lib/monitors/series.ts";
 import { listSavedSearches, findSavedSearch, stepShares, type SavedSearch } from "@/lib/saved-searches/data.ts";
+import { savedSearchRef } from "@/lib/saved-searches/schema.ts";
 import { shareTable } from "@/lib/saved-searches/table.ts";
 import { parseSearch } from "@/lib/search/parse.ts";
 
@@ -38,4 +39,20 @@ export async function loadSearchCount(
   const search = await findSavedSearch(userId, id);
   if (!search || (search.runId !== null && search.runId !== runId)) return null;
   return countSavedSearch(search, runId, range);
+}
+
+/**
+ * The clusters page's saved search: the user's searches that count in the run, and the picked one (`saved`, an id
+ * from the address; anything else picks none) counted per step over the window.
+ */
+export async function loadWindowSearch(
+  userId: number,
+  runId: string,
+  range: Range,
+  saved: unknown,
+): Promise<{ searches: SavedSearch[]; count: SearchCount | null }> {
+  const searches = await listSavedSearches(userId, { runId });
+  const picked = savedSearchRef.safeParse({ id: Array.isArray(saved) ? saved[0] : saved });
+  const search = picked.success ? searches.find((s) => s.id === picked.data.id) : undefined;
+  return { searches, count: search ? await countSavedSearch(search, runId, range) : null };
 }
