@@ -1,7 +1,7 @@
 import { apiRoute, type InputFailure } from "@/lib/api/route.ts";
 import { iterateLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseQuery, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { exportBrowseParquet } from "@/lib/ledger/browse-parquet.ts";
+import { exportBrowseParquet } from "@/lib/ledger/browse-parquet-data.ts";
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
 import { parquetResponse } from "@/lib/ledger/parquet.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
