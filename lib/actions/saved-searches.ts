@@ -29,16 +29,29 @@ function revalidate() {
   revalidatePath("/clusters");
 }
 
-/** Saves the browser's search (name, its query, optionally its run and an alarm line). */
-export async function saveSearchAction(_prev: SavedSearchFormState, form: FormData): Promise<SavedSearchFormState> {
+/**
+ * The shape of every saved-search action: the signed-in reader, the form parsed by `schema`, the write on their own
+ * searches, and the answer (the write's refusal at its field, or `done`'s sentence).
+ */
+async function ownWrite<T>(
+  form: FormData,
+  schema: z.ZodType<T>,
+  write: (userId: number, input: T) => Promise<{ ok: true } | { ok: false; error: string; field?: string }>,
+  done: (input: T) => string,
+): Promise<SavedSearchFormState> {
   const me = await requireActionUser("ledger.read");
   if (!isForm(form)) return NOT_A_FORM;
-  const parsed = savedSearchInput.safeParse(formObject(form));
+  const parsed = schema.safeParse(formObject(form));
   if (!parsed.success) return invalid(parsed.error);
-  const r = await createSavedSearch(me.id, parsed.data);
+  const r = await write(me.id, parsed.data);
   if (!r.ok) return refused(r);
   revalidate();
-  return { ok: true, message: `Saved as "${parsed.data.name}".` };
+  return { ok: true, message: done(parsed.data) };
+}
+
+/** Saves the browser's search (name, its query, optionally its run and an alarm line). */
+export async function saveSearchAction(_prev: SavedSearchFormState, form: FormData): Promise<SavedSearchFormState> {
+  return ownWrite(form, savedSearchInput, createSavedSearch, (s) => `Saved as "${s.name}".`);
 }
 
 /** Renames one of the user's saved searches. */
@@ -46,14 +59,12 @@ export async function renameSavedSearchAction(
   _prev: SavedSearchFormState,
   form: FormData,
 ): Promise<SavedSearchFormState> {
-  const me = await requireActionUser("ledger.read");
-  if (!isForm(form)) return NOT_A_FORM;
-  const parsed = renameSavedSearchInput.safeParse(formObject(form));
-  if (!parsed.success) return invalid(parsed.error);
-  const r = await renameSavedSearch(me.id, parsed.data.id, parsed.data.name);
-  if (!r.ok) return refused(r);
-  revalidate();
-  return { ok: true, message: `Renamed to "${parsed.data.name}".` };
+  return ownWrite(
+    form,
+    renameSavedSearchInput,
+    (userId, s) => renameSavedSearch(userId, s.id, s.name),
+    (s) => `Renamed to "${s.name}".`,
+  );
 }
 
 /** Deletes one of the user's saved searches. */
@@ -61,12 +72,10 @@ export async function deleteSavedSearchAction(
   _prev: SavedSearchFormState,
   form: FormData,
 ): Promise<SavedSearchFormState> {
-  const me = await requireActionUser("ledger.read");
-  if (!isForm(form)) return NOT_A_FORM;
-  const parsed = savedSearchRef.safeParse(formObject(form));
-  if (!parsed.success) return invalid(parsed.error);
-  const r = await deleteSavedSearch(me.id, parsed.data.id);
-  if (!r.ok) return refused(r);
-  revalidate();
-  return { ok: true, message: "Deleted." };
+  return ownWrite(
+    form,
+    savedSearchRef,
+    (userId, s) => deleteSavedSearch(userId, s.id),
+    () => "Deleted.",
+  );
 }
