@@ -34,6 +34,7 @@ export const RUN_SCOPED_TABLES = [
   "step_guardrail_rollups",
   "group_rollups",
   "reward_results",
+  "rollout_search",
 ];
 
 /**

@@ -17,6 +17,7 @@ export const RUN_PARTITIONED_TABLES = [
   "ledger_reasons",
   "ledger_guardrails",
   "ledger",
+  "rollout_search",
   "rollouts",
   "step_guardrail_rollups",
   "step_rollups",

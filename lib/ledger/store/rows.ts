@@ -5,6 +5,7 @@ import crypto, { createHash } from "node:crypto";
 import { canonicalJsonFast as canonicalJson } from "@/lib/ledger/store/canonical.ts";
 import { encodeCopyTail } from "@/lib/db/copy.ts";
 import type { Case, Rollout } from "@/lib/verifier/schema.ts";
+import { searchTexts, type SearchTexts } from "@/lib/ledger/store/search-rows.ts";
 
 // crypto.hash (Node ≥ 20.12) hashes a string in one call, several times cheaper than a Hash object for short texts.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
@@ -67,6 +68,8 @@ export type RolloutRow = {
   content_hash: string;
   /** The row's ROLLOUT_TAIL_COLUMNS in COPY format (the JSON documents are only ever needed as text, for COPY). */
   copy: Buffer;
+  /** Its searchable texts (rollout_search), the ticket's message left empty: the batch's writer knows the case. */
+  search: SearchTexts;
 };
 
 /** The columns of a rollouts row after the two known only when it is written (id, registry_id), in RolloutRow.copy. */
@@ -167,6 +170,7 @@ export function rolloutRow(r: Rollout): RolloutRow {
       trained,
       contentHash,
     ]),
+    search: searchTexts({ steps: r.trajectory.steps, finalReply: r.trajectory.final_reply }, null),
   };
 }
 

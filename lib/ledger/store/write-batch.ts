@@ -8,6 +8,7 @@ import { LEDGER_TAIL_COLUMNS, withTrainedReward, type LedgerEntryRows } from "@/
 import { ROLLOUT_TAIL_COLUMNS, type CaseRow, type RolloutRow } from "@/lib/ledger/store/rows.ts";
 import { applyRollupDelta, RollupDelta } from "@/lib/ledger/store/rollups.ts";
 import { writeCaseVersion, type RevisionMarker } from "@/lib/ledger/store/case-version.ts";
+import { insertSearchRows } from "@/lib/ledger/store/search-rows.ts";
 
 /** One line of an ingest batch, parsed, validated and mapped (lib/ingest/prepare.ts): what the batch writes of it. */
 export type PreparedLine = {
@@ -150,6 +151,7 @@ async function classifyAndWrite(
   for (const r of plan.revisions)
     await writeCaseVersion(client, r.row, r.version, { reason: r.meta.reason, answers: r.meta.answers });
   await insertRollouts(client, plan.rollouts, ids.rollouts, known.rollouts, ctx, pending);
+  await insertSearchRows(client, plan.rollouts, ids.rollouts, [...plan.cases, ...plan.revisions.map((r) => r.row)]);
   await insertLedgerEntries(client, plan.entries, ids.ledger, (t) => known.rollouts.get(t)?.id ?? null);
   return plan.outcomes;
 }

@@ -1,0 +1,121 @@
+// What of a rollout is searchable, field by field (rollout_search, migration 038, docs/search.md), and the writer of
+// a batch's new rollouts' rows, in the batch's transaction right after the rollouts: a rollout is findable once its
+// ingest answers.
+import type pg from "pg";
+import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
+import { cjkBigrams } from "@/lib/db/search-tokens.ts";
+import type { CaseRow, RolloutRow } from "@/lib/ledger/store/rows.ts";
+
+/**
+ * Characters of one field that are searchable: a tool output of megabytes would cost its whole size in the index
+ * for every rollout that carries it. Past this, a field's text is cut (docs/search.md, "Limits").
+ */
+export const MAX_FIELD_CHARS = 20_000;
+
+/** The searchable texts of one rollout, by field (each at most MAX_FIELD_CHARS). */
+export type SearchTexts = { reply: string; tools: string; args: string; results: string; ticket: string };
+
+/**
+ * A JSON value as PostgreSQL prints a jsonb (`{"amount": 59.99, "order_id": "O-1"}`: keys shorter first, then in
+ * byte order; ", " and ": " between), so a rollout's texts read the same whether ingest wrote them or migration 038
+ * filled them from the stored jsonb.
+ */
+export function jsonbText(v: unknown): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map(jsonbText).join(", ")}]`;
+  const keys = Object.keys(v).sort((a, b) => {
+    const la = Buffer.byteLength(a);
+    const lb = Buffer.byteLength(b);
+    return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
+  });
+  const o = v as Record<string, unknown>;
+  return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText(o[k])}`).join(", ")}}`;
+}
+
+const asText = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : jsonbText(v));
+/** A field's text cut to MAX_FIELD_CHARS. */
+export const cutField = (s: string) => (s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
+
+type StepLike = { type: string; name?: unknown; input?: unknown; output?: unknown };
+
+/**
+ * A rollout's searchable texts: its final reply; its tool calls' names, arguments (as JSON, or the text given) and
+ * outputs (as jsonbText when not text), one call a line; the ticket's message (from its case; empty when the case
+ * is not known).
+ */
+export function searchTexts(
+  rollout: { steps: readonly StepLike[]; finalReply: string },
+  ticketMessage: string | null,
+): SearchTexts {
+  const tools: string[] = [];
+  const args: string[] = [];
+  const results: string[] = [];
+  for (const s of rollout.steps) {
+    if (s.type !== "tool") continue;
+    tools.push(asText(s.name));
+    args.push(asText(s.input ?? {}));
+    results.push(asText(s.output));
+  }
+  return {
+    reply: cutField(rollout.finalReply),
+    tools: cutField(tools.join("\n")),
+    args: cutField(args.join("\n")),
+    results: cutField(results.join("\n")),
+    ticket: cutField(ticketMessage ?? ""),
+  };
+}
+
+/** The CJK character pairs of all of a rollout's texts (its rollout_search.cjk). */
+export function searchBigrams(t: SearchTexts): string[] {
+  return cjkBigrams(`${t.reply}\n${t.tools}\n${t.args}\n${t.results}\n${t.ticket}`);
+}
+
+/**
+ * The ticket messages of the rollouts' tickets: from the batch's own new cases and revisions first, then, for the
+ * others, from the stored cases (one lookup). A ticket without a case has none.
+ */
+async function ticketMessages(
+  client: pg.PoolClient,
+  rows: RolloutRow[],
+  batchCases: CaseRow[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const c of batchCases) out.set(c.ticket_id, messageOf(JSON.parse(c.ticket) as unknown));
+  const missing = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !out.has(t)).sort();
+  if (missing.length) {
+    const { rows: found } = await client.query<{ ticket_id: string; message: string | null }>(
+      "select ticket_id, ticket ->> 'message' as message from cases where ticket_id = any($1::text[])",
+      [missing],
+    );
+    for (const f of found) out.set(f.ticket_id, f.message ?? "");
+  }
+  return out;
+}
+
+const messageOf = (ticket: unknown) => {
+  const m = (ticket as { message?: unknown } | null)?.message;
+  return typeof m === "string" ? m : m === undefined || m === null ? "" : jsonbText(m);
+};
+
+/** Writes one rollout_search row per new rollout (ids as allocated for them), by COPY. */
+export async function insertSearchRows(
+  client: pg.PoolClient,
+  rows: RolloutRow[],
+  ids: string[],
+  batchCases: CaseRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const tickets = await ticketMessages(client, rows, batchCases);
+  const data: CopyValue[][] = rows.map((r, i) => {
+    const texts = { ...r.search, ticket: cutField(tickets.get(r.ticket_id) ?? "") };
+    // the pairs hold CJK characters only: no comma, quote, brace or space needs quoting in the array literal
+    const cjk = `{${searchBigrams(texts).join(",")}}`;
+    return [r.run_id, ids[i], r.step, texts.reply, texts.tools, texts.args, texts.results, texts.ticket, cjk];
+  });
+  await copyRows(
+    client,
+    "rollout_search",
+    ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket", "cjk"],
+    data,
+  );
+}

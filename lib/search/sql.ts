@@ -1,0 +1,101 @@
+import { Prisma } from "@/lib/generated/prisma/client.ts";
+import { cjkBigrams, hasCjkPair } from "@/lib/db/search-tokens.ts";
+import type { SearchField, SearchQuery, SearchTerm } from "@/lib/search/parse.ts";
+
+// A search as SQL over rollout_search (migration 038, docs/search.md): one row per rollout in its run's partition,
+// the texts by field, a trigram index over all of them joined (DOC_SQL) and a GIN index over their CJK character
+// pairs (cjk). A word is looked up by trigram (ILIKE on the joined text, case-insensitive), then checked in its
+// field; a term with Chinese/Japanese/Korean text by its character pairs, then checked as written.
+
+/** The column of a field in rollout_search. */
+const FIELD_COLUMN: Record<SearchField, string> = {
+  reply: "reply",
+  tool: "tools",
+  arg: "args",
+  result: "results",
+  ticket: "ticket",
+};
+
+/**
+ * All of a rollout's texts joined, exactly as the trigram index rollout_search_doc_trgm_idx is built on (038): a
+ * condition on this expression, written the same, is one the index answers.
+ */
+export function docSql(s: string): Prisma.Sql {
+  const a = Prisma.raw(s);
+  return Prisma.sql`(${a}.reply || ' ' || ${a}.tools || ' ' || ${a}.args || ' ' || ${a}.results || ' ' || ${a}.ticket)`;
+}
+
+/** A LIKE pattern that matches `text` literally anywhere: %, _ and \ are escaped (backslash is LIKE's escape). */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function termSql(t: SearchTerm, s: string): Prisma.Sql {
+  const pattern = likePattern(t.text);
+  const column = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : null;
+  if (t.exclude) return Prisma.sql`not (${column ?? docSql(s)} ilike ${pattern})`;
+  if (hasCjkPair(t.text)) {
+    // The pairs find the candidates; the text is then checked as written. `|| ''` keeps the check off the trigram
+    // index: a two-character term gives it no trigram, and it would read the whole index for every candidate.
+    const target = column ?? Prisma.sql`(${docSql(s)} || '')`;
+    return Prisma.sql`${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[] and ${target} ilike ${pattern}`;
+  }
+  const found = Prisma.sql`${docSql(s)} ilike ${pattern}`;
+  return column ? Prisma.sql`${found} and ${column} ilike ${pattern}` : found;
+}
+
+/**
+ * The search's conditions on a rollout_search row aliased `s` (for reads of rollout_search itself: counts per step,
+ * the matching rollouts of a run).
+ */
+export function matchCondition(query: SearchQuery, s = "s"): Prisma.Sql {
+  return Prisma.join(
+    query.terms.map((t) => termSql(t, s)),
+    " and ",
+  );
+}
+
+/**
+ * A boolean condition on a ledger or rollouts row aliased `alias`: its rollout matches the search. Through
+ * `alias.run_id`, so a view of one run reads that run's partition of rollout_search only. `key` is the column that
+ * holds the rollout's id: `rollout_id` on ledger and audit items, `id` on rollouts. An entry without a stored
+ * rollout (a score record from outside) never matches.
+ */
+export function searchCondition(
+  query: SearchQuery,
+  alias: string,
+  key: "rollout_id" | "id" = "rollout_id",
+): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`exists (select 1 from rollout_search s
+     where s.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${matchCondition(query, "s")})`;
+}
+
+/** Rows of a snippet read: the searchable texts of the given rollouts, each keyed by run and rollout id. */
+export type SearchTextRow = {
+  run_id: string;
+  rollout_id: bigint;
+  reply: string;
+  tools: string;
+  args: string;
+  results: string;
+  ticket: string;
+};
+
+/** The searchable texts of some rollouts (a page's): one probe of rollout_search's key per rollout. */
+export function searchTextsSql(rollouts: { runId: string; rolloutId: bigint | string }[]): Prisma.Sql {
+  const runs = rollouts.map((r) => r.runId);
+  const ids = rollouts.map((r) => BigInt(r.rolloutId));
+  return Prisma.sql`select s.run_id, s.rollout_id, s.reply, s.tools, s.args, s.results, s.ticket
+      from unnest(${runs}::text[], ${ids}::bigint[]) k(run_id, rollout_id)
+      join rollout_search s on s.run_id = k.run_id and s.rollout_id = k.rollout_id`;
+}
+
+/**
+ * Milliseconds a search's statement may run (SET LOCAL statement_timeout in its transaction): a query the index
+ * cannot narrow is stopped and answered as such, not left to hold a connection.
+ */
+export const SEARCH_TIMEOUT_MS = 5_000;
+
+/** SQLSTATE of a statement stopped by statement_timeout. */
+export const QUERY_CANCELED = "57014";
