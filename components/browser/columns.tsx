@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge.tsx";
 import { fmtScore, rewardTone } from "@/components/ui/format.ts";
 import type { BrowseRow } from "@/lib/ledger/browse.ts";
 import type { SortKey } from "@/lib/ledger/browse-schema.ts";
+import { SnippetLine } from "@/components/search/snippet-text.tsx";
 
 export type ColumnMeta = { sortKey?: SortKey; numeric?: boolean; label: string };
 
@@ -16,7 +17,18 @@ const score = (key: keyof BrowseRow, label: string, sortKey: SortKey): ColumnDef
   cell: ({ row }) => fmtScore(row.original[key] as number | null),
 });
 
-export function browserColumns(detailQuery: string): ColumnDef<BrowseRow>[] {
+/** The browser's columns; with a search, a "Match" column after the trajectory shows where each row matched. */
+export function browserColumns(detailQuery: string, searching = false): ColumnDef<BrowseRow>[] {
+  const match: ColumnDef<BrowseRow>[] = searching
+    ? [
+        {
+          id: "match",
+          header: "Match",
+          meta: { label: "Search match" } satisfies ColumnMeta,
+          cell: ({ row }) => <SnippetLine snippets={row.original.snippets ?? []} />,
+        },
+      ]
+    : [];
   return [
     {
       id: "trajectory",
@@ -32,6 +44,7 @@ export function browserColumns(detailQuery: string): ColumnDef<BrowseRow>[] {
         </Link>
       ),
     },
+    ...match,
     { id: "run", header: "Run", meta: { label: "Run" } satisfies ColumnMeta, cell: ({ row }) => row.original.runId },
     {
       id: "step",

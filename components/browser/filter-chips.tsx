@@ -62,7 +62,7 @@ export function filterChips(p: BrowseParams): Chip[] {
   add(["status"], p.status?.length ? `status ${p.status.join(" or ")}` : null);
   add(["reason"], p.reason === undefined ? null : `reason ${p.reason}`);
   add(["sig"], p.sig === undefined ? null : `reason ${signatureLabel(p.sig)}`);
-  add(["q"], p.q === undefined ? null : `id ${p.q}`);
+  add(["q"], p.q === undefined ? null : `search ${p.q}`);
   add(["sampled"], yes(p.sampled, "sampled", "not sampled"));
   add(["reviewed"], yes(p.reviewed, "reviewed", "not reviewed"));
   return out;

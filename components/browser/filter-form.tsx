@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { createContext, useContext, type FormEvent, type ReactNode } from "react";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { Options } from "@/components/ui/field.tsx";
+import { SearchBox } from "@/components/search/search-box.tsx";
 import {
   DIMENSION_REASON_CODES,
   DIMENSIONS,
@@ -237,10 +238,17 @@ export function FilterForm({
   );
 }
 
-/** The filters always shown: run, steps, category, reward, guardrails, outcome flags and the id search. */
+/** The filters always shown: the search (text, or a ticket or trajectory id), run, steps, category, reward,
+ * guardrails and outcome flags. */
 function MainFilters({ params, runs, categories }: { params: BrowseParams; runs: string[]; categories: string[] }) {
   return (
     <>
+      <div className="flex flex-col">
+        <SearchBox value={params.q} describedBy={useContext(Problems).q ? "search-problem" : undefined} />
+        <span id="search-problem">
+          <Problem name="q" />
+        </span>
+      </div>
       <Field label="Run" name="run">
         <Choice name="run" value={params.run} blank="all runs" options={runs} />
       </Field>
@@ -271,9 +279,6 @@ function MainFilters({ params, runs, categories }: { params: BrowseParams; runs:
         extra={[{ value: "credited", label: "credited on its outcome" }]}
       />
       <YesNo name="trained_differs" label="Trained reward differs from ledger" value={params.trained_differs} />
-      <Field label="Ticket or trajectory id" name="q">
-        <input name="q" defaultValue={params.q} className={`${input} w-48`} placeholder="T-1001 or grpo-7/s1/g1/k0" />
-      </Field>
     </>
   );
 }

@@ -37,7 +37,8 @@ export function TrajectoryTable({ initialRows, initialCursor, query, sort, dir }
   const [density, setDensity] = useStored<Density>(DENSITY_KEY, "compact");
   const scrollRef = useRef<HTMLDivElement>(null);
 
-  const columns = useMemo(() => browserColumns(query), [query]);
+  const searching = rows.some((r) => r.snippets !== undefined);
+  const columns = useMemo(() => browserColumns(query, searching), [query, searching]);
   // TanStack Table's instance is not memoisable; this component does not rely on the React Compiler memoising it
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({

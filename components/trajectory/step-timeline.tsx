@@ -1,10 +1,18 @@
 import { Badge } from "@/components/ui/badge.tsx";
+import { MarkTerms } from "@/components/search/snippet-text.tsx";
+import type { SearchField } from "@/lib/search/parse.ts";
 
 type Step = { type: string; name: string; input?: unknown; output?: unknown; status?: string };
 type Write = { tool: string; args?: unknown; step?: number; at?: string };
 
 function text(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v, null, 2);
+}
+
+/** Whether a text holds one of the terms (a tool input with a match is shown open). */
+function hasMark(value: string, terms?: string[]): boolean {
+  const lower = value.toLowerCase();
+  return !!terms?.some((t) => lower.includes(t.toLowerCase()));
 }
 
 /**
@@ -18,6 +26,7 @@ export function StepTimeline({
   writes,
   offset = 0,
   total = steps.length,
+  marks,
 }: {
   /** The steps shown: a window of `total` from `offset` (lib/ledger/page-window.ts). */
   steps: Step[];
@@ -25,6 +34,8 @@ export function StepTimeline({
   writes: Write[];
   offset?: number;
   total?: number;
+  /** A search's terms to mark, by field (the browser's search the page was opened from). */
+  marks?: Record<SearchField, string[]> | null;
 }) {
   const writesAt = new Map<number, Write[]>();
   const unplaced: Write[] = [];
@@ -62,7 +73,9 @@ export function StepTimeline({
               >
                 {kind}
               </Badge>
-              <span className="font-mono text-[12px] font-medium">{s.name}</span>
+              <span className="font-mono text-[12px] font-medium">
+                <MarkTerms text={s.name} terms={s.type === "tool" ? marks?.tool : undefined} />
+              </span>
               {s.status && <Badge tone={s.status === "success" ? "good" : "bad"}>{s.status}</Badge>}
               {recorded.map((w, j) => (
                 <Badge key={j} tone="good" title={w.at ? `recorded at ${w.at}` : undefined}>
@@ -72,9 +85,11 @@ export function StepTimeline({
               {phantom && <Badge tone="bad">no sandbox write recorded</Badge>}
             </div>
             {s.input !== undefined && (
-              <details className="mt-1" data-section="input">
+              <details className="mt-1" data-section="input" open={hasMark(text(s.input), marks?.arg)}>
                 <summary className="cursor-pointer text-[11px] text-fg-muted">input</summary>
-                <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px]">{text(s.input)}</pre>
+                <pre className="overflow-x-auto rounded bg-bg-subtle p-2 font-mono text-[11px]">
+                  <MarkTerms text={text(s.input)} terms={marks?.arg} />
+                </pre>
               </details>
             )}
             {s.output !== undefined && (
@@ -83,7 +98,7 @@ export function StepTimeline({
                   {s.type === "tool" ? `output of ${s.name}` : "model output"}
                 </figcaption>
                 <pre className="max-h-40 overflow-auto whitespace-pre-wrap rounded bg-bg-subtle p-2 font-mono text-[11px]">
-                  {text(s.output)}
+                  <MarkTerms text={text(s.output)} terms={s.type === "tool" ? marks?.result : undefined} />
                 </pre>
               </figure>
             )}

@@ -4,7 +4,8 @@ import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { sampleBatch, type PopulationRow, type SampleResult } from "@/lib/audit/sampler.ts";
 import { db, type Db } from "@/lib/db/client.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
-import { searchConditions } from "@/lib/ledger/browse.ts";
+import { browseConditions, queryKind } from "@/lib/ledger/browse.ts";
+import { withSearchTimeout } from "@/lib/search/data.ts";
 
 /** A population row with what the pairwise sampler also needs (its GRPO group and its ledger reward). */
 export type PopulationEntry = PopulationRow & {
@@ -78,15 +79,25 @@ export type BatchPreview = {
  * browser's own conditions (search box included) in the batch's run, so the population is exactly the rows the
  * browser lists inside the batch's window. Every entry when the batch has no filter.
  */
-export async function populationFilter(p: ResolvedBatchParams, client: Db): Promise<Prisma.Sql> {
-  if (!p.filter) return Prisma.sql`true`;
-  return Prisma.join(await searchConditions({ ...p.filter, run: p.runId }, client), " and ");
+export async function populationFilter(
+  p: ResolvedBatchParams,
+  client: Db,
+): Promise<{ matching: Prisma.Sql; search: boolean }> {
+  if (!p.filter) return { matching: Prisma.sql`true`, search: false };
+  const filter = { ...p.filter, run: p.runId };
+  const q = await queryKind(filter, client);
+  return { matching: Prisma.join(browseConditions(filter, { q }), " and "), search: q?.kind === "search" };
 }
 
-/** The sample that creating the batch would draw (the sampler is deterministic, so preview and create agree). */
+/**
+ * The sample that creating the batch would draw (the sampler is deterministic, so preview and create agree). A
+ * search in the batch's filters that its statement timeout stops is thrown as SearchTimeoutError.
+ */
 export async function previewBatch(p: ResolvedBatchParams, client: Db = db()): Promise<BatchPreview> {
-  const matching = await populationFilter(p, client);
-  const pop = await loadPopulation(p.runId, p.stepFrom, p.stepTo, client, matching);
+  const { matching, search } = await populationFilter(p, client);
+  const load = (c: Db) => loadPopulation(p.runId, p.stepFrom, p.stepTo, c, matching);
+  // a search reads under its statement timeout, as the browser's reads do (stopped: SearchTimeoutError)
+  const pop = search && "$connect" in client ? await withSearchTimeout(client, load) : await load(client);
   const sample = sampleBatch(pop.rows, {
     rate: p.rate,
     salt: p.salt,

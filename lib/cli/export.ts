@@ -1,4 +1,4 @@
-// `verity export --run R [--from S --to S] [--guardrail CODE] [--format ndjson|parquet] [--out FILE]`: the run's
+// `verity export --run R [--from S --to S] [--guardrail CODE] [--search TEXT] [--format ndjson|parquet] [--out FILE]`: the run's
 // current ledger, streamed (to stdout unless --out) — as NDJSON score records, each ticket's case first so the file
 // re-ingests into an empty database, or as one Parquet file of flat rows (docs/formats.md "Parquet export").
 import { flagSpec, type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
@@ -8,6 +8,7 @@ import type pg from "pg";
 import { withBulkDatabase } from "@/lib/ingest/database.ts";
 import {
   entryFilterSchema,
+  EXPORT_SEARCH_TIMEOUT_MS,
   exportFilterSchema,
   exportLedgerChunks,
   runExists,
@@ -16,11 +17,13 @@ import {
 import { exportLedgerParquet } from "@/lib/ledger/parquet-export.ts";
 import { ROW_GROUP_ROWS } from "@/lib/ledger/parquet.ts";
 import { zodIssues } from "@/lib/verifier/schema.ts";
+import { isStatementTimeout } from "@/lib/search/data.ts";
 
-const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--format ndjson|parquet]
-                     [--no-cases] [--row-group ROWS] [--out FILE]
+const USAGE = `usage: verity export --run RUN [--from STEP] [--to STEP] [--guardrail CODE] [--search TEXT]
+                     [--format ndjson|parquet] [--no-cases] [--row-group ROWS] [--out FILE]
 
-Writes the run's current ledger entries, ordered by step. --format ndjson (the default): NDJSON score records
+Writes the run's current ledger entries, ordered by step. --search keeps those whose rollout matches a search of
+its reply, tool calls and ticket (docs/search.md: words, "a phrase", -word, reply: tool: arg: result: ticket:). --format ndjson (the default): NDJSON score records
 (formats.md §3), each ticket's case before its first record, so the file can be ingested into an empty database
 (--no-cases leaves them out). --format parquet: one Parquet file, one flat row per entry (formats.md "Parquet
 export"), written row group by row group (--row-group: rows per group, default ${ROW_GROUP_ROWS.toLocaleString("en-US")}; memory
@@ -42,7 +45,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     "export",
     USAGE,
     argv,
-    flagSpec(["run", "from", "to", "guardrail", "format", "out", "row-group"], ["no-cases"]),
+    flagSpec(["run", "from", "to", "guardrail", "search", "format", "out", "row-group"], ["no-cases"]),
     out,
   );
   if ("exit" in flags) return flags.exit;
@@ -58,39 +61,58 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
     problems.push(`--row-group: must be a whole number from 1,000 to 1,000,000, not ${values["row-group"]}`);
   if (format === "parquet" && !values.out && (out.stdout as { isTTY?: boolean }).isTTY)
     problems.push("--out: a Parquet file is binary; give --out FILE or send stdout to a file");
-  const fields = { run: values.run, from: values.from, to: values.to, guardrail: values.guardrail };
+  const fields = { run: values.run, from: values.from, to: values.to, guardrail: values.guardrail, q: values.search };
   const parsed =
     format === "parquet"
       ? entryFilterSchema.safeParse(fields)
       : exportFilterSchema.safeParse({ ...fields, cases: !values["no-cases"] });
   if (!parsed.success)
-    problems.push(...zodIssues(parsed.error).map((i) => (i.path ? `--${i.path}: ` : "") + i.message));
+    problems.push(
+      ...zodIssues(parsed.error).map((i) => (i.path ? `--${i.path === "q" ? "search" : i.path}: ` : "") + i.message),
+    );
   if (problems.length || !parsed.success) {
     out.err(`verity export: ${problems.join("; ")}\n\n${USAGE}`);
     return 2;
   }
   const filter = parsed.data;
-  return withBulkDatabase(async (pool) => {
-    if (!(await runExists(pool, filter.run))) {
-      out.err(`verity export: no run ${JSON.stringify(filter.run)}`);
+  return withBulkDatabase((pool) =>
+    exportTo(pool, filter, values.out, format, rowGroup, out).catch((err: unknown) => {
+      if (!isStatementTimeout(err)) throw err;
+      const s = EXPORT_SEARCH_TIMEOUT_MS / 1000;
+      out.err(`verity export: --search: the search took longer than ${s} s for one batch and was stopped; narrow it`);
       return 1;
-    }
-    const sink = sinkOf(values.out ? fs.createWriteStream(values.out) : out.stdout, Boolean(values.out));
-    const where = values.out ? ` written to ${values.out}` : "";
-    if (format === "parquet") {
-      const bytes = await writeParquet(pool, filter, sink, values.out, rowGroup);
-      out.err(`verity export: ${bytes.toLocaleString("en-US")} bytes of Parquet${where}`);
-      return 0;
-    }
-    let lines = 0;
-    for await (const chunk of exportLedgerChunks(pool, { cases: true, ...filter })) {
-      lines += chunk.records + chunk.cases;
-      await sink.write(chunk.text);
-    }
-    await sink.end();
-    out.err(`verity export: ${lines} lines${where}`);
+    }),
+  );
+}
+
+/** The export itself, to --out or stdout; 1 for an unknown run. */
+async function exportTo(
+  pool: pg.Pool,
+  filter: EntryFilter,
+  file: string | undefined,
+  format: string,
+  rowGroup: number,
+  out: Io,
+): Promise<number> {
+  if (!(await runExists(pool, filter.run))) {
+    out.err(`verity export: no run ${JSON.stringify(filter.run)}`);
+    return 1;
+  }
+  const sink = sinkOf(file ? fs.createWriteStream(file) : out.stdout, Boolean(file));
+  const where = file ? ` written to ${file}` : "";
+  if (format === "parquet") {
+    const bytes = await writeParquet(pool, filter, sink, file, rowGroup);
+    out.err(`verity export: ${bytes.toLocaleString("en-US")} bytes of Parquet${where}`);
     return 0;
-  });
+  }
+  let lines = 0;
+  for await (const chunk of exportLedgerChunks(pool, { cases: true, ...filter })) {
+    lines += chunk.records + chunk.cases;
+    await sink.write(chunk.text);
+  }
+  await sink.end();
+  out.err(`verity export: ${lines} lines${where}`);
+  return 0;
 }
 
 /** Writes the Parquet file; a failure part-way removes the partial file (it has no footer, so it is no file). */

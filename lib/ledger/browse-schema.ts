@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 import type { Result } from "@/lib/result.ts";
+import { MAX_SEARCH_LENGTH, parseSearch } from "@/lib/search/parse.ts";
 
 // The trajectory browser's whole state lives in the URL; this schema is the one parser of it (page, row loader,
 // export and the detail page's previous/next all read the same params). Bad values are reported, not ignored.
@@ -108,7 +109,19 @@ export const browseParamsSchema = z
       )
       .optional(),
     sandbox_write: yesNo.optional(),
-    q: z.string().trim().min(1).max(300).optional(),
+    // A trajectory or ticket id, or a search (docs/search.md). One word without quotes may be an id (searchConditions
+    // asks the ledger); anything else must parse as a search, and is refused here with the parser's message.
+    q: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_SEARCH_LENGTH, `a search has at most ${MAX_SEARCH_LENGTH} characters`)
+      .superRefine((q, ctx) => {
+        if (!/[\s"]/u.test(q)) return;
+        const r = parseSearch(q);
+        if (!r.ok) ctx.addIssue({ code: "custom", message: r.error });
+      })
+      .optional(),
     sampled: yesNo.optional(),
     reviewed: yesNo.optional(),
     sort: z.enum(SORT_KEYS, { message: `must be one of ${SORT_KEYS.join(", ")}` }).default("id"),

@@ -11,6 +11,10 @@ import {
   parseReasonSignature,
 } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
+import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
+import { searchCondition } from "@/lib/search/sql.ts";
+import { pageSnippets, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import type { Snippet } from "@/lib/search/snippet.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -19,6 +23,8 @@ export type BrowseRow = {
   id: string;
   trajectoryId: string;
   runId: string;
+  /** The stored rollout's id; null for a score record from outside. */
+  rolloutId: string | null;
   step: number;
   ticketId: string;
   groupId: string | null;
@@ -41,6 +47,8 @@ export type BrowseRow = {
   toolSteps: number | null;
   sampled: boolean;
   reviewed: boolean;
+  /** When the view has a search: where it matched, each match marked (lib/search/snippet.ts). */
+  snippets?: Snippet[];
 };
 
 // Nullable score columns sort as -1 so that error records (no reward) have a place in the key order.
@@ -72,10 +80,15 @@ const nullOr = (col: Prisma.Sql, value: string | null) =>
   value === null ? Prisma.sql`${col} is null` : Prisma.sql`${col} = ${value}`;
 
 /**
- * The WHERE conditions of a browser state (without the cursor). `qIsTicket` says the search term is no trajectory's
- * id in the view's scope (searchConditions probes that), so it can match tickets only.
+ * What `q` is in the view's scope (searchConditions asks the ledger): a trajectory's id (it then matches that
+ * trajectory or a ticket of that id, as before there was search), only a ticket's id, or a search of the texts.
  */
-export function browseConditions(p: BrowseParams, opts: { qIsTicket?: boolean } = {}): Prisma.Sql[] {
+export type QueryKind = { kind: "id" } | { kind: "ticket" } | { kind: "search"; query: SearchQuery };
+
+/**
+ * The WHERE conditions of a browser state (without the cursor), `q` read as `opts.q` says (an id, unless told).
+ */
+export function browseConditions(p: BrowseParams, opts: { q?: QueryKind } = {}): Prisma.Sql[] {
   const c: Prisma.Sql[] = [Prisma.sql`l.is_current`];
   if (p.run) c.push(Prisma.sql`l.run_id = ${p.run}`);
   if (p.step_from !== undefined) c.push(Prisma.sql`l.step >= ${p.step_from}`);
@@ -169,7 +182,8 @@ export function browseConditions(p: BrowseParams, opts: { qIsTicket?: boolean } 
   // it: without it, a small run's search read the ticket's entries in every run, 4.7 s at p95 beside a run of a
   // million).
   const inRun = (alias: string) => (p.run ? Prisma.sql`${Prisma.raw(alias)}.run_id = ${p.run} and ` : Prisma.empty);
-  if (p.q && opts.qIsTicket) c.push(Prisma.sql`l.ticket_id = ${p.q}`);
+  if (p.q && opts.q?.kind === "search") c.push(searchCondition(opts.q.query, "l"));
+  else if (p.q && opts.q?.kind === "ticket") c.push(Prisma.sql`l.ticket_id = ${p.q}`);
   else if (p.q)
     c.push(
       Prisma.sql`l.id in (select x.id from ledger x where ${inRun("x")}x.trajectory_id = ${p.q} union all select x.id from ledger x where ${inRun("x")}x.ticket_id = ${p.q})`,
@@ -188,15 +202,26 @@ export function browseConditions(p: BrowseParams, opts: { qIsTicket?: boolean } 
 }
 
 /**
- * browseConditions, with the search term's kind probed first: whether some entry in the view's scope (its run, or
- * every run) has the term as its trajectory id — one probe of ledger (trajectory_id) per partition in scope.
+ * What the view's `q` is: one word without quotes that some entry in the view's scope (its run, or every run) has as
+ * its trajectory or ticket id is that id — two probes of ledger (trajectory_id) and (ticket_id, id) per partition in
+ * scope; anything else that parses is a search (a word that does not is a ticket id nothing has: it matches nothing).
  */
-export async function searchConditions(p: BrowseParams, client: Db = readDb()): Promise<Prisma.Sql[]> {
-  if (!p.q) return browseConditions(p);
+export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise<QueryKind | undefined> {
+  if (!p.q) return undefined;
+  const search = parseSearch(p.q);
+  if (/[\s"]/u.test(p.q) && search.ok) return { kind: "search", query: search.query };
   const inRun = p.run ? Prisma.sql`x.run_id = ${p.run} and ` : Prisma.empty;
-  const [{ found }] = await client.$queryRaw<{ found: boolean }[]>`
-    select exists (select 1 from ledger x where ${inRun}x.trajectory_id = ${p.q}) as found`;
-  return browseConditions(p, { qIsTicket: !found });
+  const [found] = await client.$queryRaw<{ trajectory: boolean; ticket: boolean }[]>`
+    select exists (select 1 from ledger x where ${inRun}x.trajectory_id = ${p.q}) as trajectory,
+           exists (select 1 from ledger x where ${inRun}x.ticket_id = ${p.q}) as ticket`;
+  if (found.trajectory) return { kind: "id" };
+  if (found.ticket || !search.ok) return { kind: "ticket" };
+  return { kind: "search", query: search.query };
+}
+
+/** browseConditions, with what `q` is asked first (queryKind). */
+export async function searchConditions(p: BrowseParams, client: Db = readDb()): Promise<Prisma.Sql[]> {
+  return browseConditions(p, { q: await queryKind(p, client) });
 }
 
 function keyCondition(p: BrowseParams, cursor: Cursor): Prisma.Sql {
@@ -210,6 +235,7 @@ type RawRow = {
   id: bigint;
   trajectory_id: string;
   run_id: string;
+  rollout_id: bigint | null;
   step: number;
   ticket_id: string;
   group_id: string | null;
@@ -239,6 +265,7 @@ function toRow(r: RawRow): BrowseRow {
     id: r.id.toString(),
     trajectoryId: r.trajectory_id,
     runId: r.run_id,
+    rolloutId: r.rollout_id === null ? null : r.rollout_id.toString(),
     step: r.step,
     ticketId: r.ticket_id,
     groupId: r.group_id,
@@ -263,7 +290,7 @@ function toRow(r: RawRow): BrowseRow {
   };
 }
 
-const ROW_COLUMNS = Prisma.sql`l.id, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.group_id, l.category,
+const ROW_COLUMNS = Prisma.sql`l.id, l.trajectory_id, l.run_id, l.rollout_id, l.step, l.ticket_id, l.group_id, l.category,
            l.status::text as status, l.source::text as source, l.reward, l.raw_reward, l.trained_reward, l.outcome, l.policy,
            l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff,
            l.tool_steps`;
@@ -313,21 +340,37 @@ function cursorOf(r: RawRow): string {
   return encodeCursor({ v: r.sort_value === null ? null : Number(r.sort_value), id: r.id.toString() });
 }
 
-/** One page of the browser. `nextCursor` is null on the last page. */
+/** Runs a read of the view: under the search's statement timeout when `q` is a search (withSearchTimeout). */
+function readView<T>(kind: QueryKind | undefined, body: (client: Db) => Promise<T>): Promise<T> {
+  return kind?.kind === "search" ? withSearchTimeout(readDb(), body) : body(readDb());
+}
+
+/**
+ * One page of the browser. `nextCursor` is null on the last page. With a search, each row carries the snippets of
+ * its matches. A search the statement timeout stops is thrown as SearchTimeoutError.
+ */
 export async function browseLedger(
   p: BrowseParams,
   limit = 100,
+  opts: { snippets?: boolean } = {},
 ): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
-  const where = await searchConditions(p);
+  const kind = await queryKind(p);
+  const where = browseConditions(p, { q: kind });
   if (p.after) {
     const cursor = decodeCursor(p.after);
     if (!cursor) throw new BrowseCursorError();
     where.push(keyCondition(p, cursor));
   }
-  const raw = await selectRows(where, p, p.dir, limit + 1);
-  const more = raw.length > limit;
-  const page = more ? raw.slice(0, limit) : raw;
-  return { rows: page.map(toRow), nextCursor: more ? cursorOf(page[page.length - 1]) : null };
+  return readView(kind, async (client) => {
+    const raw = await selectRows(where, p, p.dir, limit + 1, client);
+    const more = raw.length > limit;
+    const rows = (more ? raw.slice(0, limit) : raw).map(toRow);
+    if (kind?.kind === "search" && opts.snippets !== false) {
+      const snippets = await pageSnippets(client, kind.query, rows);
+      rows.forEach((r, i) => (r.snippets = snippets[i]));
+    }
+    return { rows, nextCursor: more ? cursorOf(raw[limit - 1]) : null };
+  });
 }
 
 export class BrowseCursorError extends Error {
@@ -380,18 +423,28 @@ export type CountOptions = { sampleRows?: number; exactScopeRows?: number };
  * filter in a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
-  const where = Prisma.join(await searchConditions(p), " and ");
-  const rows = await readDb().$queryRaw<{ n: bigint }[]>`
-    select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
-  const n = Number(rows[0].n);
+  const kind = await queryKind(p);
+  const where = Prisma.join(browseConditions(p, { q: kind }), " and ");
+  const n = await readView(kind, async (client) => {
+    const rows = await client.$queryRaw<{ n: bigint }[]>`
+      select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
+    return Number(rows[0].n);
+  });
   if (n <= COUNT_CAP) return { count: n, exact: true };
   const tuples = await sampleBase(p.run);
-  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
-    const [all] = await readDb().$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`;
-    return { count: Number(all.n), exact: true };
-  }
-  const estimate = await estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS);
-  return estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
+  const beyond = (client: Db) =>
+    tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)
+      ? client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(
+          ([all]): LedgerCount => ({ count: Number(all.n), exact: true }),
+        )
+      : estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((estimate): LedgerCount =>
+          estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
+        );
+  // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
+  return readView(kind, beyond).catch((err: unknown) => {
+    if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
+    throw err;
+  });
 }
 
 /**
@@ -399,10 +452,16 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
  * by the sampling rate: the number of rows a block sample draws varies with the blocks drawn (±14 % at 150 blocks),
  * and that variation cancels in the share. 0 when the sample drew nothing.
  */
-async function estimateCount(where: Prisma.Sql, run: string | undefined, tuples: number, sampleRows: number) {
+async function estimateCount(
+  where: Prisma.Sql,
+  run: string | undefined,
+  tuples: number,
+  sampleRows: number,
+  client: Db = readDb(),
+) {
   const percent = Math.min(100, Math.max(0.0001, (sampleRows / tuples) * 100));
   const scope = run ? Prisma.sql`l.run_id = ${run}` : Prisma.sql`true`;
-  const [sampled] = await readDb().$queryRaw<{ matching: bigint; drawn: bigint }[]>`
+  const [sampled] = await client.$queryRaw<{ matching: bigint; drawn: bigint }[]>`
     select count(*) filter (where ${where}) as matching, count(*) as drawn
       from ledger l tablesample system (${percent}::real) repeatable (7) where ${scope}`;
   const drawn = Number(sampled.drawn);
@@ -431,7 +490,7 @@ export async function sampleBase(run?: string): Promise<number> {
 export async function* iterateLedger(p: BrowseParams, batch = 2000): AsyncGenerator<BrowseRow[]> {
   let after: string | undefined;
   for (;;) {
-    const page = await browseLedger({ ...p, after }, batch);
+    const page = await browseLedger({ ...p, after }, batch, { snippets: false });
     if (page.rows.length) yield page.rows;
     if (!page.nextCursor) return;
     after = page.nextCursor;

@@ -10,19 +10,24 @@ import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX } from "@/lib/db/column-ranges.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 import { apiError } from "@/lib/result.ts";
+import { searchQuerySchema } from "@/lib/search/schema.ts";
+import { numberedSql, searchCondition } from "@/lib/search/sql.ts";
+import { isStatementTimeout } from "@/lib/search/data.ts";
 
 const filterFields = {
   run: z.string().min(1).max(200),
   from: z.coerce.number().int().nonnegative().max(INT4_MAX).optional(),
   to: z.coerce.number().int().nonnegative().max(INT4_MAX).optional(),
   guardrail: z.enum(GUARDRAIL_CODES, { error: `expected a guardrail code (${GUARDRAIL_CODES.join(", ")})` }).optional(),
+  /** A search of the rollouts' texts (docs/search.md). */
+  q: searchQuerySchema.optional(),
 };
 const stepOrder: [(f: { from?: number; to?: number }) => boolean, { path: string[]; error: string }] = [
   (f) => f.from === undefined || f.to === undefined || f.from <= f.to,
   { path: ["to"], error: "must be at least `from`" },
 ];
 
-/** Which current entries an export holds: a run, a step range, a guardrail. */
+/** Which current entries an export holds: a run, a step range, a guardrail, a search. */
 export const entryFilterSchema = z.strictObject(filterFields).refine(...stepOrder);
 export type EntryFilter = z.infer<typeof entryFilterSchema>;
 
@@ -42,6 +47,13 @@ export type ExportFilter = z.infer<typeof exportFilterSchema>;
 // promoted and cost full collections — a 1 M-entry export took 30.1 s there and 25.7 s with the default 16 MB, 24.3 s
 // and 23.2 s at 500 (three runs in turns each, docs/benchmarks.md). The rollouts' export keeps 2,000 (no gain).
 const BATCH = 500;
+/**
+ * Milliseconds one batch of a searching export may read (its statement timeout): a search that is rare in a large
+ * run reads far before it fills a batch, and an export may take longer per batch than a page; a search the indexes
+ * cannot narrow is still stopped.
+ */
+export const EXPORT_SEARCH_TIMEOUT_MS = 30_000;
+
 /** Whether the run exists (the API answers 404 rather than an empty export for a typo). */
 export async function runExists(pool: pg.Pool | pg.PoolClient, runId: string): Promise<boolean> {
   const r = await pool.query("select 1 from runs where id = $1", [runId]);
@@ -55,11 +67,13 @@ export async function runExists(pool: pg.Pool | pg.PoolClient, runId: string): P
 export async function* inSnapshot<T>(
   pool: pg.Pool,
   body: (client: pg.PoolClient) => AsyncGenerator<T>,
+  statementTimeoutMs?: number,
 ): AsyncGenerator<T> {
   const client = await checkout(pool);
   let failed = false;
   try {
     await client.query("begin isolation level repeatable read read only");
+    if (statementTimeoutMs) await client.query(`set local statement_timeout = ${Math.floor(statementTimeoutMs)}`);
     yield* body(client);
     await client.query("commit");
   } catch (err) {
@@ -86,17 +100,20 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
   const joins = query.joins ?? "";
   const from = filter.from ?? 0;
   const to = filter.to ?? 2147483647;
+  const search = filter.q ? numberedSql(searchCondition(filter.q, "l"), 7) : null;
+  const matching = search ? `and ${search.text}` : "";
   const read = (after: { step: number; id: string }) => {
-    const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize];
+    const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize, filter.guardrail ?? null];
     const sql = filter.guardrail
       ? `select ${query.columns} from ledger_guardrails g join ledger l on l.run_id = g.run_id and l.id = g.ledger_id ${joins}
           where g.run_id = $1 and g.code = $7 and g.step between $2 and $3 and (g.step, g.ledger_id) > ($4, $5::bigint)
-            and l.is_current
+            and l.is_current ${matching}
           order by g.step, g.ledger_id limit $6`
       : `select ${query.columns} from ledger l ${joins}
           where l.run_id = $1 and l.step between $2 and $3 and (l.step, l.id) > ($4, $5::bigint) and l.is_current
+            and $7::text is null ${matching}
           order by l.step, l.id limit $6`;
-    if (filter.guardrail) params.push(filter.guardrail);
+    if (search) params.push(...search.values);
     return prefetched(client.query<R>(sql, params));
   };
   // The next batch is asked for before this one is handed on: the server reads it while the caller turns this one
@@ -131,39 +148,43 @@ export function exportLedgerChunks(
   filter: ExportFilter,
   batchSize = BATCH,
 ): AsyncGenerator<ExportChunk> {
-  return inSnapshot(pool, async function* (client) {
-    const emitted = new Set<string>();
-    for await (const rows of currentEntryBatches<LedgerTextRow>(
-      client,
-      filter,
-      { columns: LEDGER_TEXT_COLUMNS },
-      batchSize,
-    )) {
-      let text = "";
-      let cases = 0;
-      if (filter.cases) {
-        const tickets = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !emitted.has(t));
-        if (tickets.length) {
-          const found = await client.query<{
-            ticket_id: string;
-            ticket: unknown;
-            env_snapshot: unknown;
-            verifier_spec: unknown;
-          }>(
-            "select ticket_id, ticket, env_snapshot, verifier_spec from cases where ticket_id = any($1::text[]) order by ticket_id",
-            [tickets],
-          );
-          for (const c of found.rows) {
-            text += JSON.stringify(caseFromColumns(c)) + "\n";
-            cases++;
+  return inSnapshot(
+    pool,
+    async function* (client) {
+      const emitted = new Set<string>();
+      for await (const rows of currentEntryBatches<LedgerTextRow>(
+        client,
+        filter,
+        { columns: LEDGER_TEXT_COLUMNS },
+        batchSize,
+      )) {
+        let text = "";
+        let cases = 0;
+        if (filter.cases) {
+          const tickets = [...new Set(rows.map((r) => r.ticket_id))].filter((t) => !emitted.has(t));
+          if (tickets.length) {
+            const found = await client.query<{
+              ticket_id: string;
+              ticket: unknown;
+              env_snapshot: unknown;
+              verifier_spec: unknown;
+            }>(
+              "select ticket_id, ticket, env_snapshot, verifier_spec from cases where ticket_id = any($1::text[]) order by ticket_id",
+              [tickets],
+            );
+            for (const c of found.rows) {
+              text += JSON.stringify(caseFromColumns(c)) + "\n";
+              cases++;
+            }
+            for (const t of tickets) emitted.add(t);
           }
-          for (const t of tickets) emitted.add(t);
         }
+        for (const r of rows) text += ledgerLine(r);
+        yield { text, records: rows.length, cases };
       }
-      for (const r of rows) text += ledgerLine(r);
-      yield { text, records: rows.length, cases };
-    }
-  });
+    },
+    filter.q ? EXPORT_SEARCH_TIMEOUT_MS : undefined,
+  );
 }
 
 /** The export line by line (each ending in "\n"): exportLedgerChunks split at its newlines. */
@@ -196,6 +217,17 @@ export async function parseExportRequest<S extends z.ZodType<{ run: string }>>(
   return parsed.data;
 }
 
+/** A streamed body, or the 422 to answer when its first read was a search stopped by its statement timeout. */
+export async function searchAnswered<T>(body: Promise<T>): Promise<T | Response> {
+  try {
+    return await body;
+  } catch (err) {
+    if (!isStatementTimeout(err)) throw err;
+    const s = EXPORT_SEARCH_TIMEOUT_MS / 1000;
+    return apiError(422, "search_timeout", `q: the search took longer than ${s} s a batch and was stopped; narrow it`);
+  }
+}
+
 /**
  * The export as an HTTP response: 400 for a bad filter, 404 for an unknown run, else 200 with the NDJSON streamed
  * (lib/ledger/stream-body.ts: the first batch is read before the 200). A client that goes away cancels the
@@ -205,7 +237,8 @@ export async function exportResponse(runId: string, params: URLSearchParams, poo
   const parsed = await parseExportRequest(exportFilterSchema, runId, params, pool);
   if (parsed instanceof Response) return parsed;
   const headers = { "cache-control": "no-store" };
-  const body = await streamedBody(exportLedgerChunks(pool, parsed), (c) => utf8(c.text));
+  const body = await searchAnswered(streamedBody(exportLedgerChunks(pool, parsed), (c) => utf8(c.text)));
+  if (body instanceof Response) return body;
   const name = `${runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.ledger.ndjson`;
   return new Response(body, {
     headers: {

@@ -4,10 +4,13 @@ import type pg from "pg";
 import {
   currentEntryBatches,
   entryFilterSchema,
+  EXPORT_SEARCH_TIMEOUT_MS,
   inSnapshot,
   parseExportRequest,
+  searchAnswered,
   type EntryFilter,
 } from "@/lib/ledger/export.ts";
+import { formatSearch } from "@/lib/search/parse.ts";
 import { PARQUET_JOIN, PARQUET_SELECT, type ParquetRow } from "@/lib/ledger/parquet-columns.ts";
 import { fileSlug, parquetChunks, parquetResponse, type ParquetOptions } from "@/lib/ledger/parquet.ts";
 
@@ -17,7 +20,8 @@ const BATCH = 5000;
 /** What a file holds, under the footer's `verity.export` key. */
 export function exportMetadata(filter: EntryFilter): Record<string, string> {
   const what = { kind: "ledger", run_id: filter.run, from: filter.from ?? null, to: filter.to ?? null };
-  return { "verity.export": JSON.stringify({ ...what, guardrail: filter.guardrail ?? null }) };
+  const search = filter.q ? { search: formatSearch(filter.q) } : {};
+  return { "verity.export": JSON.stringify({ ...what, guardrail: filter.guardrail ?? null, ...search }) };
 }
 
 /** The file's bytes, in order; stop iterating to cancel (the snapshot is released). */
@@ -26,13 +30,16 @@ export function exportLedgerParquet(
   filter: EntryFilter,
   options: Omit<ParquetOptions, "metadata"> & { batchSize?: number } = {},
 ): AsyncGenerator<Uint8Array> {
-  const batches = inSnapshot(pool, (client) =>
-    currentEntryBatches<ParquetRow>(
-      client,
-      filter,
-      { columns: PARQUET_SELECT, joins: PARQUET_JOIN },
-      options.batchSize ?? BATCH,
-    ),
+  const batches = inSnapshot(
+    pool,
+    (client) =>
+      currentEntryBatches<ParquetRow>(
+        client,
+        filter,
+        { columns: PARQUET_SELECT, joins: PARQUET_JOIN },
+        options.batchSize ?? BATCH,
+      ),
+    filter.q ? EXPORT_SEARCH_TIMEOUT_MS : undefined,
   );
   return parquetChunks(batches, { rowGroupRows: options.rowGroupRows, metadata: exportMetadata(filter) });
 }
@@ -41,5 +48,5 @@ export function exportLedgerParquet(
 export async function exportParquetResponse(runId: string, params: URLSearchParams, pool: pg.Pool): Promise<Response> {
   const filter = await parseExportRequest(entryFilterSchema, runId, params, pool);
   if (filter instanceof Response) return filter;
-  return parquetResponse(exportLedgerParquet(pool, filter), `${fileSlug(runId)}.ledger.parquet`);
+  return searchAnswered(parquetResponse(exportLedgerParquet(pool, filter), `${fileSlug(runId)}.ledger.parquet`));
 }

@@ -7,7 +7,8 @@ import { readDb } from "@/lib/db/read-client.ts";
 import type { Result } from "@/lib/result.ts";
 import type { StepShare } from "@/lib/saved-searches/table.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
-import { searchCondition, SEARCH_TIMEOUT_MS, QUERY_CANCELED } from "@/lib/search/sql.ts";
+import { SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import { searchCondition } from "@/lib/search/sql.ts";
 
 export type SavedSearch = {
   id: number;
@@ -38,12 +39,6 @@ export async function findSavedSearch(userId: number, id: number, client: Db = d
   return client.savedSearch.findFirst({ where: { id, userId }, select: SELECT });
 }
 
-/** Whether a database error is a statement stopped by its statement timeout (Prisma wraps the SQLSTATE). */
-export function isQueryCanceled(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string }; message?: string };
-  return e.code === QUERY_CANCELED || e.meta?.code === QUERY_CANCELED || /statement timeout/.test(e.message ?? "");
-}
-
 /**
  * Per step of the run (in `range` when given): its current ledger entries (step_rollups' counter) and how many of
  * them match the search. The matches are counted in the run's partitions only (searchCondition through `l.run_id`,
@@ -59,9 +54,9 @@ export async function stepShares(
   const inRange = (col: string) =>
     Prisma.sql`${Prisma.raw(col)} between ${range.from ?? 0} and ${range.to ?? 2147483647}`;
   try {
-    const rows = await client.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`set local statement_timeout = ${SEARCH_TIMEOUT_MS}`);
-      return tx.$queryRaw<{ step: number; rollouts: number; matches: bigint }[]>`
+    const rows = await withSearchTimeout(
+      client,
+      (tx) => tx.$queryRaw<{ step: number; rollouts: number; matches: bigint }[]>`
         select r.step, r.rollouts, coalesce(m.matches, 0) as matches
           from step_rollups r
           left join (
@@ -70,14 +65,11 @@ export async function stepShares(
              group by l.step
           ) m on m.step = r.step
          where r.run_id = ${runId} and ${inRange("r.step")} and r.rollouts > 0
-         order by r.step`;
-    });
+         order by r.step`,
+    );
     return { ok: true, steps: rows.map((r) => ({ step: r.step, rollouts: r.rollouts, matches: Number(r.matches) })) };
   } catch (err) {
-    if (!isQueryCanceled(err)) throw err;
-    return {
-      ok: false,
-      error: `Counting "${query.text}" per step took longer than ${SEARCH_TIMEOUT_MS / 1000} s and was stopped: narrow the search (a phrase, a field) or the steps.`,
-    };
+    if (!(err instanceof SearchTimeoutError)) throw err;
+    return { ok: false, error: `Counting ${JSON.stringify(query.text)} per step: ${err.message}.` };
   }
 }

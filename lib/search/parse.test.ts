@@ -49,22 +49,22 @@ describe("parseSearch", () => {
   });
 
   it("names the position of an unclosed quote, an empty phrase and a quote inside a word", () => {
-    expect(error('refund "has been')).toBe("q: this quote is never closed (at character 8)");
-    expect(error('refund ""')).toBe("q: the phrase is empty (at character 8)");
-    expect(error('ref"und')).toBe('q: a quote inside a word; put the whole phrase in quotes ("…") (at character 4)');
+    expect(error('refund "has been')).toBe("this quote is never closed (at character 8)");
+    expect(error('refund ""')).toBe("the phrase is empty (at character 8)");
+    expect(error('ref"und')).toBe('a quote inside a word; put the whole phrase in quotes ("…") (at character 4)');
   });
 
   it("names an unknown field, an empty field and a lone minus", () => {
     expect(error("refund replies:x")).toMatch(
-      /^q: unknown field "replies:"; fields are reply:, tool:, arg:, result:, ticket: .*\(at character 8\)$/,
+      /^unknown field "replies:"; fields are reply:, tool:, arg:, result:, ticket: .*\(at character 8\)$/,
     );
-    expect(error("refund reply:")).toBe('q: "reply:" needs a word or a "phrase" after it (at character 8)');
-    expect(error("refund - x")).toBe("q: a lone - needs a word after it (at character 8)");
+    expect(error("refund reply:")).toBe('"reply:" needs a word or a "phrase" after it (at character 8)');
+    expect(error("refund - x")).toBe("a lone - needs a word after it (at character 8)");
   });
 
   it("refuses words too short to look up, but not exclusions", () => {
-    expect(error("a")).toMatch(/^q: "a" is too short to search for: .*\(at character 1\)$/);
-    expect(error("refund ok")).toMatch(/^q: "ok" is too short.*\(at character 8\)$/);
+    expect(error("a")).toMatch(/^"a" is too short to search for: .*\(at character 1\)$/);
+    expect(error("refund ok")).toMatch(/^"ok" is too short.*\(at character 8\)$/);
     expect(error("退")).toMatch(/too short/);
     expect(error("%%%")).toMatch(/too short/);
     expect(error("O-1")).toMatch(/too short/);
@@ -73,17 +73,17 @@ describe("parseSearch", () => {
   });
 
   it("refuses a search that is empty or only exclusions", () => {
-    expect(error("   ")).toBe("q: the search is empty (at character 1)");
+    expect(error("   ")).toBe("the search is empty (at character 1)");
     expect(error("-refund -sorry")).toMatch(/at least one term to find/);
   });
 
   it("refuses too many terms and too much text, naming the limit", () => {
     const many = Array.from({ length: 100 }, (_, i) => `w${String(i).padStart(2, "0")}`).join(" ");
     expect(error(many)).toBe(
-      `q: a search has at most ${MAX_SEARCH_TERMS} terms; narrow it with a phrase in quotes (at character ${many.indexOf(`w${MAX_SEARCH_TERMS}`) + 1})`,
+      `a search has at most ${MAX_SEARCH_TERMS} terms; narrow it with a phrase in quotes (at character ${many.indexOf(`w${MAX_SEARCH_TERMS}`) + 1})`,
     );
     expect(error("x".repeat(10_000))).toBe(
-      `q: a search has at most ${MAX_SEARCH_LENGTH} characters (given 10000) (at character ${MAX_SEARCH_LENGTH + 1})`,
+      `a search has at most ${MAX_SEARCH_LENGTH} characters (given 10000) (at character ${MAX_SEARCH_LENGTH + 1})`,
     );
     expect(terms(Array.from({ length: MAX_SEARCH_TERMS }, (_, i) => `word${i}`).join(" "))).toHaveLength(
       MAX_SEARCH_TERMS,

@@ -36,12 +36,12 @@ export const MAX_SEARCH_TERMS = 12;
  */
 export const MIN_WORD_CHARS = 3;
 
-/** A refused search: the sentence names the character where the problem is; `field` is the parameter, q. */
+/** A refused search: the sentence names the character where the problem is; `field` is the browser's parameter. */
 export type SearchError = { error: string; field: "q" };
 type Fail = SearchError;
 const fail = (position: number, message: string): { ok: false } & Fail => ({
   ok: false,
-  error: `q: ${message} (at character ${position + 1})`,
+  error: `${message} (at character ${position + 1})`,
   field: "q",
 });
 

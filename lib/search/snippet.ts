@@ -71,3 +71,9 @@ export function searchSnippets(query: SearchQuery, texts: SearchTexts, limit = 2
   }
   return out;
 }
+
+/** The terms to mark in each field of a rollout shown under a search (the rollout page), or null for no search. */
+export function fieldMarks(query: SearchQuery | null): Record<SearchField, string[]> | null {
+  if (!query) return null;
+  return Object.fromEntries(ORDER.map((f) => [f, termsFor(query, f)])) as Record<SearchField, string[]>;
+}

@@ -99,3 +99,14 @@ export const SEARCH_TIMEOUT_MS = 5_000;
 
 /** SQLSTATE of a statement stopped by statement_timeout. */
 export const QUERY_CANCELED = "57014";
+
+/**
+ * A condition as text for node-postgres, its placeholders numbered after the `offset` the statement already uses
+ * ($1 … $offset), and its values to append to the statement's.
+ */
+export function numberedSql(condition: Prisma.Sql, offset: number): { text: string; values: unknown[] } {
+  return {
+    text: condition.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`),
+    values: condition.values,
+  };
+}

@@ -14,13 +14,25 @@ import { listRunWindows, previewBatch, type RunWindow } from "@/lib/audit/data.t
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
 import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
-import { batchFormDefaults, batchParamsSchema } from "@/lib/audit/schema.ts";
+import { batchFormDefaults, batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
+import { SearchTimeoutError } from "@/lib/search/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 
 export const metadata: Metadata = { title: "New audit batch" };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The preview, or none when the filters' search was stopped by its statement timeout (said at the filter). */
+async function previewOrStopped(p: ResolvedBatchParams, errors: Record<string, string[] | undefined>) {
+  try {
+    return await previewBatch(p);
+  } catch (err) {
+    if (!(err instanceof SearchTimeoutError)) throw err;
+    errors.filter = [`The search in the browser's filters: ${err.message}.`];
+    return null;
+  }
+}
 
 /** A blank window of a batch drawn from the browser's filters: the filters' steps, else the run's whole window. */
 function searchWindow(raw: ParamValues, run: RunWindow | undefined): ParamValues {
@@ -52,13 +64,14 @@ export default async function NewBatchPage({
     ? { ...searchWindow(raw, run), salt: raw.salt?.trim() ? raw.salt : newSalt() }
     : batchFormDefaults(run, newSalt());
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
-  const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
+  const errors: Record<string, string[] | undefined> =
+    parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
   const resolved = parsed?.success ? { ...parsed.data, salt: values.salt } : null;
   const pairwise = resolved?.kind === "pairwise";
   const pairPreview = resolved && pairwise ? await previewPairBatch(resolved) : null;
   const [preview, evidence] =
     resolved && !pairwise
-      ? await Promise.all([previewBatch(resolved), loadPlanEvidence(resolved.runId)])
+      ? await Promise.all([previewOrStopped(resolved, errors), loadPlanEvidence(resolved.runId)])
       : [null, null];
   const plans =
     resolved && preview && evidence ? PLAN_HALF_WIDTHS.map((h) => planForBatch(resolved, preview, evidence, h)) : null;

@@ -11,7 +11,8 @@ import { requirePageUser } from "@/lib/auth/guards.ts";
 import { can } from "@/lib/auth/policy.ts";
 import { BrowseCursorError, browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { matchCountLabel } from "@/lib/ledger/count-label.ts";
-import { browseQuery, parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { browseQuery, parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { SearchTimeoutError } from "@/lib/search/data.ts";
 import { browseFacets } from "@/lib/ledger/facets.ts";
 
 export const metadata: Metadata = { title: "Trajectories" };
@@ -23,30 +24,7 @@ export default async function TrajectoriesPage({
 }) {
   const user = await requirePageUser("ledger.read");
   const parsed = parseBrowseParams(await searchParams);
-  if (!parsed.ok) {
-    // The form stays, with every good filter applied in it and each refused one marked at its field.
-    const facets = await browseFacets();
-    return (
-      <>
-        <PageHeader title="Trajectories" />
-        <Card title="Filters">
-          <FilterForm
-            params={parsed.partial}
-            runs={facets.runs}
-            categories={facets.categories}
-            problems={parsed.problems}
-          />
-        </Card>
-        <EmptyState title="This link has a bad filter">
-          {parsed.errors.join("; ")}. Fix the marked filter and apply, or{" "}
-          <Link className="text-accent" href="/trajectories">
-            clear the filters
-          </Link>
-          .
-        </EmptyState>
-      </>
-    );
-  }
+  if (!parsed.ok) return <RefusedFilters params={parsed.partial} problems={parsed.problems} errors={parsed.errors} />;
   const p = parsed.params;
   const query = browseQuery(p);
   // page, count and facets in parallel: the page costs what the slowest of them costs, not their sum
@@ -54,6 +32,9 @@ export default async function TrajectoriesPage({
   try {
     [page, count, facets] = await Promise.all([browseLedger(p, 100), countLedger(p), browseFacets()]);
   } catch (err) {
+    // a search the statement timeout stopped: the form keeps it, marked, to be narrowed
+    if (err instanceof SearchTimeoutError)
+      return <RefusedFilters params={p} problems={{ q: err.message }} errors={[`q: ${err.message}`]} />;
     if (!(err instanceof BrowseCursorError)) throw err;
     return (
       <>
@@ -103,6 +84,34 @@ export default async function TrajectoriesPage({
           />
         )}
       </Card>
+    </>
+  );
+}
+
+/** The form, with every good filter applied in it and each refused one marked at its field. */
+async function RefusedFilters({
+  params,
+  problems,
+  errors,
+}: {
+  params: BrowseParams;
+  problems: Record<string, string>;
+  errors: string[];
+}) {
+  const facets = await browseFacets();
+  return (
+    <>
+      <PageHeader title="Trajectories" />
+      <Card title="Filters">
+        <FilterForm params={params} runs={facets.runs} categories={facets.categories} problems={problems} />
+      </Card>
+      <EmptyState title="This link has a bad filter">
+        {errors.join("; ")}. Fix the marked filter and apply, or{" "}
+        <Link className="text-accent" href="/trajectories">
+          clear the filters
+        </Link>
+        .
+      </EmptyState>
     </>
   );
 }

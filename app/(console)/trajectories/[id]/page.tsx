@@ -22,6 +22,9 @@ import { describeChanges } from "@/lib/ledger/history.ts";
 import { loadTrajectoryPage, type TrajectoryPageData } from "@/lib/ledger/loaders.ts";
 import { decodeSegment } from "@/lib/server/route-params.ts";
 import { trainedRewardGap } from "@/lib/stats/trained-reward.ts";
+import { parseSearch } from "@/lib/search/parse.ts";
+import { fieldMarks } from "@/lib/search/snippet.ts";
+import { MarkTerms } from "@/components/search/snippet-text.tsx";
 
 export default async function TrajectoryPage({
   params,
@@ -205,6 +208,9 @@ function TrainedRewardStat({ trained, reward }: { trained: number; reward: Entry
 /** The rollout's steps (a window of them) and its final reply; an external score record has neither. */
 function StepsCard({ page, search }: { page: TrajectoryPageData; search: Record<string, string | string[]> }) {
   const { windows } = page;
+  // the browser's search the page was opened from: its terms are marked in the steps and the reply
+  const q = typeof search.q === "string" ? parseSearch(search.q) : null;
+  const marks = fieldMarks(q?.ok ? q.query : null);
   return (
     <Card title={`Steps (${windows.steps.total})`} className="xl:col-span-2">
       {page.entry.rollout ? (
@@ -215,11 +221,14 @@ function StepsCard({ page, search }: { page: TrajectoryPageData; search: Record<
             writes={page.writes}
             offset={windows.steps.from}
             total={windows.steps.total}
+            marks={marks}
           />
           <WindowNav window={windows.steps} param="steps_from" search={search} noun="steps" />
           <div className="border-t border-border px-3 py-2">
             <div className="text-[11px] uppercase tracking-wide text-fg-subtle">Final reply</div>
-            <p className="whitespace-pre-wrap">{page.reply.text}</p>
+            <p className="whitespace-pre-wrap" data-testid="final-reply">
+              <MarkTerms text={page.reply.text} terms={marks?.reply} />
+            </p>
             <WindowNav window={page.reply.window} param="reply_from" search={search} noun="characters" />
           </div>
         </>

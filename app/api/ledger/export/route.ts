@@ -5,7 +5,8 @@ import { exportBrowseParquet } from "@/lib/ledger/browse-parquet-data.ts";
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
 import { parquetResponse } from "@/lib/ledger/parquet.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
-import type { Result } from "@/lib/result.ts";
+import { apiError, type Result } from "@/lib/result.ts";
+import { SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -27,8 +28,15 @@ function parseExportQuery(search: URLSearchParams): Result<{ value: ExportQuery 
 export const GET = apiRoute(
   { auth: { session: "export" }, query: parseExportQuery, invalid: "bad_filter" },
   async ({ query: { format, filter } }) => {
-    if (format === "parquet") return parquetResponse(exportBrowseParquet(filter), "verity-trajectories.parquet");
-    const body = await streamedBody(exportText(filter, format), utf8);
+    let body;
+    try {
+      if (format === "parquet")
+        return await parquetResponse(exportBrowseParquet(filter), "verity-trajectories.parquet");
+      body = await streamedBody(exportText(filter, format), utf8);
+    } catch (err) {
+      if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
+      throw err;
+    }
     const name = `verity-trajectories.${format}`;
     return new Response(body, {
       headers: {

@@ -1,0 +1,80 @@
+import type { Db } from "@/lib/db/client.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import { QUERY_CANCELED, SEARCH_TIMEOUT_MS, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
+import type { SearchQuery } from "@/lib/search/parse.ts";
+import { searchSnippets, type Snippet } from "@/lib/search/snippet.ts";
+
+// Reads that run a search: under a statement timeout, and the snippets of a page's rollouts.
+
+/** A search stopped by its statement timeout: a 422 for the routes, a message at the search box for the page. */
+export class SearchTimeoutError extends Error {
+  constructor(readonly ms = SEARCH_TIMEOUT_MS) {
+    super(
+      `the search took longer than ${ms / 1000} s and was stopped; narrow it with a rarer word, a "phrase", a run or a step range`,
+    );
+  }
+}
+
+/** Whether an error (a driver's, or Prisma's wrapping one) is a statement stopped by statement_timeout. */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e = err as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
+    const meta = e.meta as Record<string, unknown> | undefined;
+    if ([e.code, e.originalCode, meta?.code].includes(QUERY_CANCELED)) return true;
+    if (/canceling statement due to statement timeout/.test(String(e.message ?? meta?.message ?? ""))) return true;
+    e = e.cause as Record<string, unknown> | undefined;
+  }
+  return false;
+}
+
+/**
+ * Runs `body` in a read transaction whose statements may run at most `ms` (SET LOCAL: the setting ends with the
+ * transaction). A read takes no lock that an insert waits for, so a search never holds ingest up; the timeout stops
+ * one the indexes cannot narrow. A statement stopped by it is thrown as SearchTimeoutError.
+ */
+export async function withSearchTimeout<T>(
+  client: PrismaClient,
+  body: (tx: Db) => Promise<T>,
+  ms = SEARCH_TIMEOUT_MS,
+): Promise<T> {
+  try {
+    return await client.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`);
+        return body(tx);
+      },
+      { timeout: ms + 10_000, maxWait: 10_000 },
+    );
+  } catch (err) {
+    if (isStatementTimeout(err)) throw new SearchTimeoutError(ms);
+    throw err;
+  }
+}
+
+const keyOf = (runId: string, rolloutId: string | bigint) => `${runId}\u0000${rolloutId}`;
+
+/** The searchable texts of some rollouts, by run and rollout id (keyOf). */
+export async function readSearchTexts(
+  client: Db,
+  rollouts: { runId: string; rolloutId: string | bigint }[],
+): Promise<Map<string, SearchTextRow>> {
+  if (!rollouts.length) return new Map();
+  const rows = await client.$queryRaw<SearchTextRow[]>(searchTextsSql(rollouts));
+  return new Map(rows.map((r) => [keyOf(r.run_id, r.rollout_id), r]));
+}
+
+/**
+ * Each row's snippets of the search's matches (empty for a row without a stored rollout), in the rows' order: one
+ * read of rollout_search's key for the page.
+ */
+export async function pageSnippets<R extends { runId: string; rolloutId: string | null }>(
+  client: Db,
+  query: SearchQuery,
+  rows: R[],
+): Promise<Snippet[][]> {
+  const stored = rows.filter((r) => r.rolloutId !== null) as (R & { rolloutId: string })[];
+  const texts = await readSearchTexts(client, stored);
+  return rows.map((r) => {
+    const t = r.rolloutId === null ? undefined : texts.get(keyOf(r.runId, r.rolloutId));
+    return t ? searchSnippets(query, t) : [];
+  });
+}
