@@ -1,5 +1,6 @@
 // Demo tickets: for each category a case (ticket, environment snapshot, verifier spec written with pointers) and the
 // plan of a correct resolution with the demo tools, plus how this ticket goes wrong in each typical way. Pure.
+import { inChinese, writesChinese } from "@/lib/demo/chinese.ts";
 import type { Rng } from "@/lib/demo/rng.ts";
 
 export const CATEGORIES = [
@@ -47,7 +48,14 @@ export type Plan = {
   harm: Call[];
 };
 
-export type DemoTicket = { ticketId: string; category: Category; case: Record<string, unknown>; plan: Plan };
+export type DemoTicket = {
+  ticketId: string;
+  category: Category;
+  case: Record<string, unknown>;
+  plan: Plan;
+  /** The customer writes in Chinese, and the agent answers in Chinese (chinese.ts). */
+  chinese?: true;
+};
 
 const FIRST = [
   "Ana",
@@ -141,7 +149,9 @@ export function buildTicket(
   r: Rng,
   ticketId = `D-${String(index + 1).padStart(5, "0")}`,
 ): DemoTicket {
-  return BUILDERS[category](ticketBase(category, index, r, ticketId), r);
+  const base = ticketBase(category, index, r, ticketId);
+  const t = BUILDERS[category](base, r);
+  return writesChinese(index) ? inChinese(t, base) : t;
 }
 
 function ticketBase(category: Category, index: number, r: Rng, ticketId: string): TicketBase {
@@ -244,7 +254,12 @@ function refundDamagedTicket(t: TicketBase, r: Rng): DemoTicket {
         { key: "refund_amount", value: price },
         { key: "refund_eta", value: "3-5 business days" },
       ],
-      reply: `I'm sorry your ${item} arrived damaged. I have refunded ${price} ${currency}; it reaches your card in 3-5 business days.${withReturn ? " A prepaid return label is on its way." : ""}`,
+      // two wordings (by index, not a draw), so a search for a phrase finds some replies and not others
+      reply:
+        (index % 2
+          ? `Your refund of ${price} ${currency} has been processed; it reaches your card in 3-5 business days.`
+          : `I'm sorry your ${item} arrived damaged. I have refunded ${price} ${currency}; it reaches your card in 3-5 business days.`) +
+        (withReturn ? " A prepaid return label is on its way." : ""),
       extraWrite: { tool: "logistics.reship", args: { order_id: orderId }, output: OK },
       policyBreak: [refund(price), ret("customer")],
       harm: [refund(half)],

@@ -5,6 +5,7 @@ import type { Call, DemoTicket, Mention } from "@/lib/demo/catalog.ts";
 import { DEMO_TOOLS } from "@/lib/demo/catalog.ts";
 import type { Flaws } from "@/lib/demo/curve.ts";
 import type { Rng } from "@/lib/demo/rng.ts";
+import { CHINESE_FALLBACK } from "@/lib/demo/chinese.ts";
 
 export type Identity = { trajectory_id: string; run_id: string; step: number; group_id: string; sample_index: number };
 
@@ -17,9 +18,18 @@ type Step = {
 };
 
 const HANDOFF_REASONS = ["needs a specialist", "customer asked for a human", "unsure about the policy", "complex case"];
+const ENGLISH_FALLBACK = {
+  handoff: "I've passed your request to a specialist colleague, who will get back to you within 24 hours.",
+  onItsWay: "Thanks for reaching out! Your order is on its way.",
+  lookingIntoIt: "Thanks for your patience, I'm looking into this and will update you soon.",
+  goodwill: ` I've also issued a small goodwill refund.`,
+  blame: " Next time, please check the item more carefully before ordering.",
+  handoffReasons: HANDOFF_REASONS,
+};
 
 export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng): Record<string, unknown> {
   const plan = t.plan;
+  const say = t.chinese ? CHINESE_FALLBACK : ENGLISH_FALLBACK;
   let reads: Call[] = plan.reads;
   let writes: Call[] = plan.writes;
   let mentions: Mention[] = plan.mentions;
@@ -34,22 +44,22 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
     writes = [];
     extra.push({
       tool: "handoff.transfer_to_human",
-      args: { ticket_id: t.ticketId, reason: r.pick(HANDOFF_REASONS) },
+      args: { ticket_id: t.ticketId, reason: say.handoffReasons[HANDOFF_REASONS.indexOf(r.pick(HANDOFF_REASONS))] },
       output: { queued: true },
     });
     mentions = [{ key: "handoff_notice" }];
     claimed = [];
-    reply = "I've passed your request to a specialist colleague, who will get back to you within 24 hours.";
+    reply = say.handoff;
   } else if (flaws.incomplete) {
     if (writes.length === 0) {
       reads = [];
-      reply = "Thanks for reaching out! Your order is on its way.";
+      reply = say.onItsWay;
       mentions = [];
     } else {
       writes = [];
       claimed = [];
       mentions = [];
-      reply = "Thanks for your patience, I'm looking into this and will update you soon.";
+      reply = say.lookingIntoIt;
     }
   } else {
     const before = { reads, writes, claimed };
@@ -63,7 +73,7 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
         writes = writes.filter((w) => w !== failedWrite);
       } else {
         claimed = [plan.extraWrite.tool];
-        reply += ` I've also issued a small goodwill refund.`;
+        reply += say.goodwill;
       }
     }
     if (flaws.missingEvidence && writes.length && reads.length) {
@@ -85,11 +95,11 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
       claimed = [];
       mentions = [];
       if (before.writes.length === 0) reads = [];
-      reply = "Thanks for your patience, I'm looking into this and will update you soon.";
+      reply = say.lookingIntoIt;
     }
   }
   const forbidden = flaws.forbidden && !flaws.handoff ? ["blame_customer"] : [];
-  if (forbidden.length) reply += " Next time, please check the item more carefully before ordering.";
+  if (forbidden.length) reply += say.blame;
 
   const steps: Step[] = [];
   const sandboxWrites: { tool: string; args: Record<string, unknown>; step: number }[] = [];

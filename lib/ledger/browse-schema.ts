@@ -109,7 +109,7 @@ export const browseParamsSchema = z
       )
       .optional(),
     sandbox_write: yesNo.optional(),
-    // A trajectory or ticket id, or a search (docs/search.md). One word without quotes may be an id (searchConditions
+    // A trajectory or ticket id, or a search (docs/search.md). One word without quotes may be an id (queryKind
     // asks the ledger); anything else must parse as a search, and is refused here with the parser's message.
     q: z
       .string()

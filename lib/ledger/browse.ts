@@ -13,7 +13,7 @@ import {
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
 import { searchCondition } from "@/lib/search/sql.ts";
-import { pageSnippets, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
@@ -80,7 +80,7 @@ const nullOr = (col: Prisma.Sql, value: string | null) =>
   value === null ? Prisma.sql`${col} is null` : Prisma.sql`${col} = ${value}`;
 
 /**
- * What `q` is in the view's scope (searchConditions asks the ledger): a trajectory's id (it then matches that
+ * What `q` is in the view's scope (queryKind asks the ledger): a trajectory's id (it then matches that
  * trajectory or a ticket of that id, as before there was search), only a ticket's id, or a search of the texts.
  */
 export type QueryKind = { kind: "id" } | { kind: "ticket" } | { kind: "search"; query: SearchQuery };
@@ -204,7 +204,8 @@ export function browseConditions(p: BrowseParams, opts: { q?: QueryKind } = {}):
 /**
  * What the view's `q` is: one word without quotes that some entry in the view's scope (its run, or every run) has as
  * its trajectory or ticket id is that id — two probes of ledger (trajectory_id) and (ticket_id, id) per partition in
- * scope; anything else that parses is a search (a word that does not is a ticket id nothing has: it matches nothing).
+ * scope; anything else is a search, and one that does not parse (a word too short to look up) is thrown as
+ * SearchInputError.
  */
 export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise<QueryKind | undefined> {
   if (!p.q) return undefined;
@@ -215,13 +216,9 @@ export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise
     select exists (select 1 from ledger x where ${inRun}x.trajectory_id = ${p.q}) as trajectory,
            exists (select 1 from ledger x where ${inRun}x.ticket_id = ${p.q}) as ticket`;
   if (found.trajectory) return { kind: "id" };
-  if (found.ticket || !search.ok) return { kind: "ticket" };
+  if (found.ticket) return { kind: "ticket" };
+  if (!search.ok) throw new SearchInputError(search.error);
   return { kind: "search", query: search.query };
-}
-
-/** browseConditions, with what `q` is asked first (queryKind). */
-export async function searchConditions(p: BrowseParams, client: Db = readDb()): Promise<Prisma.Sql[]> {
-  return browseConditions(p, { q: await queryKind(p, client) });
 }
 
 function keyCondition(p: BrowseParams, cursor: Cursor): Prisma.Sql {
@@ -379,20 +376,30 @@ export class BrowseCursorError extends Error {
   }
 }
 
-/** The previous and next trajectory around one entry, in the order of the given browser state. */
+/**
+ * The previous and next trajectory around one entry, in the order of the given browser state; none when its search
+ * does not parse or its statement timeout stops it (the page is shown without them).
+ */
 export async function neighbours(
   p: BrowseParams,
   entry: { id: bigint; sortValue: number | null },
   client: Db = readDb(),
 ): Promise<{ prev: string | null; next: string | null }> {
-  const base = await searchConditions(p, client);
-  const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
-  const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
-  const [forward, backward] = await Promise.all([
-    firstPast([...base, keyCondition(p, cursor)], p, p.dir, client),
-    firstPast([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, client),
-  ]);
-  return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
+  try {
+    const kind = await queryKind(p, client);
+    const base = browseConditions(p, { q: kind });
+    const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
+    const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
+    const around = async (c: Db) => {
+      const forward = await firstPast([...base, keyCondition(p, cursor)], p, p.dir, c);
+      const backward = await firstPast([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, c);
+      return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
+    };
+    return kind?.kind === "search" ? await withSearchTimeout(readDb(), around) : await around(client);
+  } catch (err) {
+    if (err instanceof SearchInputError || err instanceof SearchTimeoutError) return { prev: null, next: null };
+    throw err;
+  }
 }
 
 /** The value an entry sorts by under a browser state (for `neighbours`). */

@@ -6,6 +6,13 @@ import { searchSnippets, type Snippet } from "@/lib/search/snippet.ts";
 
 // Reads that run a search: under a statement timeout, and the snippets of a page's rollouts.
 
+/** A `q` that is neither an id in the view's scope nor a search that parses: the parser's message, for a 400. */
+export class SearchInputError extends Error {
+  constructor(readonly reason: string) {
+    super(`q: ${reason}`);
+  }
+}
+
 /** A search stopped by its statement timeout: a 422 for the routes, a message at the search box for the page. */
 export class SearchTimeoutError extends Error {
   constructor(readonly ms = SEARCH_TIMEOUT_MS) {

@@ -12,7 +12,7 @@ import { can } from "@/lib/auth/policy.ts";
 import { BrowseCursorError, browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { matchCountLabel } from "@/lib/ledger/count-label.ts";
 import { browseQuery, parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { SearchTimeoutError } from "@/lib/search/data.ts";
+import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 import { browseFacets } from "@/lib/ledger/facets.ts";
 
 export const metadata: Metadata = { title: "Trajectories" };
@@ -35,6 +35,8 @@ export default async function TrajectoriesPage({
     // a search the statement timeout stopped: the form keeps it, marked, to be narrowed
     if (err instanceof SearchTimeoutError)
       return <RefusedFilters params={p} problems={{ q: err.message }} errors={[`q: ${err.message}`]} />;
+    if (err instanceof SearchInputError)
+      return <RefusedFilters params={p} problems={{ q: err.reason }} errors={[err.message]} />;
     if (!(err instanceof BrowseCursorError)) throw err;
     return (
       <>

@@ -6,7 +6,7 @@ import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
 import { parquetResponse } from "@/lib/ledger/parquet.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 import { apiError, type Result } from "@/lib/result.ts";
-import { SearchTimeoutError } from "@/lib/search/data.ts";
+import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -35,6 +35,7 @@ export const GET = apiRoute(
       body = await streamedBody(exportText(filter, format), utf8);
     } catch (err) {
       if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
+      if (err instanceof SearchInputError) return apiError(400, "bad_filter", err.message);
       throw err;
     }
     const name = `verity-trajectories.${format}`;

@@ -2,7 +2,7 @@ import { apiRoute } from "@/lib/api/route.ts";
 import { BrowseCursorError, browseLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseQuery } from "@/lib/ledger/browse-schema.ts";
 import { apiError } from "@/lib/result.ts";
-import { SearchTimeoutError } from "@/lib/search/data.ts";
+import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
@@ -15,6 +15,7 @@ export const GET = apiRoute(
     } catch (err) {
       if (err instanceof BrowseCursorError) return apiError(400, "bad_filter", err.message);
       if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
+      if (err instanceof SearchInputError) return apiError(400, "bad_filter", err.message);
       throw err;
     }
   },

@@ -1,0 +1,153 @@
+// The browser's search end to end against a real ledger: a demo run (with its Chinese-speaking customers) searched
+// under a guardrail filter and a step range, checked against the rollouts' own texts read apart from the index;
+// snippets; counts; ids still found as ids; bad searches refused with their position; the statement timeout; and a
+// search that holds its transaction open while an ingest commits.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bindDatabase, db } from "@/lib/db/client.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import { demoRunValues } from "@/lib/demo/generate.ts";
+import { ingestValues } from "@/lib/ingest/ingest.ts";
+import { browseLedger, countLedger, iterateLedger, type BrowseRow } from "@/lib/ledger/browse.ts";
+import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
+import { RUN as TEXTS, SEARCH_LINES } from "@/lib/testing/search-data.ts";
+import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+
+const DEMO = "srch-demo";
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await freshDatabase("browse_search");
+  await bindDatabase(t.url);
+  const demo = await ingestValues(
+    demoRunValues({ runId: DEMO, tickets: 20, steps: 6, k: 4, seed: "srch", variant: "hacking" }),
+    { pool: t.pool },
+  );
+  if (!demo.ok || demo.rejected) throw new Error(JSON.stringify(demo).slice(0, 300));
+  const s = await ingestText(t.pool, ndjson(SEARCH_LINES));
+  if (!s.ok || s.rejected) throw new Error(JSON.stringify(s).slice(0, 300));
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+function params(q: Record<string, string>): BrowseParams {
+  const r = parseBrowseParams(q);
+  if (!r.ok) throw new Error(r.errors.join("; "));
+  return r.params;
+}
+async function all(p: BrowseParams): Promise<BrowseRow[]> {
+  const out: BrowseRow[] = [];
+  for await (const rows of iterateLedger(p, 50)) out.push(...rows);
+  return out;
+}
+
+/** Each current entry's rollout texts, read from rollouts and cases (not from rollout_search), lower-cased. */
+async function textsOf(run: string): Promise<Map<string, { reply: string; all: string }>> {
+  const rows = await db().$queryRaw<{ trajectory_id: string; reply: string; steps: string; ticket: string }[]>`
+    select r.trajectory_id, r.final_reply as reply, r.steps::text as steps, coalesce(c.ticket ->> 'message', '') as ticket
+      from rollouts r left join cases c on c.ticket_id = r.ticket_id where r.run_id = ${run}`;
+  return new Map(
+    rows.map((r) => [
+      r.trajectory_id,
+      { reply: r.reply.toLowerCase(), all: `${r.reply}\n${r.steps}\n${r.ticket}`.toLowerCase() },
+    ]),
+  );
+}
+
+const FILTERS: Record<string, string>[] = [
+  {},
+  { any: "unauthorized_write,empty_promise" },
+  { step_from: "2", step_to: "4" },
+];
+
+describe("the browser's search", () => {
+  it("matches exactly the rollouts whose texts hold the terms, under a guardrail filter and a step range", async () => {
+    const texts = await textsOf(DEMO);
+    const cases: [Record<string, string>, (x: { reply: string; all: string }) => boolean][] = [
+      [{ q: "退款" }, (x) => x.all.includes("退款")],
+      [{ q: '"已为您安排退款"' }, (x) => x.all.includes("已为您安排退款")],
+      [{ q: "reply:refund -退款" }, (x) => x.reply.includes("refund") && !x.all.includes("退款")],
+      [{ q: '"3-5 business days" -退款' }, (x) => x.all.includes("3-5 business days") && !x.all.includes("退款")],
+      [
+        { q: "tool:finance.issue_refund 退款" },
+        (x) => x.all.includes("finance.issue_refund") && x.all.includes("退款"),
+      ],
+    ];
+    for (const [q, expected] of cases)
+      for (const filter of FILTERS) {
+        const p = params({ run: DEMO, ...q, ...filter });
+        const unfiltered = await all(params({ run: DEMO, ...filter }));
+        const want = unfiltered.filter((r) => expected(texts.get(r.trajectoryId)!)).map((r) => r.trajectoryId);
+        const got = (await all(p)).map((r) => r.trajectoryId);
+        expect(got, JSON.stringify({ ...q, ...filter })).toEqual(want);
+        if (Object.keys(filter).length === 0) expect(want.length, JSON.stringify(q)).toBeGreaterThan(0);
+        expect(await countLedger(p)).toEqual({ count: want.length, exact: true });
+      }
+  });
+
+  it("gives each row of a page its snippets, the matches marked", async () => {
+    const page = await browseLedger(params({ run: TEXTS, q: 'ticket:fryer "HAS BEEN processed"' }));
+    expect(page.rows.map((r) => r.trajectoryId)).toEqual(["s-en-1"]);
+    const [reply, ticket] = page.rows[0].snippets!;
+    expect(reply.field).toBe("reply");
+    expect(reply.parts.filter((p) => p.mark).map((p) => p.text)).toEqual(["has been processed"]);
+    expect(ticket.field).toBe("ticket");
+    expect(ticket.parts.filter((p) => p.mark).map((p) => p.text)).toEqual(["fryer"]);
+    const plain = await browseLedger(params({ run: TEXTS }));
+    expect(plain.rows.every((r) => r.snippets === undefined)).toBe(true);
+  });
+
+  it("still reads one word that is a ticket or trajectory id as that id", async () => {
+    expect((await all(params({ run: TEXTS, q: "T-ZH" }))).map((r) => r.trajectoryId).sort()).toEqual([
+      "s-zh-1",
+      "s-zh-2",
+    ]);
+    expect((await all(params({ q: "s-en-2" }))).map((r) => r.trajectoryId)).toEqual(["s-en-2"]);
+  });
+
+  it("refuses a search that does not parse, naming where", async () => {
+    const refused = (q: string) => {
+      const r = parseBrowseParams({ run: DEMO, q });
+      return r.ok ? null : r.problems.q;
+    };
+    expect(refused('refund "has been')).toBe(
+      'this quote is never closed (at character 8) (given "refund \\"has been")',
+    );
+    expect(refused("x".repeat(10_000))).toMatch(/^a search has at most 500 characters/);
+    expect(refused(Array.from({ length: 100 }, (_, i) => `w${i}x`).join(" "))).toMatch(/at most 12 terms/);
+    expect(refused("refund -")).toMatch(/a lone - needs a word after it/);
+    // one word that is no id and too short to look up: refused when the page is read
+    await expect(browseLedger(params({ run: DEMO, q: "a" }))).rejects.toThrow(SearchInputError);
+    await expect(browseLedger(params({ run: DEMO, q: "a" }))).rejects.toThrow(/q: "a" is too short to search for/);
+    await expect(countLedger(params({ run: DEMO, q: "%_" }))).rejects.toThrow(SearchInputError);
+  });
+
+  it("stops a statement past the search's timeout and says so", async () => {
+    const started = Date.now();
+    await expect(withSearchTimeout(readDb(), (tx) => tx.$queryRaw`select pg_sleep(5)`, 200)).rejects.toThrow(
+      SearchTimeoutError,
+    );
+    expect(Date.now() - started).toBeLessThan(3000);
+    // the connection is usable afterwards (the transaction was rolled back)
+    expect(await browseLedger(params({ run: TEXTS, q: "退款" }))).toMatchObject({ nextCursor: null });
+  });
+
+  it("never holds an ingest up: one commits, and is found, while a search's transaction is open", async () => {
+    const found = await withSearchTimeout(readDb(), async (tx) => {
+      await tx.$queryRaw`select count(*) from rollout_search s where s.run_id = ${TEXTS} and s.reply ilike '%refund%'`;
+      const line = rolloutLine("s-late", "T-EN", { run: TEXTS, step: 4 }) as Record<string, unknown> & {
+        trajectory: Record<string, unknown>;
+      };
+      const s = await ingestText(
+        t.pool,
+        ndjson([{ ...line, trajectory: { ...line.trajectory, final_reply: "zebra" } }]),
+      );
+      expect(s.accepted).toBe(1);
+      return true;
+    });
+    expect(found).toBe(true);
+    expect((await all(params({ run: TEXTS, q: "zebra" }))).map((r) => r.trajectoryId)).toEqual(["s-late"]);
+  });
+});
