@@ -17,6 +17,7 @@ const RUN_SCOPED = [
   "ledger_guardrails",
   "ledger_reasons",
   "reward_results",
+  "rollout_search",
   "rollouts",
   "step_guardrail_rollups",
   "step_rollups",
