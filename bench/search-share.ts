@@ -5,7 +5,7 @@
 // Run it on bench/search.ts's kept database (its run of 1 M, 3 M or 10 M rollouts): the per-step count reads the
 // same candidates as the plain count (the search index in the run's partition, then each candidate's current
 // entry), adds a hash aggregate by step and one read of the run's step_rollups, and is stopped at the search's
-// statement timeout. Prints p50/p95 of each and their ratio; figures in docs/search-work.md.
+// statement timeout. Prints p50/p95 of each and their ratio; figures in docs/search.md, "The count per step".
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
