@@ -91,6 +91,8 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/reward-leaderboard": session(READERS, "authorized"),
   "/api/runs/[run]/charts/[chart]": session(READERS, "authorized"),
   "/clusters/export": session(READERS, "authorized"),
+  // a saved search is its owner's: another's id, or one that does not exist, is a 404 past the role check
+  "/api/saved-searches/[id]/csv": session(READERS, "authorized"),
   "/clusters/fix/dry-run": session(["admin", "lead"], "authorized"),
   // Route handlers for machines authenticate with bearer tokens only: a browser session is not enough.
   "/api/health": same(200),

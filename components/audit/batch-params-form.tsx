@@ -79,6 +79,13 @@ export function BatchParamsForm({
   );
   return (
     <form method="get" action="/audit/new" aria-label="Batch parameters" className="grid gap-3 p-3 md:grid-cols-3">
+      {/* the browser's filters of "Audit these": kept through every preview, shown above the preview */}
+      {values.filter && (
+        <div className="md:col-span-3">
+          <input type="hidden" name="filter" value={values.filter} />
+          <FieldError id="bp-filter-error" errors={errors.filter} />
+        </div>
+      )}
       <Field name="runId" label="Run" errors={errors.runId}>
         <select id="bp-runId" name="runId" defaultValue={values.runId ?? ""} className={inputClass}>
           {runs.map((r) => (

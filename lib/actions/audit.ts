@@ -10,6 +10,7 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { adjudicationInput, batchParamsSchema, batchRef, type FormState } from "@/lib/audit/schema.ts";
 import { isForm, NOT_A_FORM, requireActionUser } from "@/lib/auth/guards.ts";
+import { SearchTimeoutError } from "@/lib/search/data.ts";
 
 const invalid = (error: z.ZodError): FormState => ({
   ok: false,
@@ -36,7 +37,13 @@ export async function createBatchAction(_prev: FormState, form: FormData): Promi
   if (!parsed.data.salt) return { ok: false, message: "Preview the batch first (the preview fixes the salt)." };
   const params = { ...parsed.data, salt: parsed.data.salt };
   const actor = { userId: me.id, email: me.email };
-  const r = params.kind === "pairwise" ? await createPairBatch(params, actor) : await createBatch(params, actor);
+  let r;
+  try {
+    r = params.kind === "pairwise" ? await createPairBatch(params, actor) : await createBatch(params, actor);
+  } catch (err) {
+    if (!(err instanceof SearchTimeoutError)) throw err;
+    return { ok: false, message: `The search in the browser's filters: ${err.message}.` };
+  }
   if (!r.ok) return { ok: false, message: r.error, fieldErrors: r.field ? { [r.field]: [r.error] } : undefined };
   revalidatePath("/audit");
   redirect(`/audit?created=${r.batchId}`);

@@ -3,6 +3,9 @@
 import type { ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { sampleBatch, type PopulationRow, type SampleResult } from "@/lib/audit/sampler.ts";
 import { db, type Db } from "@/lib/db/client.ts";
+import { Prisma } from "@/lib/generated/prisma/client.ts";
+import { browseConditions, queryKind } from "@/lib/ledger/browse.ts";
+import { withSearchTimeout } from "@/lib/search/data.ts";
 
 /** A population row with what the pairwise sampler also needs (its GRPO group and its ledger reward). */
 export type PopulationEntry = PopulationRow & {
@@ -17,13 +20,15 @@ export type Population = { rows: PopulationEntry[]; excluded: number };
 /**
  * The current ledger entries of a run's step window that can be shadow-scored: with a reward (a spec or input
  * error has nothing to compare with) and with their rollout stored (an external record without one has nothing to
- * show). Walks the run partition's (step, id) index (020). One row per rollout, a few dozen bytes each.
+ * show). Walks the run partition's (step, id) index (020). One row per rollout, a few dozen bytes each. `matching`,
+ * when given, is a condition on the entry `l` that narrows the window to a search's matches (populationFilter).
  */
 export async function loadPopulation(
   runId: string,
   stepFrom: number,
   stepTo: number,
   client: Db = db(),
+  matching: Prisma.Sql = Prisma.sql`true`,
 ): Promise<Population> {
   const rows = await client.$queryRaw<
     {
@@ -42,7 +47,7 @@ export async function loadPopulation(
            l.reward,
            (l.reward is not null and l.rollout_id is not null) as scorable
       from ledger l
-     where l.run_id = ${runId} and l.step between ${stepFrom} and ${stepTo} and l.is_current`;
+     where l.run_id = ${runId} and l.step between ${stepFrom} and ${stepTo} and l.is_current and ${matching}`;
   const out: PopulationEntry[] = [];
   let excluded = 0;
   for (const r of rows) {
@@ -69,9 +74,30 @@ export type BatchPreview = {
   sample: SampleResult<PopulationEntry>;
 };
 
-/** The sample that creating the batch would draw (the sampler is deterministic, so preview and create agree). */
+/**
+ * The condition on the entry `l` of a batch drawn from the trajectory browser's matches ("Audit these"): the
+ * browser's own conditions (search box included) in the batch's run, so the population is exactly the rows the
+ * browser lists inside the batch's window. Every entry when the batch has no filter.
+ */
+export async function populationFilter(
+  p: ResolvedBatchParams,
+  client: Db,
+): Promise<{ matching: Prisma.Sql; search: boolean }> {
+  if (!p.filter) return { matching: Prisma.sql`true`, search: false };
+  const filter = { ...p.filter, run: p.runId };
+  const q = await queryKind(filter, client);
+  return { matching: Prisma.join(browseConditions(filter, { q }), " and "), search: q?.kind === "search" };
+}
+
+/**
+ * The sample that creating the batch would draw (the sampler is deterministic, so preview and create agree). A
+ * search in the batch's filters that its statement timeout stops is thrown as SearchTimeoutError.
+ */
 export async function previewBatch(p: ResolvedBatchParams, client: Db = db()): Promise<BatchPreview> {
-  const pop = await loadPopulation(p.runId, p.stepFrom, p.stepTo, client);
+  const { matching, search } = await populationFilter(p, client);
+  const load = (c: Db) => loadPopulation(p.runId, p.stepFrom, p.stepTo, c, matching);
+  // a search reads under its statement timeout, as the browser's reads do (stopped: SearchTimeoutError)
+  const pop = search && "$connect" in client ? await withSearchTimeout(client, load) : await load(client);
   const sample = sampleBatch(pop.rows, {
     rate: p.rate,
     salt: p.salt,

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { DEFAULT_DELTA, DEFAULT_NEAR_TIE_RATE } from "@/lib/audit/pair-sampler.ts";
 import { previewBatch, type BatchPreview } from "@/lib/audit/data.ts";
+import { browseQuery } from "@/lib/ledger/browse-schema.ts";
 import type { BatchParams, ResolvedBatchParams } from "@/lib/audit/schema.ts";
 import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { db } from "@/lib/db/client.ts";
@@ -40,6 +41,8 @@ export function buildManifest(
       min_per_stratum: p.minPerStratum ?? null,
       overlap_rate: p.overlapRate,
       tolerance: p.tolerance,
+      // the browser's filters whose matches the population was narrowed to ("Audit these"), as its address's query
+      ...(p.filter ? { filter: browseQuery(p.filter) } : {}),
     },
     config_hash: configHash,
     population: preview.population,
@@ -70,7 +73,8 @@ export async function defaultConfig(client: PrismaClient): Promise<{ id: number;
 }
 
 function defaultName(p: ResolvedBatchParams): string {
-  return `${p.runId} steps ${p.stepFrom}–${p.stepTo}${p.kind === "pairwise" ? " (pairwise)" : ""}`;
+  const matching = p.filter?.q ? ` matching ${JSON.stringify(p.filter.q).slice(0, 60)}` : p.filter ? " (filtered)" : "";
+  return `${p.runId} steps ${p.stepFrom}–${p.stepTo}${p.kind === "pairwise" ? " (pairwise)" : ""}${matching}`;
 }
 
 /**
@@ -125,6 +129,7 @@ export async function storeBatch(
               : {}),
             step_from: params.stepFrom,
             step_to: params.stepTo,
+            ...(params.filter ? { filter: browseQuery(params.filter) } : {}),
             rate: params.rate,
             salt: params.salt,
             pick: pairwise ? "pair" : params.pick,

@@ -6,6 +6,7 @@ import { PICKS } from "@/lib/audit/sampler.ts";
 import { DISAGREEMENT_CAUSES } from "@/lib/agreement/causes.ts";
 import { GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { INT4_MAX, int8Id } from "@/lib/db/column-ranges.ts";
+import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 
 /** "" (an empty form field or URL parameter) is "not given". */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -25,6 +26,20 @@ export const DEFAULT_TOLERANCE = 0.1;
 /** "tickets": shadow scoring of sampled tickets; "pairwise": which of two rollouts of a GRPO group is better. */
 export const BATCH_KINDS = ["tickets", "pairwise"] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
+
+/**
+ * The trajectory browser's filters (its address's query, search box included) that narrow the population to its
+ * matches: "Audit these". Parsed by the browser's own schema, so the batch draws from exactly the rows it listed.
+ */
+const browserFilter = z
+  .string()
+  .max(4000, { error: "At most 4000 characters." })
+  .transform((s, ctx): BrowseParams => {
+    const parsed = parseBrowseParams(new URLSearchParams(s));
+    if (parsed.ok) return parsed.params;
+    ctx.addIssue({ code: "custom", message: `The browser's filters are not valid: ${parsed.errors.join("; ")}.` });
+    return z.NEVER;
+  });
 
 const step = z
   .number()
@@ -58,8 +73,18 @@ export const batchParamsSchema = z
     nearTieRate: optionalNum(
       z.number().min(0, { error: "A fraction: at least 0." }).max(1, { error: "A fraction: at most 1." }),
     ),
+    /** Absent = every scorable rollout of the window; given = only the browser's matches among them. */
+    filter: z.preprocess(blank, browserFilter.optional()),
   })
-  .refine((p) => p.stepFrom <= p.stepTo, { path: ["stepTo"], error: "The window ends before it starts." });
+  .refine((p) => p.stepFrom <= p.stepTo, { path: ["stepTo"], error: "The window ends before it starts." })
+  .refine((p) => !p.filter?.run || p.filter.run === p.runId, {
+    path: ["filter"],
+    error: "The browser's filters name another run than the batch's.",
+  })
+  .refine((p) => !p.filter || p.kind !== "pairwise", {
+    path: ["filter"],
+    error: "A pairwise batch is drawn from whole GRPO groups: audit a search's matches as a tickets batch.",
+  });
 export type BatchParams = z.infer<typeof batchParamsSchema>;
 /** Parameters with the salt fixed (the preview shows the sample that create will draw). */
 export type ResolvedBatchParams = BatchParams & { salt: string };

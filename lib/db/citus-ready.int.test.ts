@@ -36,6 +36,7 @@ const NOT_RUN_SCOPED = [
   "monitor_alarm_events",
   "monitor_alarms",
   "reward_runs",
+  "saved_searches",
   "score_change_marks",
   "trajectories",
 ];

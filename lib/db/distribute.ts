@@ -20,6 +20,8 @@ export const REFERENCE_TABLES = [
   "reward_functions",
   "reward_function_versions",
   "reward_runs",
+  // Saved searches: a few per user, global or scoped to a run, read beside the user's own pages.
+  "saved_searches",
 ];
 
 /** Distributed by run_id and co-located with the first (so their foreign keys, which include run_id, hold per shard). */

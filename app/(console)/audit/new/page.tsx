@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { z } from "zod";
 import { BatchParamsForm, type ParamValues } from "@/components/audit/batch-params-form.tsx";
 import { AuditPlanCard } from "@/components/audit/audit-plan.tsx";
+import { SearchScope } from "@/components/audit/search-scope.tsx";
 import { CreateBatchForm } from "@/components/audit/create-batch-form.tsx";
 import { PairPreview } from "@/components/audit/pair-preview.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
@@ -9,17 +10,42 @@ import { Card, Stat } from "@/components/ui/card.tsx";
 import { fmtInt } from "@/components/ui/format.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
 import { Head, Table, Td, numeric } from "@/components/ui/table.tsx";
-import { listRunWindows, previewBatch } from "@/lib/audit/data.ts";
+import { listRunWindows, previewBatch, type RunWindow } from "@/lib/audit/data.ts";
 import { newSalt } from "@/lib/audit/mutations.ts";
 import { previewPairBatch } from "@/lib/audit/pair-data.ts";
 import { loadPlanEvidence, planForBatch } from "@/lib/audit/plan.ts";
-import { batchFormDefaults, batchParamsSchema } from "@/lib/audit/schema.ts";
+import { batchFormDefaults, batchParamsSchema, type ResolvedBatchParams } from "@/lib/audit/schema.ts";
+import { SearchTimeoutError } from "@/lib/search/data.ts";
 import { requirePageUser } from "@/lib/auth/guards.ts";
 import { PLAN_HALF_WIDTHS } from "@/lib/stats/audit-plan.ts";
 
 export const metadata: Metadata = { title: "New audit batch" };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** The preview, or none when the filters' search was stopped by its statement timeout (said at the filter). */
+async function previewOrStopped(p: ResolvedBatchParams, errors: Record<string, string[] | undefined>) {
+  try {
+    return await previewBatch(p);
+  } catch (err) {
+    if (!(err instanceof SearchTimeoutError)) throw err;
+    errors.filter = [`The search in the browser's filters: ${err.message}.`];
+    return null;
+  }
+}
+
+/** A blank window of a batch drawn from the browser's filters: the filters' steps, else the run's whole window. */
+function searchWindow(raw: ParamValues, run: RunWindow | undefined): ParamValues {
+  if (!raw.filter || (raw.stepFrom ?? "") !== "" || (raw.stepTo ?? "") !== "") return raw;
+  const filter = new URLSearchParams(raw.filter);
+  const defaults = batchFormDefaults(run, "");
+  return {
+    ...defaults,
+    ...raw,
+    stepFrom: filter.get("step_from") ?? defaults.stepFrom,
+    stepTo: filter.get("step_to") ?? defaults.stepTo,
+  };
+}
 
 // Define, preview, create. The preview is a GET (the URL reproduces it) that draws the very sample "Create" stores:
 // the sampler is deterministic and the salt is fixed by the preview.
@@ -33,17 +59,19 @@ export default async function NewBatchPage({
   const raw: ParamValues = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, first(v) ?? ""]));
   const submitted = "runId" in raw;
   const run = runs.find((r) => r.id === raw.runId) ?? runs[0];
+  // "Audit these" from the browser names the run and its filters; the window is the run's unless they narrow it
   const values: ParamValues = submitted
-    ? { ...raw, salt: raw.salt?.trim() ? raw.salt : newSalt() }
+    ? { ...searchWindow(raw, run), salt: raw.salt?.trim() ? raw.salt : newSalt() }
     : batchFormDefaults(run, newSalt());
   const parsed = submitted ? batchParamsSchema.safeParse(values) : null;
-  const errors = parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
+  const errors: Record<string, string[] | undefined> =
+    parsed && !parsed.success ? z.flattenError(parsed.error).fieldErrors : {};
   const resolved = parsed?.success ? { ...parsed.data, salt: values.salt } : null;
   const pairwise = resolved?.kind === "pairwise";
   const pairPreview = resolved && pairwise ? await previewPairBatch(resolved) : null;
   const [preview, evidence] =
     resolved && !pairwise
-      ? await Promise.all([previewBatch(resolved), loadPlanEvidence(resolved.runId)])
+      ? await Promise.all([previewOrStopped(resolved, errors), loadPlanEvidence(resolved.runId)])
       : [null, null];
   const plans =
     resolved && preview && evidence ? PLAN_HALF_WIDTHS.map((h) => planForBatch(resolved, preview, evidence, h)) : null;
@@ -69,6 +97,7 @@ export default async function NewBatchPage({
       )}
       {preview && (
         <Card title="Preview" className="mt-4">
+          {resolved?.filter && <SearchScope filter={resolved.filter} rollouts={preview.population.rollouts} />}
           <div className="grid grid-cols-2 gap-2 p-3 md:grid-cols-5" data-testid="preview">
             <Stat
               label="Tickets in window"
@@ -79,7 +108,10 @@ export default async function NewBatchPage({
                   : undefined
               }
             />
-            <Stat label="Rollouts in window" value={fmtInt(preview.population.rollouts)} />
+            <Stat
+              label={resolved?.filter ? "Matching rollouts" : "Rollouts in window"}
+              value={fmtInt(preview.population.rollouts)}
+            />
             <Stat
               label="Expected sample"
               value={`${preview.sample.expected.tickets.toFixed(1)} tickets`}

@@ -6,6 +6,7 @@ import { ClusterDetail } from "@/components/clusters/cluster-detail.tsx";
 import { ClusterList } from "@/components/clusters/cluster-list.tsx";
 import { ClusterTreemap } from "@/components/clusters/cluster-treemap.tsx";
 import { CofiredTable, GuardrailPresence } from "@/components/clusters/guardrail-tables.tsx";
+import { SavedSearchSteps } from "@/components/clusters/saved-search-steps.tsx";
 import { WindowForm } from "@/components/clusters/window-form.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
@@ -17,6 +18,7 @@ import { clustersHref } from "@/lib/clusters/keys.ts";
 import { loadClustersPage, withPinsFirst } from "@/lib/clusters/loaders.ts";
 import { unscoredLine } from "@/lib/clusters/report.ts";
 import { LAST_RUN_COOKIE, runOfCookie } from "@/lib/runs/location.ts";
+import { loadWindowSearch } from "@/lib/saved-searches/loaders.ts";
 
 export const metadata: Metadata = { title: "Clusters" };
 
@@ -34,6 +36,7 @@ export default async function ClustersPage({
   const canExport = can(user.role, "export");
   const canFix = can(user.role, "cases.revise");
   const { report, window: w } = page;
+  const saved = w ? await loadWindowSearch(user.id, w.runId, { from: w.from, to: w.to }, search.saved) : null;
   return (
     <>
       <PageHeader
@@ -136,6 +139,7 @@ export default async function ClustersPage({
               </>
             )}
           </Card>
+          {saved && <SavedSearchSteps window={w} searches={saved.searches} count={saved.count} />}
           <CofiredTable report={report} window={w} />
           <GuardrailPresence report={report} />
         </>

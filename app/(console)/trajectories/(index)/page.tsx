@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { FilterChips } from "@/components/browser/filter-chips.tsx";
 import { FilterForm } from "@/components/browser/filter-form.tsx";
+import { SearchWork } from "@/components/browser/search-work.tsx";
 import { TrajectoryTable } from "@/components/browser/trajectory-table.tsx";
 import { Card } from "@/components/ui/card.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
@@ -49,32 +50,17 @@ export default async function TrajectoriesPage({
       </>
     );
   }
-  const exportHref = (format: string) => `/api/ledger/export?${browseQuery(p, { format })}`;
+  const may = {
+    export: can(user.role, "export"),
+    audit: can(user.role, "audit.manage"),
+    save: can(user.role, "ledger.read"),
+  };
   return (
     <>
       <PageHeader
         title="Trajectories"
         description="Current score records under the filters below. The address bar holds the whole view: share it to share the view."
-        actions={
-          can(user.role, "export") && (
-            <>
-              <a
-                className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted"
-                href={exportHref("csv")}
-                download
-              >
-                Export CSV
-              </a>
-              <a
-                className="rounded border border-border px-2 py-1 text-[12px] hover:bg-bg-muted"
-                href={exportHref("ndjson")}
-                download
-              >
-                Export NDJSON
-              </a>
-            </>
-          )
-        }
+        actions={<SearchWork params={p} may={may} />}
       />
       <Card title={<span data-testid="match-count">{matchCountLabel(count)}</span>}>
         <FilterForm key={query} params={p} runs={facets.runs} categories={facets.categories} />

@@ -1,32 +1,37 @@
 import { apiRoute, type InputFailure } from "@/lib/api/route.ts";
 import { iterateLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseQuery, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { exportBrowseParquet } from "@/lib/ledger/browse-parquet-data.ts";
 import { csvHeader, csvLine, ndjsonLine } from "@/lib/ledger/export-rows.ts";
+import { parquetResponse } from "@/lib/ledger/parquet.ts";
 import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 import { apiError, type Result } from "@/lib/result.ts";
 import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
 
 export const dynamic = "force-dynamic";
 
-type ExportQuery = { format: "csv" | "ndjson"; filter: BrowseParams };
+const FORMATS = ["csv", "ndjson", "parquet"] as const;
+type ExportQuery = { format: (typeof FORMATS)[number]; filter: BrowseParams };
 
-/** The browser's filters and `format=csv|ndjson` (default csv). */
+/** The browser's filters and `format=csv|ndjson|parquet` (default csv). */
 function parseExportQuery(search: URLSearchParams): Result<{ value: ExportQuery }, InputFailure> {
   const format = search.get("format") ?? "csv";
-  if (format !== "csv" && format !== "ndjson")
-    return { ok: false, error: 'format: must be "csv" or "ndjson"', field: "format" };
+  if (!(FORMATS as readonly string[]).includes(format))
+    return { ok: false, error: 'format: must be "csv", "ndjson" or "parquet"', field: "format" };
   const rest = new URLSearchParams(search);
   rest.delete("format");
   const filter = parseBrowseQuery(rest);
-  return filter.ok ? { ok: true, value: { format, filter: filter.value } } : filter;
+  return filter.ok ? { ok: true, value: { format: format as ExportQuery["format"], filter: filter.value } } : filter;
 }
 
-/** The trajectory browser's filtered set as a streamed CSV or NDJSON download (`format=csv|ndjson`). */
+/** The trajectory browser's filtered set as a streamed CSV, NDJSON or Parquet download (`format=csv|ndjson|parquet`). */
 export const GET = apiRoute(
   { auth: { session: "export" }, query: parseExportQuery, invalid: "bad_filter" },
   async ({ query: { format, filter } }) => {
     let body;
     try {
+      if (format === "parquet")
+        return await parquetResponse(exportBrowseParquet(filter), "verity-trajectories.parquet");
       body = await streamedBody(exportText(filter, format), utf8);
     } catch (err) {
       if (err instanceof SearchTimeoutError) return apiError(422, "search_timeout", err.message);
