@@ -126,6 +126,7 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
   ["runs", "runs_partitions"],
   ["runs", "runs_keep_rows"],
   ["runs", "runs_reward_partition"],
+  ["runs", "runs_search_partition"],
   ["rollouts", "rollouts_record_trajectories"],
   ["ledger", "ledger_record_trajectories"],
   ["ledger", "ledger_count_superseding"],
