@@ -122,7 +122,8 @@ function markedScore(runId: string, ticketId: string, trajectoryId: string, m: M
 // Rewards no human score can produce (those are multiples of 0.0125, or a cap) and no page shows by accident.
 const MARKED_REWARDS = [0.617283, 0.271828, 0.141593, 0.577216];
 
-function verity(args: string[]): string {
+/** Runs `verity ARGS…` against the e2e database and returns its stdout; throws with its stderr when it fails. */
+export function verity(args: string[]): string {
   // node --import tsx rather than npx: one process less to start on a busy machine.
   const r = spawnSync(process.execPath, ["--import", "tsx", "bin/verity.ts", ...args], {
     encoding: "utf8",

@@ -2,9 +2,13 @@
 // action answer — carries that item's ledger values. The item's score record is full of markers that cannot appear
 // by accident (a reason message and guardrail evidence with a nonce, an LLM claims source with the nonce, a reward
 // no human score can produce). Every response of the annotation flow is captured raw and searched; after submitting,
-// the reveal must show them.
+// the reveal must show them. Nor does any carry a reward function's result on the item (a weight no page shows by
+// accident, the function's name).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { Page, Response } from "@playwright/test";
-import { SETUP_TIMEOUT, setupBatch, type Markers, type Setup } from "./audit-setup.ts";
+import { query, SETUP_TIMEOUT, setupBatch, verity, type Markers, type Setup } from "./audit-setup.ts";
 import { expect, test } from "./fixtures/auth.ts";
 import { answerClaims } from "./fixtures/review-form.ts";
 
@@ -14,8 +18,29 @@ test.use({ role: "annotator" });
 test.describe.configure({ timeout: SETUP_TIMEOUT });
 
 let setup: Setup;
+/** A reward function run over the batch: its name and its reward on every item (a format rule that always matches). */
+const REWARD_WEIGHT = 0.8642137;
+let rewardFunction: string;
 test.beforeAll(async () => {
   setup = await setupBatch("blind", ["empty_promise", "empty_promise"], { marked: true });
+  rewardFunction = `blindmark-fn-${setup.batchName.split("-").at(-1)}`;
+  const file = path.join(os.tmpdir(), `${rewardFunction}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ components: [{ kind: "format", name: "marked", weight: REWARD_WEIGHT, pattern: "[\\s\\S]*" }] }),
+  );
+  try {
+    verity(["reward", "add", file, "--name", rewardFunction]);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+  verity(["reward", "run", rewardFunction, "--run", setup.runId, "--batch", String(setup.batchId)]);
+  const stored = await query<{ reward: number }>(
+    `select x.reward from reward_results x join reward_function_versions v on v.id = x.version_id
+       join reward_functions f on f.id = v.function_id where f.name = $1`,
+    [rewardFunction],
+  );
+  expect(stored.map((r) => r.reward)).toEqual(setup.items.map(() => REWARD_WEIGHT));
 });
 
 /** Every response body of the page's document, RSC and server-action traffic (static assets are the same for all). */
@@ -95,6 +120,12 @@ test("no response carries the item's ledger values before submission; the reveal
   ).toBe(true);
   expect(leaks(seen.bodies, m), "ledger values sent before submission").toEqual([]);
   expect(leaks(seen.bodies, other.markers!), "the other item's ledger values").toEqual([]);
+  const rewardLeaks = seen.bodies.flatMap((b) =>
+    [rewardFunction, String(REWARD_WEIGHT), REWARD_WEIGHT.toFixed(4)]
+      .filter((n) => b.body.includes(n))
+      .map((n) => `${n} in ${b.url}`),
+  );
+  expect(rewardLeaks, "a reward function's result sent before submission").toEqual([]);
 
   await answerClaims(page);
   const before = seen.bodies.length;
