@@ -56,7 +56,7 @@ describe("the clusters of the demo runs", () => {
     expect(own.trend.early!).toBeGreaterThan(own.trend.late!);
   });
 
-  it("show the hand-off blind spot growing late in the hacking run, with one reply phrasing, and not in the normal run", async () => {
+  it("show the hand-off blind spot growing late in the hacking run, with one reply phrasing per language, and not in the normal run", async () => {
     const hack = await loadFullReport({ runId: "grpo-hacking", threshold: 0.5 }, { phrasings: true }, client);
     const b = hack.report.blindSpot;
     expect(b.trend.late!).toBeGreaterThan(2 * b.trend.early!);
@@ -65,7 +65,12 @@ describe("the clusters of the demo runs", () => {
     // hand-offs on cases that forbid them already score outcome 0 and are in the low-score population instead.
     expect(b.meanReward!).toBeGreaterThan(0.5);
     expect(b.priority!.score).toBeGreaterThan(0);
-    expect(hack.extras.get(b.key)!.phrasings!.phrasings[0].share).toBe(1);
+    // One phrasing per language: every fifth demo customer writes Chinese and is answered in Chinese.
+    const phrasings = hack.extras.get(b.key)!.phrasings!.phrasings;
+    expect(phrasings).toHaveLength(2);
+    expect(phrasings[0].share + phrasings[1].share).toBeCloseTo(1, 9);
+    expect(phrasings[0].share).toBeGreaterThan(0.6);
+    expect(phrasings.filter((p) => /[\u4e00-\u9fff]/.test(p.text))).toHaveLength(1);
     const main = await computeClusterReport({ runId: "grpo-main", threshold: 0.5 }, client);
     expect(main.blindSpot.trend.late!).toBeLessThan(main.blindSpot.trend.early!);
   });
