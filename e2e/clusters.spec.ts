@@ -135,7 +135,7 @@ test.describe("clusters as a lead", () => {
     });
   });
 
-  test("the blind spot grows late in the reward-hacking run, as one repeated reply", async ({ page }) => {
+  test("the blind spot grows late in the reward-hacking run, as one repeated reply per language", async ({ page }) => {
     const c = new ClustersPage(page);
     await c.goto("run=grpo-hacking");
     const card = c.blindSpot();
@@ -144,7 +144,11 @@ test.describe("clusters as a lead", () => {
       .split("→")
       .map((s) => Number(s.replace("%", "")));
     expect(late).toBeGreaterThan(early);
-    await expect(card.getByTestId("phrasings").locator("li").first()).toContainText("100%");
+    // one repeated reply per language: every fifth demo customer writes Chinese and is answered in Chinese
+    const phrasings = card.getByTestId("phrasings").locator("li");
+    await expect(phrasings).toHaveCount(2);
+    await expect(phrasings.first()).toContainText(/\b(6\d|7\d|8\d)%/);
+    await expect(phrasings.nth(1)).toContainText(/[\u4e00-\u9fff]/);
     await card.getByRole("link", { name: /Open its rollouts in the trajectory browser/ }).click();
     await expect(page).toHaveURL(
       /\/trajectories\?run=grpo-hacking&handoff=credited&none=[a-z_]+(%2C[a-z_]+){10}&sandbox_write=no/,
