@@ -23,7 +23,9 @@ test.describe("the audit gate on the run page", () => {
     // a hand-off rate over its ceiling is a health warning, not a reason to stop: it is not among the failures
     await expect(verdict).not.toContainText("hand-off rate");
     const rows = page.locator("tr[data-rule]");
-    await expect(rows).toHaveCount(7);
+    await expect(rows).toHaveCount(8);
+    // the leaderboard rule is off unless a rules file turns it on
+    await expect(page.locator('tr[data-rule="ledger_rank"]')).toHaveAttribute("data-status", "off");
     const handoff = page.locator('tr[data-rule="handoff"]');
     await expect(handoff).toHaveAttribute("data-status", "warn");
     await expect(handoff).toHaveAttribute("data-severity", "warn");

@@ -106,6 +106,7 @@ const EXPECTED: Record<string, Record<Who, Outcome>> = {
   "/api/v1/rewards": api("read"),
   "/api/v1/rewards/[name]": api("read"),
   "/api/v1/rewards/[name]/runs": api("ingest"),
+  "/api/v1/rewards/[name]/reruns": api("read"),
   "/api/v1/reward-runs/[id]": api("read"),
   "/api/v1/agreement/pairwise": api("read"),
   "/api/v1/reward-leaderboard": api("read"),
