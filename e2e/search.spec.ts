@@ -9,7 +9,7 @@ const rows = (page: Page) => page.getByTestId("browser-scroll").locator("tbody t
 
 test("a search with fields, its snippet highlighted, and its matches marked on the rollout page", async ({ page }) => {
   await page.goto("/trajectories?run=grpo-demo");
-  const box = page.getByLabel("Search");
+  const box = page.getByRole("searchbox", { name: /^Search/ });
   await hydrated(page);
   // "/" focuses the box once the streamed form has hydrated (the layout's hydration mark can come first)
   await expect(async () => {
