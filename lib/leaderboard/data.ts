@@ -4,7 +4,7 @@
 // version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
 // lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
 // pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results) beside the two reports' reads and two per version for its reruns. Leads, admins and
+// versions, their results) beside the two reports' reads and two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
 import { countedItems } from "@/lib/agreement/pairs.ts";
@@ -20,7 +20,7 @@ import type {
   PairwiseJudgement,
   ResultStatus,
 } from "@/lib/leaderboard/input.ts";
-import { loadRerunPairs } from "@/lib/leaderboard/reruns.ts";
+import { loadRerunPairsOf } from "@/lib/leaderboard/reruns.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
 import { loadPairReportItems, type PairReportItem } from "@/lib/pairwise/report-data.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
@@ -125,13 +125,17 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
  * its reward and the same reward re-run), so its row is flagged when the probe moves it. The ledger has none.
  */
 async function withReruns(runId: string, candidates: Candidate[], client: Db): Promise<Candidate[]> {
-  return Promise.all(
-    candidates.map(async (c) => {
-      if (c.kind === "ledger") return c;
-      const { probe, retest } = await loadRerunPairs(client, runId, Number(c.id));
-      return { ...c, ...(probe.length ? { probe } : {}), ...(retest.length ? { retest } : {}) };
-    }),
-  );
+  const versions = candidates.filter((c) => c.kind !== "ledger").map((c) => Number(c.id));
+  const pairs = await loadRerunPairsOf(client, runId, versions);
+  return candidates.map((c) => {
+    const of = c.kind === "ledger" ? undefined : pairs.get(Number(c.id));
+    if (!of) return c;
+    return {
+      ...c,
+      ...(of.probe.length ? { probe: of.probe } : {}),
+      ...(of.retest.length ? { retest: of.retest } : {}),
+    };
+  });
 }
 
 function auditedItem(i: AgreementItem, rolloutId: string, groupId: string | null): AuditedItem {

@@ -33,43 +33,49 @@ async function pairsOf(q: RerunSource, runId: string, rewardRunIds: number[]): P
 
 const toPair = (r: PairRow): RerunPair => ({ first: r.first, second: r.second });
 
-/** The latest probe run and the latest retest run of the version on the run that stored any pair. */
+type RerunPairs = { probe: RerunPair[]; retest: RerunPair[] };
+
+/** The latest probe run and the latest retest run of each version on the run that stored any pair. */
 async function latestRerunIds(
   q: RerunSource,
   runId: string,
-  versionId: number,
-): Promise<{ probe?: number; retest?: number }> {
-  const rows = await select<{ id: number; kind: "probe" | "retest" }>(
+  versionIds: number[],
+): Promise<{ id: number; version_id: number; kind: "probe" | "retest" }[]> {
+  return select<{ id: number; version_id: number; kind: "probe" | "retest" }>(
     q,
-    `select distinct on (r.kind) r.id, r.kind from reward_runs r
-      where r.run_id = $1 and r.version_id = $2 and r.kind in ('probe', 'retest')
+    `select distinct on (r.version_id, r.kind) r.id, r.version_id, r.kind from reward_runs r
+      where r.run_id = $1 and r.version_id = any($2::int[]) and r.kind in ('probe', 'retest')
         and exists (select 1 from reward_results x
                      where x.run_id = r.run_id and x.reward_run_id = r.id and x.paired_with is not null)
-      order by r.kind, r.id desc`,
-    [runId, versionId],
+      order by r.version_id, r.kind, r.id desc`,
+    [runId, versionIds],
   );
-  return Object.fromEntries(rows.map((r) => [r.kind, r.id]));
 }
 
 /**
- * For the leaderboard: the version's latest injection probe on the run (one pair per rollout and line: the reward as
+ * For the leaderboard: each version's latest injection probe on the run (one pair per rollout and line: the reward as
  * it is, and with the line) and its latest retest (one pair per rollout: the stored reward, and the second run's).
+ * Two statements whatever the number of versions; a version without either has empty lists.
  */
-export async function loadRerunPairs(
+export async function loadRerunPairsOf(
   q: RerunSource,
   runId: string,
-  versionId: number,
-): Promise<{ probe: RerunPair[]; retest: RerunPair[] }> {
-  const ids = await latestRerunIds(q, runId, versionId);
-  const rows = await pairsOf(
-    q,
-    runId,
-    [ids.probe, ids.retest].filter((x): x is number => x !== undefined),
-  );
-  return {
-    probe: rows.filter((r) => r.reward_run_id === ids.probe).map(toPair),
-    retest: rows.filter((r) => r.reward_run_id === ids.retest).map(toPair),
-  };
+  versionIds: number[],
+): Promise<Map<number, RerunPairs>> {
+  const out = new Map<number, RerunPairs>(versionIds.map((v) => [v, { probe: [], retest: [] }]));
+  if (versionIds.length === 0) return out;
+  const latest = await latestRerunIds(q, runId, versionIds);
+  const byRun = new Map(latest.map((r) => [r.id, r]));
+  for (const row of await pairsOf(q, runId, [...byRun.keys()])) {
+    const r = byRun.get(row.reward_run_id)!;
+    out.get(r.version_id)![r.kind].push(toPair(row));
+  }
+  return out;
+}
+
+/** loadRerunPairsOf for one version. */
+export async function loadRerunPairs(q: RerunSource, runId: string, versionId: number): Promise<RerunPairs> {
+  return (await loadRerunPairsOf(q, runId, [versionId])).get(versionId)!;
 }
 
 export type LineReport = { line: ProbeLine; summary: RerunSummary };
