@@ -1,15 +1,14 @@
 // Runs before every page, route handler and server action (Next 16 "proxy", Node runtime). It does not decide
 // access — pages, actions and route handlers ask lib/auth/policy.ts — it gives each response its CSP nonce, tells the
 // guards which path was asked for (to come back to it after sign-in), refuses a server action posted from another
-// origin with a 403 (lib/auth/same-origin.ts) and an address whose path does not percent-decode with a 400. A page
-// whose address names a run remembers it in a cookie (the run the user last looked at). `/runs/compare?a=…&b=…` is
+// origin with a 403 (lib/auth/same-origin.ts) and an address whose path does not percent-decode with a 400. `/runs/compare?a=…&b=…` is
 // redirected to the run page it stands for here, before anything streams.
 import { randomBytes } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { contentSecurityPolicy } from "@/lib/auth/csp.ts";
 import { MALFORMED_HEADER, NUL_HEADER, PATH_HEADER } from "@/lib/auth/proxy-headers.ts";
 import { isCrossOriginPagePost } from "@/lib/auth/same-origin.ts";
-import { compareTarget, LAST_RUN_COOKIE, lastRunCookieValue, runOfLocation } from "@/lib/runs/location.ts";
+import { compareTarget } from "@/lib/runs/location.ts";
 import { describeNulPart, malformedSegment, nulPart } from "@/lib/server/route-params.ts";
 
 export function proxy(req: NextRequest) {
@@ -55,21 +54,7 @@ export function proxy(req: NextRequest) {
       : NextResponse.rewrite(new URL("/bad-address", req.url), { status: 400, request: { headers: requestHeaders } });
   res.headers.set("content-security-policy", csp);
   if (https) res.headers.set("strict-transport-security", "max-age=31536000");
-  rememberRun(req, res, https);
   return res;
-}
-
-/**
- * A console page read whose address names a run (`/runs/<run>`, `?run=`) remembers it, so that a run-scoped page
- * opened without one (the clusters) opens on the run the user last looked at. A run id, not a secret.
- */
-function rememberRun(req: NextRequest, res: NextResponse, secure: boolean) {
-  if (req.method !== "GET" || req.nextUrl.pathname.startsWith("/api/")) return;
-  // A link the router prefetches (the sidebar's, a table's) is not a page the user looked at.
-  if (req.headers.has("next-router-prefetch") || req.headers.has("next-router-segment-prefetch")) return;
-  const run = runOfLocation(req.nextUrl.pathname, req.nextUrl.searchParams);
-  if (run && req.cookies.get(LAST_RUN_COOKIE)?.value !== lastRunCookieValue(run))
-    res.cookies.set(LAST_RUN_COOKIE, lastRunCookieValue(run), { path: "/", sameSite: "lax", httpOnly: true, secure });
 }
 
 function malformedApiAddress(segment: string): Response {

@@ -1,6 +1,7 @@
 import { cookies } from "next/headers";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { HydrationMarker } from "@/components/layout/hydration-marker.tsx";
+import { RememberRun } from "@/components/layout/remember-run.tsx";
 import { ReplicaLagBanner } from "@/components/layout/replica-lag-banner.tsx";
 import { navItemsFor, Sidebar } from "@/components/layout/sidebar.tsx";
 import { UserMenu } from "@/components/layout/user-menu.tsx";
@@ -20,6 +21,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         {children}
       </main>
       <HydrationMarker />
+      <Suspense fallback={null}>
+        <RememberRun />
+      </Suspense>
     </div>
   );
 }

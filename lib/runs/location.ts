@@ -39,8 +39,12 @@ export function withRun(href: string, run: string | null): string {
   return run ? `${href}?run=${encodeURIComponent(run)}` : href;
 }
 
-/** The cookie holding the run the user last looked at: set by the proxy on each console page whose address names one. */
-export const LAST_RUN_COOKIE = "verity-run";
+/**
+ * The cookie holding the run the user last looked at: set in the browser on each console page shown whose address
+ * names one (components/layout/remember-run.tsx). (The name "verity-run" was an earlier, HttpOnly cookie that a
+ * page's script could not overwrite.)
+ */
+export const LAST_RUN_COOKIE = "verity-last-run";
 
 /**
  * The cookie's value for a run: percent-encoded, so any run id (a "%", a space, a quote, any Unicode) is a valid
