@@ -21,8 +21,9 @@ import { isDeepStrictEqual } from "node:util";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
+import { benchDatabase, loadAverage } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -44,11 +45,7 @@ const DB = values.db;
 if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--db: a lower-case SQL name, got ${JSON.stringify(DB)}`);
 const RUN = "agree-big";
 
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")}`;
+const load = loadAverage;
 const say = (s: string) => console.log(s);
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 function pct(xs: number[], p: number) {
@@ -234,13 +231,7 @@ async function rescoreSome(c: pg.Client) {
 }
 
 async function main() {
-  const database = await ensureDatabase("postgres");
-  const u = new URL(database.adminUrl);
-  u.pathname = `/${DB}`;
-  const url = u.toString();
-  const admin = new pg.Client({ connectionString: database.adminUrl });
-  await admin.connect();
-  const exists = (await admin.query("select 1 from pg_database where datname = $1", [DB])).rowCount === 1;
+  const { database, admin, url, exists } = await benchDatabase(DB);
   if (values.rebuild || !exists) {
     await admin.query(`drop database if exists "${DB}" with (force)`);
     await createDatabaseIfMissing(database.adminUrl, DB);

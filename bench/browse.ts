@@ -10,9 +10,10 @@
 import { performance } from "node:perf_hooks";
 import os from "node:os";
 import pg from "pg";
-import { ensureDatabase, createDatabaseIfMissing } from "@/lib/db/embedded.ts";
+import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { afterWrite } from "@/lib/server/after-write.ts";
+import { benchDatabase, browseProbes } from "@/bench/lib/bench-db.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -63,13 +64,7 @@ async function main() {
 
 /** The bench database, made again (fresh) when it is missing or holds another --n. */
 async function openDatabase() {
-  const database = await ensureDatabase("postgres");
-  const admin = new pg.Client({ connectionString: database.adminUrl });
-  await admin.connect();
-  const u = new URL(database.adminUrl);
-  u.pathname = `/${DB}`;
-  const url = u.toString();
-  const exists = (await admin.query("select 1 from pg_database where datname = $1", [DB])).rowCount;
+  const { database, admin, url, exists } = await benchDatabase(DB);
   const c = new pg.Client({ connectionString: url });
   let fresh = !exists;
   if (exists) {
@@ -150,38 +145,10 @@ async function browseCases(client: pg.Client) {
   const total = Number(
     (await client.query("select count(*) from ledger where run_id = $1 and is_current", [RUN])).rows[0].count,
   );
-  const sample = (
-    await client.query<{ trajectory_id: string; ticket_id: string; category: string }>(
-      "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60",
-      [RUN],
-    )
-  ).rows;
-  const reason =
-    (
-      await client.query<{ code: string }>(
-        "select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1",
-        [RUN],
-      )
-    ).rows[0]?.code ?? "over_step_budget";
-  // The most common reason signature (code + tool + field), as a cluster's level-2 link selects it.
-  const signature = (
-    await client.query<{ code: string; tool: string | null; field: string | null }>(
-      "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1",
-      [RUN],
-    )
-  ).rows[0];
+  const { sample, rare: reason, signature, top } = await browseProbes(client, RUN);
 
   const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
   const { BLIND_SPOT_KEY, browserFilters, formatKey, parseKey } = await import("@/lib/clusters/keys.ts");
-  // The largest level-2 cluster at the default threshold: a deciding guardrail and its commonest reason signature.
-  const top = (
-    await client.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
-      `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.ledger_id = l.id
-      where l.run_id = $1 and l.is_current and l.reward < 0.5 and l.deciding_guardrail is not null
-      group by 1, 2, 3, 4 order by count(*) desc limit 1`,
-      [RUN],
-    )
-  ).rows[0];
   const level2 = parseKey(`${top.deciding}|${formatReasonSignature(top)}`)!;
   const linkParams = (k: NonNullable<ReturnType<typeof parseKey>>) =>
     Object.fromEntries(new URLSearchParams(browseQuery(browserFilters({ runId: RUN, threshold: 0.5 }, k))));

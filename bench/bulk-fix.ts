@@ -11,7 +11,6 @@
 //   dry run    dryRunBulkFix of `handoff: "not_allowed"` (scores every rollout under the changed spec, writes nothing)
 //   apply      applyBulkFix of the same change (each case's next version, every rollout superseded)
 // and the blind spot before and after. Prints os.loadavg() with the figures: the machine is shared.
-import os from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { rescoreTicket } from "@/lib/cases/mutations.ts";
@@ -22,6 +21,7 @@ import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { handoffRunLines } from "@/lib/testing/handoff-run.ts";
+import { loadAverage, recountRollups } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -34,11 +34,7 @@ const say = (s: string) => process.stdout.write(s + "\n");
 const RUN = "bench-bulk-fix";
 const SEED_PER_TICKET = 10;
 const fmt = (x: number) => x.toLocaleString("en-US");
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((x) => x.toFixed(2))
-    .join(" ")}`;
+const load = loadAverage;
 
 function withDb(url: string, name: string): string {
   const u = new URL(url);
@@ -106,17 +102,7 @@ async function build(pool: pg.Pool, tickets: string[], n: number): Promise<numbe
       "select setval('rollouts_id_seq', (select max(id) from rollouts)), setval('ledger_id_seq', (select max(id) from ledger))",
     );
     // The copies bypass ingest, so their per-step rollups are recounted (the re-score updates them).
-    // as the rollups' writer: they refuse other changes (migration 034)
-    await c.query("select set_config('verity.rollup_writer', 'on', false)");
-    await c.query("delete from step_rollups where run_id = $1", [RUN]);
-    await c.query(
-      `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits, capped, removed_sum)
-       select run_id, step, count(*), count(reward), coalesce(sum(reward), 0), coalesce(sum(reward * reward), 0), count(*) filter (where reward >= 0.9),
-              count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0), count(*) filter (where capped),
-              coalesce(sum(raw_reward - reward) filter (where capped), 0)
-         from ledger where run_id = $1 and is_current group by run_id, step`,
-      [RUN],
-    );
+    await recountRollups(c, RUN);
     for (const table of ["rollouts", "ledger", "ledger_reasons", "step_rollups", "trajectories"])
       await c.query(`vacuum analyze ${table}`);
   } finally {

@@ -30,6 +30,7 @@ import { describeRun } from "@/lib/demo/seed.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import type { Prisma } from "@/lib/generated/prisma/client.ts";
 import { afterWrite } from "@/lib/server/after-write.ts";
+import { recountRollups } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -110,21 +111,23 @@ async function time(cpu: () => number | null, fn: () => Promise<unknown>, runs =
   return t;
 }
 
+/** The demo generator's hacking run of about `n` rollouts (100 steps of K = 4 over n / 400 tickets). */
+const seedSpec = (n: number) => ({
+  runId: RUN,
+  variant: "hacking" as const,
+  seed: "7",
+  k: 4,
+  steps: 100,
+  tickets: Math.max(1, Math.round(n / 400)),
+});
+
 async function build(admin: string): Promise<string> {
   const name = `verity_bench_clusters_${Date.now().toString(36)}`;
   await createDatabaseIfMissing(admin, name);
   const url = withDb(admin, name);
   await migrate(url);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
-  const seedN = Number(values["seed-rollouts"]);
-  const spec = {
-    runId: RUN,
-    variant: "hacking" as const,
-    seed: "7",
-    k: 4,
-    steps: 100,
-    tickets: Math.max(1, Math.round(seedN / 400)),
-  };
+  const spec = seedSpec(Number(values["seed-rollouts"]));
   await describeRun(pool, RUN, describeDemoRun(spec));
   let t = performance.now();
   const s = await ingestValues(demoRunValues(spec), { pool, batchLines: 4000, after: afterWrite(pool) });
@@ -176,17 +179,7 @@ async function build(admin: string): Promise<string> {
       "select setval('rollouts_id_seq', (select max(id) from rollouts)), setval('ledger_id_seq', (select max(id) from ledger))",
     );
     // The copies bypass ingest, so their per-step rollups (the denominators of every share) are recounted.
-    // as the rollups' writer: they refuse other changes (migration 034)
-    await c.query("select set_config('verity.rollup_writer', 'on', false)");
-    await c.query("delete from step_rollups where run_id = $1", [RUN]);
-    await c.query(
-      `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits, capped, removed_sum)
-       select run_id, step, count(*), count(reward), coalesce(sum(reward), 0), coalesce(sum(reward * reward), 0), count(*) filter (where reward >= 0.9),
-              count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0), count(*) filter (where capped),
-              coalesce(sum(raw_reward - reward) filter (where capped), 0)
-         from ledger where run_id = $1 and is_current group by run_id, step`,
-      [RUN],
-    );
+    await recountRollups(c, RUN);
     // What autovacuum does after a bulk load; index-only scans need the visibility map.
     for (const table of ["rollouts", "ledger", "ledger_guardrails", "ledger_reasons", "step_rollups"])
       await c.query(`vacuum analyze ${table}`);
@@ -234,14 +227,7 @@ async function plan(c: pg.Client, q: Prisma.Sql): Promise<string> {
 
 /** Ingest rate with and without the 005 indexes, alternating so that a change of machine load hits both. */
 async function ingestAb(admin: string, n: number): Promise<void> {
-  const spec = {
-    runId: RUN,
-    variant: "hacking" as const,
-    seed: "7",
-    k: 4,
-    steps: 100,
-    tickets: Math.max(1, Math.round(n / 400)),
-  };
+  const spec = seedSpec(n);
   const rates: Record<string, number[]> = { with: [], without: [] };
   for (const round of [0, 1]) {
     for (const variant of round === 0 ? ["with", "without"] : ["without", "with"]) {

@@ -15,6 +15,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
+import { copySourceEntries, recountRollups } from "@/bench/lib/bench-db.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,55 +50,11 @@ async function fill(c: pg.Client, n: number): Promise<void> {
     const need = Math.min(base, n - base * k);
     const tag = `${RUN}#${k}`;
     await c.query("begin");
-    await c.query(
-      `with pick as (select * from src order by id limit $2),
-       ro as (
-         insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
-                               registry_id, claims, tool_steps, content_hash, trained_reward)
-         select r.trajectory_id || '#' || $1, $3, r.step, r.group_id || '#' || $1, r.sample_index, r.ticket_id, r.steps,
-                r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash, r.trained_reward
-           from pick s join rollouts r on r.run_id = $3 and r.id = s.rollout_id
-         returning id, trajectory_id),
-       ins as (
-         insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
-                             verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
-                             evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
-                             claims, handoff, tool_steps, content_hash, trained_reward)
-         select s.trajectory_id || '#' || $1, ro.id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
-                s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
-                s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
-                s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash, s.trained_reward
-           from pick s left join ro on ro.trajectory_id = s.trajectory_id || '#' || $1
-         returning id, trajectory_id),
-       pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
-       g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
-             select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
-               from pairs p join ledger_guardrails lg on lg.run_id = $3 and lg.ledger_id = p.old_id)
-       insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
-       select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
-         from pairs p join ledger_reasons lr on lr.run_id = $3 and lr.ledger_id = p.old_id`,
-      [tag, need, RUN],
-    );
+    await copySourceEntries(c, { tag, need, run: RUN, from: RUN });
     await c.query("commit");
   }
   // Step rollups from the ledger, as ingest would have kept them (the gate and the alarms read these).
-  // as the rollups' writer: they refuse other changes (migration 034)
-  await c.query("select set_config('verity.rollup_writer', 'on', false)");
-  await c.query("delete from step_rollups where run_id = $1", [RUN]);
-  await c.query(
-    `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits,
-                               capped, removed_sum, spec_errors, input_errors, external, trained, trained_differs,
-                               trained_abs_diff_sum)
-     select run_id, step, count(*), count(reward), coalesce(sum(reward), 0), coalesce(sum(reward * reward), 0),
-            count(*) filter (where reward >= 0.9), count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0),
-            count(*) filter (where capped), coalesce(sum(raw_reward - reward), 0), count(*) filter (where status = 'spec_error'),
-            count(*) filter (where status = 'input_error'), count(*) filter (where source = 'external'),
-            count(*) filter (where trained_reward is not null and reward is not null),
-            count(*) filter (where abs(trained_reward - reward) > 1e-6),
-            coalesce(sum(abs(trained_reward - reward)) filter (where reward is not null), 0)
-       from ledger where run_id = $1 and is_current group by run_id, step`,
-    [RUN],
-  );
+  await recountRollups(c, RUN);
 }
 
 async function main() {

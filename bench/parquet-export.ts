@@ -12,11 +12,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { ROW_GROUP_ROWS } from "@/lib/ledger/parquet.ts";
 import { countParquetRows } from "@/lib/testing/parquet-reader.ts";
 import { afterWrite } from "@/lib/server/after-write.ts";
+import { benchDatabase } from "@/bench/lib/bench-db.ts";
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -90,13 +91,7 @@ async function build(url: string): Promise<void> {
 }
 
 async function main() {
-  const database = await ensureDatabase("postgres");
-  const u = new URL(database.adminUrl);
-  u.pathname = `/${DB}`;
-  const url = u.toString();
-  const admin = new pg.Client({ connectionString: database.adminUrl });
-  await admin.connect();
-  const exists = (await admin.query("select 1 from pg_database where datname = $1", [DB])).rowCount;
+  const { database, admin, url, exists } = await benchDatabase(DB);
   let count = 0;
   if (exists) {
     const c = new pg.Client({ connectionString: url });

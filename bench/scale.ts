@@ -48,6 +48,7 @@ import { rawCopyLines } from "@/bench/lib/raw-copy.ts";
 import { buildTemplate, scaleLines, type Template } from "@/bench/lib/scale-lines.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { cpuMs, watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
+import { browseProbes, copySourceEntries, loadAverage, recountRollups } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -119,11 +120,7 @@ const INGEST_RUN = "scale-ingest";
 const EXTERNAL_RUN = "scale-external";
 const smallRuns = Array.from({ length: RUNS - 1 }, (_, i) => `scale-small-${String(i + 1).padStart(2, "0")}`);
 
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")}`;
+const load = loadAverage;
 const say = (s: string) => console.log(s);
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 const ms = (x: number) => x.toFixed(1);
@@ -414,80 +411,15 @@ async function fill(c: pg.Client, run: string, n: number): Promise<void> {
     const need = Math.min(base, n - have);
     const tag = `${run}#${have}`;
     await c.query("begin");
-    // The copies share the source entries' rollouts (rollout_id of the same run): copying the trajectories' JSON
+    // The big run's copies share the source entries' rollouts (rollout_id of the same run): copying the trajectories' JSON
     // (detoasted and compressed again) was most of the build's time, and no read measured here goes past an
     // entry's rollout. Disk per million is taken from the ingest phase's database, where every entry has its own.
-    if (run !== BIG) {
-      await c.query(
-        `with pick as (select * from src order by id limit $2),
-         ro as (
-           insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
-                                 registry_id, claims, tool_steps, content_hash)
-           select r.trajectory_id || '#' || $1, $3, r.step, r.group_id || '#' || $1, r.sample_index, r.ticket_id, r.steps,
-                  r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash
-             from pick s join rollouts r on r.run_id = $4 and r.id = s.rollout_id
-           returning id, trajectory_id),
-         ins as (
-           insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
-                               verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
-                               evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
-                               claims, handoff, tool_steps, content_hash)
-           select s.trajectory_id || '#' || $1, ro.id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
-                  s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
-                  s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
-                  s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
-             from pick s left join ro on ro.trajectory_id = s.trajectory_id || '#' || $1
-           returning id, trajectory_id),
-         pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
-         g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
-               select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
-                 from pairs p join ledger_guardrails lg on lg.run_id = $4 and lg.ledger_id = p.old_id)
-         insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
-         select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
-           from pairs p join ledger_reasons lr on lr.run_id = $4 and lr.ledger_id = p.old_id`,
-        [tag, need, run, BIG],
-      );
-    } else {
-      await c.query(
-        `with pick as (select * from src order by id limit $2),
-         ins as (
-           insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
-                               verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
-                               evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
-                               claims, handoff, tool_steps, content_hash)
-           select s.trajectory_id || '#' || $1, s.rollout_id, $3, s.step, s.ticket_id, s.group_id || '#' || $1, s.category,
-                  s.status, s.source, s.verifier_version, s.config_hash, s.claims_source, s.raw_reward, s.reward, s.capped,
-                  s.outcome, s.policy, s.evidence, s.efficiency, s.communication, s.deciding_guardrail, s.guardrail_mask,
-                  s.guardrails, s.reasons, s.claims, s.handoff, s.tool_steps, s.content_hash
-             from pick s
-           returning id, trajectory_id),
-         pairs as (select i.id as new_id, s.id as old_id from ins i join pick s on s.trajectory_id || '#' || $1 = i.trajectory_id),
-         g as (insert into ledger_guardrails (ledger_id, run_id, step, code, cap, deciding)
-               select p.new_id, $3, lg.step, lg.code, lg.cap, lg.deciding
-                 from pairs p join ledger_guardrails lg on lg.run_id = $4 and lg.ledger_id = p.old_id)
-         insert into ledger_reasons (ledger_id, ord, run_id, step, dimension, guardrail, code, tool, field)
-         select p.new_id, lr.ord, $3, lr.step, lr.dimension, lr.guardrail, lr.code, lr.tool, lr.field
-           from pairs p join ledger_reasons lr on lr.run_id = $4 and lr.ledger_id = p.old_id`,
-        [tag, need, run, BIG],
-      );
-    }
+    await copySourceEntries(c, { tag, need, run, from: BIG, shareRollouts: run === BIG });
     await c.query("commit");
     have += need;
   }
   // Rollups from the ledger, as ingest would have kept them (the charts and the clusters' cache read these).
-  // as the rollups' writer: they refuse other changes (migration 034)
-  await c.query("select set_config('verity.rollup_writer', 'on', false)");
-  await c.query("delete from step_rollups where run_id = $1", [run]);
-  await c.query(
-    `insert into step_rollups (run_id, step, rollouts, rewarded, reward_sum, reward_sumsq, success, handoffs, guardrail_hits,
-                               capped, removed_sum, spec_errors, input_errors, external)
-     select run_id, step, count(*), count(reward), coalesce(sum(reward), 0), coalesce(sum(reward * reward), 0),
-            count(*) filter (where reward >= 0.9), count(*) filter (where handoff), count(*) filter (where guardrail_mask <> 0),
-            count(*) filter (where capped), coalesce(sum(raw_reward - reward), 0), count(*) filter (where status = 'spec_error'),
-            count(*) filter (where status = 'input_error'), count(*) filter (where source = 'external')
-       from ledger where run_id = $1 and is_current group by run_id, step`,
-    [run],
-  );
+  await recountRollups(c, run);
 }
 
 const TRACE_N = 20_000;
@@ -696,34 +628,8 @@ function row(name: string, big: number[], sm: number[] | null, target: number) {
 async function browseFilters(c: pg.Client) {
   const { formatReasonSignature, browseQuery } = await import("@/lib/ledger/browse-schema.ts");
   const { BLIND_SPOT_KEY, browserFilters, parseKey } = await import("@/lib/clusters/keys.ts");
-  const sample = (
-    await c.query<{ trajectory_id: string; ticket_id: string; category: string }>(
-      "select trajectory_id, ticket_id, category from ledger where run_id = $1 and is_current order by random() limit 60",
-      [BIG],
-    )
-  ).rows;
+  const { sample, rare, signature, top } = await browseProbes(c, BIG, { every: 20 });
   const maxStep = Number((await c.query("select max(step) from step_rollups where run_id = $1", [BIG])).rows[0].max);
-  const rare =
-    (
-      await c.query<{ code: string }>(
-        "select code from ledger_reasons where run_id = $1 group by code order by count(*) limit 1",
-        [BIG],
-      )
-    ).rows[0]?.code ?? "over_step_budget";
-  const signature = (
-    await c.query<{ code: string; tool: string | null; field: string | null }>(
-      "select code, tool, field from ledger_reasons where run_id = $1 and tool is not null group by 1, 2, 3 order by count(*) desc limit 1",
-      [BIG],
-    )
-  ).rows[0];
-  const top = (
-    await c.query<{ deciding: string; code: string; tool: string | null; field: string | null }>(
-      `select l.deciding_guardrail as deciding, r.code, r.tool, r.field from ledger l join ledger_reasons r on r.run_id = l.run_id and r.ledger_id = l.id
-        where l.run_id = $1 and l.is_current and l.reward < 0.5 and l.deciding_guardrail is not null and l.id % 20 = 0
-        group by 1, 2, 3, 4 order by count(*) desc limit 1`,
-      [BIG],
-    )
-  ).rows[0];
   const link = (key: string) =>
     Object.fromEntries(
       new URLSearchParams(browseQuery(browserFilters({ runId: BIG, threshold: 0.5 }, parseKey(key)!))),

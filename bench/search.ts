@@ -9,7 +9,6 @@
 //
 // `npx tsx bench/search.ts [--n 1000000] [--template-tickets 250] [--iterations 20] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
-import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -21,6 +20,7 @@ import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
+import { loadAverage } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -34,11 +34,7 @@ const N = Number(values.n);
 const ITER = Number(values.iterations);
 const TPL = "tpl";
 const BIG = "big";
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((l) => l.toFixed(1))
-    .join(" ")}`;
+const load = loadAverage;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 

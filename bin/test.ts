@@ -93,6 +93,21 @@ function withDb(url: string, name: string) {
   return u.toString();
 }
 
+/** A fresh database named `<prefix>_<random>` for a part's console, and the environment of a production console on it. */
+async function consoleDatabase(adminUrl: string, prefix: string, more: Record<string, string>) {
+  const name = `${prefix}_${crypto.randomBytes(3).toString("hex")}`;
+  await createDatabaseIfMissing(adminUrl, name);
+  const url = withDb(adminUrl, name);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    ...more,
+  };
+  return { name, url, env };
+}
+
 async function dropDatabase(adminUrl: string, name: string) {
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
@@ -306,16 +321,7 @@ async function e2eOnCitus(env: NodeJS.ProcessEnv) {
 }
 
 async function e2e(adminUrl: string) {
-  const name = `verity_e2e_${crypto.randomBytes(3).toString("hex")}`;
-  await createDatabaseIfMissing(adminUrl, name);
-  const url = withDb(adminUrl, name);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: url,
-    NEXT_TELEMETRY_DISABLED: "1",
-    NODE_ENV: "production",
-    VERITY_DEMO: "1",
-  };
+  const { name, url, env } = await consoleDatabase(adminUrl, "verity_e2e", { VERITY_DEMO: "1" });
   let server: ConsoleServer | undefined;
   try {
     await migrate(url);
@@ -376,16 +382,7 @@ async function controlEndpoint(server: ConsoleServer): Promise<{ url: string; cl
 }
 
 async function python(adminUrl: string) {
-  const name = `verity_py_${crypto.randomBytes(3).toString("hex")}`;
-  await createDatabaseIfMissing(adminUrl, name);
-  const url = withDb(adminUrl, name);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: url,
-    NEXT_TELEMETRY_DISABLED: "1",
-    NODE_ENV: "production",
-    VERITY_DEMO: "0",
-  };
+  const { name, url, env } = await consoleDatabase(adminUrl, "verity_py", { VERITY_DEMO: "0" });
   let server: ConsoleServer | undefined;
   let control: { url: string; close: () => Promise<void> } | undefined;
   try {

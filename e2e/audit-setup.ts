@@ -189,25 +189,7 @@ export async function setupBatch(
   }
   const batchName = `${prefix}-${nonce}`;
   if (opts.sample === false) return { runId, batchId: 0, batchName, items: planned.map((p) => ({ ...p, itemId: "" })) };
-  const out = verity([
-    "sample",
-    "--run",
-    runId,
-    "--from",
-    "0",
-    "--to",
-    "100",
-    "--rate",
-    "1",
-    "--salt",
-    nonce,
-    "--overlap",
-    "0",
-    "--name",
-    batchName,
-    "--json",
-  ]);
-  const batchId = Number(JSON.parse(out.trim().split("\n").at(-1)!).batch_id);
+  const batchId = sampleWholeRun(runId, nonce, batchName);
   const items = await query<{ id: string; trajectory_id: string }>(
     "select id::text, trajectory_id from audit_items where batch_id = $1",
     [batchId],
@@ -265,26 +247,7 @@ export async function setupPairBatch(prefix: string, pairs: number): Promise<Pai
     fs.rmSync(file, { force: true });
   }
   const batchName = `${prefix}-${nonce}`;
-  const out = verity([
-    "sample",
-    "--pairwise",
-    "--run",
-    runId,
-    "--from",
-    "0",
-    "--to",
-    "100",
-    "--rate",
-    "1",
-    "--salt",
-    nonce,
-    "--overlap",
-    "0",
-    "--name",
-    batchName,
-    "--json",
-  ]);
-  const batchId = Number(JSON.parse(out.trim().split("\n").at(-1)!).batch_id);
+  const batchId = sampleWholeRun(runId, nonce, batchName, ["--pairwise"]);
   return { runId, batchId, batchName, trajectoryIds };
 }
 
@@ -296,4 +259,15 @@ export async function query<T extends pg.QueryResultRow>(sql: string, params: un
   } finally {
     await c.end();
   }
+}
+
+/** `verity sample` of every rollout of the run's steps 0–100 into one batch without overlap; its batch id. */
+function sampleWholeRun(runId: string, salt: string, name: string, extra: string[] = []): number {
+  const out = verity([
+    "sample",
+    ...extra,
+    ...["--run", runId, "--from", "0", "--to", "100", "--rate", "1", "--salt", salt],
+    ...["--overlap", "0", "--name", name, "--json"],
+  ]);
+  return Number(JSON.parse(out.trim().split("\n").at(-1)!).batch_id);
 }

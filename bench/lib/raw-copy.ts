@@ -6,50 +6,13 @@ import fs from "node:fs";
 import readline from "node:readline";
 import pg from "pg";
 import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
+import { LEDGER_TAIL_COLUMNS } from "@/lib/ledger/store/ledger-rows.ts";
+import { ROLLOUT_TAIL_COLUMNS } from "@/lib/ledger/store/rows.ts";
 
-const ROLLOUT_COLS = [
-  "trajectory_id",
-  "run_id",
-  "step",
-  "group_id",
-  "sample_index",
-  "ticket_id",
-  "steps",
-  "final_reply",
-  "sandbox",
-  "registry_id",
-  "claims",
-  "tool_steps",
-  "content_hash",
-];
-const LEDGER_COLS = [
-  "trajectory_id",
-  "run_id",
-  "step",
-  "ticket_id",
-  "group_id",
-  "status",
-  "source",
-  "verifier_version",
-  "config_hash",
-  "claims_source",
-  "raw_reward",
-  "reward",
-  "capped",
-  "outcome",
-  "policy",
-  "evidence",
-  "efficiency",
-  "communication",
-  "deciding_guardrail",
-  "guardrail_mask",
-  "guardrails",
-  "reasons",
-  "claims",
-  "handoff",
-  "tool_steps",
-  "content_hash",
-];
+// The product's own column lists (lib/ledger/store): a rollout's registry goes first here, and the baseline stores no
+// trained reward with the rollout.
+const ROLLOUT_COLS = ["registry_id", ...ROLLOUT_TAIL_COLUMNS.filter((c) => c !== "trained_reward")];
+const LEDGER_COLS = [...LEDGER_TAIL_COLUMNS, "content_hash"];
 
 export async function rawCopy(
   url: string,
@@ -105,6 +68,7 @@ export async function rawCopyLines(
     if (v.kind === "rollout") {
       const tools = v.trajectory.steps.filter((s: { type: string }) => s.type === "tool").length;
       rollouts.push([
+        1,
         v.trajectory_id,
         v.run_id,
         v.step,
@@ -114,7 +78,6 @@ export async function rawCopyLines(
         JSON.stringify(v.trajectory.steps),
         v.trajectory.final_reply,
         JSON.stringify(v.sandbox),
-        1,
         JSON.stringify(v.claims),
         tools,
         "",

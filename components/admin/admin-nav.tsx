@@ -1,4 +1,9 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { Badge } from "@/components/ui/badge.tsx";
+import { Card } from "@/components/ui/card.tsx";
+import { DateTime } from "@/components/ui/datetime.tsx";
+import { Td } from "@/components/ui/table.tsx";
 import { can, type Action, type Role } from "@/lib/auth/policy.ts";
 import { cn } from "@/components/ui/cn.ts";
 import { PageHeader } from "@/components/ui/page-header.tsx";
@@ -34,22 +39,56 @@ export function AdminNav({ role, current }: { role: Role; current: string }) {
   );
 }
 
-/** The head of an admin page: its title and what it is for, then the admin tabs with this page current. */
+/**
+ * The head of an admin page: its title and what it is for, then the admin tabs with this page current, then the
+ * card of the page's creation form when it has one (and the user may create).
+ */
 export function AdminHeader({
   title,
   description,
   role,
   current,
+  create,
 }: {
   title: string;
   description: string;
   role: Role;
   current: string;
+  create?: { title: string; form: ReactNode } | false;
 }) {
   return (
     <>
       <PageHeader title={title} description={description} />
       <AdminNav role={role} current={current} />
+      {create && (
+        <Card title={create.title} className="mb-4">
+          {create.form}
+        </Card>
+      )}
+    </>
+  );
+}
+
+/** A table cell of when something was created and, when known, by whom. */
+export function CreatedCell({ at, by }: { at: Date; by: { email: string } | null }) {
+  return (
+    <Td>
+      <DateTime value={at} /> {by && <span className="text-fg-subtle">by {by.email}</span>}
+    </Td>
+  );
+}
+
+/** The first three cells of an activity-log row: when, who, and the action (a failure in red). */
+export function ActivityCells({ entry }: { entry: { at: Date; actorLabel: string; action: string } }) {
+  return (
+    <>
+      <Td>
+        <DateTime value={entry.at} />
+      </Td>
+      <Td>{entry.actorLabel}</Td>
+      <Td>
+        <Badge tone={entry.action.endsWith("failed") ? "bad" : "neutral"}>{entry.action}</Badge>
+      </Td>
     </>
   );
 }

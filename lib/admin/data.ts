@@ -1,6 +1,6 @@
 import type { ActivityLogQuery } from "@/lib/admin/schema.ts";
 import { db } from "@/lib/db/client.ts";
-import type { Prisma } from "@/lib/generated/prisma/client.ts";
+import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 
 export async function listUsers() {
   return db().user.findMany({
@@ -18,9 +18,13 @@ export async function listUsers() {
   });
 }
 
-export async function listApiTokens() {
-  return db().apiToken.findMany({
-    orderBy: { createdAt: "desc" },
+/**
+ * Every API token (revoked ones too) with its owner's email, role and whether they are disabled (what the token may
+ * do now depends on them): the admin page's order, newest first, or the CLI's, by id.
+ */
+export async function listApiTokens(order: "newest" | "id" = "newest", client: PrismaClient = db()) {
+  return client.apiToken.findMany({
+    orderBy: order === "newest" ? { createdAt: "desc" } : { id: "asc" },
     select: {
       id: true,
       name: true,

@@ -1,9 +1,9 @@
 // Changes to users, API tokens and verifier-config selection. Each change and its activity-log entry commit together.
 import type { CreateUserInput } from "@/lib/admin/schema.ts";
 import { tokenEffects, type TokenEffect } from "@/lib/admin/token-effects.ts";
-import { appendActivityLog, type ActivityActor } from "@/lib/auth/activity-log.ts";
+import { appendActivityLog, type ActivityAction, type ActivityActor } from "@/lib/auth/activity-log.ts";
 import { hashPassword } from "@/lib/auth/password.ts";
-import type { Role, TokenScope } from "@/lib/auth/policy.ts";
+import type { Role, TokenOwner, TokenScope } from "@/lib/auth/policy.ts";
 import { newApiToken } from "@/lib/auth/tokens.ts";
 import { db } from "@/lib/db/client.ts";
 import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -54,6 +54,34 @@ function ownedTokens(tx: Prisma.TransactionClient, userId: number) {
   });
 }
 
+/**
+ * Records a change to a user's standing (role, enabled) with what it does to the tokens they own: each token whose
+ * usable scopes differ `before` and `after` is named in the log entry and returned.
+ */
+async function logStandingChange(
+  tx: Prisma.TransactionClient,
+  userId: number,
+  entry: { actor: Actor; action: ActivityAction; details: Prisma.InputJsonObject },
+  before: TokenOwner,
+  after: TokenOwner,
+): Promise<TokenEffect[]> {
+  const tokens = tokenEffects(await ownedTokens(tx, userId), before, after);
+  await appendActivityLog(
+    {
+      actor: entry.actor,
+      action: entry.action,
+      target: { type: "user", id: userId },
+      details: { ...entry.details, tokens: loggedEffects(tokens) },
+    },
+    tx,
+  );
+  return tokens;
+}
+
+/** A user's role, email and whether they are disabled, as a change to their standing reads them. */
+const findStanding = (tx: Prisma.TransactionClient, userId: number) =>
+  tx.user.findUnique({ where: { id: userId }, select: { role: true, email: true, disabledAt: true } });
+
 /** Affected tokens as the activity log records them (the ids let an entry be matched to the token's own entries). */
 const loggedEffects = (effects: TokenEffect[]) =>
   effects.map((e) => ({ id: e.id, name: e.name, prefix: e.prefix, from: e.from, to: e.to }));
@@ -76,10 +104,7 @@ export async function changeRole(
   client: PrismaClient = db(),
 ): Promise<Result<{ tokens: TokenEffect[] }>> {
   return client.$transaction(async (tx) => {
-    const u = await tx.user.findUnique({
-      where: { id: userId },
-      select: { role: true, email: true, disabledAt: true },
-    });
+    const u = await findStanding(tx, userId);
     if (!u) return { ok: false, error: "No such user." };
     if (u.role === role) return { ok: true, tokens: [] };
     if (u.role === "admin" && !u.disabledAt && (await wouldLoseLastAdmin(tx, userId))) {
@@ -87,15 +112,12 @@ export async function changeRole(
     }
     await tx.user.update({ where: { id: userId }, data: { role } });
     const disabled = !!u.disabledAt;
-    const tokens = tokenEffects(await ownedTokens(tx, userId), { role: u.role, disabled }, { role, disabled });
-    await appendActivityLog(
-      {
-        actor,
-        action: "user.role_change",
-        target: { type: "user", id: userId },
-        details: { email: u.email, from: u.role, to: role, tokens: loggedEffects(tokens) },
-      },
+    const tokens = await logStandingChange(
       tx,
+      userId,
+      { actor, action: "user.role_change", details: { email: u.email, from: u.role, to: role } },
+      { role: u.role, disabled },
+      { role, disabled },
     );
     return { ok: true, tokens };
   });
@@ -112,10 +134,7 @@ export async function setUserDisabled(
   client: PrismaClient = db(),
 ): Promise<Result<{ tokens: TokenEffect[] }>> {
   return client.$transaction(async (tx) => {
-    const u = await tx.user.findUnique({
-      where: { id: userId },
-      select: { role: true, email: true, disabledAt: true },
-    });
+    const u = await findStanding(tx, userId);
     if (!u) return { ok: false, error: "No such user." };
     if (!!u.disabledAt === disabled) return { ok: true, tokens: [] };
     if (disabled && actorUserId(actor) === userId) return { ok: false, error: "You cannot disable yourself." };
@@ -124,19 +143,12 @@ export async function setUserDisabled(
     }
     await tx.user.update({ where: { id: userId }, data: { disabledAt: disabled ? new Date() : null } });
     if (disabled) await tx.session.deleteMany({ where: { userId } });
-    const tokens = tokenEffects(
-      await ownedTokens(tx, userId),
+    const tokens = await logStandingChange(
+      tx,
+      userId,
+      { actor, action: disabled ? "user.disable" : "user.enable", details: { email: u.email } },
       { role: u.role, disabled: !disabled },
       { role: u.role, disabled },
-    );
-    await appendActivityLog(
-      {
-        actor,
-        action: disabled ? "user.disable" : "user.enable",
-        target: { type: "user", id: userId },
-        details: { email: u.email, tokens: loggedEffects(tokens) },
-      },
-      tx,
     );
     return { ok: true, tokens };
   });

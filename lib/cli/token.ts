@@ -2,6 +2,7 @@
 // a user who may manage tokens (an admin); creating and revoking one is recorded like the same action in the console.
 // The new token is printed once, alone on stdout, so `TOKEN=$(verity token create …)` captures exactly it.
 
+import { listApiTokens } from "@/lib/admin/data.ts";
 import { createApiToken, revokeApiToken } from "@/lib/admin/mutations.ts";
 import { createTokenInput } from "@/lib/admin/schema.ts";
 import { can, isRole, TOKEN_SCOPES } from "@/lib/auth/policy.ts";
@@ -85,21 +86,7 @@ export async function run(argv: string[], out: Io = stdio): Promise<number> {
         return 0;
       }
       case "list": {
-        const tokens = await withClient((c) =>
-          c.apiToken.findMany({
-            orderBy: { id: "asc" },
-            select: {
-              id: true,
-              name: true,
-              prefix: true,
-              scopes: true,
-              createdAt: true,
-              lastUsedAt: true,
-              revokedAt: true,
-              createdBy: { select: { email: true } },
-            },
-          }),
-        );
+        const tokens = await withClient((c) => listApiTokens("id", c));
         if (values.json) {
           for (const t of tokens) {
             const { createdBy, ...rest } = t;

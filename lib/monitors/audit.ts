@@ -49,6 +49,23 @@ export type AuditPoint = {
   humanSuccess: IntervalEstimate | null;
 };
 
+/** A window of the audit series with nothing counted in it yet. */
+function emptyWindow(start: number, width: number): AuditPoint {
+  return {
+    step: start,
+    stepTo: start + width - 1,
+    reviews: 0,
+    compared: 0,
+    agreeing: 0,
+    agreement: null,
+    slots: 0,
+    correctSlots: 0,
+    extraction: null,
+    humanSuccesses: 0,
+    humanSuccess: null,
+  };
+}
+
 /** Window start of `step` on the fixed grid of width `width` from step 0. */
 export function windowStart(step: number, width: number): number {
   return Math.floor(step / width) * width;
@@ -85,19 +102,7 @@ export class AuditWindows {
     const start = windowStart(p.step, this.width);
     let w = this.byWindow.get(start);
     if (!w) {
-      w = {
-        step: start,
-        stepTo: start + this.width - 1,
-        reviews: 0,
-        compared: 0,
-        agreeing: 0,
-        agreement: null,
-        slots: 0,
-        correctSlots: 0,
-        extraction: null,
-        humanSuccesses: 0,
-        humanSuccess: null,
-      };
+      w = emptyWindow(start, this.width);
       this.byWindow.set(start, w);
     }
     w.reviews++;
@@ -165,19 +170,7 @@ export function auditPointsOf(s: AuditSteps, width: number): AuditPoint[] {
     const start = windowStart(s.step[i], width);
     let w = out.at(-1);
     if (!w || w.step !== start) {
-      w = {
-        step: start,
-        stepTo: start + width - 1,
-        reviews: 0,
-        compared: 0,
-        agreeing: 0,
-        agreement: null,
-        slots: 0,
-        correctSlots: 0,
-        extraction: null,
-        humanSuccesses: 0,
-        humanSuccess: null,
-      };
+      w = emptyWindow(start, width);
       out.push(w);
     }
     for (const k of COUNTS) w[k] += s[k][i];

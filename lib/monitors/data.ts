@@ -16,6 +16,21 @@ import { resolveThresholds, type Thresholds } from "@/lib/monitors/schema.ts";
 export type StepRange = { from?: number; to?: number };
 const MAX_STEP = 2147483647;
 
+/** An alarm step row's fields, in the order the query below builds each row's array. */
+const ALARM_STEP_FIELDS = [
+  "step",
+  "rollouts",
+  "handoffs",
+  "guardrailHits",
+  "groups",
+  "groupStdSum",
+  "rewarded",
+  "rewardSum",
+  "trained",
+  "trainedDiffers",
+  "trainedAbsDiffSum",
+] as const satisfies readonly (keyof AlarmStepRow)[];
+
 /**
  * The rollup counters the alarms read, for a whole run, in step order (one indexed range scan of step_rollups). The
  * rows come back as one JSON array of arrays: per-row decoding in the driver costs more than the query itself once
@@ -26,33 +41,11 @@ export async function listAlarmStepRows(runId: string, client: Db = db()): Promi
     select coalesce(json_agg(json_build_array(step, rollouts, handoffs, guardrail_hits, groups, group_std_sum, rewarded, reward_sum,
                                               trained, trained_differs, trained_abs_diff_sum) order by step), '[]') as rows
       from step_rollups where run_id = ${runId}`;
-  return r.rows.map(
-    ([
-      step,
-      rollouts,
-      handoffs,
-      guardrailHits,
-      groups,
-      groupStdSum,
-      rewarded,
-      rewardSum,
-      trained,
-      trainedDiffers,
-      trainedAbsDiffSum,
-    ]) => ({
-      step,
-      rollouts,
-      handoffs,
-      guardrailHits,
-      groups,
-      groupStdSum,
-      rewarded,
-      rewardSum,
-      trained,
-      trainedDiffers,
-      trainedAbsDiffSum,
-    }),
-  );
+  return r.rows.map((row) => {
+    const out = {} as AlarmStepRow;
+    ALARM_STEP_FIELDS.forEach((k, i) => (out[k] = row[i]));
+    return out;
+  });
 }
 
 type AuditRow = {
@@ -237,19 +230,7 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
   );
 }
 
-type AlarmRow = {
-  runId: string;
-  alarm: string;
-  state: AlarmState;
-  sinceStep: number | null;
-  atStep: number | null;
-  value: number | null;
-  message: string;
-  ruleHash: string;
-  fingerprint: string;
-  changedAt: Date;
-  evaluatedAt: Date;
-};
+type AlarmRow = Omit<PersistedAlarm, "alarm"> & { alarm: string };
 
 const isAlarmKey = (a: string): a is AlarmKey => (ALARMS as readonly string[]).includes(a);
 

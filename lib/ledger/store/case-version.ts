@@ -18,19 +18,23 @@ export async function writeCaseVersion(
   version: number,
   meta: VersionMeta,
 ): Promise<void> {
+  // The case's own columns, in the order both statements take them ($1–$8).
+  const columns = [
+    row.ticket_id,
+    version,
+    row.category,
+    row.customer_id,
+    row.ticket,
+    row.env_snapshot,
+    row.verifier_spec,
+    row.content_hash,
+  ];
   await client.query(
     `insert into case_versions (ticket_id, version, category, customer_id, ticket, env_snapshot, verifier_spec,
                                 content_hash, author_id, reason, answers_adjudication_ids, answers_cluster)
      values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11::bigint[], $12)`,
     [
-      row.ticket_id,
-      version,
-      row.category,
-      row.customer_id,
-      row.ticket,
-      row.env_snapshot,
-      row.verifier_spec,
-      row.content_hash,
+      ...columns,
       meta.authorId ?? null,
       meta.reason,
       (meta.answers?.adjudicationIds ?? []).map(String),
@@ -41,16 +45,7 @@ export async function writeCaseVersion(
     `update cases set version = $2, category = $3, customer_id = $4, ticket = $5::jsonb, env_snapshot = $6::jsonb,
             verifier_spec = $7::jsonb, content_hash = $8
       where ticket_id = $1 and version = $2 - 1`,
-    [
-      row.ticket_id,
-      version,
-      row.category,
-      row.customer_id,
-      row.ticket,
-      row.env_snapshot,
-      row.verifier_spec,
-      row.content_hash,
-    ],
+    columns,
   );
   if (r.rowCount !== 1) throw new Error(`case ${row.ticket_id} is not at version ${version - 1} any more`);
 }

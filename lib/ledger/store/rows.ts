@@ -189,20 +189,9 @@ function internRegistry(text: string, registry: unknown): { text: string; hash: 
 }
 
 /** The rollout as the verifier reads it, rebuilt from its stored columns (re-score). */
-export function rolloutFromColumns(cols: {
-  trajectory_id: string;
-  run_id: string;
-  step: number;
-  group_id: string;
-  sample_index: number;
-  ticket_id: string;
-  steps: unknown;
-  final_reply: string;
-  sandbox: unknown;
-  tools: unknown;
-  claims: unknown;
-  trained_reward?: number | null;
-}): Rollout {
+export function rolloutFromColumns(
+  cols: Omit<RolloutRowDb, "id" | "trained_reward"> & { trained_reward?: number | null },
+): Rollout {
   const trained = cols.trained_reward ?? null;
   return {
     kind: "rollout",

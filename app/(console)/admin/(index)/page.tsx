@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminHeader } from "@/components/admin/admin-nav.tsx";
-import { Badge } from "@/components/ui/badge.tsx";
+import { ActivityCells, AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { DateTime } from "@/components/ui/datetime.tsx";
 import { Table, Td } from "@/components/ui/table.tsx";
 import { listApiTokens, listActivityLog, listUsers } from "@/lib/admin/data.ts";
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
@@ -64,13 +62,7 @@ export default async function AdminPage() {
               <tbody>
                 {log.entries.map((e) => (
                   <tr key={e.id.toString()}>
-                    <Td>
-                      <DateTime value={e.at} />
-                    </Td>
-                    <Td>{e.actorLabel}</Td>
-                    <Td>
-                      <Badge>{e.action}</Badge>
-                    </Td>
+                    <ActivityCells entry={e} />
                     <Td>{e.targetType && `${e.targetType} ${e.targetId}`}</Td>
                   </tr>
                 ))}

@@ -2,10 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ActivityTarget } from "@/components/admin/activity-target.tsx";
-import { AdminHeader } from "@/components/admin/admin-nav.tsx";
-import { Badge } from "@/components/ui/badge.tsx";
+import { ActivityCells, AdminHeader } from "@/components/admin/admin-nav.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { inputClass } from "@/components/ui/field.tsx";
 import { Head, Table, Td } from "@/components/ui/table.tsx";
@@ -111,13 +109,7 @@ export default async function ActivityLogPage({
             <tbody>
               {page.entries.map((e) => (
                 <tr key={e.id.toString()}>
-                  <Td>
-                    <DateTime value={e.at} />
-                  </Td>
-                  <Td>{e.actorLabel}</Td>
-                  <Td>
-                    <Badge tone={e.action.endsWith("failed") ? "bad" : "neutral"}>{e.action}</Badge>
-                  </Td>
+                  <ActivityCells entry={e} />
                   <Td>
                     <ActivityTarget entry={e} role={me.role} />
                   </Td>

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import { AddConfigForm } from "@/components/admin/add-config-form.tsx";
-import { AdminHeader } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader, CreatedCell } from "@/components/admin/admin-nav.tsx";
 import { ConfigDryRunForm } from "@/components/admin/config-dry-run-form.tsx";
 import { SetDefaultConfigForm } from "@/components/admin/set-default-config-form.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
-import { DateTime } from "@/components/ui/datetime.tsx";
 import { EmptyState } from "@/components/ui/empty-state.tsx";
 import { Head, Table, Td } from "@/components/ui/table.tsx";
 import { listStoredConfigs } from "@/lib/verifier-configs/data.ts";
@@ -27,12 +26,8 @@ export default async function ConfigsPage() {
         description="Stored versions of weights, guardrail switches and caps. Every score record names the config hash it used."
         role={me.role}
         current="/admin/configs"
+        create={manage && { title: "Add a config", form: <AddConfigForm /> }}
       />
-      {manage && (
-        <Card title="Add a config" className="mb-4">
-          <AddConfigForm />
-        </Card>
-      )}
       {manage && runs.length > 0 && (
         <Card title="Dry-run a config before re-scoring a run" className="mb-4">
           <ConfigDryRunForm
@@ -54,10 +49,7 @@ export default async function ConfigsPage() {
                     {c.name} v{c.version}
                   </Td>
                   <Td className="font-mono text-[12px]">{c.hash.slice(0, 19)}</Td>
-                  <Td>
-                    <DateTime value={c.createdAt} />{" "}
-                    {c.createdBy && <span className="text-fg-subtle">by {c.createdBy.email}</span>}
-                  </Td>
+                  <CreatedCell at={c.createdAt} by={c.createdBy} />
                   <Td>
                     {c.isDefault ? (
                       <Badge tone="accent">default</Badge>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminHeader } from "@/components/admin/admin-nav.tsx";
+import { AdminHeader, CreatedCell } from "@/components/admin/admin-nav.tsx";
 import { CreateTokenForm, RevokeTokenForm } from "@/components/admin/token-forms.tsx";
 import { Badge } from "@/components/ui/badge.tsx";
 import { Card } from "@/components/ui/card.tsx";
@@ -21,10 +21,8 @@ export default async function TokensPage() {
         description="Machine access to /api/v1: send Authorization: Bearer <token>. Only a hash of each token is stored. A token may do what its scopes allow and what its owner may do now: disabling its owner stops it, a demotion narrows it."
         role={me.role}
         current="/admin/tokens"
+        create={{ title: "Create a token", form: <CreateTokenForm /> }}
       />
-      <Card title="Create a token" className="mb-4">
-        <CreateTokenForm />
-      </Card>
       <Card title={`Tokens (${tokens.length})`}>
         {tokens.length === 0 ? (
           <p className="px-3 py-2 text-fg-muted">
@@ -39,9 +37,7 @@ export default async function TokensPage() {
                   <Td>{t.name}</Td>
                   <Td className="font-mono text-[12px]">vty_{t.prefix}_…</Td>
                   <Td>{t.scopes.join(", ")}</Td>
-                  <Td>
-                    <DateTime value={t.createdAt} /> <span className="text-fg-subtle">by {t.createdBy.email}</span>
-                  </Td>
+                  <CreatedCell at={t.createdAt} by={t.createdBy} />
                   <Td>
                     <DateTime value={t.lastUsedAt} />
                   </Td>

@@ -21,10 +21,8 @@ export default async function UsersPage() {
         description="Who can sign in, with which role. Disabling a user ends their sessions and stops their API tokens at once; a role change narrows or widens their tokens."
         role={me.role}
         current="/admin/users"
+        create={{ title: "Create a user", form: <CreateUserForm /> }}
       />
-      <Card title="Create a user" className="mb-4">
-        <CreateUserForm />
-      </Card>
       <Card title={`Users (${users.length})`}>
         <Table>
           <Head cols={["Email", "Name", "Role", "State", "API tokens", "Created", "Password"]} />
