@@ -224,7 +224,7 @@ BEGIN
 END $$;
 
 -- A run's partitions are made with the run: ingest creates a run by its first rollout or score record
--- (lib/ledger/store/write-batch.ts ensureRuns, INSERT … ON CONFLICT DO NOTHING, which fires this only for a run it really
+-- (lib/ingest/write-batch.ts ensureRuns, INSERT … ON CONFLICT DO NOTHING, which fires this only for a run it really
 -- inserts), in the same transaction as that batch's rows. Two concurrent first ingests of one run: the second's
 -- insert waits on the first's uncommitted runs row and then does nothing, so the partitions are made once.
 CREATE FUNCTION verity_run_created() RETURNS trigger LANGUAGE plpgsql AS $$

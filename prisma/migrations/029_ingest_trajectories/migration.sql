@@ -11,7 +11,7 @@
 -- other writer) and keeps refusing a trajectory another run holds with the same error. It first asks, in one join,
 -- whether every trajectory of the statement is already recorded for its own run, and stops there when it is: the
 -- ingest now records a batch's new trajectories itself, under the ledger write lock after reading which ones
--- exist, with a plain insert (lib/ledger/store/write-batch.ts recordTrajectories), which costs less than the speculative
+-- exist, with a plain insert (lib/ingest/write-batch.ts recordTrajectories), which costs less than the speculative
 -- insert of ON CONFLICT over a DISTINCT. Anything the join finds goes the old way, unchanged.
 CREATE OR REPLACE FUNCTION verity_record_trajectories() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
