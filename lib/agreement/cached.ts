@@ -29,11 +29,12 @@ export async function agreementFingerprint(f: AgreementFilter, client: Db = read
       (select concat_ws(':', count(*), max(id), sum(reviews_done), count(disputed_at), max(disputed_at)) from it),
       (select concat_ws(':', count(*), max(v.id)) from reviews v where v.item_id in (select id from it)),
       (select concat_ws(':', count(*), max(a.id)) from adjudications a where a.item_id in (select id from it)),
-      -- an item's current entry changes only when an entry superseding it is inserted, which its run counts (028):
-      -- one row per run in scope, where a probe of each item's current entry was O(items) (1.86 s at 110,000)
-      (select string_agg(r.id || ':' || r.superseding_count || ':' || coalesce(r.last_superseding_id, 0), ','
-                         order by r.id)
-         from runs r where r.id in (select run_id from b)),
+      -- an item's current entry changes only when an entry superseding it is inserted, which its run counts (028,
+      -- 040): a row per run in scope that has counted any, where a probe of each item's current entry was O(items)
+      -- (1.86 s at 110,000)
+      (select string_agg(k.run_id || ':' || k.superseding_count || ':' || coalesce(k.last_superseding_id, 0), ','
+                         order by k.run_id)
+         from run_counters k where k.run_id in (select run_id from b)),
       (select concat_ws(':', count(*), sum(version)) from cases)) as fp`;
   return row?.fp ?? "";
 }

@@ -172,6 +172,86 @@ describe("the single-node guarantees, on the cluster", () => {
     expect(clash.rejects[0].message).toMatch(/citus-a/);
   });
 
+  it("counts a run's reviews, pair reviews and superseding entries beside its rows (run_counters, on its worker)", async () => {
+    const counters = async () =>
+      (
+        await pool.query<{ reviews: number; pairs: number; superseding: string; last: string | null }>(
+          `select review_count as reviews, pair_review_count as pairs, superseding_count::text as superseding,
+                  last_superseding_id::text as last from run_counters where run_id = 'citus-a'`,
+        )
+      ).rows[0];
+    const before = (await counters()) ?? { reviews: 0, pairs: 0, superseding: "0", last: null };
+    // A re-score's write: the current entry cleared and its successor inserted, in one transaction.
+    const c = await pool.connect();
+    let successor: string;
+    try {
+      await c.query("begin");
+      const [old] = (
+        await c.query<{ id: string }>(
+          `update ledger set is_current = false where run_id = 'citus-a' and trajectory_id = 'citus-a/1' and is_current
+           returning id::text`,
+        )
+      ).rows;
+      await c.query(
+        `create temp table next on commit drop as select * from ledger where run_id = 'citus-a' and id = $1`,
+        [old.id],
+      );
+      successor = (await c.query<{ id: string }>(`select nextval('ledger_id_seq')::text as id`)).rows[0].id;
+      await c.query(`update next set id = $1, supersedes_id = $2, is_current = true, reward = 0.5`, [
+        successor,
+        old.id,
+      ]);
+      await c.query(`insert into ledger select * from next`);
+      await c.query("commit");
+    } finally {
+      c.release();
+    }
+    const [user] = (
+      await pool.query<{ id: number }>(
+        `insert into users (email, role) values ('counter@example.org', 'annotator') returning id`,
+      )
+    ).rows;
+    const [batch] = (
+      await pool.query<{ id: number }>(
+        `insert into audit_batches (name, run_id, step_from, step_to, rate, salt, pick)
+         values ('counters', 'citus-a', 0, 9, 1, 's', 'one') returning id`,
+      )
+    ).rows;
+    const [item] = (
+      await pool.query<{ id: string }>(
+        `insert into audit_items (batch_id, run_id, rollout_id, ledger_id, trajectory_id, ticket_id, inclusion_prob)
+         select $1, run_id, rollout_id, id, trajectory_id, ticket_id, 1 from ledger
+          where run_id = 'citus-a' and trajectory_id = 'citus-a/2' and is_current returning id::text`,
+        [batch.id],
+      )
+    ).rows;
+    for (let i = 0; i < 2; i++)
+      await pool.query(
+        `insert into reviews (item_id, reviewer_id, outcome, policy, evidence, efficiency, communication, guardrails, reward, claims, seconds_spent)
+         values ($1, $2, 1, 1, 1, 1, 1, '{}', 1, '{}', 30)`,
+        [item.id, user.id],
+      );
+    await pool.query(
+      `insert into pair_reviews (item_id, reviewer_id, choice, seconds_spent) values ($1, $2, 'tie', 30)`,
+      [item.id, user.id],
+    );
+    expect(await counters()).toEqual({
+      reviews: before.reviews + 2,
+      pairs: before.pairs + 1,
+      superseding: String(Number(before.superseding) + 1),
+      last: successor!,
+    });
+    // The counters' row is on the worker of the run's ledger rows (co-located), so the gate's and the caches' reads of
+    // it with the run's rollups are one task there.
+    const { rows: placed } = await pool.query<{ table_name: string; nodeport: number }>(
+      `select s.table_name::text, s.nodeport from citus_shards s
+        where s.table_name in ('ledger'::regclass, 'run_counters'::regclass)
+          and s.shardid in (select get_shard_id_for_distribution_column(s.table_name, 'citus-a'))`,
+    );
+    expect(placed).toHaveLength(2);
+    expect(placed[0].nodeport).toBe(placed[1].nodeport);
+  });
+
   it("ingests two runs at once", async () => {
     const [a, b] = await Promise.all([ingestRun("citus-c", 8), ingestRun("citus-d", 8)]);
     expect(a).toMatchObject({ ok: true, rejected: 0 });

@@ -35,6 +35,8 @@ export const RUN_SCOPED_TABLES = [
   "group_rollups",
   "reward_results",
   "rollout_search",
+  // A run's counters (040), written by triggers where the rows they count are: on its ledger's worker.
+  "run_counters",
 ];
 
 /**
@@ -89,32 +91,21 @@ BEGIN
 END $$`;
 
 /**
- * 027's review counters, told apart by the trigger's argument: a trigger of a table Citus manages runs on its shard,
- * whose name (reviews_102017) is TG_TABLE_NAME, so 027's test of the name counted every review as a pair review.
+ * 028's count of a run's superseding entries, kept row by row on the ledger's shards: the single node's statement
+ * trigger reads its transition table, which Citus cannot plan beside a Citus table. The row's worker writes its run's
+ * counter on the co-located shard of run_counters (040), on the same worker. Only rows that supersede another call it.
  */
-const REVIEW_COUNTERS_BY_ARGUMENT = `
-CREATE OR REPLACE FUNCTION verity_count_review() RETURNS trigger LANGUAGE plpgsql AS $$
+const SUPERSEDING_COUNTER_BY_ROW = `
+CREATE OR REPLACE FUNCTION verity_count_superseding_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce(TG_ARGV[0], TG_TABLE_NAME) = 'reviews' THEN
-    UPDATE "runs" SET "review_count" = "review_count" + 1,
-                      "last_review_id" = greatest(coalesce("last_review_id", 0), NEW.id)
-     WHERE id = (SELECT run_id FROM "audit_items" WHERE id = NEW.item_id);
-  ELSE
-    UPDATE "runs" SET "pair_review_count" = "pair_review_count" + 1,
-                      "last_pair_review_id" = greatest(coalesce("last_pair_review_id", 0), NEW.id)
-     WHERE id = (SELECT run_id FROM "audit_items" WHERE id = NEW.item_id);
-  END IF;
+  INSERT INTO "run_counters" AS k ("run_id", "superseding_count", "last_superseding_id") VALUES (NEW.run_id, 1, NEW.id)
+  ON CONFLICT ("run_id") DO UPDATE SET "superseding_count" = k."superseding_count" + 1,
+                                       "last_superseding_id" = greatest(coalesce(k."last_superseding_id", 0), NEW.id);
   RETURN NULL;
 END $$
 ---
-DROP TRIGGER reviews_count ON "reviews"
----
-CREATE TRIGGER reviews_count AFTER INSERT ON "reviews" FOR EACH ROW EXECUTE FUNCTION verity_count_review('reviews')
----
-DROP TRIGGER pair_reviews_count ON "pair_reviews"
----
-CREATE TRIGGER pair_reviews_count AFTER INSERT ON "pair_reviews"
-  FOR EACH ROW EXECUTE FUNCTION verity_count_review('pair_reviews')`;
+CREATE TRIGGER ledger_count_superseding_row AFTER INSERT ON "ledger"
+  FOR EACH ROW WHEN (NEW.supersedes_id IS NOT NULL) EXECUTE FUNCTION verity_count_superseding_row()`;
 
 /**
  * Triggers the single-node database has and a distributed one cannot: each makes or checks per-run partitions (the
@@ -288,8 +279,6 @@ export async function distributeDatabase(
       const enums = await immutableEnumCasts(c);
       step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
       await c.query(APPEND_ONLY_BUT_ARCHIVE);
-      for (const sql of REVIEW_COUNTERS_BY_ARGUMENT.split("\n---\n")) await c.query(sql);
-      step("review counters: reviews and pair reviews told apart by their triggers' argument");
       step("append-only rule: a DELETE admitted for the run being archived (archive deletes a run's rows)");
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
@@ -313,6 +302,8 @@ export async function distributeDatabase(
         );
       // One statement at a time: Citus passes a function's creation on to the workers as the text it was sent.
       for (const sql of AUDIT_ITEM_ROWS_EXIST.split("\n---\n")) await c.query(sql);
+      for (const sql of SUPERSEDING_COUNTER_BY_ROW.split("\n---\n")) await c.query(sql);
+      step("superseding entries counted row by row on the ledger's shards, into their run's counters beside them");
       for (const t of ["rollouts", "ledger", "trajectories"])
         await c.query(
           `alter table ${t} add constraint "${t}_run_id_fkey" foreign key (run_id) references runs(id) on delete restrict`,

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate.ts";
 import { dropsAfterEach, migratedBefore } from "@/lib/testing/scratch-suite.ts";
 
-// 027_review_counters: each run's reviews and pair reviews counted on its row — backfilled from the reviews already
-// written, then kept by the insert triggers — always equal to the join of its items and reviews they replace in the
-// caches' fingerprints (lib/monitors/data.ts).
+// 027_review_counters: each run's reviews and pair reviews counted — backfilled from the reviews already written, then
+// kept by the insert triggers, in the run's row of run_counters since 040 — always equal to the join of its items and
+// reviews they replace in the caches' fingerprints (lib/monitors/data.ts).
 
 const drops = dropsAfterEach();
 
@@ -81,7 +81,9 @@ describe("027_review_counters", () => {
              from runs r order by r.id`);
       const counted = async (): Promise<Counters[]> =>
         q(
-          `select id, review_count, last_review_id::text, pair_review_count, last_pair_review_id::text from runs order by id`,
+          `select r.id, coalesce(k.review_count, 0) as review_count, k.last_review_id::text,
+                  coalesce(k.pair_review_count, 0) as pair_review_count, k.last_pair_review_id::text
+             from runs r left join run_counters k on k.run_id = r.id order by r.id`,
         );
 
       await migrate(s.url);

@@ -65,7 +65,8 @@ describe("028_superseding_counters", () => {
                   (select max(l.id) from ledger l where l.run_id = r.id and l.supersedes_id is not null)::text as last_superseding_id
              from runs r order by r.id`);
       const counted = async (): Promise<Counters[]> =>
-        q(`select id, superseding_count::text, last_superseding_id::text from runs order by id`);
+        q(`select r.id, coalesce(k.superseding_count, 0)::text as superseding_count, k.last_superseding_id::text
+             from runs r left join run_counters k on k.run_id = r.id order by r.id`);
 
       await migrate(s.url);
       const backfilled = await counted();

@@ -27,7 +27,7 @@ export async function runGateExtent(
 ): Promise<{ lastStep: number | null; hasTrainedRewards: boolean; hasPairwise: boolean }> {
   const [r] = await client.$queryRaw<{ last: number | null; trained: boolean | null; pairs: boolean | null }[]>`
     select max(step) as last, bool_or(trained > 0) as trained,
-           (select pair_review_count > 0 from runs where id = ${runId}) as pairs
+           (select pair_review_count > 0 from run_counters where run_id = ${runId}) as pairs
       from step_rollups where run_id = ${runId}`;
   return { lastStep: r.last, hasTrainedRewards: r.trained === true, hasPairwise: r.pairs === true };
 }

@@ -20,7 +20,6 @@ import { getGateVerdict } from "@/lib/gate/data.ts";
 import type { GateReport } from "@/lib/gate/evaluate.ts";
 import { evaluateRunGate } from "@/lib/gate/refresh.ts";
 import { reviewAsTheLedger, seedSteadyRun } from "@/lib/testing/gate-data.ts";
-import { ON_CITUS } from "@/lib/testing/scratch-db.ts";
 import { type ScratchDatabase, useMigratedScratch } from "@/lib/testing/scratch-suite.ts";
 import { uniqueName } from "@/lib/testing/audit-data.ts";
 import { alarmReceiverForFile } from "@/lib/testing/webhook-receiver.ts";
@@ -61,49 +60,42 @@ describe("the gate on the demo", () => {
       .token;
   }, 300_000);
 
-  // Not yet on Citus: whether the run has judged pairs is read from its pair-review counter (027), which the trigger
-  // on pair_reviews keeps on the coordinator's copy of runs only, and the gate's read goes to a worker's copy (0), so
-  // the ordering rule is off there (docs/scale.md, "Verity on Citus", "Not yet").
-  it.skipIf(ON_CITUS)(
-    "fails grpo-hacking (exit 1), one line per rule with value, threshold and interval",
-    async () => {
-      const r = await verityGate(["--run", "grpo-hacking"], scratch.url);
-      expect(r.err).toBe("");
-      expect(r.code).toBe(1);
-      const lines = r.out.trim().split("\n");
-      expect(lines[0]).toMatch(
-        /^gate FAIL with warnings \(handoff\) for run grpo-hacking, steps 0–29250 \(last 30,000 steps\)$/,
-      );
-      expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual([
-        expect.stringMatching(/^\w+ hit_rate$/),
-        // its hand-off rate (22.8%) is over the ceiling: a health warning, not a reason to stop
-        "WARN handoff",
-        expect.stringMatching(/^\w+ agreement$/),
-        expect.stringMatching(/^\w+ extraction$/),
-        "FAIL trained_mismatch",
-        "FAIL reward_hacking",
-        // its pairwise audit: judged over the whole run, with the ordering alarm's floor
-        expect.stringMatching(/^(PASS|FAIL) ordering$/),
-        // off unless a rules file names it
-        "OFF ledger_rank",
-      ]);
-      // a full count of the window's rollouts is shown without a sampling interval
-      const handoff = lines.find((l) => /^WARN\s+handoff /.test(l))!;
-      expect(handoff).toMatch(/value \d+(\.\d)?%\s+threshold ≤ 10%\s+full count\s+hand-offs on/);
-      // reward hacking's line and interval are in points per 1,000 steps, the interval the corrected slope's
-      expect(lines.find((l) => /reward_hacking /.test(l))).toMatch(
-        /threshold ≥ \+\d+\.\d\dpts\/1k\s+95% [+−]\d+\.\d\dpts\/1k to [+−]\d+\.\d\dpts\/1k /,
-      );
-      // The trainer of grpo-hacking drops the caps for the last quarter: its trained reward is not the ledger's.
-      expect(lines.find((l) => /^FAIL\s+trained_mismatch /.test(l))).toContain("threshold ≤ 1%");
-      // reward hacking is judged on ten 3,000-step audit windows (the run's thresholds), not left without evidence
-      // and it names reward hacking: the ledger's success rises while the human-corrected success stays flat
-      expect(lines.find((l) => /reward_hacking /.test(l))).toMatch(
-        /over 10 audit windows of 3,000 steps: the ledger's success rises while the corrected success does not$/,
-      );
-    },
-    120_000,
-  );
+  it("fails grpo-hacking (exit 1), one line per rule with value, threshold and interval", async () => {
+    const r = await verityGate(["--run", "grpo-hacking"], scratch.url);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(1);
+    const lines = r.out.trim().split("\n");
+    expect(lines[0]).toMatch(
+      /^gate FAIL with warnings \(handoff\) for run grpo-hacking, steps 0–29250 \(last 30,000 steps\)$/,
+    );
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual([
+      expect.stringMatching(/^\w+ hit_rate$/),
+      // its hand-off rate (22.8%) is over the ceiling: a health warning, not a reason to stop
+      "WARN handoff",
+      expect.stringMatching(/^\w+ agreement$/),
+      expect.stringMatching(/^\w+ extraction$/),
+      "FAIL trained_mismatch",
+      "FAIL reward_hacking",
+      // its pairwise audit: judged over the whole run, with the ordering alarm's floor
+      expect.stringMatching(/^(PASS|FAIL) ordering$/),
+      // off unless a rules file names it
+      "OFF ledger_rank",
+    ]);
+    // a full count of the window's rollouts is shown without a sampling interval
+    const handoff = lines.find((l) => /^WARN\s+handoff /.test(l))!;
+    expect(handoff).toMatch(/value \d+(\.\d)?%\s+threshold ≤ 10%\s+full count\s+hand-offs on/);
+    // reward hacking's line and interval are in points per 1,000 steps, the interval the corrected slope's
+    expect(lines.find((l) => /reward_hacking /.test(l))).toMatch(
+      /threshold ≥ \+\d+\.\d\dpts\/1k\s+95% [+−]\d+\.\d\dpts\/1k to [+−]\d+\.\d\dpts\/1k /,
+    );
+    // The trainer of grpo-hacking drops the caps for the last quarter: its trained reward is not the ledger's.
+    expect(lines.find((l) => /^FAIL\s+trained_mismatch /.test(l))).toContain("threshold ≤ 1%");
+    // reward hacking is judged on ten 3,000-step audit windows (the run's thresholds), not left without evidence
+    // and it names reward hacking: the ledger's success rises while the human-corrected success stays flat
+    expect(lines.find((l) => /reward_hacking /.test(l))).toMatch(
+      /over 10 audit windows of 3,000 steps: the ledger's success rises while the corrected success does not$/,
+    );
+  }, 120_000);
 
   it("prints with --json the same document as GET /api/v1/runs/grpo-hacking/gate", async () => {
     const r = await verityGate(["--run", "grpo-hacking", "--json"], scratch.url);
@@ -259,88 +251,81 @@ describe("verity gate on runs built to pass and to lack evidence", () => {
 describe("a change of verdict fires the alarm webhook once", () => {
   const run = uniqueName("gate-hook");
 
-  // Not yet on Citus: a run's review counters (027), which tell a stored verdict stale, are kept by a trigger on
-  // reviews, and on Citus its write reaches only the coordinator's copy of runs, a reference table
-  // (docs/scale.md, "Verity on Citus", "Not yet").
-  it.skipIf(ON_CITUS)(
-    "posts the first verdict and each change, once; an unchanged verdict posts nothing",
-    async () => {
-      await seedSteadyRun(url, run, STEPS);
-      const mine = () => receiver.received.filter((x) => x.run === run) as unknown as Record<string, unknown>[];
+  it("posts the first verdict and each change, once; an unchanged verdict posts nothing", async () => {
+    await seedSteadyRun(url, run, STEPS);
+    const mine = () => receiver.received.filter((x) => x.run === run) as unknown as Record<string, unknown>[];
 
-      const first = await evaluateRunGate(run, { webhookUrl: receiver.url });
-      expect(first.change).toMatchObject({ from: null, to: "insufficient" });
-      expect(mine()).toHaveLength(1);
-      expect(mine()[0]).toMatchObject({
-        type: "verity.gate",
-        from: null,
-        to: "insufficient",
-        insufficient: ["agreement", "reward_hacking"],
-      });
-      expect(await getGateVerdict(run)).toMatchObject({
-        verdict: "insufficient",
-        previous: null,
-        webhook: "sent",
-        stale: false,
-      });
+    const first = await evaluateRunGate(run, { webhookUrl: receiver.url });
+    expect(first.change).toMatchObject({ from: null, to: "insufficient" });
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]).toMatchObject({
+      type: "verity.gate",
+      from: null,
+      to: "insufficient",
+      insufficient: ["agreement", "reward_hacking"],
+    });
+    expect(await getGateVerdict(run)).toMatchObject({
+      verdict: "insufficient",
+      previous: null,
+      webhook: "sent",
+      stale: false,
+    });
 
-      // the same data twice at once: nothing changed, nothing posted
-      const again = await Promise.all([
-        evaluateRunGate(run, { webhookUrl: receiver.url }),
-        evaluateRunGate(run, { webhookUrl: receiver.url }),
-      ]);
-      expect(again.map((a) => a.change)).toEqual([null, null]);
-      // the report itself is reused while the run's rollups, reviews and thresholds are unchanged
-      expect(again[0].report).toBe(first.report);
-      expect(again[1].report).toBe(first.report);
-      expect(mine()).toHaveLength(1);
+    // the same data twice at once: nothing changed, nothing posted
+    const again = await Promise.all([
+      evaluateRunGate(run, { webhookUrl: receiver.url }),
+      evaluateRunGate(run, { webhookUrl: receiver.url }),
+    ]);
+    expect(again.map((a) => a.change)).toEqual([null, null]);
+    // the report itself is reused while the run's rollups, reviews and thresholds are unchanged
+    expect(again[0].report).toBe(first.report);
+    expect(again[1].report).toBe(first.report);
+    expect(mine()).toHaveLength(1);
 
-      await reviewAsTheLedger(run, 3000);
-      // reviews written without the after-review hook: the stored verdict is known to be stale until evaluated again
-      expect(await getGateVerdict(run)).toMatchObject({ verdict: "insufficient", stale: true });
-      // two evaluations of the new data at once: the change is recorded and posted by one of them
-      const changed = await Promise.all([
-        evaluateRunGate(run, { webhookUrl: receiver.url }),
-        evaluateRunGate(run, { webhookUrl: receiver.url }),
-      ]);
-      expect(changed.filter((c) => c.change !== null)).toHaveLength(1);
-      expect(changed[0].report).not.toBe(first.report);
-      expect(mine()).toHaveLength(2);
-      expect(mine()[1]).toMatchObject({ type: "verity.gate", from: "insufficient", to: "pass", failed: [] });
-      expect(await getGateVerdict(run)).toMatchObject({
-        verdict: "pass",
-        previous: "insufficient",
-        webhook: "sent",
-        stale: false,
-      });
+    await reviewAsTheLedger(run, 3000);
+    // reviews written without the after-review hook: the stored verdict is known to be stale until evaluated again
+    expect(await getGateVerdict(run)).toMatchObject({ verdict: "insufficient", stale: true });
+    // two evaluations of the new data at once: the change is recorded and posted by one of them
+    const changed = await Promise.all([
+      evaluateRunGate(run, { webhookUrl: receiver.url }),
+      evaluateRunGate(run, { webhookUrl: receiver.url }),
+    ]);
+    expect(changed.filter((c) => c.change !== null)).toHaveLength(1);
+    expect(changed[0].report).not.toBe(first.report);
+    expect(mine()).toHaveLength(2);
+    expect(mine()[1]).toMatchObject({ type: "verity.gate", from: "insufficient", to: "pass", failed: [] });
+    expect(await getGateVerdict(run)).toMatchObject({
+      verdict: "pass",
+      previous: "insufficient",
+      webhook: "sent",
+      stale: false,
+    });
 
-      const settled = await evaluateRunGate(run, { webhookUrl: receiver.url });
-      expect(mine()).toHaveLength(2);
+    const settled = await evaluateRunGate(run, { webhookUrl: receiver.url });
+    expect(mine()).toHaveLength(2);
 
-      // trained rewards are part of what the gate reads (its trained-mismatch rule): a change of them alone means
-      // a report computed again
-      const client = createClient(url);
-      try {
-        // as their writer would (the rollups refuse any other UPDATE)
-        await client.$transaction([
-          client.$queryRaw`select set_config('verity.rollup_writer', 'on', true)`,
-          client.$executeRaw`update step_rollups set trained = trained + 1, trained_differs = trained_differs + 1
+    // trained rewards are part of what the gate reads (its trained-mismatch rule): a change of them alone means
+    // a report computed again
+    const client = createClient(url);
+    try {
+      // as their writer would (the rollups refuse any other UPDATE)
+      await client.$transaction([
+        client.$queryRaw`select set_config('verity.rollup_writer', 'on', true)`,
+        client.$executeRaw`update step_rollups set trained = trained + 1, trained_differs = trained_differs + 1
                                  where run_id = ${run} and step = 3000`,
-        ]);
-      } finally {
-        await client.$disconnect();
-      }
-      // an ingest (here its rollups) after the verdict leaves it stale too
-      expect(await getGateVerdict(run)).toMatchObject({ stale: true });
-      const retrained = await evaluateRunGate(run, { webhookUrl: receiver.url });
-      expect(await getGateVerdict(run)).toMatchObject({ stale: false });
-      expect(retrained.report).not.toBe(settled.report);
-      expect(retrained.report!.rules.find((r) => r.rule === "trained_mismatch")).not.toEqual(
-        settled.report!.rules.find((r) => r.rule === "trained_mismatch"),
-      );
-    },
-    240_000,
-  );
+      ]);
+    } finally {
+      await client.$disconnect();
+    }
+    // an ingest (here its rollups) after the verdict leaves it stale too
+    expect(await getGateVerdict(run)).toMatchObject({ stale: true });
+    const retrained = await evaluateRunGate(run, { webhookUrl: receiver.url });
+    expect(await getGateVerdict(run)).toMatchObject({ stale: false });
+    expect(retrained.report).not.toBe(settled.report);
+    expect(retrained.report!.rules.find((r) => r.rule === "trained_mismatch")).not.toEqual(
+      settled.report!.rules.find((r) => r.rule === "trained_mismatch"),
+    );
+  }, 240_000);
 
   it("a first verdict that passes is recorded without a post", async () => {
     const other = uniqueName("gate-pass");

@@ -213,10 +213,11 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
     }[]
   >`
     select r.id, r.thresholds::text as thresholds, coalesce(s.rollups, '0') as rollups,
-           -- counted on insert (027): reading the join of the run's items and reviews was O(its reviews)
-           concat_ws(':', r.review_count, r.last_review_id) as reviews,
-           concat_ws(':', r.pair_review_count, r.last_pair_review_id) as pair_reviews
+           -- counted on insert (027, 040): reading the join of the run's items and reviews was O(its reviews)
+           concat_ws(':', coalesce(k.review_count, 0), k.last_review_id) as reviews,
+           concat_ws(':', coalesce(k.pair_review_count, 0), k.last_pair_review_id) as pair_reviews
       from runs r
+      left join run_counters k on k.run_id = r.id
       -- grouped and joined rather than a subquery per run: on Citus (docs/scale.md) the rollups are on the workers
       -- and runs is a reference table, beside which Citus plans no correlated subquery
       left join (
@@ -393,9 +394,9 @@ export async function listOverview(
 }
 
 /** Count and newest id of a run's reviews: reviews are append-only, so these two change whenever the audit data does.
- * Both are kept on the run's row as reviews are written (027); a run that does not exist has none. */
+ * Both are kept in the run's counters as reviews are written (027, 040); a run without reviews has none. */
 export async function reviewFingerprint(runId: string, client: Db = db()): Promise<string> {
   const [r] = await client.$queryRaw<{ n: number; max: bigint | null }[]>`
-    select review_count as n, last_review_id as max from runs where id = ${runId}`;
+    select review_count as n, last_review_id as max from run_counters where run_id = ${runId}`;
   return r ? `${r.n}:${r.max ?? ""}` : "0:";
 }
