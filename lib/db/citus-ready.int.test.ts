@@ -36,6 +36,8 @@ const NOT_RUN_SCOPED = [
   "monitor_alarm_events",
   "monitor_alarms",
   "reward_runs",
+  // one row per run; on Citus distributed with the ledger all the same (lib/db/distribute.ts RUN_SCOPED_TABLES)
+  "run_counters",
   "saved_searches",
   "score_change_marks",
   "trajectories",
