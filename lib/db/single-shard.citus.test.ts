@@ -245,7 +245,14 @@ describe("a run's pages on the cluster", () => {
     const slots = statements.filter((s) => /^\s*with\s+own as materialized/.test(s.text));
     expect(slots).toHaveLength(1);
     expect(new Set((await shardTasks(slots[0])).tasks.map((t) => t.port))).toEqual(new Set(workerPorts));
-    for (const s of statements.filter((s) => planned(s) && !perRun.includes(s) && !slots.includes(s)))
+    // The page's fingerprint reads the runs' counters (040), each on its run's worker, and nothing else there.
+    const counters = statements.filter((s) => /from run_counters/.test(s.text));
+    expect(counters).toHaveLength(1);
+    for (const t of (await shardTasks(counters[0])).tasks)
+      for (const name of t.shards) expect(name).toMatch(/^run_counters_\d+$/);
+    for (const s of statements.filter(
+      (s) => planned(s) && !perRun.includes(s) && !slots.includes(s) && !counters.includes(s),
+    ))
       expect((await shardTasks(s)).tasks, s.text).toEqual([]);
   });
 

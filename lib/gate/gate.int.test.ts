@@ -308,9 +308,9 @@ describe("a change of verdict fires the alarm webhook once", () => {
     // a report computed again
     const client = createClient(url);
     try {
-      // as their writer would (the rollups refuse any other UPDATE)
+      // as their writer would (the rollups refuse any other UPDATE): a SET LOCAL, which Citus passes on to the workers
       await client.$transaction([
-        client.$queryRaw`select set_config('verity.rollup_writer', 'on', true)`,
+        client.$executeRawUnsafe("set local verity.rollup_writer = 'on'"),
         client.$executeRaw`update step_rollups set trained = trained + 1, trained_differs = trained_differs + 1
                                  where run_id = ${run} and step = 3000`,
       ]);

@@ -217,7 +217,8 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
            concat_ws(':', coalesce(k.review_count, 0), k.last_review_id) as reviews,
            concat_ws(':', coalesce(k.pair_review_count, 0), k.last_pair_review_id) as pair_reviews
       from runs r
-      left join run_counters k on k.run_id = r.id
+      -- filtered by the runs asked for, as the rollups below: on Citus a join on r.id alone reads every shard
+      left join (select * from run_counters where run_id = any(${[...runIds]}::text[])) k on k.run_id = r.id
       -- grouped and joined rather than a subquery per run: on Citus (docs/scale.md) the rollups are on the workers
       -- and runs is a reference table, beside which Citus plans no correlated subquery
       left join (
