@@ -518,20 +518,32 @@ const COUNT_CAP = 1_000;
 const EXACT_SCOPE_ROWS = 500_000;
 /** Rows a count's block sample aims at. */
 const SAMPLE_ROWS = 10_000;
+/**
+ * Milliseconds a search's count may spend on the exact figure (from its start, the count to 1,000 included) before it
+ * answers the block sample's estimate instead: an exact count of a frequent term reads every match, 0.7–1.5 s in a
+ * run of 200,000 (docs/benchmarks.md, "Search"), and the estimate adds about a tenth of that.
+ */
+const SEARCH_COUNT_BUDGET_MS = 600;
 
 export type LedgerCount = { count: number; exact: boolean; atLeast?: true };
-/** Where a count stops being exact and how large its sample is (the defaults above; tests make both small). */
-export type CountOptions = { sampleRows?: number; exactScopeRows?: number };
+/**
+ * Where a count stops being exact and how large its sample is (the defaults above; tests make them small), and a
+ * search's budget for the exact figure.
+ */
+export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searchBudgetMs?: number };
 
 /**
  * How many entries match: exact up to 1,000, and exact in a scope of up to 500,000 rows (the run's partition when the
  * filter names a run, else the ledger, by the partitions' statistics); above that an estimate from a block sample of
  * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
  * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
- * use for the guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare
- * filter in a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate.
+ * use for the guardrail bitmask predicates. A search is counted exactly only within its budget
+ * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way. When the sample sees
+ * too few matches to estimate more than 1,000 (a rare filter in a large table), only the bound is known: `atLeast`
+ * says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
+  const started = Date.now();
   const kind = await queryKind(p);
   const where = Prisma.join(allConditions(viewOf(p, kind)), " and ");
   const n = await readView(kind, async (client) => {
@@ -541,19 +553,37 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   });
   if (n <= COUNT_CAP) return { count: n, exact: true };
   const tuples = await sampleBase(p.run);
-  const beyond = (client: Db) =>
-    tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)
-      ? client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(
-          ([all]): LedgerCount => ({ count: Number(all.n), exact: true }),
-        )
-      : estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((estimate): LedgerCount =>
-          estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
-        );
+  const exact = (client: Db) =>
+    client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(([all]): LedgerCount => ({
+      count: Number(all.n),
+      exact: true,
+    }));
+  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
+    if (kind?.kind !== "search") return exact(readDb());
+    const counted = await withinBudget(exact, started + (opts.searchBudgetMs ?? SEARCH_COUNT_BUDGET_MS));
+    if (counted) return counted;
+  }
+  const estimate = (client: Db) =>
+    estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((e): LedgerCount =>
+      e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
+    );
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
-  return readView(kind, beyond).catch((err: unknown) => {
+  return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
     throw err;
   });
+}
+
+/** A read run under a statement timeout that ends at `deadline` (epoch ms); null when it is stopped, or already past. */
+async function withinBudget<T>(body: (client: Db) => Promise<T>, deadline: number): Promise<T | null> {
+  const left = deadline - Date.now();
+  if (left < 1) return null;
+  try {
+    return await withSearchTimeout(readDb(), body, left);
+  } catch (err) {
+    if (err instanceof SearchTimeoutError) return null;
+    throw err;
+  }
 }
 
 /**
