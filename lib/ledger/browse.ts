@@ -12,7 +12,7 @@ import {
 } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
-import { searchCondition } from "@/lib/search/sql.ts";
+import { searchCondition, searchProbe } from "@/lib/search/sql.ts";
 import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
@@ -221,6 +221,24 @@ export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise
   return { kind: "search", query: search.query };
 }
 
+/**
+ * A view's conditions: the browser's filters (and cursor) in `where`, and its search apart when `q` is one, so that a
+ * page can walk the filters' order and probe each row for the search (selectRows).
+ */
+export type BrowseView = { where: Prisma.Sql[]; search?: SearchQuery };
+
+function viewOf(p: BrowseParams, kind: QueryKind | undefined): BrowseView {
+  if (kind?.kind !== "search") return { where: browseConditions(p, { q: kind }) };
+  return { where: browseConditions({ ...p, q: undefined }), search: kind.query };
+}
+
+/** Every condition of a view, its search included, for one WHERE. */
+function allConditions(v: BrowseView): Prisma.Sql[] {
+  return v.search ? [...v.where, searchCondition(v.search, "l")] : v.where;
+}
+
+const withKey = (v: BrowseView, key: Prisma.Sql): BrowseView => ({ ...v, where: [...v.where, key] });
+
 function keyCondition(p: BrowseParams, cursor: Cursor): Prisma.Sql {
   const expr = SORT_SQL[p.sort];
   const op = Prisma.raw(p.dir === "desc" ? "<" : ">");
@@ -292,8 +310,19 @@ const ROW_COLUMNS = Prisma.sql`l.id, l.trajectory_id, l.run_id, l.rollout_id, l.
            l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask, l.capped, l.handoff,
            l.tool_steps`;
 
-function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number, client: Db = readDb()) {
+/** The rows of the view in its order, `limit` at most, as the page query reads them (without sampled/reviewed). */
+function orderedRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", limit: number): Prisma.Sql {
   const expr = SORT_SQL[p.sort];
+  const d = Prisma.raw(dir);
+  return Prisma.sql`select ${ROW_COLUMNS}, ${expr} as sort_value
+              from ledger l
+             where ${Prisma.join(where, " and ")}
+             order by ${expr} ${d}, l.id ${d}
+             limit ${limit}`;
+}
+
+/** A page's rows (`page`, in the view's order), with whether each is sampled or reviewed. */
+function markPage(page: Prisma.Sql, dir: "asc" | "desc", client: Db) {
   const d = Prisma.raw(dir);
   // The page first, then whether each of its rows is sampled or reviewed: asked inside the limited query, the planner
   // costed those lookups for every row the scan might pass and hashed all of audit_items for them instead of probing
@@ -302,12 +331,75 @@ function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", l
     select page.*,
            exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id) as sampled,
            exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id and ai.reviews_done > 0) as reviewed
-      from (select ${ROW_COLUMNS}, ${expr} as sort_value
-              from ledger l
-             where ${Prisma.join(where, " and ")}
-             order by ${expr} ${d}, l.id ${d}
-             limit ${limit}) page
+      from (${page}) page
      order by page.sort_value ${d}, page.id ${d}`;
+}
+
+/**
+ * Rows of a search's view walked in the browser's order: the first `walk` rows under the other filters, each probed
+ * for the search by its search row's key (searchProbe), stopping at `limit` matches. When the walk read `walk` rows
+ * without filling the page (a rare search), only how many it found: the search's index then finds the matches faster.
+ */
+async function walkedRows(
+  v: BrowseView & { search: SearchQuery },
+  p: BrowseParams,
+  dir: "asc" | "desc",
+  limit: number,
+  walk: number,
+  client: Db = readDb(),
+): Promise<RawRow[] | { found: number }> {
+  // The walk's own LIMIT keeps the probe out of its scan (no qual is pushed below a LIMIT), and nothing between the
+  // walk and the page's LIMIT reorders rows, so the page stops at its last match.
+  const rows = await markPage(
+    Prisma.sql`select w.* from (${orderedRows(v.where, p, dir, walk)}) w where ${searchProbe(v.search, "w")} limit ${limit}`,
+    dir,
+    client,
+  );
+  if (rows.length >= limit) return rows;
+  // Fewer matches than the page: the walk holds all of them only if it read the whole view.
+  const [scope] = await client.$queryRaw<{ n: bigint }[]>`
+    select count(*) as n from (select 1 from ledger l where ${Prisma.join(v.where, " and ")} limit ${walk}) w`;
+  return Number(scope.n) < walk ? rows : { found: rows.length };
+}
+
+/**
+ * Rows a search's page walks in the browser's order before it leaves the search to the index (walkedRows). A search
+ * on more than one row in 100 fills a page of 100 within it, at one key probe per row walked (a few ms per
+ * thousand); a rarer one is found by its index, after this many probes.
+ */
+const WALK_ROWS = 10_000;
+
+/**
+ * A page of the view. A search first walks the view's order (walkedRows): a frequent term fills its page in the
+ * first rows, where the planner, seeing the index find its thousands of matches cheaply, hashed them all against a
+ * scan of the run's whole partition and sorted. A rare term, whose walk finds too few, is then answered by one query
+ * with the search's EXISTS, which the planner starts from the index.
+ */
+async function selectRows(
+  v: BrowseView,
+  p: BrowseParams,
+  dir: "asc" | "desc",
+  limit: number,
+  client: Db = readDb(),
+  walk = WALK_ROWS,
+): Promise<RawRow[]> {
+  // Not in a step range: the index plan then hashes the matches against the range's rows only (read by the (run, step,
+  // id) index), while a walk in the browser's order passes every row of the later steps first (0.1–0.2 s at 200,000
+  // rollouts, a range in the middle of the run, against 20–60 ms for the index plan)
+  const stepRange = p.step_from !== undefined || p.step_to !== undefined;
+  if (v.search && limit < walk && !stepRange) {
+    const search = { ...v, search: v.search };
+    // A first walk of a tenth: a search that matches fewer than a tenth of the page there is not expected to fill it
+    // in the whole walk, and goes to the index at once (a failed walk of 10,000 rows cost 0.1–0.2 s at 200,000)
+    const first = Math.max(limit, Math.floor(walk / 10));
+    const tried = await walkedRows(search, p, dir, limit, first, client);
+    if (Array.isArray(tried)) return tried;
+    if (first < walk && tried.found * 10 >= limit) {
+      const walked = await walkedRows(search, p, dir, limit, walk, client);
+      if (Array.isArray(walked)) return walked;
+    }
+  }
+  return markPage(orderedRows(allConditions(v), p, dir, limit), dir, client);
 }
 
 /**
@@ -319,12 +411,13 @@ function selectRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", l
  * and on Citus (docs/scale.md) each branch one task on the worker that holds the run, where a lateral from the runs
  * into the ledger cannot be planned.
  */
-async function firstPast(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", client: Db) {
-  if (p.run) return selectRows(where, p, dir, 1, client);
+async function firstPast(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", client: Db) {
+  if (p.run) return selectRows(v, p, dir, 1, client);
   const runs = await client.$queryRaw<{ id: string }[]>`select id from runs order by id`;
   if (runs.length === 0) return [];
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
+  const where = allConditions(v);
   const best = (run: string) => Prisma.sql`(
         select l.id, l.trajectory_id, ${expr} as sort_value
           from ledger l
@@ -352,22 +445,23 @@ function readView<T>(kind: QueryKind | undefined, body: (client: Db) => Promise<
 
 /**
  * One page of the browser. `nextCursor` is null on the last page. With a search, each row carries the snippets of
- * its matches. A search the statement timeout stops is thrown as SearchTimeoutError.
+ * its matches. A search the statement timeout stops is thrown as SearchTimeoutError. `walkRows` bounds a search's
+ * ordered walk (selectRows; 0: the index plan alone).
  */
 export async function browseLedger(
   p: BrowseParams,
   limit = 100,
-  opts: { snippets?: boolean } = {},
+  opts: { snippets?: boolean; walkRows?: number } = {},
 ): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
   const kind = await queryKind(p);
-  const where = browseConditions(p, { q: kind });
+  const view = viewOf(p, kind);
   if (p.after) {
     const cursor = decodeCursor(p.after);
     if (!cursor) throw new BrowseCursorError();
-    where.push(keyCondition(p, cursor));
+    view.where.push(keyCondition(p, cursor));
   }
   return readView(kind, async (client) => {
-    const raw = await selectRows(where, p, p.dir, limit + 1, client);
+    const raw = await selectRows(view, p, p.dir, limit + 1, client, opts.walkRows);
     const more = raw.length > limit;
     const rows = (more ? raw.slice(0, limit) : raw).map(toRow);
     if (kind?.kind === "search" && opts.snippets !== false) {
@@ -376,6 +470,18 @@ export async function browseLedger(
     }
     return { rows, nextCursor: more ? cursorOf(raw[limit - 1]) : null };
   });
+}
+
+/**
+ * The first page of a search as the ordered walk alone answers it (selectRows' first try), null when the walk leaves
+ * it to the index; for tests that hold the walk to the index plan's page.
+ */
+export async function walkedPage(p: BrowseParams, limit: number, walk = WALK_ROWS): Promise<BrowseRow[] | null> {
+  const kind = await queryKind(p);
+  if (kind?.kind !== "search") throw new Error("walkedPage: q is not a search");
+  const view = { ...viewOf(p, kind), search: kind.query };
+  const rows = await withSearchTimeout(readDb(), (client) => walkedRows(view, p, p.dir, limit, walk, client));
+  return Array.isArray(rows) ? rows.map(toRow) : null;
 }
 
 export class BrowseCursorError extends Error {
@@ -395,12 +501,12 @@ export async function neighbours(
 ): Promise<{ prev: string | null; next: string | null }> {
   try {
     const kind = await queryKind(p, client);
-    const base = browseConditions(p, { q: kind });
+    const base = viewOf(p, kind);
     const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
     const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
     const around = async (c: Db) => {
-      const forward = await firstPast([...base, keyCondition(p, cursor)], p, p.dir, c);
-      const backward = await firstPast([...base, keyCondition(reversed, cursor)], reversed, reversed.dir, c);
+      const forward = await firstPast(withKey(base, keyCondition(p, cursor)), p, p.dir, c);
+      const backward = await firstPast(withKey(base, keyCondition(reversed, cursor)), reversed, reversed.dir, c);
       return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
     };
     return kind?.kind === "search" ? await withSearchTimeout(readDb(), around) : await around(client);
@@ -424,22 +530,34 @@ const COUNT_CAP = 1_000;
 const EXACT_SCOPE_ROWS = 500_000;
 /** Rows a count's block sample aims at. */
 const SAMPLE_ROWS = 10_000;
+/**
+ * Milliseconds a search's count may spend on the exact figure (from its start, the count to 1,000 included) before it
+ * answers the block sample's estimate instead: an exact count of a frequent term reads every match, 0.7–1.5 s in a
+ * run of 200,000 (docs/benchmarks.md, "Search"), and the estimate adds about a tenth of that.
+ */
+const SEARCH_COUNT_BUDGET_MS = 600;
 
 export type LedgerCount = { count: number; exact: boolean; atLeast?: true };
-/** Where a count stops being exact and how large its sample is (the defaults above; tests make both small). */
-export type CountOptions = { sampleRows?: number; exactScopeRows?: number };
+/**
+ * Where a count stops being exact and how large its sample is (the defaults above; tests make them small), and a
+ * search's budget for the exact figure.
+ */
+export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searchBudgetMs?: number };
 
 /**
  * How many entries match: exact up to 1,000, and exact in a scope of up to 500,000 rows (the run's partition when the
  * filter names a run, else the ledger, by the partitions' statistics); above that an estimate from a block sample of
  * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
  * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
- * use for the guardrail bitmask predicates. When the sample sees too few matches to estimate more than 1,000 (a rare
- * filter in a large table), only the bound is known: `atLeast` says the count is "more than 1,000", not an estimate.
+ * use for the guardrail bitmask predicates. A search is counted exactly only within its budget
+ * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way. When the sample sees
+ * too few matches to estimate more than 1,000 (a rare filter in a large table), only the bound is known: `atLeast`
+ * says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
+  const started = Date.now();
   const kind = await queryKind(p);
-  const where = Prisma.join(browseConditions(p, { q: kind }), " and ");
+  const where = Prisma.join(allConditions(viewOf(p, kind)), " and ");
   const n = await readView(kind, async (client) => {
     const rows = await client.$queryRaw<{ n: bigint }[]>`
       select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
@@ -447,19 +565,37 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   });
   if (n <= COUNT_CAP) return { count: n, exact: true };
   const tuples = await sampleBase(p.run);
-  const beyond = (client: Db) =>
-    tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)
-      ? client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(
-          ([all]): LedgerCount => ({ count: Number(all.n), exact: true }),
-        )
-      : estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((estimate): LedgerCount =>
-          estimate > COUNT_CAP ? { count: estimate, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
-        );
+  const exact = (client: Db) =>
+    client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(([all]): LedgerCount => ({
+      count: Number(all.n),
+      exact: true,
+    }));
+  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
+    if (kind?.kind !== "search") return exact(readDb());
+    const counted = await withinBudget(exact, started + (opts.searchBudgetMs ?? SEARCH_COUNT_BUDGET_MS));
+    if (counted) return counted;
+  }
+  const estimate = (client: Db) =>
+    estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((e): LedgerCount =>
+      e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
+    );
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
-  return readView(kind, beyond).catch((err: unknown) => {
+  return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
     throw err;
   });
+}
+
+/** A read run under a statement timeout that ends at `deadline` (epoch ms); null when it is stopped, or already past. */
+async function withinBudget<T>(body: (client: Db) => Promise<T>, deadline: number): Promise<T | null> {
+  const left = deadline - Date.now();
+  if (left < 1) return null;
+  try {
+    return await withSearchTimeout(readDb(), body, left);
+  } catch (err) {
+    if (err instanceof SearchTimeoutError) return null;
+    throw err;
+  }
 }
 
 /**

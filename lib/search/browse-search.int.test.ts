@@ -7,7 +7,7 @@ import { bindDatabase, db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { browseLedger, countLedger, iterateLedger, type BrowseRow } from "@/lib/ledger/browse.ts";
+import { browseLedger, countLedger, iterateLedger, walkedPage, type BrowseRow } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
@@ -85,6 +85,43 @@ describe("the browser's search", () => {
         if (Object.keys(filter).length === 0) expect(want.length, JSON.stringify(q)).toBeGreaterThan(0);
         expect(await countLedger(p)).toEqual({ count: want.length, exact: true });
       }
+  });
+
+  it("walks a frequent term's page in the browser's order, giving the index plan's rows and cursors", async () => {
+    /** Every page of a view, 5 rows each: its rows' ids and the cursor after it. */
+    const pages = async (p: BrowseParams, walkRows?: number) => {
+      const out: { ids: string[]; next: string | null }[] = [];
+      for (let after: string | undefined; ;) {
+        const page = await browseLedger({ ...p, after }, 5, { snippets: false, walkRows });
+        out.push({ ids: page.rows.map((r) => r.id), next: page.nextCursor });
+        if (!page.nextCursor) return out;
+        after = page.nextCursor;
+      }
+    };
+    const views: Record<string, string>[] = [
+      {},
+      { any: "unauthorized_write,empty_promise" },
+      { step_from: "5000", step_to: "15000" }, // the demo's steps are 0, 5,000, … 25,000
+      { any: "unauthorized_write,empty_promise", step_from: "5000", step_to: "15000" },
+      { any: "unauthorized_write,empty_promise", sort: "reward", dir: "asc" },
+    ];
+    for (const q of ["退款", "refund"])
+      for (const view of views) {
+        const p = params({ run: DEMO, q, ...view });
+        const label = JSON.stringify({ q, ...view });
+        // the index plan alone (no walk): what the page was before the walk
+        const indexed = await pages(p, 0);
+        expect(indexed[0].ids.length, label).toBeGreaterThan(0);
+        // the walk answers the first page itself, and it is the index plan's first page
+        const walked = await walkedPage(p, 6);
+        expect(walked?.map((r) => r.id).slice(0, 5), label).toEqual(indexed[0].ids);
+        // every page the same, walked (the default), or walked 12 rows then left to the index when they hold too few
+        expect(await pages(p), label).toEqual(indexed);
+        expect(await pages(p, 12), label).toEqual(indexed);
+      }
+    // a rare term's walk gives up after its rows and leaves the page to the index
+    const rare = params({ run: DEMO, q: "退款", any: "unauthorized_write,empty_promise", step_from: "2" });
+    expect(await walkedPage(rare, 6, 3)).toBeNull();
   });
 
   it("gives each row of a page its snippets, the matches marked", async () => {

@@ -76,9 +76,23 @@ export function searchCondition(
   alias: string,
   key: "rollout_id" | "id" = "rollout_id",
 ): Prisma.Sql {
+  return keyedMatch(query, alias, key, Prisma.empty);
+}
+
+function keyedMatch(query: SearchQuery, alias: string, key: string, tail: Prisma.Sql): Prisma.Sql {
   const a = Prisma.raw(alias);
   return Prisma.sql`exists (select 1 from rollout_search s
-     where s.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${matchCondition(query, "s")})`;
+     where s.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${matchCondition(query, "s")}${tail})`;
+}
+
+/**
+ * searchCondition as a probe of each row's search row by its key, one row at a time: `offset 0` keeps the planner
+ * from turning the EXISTS into a join (or a hashed subplan) that reads every match of the search first. For a walk of
+ * the ledger in the browser's order that stops at its page (lib/ledger/browse.ts): its cost is one key lookup per
+ * row walked, whatever the search's number of matches.
+ */
+export function searchProbe(query: SearchQuery, alias: string): Prisma.Sql {
+  return keyedMatch(query, alias, "rollout_id", Prisma.sql` offset 0`);
 }
 
 /** Rows of a snippet read: the searchable texts of the given rollouts, each keyed by run and rollout id. */
