@@ -15,9 +15,7 @@
 // afresh), i.e. what one reward costs. Postgres's own buffers are warm after the first round, as on a console in use.
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { benchDatabase, loadAverage } from "@/bench/lib/bench-db.ts";
-import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
-import { migrate } from "@/lib/db/migrate.ts";
+import { loadAverage, migratedBenchDatabase } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -82,17 +80,11 @@ async function build(url: string): Promise<void> {
 }
 
 async function main() {
-  const { database, admin, url, exists } = await benchDatabase(DB);
-  if (values.rebuild || !exists) {
-    await admin.query(`drop database if exists "${DB}" with (force)`);
-    await createDatabaseIfMissing(database.adminUrl, DB);
-  }
-  await admin.end();
-  await migrate(url);
+  const { database, url, fresh } = await migratedBenchDatabase(DB, !!values.rebuild);
   const { bindDatabase } = await import("@/lib/db/client.ts");
   const client = await bindDatabase(url);
   const { closeBulkPool } = await import("@/lib/db/pool.ts");
-  if (values.rebuild || !exists) {
+  if (fresh) {
     await build(url);
     await closeBulkPool(url);
     await client.$executeRawUnsafe("vacuum analyze");
