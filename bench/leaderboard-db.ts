@@ -1,5 +1,6 @@
 // The reward leaderboard's page read, uncached, against a database: `npx tsx bench/leaderboard-db.ts [--items 10000]
-// [--functions 20] [--rounds 7] [--rebuild] [--db verity_bench_leaderboard]`. Not part of npm test.
+// [--functions 20] [--rounds 7] [--rebuild] [--build-only] [--db verity_bench_leaderboard]` (--build-only: make the
+// database and time nothing, so the timed run can wait for a quiet machine). Not part of npm test.
 //
 // The database (kept between runs; --rebuild makes it again), made through the product's own write paths by the
 // leaderboard's seed (lib/testing/leaderboard-seed.ts, at --items tickets): rollouts ingested at two steps, a tickets
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     functions: { type: "string", default: "20" },
     rounds: { type: "string", default: "7" },
     rebuild: { type: "boolean" },
+    "build-only": { type: "boolean" },
     db: { type: "string", default: "verity_bench_leaderboard" },
   },
 });
@@ -88,6 +90,11 @@ async function main() {
     await build(url);
     await closeBulkPool(url);
     await client.$executeRawUnsafe("vacuum analyze");
+  }
+  if (values["build-only"]) {
+    await client.$disconnect();
+    await database.stop();
+    return;
   }
   const { clearProcessCaches } = await import("@/lib/db/fingerprint-cache.ts");
   const { loadLeaderboard } = await import("@/lib/leaderboard/loaders.ts");
