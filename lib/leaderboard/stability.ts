@@ -52,8 +52,9 @@ export type RerunSummary = {
 function clusteredRate(hits: boolean[], keys: ClusterKey[]): RateFigure {
   const p = clusteredProportion(hits, keys);
   if (!p) return rateFigure(0, 0);
+  // one pair per rollout: the plain Wilson interval, computed (and labelled) as every rate's
+  if (p.clusters === p.n) return rateFigure(p.k, p.n);
   const f = rateFigure(p.k, p.n, p.interval);
-  if (p.clusters === p.n) return f;
   return { ...f, detail: `${f.detail} · over ${p.clusters} rollouts, effective n ≈ ${p.nEffective.toFixed(1)}` };
 }
 

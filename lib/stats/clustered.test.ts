@@ -100,3 +100,18 @@ describe("clusteredProportion", () => {
     expect(clusteredProportion([], [])).toBeNull();
   });
 });
+
+describe("clusteredStandardError", () => {
+  it("is never below the independent standard error: clusters alike are no gain", () => {
+    // three rollouts, each with lines 0.25 four times and 0 four times: every rollout's mean is 0.125
+    const values = Array.from({ length: 24 }, (_, i) => (i % 8 < 4 ? 0.25 : 0));
+    const keys = Array.from({ length: 24 }, (_, i) => `r${i >> 3}`);
+    const m = clusteredMean(values, keys)!;
+    expect(m.variance).toBeCloseTo(0, 15);
+    const s = Math.sqrt((24 * 0.125 ** 2) / 23);
+    expect(clusteredStandardError(m)).toBeCloseTo(s / Math.sqrt(24), 12);
+    // on the rollouts' 2 degrees of freedom (t 4.302652729749464)
+    const iv = clusteredMeanInterval(m)!;
+    expect(iv.upper - 0.125).toBeCloseTo((4.302652729749464 * s) / Math.sqrt(24), 10);
+  });
+});

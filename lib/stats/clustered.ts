@@ -23,6 +23,8 @@ export type ClusteredMean = {
    * means over C. Multiply by C/(C − 1) for the usual small-sample correction.
    */
   variance: number;
+  /** Σ (y − ȳ)²: the spread of the observations themselves, for the independent standard error s/√n. */
+  squares: number;
 };
 
 /** ȳ and its cluster-robust variance; null without observations. Throws RangeError on a non-finite value. */
@@ -46,23 +48,28 @@ export function clusteredMean(values: readonly number[], keys: readonly ClusterK
   const mean = total / n;
   let ss = 0;
   for (const { s, m } of sums.values()) ss += (s - mean * m) * (s - mean * m);
-  return { mean, n, clusters: sums.size, variance: ss / (n * n) };
+  let squares = 0;
+  for (const v of values) squares += (v - mean) * (v - mean);
+  return { mean, n, clusters: sums.size, variance: ss / (n * n), squares };
 }
 
 /**
- * The cluster-robust standard error of ȳ with the small-sample factor: sqrt(C/(C − 1) · variance). With one
- * observation per cluster it is s/√n, the familiar standard error of a mean. null when C < 2 (no spread between
+ * The cluster-robust standard error of ȳ with the small-sample factor, sqrt(C/(C − 1) · variance), but never below
+ * the independent one, s/√n (s² = Σ (y − ȳ)²/(n − 1)): clusters more alike than chance (a design effect below 1, down
+ * to a zero variance when every cluster's mean is the same) are not taken as a gain in precision, as the shares'
+ * effective n is never above n. With one observation per cluster both are s/√n. null when C < 2 (no spread between
  * clusters to estimate).
  */
 export function clusteredStandardError(m: ClusteredMean): number | null {
   if (m.clusters < 2) return null;
-  return Math.sqrt((m.clusters / (m.clusters - 1)) * m.variance);
+  const independent = m.squares / ((m.n - 1) * m.n);
+  return Math.sqrt(Math.max((m.clusters / (m.clusters - 1)) * m.variance, independent));
 }
 
 /**
  * ȳ ± t(1 − α/2, C − 1) · se (clusteredStandardError): the t interval of a mean whose observations come in clusters,
  * on the clusters' degrees of freedom. With one observation per cluster, the t interval of a mean on n − 1 df. null
- * when C < 2; [ȳ, ȳ] when every cluster's mean is ȳ.
+ * when C < 2; [ȳ, ȳ] when every observation is ȳ.
  */
 export function clusteredMeanInterval(m: ClusteredMean, level = 0.95): IntervalEstimate | null {
   const se = clusteredStandardError(m);

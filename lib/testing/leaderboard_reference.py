@@ -267,7 +267,8 @@ def clustered(values, keys):
 
 
 def rerun(pairs, th):
-    # a probe's pairs clustered by rollout: t interval on (rollouts - 1) df with the CR1 factor C/(C - 1); the flips'
+    # a probe's pairs clustered by rollout: t interval on (rollouts - 1) df with the CR1 factor C/(C - 1), its standard
+    # error never below the independent one; the flips'
     # Wilson interval at n / deff, deff = variance / (p(1 - p)/n), kept within [rollouts, n] (rollouts at p = 0 or 1)
     done = [(p["first"], p["second"], p.get("rollout")) for p in pairs
             if p["first"] is not None and p["second"] is not None]
@@ -282,8 +283,12 @@ def rerun(pairs, th):
     mae, _, av = clustered([abs(s - f) for f, s, _ in done], keys)
     shift_iv = mae_iv = None
     if c >= 2:
-        half = t_quantile_975(c - 1) * math.sqrt(c / (c - 1) * v)
-        se = math.sqrt(c / (c - 1) * av)
+        # never narrower than the independent standard error s / sqrt(n)
+        def se_of(xs, var):
+            mean = sum(xs) / n
+            return math.sqrt(max(c / (c - 1) * var, sum((x - mean) ** 2 for x in xs) / (n - 1) / n))
+        half = t_quantile_975(c - 1) * se_of([s - f for f, s, _ in done], v)
+        se = se_of([abs(s - f) for f, s, _ in done], av)
         shift_iv, mae_iv = [m - half, m + half], [max(0.0, mae - Z * se), mae + Z * se]
     return {"n": n, "rollouts": c, "meanShift": m, "meanShiftInterval": shift_iv,
             "flips": {"k": flips, "n": n, "value": p, "interval": wilson(p * n_eff, n_eff)}, "mae": mae,
