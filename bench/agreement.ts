@@ -21,9 +21,7 @@ import { isDeepStrictEqual } from "node:util";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { createDatabaseIfMissing } from "@/lib/db/embedded.ts";
-import { migrate } from "@/lib/db/migrate.ts";
-import { benchDatabase, loadAverage } from "@/bench/lib/bench-db.ts";
+import { loadAverage, migratedBenchDatabase } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -231,16 +229,10 @@ async function rescoreSome(c: pg.Client) {
 }
 
 async function main() {
-  const { database, admin, url, exists } = await benchDatabase(DB);
-  if (values.rebuild || !exists) {
-    await admin.query(`drop database if exists "${DB}" with (force)`);
-    await createDatabaseIfMissing(database.adminUrl, DB);
-  }
-  await admin.end();
-  await migrate(url);
+  const { database, url, fresh } = await migratedBenchDatabase(DB, !!values.rebuild);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  if (values.rebuild || !exists) await build(c, url);
+  if (fresh) await build(c, url);
   const entries = Number((await c.query("select count(*) from ledger where run_id = $1", [RUN])).rows[0].count);
   const items = Number(
     (

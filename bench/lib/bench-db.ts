@@ -2,7 +2,8 @@
 // recount for rows a bench copied into the ledger without ingest, and the load average each bench prints.
 import os from "node:os";
 import pg from "pg";
-import { ensureDatabase } from "@/lib/db/embedded.ts";
+import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
+import { migrate } from "@/lib/db/migrate.ts";
 
 /**
  * The embedded server (`database`, to stop at the end), a connected admin client, the address of the bench database
@@ -16,6 +17,22 @@ export async function benchDatabase(name: string) {
   await admin.connect();
   const exists = (await admin.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1;
   return { database, admin, url: u.toString(), exists };
+}
+
+/**
+ * The bench database `name`, made afresh when `rebuild` is asked or it does not exist, and migrated; `fresh` when it
+ * was made here (its data is to be built).
+ */
+export async function migratedBenchDatabase(name: string, rebuild: boolean) {
+  const { database, admin, url, exists } = await benchDatabase(name);
+  const fresh = rebuild || !exists;
+  if (fresh) {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+    await createDatabaseIfMissing(database.adminUrl, name);
+  }
+  await admin.end();
+  await migrate(url);
+  return { database, url, fresh };
 }
 
 /**

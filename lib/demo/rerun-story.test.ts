@@ -31,7 +31,12 @@ async function probe(name: string) {
   for (const input of demoInputs()) {
     const first = (await v.evaluate(input)).reward;
     for (const line of PROBE_LINES)
-      rows.push({ probeLine: line.id, first, second: (await v.evaluate(probedInput(input, line))).reward });
+      rows.push({
+        probeLine: line.id,
+        first,
+        second: (await v.evaluate(probedInput(input, line))).reward,
+        rollout: input.rollout.trajectory_id,
+      });
   }
   return rerunReport(1, "probe", rows);
 }

@@ -161,6 +161,22 @@ describe("the reward leaderboard read from the database", () => {
     for (const [a, b] of pairs) expectHeadToHeadMatches(headToHead(loaded.input, a, b), ref.headToHead[`${a}|${b}`]);
   });
 
+  it("reads the components of the two rows compared head to head only", async () => {
+    const rule = String(seed.versions.rule);
+    const loaded = await loadLeaderboardInput({ run: seed.runId, a: "ledger", b: rule });
+    if (!loaded.ok) throw new Error(loaded.error);
+    const withComponents = (id: string) =>
+      Object.values(loaded.input.candidates.find((c) => c.id === id)!.results).some((r) => r.components);
+    expect([withComponents("ledger"), withComponents(rule), withComponents(String(seed.versions.judge))]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const h = headToHead(loaded.input, "ledger", rule);
+    expect(h.disagreements.length).toBeGreaterThan(0);
+    expect(h.disagreements.every((d) => Object.keys(d.b.components ?? {}).length > 0)).toBe(true);
+  });
+
   it("reads a step window, a batch, and refuses an unknown run and a pairwise batch naming the parameter", async () => {
     const all = await loadLeaderboardInput({ run: seed.runId });
     const late = await loadLeaderboardInput({ run: seed.runId, from: 15 });

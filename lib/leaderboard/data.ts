@@ -44,7 +44,7 @@ export type LoadedLeaderboard =
     }
   | { ok: false; status: 400 | 404; error: string };
 
-type Scope = Pick<LeaderboardQuery, "run" | "batch" | "from" | "to" | "threshold">;
+type Scope = Pick<LeaderboardQuery, "run" | "batch" | "from" | "to" | "threshold" | "a" | "b">;
 
 async function resolveScope(q: Scope, client: Db) {
   if (q.batch !== undefined) {
@@ -100,9 +100,12 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
     places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
     ledgerResults[r.a] = ledgerResult(i);
   }
+  // only the two rows compared head to head show their components (the disagreements)
+  const compared = [q.a, q.b].filter((id) => id !== undefined && id !== "ledger").map(Number);
   const { candidates, versions } = await versionCandidates(
     runId,
     items.map((i) => i.rolloutId),
+    compared,
     client,
   );
   const ledger: Candidate = { id: "ledger", label: "ledger", kind: "ledger", results: ledgerResults };
@@ -183,7 +186,8 @@ type ResultRow = {
   reward: number | null;
   latency_ms: number;
   cost: number;
-  components: { name: string; value: number | null }[];
+  /** Null but for the versions compared head to head. */
+  components: { name: string; value: number | null }[] | null;
 };
 type VersionRow = { id: number; name: string; version: number; kinds: string[] };
 
@@ -191,9 +195,11 @@ type VersionRow = { id: number; name: string; version: number; kinds: string[] }
  * One candidate per reward-function version run on the run with a result on any of the rollouts, with its latest
  * result on each. Two statements at once: the versions of the run's reward runs (a few rows, each document's kinds
  * read once), and the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition, every
- * attempt read and the latest kept here (unsorted: sorting the rows with their components in SQL costs more).
+ * attempt read and the latest kept here (unsorted: sorting the rows with their components in SQL costs more). The
+ * components only of the `compared` versions: moved and parsed for every result (a judge's carries its prompt), they
+ * were most of the read at 10,000 items and 20 versions (docs/benchmarks.md).
  */
-async function versionCandidates(runId: string, rolloutIds: string[], client: Db) {
+async function versionCandidates(runId: string, rolloutIds: string[], compared: number[], client: Db) {
   const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
   const [versionRows, found] = await Promise.all([
     rowsOf<VersionRow>(
@@ -208,7 +214,7 @@ async function versionCandidates(runId: string, rolloutIds: string[], client: Db
       client,
       Prisma.sql`
       select x.id::float8 as id, x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms,
-             x.cost, x.components
+             x.cost, case when x.version_id = any(${compared}::int[]) then x.components end as components
         from reward_results x
        where x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id = any(${rolloutIds}::bigint[])
          and x.probe_line is null and x.paired_with is null`,
@@ -241,9 +247,11 @@ function resultOf(r: ResultRow): CandidateResult {
     status: r.status,
     latencyMs: r.latency_ms,
     costUsd: r.cost,
-    components: Object.fromEntries(
-      (r.components ?? []).filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
-    ),
+    ...(r.components && {
+      components: Object.fromEntries(
+        r.components.filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
+      ),
+    }),
   };
 }
 

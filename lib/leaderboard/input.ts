@@ -48,7 +48,15 @@ export type PairwiseJudgement = {
 };
 
 /** A reward and the same reward re-run (an injection probe's probed reply, a test–retest's second run). */
-export type RerunPair = { first: number | null; second: number | null };
+export type RerunPair = {
+  first: number | null;
+  second: number | null;
+  /**
+   * The rollout the pair is of: a probe's pairs of one rollout (one per injected line) are counted together by the
+   * intervals; absent, the pair is a rollout of its own.
+   */
+  rollout?: string;
+};
 
 export type Candidate = {
   /** Stable key: "ledger", or a function version's id. */

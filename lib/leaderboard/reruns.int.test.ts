@@ -87,6 +87,13 @@ describe("an injection probe run", () => {
     expect(new Set(rows.map((r) => r.probe_line))).toEqual(new Set([null, ...PROBE_LINES.map((l) => l.id)]));
     const pairs = await loadRerunPairs(pool, runId, v.id);
     expect([pairs.probe.length, pairs.retest.length]).toEqual([6 * LINES, 0]);
+    // each pair names its rollout, so the overall intervals count a rollout's lines together
+    expect(pairs.probe.map((p) => p.rollout).sort()).toEqual(
+      rows
+        .filter((r) => r.probe_line !== null)
+        .map((r) => r.rollout_id)
+        .sort(),
+    );
     const report = await loadRerunReport(pool, probe.id);
     expect(report).toMatchObject({ kind: "probe", moved: false });
     expect(report!.overall.flips.k).toBe(0);
@@ -107,7 +114,7 @@ describe("an injection probe run", () => {
     for (const id of ["refund-claim-en", "resolved-claim-zh"]) {
       expect([id, byLine[id].flips.k, byLine[id].meanShift.value, byLine[id].moved]).toEqual([id, 0, 0, false]);
     }
-    expect([report.overall.n, report.overall.flips.k]).toEqual([6 * LINES, 24]);
+    expect([report.overall.n, report.overall.rollouts, report.overall.flips.k]).toEqual([6 * LINES, 6, 24]);
     // A plain run afterwards reuses the originals and never a probed result.
     const ids = (await rowsOf(runId, probe.id)).map((r) => r.rollout_id);
     const latest = await latestResults(pool, runId, v.id, [...new Set(ids)]);
@@ -170,7 +177,10 @@ describe("a retest run", () => {
     expect(seconds).toHaveLength(6);
     expect(seconds.every((r) => firstIds.has(r.paired_with!) && r.probe_line === null)).toBe(true);
     const pairs = await loadRerunPairs(pool, runId, v.id);
-    expect(pairs.retest).toEqual(Array(6).fill({ first: 0.95, second: 0.6 }));
+    expect(pairs.retest.map(({ first, second }) => ({ first, second }))).toEqual(
+      Array(6).fill({ first: 0.95, second: 0.6 }),
+    );
+    expect(new Set(pairs.retest.map((p) => p.rollout)).size).toBe(6);
     const report = (await loadRerunReport(pool, retest.id))!;
     expect([report.kind, report.overall.flips.k, report.overall.agreement.k, report.moved]).toEqual([
       "retest",
@@ -186,7 +196,9 @@ describe("a retest run", () => {
     expect(both).toHaveLength(12);
     const own = new Set(both.filter((r) => r.paired_with === null).map((r) => r.id));
     expect(both.filter((r) => r.paired_with !== null).every((r) => own.has(r.paired_with!))).toBe(true);
-    expect((await loadRerunPairs(pool, runId, v.id)).retest).toEqual(Array(6).fill({ first: 0.6, second: 0.6 }));
+    expect((await loadRerunPairs(pool, runId, v.id)).retest.map(({ first, second }) => ({ first, second }))).toEqual(
+      Array(6).fill({ first: 0.6, second: 0.6 }),
+    );
   });
 });
 

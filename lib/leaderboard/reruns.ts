@@ -16,14 +16,20 @@ async function select<T>(q: RerunSource, text: string, values: unknown[]): Promi
   return (await q.query(text, values)).rows as T[];
 }
 
-type PairRow = { reward_run_id: number; probe_line: string | null; first: number | null; second: number | null };
+type PairRow = {
+  reward_run_id: number;
+  rollout_id: string;
+  probe_line: string | null;
+  first: number | null;
+  second: number | null;
+};
 
 /** The pairs of these reward runs of one training run, in the order they were stored. */
 async function pairsOf(q: RerunSource, runId: string, rewardRunIds: number[]): Promise<PairRow[]> {
   if (rewardRunIds.length === 0) return [];
   return select<PairRow>(
     q,
-    `select s.reward_run_id, s.probe_line, f.reward as first, s.reward as second
+    `select s.reward_run_id, s.rollout_id::text as rollout_id, s.probe_line, f.reward as first, s.reward as second
        from reward_results s join reward_results f on f.run_id = s.run_id and f.id = s.paired_with
       where s.run_id = $1 and s.reward_run_id = any($2::int[]) and s.paired_with is not null
       order by s.id`,
@@ -31,7 +37,10 @@ async function pairsOf(q: RerunSource, runId: string, rewardRunIds: number[]): P
   );
 }
 
-const toPair = (r: PairRow): RerunPair => ({ first: r.first, second: r.second });
+const toPair = (r: PairRow): RerunPair => ({ first: r.first, second: r.second, rollout: r.rollout_id });
+
+/** A report's row of a stored pair: its line, both rewards and its rollout. */
+const toReportRow = (r: PairRow) => ({ probeLine: r.probe_line, ...toPair(r) });
 
 type RerunPairs = { probe: RerunPair[]; retest: RerunPair[] };
 
@@ -84,7 +93,10 @@ export type RerunReport = {
   rewardRunId: number;
   kind: "probe" | "retest";
   threshold: number;
-  /** Every pair: for a probe, each (rollout, line); the intervals take the pairs as independent. */
+  /**
+   * Every pair: for a probe, each (rollout, line), the intervals counting a rollout's lines together (clustered by
+   * rollout, lib/leaderboard/stability.ts).
+   */
   overall: RerunSummary;
   /** A probe's figures per injected line, in PROBE_LINES order; empty for a retest. */
   lines: LineReport[];
@@ -96,7 +108,7 @@ export type RerunReport = {
 export function rerunReport(
   rewardRunId: number,
   kind: "probe" | "retest",
-  rows: readonly { probeLine: string | null; first: number | null; second: number | null }[],
+  rows: readonly (RerunPair & { probeLine: string | null })[],
   threshold = DEFAULT_PASS_THRESHOLD,
 ): RerunReport {
   const overall = rerunSummary(rows, threshold);
@@ -141,11 +153,7 @@ export async function loadHoldsUp(q: pg.Pool, functionName: string): Promise<Hol
   const byRun = new Map<string, HoldsUp>();
   for (const r of runs.sort((a, b) => b.id - a.id)) {
     const rows = await pairsOf(q, r.run_id, [r.id]);
-    const report = rerunReport(
-      r.id,
-      r.kind,
-      rows.map((p) => ({ probeLine: p.probe_line, first: p.first, second: p.second })),
-    );
+    const report = rerunReport(r.id, r.kind, rows.map(toReportRow));
     const entry = byRun.get(r.run_id) ?? { runId: r.run_id, probe: null, retest: null };
     entry[r.kind] = { ...report, version: r.version, startedAt: r.started_at, status: r.status };
     byRun.set(r.run_id, entry);
@@ -162,9 +170,5 @@ export async function loadRerunReport(q: pg.Pool, rewardRunId: number): Promise<
   const run = rows[0];
   if (!run || (run.kind !== "probe" && run.kind !== "retest")) return null;
   const pairs = await pairsOf(q, run.run_id, [rewardRunId]);
-  return rerunReport(
-    rewardRunId,
-    run.kind,
-    pairs.map((p) => ({ probeLine: p.probe_line, first: p.first, second: p.second })),
-  );
+  return rerunReport(rewardRunId, run.kind, pairs.map(toReportRow));
 }

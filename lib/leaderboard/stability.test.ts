@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROBE_LINES, probedReply } from "@/lib/rewards/probes.ts";
 import { rerunSummary, SHIFT_TOLERANCE } from "@/lib/leaderboard/stability.ts";
+import { wilson } from "@/lib/stats/intervals.ts";
 
 describe("rerunSummary", () => {
   it("gives the mean shift, the verdict flips and the mean absolute difference, counting incomplete pairs", () => {
@@ -30,6 +31,29 @@ describe("rerunSummary", () => {
     expect(l.flips.k).toBe(0);
     expect(l.meanShift.interval!.lower).toBeGreaterThan(SHIFT_TOLERANCE);
     expect(l.moved).toBe(true);
+  });
+
+  it("counts a probe's lines of one rollout together: lines that move alike widen the overall intervals", () => {
+    // 10 rollouts × 8 lines; the even rollouts' lines all move 0.5 → 0.95 (a flip), the odd ones' 0.5 → 0.5
+    const pairs = Array.from({ length: 80 }, (_, i) => {
+      const moves = (i >> 3) % 2 === 0;
+      return { first: 0.5, second: moves ? 0.95 : 0.5, rollout: `r${i >> 3}` };
+    });
+    const clustered = rerunSummary(pairs);
+    const independent = rerunSummary(pairs.map(({ first, second }) => ({ first, second })));
+    expect([clustered.n, clustered.rollouts, independent.rollouts]).toEqual([80, 10, 80]);
+    expect(clustered.meanShift.value).toBeCloseTo(independent.meanShift.value!, 14);
+    expect([clustered.flips.k, clustered.flips.n]).toEqual([40, 80]);
+    // the figures of the ten rollouts: shifts 0.45 five times and 0, on 9 df; 5 of 10 flipped
+    const se = Math.sqrt((10 * 0.225 ** 2) / 9) / Math.sqrt(10);
+    expect(clustered.meanShift.interval!.lower).toBeCloseTo(0.225 - 2.262157162798205 * se, 10);
+    const w = wilson(5, 10)!;
+    expect(clustered.flips.interval!.lower).toBeCloseTo(w.lower, 10);
+    expect(clustered.flips.interval!.upper).toBeCloseTo(w.upper, 10);
+    expect(clustered.flips.detail).toContain("over 10 rollouts");
+    const width = (f: { interval: { lower: number; upper: number } | null }) => f.interval!.upper - f.interval!.lower;
+    for (const key of ["meanShift", "flips", "agreement", "mae"] as const)
+      expect(width(clustered[key])).toBeGreaterThan(2 * width(independent[key]));
   });
 
   it("flips at the given threshold", () => {

@@ -2,12 +2,21 @@
 // lib/rewards/probes.ts), or simply a second time (test–retest). Both are the same comparison of two rewards per
 // rollout — how far the reward moves on average, how often the verdict flips, how far apart the two runs are — read
 // with different eyes: a probe should move nothing but a communication sub-score, a retest nothing at all.
+// A probe's pairs come eight to a rollout (one per injected line), and a rollout's lines tend to move together: its
+// pooled figures' intervals count a rollout's pairs as one cluster (lib/stats/clustered.ts), so eight correlated lines
+// are not taken for eight independent rollouts. One pair per rollout (a retest, a probe's single line) is the plain case.
 
 import { rateFigure, statFigure, type Figure, type RateFigure } from "@/lib/agreement/figures.ts";
 import { DEFAULT_PASS_THRESHOLD, type RerunPair } from "@/lib/leaderboard/input.ts";
-import { meanAbsoluteError, meanAbsoluteErrorInterval } from "@/lib/stats/correlation.ts";
+import {
+  clusteredMean,
+  clusteredMeanInterval,
+  clusteredProportion,
+  clusteredStandardError,
+  type ClusterKey,
+} from "@/lib/stats/clustered.ts";
 import { isFiniteNumber } from "@/lib/stats/descriptive.ts";
-import { meanDifferenceInterval } from "@/lib/stats/paired.ts";
+import { Z_95, type Interval } from "@/lib/stats/intervals.ts";
 
 /**
  * A mean shift whose interval stays inside ±SHIFT_TOLERANCE does not count as moving: the rule verifier's probe may
@@ -18,15 +27,20 @@ export const SHIFT_TOLERANCE = 0.05;
 export type RerunSummary = {
   /** Pairs with a reward on both runs. */
   n: number;
+  /** Rollouts those pairs are of: the clusters of the intervals (n when each pair is a rollout of its own). */
+  rollouts: number;
   /** Pairs with a reward missing on either run (counted, not used). */
   incomplete: number;
-  /** Mean of second − first, with its t interval (n − 1 df). */
+  /** Mean of second − first over the pairs, with its t interval clustered by rollout (rollouts − 1 df). */
   meanShift: Figure;
-  /** Share of pairs whose verdict (reward ≥ threshold) differs between the runs, Wilson interval. */
+  /**
+   * Share of pairs whose verdict (reward ≥ threshold) differs between the runs, k of n, with Wilson's interval at
+   * the effective n of pairs clustered by rollout (ClusteredProportion.nEffective; n with one pair per rollout).
+   */
   flips: RateFigure;
-  /** Share whose verdict is the same: the two runs' agreement (1 − flips). */
+  /** Share whose verdict is the same: the two runs' agreement (1 − flips), its interval likewise. */
   agreement: RateFigure;
-  /** Mean |second − first| (normal interval, as the agreement report's MAE). */
+  /** Mean |second − first| (normal interval, as the agreement report's MAE, clustered by rollout). */
   mae: Figure;
   /**
    * True when the reward moves: a verdict flipped, or the mean shift's interval lies wholly beyond ±SHIFT_TOLERANCE.
@@ -34,30 +48,54 @@ export type RerunSummary = {
   moved: boolean;
 };
 
+/** A share of the pairs as a figure: its counts, and Wilson's interval at the clustered effective n. */
+function clusteredRate(hits: boolean[], keys: ClusterKey[]): RateFigure {
+  const p = clusteredProportion(hits, keys);
+  if (!p) return rateFigure(0, 0);
+  // one pair per rollout: the plain Wilson interval, computed (and labelled) as every rate's
+  if (p.clusters === p.n) return rateFigure(p.k, p.n);
+  const f = rateFigure(p.k, p.n, p.interval);
+  return { ...f, detail: `${f.detail} · over ${p.clusters} rollouts, effective n ≈ ${p.nEffective.toFixed(1)}` };
+}
+
+/** MAE ± z · se, se clustered (lib/stats/clustered.ts), clamped below at 0; null below two rollouts. */
+function maeInterval(absolute: number[], keys: ClusterKey[]): Interval | null {
+  const m = clusteredMean(absolute, keys);
+  const se = m && clusteredStandardError(m);
+  if (!m || se === null) return null;
+  return { lower: Math.max(0, m.mean - Z_95 * se), upper: m.mean + Z_95 * se };
+}
+
 /** The two runs of each rollout compared: shift, flips and mean absolute difference. */
 export function rerunSummary(pairs: readonly RerunPair[], threshold = DEFAULT_PASS_THRESHOLD): RerunSummary {
-  const first: number[] = [];
-  const second: number[] = [];
+  const diffs: number[] = [];
+  const flipped: boolean[] = [];
+  const keys: ClusterKey[] = [];
   for (const p of pairs)
     if (isFiniteNumber(p.first) && isFiniteNumber(p.second)) {
-      first.push(p.first);
-      second.push(p.second);
+      diffs.push(p.second - p.first);
+      flipped.push(p.first >= threshold !== p.second >= threshold);
+      keys.push(p.rollout);
     }
-  const n = first.length;
-  let flips = 0;
-  for (let i = 0; i < n; i++) if (first[i] >= threshold !== second[i] >= threshold) flips++;
-  const diffs = second.map((s, i) => s - first[i]);
-  const shift = meanDifferenceInterval(diffs);
-  const shiftValue = n ? diffs.reduce((s, d) => s + d, 0) / n : null;
-  const beyond = shift !== null && (shift.lower > SHIFT_TOLERANCE || shift.upper < -SHIFT_TOLERANCE);
+  const n = diffs.length;
+  const shift = clusteredMean(diffs, keys);
+  const shiftInterval = shift && clusteredMeanInterval(shift);
+  const beyond =
+    shiftInterval !== null && (shiftInterval.lower > SHIFT_TOLERANCE || shiftInterval.upper < -SHIFT_TOLERANCE);
+  const absolute = diffs.map(Math.abs);
+  const flips = clusteredRate(flipped, keys);
   return {
     n,
+    rollouts: shift?.clusters ?? 0,
     incomplete: pairs.length - n,
-    meanShift: statFigure(shiftValue, n, shift),
-    flips: rateFigure(flips, n),
-    agreement: rateFigure(n - flips, n),
-    mae: statFigure(meanAbsoluteError(first, second), n, meanAbsoluteErrorInterval(first, second)),
-    moved: flips > 0 || beyond,
+    meanShift: statFigure(shift?.mean ?? null, n, shiftInterval),
+    flips,
+    agreement: clusteredRate(
+      flipped.map((f) => !f),
+      keys,
+    ),
+    mae: statFigure(n ? absolute.reduce((s, d) => s + d, 0) / n : null, n, maeInterval(absolute, keys)),
+    moved: flips.k > 0 || beyond,
   };
 }
 

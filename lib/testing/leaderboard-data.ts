@@ -79,11 +79,17 @@ function pairwise(rng: Rng, its: readonly AuditedItem[], groupSize: number): Pai
   return out;
 }
 
-function reruns(rng: Rng, n: number, move: number, noise: number): RerunPair[] {
+/**
+ * `n` pairs, one per rollout, or (`lines`) a probe's: `lines` to a rollout, the rollout's lines moved alike (by a
+ * share of `move` that is the rollout's), so that counting them as independent would overstate the precision.
+ */
+function reruns(rng: Rng, n: number, move: number, noise: number, lines?: number): RerunPair[] {
   return Array.from({ length: n }, (_, i) => {
+    const rollout = lines ? Math.floor(i / lines) : undefined;
+    const alike = rollout === undefined ? 1 : (rollout % 4) / 2;
     const first = i % 17 === 5 ? null : clamp(rng());
-    const second = first === null ? clamp(rng()) : clamp(first + move * rng() + (rng() - 0.5) * noise);
-    return { first, second };
+    const second = first === null ? clamp(rng()) : clamp(first + move * alike * rng() + (rng() - 0.5) * noise);
+    return rollout === undefined ? { first, second } : { first, second, rollout: `p-${rollout}` };
   });
 }
 
@@ -106,7 +112,7 @@ export function leaderboardInput(seed = 1, n = 160, groupSize = 4): LeaderboardI
         cost: none,
         latency: none,
       }),
-      probe: reruns(rng, 40, 0, 0.02),
+      probe: reruns(rng, 40, 0, 0.02, 8),
     },
     {
       id: "rule-v1",
@@ -137,7 +143,7 @@ export function leaderboardInput(seed = 1, n = 160, groupSize = 4): LeaderboardI
         cost: (r) => Math.round((0.002 + r() * 0.004) * 1e6) / 1e6,
         latency: (r) => 800 + Math.floor(r() * 2400),
       }),
-      probe: reruns(rng, 40, 0.5, 0.1),
+      probe: reruns(rng, 40, 0.5, 0.1, 8),
       retest: reruns(rng, 50, 0, 0.3),
     },
     {

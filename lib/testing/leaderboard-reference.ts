@@ -48,7 +48,15 @@ export type RefH2H = {
   spearman: number | null;
   spearmanInterval: Iv;
 };
-type RefRerun = { n: number; meanShift: number; meanShiftInterval: Iv; flips: Rate; mae: number; maeInterval: Iv };
+type RefRerun = {
+  n: number;
+  rollouts: number;
+  meanShift: number;
+  meanShiftInterval: Iv;
+  flips: Rate;
+  mae: number;
+  maeInterval: Iv;
+};
 export type Reference = {
   rows: Record<string, RefRow>;
   headToHead: Record<string, RefH2H>;

@@ -12,6 +12,7 @@ import { submitPairReview } from "@/lib/pairwise/mutations.ts";
 import { claimNextItem } from "@/lib/review/leases.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
 import { addRewardVersion } from "@/lib/rewards/mutations.ts";
+import type { RunKind } from "@/lib/rewards/run-pages.ts";
 import { executeRewardRun, startRewardRun } from "@/lib/rewards/runs.ts";
 import { versionDocument, type RunScope, type VersionDocument } from "@/lib/rewards/schema.ts";
 import { fullMarksReview, makeUsers, seedRun, uniqueName, type Variant } from "@/lib/testing/audit-data.ts";
@@ -31,14 +32,22 @@ function humanReview(n: number, variantOf: Variant) {
   return fullMarksReview();
 }
 
-async function addVersion(name: string, doc: VersionDocument) {
+/** A reward-function version added as the product adds one. */
+export async function addVersion(name: string, doc: VersionDocument) {
   const r = await addRewardVersion({ name, doc, reason: "leaderboard test" }, ACTOR);
   return r.version;
 }
 
-async function runVersion(url: string, versionId: number, runId: string, scope: RunScope) {
+/** A run of the version over `scope` (a plain run, or a probe or a retest), executed to its end. */
+export async function runVersion(
+  url: string,
+  versionId: number,
+  runId: string,
+  scope: RunScope,
+  kind: RunKind = "plain",
+) {
   const pool = bulkPool(url);
-  const s = await startRewardRun(pool, { versionId, runId, scope }, ACTOR);
+  const s = await startRewardRun(pool, { versionId, runId, scope, kind }, ACTOR);
   await executeRewardRun(pool, s.id, { judge: { maxAttempts: 1, backoffMs: 0 }, concurrency: 8 });
 }
 
@@ -62,7 +71,8 @@ export type LeaderboardSeed = {
   lead: { userId: number; email: string };
 };
 
-export async function seedLeaderboardRun(url: string, tickets = 36): Promise<LeaderboardSeed> {
+/** The run of `tickets` tickets, its pairwise batch sampling `pairRate` of the groups. */
+export async function seedLeaderboardRun(url: string, tickets = 36, { pairRate = 1 } = {}): Promise<LeaderboardSeed> {
   const runId = uniqueName("lb");
   await seedRun(url, { runId, tickets, perTicket: 2, step: 10, variant });
   await seedRun(url, { runId, tickets, perTicket: 2, step: 20, variant: (t, k) => variant(t + 1, k) });
@@ -70,7 +80,7 @@ export async function seedLeaderboardRun(url: string, tickets = 36): Promise<Lea
   const tb = await createBatch({ ...base, salt: "lb", overlapRate: 0.2 }, ACTOR);
   if (!tb.ok) throw new Error(tb.error);
   const pb = await createPairBatch(
-    { ...base, salt: "lb-pairs", overlapRate: 0, kind: "pairwise", delta: 0.1, nearTieRate: 0.3 },
+    { ...base, rate: pairRate, salt: "lb-pairs", overlapRate: 0, kind: "pairwise", delta: 0.1, nearTieRate: 0.3 },
     ACTOR,
   );
   if (!pb.ok) throw new Error(pb.error);

@@ -1,5 +1,6 @@
 """An independent reference for the reward leaderboard, written from the formulas (Wilson 1927; McNemar 1947 exact;
-Newcombe 1998 method 10; Bonett and Wright 2000; Efron's percentile bootstrap) in another language, standard library
+Newcombe 1998 method 10; Bonett and Wright 2000; Efron's percentile bootstrap; the cluster-robust variance of a mean
+and Kish's design effect for the probe's pairs, clustered by rollout) in another language, standard library
 only, for lib/leaderboard's tests to compare with. κ, AC1 and PABAK come from agreement_reference.py beside it (the
 agreement report's own independent reference); the t quantile, likewise.
 
@@ -252,16 +253,45 @@ def head_to_head(ca, cb, items, seed, iterations):
             "mae": mae_diff(trip), "maeInterval": pct(maes), "spearman": rho_diff(trip), "spearmanInterval": pct(rhos)}
 
 
+def clustered(values, keys):
+    """The pooled mean and the cluster-robust variance of it, sum over clusters of (S_c - mean * m_c)^2 / N^2, with
+    the number of clusters; a key of None is a cluster of its own."""
+    n = len(values)
+    mean = sum(values) / n
+    groups = {}
+    for i, (v, key) in enumerate(zip(values, keys)):
+        g = ("own", i) if key is None else ("rollout", key)
+        s, m = groups.get(g, (0.0, 0))
+        groups[g] = (s + v, m + 1)
+    return mean, len(groups), sum((s - mean * m) ** 2 for s, m in groups.values()) / (n * n)
+
+
 def rerun(pairs, th):
-    done = [(p["first"], p["second"]) for p in pairs if p["first"] is not None and p["second"] is not None]
+    # a probe's pairs clustered by rollout: t interval on (rollouts - 1) df with the CR1 factor C/(C - 1), its standard
+    # error never below the independent one; the flips'
+    # Wilson interval at n / deff, deff = variance / (p(1 - p)/n), kept within [rollouts, n] (rollouts at p = 0 or 1)
+    done = [(p["first"], p["second"], p.get("rollout")) for p in pairs
+            if p["first"] is not None and p["second"] is not None]
     n = len(done)
-    d = [s - f for f, s in done]
-    m = sum(d) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1))
-    half = t_quantile_975(n - 1) * sd / math.sqrt(n)
-    flips = sum(1 for f, s in done if (f >= th) != (s >= th))
-    mae, mae_iv = mae_with_interval([f for f, _ in done], [s for _, s in done])
-    return {"n": n, "meanShift": m, "meanShiftInterval": [m - half, m + half], "flips": rate(flips, n), "mae": mae,
+    keys = [k for _, _, k in done]
+    m, c, v = clustered([s - f for f, s, _ in done], keys)
+    hits = [1.0 if (f >= th) != (s >= th) else 0.0 for f, s, _ in done]
+    p, _, hv = clustered(hits, keys)
+    srs = p * (1 - p) / n
+    n_eff = c if c < 2 or srs == 0 else n if hv == 0 else min(n, max(c, n * srs / hv))
+    flips = int(sum(hits))
+    mae, _, av = clustered([abs(s - f) for f, s, _ in done], keys)
+    shift_iv = mae_iv = None
+    if c >= 2:
+        # never narrower than the independent standard error s / sqrt(n)
+        def se_of(xs, var):
+            mean = sum(xs) / n
+            return math.sqrt(max(c / (c - 1) * var, sum((x - mean) ** 2 for x in xs) / (n - 1) / n))
+        half = t_quantile_975(c - 1) * se_of([s - f for f, s, _ in done], v)
+        se = se_of([abs(s - f) for f, s, _ in done], av)
+        shift_iv, mae_iv = [m - half, m + half], [max(0.0, mae - Z * se), mae + Z * se]
+    return {"n": n, "rollouts": c, "meanShift": m, "meanShiftInterval": shift_iv,
+            "flips": {"k": flips, "n": n, "value": p, "interval": wilson(p * n_eff, n_eff)}, "mae": mae,
             "maeInterval": mae_iv}
 
 
