@@ -177,6 +177,11 @@ describe("the reward leaderboard read from the database", () => {
     expect(h.disagreements.every((d) => Object.keys(d.b.components ?? {}).length > 0)).toBe(true);
   });
 
+  it("reads the board when a compared id is no version at all, past the int range too (the view names it)", async () => {
+    const loaded = await loadLeaderboardInput({ run: seed.runId, a: "ledger", b: "9999999999" });
+    expect(loaded.ok).toBe(true);
+  });
+
   it("reads a step window, a batch, and refuses an unknown run and a pairwise batch naming the parameter", async () => {
     const all = await loadLeaderboardInput({ run: seed.runId });
     const late = await loadLeaderboardInput({ run: seed.runId, from: 15 });

@@ -100,7 +100,8 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
     places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
     ledgerResults[r.a] = ledgerResult(i);
   }
-  // only the two rows compared head to head show their components (the disagreements)
+  // only the two rows compared head to head show their components (the disagreements); an id may be any ten digits
+  // (the view then says there is no such row), so it is compared as a bigint
   const compared = [q.a, q.b].filter((id) => id !== undefined && id !== "ledger").map(Number);
   const { candidates, versions } = await versionCandidates(
     runId,
@@ -214,7 +215,7 @@ async function versionCandidates(runId: string, rolloutIds: string[], compared: 
       client,
       Prisma.sql`
       select x.id::float8 as id, x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms,
-             x.cost, case when x.version_id = any(${compared}::int[]) then x.components end as components
+             x.cost, case when x.version_id = any(${compared}::bigint[]) then x.components end as components
         from reward_results x
        where x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id = any(${rolloutIds}::bigint[])
          and x.probe_line is null and x.paired_with is null`,
