@@ -11,7 +11,7 @@ import { LAST_RUN_COOKIE, lastRunCookieValue, runOfLocation } from "@/lib/runs/l
 export function RememberRun() {
   const pathname = usePathname();
   const search = useSearchParams();
-  const run = runOfLocation(pathname, search ? new URLSearchParams(search.toString()) : null);
+  const run = runOfLocation(pathname, search);
   useEffect(() => {
     if (!run) return;
     const secure = window.location.protocol === "https:" ? "; secure" : "";
