@@ -38,7 +38,9 @@ describe("the console's sections", () => {
       .filter((d) => {
         const layout = nearest(d, "layout.tsx");
         if (layout === null || layout === CONSOLE) return true;
-        return !/requirePageUser|sectionLayout/.test(fs.readFileSync(path.join(layout, "layout.tsx"), "utf8"));
+        return !/requirePageUser|sectionLayout|subjectLayout/.test(
+          fs.readFileSync(path.join(layout, "layout.tsx"), "utf8"),
+        );
       })
       .map((d) => path.relative(CONSOLE, d));
     expect([...new Set(unguarded)], "skeletons without a role-checking layout").toEqual([]);
