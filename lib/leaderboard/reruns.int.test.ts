@@ -133,7 +133,9 @@ describe("an injection probe run", () => {
     const s = await startRewardRun(pool, { versionId: v.id, runId, scope, kind: "probe" }, ACTOR);
     const p = await executeRewardRun(pool, s.id, {
       pageSize: 2,
-      onProgress: () => void cancelRewardRun(pool, s.id, ACTOR),
+      onProgress: async () => {
+        await cancelRewardRun(pool, s.id, ACTOR);
+      },
     });
     expect(p).toMatchObject({ status: "cancelled", done: 4 });
     expect(await rowsOf(runId, s.id)).toHaveLength(4 * (1 + LINES));

@@ -48,7 +48,7 @@ async function resultRows(runId: string, rewardRunId?: number) {
 async function runAll(versionId: number, runId: string, scope = { kind: "range" as const }, fresh = false) {
   const s = await startRewardRun(pool, { versionId, runId, scope, fresh }, ACTOR);
   const seen: RunProgress[] = [];
-  const p = await executeRewardRun(pool, s.id, { pageSize: 2, onProgress: (x) => seen.push(x) });
+  const p = await executeRewardRun(pool, s.id, { pageSize: 2, onProgress: (x) => void seen.push(x) });
   return { ...s, p, seen };
 }
 
@@ -114,7 +114,9 @@ describe("a reward run", () => {
     const s = await startRewardRun(pool, { versionId: v.id, runId, scope: { kind: "range" } }, ACTOR);
     const p = await executeRewardRun(pool, s.id, {
       pageSize: 2,
-      onProgress: () => void cancelRewardRun(pool, s.id, ACTOR),
+      onProgress: async () => {
+        await cancelRewardRun(pool, s.id, ACTOR);
+      },
     });
     expect(p).toMatchObject({ status: "cancelled", done: 4 });
     expect(await resultRows(runId, s.id)).toHaveLength(4);

@@ -125,7 +125,8 @@ export type ExecuteOptions = RuntimeOptions & {
   pageSize?: number;
   /** Rollouts evaluated at once (the judge's and the sandbox's own bounds apply inside). */
   concurrency?: number;
-  onProgress?: (p: RunProgress) => void;
+  /** Called after each page is stored (and once at the end); the run waits for a promise it returns (a cancel). */
+  onProgress?: (p: RunProgress) => void | Promise<void>;
 };
 
 type RunRow = {
@@ -206,7 +207,7 @@ export async function executeRewardRun(pool: pg.Pool, id: number, opts: ExecuteO
         p.status = "cancelled";
         break;
       }
-      opts.onProgress?.({ ...p });
+      await opts.onProgress?.({ ...p });
     }
     if (p.status === "running") p.status = "done";
     await pool.query("update reward_runs set status = $2, finished_at = now(), heartbeat_at = now() where id = $1", [
@@ -225,6 +226,6 @@ export async function executeRewardRun(pool: pg.Pool, id: number, opts: ExecuteO
   } finally {
     await open.close();
   }
-  opts.onProgress?.({ ...p, etaSeconds: 0 });
+  await opts.onProgress?.({ ...p, etaSeconds: 0 });
   return p;
 }
