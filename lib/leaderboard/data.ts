@@ -178,31 +178,52 @@ async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
   return new Map(found.map((r) => [r.item_id, { a: r.a, b: r.b, groupId: r.group_id }]));
 }
 
-type ResultRow = {
-  /** reward_results.id (a bigint, below 2^53): the largest is a rollout's latest result. */
-  id: number;
-  version_id: number;
-  rollout_id: string;
-  status: ResultStatus;
-  reward: number | null;
-  latency_ms: number;
-  cost: number;
-  /** Null but for the versions compared head to head. */
-  components: { name: string; value: number | null }[] | null;
-};
+/** A compared version's result with its components (the head to head's disagreements show them). */
+type ComponentsRow = { id: number; components: { name: string; value: number | null }[] };
+type PackedRow = { version_id: number; packed: string };
 type VersionRow = { id: number; name: string; version: number; kinds: string[] };
 
 /**
+ * One version's results packed by PACKED_RESULT, `;` between results: its rollout, the result's id, status, reward
+ * (empty when null), latency and cost. Floats are sent as float8out writes them (the shortest text that reads back to
+ * the same double), so parseFloat gives what pg's own parse of the column would.
+ */
+const PACKED_RESULT = Prisma.sql`x.rollout_id || ' ' || x.id || ' ' || x.status || ' ' || coalesce(x.reward::text, '') || ' ' || x.latency_ms || ' ' || x.cost`;
+
+/**
+ * Each rollout's latest result (the largest id: ids are below 2^53) in a version's packed results, with its id.
+ */
+function unpackResults(packed: string): Map<string, { id: number; result: CandidateResult }> {
+  const latest = new Map<string, { id: number; result: CandidateResult }>();
+  for (const line of packed.split(";")) {
+    const [rollout, id, status, reward, latency, cost] = line.split(" ");
+    const n = Number(id);
+    const seen = latest.get(rollout);
+    if (seen && seen.id > n) continue;
+    const result: CandidateResult = {
+      reward: status === "ok" && reward !== "" ? parseFloat(reward) : null,
+      status: status as ResultStatus,
+      latencyMs: parseFloat(latency),
+      costUsd: parseFloat(cost),
+    };
+    latest.set(rollout, { id: n, result });
+  }
+  return latest;
+}
+
+/**
  * One candidate per reward-function version run on the run with a result on any of the rollouts, with its latest
- * result on each. Two statements at once: the versions of the run's reward runs (a few rows, each document's kinds
- * read once), and the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition, every
- * attempt read and the latest kept here (unsorted: sorting the rows with their components in SQL costs more). The
- * components only of the `compared` versions: moved and parsed for every result (a judge's carries its prompt), they
- * were most of the read at 10,000 items and 20 versions (docs/benchmarks.md).
+ * result on each. Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read
+ * once), the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition — as one packed
+ * text per version (PACKED_RESULT: 200,000 results read as that many pg rows were most of the page's uncached read at
+ * 10,000 items and 20 versions, docs/benchmarks.md), and the components only of the `compared` versions' results:
+ * moved and parsed for every result (a judge's carries its prompt), they cost more still.
  */
 async function versionCandidates(runId: string, rolloutIds: string[], compared: number[], client: Db) {
   const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
-  const [versionRows, found] = await Promise.all([
+  const plain = Prisma.sql`x.run_id = ${runId} and x.rollout_id = any(${rolloutIds}::bigint[])
+         and x.probe_line is null and x.paired_with is null`;
+  const [versionRows, packed, withComponents] = await Promise.all([
     rowsOf<VersionRow>(
       client,
       Prisma.sql`
@@ -211,23 +232,25 @@ async function versionCandidates(runId: string, rolloutIds: string[], compared: 
         from reward_function_versions fv join reward_functions f on f.id = fv.function_id
        where fv.id in (${ofRun})`,
     ),
-    rowsOf<ResultRow>(
+    rowsOf<PackedRow>(
       client,
       Prisma.sql`
-      select x.id::float8 as id, x.version_id, x.rollout_id::text as rollout_id, x.status, x.reward, x.latency_ms,
-             x.cost, case when x.version_id = any(${compared}::bigint[]) then x.components end as components
+      select x.version_id, string_agg(${PACKED_RESULT}, ';') as packed
         from reward_results x
-       where x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id = any(${rolloutIds}::bigint[])
-         and x.probe_line is null and x.paired_with is null`,
+       where x.version_id in (${ofRun}) and ${plain}
+       group by x.version_id`,
     ),
+    compared.length
+      ? rowsOf<ComponentsRow>(
+          client,
+          Prisma.sql`
+          select x.id::float8 as id, x.components from reward_results x
+           where x.version_id = any(${compared}::bigint[]) and x.version_id in (${ofRun}) and ${plain}`,
+        )
+      : Promise.resolve([]),
   ]);
-  const latest = new Map<number, Map<string, ResultRow>>();
-  for (const r of found) {
-    let of = latest.get(r.version_id);
-    if (!of) latest.set(r.version_id, (of = new Map()));
-    const seen = of.get(r.rollout_id);
-    if (!seen || seen.id < r.id) of.set(r.rollout_id, r);
-  }
+  const components = new Map(withComponents.map((r) => [r.id, r.components]));
+  const latest = new Map(packed.map((r) => [r.version_id, unpackResults(r.packed)]));
   const candidates: Candidate[] = [];
   const versions = new Map<string, VersionInfo>();
   for (const v of versionRows.sort((a, b) => a.id - b.id)) {
@@ -235,25 +258,17 @@ async function versionCandidates(runId: string, rolloutIds: string[], compared: 
     if (!rows) continue;
     const id = String(v.id);
     const results: Record<string, CandidateResult> = {};
-    for (const [rollout, r] of rows) results[rollout] = resultOf(r);
+    for (const [rollout, r] of rows) results[rollout] = withComponentsOf(r.result, components.get(r.id));
     candidates.push({ id, label: `${v.name} v${v.version}`, kind: kindOf(v.kinds), results });
     versions.set(id, { name: v.name, version: v.version });
   }
   return { candidates, versions };
 }
 
-function resultOf(r: ResultRow): CandidateResult {
-  return {
-    reward: r.status === "ok" ? r.reward : null,
-    status: r.status,
-    latencyMs: r.latency_ms,
-    costUsd: r.cost,
-    ...(r.components && {
-      components: Object.fromEntries(
-        r.components.filter((c) => c.value !== null).map((c) => [c.name, c.value as number]),
-      ),
-    }),
-  };
+function withComponentsOf(r: CandidateResult, components: ComponentsRow["components"] | undefined): CandidateResult {
+  if (!components) return r;
+  const named = components.filter((c) => c.value !== null).map((c) => [c.name, c.value as number]);
+  return { ...r, components: Object.fromEntries(named) };
 }
 
 /** A version's kind on the leaderboard: a judge if any component is one, else code if any is, else a rule. */
