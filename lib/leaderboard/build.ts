@@ -3,7 +3,12 @@
 // a LeaderboardInput (lib/leaderboard/input.ts).
 
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
-import { checkLeaderboardInput, type Candidate, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import {
+  checkLeaderboardInput,
+  type AuditedItem,
+  type Candidate,
+  type LeaderboardInput,
+} from "@/lib/leaderboard/input.ts";
 import {
   breakdown,
   costFigures,
@@ -15,7 +20,19 @@ import {
 } from "@/lib/leaderboard/row.ts";
 import { rerunSummary } from "@/lib/leaderboard/stability.ts";
 
-function buildRow(c: Candidate, input: LeaderboardInput) {
+/** Each item's slice keys, the same for every row: worked out once per build, not once per row and item. */
+type SliceKeys = {
+  guardrails: (item: AuditedItem) => readonly string[];
+  categories: (item: AuditedItem) => readonly string[];
+};
+
+function sliceKeys(items: readonly AuditedItem[]): SliceKeys {
+  const guardrails = new Map(items.map((i) => [i, [...new Set(i.guardrails)]]));
+  const categories = new Map(items.map((i) => [i, i.category === null ? [] : [i.category]]));
+  return { guardrails: (i) => guardrails.get(i)!, categories: (i) => categories.get(i)! };
+}
+
+function buildRow(c: Candidate, input: LeaderboardInput, keys: SliceKeys) {
   const threshold = thresholdOf(c);
   const { covered, coverage } = coverageOf(c, input.items, threshold);
   const probe = c.probe ? rerunSummary(c.probe, threshold) : null;
@@ -31,8 +48,8 @@ function buildRow(c: Candidate, input: LeaderboardInput) {
     reward: rewardFigures(covered),
     /** null when the items have no pairwise judgements. */
     ordering: orderingFigures(c, input.pairwise),
-    guardrails: breakdown(input.items, covered, (i) => [...new Set(i.guardrails)]),
-    categories: breakdown(input.items, covered, (i) => (i.category === null ? [] : [i.category])),
+    guardrails: breakdown(input.items, covered, keys.guardrails),
+    categories: breakdown(input.items, covered, keys.categories),
     cost: costFigures(c, input.items),
     probe,
     retest: c.retest ? rerunSummary(c.retest, threshold) : null,
@@ -46,11 +63,12 @@ export type LeaderboardRow = ReturnType<typeof buildRow>;
 /** Every row of the leaderboard, in the order the candidates were given; sortLeaderboard orders them. */
 export function buildLeaderboard(input: LeaderboardInput) {
   checkLeaderboardInput(input);
+  const keys = sliceKeys(input.items);
   return {
     items: input.items.length,
     pairwiseJudgements: input.pairwise.length,
     minItems: MIN_N_FOR_RATE,
-    rows: input.candidates.map((c) => buildRow(c, input)),
+    rows: input.candidates.map((c) => buildRow(c, input, keys)),
   };
 }
 

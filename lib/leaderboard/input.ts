@@ -102,7 +102,8 @@ export function checkLeaderboardInput(input: LeaderboardInput): void {
     ids.add(c.id);
     const t = c.threshold ?? DEFAULT_PASS_THRESHOLD;
     if (!(t > 0 && t <= 1)) throw new RangeError(`candidate ${c.id}: the pass threshold must be in (0, 1], got ${t}`);
-    for (const [rollout, r] of Object.entries(c.results)) checkResult(c.id, rollout, r);
+    // for…in, not Object.entries: a pair array per result was most of this check at 20 versions × 10,000 items
+    for (const rollout in c.results) checkResult(c.id, rollout, c.results[rollout]);
   }
   if (input.candidates.filter((c) => c.kind === "ledger").length > 1)
     throw new RangeError("at most one candidate can be the ledger's reward");

@@ -25,7 +25,6 @@ import {
 import { quantileSorted } from "@/lib/stats/descriptive.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason } from "@/lib/stats/kappa.ts";
 import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-agreement.ts";
-import { detection, type VerdictPair } from "@/lib/stats/sensitivity.ts";
 
 /** The κ bootstrap's seed and resamples: fixed, so a row reads the same on every load. */
 export const LEADERBOARD_SEED = 20261206;
@@ -48,10 +47,12 @@ export function coverageOf(c: Candidate, items: readonly AuditedItem[], threshol
   const missing = Object.fromEntries(MISSING_REASONS.map((r) => [r, 0])) as Record<MissingReason, number>;
   const covered: CoveredItem[] = [];
   for (const item of items) {
-    const r = rewardOf(c, item.rolloutId);
-    if ("missing" in r) missing[r.missing]++;
+    // rewardOf's cases read in place: an object per item and row was a good part of the build's garbage
+    const r = c.results[item.rolloutId];
+    if (!r) missing.not_run++;
+    else if (r.status !== "ok") missing[r.status]++;
     else
-      covered.push({ item, reward: r.reward, pass: r.reward >= threshold, humanPass: item.human.verdict === "pass" });
+      covered.push({ item, reward: r.reward!, pass: r.reward! >= threshold, humanPass: item.human.verdict === "pass" });
   }
   const run = items.length - missing.not_run;
   const coverage: Coverage = {
@@ -87,7 +88,6 @@ export function verdictFigures(covered: readonly CoveredItem[]) {
   const kappa = binaryKappa(table[0][0], table[0][1], table[1][0], table[1][1]);
   const kappaCI =
     kappa === null ? null : kappaIntervalOfMatrix(table, { seed: LEADERBOARD_SEED, iterations: KAPPA_ITERATIONS });
-  const d = detection(covered.map((c) => ({ human: c.humanPass, scorer: c.pass })));
   return {
     /** rows: the function passes / fails; columns: the human passes / fails */
     matrix: table,
@@ -96,9 +96,9 @@ export function verdictFigures(covered: readonly CoveredItem[]) {
     /** AC1, PABAK, positive and negative agreement, the prevalence on each side and what to read at it. */
     ...prevalenceProof(table, VERDICT_NAMES),
     /** Of the items the human failed, the share the function failed: the hacks it catches. */
-    sensitivity: rateFigure(d.caught, d.caught + d.missed),
+    sensitivity: rateFigure(table[1][1], table[1][1] + table[0][1]),
     /** Of the items the human passed, the share the function passed. */
-    specificity: rateFigure(d.passed, d.passed + d.falseAlarms),
+    specificity: rateFigure(table[0][0], table[0][0] + table[1][0]),
   };
 }
 
@@ -162,6 +162,8 @@ export type Breakdown = {
   specificity: RateFigure;
 };
 
+const [CAUGHT, MISSED, PASSED, FALSE_ALARM] = [0, 1, 2, 3];
+
 /**
  * Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted.
  * `keysOf` must not list a key twice for one item.
@@ -173,19 +175,23 @@ export function breakdown(
 ): Breakdown[] {
   const total = new Map<string, number>();
   for (const it of items) for (const k of keysOf(it)) total.set(k, (total.get(k) ?? 0) + 1);
-  // one pass over the covered items, each put in every slice it belongs to
-  const slices = new Map<string, VerdictPair[]>([...total.keys()].map((k) => [k, []]));
-  for (const c of covered) for (const k of keysOf(c.item)) slices.get(k)!.push({ human: c.humanPass, scorer: c.pass });
+  // one pass over the covered items, each counted in every slice it belongs to, in the cell of its two verdicts
+  // (lib/stats/sensitivity.ts's: caught, missed, passed, false alarm)
+  const slices = new Map([...total.keys()].map((k) => [k, [0, 0, 0, 0]]));
+  for (const c of covered) {
+    const cell = c.humanPass ? (c.pass ? PASSED : FALSE_ALARM) : c.pass ? MISSED : CAUGHT;
+    for (const k of keysOf(c.item)) slices.get(k)![cell]++;
+  }
   return [...total.keys()].sort().map((key) => {
-    const slice = slices.get(key)!;
-    const d = detection(slice);
+    const [caught, missed, passed, falseAlarms] = slices.get(key)!;
+    const n = caught + missed + passed + falseAlarms;
     return {
       key,
       items: total.get(key)!,
-      covered: slice.length,
-      agreement: rateFigure(d.caught + d.passed, slice.length),
-      sensitivity: rateFigure(d.caught, d.caught + d.missed),
-      specificity: rateFigure(d.passed, d.passed + d.falseAlarms),
+      covered: n,
+      agreement: rateFigure(caught + passed, n),
+      sensitivity: rateFigure(caught, caught + missed),
+      specificity: rateFigure(passed, passed + falseAlarms),
     };
   });
 }
@@ -195,20 +201,25 @@ export function breakdown(
  * were paid for) and the median latency of those calls; each null when no call measured it.
  */
 export function costFigures(c: Candidate, items: readonly AuditedItem[]) {
-  const costs: number[] = [];
-  const latencies: number[] = [];
+  let costSum = 0;
+  let costMeasured = 0;
+  // sorted natively as a typed array (no comparator): the sort was most of this function
+  const latencies = new Float64Array(items.length);
+  let latencyMeasured = 0;
   for (const it of items) {
     const r = c.results[it.rolloutId];
     if (!r) continue;
-    if (r.costUsd !== undefined && r.costUsd !== null) costs.push(r.costUsd);
-    if (r.latencyMs !== undefined && r.latencyMs !== null) latencies.push(r.latencyMs);
+    if (r.costUsd !== undefined && r.costUsd !== null) {
+      costSum += r.costUsd;
+      costMeasured++;
+    }
+    if (r.latencyMs !== undefined && r.latencyMs !== null) latencies[latencyMeasured++] = r.latencyMs;
   }
-  latencies.sort((a, b) => a - b);
   return {
-    costPer1000: costs.length ? (1000 * costs.reduce((s, x) => s + x, 0)) / costs.length : null,
-    costMeasured: costs.length,
-    medianLatencyMs: quantileSorted(latencies, 0.5),
-    latencyMeasured: latencies.length,
+    costPer1000: costMeasured ? (1000 * costSum) / costMeasured : null,
+    costMeasured,
+    medianLatencyMs: quantileSorted(latencies.subarray(0, latencyMeasured).sort(), 0.5),
+    latencyMeasured,
   };
 }
 

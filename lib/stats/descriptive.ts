@@ -35,7 +35,7 @@ export function populationStd(values: readonly number[]): number | null {
  * Quantile of an ascending array by linear interpolation between order statistics (Hyndman & Fan type 7, the
  * default of R and NumPy): h = (n − 1)p, Q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]). p in [0, 1]. null when n = 0.
  */
-export function quantileSorted(sorted: readonly number[], p: number): number | null {
+export function quantileSorted(sorted: ArrayLike<number>, p: number): number | null {
   const n = sorted.length;
   if (n === 0 || !(p >= 0 && p <= 1)) return null;
   const h = (n - 1) * p;
