@@ -4,7 +4,8 @@
 // version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
 // lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
 // pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results) beside the two reports' reads and two for all versions' reruns. Leads, admins and
+// versions, their results packed one text per version; a fifth for the components of two rows compared), the
+// results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
 import { countedItems } from "@/lib/agreement/pairs.ts";
@@ -80,9 +81,15 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
   const scope = await resolveScope(q, client);
   if (!scope.ok) return scope;
   const { runId } = scope;
-  const [agreementItems, pairData] = await Promise.all([
+  // only the two rows compared head to head show their components (the disagreements); an id may be any ten digits
+  // (the view then says there is no such row), so it is compared as a bigint
+  const compared = [q.a, q.b].filter((id) => id !== undefined && id !== "ledger").map(Number);
+  // the versions' results are read for the scope's audited rollouts at once with the items (not after them, for
+  // their ids), and those of the items that count kept
+  const [agreementItems, pairData, results] = await Promise.all([
     loadAgreementItems({ run: runId, batch: q.batch, tolerance: 0.1 }, client, { lean: true }),
     loadPairReportItems({ run: runId, window: 500 }, client),
+    readVersionResults(runId, q.batch, compared, client),
   ]);
   const audited = countedItems(agreementItems).filter((i) => inWindow(i.item.step, q));
   const pairs = (pairData.ok ? pairData.items : []).filter((p) => inWindow(p.step, q));
@@ -100,15 +107,7 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
     places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
     ledgerResults[r.a] = ledgerResult(i);
   }
-  // only the two rows compared head to head show their components (the disagreements); an id may be any ten digits
-  // (the view then says there is no such row), so it is compared as a bigint
-  const compared = [q.a, q.b].filter((id) => id !== undefined && id !== "ledger").map(Number);
-  const { candidates, versions } = await versionCandidates(
-    runId,
-    items.map((i) => i.rolloutId),
-    compared,
-    client,
-  );
+  const { candidates, versions } = versionCandidates(results, new Set(items.map((i) => i.rolloutId)));
   const ledger: Candidate = { id: "ledger", label: "ledger", kind: "ledger", results: ledgerResults };
   const all = (await withReruns(runId, [ledger, ...candidates], client)).map((c) => {
     const t = q.threshold?.[c.id];
@@ -191,12 +190,17 @@ type VersionRow = { id: number; name: string; version: number; kinds: string[] }
 const PACKED_RESULT = Prisma.sql`x.rollout_id || ' ' || x.id || ' ' || x.status || ' ' || coalesce(x.reward::text, '') || ' ' || x.latency_ms || ' ' || x.cost`;
 
 /**
- * Each rollout's latest result (the largest id: ids are below 2^53) in a version's packed results, with its id.
+ * Each of the `rollouts`' latest result (the largest id: ids are below 2^53) in a version's packed results, with its
+ * id.
  */
-function unpackResults(packed: string): Map<string, { id: number; result: CandidateResult }> {
+function unpackResults(
+  packed: string,
+  rollouts: ReadonlySet<string>,
+): Map<string, { id: number; result: CandidateResult }> {
   const latest = new Map<string, { id: number; result: CandidateResult }>();
   for (const line of packed.split(";")) {
     const [rollout, id, status, reward, latency, cost] = line.split(" ");
+    if (!rollouts.has(rollout)) continue;
     const n = Number(id);
     const seen = latest.get(rollout);
     if (seen && seen.id > n) continue;
@@ -212,16 +216,18 @@ function unpackResults(packed: string): Map<string, { id: number; result: Candid
 }
 
 /**
- * One candidate per reward-function version run on the run with a result on any of the rollouts, with its latest
- * result on each. Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read
- * once), the results — probes of 035's (version_id, rollout_id, id) index inside the run's partition — as one packed
- * text per version (PACKED_RESULT: 200,000 results read as that many pg rows were most of the page's uncached read at
- * 10,000 items and 20 versions, docs/benchmarks.md), and the components only of the `compared` versions' results:
- * moved and parsed for every result (a judge's carries its prompt), they cost more still.
+ * The versions run on the run and their plain results on the rollouts of the scope's audit items (the run's, or one
+ * batch's). Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read once),
+ * the results — 035's run partition, hashed against the run's versions — as one packed text per version
+ * (PACKED_RESULT: 200,000 results read as that many pg rows were most of the page's uncached read at 10,000 items and
+ * 20 versions, docs/benchmarks.md), and the components only of the `compared` versions' results: moved and parsed
+ * for every result (a judge's carries its prompt), they cost more still.
  */
-async function versionCandidates(runId: string, rolloutIds: string[], compared: number[], client: Db) {
+async function readVersionResults(runId: string, batch: number | undefined, compared: number[], client: Db) {
   const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
-  const plain = Prisma.sql`x.run_id = ${runId} and x.rollout_id = any(${rolloutIds}::bigint[])
+  const audited = Prisma.sql`select i.rollout_id from audit_items i
+         where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}`;
+  const plain = Prisma.sql`x.run_id = ${runId} and x.rollout_id in (${audited})
          and x.probe_line is null and x.paired_with is null`;
   const [versionRows, packed, withComponents] = await Promise.all([
     rowsOf<VersionRow>(
@@ -249,13 +255,21 @@ async function versionCandidates(runId: string, rolloutIds: string[], compared: 
         )
       : Promise.resolve([]),
   ]);
-  const components = new Map(withComponents.map((r) => [r.id, r.components]));
-  const latest = new Map(packed.map((r) => [r.version_id, unpackResults(r.packed)]));
+  return { versionRows, packed, withComponents };
+}
+
+/**
+ * One candidate per version with a result on any of the `rollouts` (the audited items that count), with its latest
+ * result on each.
+ */
+function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<string>) {
+  const components = new Map(read.withComponents.map((r) => [r.id, r.components]));
+  const latest = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts)]));
   const candidates: Candidate[] = [];
   const versions = new Map<string, VersionInfo>();
-  for (const v of versionRows.sort((a, b) => a.id - b.id)) {
+  for (const v of read.versionRows.sort((a, b) => a.id - b.id)) {
     const rows = latest.get(v.id);
-    if (!rows) continue;
+    if (!rows?.size) continue;
     const id = String(v.id);
     const results: Record<string, CandidateResult> = {};
     for (const [rollout, r] of rows) results[rollout] = withComponentsOf(r.result, components.get(r.id));
