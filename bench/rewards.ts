@@ -6,6 +6,8 @@
 //  - storing results into one run with the run's writer vs a bare COPY of the same rows (≥ 0.3×), peak RSS < 400 MB;
 //  - code rewards in the sandbox (bench/lib/rewards-code.ts), when bubblewrap is there.
 // Needs DATABASE_URL or starts the embedded server (as the CLI does) for the cached re-run and the storing figures.
+// The reward leaderboard's page read over their results (20 functions × 10,000 audited items within 1 s, uncached) is
+// measured by bench/leaderboard-db.ts, on a database of its own (docs/benchmarks.md).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
