@@ -3,38 +3,23 @@
 // a LeaderboardInput (lib/leaderboard/input.ts).
 
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
-import {
-  checkLeaderboardInput,
-  type AuditedItem,
-  type Candidate,
-  type LeaderboardInput,
-} from "@/lib/leaderboard/input.ts";
+import { checkLeaderboardInput, type Candidate, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
 import {
   breakdown,
   costFigures,
   coverageOf,
   orderingFigures,
   rewardFigures,
+  sliceItems,
   thresholdOf,
+  type Slices,
   verdictFigures,
 } from "@/lib/leaderboard/row.ts";
 import { rerunSummary } from "@/lib/leaderboard/stability.ts";
 
-/** Each item's slice keys, the same for every row: worked out once per build, not once per row and item. */
-type SliceKeys = {
-  guardrails: (item: AuditedItem) => readonly string[];
-  categories: (item: AuditedItem) => readonly string[];
-};
-
-function sliceKeys(items: readonly AuditedItem[]): SliceKeys {
-  const guardrails = new Map(items.map((i) => [i, [...new Set(i.guardrails)]]));
-  const categories = new Map(items.map((i) => [i, i.category === null ? [] : [i.category]]));
-  return { guardrails: (i) => guardrails.get(i)!, categories: (i) => categories.get(i)! };
-}
-
-function buildRow(c: Candidate, input: LeaderboardInput, keys: SliceKeys) {
+function buildRow(c: Candidate, input: LeaderboardInput, slices: { guardrails: Slices; categories: Slices }) {
   const threshold = thresholdOf(c);
-  const { covered, coverage } = coverageOf(c, input.items, threshold);
+  const { covered, coverage, results } = coverageOf(c, input.items, threshold);
   const probe = c.probe ? rerunSummary(c.probe, threshold) : null;
   return {
     id: c.id,
@@ -48,9 +33,9 @@ function buildRow(c: Candidate, input: LeaderboardInput, keys: SliceKeys) {
     reward: rewardFigures(covered),
     /** null when the items have no pairwise judgements. */
     ordering: orderingFigures(c, input.pairwise),
-    guardrails: breakdown(input.items, covered, keys.guardrails),
-    categories: breakdown(input.items, covered, keys.categories),
-    cost: costFigures(c, input.items),
+    guardrails: breakdown(slices.guardrails, covered),
+    categories: breakdown(slices.categories, covered),
+    cost: costFigures(results),
     probe,
     retest: c.retest ? rerunSummary(c.retest, threshold) : null,
     /** The injection probe moved its reward or flipped a verdict. */
@@ -63,12 +48,16 @@ export type LeaderboardRow = ReturnType<typeof buildRow>;
 /** Every row of the leaderboard, in the order the candidates were given; sortLeaderboard orders them. */
 export function buildLeaderboard(input: LeaderboardInput) {
   checkLeaderboardInput(input);
-  const keys = sliceKeys(input.items);
+  // the items' slices are the same for every row: indexed once per build
+  const slices = {
+    guardrails: sliceItems(input.items, (i) => i.guardrails),
+    categories: sliceItems(input.items, (i) => (i.category === null ? [] : [i.category])),
+  };
   return {
     items: input.items.length,
     pairwiseJudgements: input.pairwise.length,
     minItems: MIN_N_FOR_RATE,
-    rows: input.candidates.map((c) => buildRow(c, input, keys)),
+    rows: input.candidates.map((c) => buildRow(c, input, slices)),
   };
 }
 

@@ -4,7 +4,7 @@
 // version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
 // lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
 // pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results packed one text per version; a fifth for the components of two rows compared), the
+// versions, their results as one JSON object per version; a fifth for the components of two rows compared), the
 // results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
@@ -19,7 +19,6 @@ import type {
   CandidateResult,
   LeaderboardInput,
   PairwiseJudgement,
-  ResultStatus,
 } from "@/lib/leaderboard/input.ts";
 import { loadRerunPairsOf } from "@/lib/leaderboard/reruns.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
@@ -177,59 +176,28 @@ async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
   return new Map(found.map((r) => [r.item_id, { a: r.a, b: r.b, groupId: r.group_id }]));
 }
 
-/** A compared version's result with its components (the head to head's disagreements show them). */
-type ComponentsRow = { id: number; components: { name: string; value: number | null }[] };
-type PackedRow = { version_id: number; packed: string };
+/** A compared version's latest result's components by rollout (the head to head's disagreements show them). */
+type ComponentsRow = { version_id: number; rollout_id: string; components: { name: string; value: number | null }[] };
+type ResultsRow = { version_id: number; results: Record<string, CandidateResult> };
 type VersionRow = { id: number; name: string; version: number; kinds: string[] };
 
 /**
- * One version's results packed by PACKED_RESULT, `;` between results: its rollout, the result's id, status, reward
- * (empty when null), latency and cost. Floats are sent as float8out writes them (the shortest text that reads back to
- * the same double), so parseFloat gives what pg's own parse of the column would.
- */
-const PACKED_RESULT = Prisma.sql`x.rollout_id || ' ' || x.id || ' ' || x.status || ' ' || coalesce(x.reward::text, '') || ' ' || x.latency_ms || ' ' || x.cost`;
-
-/**
- * Each of the `rollouts`' latest result (the largest id: ids are below 2^53) in a version's packed results, with its
- * id.
- */
-function unpackResults(
-  packed: string,
-  rollouts: ReadonlySet<string>,
-): Map<string, { id: number; result: CandidateResult }> {
-  const latest = new Map<string, { id: number; result: CandidateResult }>();
-  for (const line of packed.split(";")) {
-    const [rollout, id, status, reward, latency, cost] = line.split(" ");
-    if (!rollouts.has(rollout)) continue;
-    const n = Number(id);
-    const seen = latest.get(rollout);
-    if (seen && seen.id > n) continue;
-    const result: CandidateResult = {
-      reward: status === "ok" && reward !== "" ? parseFloat(reward) : null,
-      status: status as ResultStatus,
-      latencyMs: parseFloat(latency),
-      costUsd: parseFloat(cost),
-    };
-    latest.set(rollout, { id: n, result });
-  }
-  return latest;
-}
-
-/**
  * The versions run on the run and their plain results on the rollouts of the scope's audit items (the run's, or one
- * batch's). Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read once),
- * the results — 035's run partition, hashed against the run's versions — as one packed text per version
- * (PACKED_RESULT: 200,000 results read as that many pg rows were most of the page's uncached read at 10,000 items and
- * 20 versions, docs/benchmarks.md), and the components only of the `compared` versions' results: moved and parsed
- * for every result (a judge's carries its prompt), they cost more still.
+ * batch's). Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read once);
+ * the results as one JSON object per version, rollout → CandidateResult, aggregated in the order of their ids so that
+ * a rollout's latest result is its key's last value, the one JSON.parse keeps (200,000 results read as that many pg
+ * rows, then parsed in JavaScript, were most of the page's uncached read at 10,000 items and 20 versions,
+ * docs/benchmarks.md; json writes a float8 as float8out does, the shortest text that reads back to the same double);
+ * and the components of the `compared` versions' latest results only: moved and parsed for every result (a judge's
+ * carries its prompt), they cost more still.
  */
 async function readVersionResults(runId: string, batch: number | undefined, compared: number[], client: Db) {
   const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
   const audited = Prisma.sql`select i.rollout_id from audit_items i
          where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}`;
-  const plain = Prisma.sql`x.run_id = ${runId} and x.rollout_id in (${audited})
+  const plain = Prisma.sql`x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id in (${audited})
          and x.probe_line is null and x.paired_with is null`;
-  const [versionRows, packed, withComponents] = await Promise.all([
+  const [versionRows, results, withComponents] = await Promise.all([
     rowsOf<VersionRow>(
       client,
       Prisma.sql`
@@ -238,24 +206,27 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
         from reward_function_versions fv join reward_functions f on f.id = fv.function_id
        where fv.id in (${ofRun})`,
     ),
-    rowsOf<PackedRow>(
+    rowsOf<ResultsRow>(
       client,
       Prisma.sql`
-      select x.version_id, string_agg(${PACKED_RESULT}, ';') as packed
-        from reward_results x
-       where x.version_id in (${ofRun}) and ${plain}
+      select x.version_id,
+             json_object_agg(x.rollout_id, json_build_object(
+               'reward', case when x.status = 'ok' then x.reward end, 'status', x.status,
+               'latencyMs', x.latency_ms, 'costUsd', x.cost) order by x.id) as results
+        from reward_results x where ${plain}
        group by x.version_id`,
     ),
     compared.length
       ? rowsOf<ComponentsRow>(
           client,
           Prisma.sql`
-          select x.id::float8 as id, x.components from reward_results x
-           where x.version_id = any(${compared}::bigint[]) and x.version_id in (${ofRun}) and ${plain}`,
+          select distinct on (x.version_id, x.rollout_id) x.version_id, x.rollout_id::text as rollout_id, x.components
+            from reward_results x where x.version_id = any(${compared}::bigint[]) and ${plain}
+           order by x.version_id, x.rollout_id, x.id desc`,
         )
       : Promise.resolve([]),
   ]);
-  return { versionRows, packed, withComponents };
+  return { versionRows, results, withComponents };
 }
 
 /**
@@ -263,26 +234,41 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
  * result on each.
  */
 function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<string>) {
-  const components = new Map(read.withComponents.map((r) => [r.id, r.components]));
-  const latest = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts)]));
+  const byVersion = new Map(read.results.map((r) => [r.version_id, r.results]));
+  for (const r of read.withComponents) {
+    const result = byVersion.get(r.version_id)?.[r.rollout_id];
+    if (result) result.components = namedValues(r.components);
+  }
   const candidates: Candidate[] = [];
   const versions = new Map<string, VersionInfo>();
   for (const v of read.versionRows.sort((a, b) => a.id - b.id)) {
-    const rows = latest.get(v.id);
-    if (!rows?.size) continue;
+    const results = onlyOf(byVersion.get(v.id), rollouts);
+    if (!results) continue;
     const id = String(v.id);
-    const results: Record<string, CandidateResult> = {};
-    for (const [rollout, r] of rows) results[rollout] = withComponentsOf(r.result, components.get(r.id));
     candidates.push({ id, label: `${v.name} v${v.version}`, kind: kindOf(v.kinds), results });
     versions.set(id, { name: v.name, version: v.version });
   }
   return { candidates, versions };
 }
 
-function withComponentsOf(r: CandidateResult, components: ComponentsRow["components"] | undefined): CandidateResult {
-  if (!components) return r;
-  const named = components.filter((c) => c.value !== null).map((c) => [c.name, c.value as number]);
-  return { ...r, components: Object.fromEntries(named) };
+/** The results on the `rollouts` (all of them, as read, when none is left out); null when there is none. */
+function onlyOf(results: Record<string, CandidateResult> | undefined, rollouts: ReadonlySet<string>) {
+  if (!results) return null;
+  let kept = 0;
+  let total = 0;
+  for (const rollout in results) {
+    total++;
+    if (rollouts.has(rollout)) kept++;
+  }
+  if (kept === 0) return null;
+  if (kept === total) return results;
+  const out: Record<string, CandidateResult> = {};
+  for (const rollout in results) if (rollouts.has(rollout)) out[rollout] = results[rollout];
+  return out;
+}
+
+function namedValues(components: ComponentsRow["components"]): Record<string, number> {
+  return Object.fromEntries(components.filter((c) => c.value !== null).map((c) => [c.name, c.value as number]));
 }
 
 /** A version's kind on the leaderboard: a judge if any component is one, else code if any is, else a rule. */

@@ -11,6 +11,7 @@ import {
   rewardOf,
   type AuditedItem,
   type Candidate,
+  type CandidateResult,
   type MissingReason,
   type PairwiseJudgement,
 } from "@/lib/leaderboard/input.ts";
@@ -30,8 +31,8 @@ import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-a
 export const LEADERBOARD_SEED = 20261206;
 const KAPPA_ITERATIONS = 1000;
 
-/** An audited item the candidate scored. */
-export type CoveredItem = { item: AuditedItem; reward: number; pass: boolean; humanPass: boolean };
+/** An audited item the candidate scored, and its index in the items. */
+export type CoveredItem = { item: AuditedItem; index: number; reward: number; pass: boolean; humanPass: boolean };
 
 export type Coverage = {
   items: number;
@@ -42,17 +43,25 @@ export type Coverage = {
   failureShare: RateFigure;
 };
 
-/** Splits the audited items into those the candidate scored and the count missing for each reason. */
+/**
+ * Splits the audited items into those the candidate scored and the count missing for each reason; `results` is the
+ * candidate's result on each item, in the items' order (undefined: not run), for the figures that read all of them.
+ */
 export function coverageOf(c: Candidate, items: readonly AuditedItem[], threshold: number) {
   const missing = Object.fromEntries(MISSING_REASONS.map((r) => [r, 0])) as Record<MissingReason, number>;
   const covered: CoveredItem[] = [];
-  for (const item of items) {
-    // rewardOf's cases read in place: an object per item and row was a good part of the build's garbage
-    const r = c.results[item.rolloutId];
+  const results: (CandidateResult | undefined)[] = new Array(items.length);
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
+    // rewardOf's cases read in place, each result looked up once: an object per item and row, and a second lookup
+    // for the costs, were a good part of the build at 20 versions × 10,000 items
+    const r = (results[index] = c.results[item.rolloutId]);
     if (!r) missing.not_run++;
     else if (r.status !== "ok") missing[r.status]++;
-    else
-      covered.push({ item, reward: r.reward!, pass: r.reward! >= threshold, humanPass: item.human.verdict === "pass" });
+    else {
+      const humanPass = item.human.verdict === "pass";
+      covered.push({ item, index, reward: r.reward!, pass: r.reward! >= threshold, humanPass });
+    }
   }
   const run = items.length - missing.not_run;
   const coverage: Coverage = {
@@ -61,7 +70,7 @@ export function coverageOf(c: Candidate, items: readonly AuditedItem[], threshol
     missing,
     failureShare: rateFigure(run - covered.length, run),
   };
-  return { covered, coverage };
+  return { covered, coverage, results };
 }
 
 const VERDICT_NAMES = {
@@ -165,29 +174,45 @@ export type Breakdown = {
 const [CAUGHT, MISSED, PASSED, FALSE_ALARM] = [0, 1, 2, 3];
 
 /**
- * Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted.
- * `keysOf` must not list a key twice for one item.
+ * The items' slices (a guardrail's, a category's): the keys sorted, how many items each holds, and each item's
+ * slices as indices into the keys (item i's are slices[offsets[i] … offsets[i + 1])). The same for every row.
  */
-export function breakdown(
-  items: readonly AuditedItem[],
-  covered: readonly CoveredItem[],
-  keysOf: (item: AuditedItem) => readonly string[],
-): Breakdown[] {
-  const total = new Map<string, number>();
-  for (const it of items) for (const k of keysOf(it)) total.set(k, (total.get(k) ?? 0) + 1);
-  // one pass over the covered items, each counted in every slice it belongs to, in the cell of its two verdicts
-  // (lib/stats/sensitivity.ts's: caught, missed, passed, false alarm)
-  const slices = new Map([...total.keys()].map((k) => [k, [0, 0, 0, 0]]));
+export type Slices = { keys: string[]; totals: Int32Array; offsets: Int32Array; slices: Int32Array };
+
+/** Slices of the items by `keysOf` (a key listed twice for one item counts once). */
+export function sliceItems(items: readonly AuditedItem[], keysOf: (item: AuditedItem) => readonly string[]): Slices {
+  const perItem = items.map((i) => [...new Set(keysOf(i))]);
+  const keys = [...new Set(perItem.flat())].sort();
+  const indexOf = new Map(keys.map((k, j) => [k, j]));
+  const totals = new Int32Array(keys.length);
+  const offsets = new Int32Array(items.length + 1);
+  const slices = new Int32Array(perItem.reduce((n, ks) => n + ks.length, 0));
+  let at = 0;
+  perItem.forEach((ks, i) => {
+    offsets[i] = at;
+    for (const k of ks) totals[(slices[at++] = indexOf.get(k)!)]++;
+  });
+  offsets[items.length] = at;
+  return { keys, totals, offsets, slices };
+}
+
+/**
+ * Agreement, sensitivity and specificity on each slice of the items (a guardrail's, a category's), keys sorted: one
+ * pass over the covered items, each counted in every slice it belongs to, in the cell of its two verdicts (those of
+ * lib/stats/sensitivity.ts: caught, missed, passed, false alarm).
+ */
+export function breakdown(s: Slices, covered: readonly CoveredItem[]): Breakdown[] {
+  const cells = new Int32Array(4 * s.keys.length);
   for (const c of covered) {
     const cell = c.humanPass ? (c.pass ? PASSED : FALSE_ALARM) : c.pass ? MISSED : CAUGHT;
-    for (const k of keysOf(c.item)) slices.get(k)![cell]++;
+    for (let at = s.offsets[c.index]; at < s.offsets[c.index + 1]; at++) cells[4 * s.slices[at] + cell]++;
   }
-  return [...total.keys()].sort().map((key) => {
-    const [caught, missed, passed, falseAlarms] = slices.get(key)!;
+  return s.keys.map((key, j) => {
+    const [caught, missed, passed, falseAlarms] = cells.subarray(4 * j, 4 * j + 4);
     const n = caught + missed + passed + falseAlarms;
     return {
       key,
-      items: total.get(key)!,
+      items: s.totals[j],
       covered: n,
       agreement: rateFigure(caught + passed, n),
       sensitivity: rateFigure(caught, caught + missed),
@@ -200,14 +225,13 @@ export function breakdown(
  * Cost per 1,000 rollouts (1000 × the mean cost of the calls made on the audited items, failed ones included: they
  * were paid for) and the median latency of those calls; each null when no call measured it.
  */
-export function costFigures(c: Candidate, items: readonly AuditedItem[]) {
+export function costFigures(results: readonly (CandidateResult | undefined)[]) {
   let costSum = 0;
   let costMeasured = 0;
   // sorted natively as a typed array (no comparator): the sort was most of this function
-  const latencies = new Float64Array(items.length);
+  const latencies = new Float64Array(results.length);
   let latencyMeasured = 0;
-  for (const it of items) {
-    const r = c.results[it.rolloutId];
+  for (const r of results) {
     if (!r) continue;
     if (r.costUsd !== undefined && r.costUsd !== null) {
       costSum += r.costUsd;
