@@ -4,7 +4,7 @@
 // version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
 // lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
 // pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results as one JSON object per version; a fifth for the components of two rows compared), the
+// versions, their results packed into one text per version; a fifth for the components of two rows compared), the
 // results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
@@ -178,18 +178,24 @@ async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
 
 /** A compared version's latest result's components by rollout (the head to head's disagreements show them). */
 type ComponentsRow = { version_id: number; rollout_id: string; components: { name: string; value: number | null }[] };
-type ResultsRow = { version_id: number; results: Record<string, CandidateResult> };
+type PackedRow = { version_id: number; packed: string };
 type VersionRow = { id: number; name: string; version: number; kinds: string[] };
+
+/**
+ * The six fields of one result in a version's packed results, each followed by a space: its rollout, its id, status,
+ * reward (empty when null), latency and cost. One text per version, split once (200,000 results read as that many pg
+ * rows were most of the page's uncached read at 10,000 items and 20 versions; aggregated as JSON they cost the server
+ * three times as much, docs/benchmarks.md). float8 is written as float8out writes it, the shortest text that reads
+ * back to the same double, so parseFloat gives what pg's own parse of the column would.
+ */
+const PACKED_RESULT = Prisma.sql`x.rollout_id || ' ' || x.id || ' ' || x.status || ' ' || coalesce(x.reward::text, '') || ' ' || x.latency_ms || ' ' || x.cost || ' '`;
+const PACKED_FIELDS = 6;
 
 /**
  * The versions run on the run and their plain results on the rollouts of the scope's audit items (the run's, or one
  * batch's). Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read once);
- * the results as one JSON object per version, rollout → CandidateResult, aggregated in the order of their ids so that
- * a rollout's latest result is its key's last value, the one JSON.parse keeps (200,000 results read as that many pg
- * rows, then parsed in JavaScript, were most of the page's uncached read at 10,000 items and 20 versions,
- * docs/benchmarks.md; json writes a float8 as float8out does, the shortest text that reads back to the same double);
- * and the components of the `compared` versions' latest results only: moved and parsed for every result (a judge's
- * carries its prompt), they cost more still.
+ * the results packed (PACKED_RESULT); and the components of the `compared` versions' latest results only: moved and
+ * parsed for every result (a judge's carries its prompt), they cost more still.
  */
 async function readVersionResults(runId: string, batch: number | undefined, compared: number[], client: Db) {
   const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
@@ -197,7 +203,7 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
          where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}`;
   const plain = Prisma.sql`x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id in (${audited})
          and x.probe_line is null and x.paired_with is null`;
-  const [versionRows, results, withComponents] = await Promise.all([
+  const [versionRows, packed, withComponents] = await Promise.all([
     rowsOf<VersionRow>(
       client,
       Prisma.sql`
@@ -206,13 +212,10 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
         from reward_function_versions fv join reward_functions f on f.id = fv.function_id
        where fv.id in (${ofRun})`,
     ),
-    rowsOf<ResultsRow>(
+    rowsOf<PackedRow>(
       client,
       Prisma.sql`
-      select x.version_id,
-             json_object_agg(x.rollout_id, json_build_object(
-               'reward', case when x.status = 'ok' then x.reward end, 'status', x.status,
-               'latencyMs', x.latency_ms, 'costUsd', x.cost) order by x.id) as results
+      select x.version_id, string_agg(${PACKED_RESULT}, '') as packed
         from reward_results x where ${plain}
        group by x.version_id`,
     ),
@@ -226,7 +229,7 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
         )
       : Promise.resolve([]),
   ]);
-  return { versionRows, results, withComponents };
+  return { versionRows, packed, withComponents };
 }
 
 /**
@@ -234,7 +237,7 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
  * result on each.
  */
 function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<string>) {
-  const byVersion = new Map(read.results.map((r) => [r.version_id, r.results]));
+  const byVersion = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts)]));
   for (const r of read.withComponents) {
     const result = byVersion.get(r.version_id)?.[r.rollout_id];
     if (result) result.components = namedValues(r.components);
@@ -242,7 +245,7 @@ function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>,
   const candidates: Candidate[] = [];
   const versions = new Map<string, VersionInfo>();
   for (const v of read.versionRows.sort((a, b) => a.id - b.id)) {
-    const results = onlyOf(byVersion.get(v.id), rollouts);
+    const results = byVersion.get(v.id);
     if (!results) continue;
     const id = String(v.id);
     candidates.push({ id, label: `${v.name} v${v.version}`, kind: kindOf(v.kinds), results });
@@ -251,20 +254,31 @@ function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>,
   return { candidates, versions };
 }
 
-/** The results on the `rollouts` (all of them, as read, when none is left out); null when there is none. */
-function onlyOf(results: Record<string, CandidateResult> | undefined, rollouts: ReadonlySet<string>) {
-  if (!results) return null;
-  let kept = 0;
-  let total = 0;
-  for (const rollout in results) {
-    total++;
-    if (rollouts.has(rollout)) kept++;
+/**
+ * The latest result (the largest id: ids are below 2^53) on each of the `rollouts` in a version's packed results; null
+ * when there is none.
+ */
+function unpackResults(packed: string, rollouts: ReadonlySet<string>): Record<string, CandidateResult> | null {
+  const fields = packed.split(" ");
+  const results: Record<string, CandidateResult> = {};
+  const ids = new Map<string, number>();
+  for (let at = 0; at + PACKED_FIELDS <= fields.length; at += PACKED_FIELDS) {
+    const rollout = fields[at];
+    if (!rollouts.has(rollout)) continue;
+    const id = Number(fields[at + 1]);
+    const seen = ids.get(rollout);
+    if (seen !== undefined && seen > id) continue;
+    ids.set(rollout, id);
+    const status = fields[at + 2] as CandidateResult["status"];
+    const reward = fields[at + 3];
+    results[rollout] = {
+      reward: status === "ok" && reward !== "" ? parseFloat(reward) : null,
+      status,
+      latencyMs: parseFloat(fields[at + 4]),
+      costUsd: parseFloat(fields[at + 5]),
+    };
   }
-  if (kept === 0) return null;
-  if (kept === total) return results;
-  const out: Record<string, CandidateResult> = {};
-  for (const rollout in results) if (rollouts.has(rollout)) out[rollout] = results[rollout];
-  return out;
+  return ids.size ? results : null;
 }
 
 function namedValues(components: ComponentsRow["components"]): Record<string, number> {
