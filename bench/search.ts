@@ -114,18 +114,22 @@ async function ingestRate(url: string, runId: string): Promise<number> {
  */
 async function grow(c: pg.Client, run: string, n: number, searchTable = "rollout_search"): Promise<void> {
   await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
-  const base = Number((await c.query("select count(*) from rollouts where run_id = $1", [TPL])).rows[0].count);
+  const tpl = await c.query("select count(*) as n, count(distinct step) as steps from rollouts where run_id = $1", [
+    TPL,
+  ]);
+  const [base, steps] = [Number(tpl.rows[0].n), Number(tpl.rows[0].steps)];
   const had = await c.query("select count(*) as n, max(step) as last from rollouts where run_id = $1", [run]);
   let have = Number(had.rows[0].n);
-  // a round's steps are the template's (under 10) after round × 10: the next round is past the last step
-  for (let round = have ? Math.floor(Number(had.rows[0].last) / 10) + 1 : 0; have < n; round++) {
+  // A round's steps are the template's numbered 0, 1, … after the last round's, as a run's steps follow its ingest
+  // (the template's own steps are 0, 5,000, …: offset, they would interleave with other rounds').
+  for (let round = have ? Math.floor(Number(had.rows[0].last) / steps) + 1 : 0; have < n; round++) {
     const need = Math.min(base, n - have);
     await c.query(
-      `with pick as (select * from rollouts where run_id = $3 order by id limit $2),
+      `with pick as (select *, dense_rank() over (order by step) - 1 as si from rollouts where run_id = $3 order by id limit $2),
        ro as (
          insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
                                registry_id, claims, tool_steps, content_hash)
-         select r.trajectory_id || '#' || $4 || '.' || $1::text, $4, r.step + $1::int * 10, r.group_id || '#' || $4 || '.' || $1::text, r.sample_index, r.ticket_id,
+         select r.trajectory_id || '#' || $4 || '.' || $1::text, $4, r.si + $1::int * $5, r.group_id || '#' || $4 || '.' || $1::text, r.sample_index, r.ticket_id,
                 r.steps, r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash
            from pick r
          returning id, trajectory_id, step),
@@ -143,7 +147,7 @@ async function grow(c: pg.Client, run: string, n: number, searchTable = "rollout
               l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask,
               l.guardrails, l.reasons, l.claims, l.handoff, l.tool_steps, l.content_hash
          from pairs pr join ledger l on l.run_id = $3 and l.trajectory_id = pr.old_traj and l.is_current`,
-      [round, need, TPL, run],
+      [round, need, TPL, run, steps],
     );
     have += need;
     if (round % 100 === 0) console.log(`  ${run} grown to ${fmt(have)} (${load()})`);
@@ -218,9 +222,11 @@ async function phaseIngest(): Promise<void> {
 
 type Figure = { p50: number; p95: number; countMs: number; count: string };
 
-/** The five query kinds, alone, with a guardrail filter and with a step range (the run's second quarter of steps). */
-function views(n: number): [string, string, Record<string, string>][] {
-  const steps = Math.max(1, Math.ceil(n / 8000) * 10);
+/**
+ * The five query kinds, alone, with a guardrail filter and with a step range (the second quarter of the run's `steps`
+ * steps: a quarter of its rollouts).
+ */
+function views(steps: number): [string, string, Record<string, string>][] {
   const filters: [string, Record<string, string>][] = [
     ["alone", {}],
     ["+ guardrail", { any: "unauthorized_write" }],
@@ -231,12 +237,13 @@ function views(n: number): [string, string, Record<string, string>][] {
   );
 }
 
-async function reads(n: number): Promise<Map<string, Figure>> {
+async function reads(c: pg.Client, n: number): Promise<Map<string, Figure>> {
   const out = new Map<string, Figure>();
   console.log(`\nfirst page (100 rows) and count, run of ${fmt(n)} rollouts, ${ITER} iterations (${load()})`);
   console.log("| query | filter | p50 ms | p95 ms | count ms | count | load |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const [key, q, extra] of views(n)) {
+  const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
+  for (const [key, q, extra] of views(steps)) {
     const parsed = parseBrowseParams({ run: BIG, q, ...extra });
     if (!parsed.ok) throw new Error(parsed.errors.join("; "));
     const times: number[] = [];
@@ -315,7 +322,7 @@ async function phaseReads(c: pg.Client): Promise<void> {
     console.log(
       `${BIG} grown to ${fmt(n)} in ${((performance.now() - t) / 1000).toFixed(0)} s, vacuumed and analyzed (${load()})`,
     );
-    const figures = await reads(n);
+    const figures = await reads(c, n);
     const d = await disk(c, n);
     console.log(`disk at ${fmt(n)}: ${d}`);
     measured.push([n, figures, d]);
@@ -357,7 +364,8 @@ function researcher(runs: string[], steps: number): NextRequest {
       return ["rows API, next page", `${last!.path.replace(/&after=[^&]*/, "")}&after=${encodeURIComponent(cursor)}`];
     const run = Math.random() < 0.6 ? BIG : pick(runs);
     const from = Math.floor(Math.random() * steps * 0.9);
-    const filter = Math.random() < 0.2 ? `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}` : pick(FILTERS);
+    const range = `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}`;
+    const filter = run === BIG && Math.random() < 0.2 ? range : pick(FILTERS);
     const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(MIXED))}${filter}`;
     return Math.random() < 0.6
       ? ["browser page", `/trajectories?${view}`]
@@ -373,7 +381,7 @@ async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
   const runs = (await c.query("select id from runs order by id")).rows.map((r) => r.id as string);
   const served = await startConsole(url, Number(values.port));
   try {
-    const steps = Math.ceil(n / 8000) * 10;
+    const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
     await fetch(`${served.base}/trajectories?run=${BIG}&q=refund`, { headers: { cookie: cookies[0] } }).then((r) =>
       r.text(),
     );
