@@ -588,7 +588,20 @@ export type LedgerCount = { count: number; exact: boolean; atLeast?: true };
  * Where a count stops being exact and how large its sample is (the defaults above; tests make them small), and a
  * search's budget for the exact figure.
  */
-export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searchBudgetMs?: number };
+export type CountOptions = {
+  sampleRows?: number;
+  exactScopeRows?: number;
+  searchBudgetMs?: number;
+  estimateFirstAt?: number;
+};
+/**
+ * A search in a scope too large to count exactly is estimated first, and answered by the estimate at once when it
+ * is at least this many: its count to 1,000 was answered by the plan the page no longer uses (every match hashed
+ * against a scan of the run's partition), 3.2–3.9 s for a frequent Chinese term in a run of 1 M (docs/benchmarks.md,
+ * "Search"). Twice the cap: a sample of 10,000 rows that estimates 2,000 saw about 20 matches, and one whose true
+ * count is at most 1,000 (10 expected) sees that many about 3 times in 1,000.
+ */
+const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
 
 /**
  * How many entries match: exact up to 1,000, and exact in a scope of up to 500,000 rows (the run's partition when the
@@ -596,14 +609,20 @@ export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searc
  * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
  * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
  * use for the guardrail bitmask predicates. A search is counted exactly only within its budget
- * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way. When the sample sees
+ * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way; in a scope too large
+ * to count it is estimated first, and an estimate of at least ESTIMATE_FIRST_AT is the answer. When the sample sees
  * too few matches to estimate more than 1,000 (a rare filter in a large table), only the bound is known: `atLeast`
  * says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
   const started = Date.now();
   const kind = await queryKind(p);
-  const where = Prisma.join(allConditions(viewOf(p, kind)), " and ");
+  const view = viewOf(p, kind);
+  const where = Prisma.join(allConditions(view), " and ");
+  const scopeRows = opts.exactScopeRows ?? EXACT_SCOPE_ROWS;
+  const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
+  const first = view.search ? await searchEstimate(view, p, scopeRows, sampleRows) : null;
+  if (first !== null && first >= (opts.estimateFirstAt ?? ESTIMATE_FIRST_AT)) return { count: first, exact: false };
   const n = await readView(kind, async (client) => {
     const rows = await client.$queryRaw<{ n: bigint }[]>`
       select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
@@ -616,20 +635,37 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
       count: Number(all.n),
       exact: true,
     }));
-  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
+  if (tuples <= scopeRows) {
     if (kind?.kind !== "search") return exact(readDb());
     const counted = await withinBudget(exact, started + (opts.searchBudgetMs ?? SEARCH_COUNT_BUDGET_MS));
     if (counted) return counted;
   }
-  const estimate = (client: Db) =>
-    estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((e): LedgerCount =>
-      e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
-    );
+  const past = (e: number): LedgerCount =>
+    e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
+  if (first !== null) return past(first);
+  const estimate = (client: Db) => estimateCount(where, p.run, tuples, sampleRows, client).then(past);
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
   return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
     throw err;
   });
+}
+
+/**
+ * A search's block-sample estimate (estimateCount) when its scope is too large to count exactly, each sampled row
+ * probed for the search by its key (searchProbe: the planner would otherwise hash every match first); null in a
+ * smaller scope, or when the search's timeout stops it.
+ */
+async function searchEstimate(v: BrowseView, p: BrowseParams, scopeRows: number, sampleRows: number) {
+  const tuples = await sampleBase(p.run);
+  if (!v.search || tuples <= scopeRows) return null;
+  const where = Prisma.join([...v.where, searchProbe(v.search, "l")], " and ");
+  return withSearchTimeout(readDb(), (client) => estimateCount(where, p.run, tuples, sampleRows, client)).catch(
+    (err: unknown) => {
+      if (err instanceof SearchTimeoutError) return null;
+      throw err;
+    },
+  );
 }
 
 /** A read run under a statement timeout that ends at `deadline` (epoch ms); null when it is stopped, or already past. */

@@ -155,6 +155,25 @@ describe("the browser's search", () => {
     expect(await stepRangeIdBound("no-such-run", { from: 0, to: 10 }, "desc")).toBeNull();
   });
 
+  it("estimates a frequent search first in a scope too large to count, and counts a rare one", async () => {
+    await db().$executeRawUnsafe("analyze ledger");
+    const frequent = params({ run: DEMO, q: "refund" });
+    const exact = await countLedger(frequent);
+    expect(exact.exact).toBe(true);
+    expect(exact.count).toBeGreaterThan(10);
+    // a scope past exactScopeRows: the estimate first, and at or past estimateFirstAt it is the answer (a sample of
+    // the whole partition here, so the estimate is the exact figure)
+    const small = { exactScopeRows: 10, estimateFirstAt: 10, sampleRows: 1_000_000 };
+    expect(await countLedger(frequent, small)).toEqual({ count: exact.count, exact: false });
+    // under estimateFirstAt: counted to the cap as before, exact
+    const rare = params({ run: DEMO, q: '"has been processed" O-20007' });
+    expect(await countLedger(rare, small)).toEqual({ count: 0, exact: true });
+    expect(await countLedger(frequent, { ...small, estimateFirstAt: exact.count + 1 })).toEqual({
+      count: exact.count,
+      exact: true,
+    });
+  });
+
   it("gives each row of a page its snippets, the matches marked", async () => {
     const page = await browseLedger(params({ run: TEXTS, q: 'ticket:fryer "HAS BEEN processed"' }));
     expect(page.rows.map((r) => r.trajectoryId)).toEqual(["s-en-1"]);
