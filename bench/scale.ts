@@ -48,6 +48,7 @@ import { rawCopyLines } from "@/bench/lib/raw-copy.ts";
 import { buildTemplate, scaleLines, type Template } from "@/bench/lib/scale-lines.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { cpuMs, watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
+import { buildConsole, loadRound, researcherCookies, rssKb, startConsole } from "@/bench/lib/console-load.ts";
 import { browseProbes, copySourceEntries, loadAverage, recountRollups } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
@@ -192,15 +193,6 @@ type IngestRun = {
   cpuSeconds: number | null;
   summary: Record<string, unknown> | null;
 };
-
-function rssKb(pid: number): { rss: number; hwm: number } | null {
-  try {
-    const s = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return { rss: Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0), hwm: Number(/VmHWM:\s+(\d+)/.exec(s)?.[1] ?? 0) };
-  } catch {
-    return null;
-  }
-}
 
 /** `verity ingest -` as a user runs it (its own process, the embedded flags), fed `lines` through its stdin. */
 async function ingestThroughCli(
@@ -893,46 +885,20 @@ async function phaseConcurrency() {
   const url = urlOf(DB.reads);
   if (!(await exists(DB.reads)))
     throw new Error("--phase concurrency needs the reads database: run --phase reads --keep first");
-  if (!values["no-build"]) {
-    const t = performance.now();
-    const code = await new Promise<number>((res) =>
-      spawn("npx", ["next", "build"], { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }).on(
-        "close",
-        (x) => res(x ?? -1),
-      ),
-    );
-    if (code !== 0) throw new Error("next build failed");
-    say(`next build: ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`);
-  }
+  if (!values["no-build"]) say(`next build: ${(await buildConsole()).toFixed(0)} s (${load()})`);
   const { bindDatabase } = await import("@/lib/db/client.ts");
   await bindDatabase(url);
-  const { createSession } = await import("@/lib/auth/mutations.ts");
   const c = new pg.Client({ connectionString: url });
   await c.connect();
-  const cookies: string[] = [];
-  for (let i = 0; i < USERS; i++) {
-    const email = `bench-researcher-${i}@example.org`;
-    const u = await c.query<{ id: number }>(
-      `insert into users (email, role) values ($1, 'researcher') on conflict (email) do update set email = excluded.email returning id`,
-      [email],
-    );
-    cookies.push(`verity_session=${(await createSession(u.rows[0].id)).token}`);
-  }
+  const cookies = await researcherCookies(c, USERS);
   const ids = (
     await c.query("select trajectory_id from ledger where run_id = $1 and is_current order by random() limit 500", [
       BIG,
     ])
   ).rows.map((r) => r.trajectory_id as string);
   const runs = [BIG, ...smallRuns];
-  const server = spawn(process.execPath, ["--import", "tsx", "bin/serve.ts", "--port", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "production", VERITY_DEMO: "0" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((res, rej) => {
-    server.stdout!.on("data", (d) => String(d).includes("Ready") && res());
-    server.on("close", () => rej(new Error("the console did not start")));
-  });
-  const base = `http://localhost:${PORT}`;
+  const served = await startConsole(url, PORT);
+  const base = served.base;
   const browse = [
     "",
     "&any=missing_evidence",
@@ -959,45 +925,8 @@ async function phaseConcurrency() {
       await fetch(base + p, { headers: { cookie: cookies[0] } }).then((r) => r.text());
   };
   await warm();
-  const consoleRss = () => {
-    // bin/serve.ts is one process: its VmHWM is the console's peak resident size.
-    const r = rssKb(server.pid!);
-    return r ? r.hwm / 1024 : NaN;
-  };
-  const round = async (label: string, think: number) => {
-    const lat: Record<string, number[]> = {};
-    let errors = 0;
-    const firstErrors: string[] = [];
-    const end = performance.now() + SECONDS * 1000;
-    await Promise.all(
-      cookies.map(async (cookie) => {
-        while (performance.now() < end) {
-          const [kind, p] = requestFor();
-          const t0 = performance.now();
-          try {
-            const res = await fetch(base + p, { headers: { cookie }, redirect: "manual" });
-            await res.arrayBuffer();
-            if (res.status !== 200) {
-              errors++;
-              if (firstErrors.length < 3) firstErrors.push(`${res.status} ${p}`);
-            }
-          } catch (err) {
-            errors++;
-            if (firstErrors.length < 3) firstErrors.push(`${(err as Error).message} ${p}`);
-          }
-          (lat[kind] ??= []).push(performance.now() - t0);
-          if (think > 0) await new Promise((r) => setTimeout(r, -think * Math.log(1 - Math.random())));
-        }
-      }),
-    );
-    const all = Object.values(lat).flat();
-    say(
-      `\n${label}: ${USERS} researchers × ${SECONDS} s, ${think > 0 ? `mean think time ${fmt(think)} ms` : "no think time"}, ${fmt(all.length)} requests, ${errors} errors${firstErrors.length ? ` (${firstErrors.join("; ")})` : ""}, console peak RSS ${consoleRss().toFixed(0)} MB, ${load()}`,
-    );
-    say(`| request | n | p50 ms | p95 ms | max ms |\n|---|---:|---:|---:|---:|`);
-    for (const [k, xs] of [...Object.entries(lat), ["all", all] as const])
-      say(`| ${k} | ${fmt(xs.length)} | ${ms(pct(xs, 0.5))} | ${ms(pct(xs, 0.95))} | ${ms(Math.max(...xs))} |`);
-  };
+  const round = (label: string, think: number) =>
+    loadRound(served, { label, cookies, seconds: SECONDS, think, next: requestFor });
   for (const think of THINKS) await round("concurrency, reads alone", think);
 
   // The same ingest alone and then beside the researchers: its rate drop.
@@ -1023,8 +952,7 @@ async function phaseConcurrency() {
   say(
     `ingest rate alone ${fmt(n / alone.seconds)}/s; beside ${USERS} researchers ${fmt(within.rollouts / within.seconds)}/s over its first ${fmt(within.rollouts)} (${load()}); after they stopped ${fmt((d.marks.at(-1)!.rollouts - within.rollouts) / (d.seconds - within.seconds))}/s`,
   );
-  server.kill("SIGTERM");
-  await new Promise((r) => server.on("close", r));
+  await served.stop();
   await c.end();
 }
 

@@ -1,14 +1,24 @@
-// bench/search: the browser's text search at size (docs/search.md, docs/benchmarks.md "Search").
+// bench/search: the browser's text search at size (docs/search.md, docs/benchmarks.md "Search"). Phases, all by
+// default, each selectable with --phase (repeatable); --keep keeps the database for a later --phase:
 //
-//   1. ingest: the same demo rollouts (English and Chinese) through the real ingest into two fresh databases, one as
-//      migrated and one with rollout_search's two GIN indexes dropped: the rate of each and their ratio (the search
-//      rows are written in both; what differs is the index upkeep).
-//   2. reads: a run grown in SQL to --n rollouts (copies of the ingested ones under new ids, their rollout_search
-//      rows copied with them), then the browser's first page (p50/p95 over --iterations) and its count for each
-//      query kind alone, with a guardrail filter and with a step range; the rollout_search disk per million.
+//   ingest       the same demo rollouts (English and Chinese) through the real ingest into two fresh databases, one as
+//                migrated and one with rollout_search's two GIN indexes dropped: the rate of each and their ratio (the
+//                search rows are written in both; what differs is the index upkeep). Its first run is the template.
+//   reads        --runs runs in one database: the big run grown in place to each of --sizes (copies of the template's
+//                rollouts under new ids, their rollout_search rows copied with them) and the others of --small-min to
+//                --small-max rollouts each, copied alike; at each size the browser's first page (p50/p95 over
+//                --iterations) and its count for each query kind alone, with a guardrail filter and with a step
+//                range, and the rollout_search disk per million; then how each figure grew. Before each size the
+//                free disk is checked: a size that would leave less than --min-free-gb is not grown to (reported).
+//   concurrency  --users researchers against the built console (`next build`, then bin/serve.ts on --port) for
+//                --seconds at the size the reads phase reached: browser pages with searches (mixed queries and
+//                filters), the rows API's first page of the same view and its next pages; p50/p95/max and errors.
 //
-// `npx tsx bench/search.ts [--n 1000000] [--template-tickets 250] [--iterations 20] [--keep]`
+// `npx tsx bench/search.ts [--phase ingest|reads|concurrency]... [--sizes 1000000,3000000,10000000] [--runs 20]
+//  [--small-min 10000] [--small-max 25000] [--template-tickets 250] [--iterations 20] [--min-free-gb 15]
+//  [--users 20] [--seconds 60] [--think-ms 0] [--port 3440] [--no-build] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
+import fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -20,21 +30,49 @@ import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { loadAverage } from "@/bench/lib/bench-db.ts";
+import { loadAverage, migratedBenchDatabase, recountRollups } from "@/bench/lib/bench-db.ts";
+import {
+  buildConsole,
+  loadRound,
+  researcherCookies,
+  startConsole,
+  type NextRequest,
+} from "@/bench/lib/console-load.ts";
 
 const { values } = parseArgs({
   options: {
-    n: { type: "string", default: "1000000" },
+    phase: { type: "string", multiple: true },
+    sizes: { type: "string", default: "1000000,3000000,10000000" },
+    runs: { type: "string", default: "20" },
+    "small-min": { type: "string", default: "10000" },
+    "small-max": { type: "string", default: "25000" },
     "template-tickets": { type: "string", default: "250" },
     iterations: { type: "string", default: "20" },
+    "min-free-gb": { type: "string", default: "15" },
+    users: { type: "string", default: "20" },
+    seconds: { type: "string", default: "60" },
+    "think-ms": { type: "string", default: "0" },
+    port: { type: "string", default: "3440" },
+    "no-build": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
 });
-const N = Number(values.n);
+const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency"]);
+for (const p of PHASES) if (!["ingest", "reads", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
+const SIZES = values.sizes!.split(",").map(Number);
 const ITER = Number(values.iterations);
+const DB = "verity_bench_search";
+const DB_NOIDX = "verity_bench_search_noidx";
 const TPL = "tpl";
 const BIG = "big";
+const SMALL_MIN = Number(values["small-min"]);
+const SMALL_MAX = Number(values["small-max"]);
+const smallRuns = Array.from({ length: Math.max(1, Number(values.runs)) - 1 }, (_, i) => ({
+  run: `small-${String(i + 1).padStart(2, "0")}`,
+  n: Math.round(SMALL_MIN + ((SMALL_MAX - SMALL_MIN) * i) / Math.max(1, Number(values.runs) - 2)),
+}));
 const load = loadAverage;
+const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
@@ -69,41 +107,53 @@ async function ingestRate(url: string, runId: string): Promise<number> {
   return s.accepted / secs;
 }
 
-/** Grows run BIG to N rollouts: copies of the template's rollouts, entries and search rows under new ids. */
-async function grow(c: pg.Client): Promise<void> {
-  await c.query("insert into runs (id) values ($1) on conflict do nothing", [BIG]);
-  const base = Number((await c.query("select count(*) from rollouts where run_id = $1", [TPL])).rows[0].count);
-  for (let have = 0, round = 0; have < N; round++) {
-    const need = Math.min(base, N - have);
+/**
+ * Grows `run` to `n` rollouts: copies of the template's rollouts, entries and search rows under new ids, each round's
+ * steps after the last's, the search rows into `searchTable` (the run's partition while it is detached). Resumes where an
+ * earlier call (or run of the bench, --keep) stopped.
+ */
+async function grow(c: pg.Client, run: string, n: number, searchTable = "rollout_search"): Promise<void> {
+  await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
+  const tpl = await c.query("select count(*) as n, count(distinct step) as steps from rollouts where run_id = $1", [
+    TPL,
+  ]);
+  const [base, steps] = [Number(tpl.rows[0].n), Number(tpl.rows[0].steps)];
+  const had = await c.query("select count(*) as n, max(step) as last from rollouts where run_id = $1", [run]);
+  let have = Number(had.rows[0].n);
+  // A round's steps are the template's numbered 0, 1, … after the last round's, as a run's steps follow its ingest
+  // (the template's own steps are 0, 5,000, …: offset, they would interleave with other rounds').
+  for (let round = have ? Math.floor(Number(had.rows[0].last) / steps) + 1 : 0; have < n; round++) {
+    const need = Math.min(base, n - have);
     await c.query(
-      `with pick as (select * from rollouts where run_id = $3 order by id limit $2),
+      `with pick as (select *, dense_rank() over (order by step) - 1 as si from rollouts where run_id = $3 order by id limit $2),
        ro as (
          insert into rollouts (trajectory_id, run_id, step, group_id, sample_index, ticket_id, steps, final_reply, sandbox,
                                registry_id, claims, tool_steps, content_hash)
-         select r.trajectory_id || '#' || $1::text, $4, r.step + $1::int * 10, r.group_id || '#' || $1::text, r.sample_index, r.ticket_id,
+         select r.trajectory_id || '#' || $4 || '.' || $1::text, $4, r.si + $1::int * $5, r.group_id || '#' || $4 || '.' || $1::text, r.sample_index, r.ticket_id,
                 r.steps, r.final_reply, r.sandbox, r.registry_id, r.claims, r.tool_steps, r.content_hash
            from pick r
          returning id, trajectory_id, step),
        pairs as (select ro.id as new_id, ro.step, p.id as old_id, p.trajectory_id as old_traj
-                   from ro join pick p on p.trajectory_id || '#' || $1::text = ro.trajectory_id),
-       s as (insert into rollout_search (run_id, rollout_id, step, reply, tools, args, results, ticket, cjk)
+                   from ro join pick p on p.trajectory_id || '#' || $4 || '.' || $1::text = ro.trajectory_id),
+       s as (insert into "${searchTable}" (run_id, rollout_id, step, reply, tools, args, results, ticket, cjk)
              select $4, pr.new_id, pr.step, x.reply, x.tools, x.args, x.results, x.ticket, x.cjk
                from pairs pr join rollout_search x on x.run_id = $3 and x.rollout_id = pr.old_id)
        insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
                            verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
                            evidence, efficiency, communication, deciding_guardrail, guardrail_mask, guardrails, reasons,
                            claims, handoff, tool_steps, content_hash)
-       select l.trajectory_id || '#' || $1::text, pr.new_id, $4, pr.step, l.ticket_id, l.group_id || '#' || $1::text, l.category,
+       select l.trajectory_id || '#' || $4 || '.' || $1::text, pr.new_id, $4, pr.step, l.ticket_id, l.group_id || '#' || $4 || '.' || $1::text, l.category,
               l.status, l.source, l.verifier_version, l.config_hash, l.claims_source, l.raw_reward, l.reward, l.capped,
               l.outcome, l.policy, l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.guardrail_mask,
               l.guardrails, l.reasons, l.claims, l.handoff, l.tool_steps, l.content_hash
          from pairs pr join ledger l on l.run_id = $3 and l.trajectory_id = pr.old_traj and l.is_current`,
-      [round, need, TPL, BIG],
+      [round, need, TPL, run, steps],
     );
     have += need;
-    if (round % 20 === 0) console.log(`  grown to ${have.toLocaleString("en-US")} (${load()})`);
+    if (round % 100 === 0) console.log(`  ${run} grown to ${fmt(have)} (${load()})`);
   }
-  await c.query("analyze rollouts; analyze ledger; analyze rollout_search");
+  // The charts' and the clusters' rollups, as ingest would have kept them.
+  await recountRollups(c, run);
 }
 
 const QUERIES: [string, string][] = [
@@ -114,56 +164,47 @@ const QUERIES: [string, string][] = [
   ["tool + argument value", "tool:finance.issue_refund arg:59.99"],
 ];
 
-async function reads(): Promise<void> {
-  const steps = Math.max(1, Math.floor(N / 8000) * 10);
-  const variants: [string, Record<string, string>][] = [
-    ["alone", {}],
-    ["+ guardrail", { any: "unauthorized_write" }],
-    ["+ step range", { step_from: String(Math.floor(steps / 4)), step_to: String(Math.floor(steps / 2)) }],
-  ];
-  console.log(`\nfirst page (100 rows) and count, run of ${N.toLocaleString("en-US")} rollouts, ${ITER} iterations`);
-  console.log("| query | filter | p50 ms | p95 ms | count ms | count |");
-  console.log("|---|---|---|---|---|---|");
-  for (const [name, q] of QUERIES)
-    for (const [label, extra] of variants) {
-      const parsed = parseBrowseParams({ run: BIG, q, ...extra });
-      if (!parsed.ok) throw new Error(parsed.errors.join("; "));
-      const times: number[] = [];
-      for (let i = 0; i < ITER; i++) {
-        const t = performance.now();
-        await browseLedger(parsed.params, 100).catch((e: Error) => console.log(`  ${name} ${label}: ${e.message}`));
-        times.push(performance.now() - t);
-      }
-      const t = performance.now();
-      const count = await countLedger(parsed.params).catch((e: Error) => ({ count: NaN, exact: false, e }));
-      const countMs = performance.now() - t;
-      const shown = `${count.exact ? "" : "~"}${count.count}`;
-      console.log(
-        `| ${name} | ${label} | ${pct(times, 0.5).toFixed(0)} | ${pct(times, 0.95).toFixed(0)} | ${countMs.toFixed(0)} | ${shown} |`,
-      );
-    }
-}
-
-async function disk(c: pg.Client): Promise<void> {
-  const { rows } = await c.query(
-    `select pg_total_relation_size(to_regclass(quote_ident(verity_run_partition_name('rollout_search', $1)))) as total,
-            pg_relation_size(to_regclass(quote_ident(verity_run_partition_name('rollout_search', $1)))) as heap,
-            pg_total_relation_size(to_regclass(quote_ident(verity_run_partition_name('rollouts', $1)))) as rollouts`,
-    [BIG],
+/**
+ * `run` grown to `n` rollouts (grow) with its search partition detached and without its GIN indexes, which are then built in bulk (as the
+ * parent's indexes define them) before the partition is attached again: a GIN index updated row by row was most of
+ * a copy's time (EXPLAIN ANALYZE of one round: 58 %). The reads then meet the partition as migrated, its GIN indexes
+ * built at once rather than grown by ingest (smaller: the disk figures say which).
+ */
+async function growWithoutSearchIndexes(c: pg.Client, run: string, n: number) {
+  const have = await c.query("select count(*) from rollouts where run_id = $1", [run]);
+  if (Number(have.rows[0].count) >= n) return;
+  await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
+  const part = (await c.query("select verity_run_partition_name('rollout_search', $1) as p", [run])).rows[0]
+    .p as string;
+  const attached = await c.query("select 1 from pg_inherits where inhrelid = to_regclass(quote_ident($1))", [part]);
+  if (attached.rowCount) await c.query(`alter table rollout_search detach partition "${part}"`);
+  const gin = await c.query(
+    `select x.relname from pg_index i join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
+      where i.indrelid = to_regclass(quote_ident($1)) and a.amname = 'gin'`,
+    [part],
   );
-  const perM = (b: string) => ((Number(b) / N) * 1e6) / 2 ** 30;
+  for (const r of gin.rows) await c.query(`drop index "${r.relname}"`);
+  await grow(c, run, n, part);
+  const t = performance.now();
+  await c.query("set maintenance_work_mem = '1GB'");
+  const defs = await c.query(
+    `select pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid
+       join pg_am a on a.oid = x.relam where i.indrelid = 'rollout_search'::regclass and a.amname = 'gin'`,
+  );
+  for (const { def } of defs.rows) await c.query(`create index on "${part}" ${def.slice(def.indexOf(" USING "))}`);
+  await c.query(
+    `alter table rollout_search attach partition "${part}" for values in (${pg.Client.prototype.escapeLiteral(run)})`,
+  );
   console.log(
-    `\nrollout_search of the big run: ${perM(rows[0].total).toFixed(2)} GB per million rollouts (heap ${perM(rows[0].heap).toFixed(2)}, ` +
-      `the rest its indexes and TOAST); the run's rollouts: ${perM(rows[0].rollouts).toFixed(2)} GB per million`,
+    `  the search partition's GIN indexes built and attached in ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`,
   );
 }
 
-async function main() {
-  const handle = await ensureDatabase("postgres");
-  const admin = handle.adminUrl;
-  console.log(`bench/search, n=${N.toLocaleString("en-US")} (${load()})`);
-  const without = await freshDb(admin, "verity_bench_search_noidx");
-  const url = await freshDb(admin, "verity_bench_search");
+/** Ingest with and without the search indexes, in turns, each into a new run; the first turn's run is the template. */
+async function phaseIngest(): Promise<void> {
+  const admin = (await ensureDatabase("postgres")).adminUrl;
+  const without = await freshDb(admin, DB_NOIDX);
+  const url = await freshDb(admin, DB);
   const drop = new pg.Client(without);
   await drop.connect();
   await drop.query("drop index rollout_search_doc_trgm_idx; drop index rollout_search_cjk_idx");
@@ -177,24 +218,209 @@ async function main() {
         `without them: ratio ${(rateWith / rateWithout).toFixed(2)} (${load()})`,
     );
   }
+}
+
+type Figure = { p50: number; p95: number; countMs: number; count: string };
+
+/**
+ * The five query kinds, alone, with a guardrail filter and with a step range (the second quarter of the run's `steps`
+ * steps: a quarter of its rollouts).
+ */
+function views(steps: number): [string, string, Record<string, string>][] {
+  const filters: [string, Record<string, string>][] = [
+    ["alone", {}],
+    ["+ guardrail", { any: "unauthorized_write" }],
+    ["+ step range", { step_from: String(Math.floor(steps / 4)), step_to: String(Math.floor(steps / 2)) }],
+  ];
+  return QUERIES.flatMap(([name, q]) =>
+    filters.map(([label, extra]): [string, string, Record<string, string>] => [`${name} | ${label}`, q, extra]),
+  );
+}
+
+async function reads(c: pg.Client, n: number): Promise<Map<string, Figure>> {
+  const out = new Map<string, Figure>();
+  console.log(`\nfirst page (100 rows) and count, run of ${fmt(n)} rollouts, ${ITER} iterations (${load()})`);
+  console.log("| query | filter | p50 ms | p95 ms | count ms | count | load |");
+  console.log("|---|---|---|---|---|---|---|");
+  const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
+  for (const [key, q, extra] of views(steps)) {
+    const parsed = parseBrowseParams({ run: BIG, q, ...extra });
+    if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+    const times: number[] = [];
+    for (let i = 0; i < ITER; i++) {
+      const t = performance.now();
+      await browseLedger(parsed.params, 100).catch((e: Error) => console.log(`  ${key}: ${e.message}`));
+      times.push(performance.now() - t);
+    }
+    const t = performance.now();
+    const count = await countLedger(parsed.params).catch((e: Error) => ({ count: NaN, exact: false, e }));
+    const f = {
+      p50: pct(times, 0.5),
+      p95: pct(times, 0.95),
+      countMs: performance.now() - t,
+      count: `${count.exact ? "" : "~"}${fmt(count.count)}`,
+    };
+    out.set(key, f);
+    console.log(`| ${key} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.countMs)} | ${f.count} | ${load()} |`);
+  }
+  return out;
+}
+
+/** The big run's rollout_search (heap, indexes, TOAST) and rollouts, in GB per million rollouts; the database's GB. */
+async function disk(c: pg.Client, n: number): Promise<string> {
+  const part = (t: string) => `to_regclass(quote_ident(verity_run_partition_name('${t}', $1)))`;
+  const { rows } = await c.query(
+    `select pg_total_relation_size(${part("rollout_search")}) as total, pg_relation_size(${part("rollout_search")}) as heap,
+            pg_indexes_size(${part("rollout_search")}) as idx, pg_total_relation_size(${part("rollouts")}) as rollouts,
+            pg_total_relation_size(${part("ledger")}) as ledger, pg_database_size(current_database()) as db`,
+    [BIG],
+  );
+  const perM = (b: string) => (((Number(b) / n) * 1e6) / 2 ** 30).toFixed(2);
+  return (
+    `rollout_search ${perM(rows[0].total)} GB per million rollouts (heap ${perM(rows[0].heap)}, indexes ${perM(rows[0].idx)}, ` +
+    `the rest TOAST); the run's rollouts ${perM(rows[0].rollouts)}, its ledger ${perM(rows[0].ledger)}; ` +
+    `database ${(Number(rows[0].db) / 2 ** 30).toFixed(1)} GB`
+  );
+}
+
+const freeGb = () => {
+  const st = fs.statfsSync(fs.existsSync(process.env.VERITY_DATA_DIR ?? "") ? process.env.VERITY_DATA_DIR! : ".");
+  return (st.bavail * st.bsize) / 2 ** 30;
+};
+
+/** Whether growing the big run to `n` leaves --min-free-gb free, at the database's bytes per rollout so far (+25 % for WAL). */
+async function roomFor(c: pg.Client, n: number): Promise<boolean> {
+  const r = await c.query("select pg_database_size(current_database()) as db, (select count(*) from rollouts) as n");
+  const have = Number((await c.query("select count(*) from rollouts where run_id = $1", [BIG])).rows[0].count);
+  const needGb = ((Number(r.rows[0].db) / Number(r.rows[0].n)) * Math.max(0, n - have) * 1.25) / 2 ** 30;
+  const free = freeGb();
+  console.log(`\n${fmt(n)}: needs ~${needGb.toFixed(1)} GB, ${free.toFixed(1)} GB free (${load()})`);
+  return free - needGb >= Number(values["min-free-gb"]);
+}
+
+async function phaseReads(c: pg.Client): Promise<void> {
+  const others = Number(
+    (await c.query("select count(*) from runs where id <> $1 and id not like 'small-%'", [BIG])).rows[0].count,
+  );
+  const t0 = performance.now();
+  for (const { run, n } of smallRuns.slice(0, Math.max(0, smallRuns.length - others)))
+    await growWithoutSearchIndexes(c, run, n);
+  await c.query("vacuum analyze rollouts, ledger, rollout_search");
+  const runs = Number((await c.query("select count(*) from runs")).rows[0].count);
+  console.log(
+    `${runs} runs in the database, small ones ready in ${((performance.now() - t0) / 1000).toFixed(0)} s (${load()})`,
+  );
+  const measured: [number, Map<string, Figure>, string][] = [];
+  for (const n of SIZES) {
+    if (!(await roomFor(c, n))) {
+      console.log(`not grown to ${fmt(n)}: it would leave less than ${values["min-free-gb"]} GB free`);
+      break;
+    }
+    const t = performance.now();
+    await growWithoutSearchIndexes(c, BIG, n);
+    await c.query("vacuum analyze rollouts, ledger, rollout_search");
+    console.log(
+      `${BIG} grown to ${fmt(n)} in ${((performance.now() - t) / 1000).toFixed(0)} s, vacuumed and analyzed (${load()})`,
+    );
+    const figures = await reads(c, n);
+    const d = await disk(c, n);
+    console.log(`disk at ${fmt(n)}: ${d}`);
+    measured.push([n, figures, d]);
+  }
+  growth(measured);
+}
+
+/** Each figure at every size measured, side by side: how it grows. */
+function growth(measured: [number, Map<string, Figure>, string][]): void {
+  if (!measured.length) return;
+  console.log(
+    `\nhow each figure grows: first page p95 ms / count ms (count) at ${measured.map(([n]) => fmt(n)).join(", ")} rollouts`,
+  );
+  console.log(`| query | filter | ${measured.map(([n]) => fmt(n)).join(" | ")} |`);
+  console.log(`|---|---|${measured.map(() => "---").join("|")}|`);
+  for (const key of measured[0][1].keys())
+    console.log(
+      `| ${key} | ${measured.map(([, f]) => `${fmt(f.get(key)!.p95)} / ${fmt(f.get(key)!.countMs)} (${f.get(key)!.count})`).join(" | ")} |`,
+    );
+  for (const [n, , d] of measured) console.log(`disk at ${fmt(n)}: ${d}`);
+}
+
+const MIXED = [
+  ...QUERIES.map(([, q]) => q),
+  '"air fryer"',
+  'reply:"has been processed"',
+  "tool:finance.issue_refund",
+  "退款 -refund",
+  'ticket:"broken"',
+];
+const FILTERS = ["", "&any=unauthorized_write", "&sort=reward&dir=asc", "&reward_max=0.5", "&handoff=no"];
+
+/** A researcher: a browser page with a search, the rows API's first page of a view, or the next page of the last. */
+function researcher(runs: string[], steps: number): NextRequest {
+  const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+  return (last) => {
+    const cursor = last?.status === 200 && last.path.startsWith("/api/") ? JSON.parse(last.body).nextCursor : null;
+    if (cursor && Math.random() < 0.5)
+      return ["rows API, next page", `${last!.path.replace(/&after=[^&]*/, "")}&after=${encodeURIComponent(cursor)}`];
+    const run = Math.random() < 0.6 ? BIG : pick(runs);
+    const from = Math.floor(Math.random() * steps * 0.9);
+    const range = `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}`;
+    const filter = run === BIG && Math.random() < 0.2 ? range : pick(FILTERS);
+    const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(MIXED))}${filter}`;
+    return Math.random() < 0.6
+      ? ["browser page", `/trajectories?${view}`]
+      : ["rows API, first page", `/api/ledger/rows?${view}`];
+  };
+}
+
+async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
+  const n = Number((await c.query("select count(*) from rollouts where run_id = $1", [BIG])).rows[0].count);
+  if (!n) throw new Error("--phase concurrency needs the big run: run --phase reads first (with --keep)");
+  if (!values["no-build"]) console.log(`next build: ${(await buildConsole()).toFixed(0)} s (${load()})`);
+  const cookies = await researcherCookies(c, Number(values.users));
+  const runs = (await c.query("select id from runs order by id")).rows.map((r) => r.id as string);
+  const served = await startConsole(url, Number(values.port));
+  try {
+    const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
+    await fetch(`${served.base}/trajectories?run=${BIG}&q=refund`, { headers: { cookie: cookies[0] } }).then((r) =>
+      r.text(),
+    );
+    await loadRound(served, {
+      label: `search under load, ${fmt(n)} rollouts in ${BIG}, ${runs.length} runs`,
+      cookies,
+      seconds: Number(values.seconds),
+      think: Number(values["think-ms"]),
+      next: researcher(runs, steps),
+    });
+  } finally {
+    await served.stop();
+  }
+}
+
+async function main() {
+  console.log(
+    `bench/search: phases ${[...PHASES].join(", ")}, sizes ${SIZES.map(fmt).join(", ")}; free disk ${freeGb().toFixed(0)} GB (${load()})`,
+  );
+  if (PHASES.has("ingest")) await phaseIngest();
+  const { database, url } = await migratedBenchDatabase(DB, false);
   const c = new pg.Client(url);
   await c.connect();
-  const t = performance.now();
-  await grow(c);
-  console.log(`grown in ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`);
+  if (!(await c.query("select 1 from runs where id = $1", [TPL])).rowCount) {
+    console.log(`template: ${fmt(await ingestRate(url, TPL))} rollouts/s (${load()})`);
+  }
   await bindDatabase(url);
   await bindReadDatabase(url, url);
-  await reads();
-  await disk(c);
+  if (PHASES.has("reads")) await phaseReads(c);
+  if (PHASES.has("concurrency")) await phaseConcurrency(c, url);
   await c.end();
   if (!values.keep) {
-    const a = new pg.Client(admin);
+    const a = new pg.Client(database.adminUrl);
     await a.connect();
-    await a.query("drop database if exists verity_bench_search with (force)");
-    await a.query("drop database if exists verity_bench_search_noidx with (force)");
+    await a.query(`drop database if exists ${DB} with (force)`);
+    await a.query(`drop database if exists ${DB_NOIDX} with (force)`);
     await a.end();
   }
-  await handle.stop();
+  await database.stop();
   process.exit(0);
 }
 

@@ -370,10 +370,54 @@ async function walkedRows(
 const WALK_ROWS = 10_000;
 
 /**
+ * The id past which no entry of a run's step range lies in the walk's direction: the highest id of the range's entries
+ * (desc), or the lowest (asc). Found one step at a time by the (run_id, step, id) index — a loose scan, two key
+ * lookups per step of the range that has entries, whatever its number of rows. Null when the range has no entries.
+ */
+export async function stepRangeIdBound(
+  run: string,
+  range: { from?: number; to?: number },
+  dir: "asc" | "desc",
+  client: Db = readDb(),
+): Promise<bigint | null> {
+  const from = range.from ?? -2147483648;
+  const to = range.to ?? 2147483647;
+  const d = Prisma.raw(dir);
+  const [{ bound }] = await client.$queryRaw<{ bound: bigint | null }[]>`
+    with recursive st(step) as (
+      (select l.step from ledger l where l.run_id = ${run} and l.step >= ${from} and l.step <= ${to} order by l.step limit 1)
+      union all
+      select (select l.step from ledger l where l.run_id = ${run} and l.step > st.step and l.step <= ${to}
+               order by l.step limit 1)
+        from st where st.step is not null)
+    select ${Prisma.raw(dir === "desc" ? "max" : "min")}(
+             (select l.id from ledger l where l.run_id = ${run} and l.step = st.step order by l.id ${d} limit 1)) as bound
+      from st where st.step is not null`;
+  return bound;
+}
+
+/**
+ * A step range's view with the walk's start moved to the range (stepRangeIdBound): walked in id order from the run's
+ * end, the view passed every entry of the later steps before its first (0.1–0.2 s at 200,000 rollouts, a range in
+ * the middle of the run). Ids follow the ingest, so the range's entries are mostly together in id order; the bound
+ * only keeps rows that no entry of the range lies beyond, so the view's rows are the same. Null when the walk does
+ * not need it (no run, another order, or the range open on the walk's side) or the range is empty.
+ */
+async function walkFromStepRange(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", client: Db) {
+  const far = dir === "desc" ? p.step_to : p.step_from;
+  if (!p.run || p.sort !== "id" || far === undefined) return null;
+  const bound = await stepRangeIdBound(p.run, { from: p.step_from, to: p.step_to }, dir, client);
+  if (bound === null) return null;
+  return withKey(v, dir === "desc" ? Prisma.sql`l.id <= ${bound}` : Prisma.sql`l.id >= ${bound}`);
+}
+
+/**
  * A page of the view. A search first walks the view's order (walkedRows): a frequent term fills its page in the
  * first rows, where the planner, seeing the index find its thousands of matches cheaply, hashed them all against a
  * scan of the run's whole partition and sorted. A rare term, whose walk finds too few, is then answered by one query
- * with the search's EXISTS, which the planner starts from the index.
+ * with the search's EXISTS, which the planner starts from the index. A step range is walked from its end in the
+ * walk's direction (walkFromStepRange) when the view is in id order; in another order it goes to the index plan at
+ * once: a walk in that order passes the rows of every step.
  */
 async function selectRows(
   v: BrowseView,
@@ -383,12 +427,10 @@ async function selectRows(
   client: Db = readDb(),
   walk = WALK_ROWS,
 ): Promise<RawRow[]> {
-  // Not in a step range: the index plan then hashes the matches against the range's rows only (read by the (run, step,
-  // id) index), while a walk in the browser's order passes every row of the later steps first (0.1–0.2 s at 200,000
-  // rollouts, a range in the middle of the run, against 20–60 ms for the index plan)
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
-  if (v.search && limit < walk && !stepRange) {
-    const search = { ...v, search: v.search };
+  const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, dir, client) : v) : null;
+  if (walkable) {
+    const search = { ...walkable, search: v.search! };
     // A first walk of a tenth: a search that matches fewer than a tenth of the page there is not expected to fill it
     // in the whole walk, and goes to the index at once (a failed walk of 10,000 rows cost 0.1–0.2 s at 200,000)
     const first = Math.max(limit, Math.floor(walk / 10));
@@ -473,14 +515,18 @@ export async function browseLedger(
 }
 
 /**
- * The first page of a search as the ordered walk alone answers it (selectRows' first try), null when the walk leaves
- * it to the index; for tests that hold the walk to the index plan's page.
+ * The first page of a search as the ordered walk alone answers it (selectRows' first try, a step range walked from
+ * its end), null when the walk leaves it to the index; for tests that hold the walk to the index plan's page.
  */
 export async function walkedPage(p: BrowseParams, limit: number, walk = WALK_ROWS): Promise<BrowseRow[] | null> {
   const kind = await queryKind(p);
   if (kind?.kind !== "search") throw new Error("walkedPage: q is not a search");
-  const view = { ...viewOf(p, kind), search: kind.query };
-  const rows = await withSearchTimeout(readDb(), (client) => walkedRows(view, p, p.dir, limit, walk, client));
+  const view = viewOf(p, kind);
+  const stepRange = p.step_from !== undefined || p.step_to !== undefined;
+  const rows = await withSearchTimeout(readDb(), async (client) => {
+    const walkable = stepRange ? await walkFromStepRange(view, p, p.dir, client) : view;
+    return walkable ? walkedRows({ ...walkable, search: kind.query }, p, p.dir, limit, walk, client) : { found: 0 };
+  });
   return Array.isArray(rows) ? rows.map(toRow) : null;
 }
 
@@ -542,7 +588,20 @@ export type LedgerCount = { count: number; exact: boolean; atLeast?: true };
  * Where a count stops being exact and how large its sample is (the defaults above; tests make them small), and a
  * search's budget for the exact figure.
  */
-export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searchBudgetMs?: number };
+export type CountOptions = {
+  sampleRows?: number;
+  exactScopeRows?: number;
+  searchBudgetMs?: number;
+  estimateFirstAt?: number;
+};
+/**
+ * A search in a scope too large to count exactly is estimated first, and answered by the estimate at once when it
+ * is at least this many: its count to 1,000 was answered by the plan the page no longer uses (every match hashed
+ * against a scan of the run's partition), 3.2–3.9 s for a frequent Chinese term in a run of 1 M (docs/benchmarks.md,
+ * "Search"). Twice the cap: a sample of 10,000 rows that estimates 2,000 saw about 20 matches, and one whose true
+ * count is at most 1,000 (10 expected) sees that many about 3 times in 1,000.
+ */
+const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
 
 /**
  * How many entries match: exact up to 1,000, and exact in a scope of up to 500,000 rows (the run's partition when the
@@ -550,14 +609,20 @@ export type CountOptions = { sampleRows?: number; exactScopeRows?: number; searc
  * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
  * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
  * use for the guardrail bitmask predicates. A search is counted exactly only within its budget
- * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way. When the sample sees
+ * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way; in a scope too large
+ * to count it is estimated first, and an estimate of at least ESTIMATE_FIRST_AT is the answer. When the sample sees
  * too few matches to estimate more than 1,000 (a rare filter in a large table), only the bound is known: `atLeast`
  * says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
   const started = Date.now();
   const kind = await queryKind(p);
-  const where = Prisma.join(allConditions(viewOf(p, kind)), " and ");
+  const view = viewOf(p, kind);
+  const where = Prisma.join(allConditions(view), " and ");
+  const scopeRows = opts.exactScopeRows ?? EXACT_SCOPE_ROWS;
+  const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
+  const first = view.search ? await searchEstimate(view, p, scopeRows, sampleRows) : null;
+  if (first !== null && first >= (opts.estimateFirstAt ?? ESTIMATE_FIRST_AT)) return { count: first, exact: false };
   const n = await readView(kind, async (client) => {
     const rows = await client.$queryRaw<{ n: bigint }[]>`
       select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
@@ -570,20 +635,37 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
       count: Number(all.n),
       exact: true,
     }));
-  if (tuples <= (opts.exactScopeRows ?? EXACT_SCOPE_ROWS)) {
+  if (tuples <= scopeRows) {
     if (kind?.kind !== "search") return exact(readDb());
     const counted = await withinBudget(exact, started + (opts.searchBudgetMs ?? SEARCH_COUNT_BUDGET_MS));
     if (counted) return counted;
   }
-  const estimate = (client: Db) =>
-    estimateCount(where, p.run, tuples, opts.sampleRows ?? SAMPLE_ROWS, client).then((e): LedgerCount =>
-      e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true },
-    );
+  const past = (e: number): LedgerCount =>
+    e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
+  if (first !== null) return past(first);
+  const estimate = (client: Db) => estimateCount(where, p.run, tuples, sampleRows, client).then(past);
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
   return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
     throw err;
   });
+}
+
+/**
+ * A search's block-sample estimate (estimateCount) when its scope is too large to count exactly, each sampled row
+ * probed for the search by its key (searchProbe: the planner would otherwise hash every match first); null in a
+ * smaller scope, or when the search's timeout stops it.
+ */
+async function searchEstimate(v: BrowseView, p: BrowseParams, scopeRows: number, sampleRows: number) {
+  const tuples = await sampleBase(p.run);
+  if (!v.search || tuples <= scopeRows) return null;
+  const where = Prisma.join([...v.where, searchProbe(v.search, "l")], " and ");
+  return withSearchTimeout(readDb(), (client) => estimateCount(where, p.run, tuples, sampleRows, client)).catch(
+    (err: unknown) => {
+      if (err instanceof SearchTimeoutError) return null;
+      throw err;
+    },
+  );
 }
 
 /** A read run under a statement timeout that ends at `deadline` (epoch ms); null when it is stopped, or already past. */

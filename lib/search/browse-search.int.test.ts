@@ -7,7 +7,14 @@ import { bindDatabase, db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
-import { browseLedger, countLedger, iterateLedger, walkedPage, type BrowseRow } from "@/lib/ledger/browse.ts";
+import {
+  browseLedger,
+  countLedger,
+  iterateLedger,
+  stepRangeIdBound,
+  walkedPage,
+  type BrowseRow,
+} from "@/lib/ledger/browse.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
@@ -103,6 +110,8 @@ describe("the browser's search", () => {
       { any: "unauthorized_write,empty_promise" },
       { step_from: "5000", step_to: "15000" }, // the demo's steps are 0, 5,000, … 25,000
       { any: "unauthorized_write,empty_promise", step_from: "5000", step_to: "15000" },
+      { step_from: "5000", step_to: "15000", dir: "asc" },
+      { step_to: "10000" },
       { any: "unauthorized_write,empty_promise", sort: "reward", dir: "asc" },
     ];
     for (const q of ["退款", "refund"])
@@ -122,6 +131,47 @@ describe("the browser's search", () => {
     // a rare term's walk gives up after its rows and leaves the page to the index
     const rare = params({ run: DEMO, q: "退款", any: "unauthorized_write,empty_promise", step_from: "2" });
     expect(await walkedPage(rare, 6, 3)).toBeNull();
+  });
+
+  it("walks a step range from the range's last entry in the walk's direction, found step by step", async () => {
+    const direct = async (from: number, to: number) => {
+      const [r] = await db().$queryRaw<{ lo: bigint | null; hi: bigint | null }[]>`
+        select min(id) as lo, max(id) as hi from ledger where run_id = ${DEMO} and step between ${from} and ${to}`;
+      return r;
+    };
+    for (const [from, to] of [
+      [5000, 15000],
+      [0, 0],
+      [25000, 25000],
+      [-5, 2147483647],
+    ]) {
+      const { lo, hi } = await direct(from, to);
+      expect(hi, `${from}-${to}`).not.toBeNull();
+      expect(await stepRangeIdBound(DEMO, { from, to }, "desc"), `${from}-${to}`).toBe(hi);
+      expect(await stepRangeIdBound(DEMO, { from, to }, "asc"), `${from}-${to}`).toBe(lo);
+    }
+    expect(await stepRangeIdBound(DEMO, { to: 10000 }, "desc")).toBe((await direct(-1, 10000)).hi);
+    expect(await stepRangeIdBound(DEMO, { from: 1, to: 4999 }, "desc")).toBeNull();
+    expect(await stepRangeIdBound("no-such-run", { from: 0, to: 10 }, "desc")).toBeNull();
+  });
+
+  it("estimates a frequent search first in a scope too large to count, and counts a rare one", async () => {
+    await db().$executeRawUnsafe("analyze ledger");
+    const frequent = params({ run: DEMO, q: "refund" });
+    const exact = await countLedger(frequent);
+    expect(exact.exact).toBe(true);
+    expect(exact.count).toBeGreaterThan(10);
+    // a scope past exactScopeRows: the estimate first, and at or past estimateFirstAt it is the answer (a sample of
+    // the whole partition here, so the estimate is the exact figure)
+    const small = { exactScopeRows: 10, estimateFirstAt: 10, sampleRows: 1_000_000 };
+    expect(await countLedger(frequent, small)).toEqual({ count: exact.count, exact: false });
+    // under estimateFirstAt: counted to the cap as before, exact
+    const rare = params({ run: DEMO, q: '"has been processed" O-20007' });
+    expect(await countLedger(rare, small)).toEqual({ count: 0, exact: true });
+    expect(await countLedger(frequent, { ...small, estimateFirstAt: exact.count + 1 })).toEqual({
+      count: exact.count,
+      exact: true,
+    });
   });
 
   it("gives each row of a page its snippets, the matches marked", async () => {
