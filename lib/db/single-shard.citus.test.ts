@@ -220,6 +220,20 @@ describe("a run's pages on the cluster", () => {
       await expectSingleShard(RUN, statements);
     });
 
+  it("a count past the exact scope: a block sample of the run's shard, sized by the run's counters", async () => {
+    // The demo's run is small: the scope counted exactly is made smaller than it, as a run of millions is to the default.
+    const p = browseParamsSchema.parse({ run: RUN });
+    const [{ n }] = (
+      await pool.query<{ n: number }>(`select count(*)::int as n from ledger where run_id = $1 and is_current`, [RUN])
+    ).rows;
+    expect(n).toBeGreaterThan(1000);
+    const { result, statements } = await capture(() => countLedger(p, { exactScopeRows: 1000 }));
+    expect(result.exact).toBe(false);
+    expect(Math.abs(result.count - n) / n).toBeLessThan(0.25);
+    expect(statements.some((s) => /tablesample/.test(s.text))).toBe(true);
+    await expectSingleShard(RUN, statements);
+  });
+
   it("clusters: the report and its links on the run's worker; the run selector spans every run", async () => {
     const { result, statements } = await capture(clustersPage);
     expect(result.errors).toEqual([]);
