@@ -90,7 +90,7 @@ async function planner(c: pg.Client, s: Sent): Promise<string> {
 }
 
 async function pages() {
-  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
+  const { browseLedger } = await import("@/lib/ledger/browse.ts");
   const { browseParamsSchema } = await import("@/lib/ledger/browse-schema.ts");
   const { loadTrajectoryPage } = await import("@/lib/ledger/loaders.ts");
   const { loadRunPage } = await import("@/lib/runs/loaders.ts");
