@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadAverage } from "@/bench/lib/bench-db.ts";
+import { capture, installStatementCapture, type Sent } from "@/lib/testing/capture-statements.ts";
 
 const { values } = parseArgs({
   options: {
@@ -26,32 +27,7 @@ const { values } = parseArgs({
 const ITER = Number(values.iterations);
 const RUN = values.run!;
 
-type Sent = { text: string; values: unknown[] };
-let sent: Sent[] | null = null;
-const query = pg.Client.prototype.query;
-(pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (
-  this: pg.Client,
-  ...args: unknown[]
-) {
-  const q = args[0] as string | { text?: string; values?: unknown[] } | undefined;
-  const text = typeof q === "string" ? q : q?.text;
-  if (sent && text) {
-    const vals = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q?.values ?? []);
-    sent.push({ text, values: vals });
-  }
-  return (query as (...a: unknown[]) => unknown).apply(this, args);
-};
-
-async function capture(read: () => Promise<unknown>): Promise<Sent[]> {
-  const statements: Sent[] = [];
-  sent = statements;
-  try {
-    await read();
-    return statements;
-  } finally {
-    sent = null;
-  }
-}
+installStatementCapture();
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const planned = (s: Sent) => !/^\s*(begin|commit|rollback|set |savepoint|release)/i.test(s.text);
@@ -164,7 +140,7 @@ async function main() {
           times.push(performance.now() - t);
         }
         whole[label] = p50(times);
-        if (label === "one") statements = await capture(read);
+        if (label === "one") statements = (await capture(read)).statements;
         await db().$disconnect();
       }
       console.log(
