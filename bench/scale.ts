@@ -29,9 +29,11 @@
 //                alone ("one node"), one distributed by `verity db distribute` ("cluster"). Each run-scoped read of
 //                the big run through the console's loaders on both, in turns (--citus-rounds), with the ratio; the
 //                runs list, which spans every run; then --citus-ingest-n rollouts into each of two new runs at once,
-//                through `verity ingest`, on both.
+//                through `verity ingest`, on both. --citus-keep <folder> keeps the cluster's data there (stopped at
+//                the end); run again with the same folder, the cluster starts from it and only the reads (and the
+//                ingest, unless --citus-ingest-n 0) are made: a change to the loaders re-measured without a rebuild.
 //
-// `npx tsx bench/scale.ts [--citus] [--citus-ingest-n 100000] [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
+// `npx tsx bench/scale.ts [--citus] [--citus-ingest-n 100000] [--citus-keep .data/citus-bench] [--phase ingest|reads|concurrency|archive]... [--ingest-n 5000000] [--ab-n 1000000]
 //  [--external-n 1000000] [--n 1000000,3000000] [--small 25000] [--runs 20] [--base 50000] [--iterations 20]
 //  [--users 20] [--seconds 60] [--think-ms 0,1000] [--port 3411] [--archive-n 1000000] [--grow-n 200000] [--review-rate 0.01] [--agreement-before] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
@@ -80,6 +82,7 @@ const { values } = parseArgs({
     citus: { type: "boolean" },
     "citus-ingest-n": { type: "string", default: "100000" },
     "citus-rounds": { type: "string", default: "2" },
+    "citus-keep": { type: "string" },
   },
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency", "archive"]);
@@ -1207,6 +1210,12 @@ async function citusReads(c: pg.Client): Promise<CitusRead[]> {
 async function twoIngests(url: string, label: string, n: number): Promise<number> {
   const runs = [`${label}-a`, `${label}-b`];
   const templates = runs.map((r) => buildTemplate(r, Math.min(n, 20_000)));
+  // The two runs made first: on one node a run's first ingest makes its partitions, and attaching one while the
+  // other ingest writes the ledger can deadlock (ATTACH PARTITION against the COPY into the parent's partitions).
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query("insert into runs (id) select unnest($1::text[]) on conflict do nothing", [runs]);
+  await c.end();
   const t0 = performance.now();
   await Promise.all(
     templates.map((tpl, i) =>
@@ -1222,37 +1231,48 @@ async function twoIngests(url: string, label: string, n: number): Promise<number
  * coordinator).
  */
 async function phaseCitus() {
-  const { startCitusCluster, createCitusDatabase } = await import("@/lib/testing/citus-cluster.ts");
+  const { startCitusCluster, createCitusDatabase, databaseUrl } = await import("@/lib/testing/citus-cluster.ts");
   const { distributeDatabase } = await import("@/lib/db/distribute.ts");
   const { bindDatabase } = await import("@/lib/db/client.ts");
   const size = SIZES[0];
   const t0 = performance.now();
-  const cluster = await startCitusCluster("verity_bench_cluster", [
-    "shared_buffers = 1GB",
-    "max_wal_size = 4GB",
-    "max_connections = 200",
-  ]);
+  const keepAt = values["citus-keep"];
+  const cluster = await startCitusCluster(
+    "verity_bench_cluster",
+    ["shared_buffers = 1GB", "max_wal_size = 4GB", "max_connections = 200"],
+    keepAt,
+  );
   try {
-    const urls = { "one node": await createCitusDatabase(cluster.adminUrls, "verity_bench_one"), cluster: cluster.url };
+    const one = "verity_bench_one";
+    const urls = {
+      "one node": cluster.resumed
+        ? databaseUrl(cluster.adminUrls[0], one)
+        : await createCitusDatabase(cluster.adminUrls, one),
+      cluster: cluster.url,
+    };
     say(
-      `\n## Citus: a coordinator and ${cluster.workerUrls.length} workers up in ${((performance.now() - t0) / 1000).toFixed(1)} s (${load()})`,
+      `\n## Citus: a coordinator and ${cluster.workerUrls.length} workers ${cluster.resumed ? `resumed from ${keepAt}` : "up"} in ${((performance.now() - t0) / 1000).toFixed(1)} s (${load()})`,
     );
-    for (const [label, url] of Object.entries(urls)) {
-      const t = performance.now();
-      await migrate(url);
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await buildReads(c, url, size);
-      await c.end();
-      say(
-        `${label}: built ${fmt(size)} entries in ${BIG} and ${smallRuns.length} runs of ${fmt(SMALL)} in ${((performance.now() - t) / 1000).toFixed(1)} s (${load()})`,
+    // Both databases built at once: the three servers and this process share the machine's cores either way.
+    if (!cluster.resumed)
+      await Promise.all(
+        Object.entries(urls).map(async ([label, url]) => {
+          const t = performance.now();
+          await migrate(url);
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          await buildReads(c, url, size);
+          await c.end();
+          say(
+            `${label}: built ${fmt(size)} entries in ${BIG} and ${smallRuns.length} runs of ${fmt(SMALL)} in ${((performance.now() - t) / 1000).toFixed(1)} s (${load()})`,
+          );
+          if (label === "cluster") {
+            const d = performance.now();
+            await distributeDatabase(url);
+            say(`cluster: distributed in ${((performance.now() - d) / 1000).toFixed(1)} s (${load()})`);
+          }
+        }),
       );
-      if (label === "cluster") {
-        const d = performance.now();
-        await distributeDatabase(url);
-        say(`cluster: distributed in ${((performance.now() - d) / 1000).toFixed(1)} s (${load()})`);
-      }
-    }
     // Reads in turns, each database bound in its turn, so that the machine's load weighs on both alike.
     const times = new Map<string, { "one node": number[]; cluster: number[] }>();
     for (let round = 0; round < Number(values["citus-rounds"]); round++)
@@ -1285,7 +1305,9 @@ async function phaseCitus() {
     if (n > 0) {
       const seconds: Record<string, number> = {};
       for (const [label, url] of Object.entries(urls)) {
-        seconds[label] = await twoIngests(url, label === "cluster" ? "citus-two" : "one-two", n);
+        // A kept cluster's databases may hold an earlier run's two: these are new runs each time.
+        const tag = `${label === "cluster" ? "citus-two" : "one-two"}-${Date.now().toString(36)}`;
+        seconds[label] = await twoIngests(url, tag, n);
         say(
           `${label}: two runs of ${fmt(n)} at once in ${seconds[label].toFixed(1)} s = ${fmt((2 * n) / seconds[label])} rollouts/s (${load()})`,
         );
@@ -1300,6 +1322,7 @@ async function phaseCitus() {
       .$disconnect()
       .catch(() => undefined);
     await cluster.stop();
+    if (keepAt) say(`cluster stopped; its data kept in ${keepAt}`);
   }
 }
 

@@ -23,40 +23,17 @@ import { parseChartQuery } from "@/lib/monitors/schema.ts";
 import { listRunSummaries } from "@/lib/runs/data.ts";
 import { loadRunPage } from "@/lib/runs/loaders.ts";
 import { createCitusDatabase, startCitusServer } from "@/lib/testing/citus-cluster.ts";
+import { capture, installStatementCapture, type Sent } from "@/lib/testing/capture-statements.ts";
 
 const RUN = "grpo-main";
 const workerPorts = inject("citusWorkerUrls").map((u) => Number(new URL(u).port));
 let url = "";
 let pool: pg.Pool;
 
-type Sent = { text: string; values: unknown[] };
-let sent: Sent[] | null = null;
-const query = pg.Client.prototype.query;
-
-/** Every statement any pg client of this process sends while `read` runs (Prisma's and the pools' alike). */
-async function capture<T>(read: () => Promise<T>): Promise<{ result: T; statements: Sent[] }> {
-  const statements: Sent[] = [];
-  sent = statements;
-  try {
-    return { result: await read(), statements };
-  } finally {
-    sent = null;
-  }
-}
+let captured: { restore: () => void } | undefined;
 
 beforeAll(async () => {
-  (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
-    const q = args[0] as string | { text?: string; values?: unknown[] } | undefined;
-    const text = typeof q === "string" ? q : q?.text;
-    if (sent && text) {
-      const values = typeof q === "string" ? (Array.isArray(args[1]) ? args[1] : []) : (q?.values ?? []);
-      sent.push({ text, values });
-    }
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  };
+  captured = installStatementCapture();
   // A database of this file's own: the global setup's is distributed and filled by another file.
   const admin = (u: string) => Object.assign(new URL(u), { pathname: "/postgres" }).toString();
   url = await createCitusDatabase([inject("citusUrl"), ...inject("citusWorkerUrls")].map(admin), "verity_single_shard");
@@ -73,7 +50,7 @@ beforeAll(async () => {
 let third: Awaited<ReturnType<typeof startCitusServer>> | undefined;
 
 afterAll(async () => {
-  pg.Client.prototype.query = query;
+  captured?.restore();
   await third?.stop();
   await pool?.end();
   await db().$disconnect();
@@ -219,6 +196,20 @@ describe("a run's pages on the cluster", () => {
       before.set(page, result);
       await expectSingleShard(RUN, statements);
     });
+
+  it("a count past the exact scope: a block sample of the run's shard, sized by the run's counters", async () => {
+    // The demo's run is small: the scope counted exactly is made smaller than it, as a run of millions is to the default.
+    const p = browseParamsSchema.parse({ run: RUN });
+    const [{ n }] = (
+      await pool.query<{ n: number }>(`select count(*)::int as n from ledger where run_id = $1 and is_current`, [RUN])
+    ).rows;
+    expect(n).toBeGreaterThan(1000);
+    const { result, statements } = await capture(() => countLedger(p, { exactScopeRows: 1000 }));
+    expect(result.exact).toBe(false);
+    expect(Math.abs(result.count - n) / n).toBeLessThan(0.25);
+    expect(statements.some((s) => /tablesample/.test(s.text))).toBe(true);
+    await expectSingleShard(RUN, statements);
+  });
 
   it("clusters: the report and its links on the run's worker; the run selector spans every run", async () => {
     const { result, statements } = await capture(clustersPage);

@@ -321,18 +321,31 @@ function orderedRows(where: Prisma.Sql[], p: BrowseParams, dir: "asc" | "desc", 
              limit ${limit}`;
 }
 
-/** A page's rows (`page`, in the view's order), with whether each is sampled or reviewed. */
-function markPage(page: Prisma.Sql, dir: "asc" | "desc", client: Db) {
-  const d = Prisma.raw(dir);
-  // The page first, then whether each of its rows is sampled or reviewed: asked inside the limited query, the planner
-  // costed those lookups for every row the scan might pass and hashed all of audit_items for them instead of probing
-  // its index 100 times (a scan of 110,117 items twice per page, ~40 ms, whatever the run's size).
-  return client.$queryRaw<RawRow[]>`
-    select page.*,
-           exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id) as sampled,
-           exists (select 1 from audit_items ai where ai.trajectory_id = page.trajectory_id and ai.reviews_done > 0) as reviewed
-      from (${page}) page
-     order by page.sort_value ${d}, page.id ${d}`;
+type PageRow = Omit<RawRow, "sampled" | "reviewed">;
+
+/**
+ * A page's rows (`page`, in the view's order), with whether each is sampled or reviewed (`marks`; without, neither).
+ * Two statements: the page, then the audit items of its trajectories. Asked inside the limited query, the planner
+ * costed those lookups for every row the scan might pass and hashed all of audit_items for them instead of probing
+ * its index 100 times (a scan of 110,117 items twice per page, ~40 ms, whatever the run's size); asked around the
+ * page, on Citus (docs/scale.md) the page is planned apart from the items, which stay on the coordinator, and its
+ * rows are shipped back as an intermediate result before the join: 20–60 ms more per page than the page's own
+ * single-shard statement and this lookup.
+ */
+async function markPage(page: Prisma.Sql, client: Db, marks = true): Promise<RawRow[]> {
+  const rows = await client.$queryRaw<PageRow[]>(page);
+  if (!marks || rows.length === 0) return rows.map((r) => ({ ...r, sampled: false, reviewed: false }));
+  const items = await client.$queryRaw<{ trajectory_id: string; reviewed: boolean }[]>`
+    select ai.trajectory_id, bool_or(ai.reviews_done > 0) as reviewed
+      from audit_items ai
+     where ai.trajectory_id = any(${[...new Set(rows.map((r) => r.trajectory_id))]})
+     group by ai.trajectory_id`;
+  const reviewed = new Map(items.map((i) => [i.trajectory_id, i.reviewed]));
+  return rows.map((r) => ({
+    ...r,
+    sampled: reviewed.has(r.trajectory_id),
+    reviewed: reviewed.get(r.trajectory_id) === true,
+  }));
 }
 
 /**
@@ -352,7 +365,6 @@ async function walkedRows(
   // walk and the page's LIMIT reorders rows, so the page stops at its last match.
   const rows = await markPage(
     Prisma.sql`select w.* from (${orderedRows(v.where, p, dir, walk)}) w where ${searchProbe(v.search, "w")} limit ${limit}`,
-    dir,
     client,
   );
   if (rows.length >= limit) return rows;
@@ -426,6 +438,7 @@ async function selectRows(
   limit: number,
   client: Db = readDb(),
   walk = WALK_ROWS,
+  marks = true,
 ): Promise<RawRow[]> {
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
   const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, dir, client) : v) : null;
@@ -441,7 +454,7 @@ async function selectRows(
       if (Array.isArray(walked)) return walked;
     }
   }
-  return markPage(orderedRows(allConditions(v), p, dir, limit), dir, client);
+  return markPage(orderedRows(allConditions(v), p, dir, limit), client, marks);
 }
 
 /**
@@ -454,7 +467,7 @@ async function selectRows(
  * into the ledger cannot be planned.
  */
 async function firstPast(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", client: Db) {
-  if (p.run) return selectRows(v, p, dir, 1, client);
+  if (p.run) return selectRows(v, p, dir, 1, client, WALK_ROWS, false);
   const runs = await client.$queryRaw<{ id: string }[]>`select id from runs order by id`;
   if (runs.length === 0) return [];
   const expr = SORT_SQL[p.sort];
@@ -706,17 +719,26 @@ async function estimateCount(
  * then scans that partition only), else every partition's. Read from the partitions' own statistics, which
  * autovacuum keeps current; a partitioned parent's are set only by an explicit ANALYZE of it, so after a big ingest
  * they still describe the ledger as it was (an empty one: every count above the cap would read the whole run). A
- * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition.
+ * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition. A ledger
+ * without partitions (distributed on Citus, docs/scale.md: a shard holds several runs, so its statistics do not give
+ * a run's size) is sized by the run's counters instead: its current entries (step_rollups) and the entries they
+ * superseded (run_counters), on the run's worker.
  */
 export async function sampleBase(run?: string): Promise<number> {
   const name = run ?? null;
-  const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
-    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples
+  const [{ tuples, partitioned }] = await readDb().$queryRaw<{ tuples: number; partitioned: boolean }[]>`
+    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples,
+           exists (select 1 from pg_inherits where inhparent = 'ledger'::regclass) as partitioned
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
      where i.inhparent = 'ledger'::regclass
        and (${name}::text is null
             or c.oid = to_regclass(quote_ident(verity_run_partition_name('ledger', ${name}::text))))`;
-  return Math.max(1, tuples);
+  if (partitioned) return Math.max(1, tuples);
+  const scope = run === undefined ? Prisma.sql`true` : Prisma.sql`run_id = ${run}`;
+  const [counted] = await readDb().$queryRaw<{ tuples: number }[]>`
+    select (select coalesce(sum(rollouts), 0) from step_rollups where ${scope})::float8
+         + (select coalesce(sum(superseding_count), 0) from run_counters where ${scope})::float8 as tuples`;
+  return Math.max(1, counted.tuples);
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */

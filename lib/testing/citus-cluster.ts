@@ -1,6 +1,6 @@
 // A real Citus cluster for the Citus tests (`npm test -- citus`): a coordinator and two workers, each Debian's
 // PostgreSQL 15 with shared_preload_libraries = 'citus', on ports the system chose, data under .data/citus/<random>
-// (removed by stop()). As root, every server runs as the `postgres` system user. The cluster's database has the
+// (removed by stop(), unless kept for a benchmark). As root, every server runs as the `postgres` system user. The cluster's database has the
 // citus extension on every node, the coordinator in the metadata and both workers added; it is not migrated.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -123,40 +123,53 @@ export async function startCitusServer(): Promise<{ adminUrl: string; port: numb
 /**
  * Starts the cluster with database `database` (citus on every node, the workers added), `settings` added to each
  * node's postgresql.conf after the test cluster's own (a benchmark's larger buffers). Throws missingCitus()'s sentence.
+ * With `keepAt` (a folder), the cluster's data lives there and stop() leaves it: a later call with the same folder
+ * starts the same servers again on the same ports (the workers are named by port in Citus's metadata), with
+ * `resumed` true and nothing created.
  */
-export async function startCitusCluster(database = "verity_citus", settings: string[] = []): Promise<CitusCluster> {
+export async function startCitusCluster(
+  database = "verity_citus",
+  settings: string[] = [],
+  keepAt?: string,
+): Promise<CitusCluster & { resumed: boolean }> {
   const missing = missingCitus();
   if (missing) throw new Error(missing);
-  const ports = await freePorts(NODES.length);
+  const root = keepAt ? path.resolve(keepAt) : path.resolve(".data", "citus", crypto.randomBytes(4).toString("hex"));
+  const portsFile = path.join(root, "ports.json");
+  const resumed = keepAt !== undefined && fs.existsSync(portsFile);
+  const ports: number[] = resumed ? JSON.parse(fs.readFileSync(portsFile, "utf8")) : await freePorts(NODES.length);
   const who = owner();
-  const root = path.resolve(".data", "citus", crypto.randomBytes(4).toString("hex"));
-  serverRoot(root, who);
+  if (!resumed) serverRoot(root, who);
   const dirs = NODES.map((n) => path.join(root, n));
   const url = (port: number, db: string) => `postgresql://postgres@127.0.0.1:${port}/${db}`;
   const up = new Set<number>();
   const stop = async () => {
     for (const i of [...up].reverse()) await pgCtl(dirs[i], root, ports[i], "stop", who).catch(() => undefined);
     up.clear();
-    fs.rmSync(root, { recursive: true, force: true });
+    if (!keepAt) fs.rmSync(root, { recursive: true, force: true });
   };
   try {
-    await Promise.all(dirs.map((dir) => initServer(dir, [...SETTINGS, ...settings], who)));
+    if (!resumed) await Promise.all(dirs.map((dir) => initServer(dir, [...SETTINGS, ...settings], who)));
     await Promise.all(
       dirs.map(async (dir, i) => {
         await pgCtl(dir, root, ports[i], "start", who);
         up.add(i);
       }),
     );
-    await createCitusDatabase(
-      ports.map((p) => url(p, "postgres")),
-      database,
-    );
+    if (!resumed) {
+      await createCitusDatabase(
+        ports.map((p) => url(p, "postgres")),
+        database,
+      );
+      if (keepAt) fs.writeFileSync(portsFile, JSON.stringify(ports));
+    }
     return {
       url: url(ports[0], database),
       workerUrls: ports.slice(1).map((p) => url(p, database)),
       workerPorts: ports.slice(1),
       adminUrls: ports.map((p) => url(p, "postgres")),
       stop,
+      resumed,
     };
   } catch (err) {
     const logs = serverLogTails(root, NODES);
