@@ -259,6 +259,27 @@ describe("the single-node guarantees, on the cluster", () => {
     expect((await browse("citus-c")).rows).toHaveLength(8);
     expect((await browse("citus-d")).rows).toHaveLength(8);
   });
+
+  it("ingests one batch of two runs whose shards are on one worker", async () => {
+    // The batch writes that worker over more than one connection (its rollups' INSERT … SELECT opens another), and
+    // each replays the transaction's SET LOCALs there: the ledger's locks must not travel with them (docs/scale.md).
+    const first = await placementOf("citus-e0");
+    let second = "";
+    for (let i = 1; !second && i < 50; i++) {
+      const p = await placementOf(`citus-e${i}`);
+      if (p.nodeport === first.nodeport && p.shardid !== first.shardid) second = `citus-e${i}`;
+    }
+    const runs = ["citus-e0", second];
+    const lines = runs.flatMap((run) =>
+      [0, 1].map((k) => rolloutLine(`${run}/${k}`, "T-citus-e", { run, step: 3, group: "g" })),
+    );
+    expect(await ingestText(pool, ndjson([caseLine("T-citus-e"), ...lines]))).toMatchObject({
+      ok: true,
+      rejected: 0,
+      scored: 4,
+    });
+    for (const run of runs) expect((await browse(run)).rows).toHaveLength(2);
+  });
 });
 
 type Placement = { shardid: string; nodeport: number };
