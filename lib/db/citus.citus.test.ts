@@ -131,6 +131,15 @@ describe("the single-node guarantees, on the cluster", () => {
     await expect(pool.query(`update step_rollups set step = step where run_id = 'citus-a'`)).rejects.toThrow(
       /only its writer changes it/,
     );
+    // A refusal names its table, not the shard whose trigger raised it (case_versions_102029): every append-only
+    // trigger is given its table's name.
+    const { rows: unnamed } = await pool.query(
+      `select tgrelid::regclass::text from pg_trigger where tgfoid = 'verity_append_only'::regproc and tgnargs = 0`,
+    );
+    expect(unnamed).toEqual([]);
+    await expect(pool.query(`update case_versions set reason = reason`)).rejects.toThrow(
+      /^case_versions is append-only/,
+    );
   });
 
   it("keeps one current entry per trajectory: a second is refused, and so is clearing one without a successor", async () => {

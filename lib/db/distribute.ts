@@ -148,6 +148,27 @@ async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/**
+ * The append-only triggers that name no table (the audit tables', the activity log's, the case versions'), re-created
+ * with their table's name as argument: a trigger of a table Citus manages runs on its shard, whose name is
+ * TG_TABLE_NAME (`case_versions_102029`), and the refusal must name the table. Returns the tables.
+ */
+async function nameAppendOnlyTriggers(c: pg.Client): Promise<string[]> {
+  const { rows } = await c.query<{ table: string; name: string; def: string }>(
+    `select r.relname as table, t.tgname as name, pg_get_triggerdef(t.oid) as def
+       from pg_trigger t join pg_class r on r.oid = t.tgrelid
+      where not t.tgisinternal and t.tgfoid = 'verity_append_only'::regproc and t.tgnargs = 0
+      order by 1, 2`,
+  );
+  for (const t of rows) {
+    await c.query(`drop trigger "${t.name}" on "${t.table}"`);
+    const named = t.def.replace(/verity_append_only\(\)$/, `verity_append_only('${t.table}')`);
+    if (named === t.def) throw new Error(`an append-only trigger distribute cannot read: ${t.def}`);
+    await c.query(named);
+  }
+  return [...new Set(rows.map((t) => t.table))];
+}
+
 export type DistributeResult = { changed: boolean; steps: string[] };
 
 /** The database is not on a Citus coordinator: nothing was changed. */
@@ -280,6 +301,7 @@ export async function distributeDatabase(
       step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
       await c.query(APPEND_ONLY_BUT_ARCHIVE);
       step("append-only rule: a DELETE admitted for the run being archived (archive deletes a run's rows)");
+      step(`append-only triggers named by their table: ${(await nameAppendOnlyTriggers(c)).join(", ")}`);
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);
