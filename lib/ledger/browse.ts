@@ -624,17 +624,39 @@ async function estimateCount(
  * then scans that partition only), else every partition's. Read from the partitions' own statistics, which
  * autovacuum keeps current; a partitioned parent's are set only by an explicit ANALYZE of it, so after a big ingest
  * they still describe the ledger as it was (an empty one: every count above the cap would read the whole run). A
- * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition.
+ * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition. A ledger
+ * distributed on Citus has no partitions: there it is `distributedRows`.
  */
 export async function sampleBase(run?: string): Promise<number> {
   const name = run ?? null;
-  const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
-    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples
+  const [{ tuples, partitioned }] = await readDb().$queryRaw<{ tuples: number; partitioned: boolean }[]>`
+    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples,
+           (select relkind = 'p' from pg_class where oid = 'ledger'::regclass) as partitioned
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
      where i.inhparent = 'ledger'::regclass
        and (${name}::text is null
             or c.oid = to_regclass(quote_ident(verity_run_partition_name('ledger', ${name}::text))))`;
-  return Math.max(1, tuples);
+  return Math.max(1, partitioned ? tuples : await distributedRows(run));
+}
+
+/**
+ * The rows of a ledger distributed by run (docs/scale.md, "Verity on Citus"). A run's: its current entries (its
+ * rollups) and those they superseded (its counters), both kept where its rows are written, so exact and read on its
+ * worker, O(its steps); a run's shard holds other runs too, so its statistics would not size the run. Every run's:
+ * the shards' own statistics, read on each shard (a page over every run reads every shard anyway).
+ */
+async function distributedRows(run: string | undefined): Promise<number> {
+  if (run === undefined) {
+    const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
+      select coalesce(sum(greatest(result::float8, 0)), 0)::float8 as tuples
+        from run_command_on_shards('ledger', $$select reltuples from pg_class where oid = '%s'::regclass$$)
+       where success`;
+    return tuples;
+  }
+  const [{ rows }] = await readDb().$queryRaw<{ rows: number }[]>`
+    select (select coalesce(sum(s.rollouts), 0) from step_rollups s where s.run_id = ${run})::float8
+         + (select coalesce(sum(k.superseding_count), 0) from run_counters k where k.run_id = ${run})::float8 as rows`;
+  return rows;
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */
