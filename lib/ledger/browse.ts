@@ -1,5 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { Db } from "@/lib/db/client.ts";
+import { ledgerDistributed } from "@/lib/db/layout.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask, guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import {
@@ -12,7 +13,7 @@ import {
 } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
-import { searchCondition, searchProbe } from "@/lib/search/sql.ts";
+import { matchCondition, searchCondition, searchProbe } from "@/lib/search/sql.ts";
 import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
@@ -350,16 +351,30 @@ async function walkedRows(
 ): Promise<RawRow[] | { found: number }> {
   // The walk's own LIMIT keeps the probe out of its scan (no qual is pushed below a LIMIT), and nothing between the
   // walk and the page's LIMIT reorders rows, so the page stops at its last match.
-  const rows = await markPage(
-    Prisma.sql`select w.* from (${orderedRows(v.where, p, dir, walk)}) w where ${searchProbe(v.search, "w")} limit ${limit}`,
-    dir,
-    client,
-  );
+  const walked = orderedRows(v.where, p, dir, walk);
+  const page =
+    p.run === undefined && (await ledgerDistributed(readDb()))
+      ? walkJoined(walked, v.search, dir, limit)
+      : Prisma.sql`select w.* from (${walked}) w where ${searchProbe(v.search, "w", p.run)} limit ${limit}`;
+  const rows = await markPage(page, dir, client);
   if (rows.length >= limit) return rows;
   // Fewer matches than the page: the walk holds all of them only if it read the whole view.
   const [scope] = await client.$queryRaw<{ n: bigint }[]>`
     select count(*) as n from (select 1 from ledger l where ${Prisma.join(v.where, " and ")} limit ${walk}) w`;
   return Number(scope.n) < walk ? rows : { found: rows.length };
+}
+
+/**
+ * A walk over every run on Citus, its rows joined to their search rows: Citus merges the runs' walks on the
+ * coordinator, and cannot then probe the workers' search rows from it row by row (a subquery correlated with a
+ * subquery); a join of the walk's rows with them, by run and rollout, it sends to every worker.
+ */
+function walkJoined(walked: Prisma.Sql, search: SearchQuery, dir: "asc" | "desc", limit: number): Prisma.Sql {
+  const d = Prisma.raw(dir);
+  return Prisma.sql`select w.* from (${walked}) w
+      join rollout_search s on s.run_id = w.run_id and s.rollout_id = w.rollout_id and ${matchCondition(search, "s")}
+     order by w.sort_value ${d}, w.id ${d}
+     limit ${limit}`;
 }
 
 /**
