@@ -126,9 +126,11 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
 ];
 
 /**
- * The enum types' casts to text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the RETURNING
- * clause of every update and create, and Citus refuses a RETURNING clause with a function that is not IMMUTABLE on a
- * table it manages (an enum's text is enum_out, STABLE only because a label can be renamed, which Verity never does).
+ * The enum types' casts to and from text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the
+ * RETURNING clause of every update and create, and writes an enum as `CAST($1::text AS "Enum")`, and Citus refuses a
+ * RETURNING clause, or an upsert's DO UPDATE SET (a cluster's status), with a function that is not IMMUTABLE on a
+ * table it manages (an enum's text is enum_out and enum_in, STABLE only because a label can be renamed, which Verity
+ * never does). The cast from text is a function whose body was parsed before the cast existed: the I/O conversion.
  */
 async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
   const { rows } = await c.query<{ name: string }>(
@@ -144,6 +146,12 @@ async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
          return textin(enum_out(e))`,
     );
     await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
+    const from = `"verity_${name.toLowerCase()}_of_text"`;
+    await c.query(
+      `create or replace function ${from}(t text) returns "${name}" language sql immutable strict parallel safe
+         return t::"${name}"`,
+    );
+    await c.query(`create cast (text as "${name}") with function ${from}(text)`);
   }
   return rows.map((r) => r.name);
 }
@@ -298,7 +306,7 @@ export async function distributeDatabase(
       await c.query("set local citus.propagate_set_commands to 'local'");
       await c.query("set local verity.rollup_writer = 'on'");
       const enums = await immutableEnumCasts(c);
-      step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
+      step(`enum casts to and from text made IMMUTABLE (Prisma's RETURNING and upserts): ${enums.join(", ")}`);
       await c.query(APPEND_ONLY_BUT_ARCHIVE);
       step("append-only rule: a DELETE admitted for the run being archived (archive deletes a run's rows)");
       step(`append-only triggers named by their table: ${(await nameAppendOnlyTriggers(c)).join(", ")}`);
