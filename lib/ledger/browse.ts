@@ -643,15 +643,15 @@ async function estimateCount(
  * distributed on Citus has no partitions: there it is `distributedRows`.
  */
 export async function sampleBase(run?: string): Promise<number> {
+  if (await ledgerDistributed(readDb())) return Math.max(1, await distributedRows(run));
   const name = run ?? null;
-  const [{ tuples, partitioned }] = await readDb().$queryRaw<{ tuples: number; partitioned: boolean }[]>`
-    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples,
-           (select relkind = 'p' from pg_class where oid = 'ledger'::regclass) as partitioned
+  const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
+    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
      where i.inhparent = 'ledger'::regclass
        and (${name}::text is null
             or c.oid = to_regclass(quote_ident(verity_run_partition_name('ledger', ${name}::text))))`;
-  return Math.max(1, partitioned ? tuples : await distributedRows(run));
+  return Math.max(1, tuples);
 }
 
 /**
