@@ -120,7 +120,8 @@ describe("the browser's search", () => {
       for (const view of views) await same(params({ run: DEMO, q, ...view }), JSON.stringify({ q, ...view }));
       // over every run (the demo's and the search texts'): on Citus the runs' walks are merged, then joined to their
       // search rows
-      for (const view of [{}, { sort: "reward", dir: "asc" }]) await same(params({ q, ...view }), JSON.stringify(view));
+      const everyRun: Record<string, string>[] = [{}, { sort: "reward", dir: "asc" }];
+      for (const view of everyRun) await same(params({ q, ...view }), JSON.stringify(view));
     }
     // a rare term's walk gives up after its rows and leaves the page to the index
     const rare = params({ run: DEMO, q: "退款", any: "unauthorized_write,empty_promise", step_from: "2" });
