@@ -189,11 +189,23 @@ const CITUS_INT_FILES = [
   "lib/ingest/interrupt.int.test.ts",
   "app/api/v1/ingest/route.int.test.ts",
   "lib/ingest/run-lock.int.test.ts",
-  // detail
+  // browse and counts (the estimate of a large count, search, "find this ticket" across runs), detail, groups, export
+  "lib/ledger/browse.int.test.ts",
+  "lib/ledger/count-estimate.int.test.ts",
+  "lib/search/browse-search.int.test.ts",
   "lib/ledger/detail.int.test.ts",
-  // shadow-audit sampling, leases and reviews
+  "lib/ledger/group.int.test.ts",
+  "lib/ledger/export.int.test.ts",
+  // the run page: its summary, charts and marks
+  "lib/runs/data.int.test.ts",
+  "lib/runs/loaders.int.test.ts",
+  "lib/monitors/charts.int.test.ts",
+  "lib/monitors/corrected-curve.int.test.ts",
+  "lib/monitors/score-change-marks.int.test.ts",
+  // shadow-audit sampling (from a search too), leases and reviews
   "lib/cli/sample.int.test.ts",
   "lib/audit/mutations.int.test.ts",
+  "lib/audit/search-batch.int.test.ts",
   "lib/review/leases.int.test.ts",
   "lib/review/mutations.int.test.ts",
   // agreement, pairwise
@@ -202,19 +214,22 @@ const CITUS_INT_FILES = [
   "lib/audit/pair-batch.int.test.ts",
   "lib/pairwise/pair-review.int.test.ts",
   "lib/pairwise/report.int.test.ts",
+  // clusters: the report, a cluster's status, a bulk fix
+  "lib/clusters/data.int.test.ts",
+  "lib/clusters/mutations.int.test.ts",
+  "lib/clusters/bulk-fix.int.test.ts",
   // monitors and alarms after a write, the gate
   "lib/monitors/evaluate.int.test.ts",
   "lib/server/after-write.int.test.ts",
   "lib/gate/gate.int.test.ts",
-  // re-scores, archive, reward-function runs
+  // case revisions and re-scores, archive, reward-function runs
+  "lib/cases/cases.int.test.ts",
+  "lib/cases/apply-fix.int.test.ts",
   "lib/ledger/mutations.int.test.ts",
   "lib/runs/archive.int.test.ts",
   "lib/rewards/runs.int.test.ts",
-  // Not yet on the cluster (docs/scale.md, "Verity on Citus", "Not yet"): browse and counts
-  // (lib/ledger/browse, count-estimate: the count's block sample reads per-run partitions), groups
-  // (lib/ledger/group), clusters (lib/clusters/data), case revisions (lib/cases/cases), and the append-only tests of
-  // lib/db/append-only (written against a run's partitions; lib/db/citus.citus.test.ts checks those rules on the
-  // cluster).
+  // Not here: lib/db/append-only (written against a run's partitions; lib/db/citus.citus.test.ts checks those rules on
+  // the cluster), and the tests of the single node's own machinery (migrations, partitions, the embedded server).
 ];
 
 /**

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures/auth.ts";
 
-// The main pages render from the demo data: the runs, a run, the trajectories browser, a rollout, the clusters, the
-// agreement report and the audit queue. `npm test -- e2e` runs this on the single-node database like every spec, and
+// The main pages render from the demo data: the runs, a run, the trajectories browser (and a search in it), a
+// rollout, the clusters, the agreement report, the reward leaderboard and the audit queue. `npm test -- e2e` runs this on the single-node database like every spec, and
 // again against a console whose database is distributed on a Citus cluster when Citus is installed (bin/test.ts,
 // docs/scale.md "Verity on Citus"), where each of these pages reads its run from one worker.
 
@@ -32,6 +32,18 @@ test.describe("the main pages", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(id);
     await expect(page.getByTestId("waterfall")).toBeVisible();
     await expect(page.getByText("Something went wrong")).toHaveCount(0);
+  });
+
+  test("a search in the browser", async ({ page }) => {
+    await opens(page, "/trajectories?run=grpo-main&q=refund", "Trajectories");
+    await expect(page.getByTestId("match-count")).toHaveText(/\b[1-9][\d,]* matching/);
+    const rows = page.getByTestId("browser-scroll").locator("tbody tr[data-index]");
+    await expect(rows.first().locator("[data-snippet] mark").first()).toBeVisible();
+  });
+
+  test("the reward leaderboard", async ({ page }) => {
+    await opens(page, "/rewards/compare?run=grpo-main", "Reward leaderboard");
+    await expect(page.locator('[data-testid="leaderboard-row"][data-ledger="true"]')).toHaveCount(1);
   });
 
   test("clusters and agreement", async ({ page }) => {

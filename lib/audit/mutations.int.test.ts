@@ -11,7 +11,6 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { makeUsers, seedRun, uniqueName, fullMarksReview } from "@/lib/testing/audit-data.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitReview } from "@/lib/review/mutations.ts";
-import { ON_CITUS } from "@/lib/testing/scratch-db.ts";
 
 const url = process.env.DATABASE_URL!;
 const ACTOR = { label: "test" };
@@ -156,9 +155,6 @@ describe("creating a batch", () => {
       expect.objectContaining({ userId: a.userId, reviews: 3, leasedNow: 0, medianSeconds: 21 }),
       expect.objectContaining({ userId: b.userId, reviews: 0, leasedNow: 1, medianSeconds: null }),
     ]);
-    // Not on Citus yet: the runs' step windows are probes of the ledger correlated with runs, a reference table there
-    // (docs/scale.md, "Verity on Citus", "Not yet").
-    if (!ON_CITUS)
-      expect((await listRunWindows()).find((w) => w.id === runId)).toEqual({ id: runId, firstStep: 10, lastStep: 10 });
+    expect((await listRunWindows()).find((w) => w.id === runId)).toEqual({ id: runId, firstStep: 10, lastStep: 10 });
   });
 });

@@ -146,6 +146,15 @@ describe("the single-node guarantees, on the cluster", () => {
     await expect(pool.query(`update step_rollups set step = step where run_id = 'citus-a'`)).rejects.toThrow(
       /only its writer changes it/,
     );
+    // A refusal names its table, not the shard whose trigger raised it (case_versions_102029): every append-only
+    // trigger is given its table's name.
+    const { rows: unnamed } = await pool.query(
+      `select tgrelid::regclass::text from pg_trigger where tgfoid = 'verity_append_only'::regproc and tgnargs = 0`,
+    );
+    expect(unnamed).toEqual([]);
+    await expect(pool.query(`update case_versions set reason = reason`)).rejects.toThrow(
+      /^case_versions is append-only/,
+    );
   });
 
   it("keeps one current entry per trajectory: a second is refused, and so is clearing one without a successor", async () => {
@@ -273,6 +282,27 @@ describe("the single-node guarantees, on the cluster", () => {
     expect(b).toMatchObject({ ok: true, rejected: 0 });
     expect((await browse("citus-c")).rows).toHaveLength(8);
     expect((await browse("citus-d")).rows).toHaveLength(8);
+  });
+
+  it("ingests one batch of two runs whose shards are on one worker", async () => {
+    // The batch writes that worker over more than one connection (its rollups' INSERT … SELECT opens another), and
+    // each replays the transaction's SET LOCALs there: the ledger's locks must not travel with them (docs/scale.md).
+    const first = await placementOf("citus-e0");
+    let second = "";
+    for (let i = 1; !second && i < 50; i++) {
+      const p = await placementOf(`citus-e${i}`);
+      if (p.nodeport === first.nodeport && p.shardid !== first.shardid) second = `citus-e${i}`;
+    }
+    const runs = ["citus-e0", second];
+    const lines = runs.flatMap((run) =>
+      [0, 1].map((k) => rolloutLine(`${run}/${k}`, "T-citus-e", { run, step: 3, group: "g" })),
+    );
+    expect(await ingestText(pool, ndjson([caseLine("T-citus-e"), ...lines]))).toMatchObject({
+      ok: true,
+      rejected: 0,
+      scored: 4,
+    });
+    for (const run of runs) expect((await browse(run)).rows).toHaveLength(2);
   });
 });
 

@@ -126,9 +126,11 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
 ];
 
 /**
- * The enum types' casts to text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the RETURNING
- * clause of every update and create, and Citus refuses a RETURNING clause with a function that is not IMMUTABLE on a
- * table it manages (an enum's text is enum_out, STABLE only because a label can be renamed, which Verity never does).
+ * The enum types' casts to and from text, as IMMUTABLE functions: Prisma names an enum column `"status"::text` in the
+ * RETURNING clause of every update and create, and writes an enum as `CAST($1::text AS "Enum")`, and Citus refuses a
+ * RETURNING clause, or an upsert's DO UPDATE SET (a cluster's status), with a function that is not IMMUTABLE on a
+ * table it manages (an enum's text is enum_out and enum_in, STABLE only because a label can be renamed, which Verity
+ * never does). The cast from text is a function whose body was parsed before the cast existed: the I/O conversion.
  */
 async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
   const { rows } = await c.query<{ name: string }>(
@@ -144,6 +146,12 @@ async function immutableEnumCasts(c: pg.Client): Promise<string[]> {
          return textin(enum_out(e))`,
     );
     await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
+    const from = `"verity_${name.toLowerCase()}_of_text"`;
+    await c.query(
+      `create or replace function ${from}(t text) returns "${name}" language sql immutable strict parallel safe
+         return t::"${name}"`,
+    );
+    await c.query(`create cast (text as "${name}") with function ${from}(text)`);
   }
   return rows.map((r) => r.name);
 }
@@ -159,6 +167,27 @@ async function analyzeShards(c: pg.Client): Promise<void> {
     `select logicalrelid::regclass::text as t from pg_dist_partition order by 1`,
   );
   for (const { t } of rows) await c.query(`analyze ${t}`);
+}
+
+/**
+ * The append-only triggers that name no table (the audit tables', the activity log's, the case versions'), re-created
+ * with their table's name as argument: a trigger of a table Citus manages runs on its shard, whose name is
+ * TG_TABLE_NAME (`case_versions_102029`), and the refusal must name the table. Returns the tables.
+ */
+async function nameAppendOnlyTriggers(c: pg.Client): Promise<string[]> {
+  const { rows } = await c.query<{ table: string; name: string; def: string }>(
+    `select r.relname as table, t.tgname as name, pg_get_triggerdef(t.oid) as def
+       from pg_trigger t join pg_class r on r.oid = t.tgrelid
+      where not t.tgisinternal and t.tgfoid = 'verity_append_only'::regproc and t.tgnargs = 0
+      order by 1, 2`,
+  );
+  for (const t of rows) {
+    await c.query(`drop trigger "${t.name}" on "${t.table}"`);
+    const named = t.def.replace(/verity_append_only\(\)$/, `verity_append_only('${t.table}')`);
+    if (named === t.def) throw new Error(`an append-only trigger distribute cannot read: ${t.def}`);
+    await c.query(named);
+  }
+  return [...new Set(rows.map((t) => t.table))];
 }
 
 export type DistributeResult = { changed: boolean; steps: string[] };
@@ -290,9 +319,10 @@ export async function distributeDatabase(
       await c.query("set local citus.propagate_set_commands to 'local'");
       await c.query("set local verity.rollup_writer = 'on'");
       const enums = await immutableEnumCasts(c);
-      step(`enum casts to text made IMMUTABLE (Prisma's RETURNING): ${enums.join(", ")}`);
+      step(`enum casts to and from text made IMMUTABLE (Prisma's RETURNING and upserts): ${enums.join(", ")}`);
       await c.query(APPEND_ONLY_BUT_ARCHIVE);
       step("append-only rule: a DELETE admitted for the run being archived (archive deletes a run's rows)");
+      step(`append-only triggers named by their table: ${(await nameAppendOnlyTriggers(c)).join(", ")}`);
       for (const [table, trigger] of DROPPED_TRIGGERS) await c.query(`drop trigger if exists ${trigger} on ${table}`);
       step(`dropped the triggers a distributed database cannot keep: ${DROPPED_TRIGGERS.map((t) => t[1]).join(", ")}`);
       const foreignKeys = await dropRunScopedForeignKeys(c);

@@ -21,6 +21,7 @@ import { loadExamples } from "@/lib/demo/seed.ts";
 import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
+import { ON_CITUS } from "@/lib/testing/scratch-db.ts";
 import {
   BrowseCursorError,
   browseLedger,
@@ -186,16 +187,29 @@ type Fact = {
 describe("every filter selects what a direct computation from the narrow tables selects", () => {
   let facts: Fact[];
   beforeAll(async () => {
+    // Joined by run and id (on Citus a join of the distributed tables must name run_id), the audit's flags read
+    // apart: Citus joins no table on the coordinator (audit_items) with a distributed one.
     const { rows } = await t.pool.query<Fact>(`
       select l.id::text, l.trajectory_id, l.run_id, l.step, l.ticket_id, l.category, l.status::text, l.reward, l.outcome,
              l.policy, l.evidence, l.efficiency, l.communication, l.deciding_guardrail, l.capped, l.handoff,
-             array(select g.code from ledger_guardrails g where g.ledger_id = l.id) as guardrails,
-             coalesce((select json_agg(json_build_object('code', r.code, 'tool', r.tool, 'field', r.field))
-                         from ledger_reasons r where r.ledger_id = l.id), '[]') as reasons,
-             (select jsonb_array_length(ro.sandbox -> 'writes') from rollouts ro where ro.id = l.rollout_id) as writes,
-             exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id) as sampled,
-             exists (select 1 from audit_items ai where ai.trajectory_id = l.trajectory_id and ai.reviews_done > 0) as reviewed
-        from ledger l where l.is_current`);
+             coalesce(g.codes, '{}') as guardrails, coalesce(r.reasons, '[]') as reasons,
+             jsonb_array_length(ro.sandbox -> 'writes') as writes
+        from ledger l
+        left join (select run_id, ledger_id, array_agg(code) as codes from ledger_guardrails group by 1, 2) g
+          on g.run_id = l.run_id and g.ledger_id = l.id
+        left join (select run_id, ledger_id, json_agg(json_build_object('code', code, 'tool', tool, 'field', field)) as reasons
+                     from ledger_reasons group by 1, 2) r
+          on r.run_id = l.run_id and r.ledger_id = l.id
+        left join rollouts ro on ro.run_id = l.run_id and ro.id = l.rollout_id
+       where l.is_current`);
+    const { rows: audited } = await t.pool.query<{ trajectory_id: string; reviewed: boolean }>(
+      `select trajectory_id, bool_or(reviews_done > 0) as reviewed from audit_items group by 1`,
+    );
+    const reviewed = new Map(audited.map((a) => [a.trajectory_id, a.reviewed]));
+    for (const f of rows) {
+      f.sampled = reviewed.has(f.trajectory_id);
+      f.reviewed = reviewed.get(f.trajectory_id) === true;
+    }
     facts = rows;
   });
 
@@ -349,7 +363,7 @@ describe("neighbours", () => {
     }
   });
 
-  it("across every run are the cross-run list's, read run by run through each partition's keys", async () => {
+  it("across every run are the cross-run list's", async () => {
     const views: Record<string, string>[] = [{}, { sort: "reward", dir: "asc" }, { any: "empty_promise" }];
     for (const q of views) {
       const p = params(q);
@@ -363,6 +377,11 @@ describe("neighbours", () => {
         });
       }
     }
+  });
+
+  // Counted by this node's statistics of the run's partitions: on Citus the rows are read on the workers, and the
+  // plans are asserted there by lib/db/single-shard.citus.test.ts instead.
+  it.skipIf(ON_CITUS)("opened on their own read a few rows per run, through each partition's keys", async () => {
     // A detail page opened on its own (no browser query): its neighbours in the default view, newest first over every
     // run. Rows fetched from the ledger, counted by the transaction's own statistics with sequential scans off (a
     // query no index orders reads every entry of every run, here more than 1,200).
@@ -413,12 +432,15 @@ describe("countLedger", () => {
     expect(thin).toEqual({ count: 1000, exact: false, atLeast: true });
   });
 
-  it("sizes its block sample by the run's own partition, not by the partitioned parent's statistics", async () => {
+  it("sizes its block sample by the run's own rows, not by the partitioned parent's statistics", async () => {
     // Autovacuum analyzes partitions, never their parent: after an ingest only the run's partition knows its size.
-    const [{ part }] = await db().$queryRaw<
-      { part: string }[]
-    >`select verity_run_partition_name('ledger', ${DEMO}) as part`;
-    await db().$executeRawUnsafe(`analyze "${part}"`);
+    // On Citus (no partitions) the run's rows are its rollups' and counters', exact before any ANALYZE.
+    if (!ON_CITUS) {
+      const [{ part }] = await db().$queryRaw<
+        { part: string }[]
+      >`select verity_run_partition_name('ledger', ${DEMO}) as part`;
+      await db().$executeRawUnsafe(`analyze "${part}"`);
+    }
     const [{ n }] = await db().$queryRaw<{ n: number }[]>`select count(*)::int as n from ledger where run_id = ${DEMO}`;
     const [{ total }] = await db().$queryRaw<{ total: number }[]>`select count(*)::int as total from ledger`;
     expect(n).toBeLessThan(total);

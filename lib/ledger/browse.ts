@@ -1,5 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { Db } from "@/lib/db/client.ts";
+import { ledgerDistributed } from "@/lib/db/layout.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { codesOfMask, guardrailMask } from "@/lib/verifier/guardrail-mask.ts";
 import {
@@ -12,7 +13,7 @@ import {
 } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
-import { searchCondition, searchProbe } from "@/lib/search/sql.ts";
+import { matchCondition, searchCondition, searchProbe } from "@/lib/search/sql.ts";
 import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
@@ -363,15 +364,30 @@ async function walkedRows(
 ): Promise<RawRow[] | { found: number }> {
   // The walk's own LIMIT keeps the probe out of its scan (no qual is pushed below a LIMIT), and nothing between the
   // walk and the page's LIMIT reorders rows, so the page stops at its last match.
-  const rows = await markPage(
-    Prisma.sql`select w.* from (${orderedRows(v.where, p, dir, walk)}) w where ${searchProbe(v.search, "w")} limit ${limit}`,
-    client,
-  );
+  const walked = orderedRows(v.where, p, dir, walk);
+  const page =
+    p.run === undefined && (await ledgerDistributed(readDb()))
+      ? walkJoined(walked, v.search, dir, limit)
+      : Prisma.sql`select w.* from (${walked}) w where ${searchProbe(v.search, "w", p.run)} limit ${limit}`;
+  const rows = await markPage(page, client);
   if (rows.length >= limit) return rows;
   // Fewer matches than the page: the walk holds all of them only if it read the whole view.
   const [scope] = await client.$queryRaw<{ n: bigint }[]>`
     select count(*) as n from (select 1 from ledger l where ${Prisma.join(v.where, " and ")} limit ${walk}) w`;
   return Number(scope.n) < walk ? rows : { found: rows.length };
+}
+
+/**
+ * A walk over every run on Citus, its rows joined to their search rows: Citus merges the runs' walks on the
+ * coordinator, and cannot then probe the workers' search rows from it row by row (a subquery correlated with a
+ * subquery); a join of the walk's rows with them, by run and rollout, it sends to every worker.
+ */
+function walkJoined(walked: Prisma.Sql, search: SearchQuery, dir: "asc" | "desc", limit: number): Prisma.Sql {
+  const d = Prisma.raw(dir);
+  return Prisma.sql`select w.* from (${walked}) w
+      join rollout_search s on s.run_id = w.run_id and s.rollout_id = w.rollout_id and ${matchCondition(search, "s")}
+     order by w.sort_value ${d}, w.id ${d}
+     limit ${limit}`;
 }
 
 /**
@@ -720,25 +736,38 @@ async function estimateCount(
  * autovacuum keeps current; a partitioned parent's are set only by an explicit ANALYZE of it, so after a big ingest
  * they still describe the ledger as it was (an empty one: every count above the cap would read the whole run). A
  * partition never analyzed counts as no rows, and a sample sized against nothing is the whole partition. A ledger
- * without partitions (distributed on Citus, docs/scale.md: a shard holds several runs, so its statistics do not give
- * a run's size) is sized by the run's counters instead: its current entries (step_rollups) and the entries they
- * superseded (run_counters), on the run's worker.
+ * distributed on Citus has no partitions: there it is `distributedRows`.
  */
 export async function sampleBase(run?: string): Promise<number> {
+  if (await ledgerDistributed(readDb())) return Math.max(1, await distributedRows(run));
   const name = run ?? null;
-  const [{ tuples, partitioned }] = await readDb().$queryRaw<{ tuples: number; partitioned: boolean }[]>`
-    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples,
-           exists (select 1 from pg_inherits where inhparent = 'ledger'::regclass) as partitioned
+  const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
+    select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as tuples
       from pg_inherits i join pg_class c on c.oid = i.inhrelid
      where i.inhparent = 'ledger'::regclass
        and (${name}::text is null
             or c.oid = to_regclass(quote_ident(verity_run_partition_name('ledger', ${name}::text))))`;
-  if (partitioned) return Math.max(1, tuples);
-  const scope = run === undefined ? Prisma.sql`true` : Prisma.sql`run_id = ${run}`;
-  const [counted] = await readDb().$queryRaw<{ tuples: number }[]>`
-    select (select coalesce(sum(rollouts), 0) from step_rollups where ${scope})::float8
-         + (select coalesce(sum(superseding_count), 0) from run_counters where ${scope})::float8 as tuples`;
-  return Math.max(1, counted.tuples);
+  return Math.max(1, tuples);
+}
+
+/**
+ * The rows of a ledger distributed by run (docs/scale.md, "Verity on Citus"). A run's: its current entries (its
+ * rollups) and those they superseded (its counters), both kept where its rows are written, so exact and read on its
+ * worker, O(its steps); a run's shard holds other runs too, so its statistics would not size the run. Every run's:
+ * the shards' own statistics, read on each shard (a page over every run reads every shard anyway).
+ */
+async function distributedRows(run: string | undefined): Promise<number> {
+  if (run === undefined) {
+    const [{ tuples }] = await readDb().$queryRaw<{ tuples: number }[]>`
+      select coalesce(sum(greatest(result::float8, 0)), 0)::float8 as tuples
+        from run_command_on_shards('ledger', $$select reltuples from pg_class where oid = '%s'::regclass$$)
+       where success`;
+    return tuples;
+  }
+  const [{ rows }] = await readDb().$queryRaw<{ rows: number }[]>`
+    select (select coalesce(sum(s.rollouts), 0) from step_rollups s where s.run_id = ${run})::float8
+         + (select coalesce(sum(k.superseding_count), 0) from run_counters k where k.run_id = ${run})::float8 as rows`;
+  return rows;
 }
 
 /** Every matching row in browser order, in batches (for CSV/NDJSON export of the filtered set). */

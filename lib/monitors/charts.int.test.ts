@@ -108,7 +108,7 @@ describe("step charts equal a direct computation from the ledger", () => {
     expectColumn(t.rows, "hitRate", new Map(all.map((r) => [r.step, r.rate])));
     const per = await q<{ step: number; code: string; rate: number }>(
       `select l.step, g.code, count(*)::float8 / (select count(*) from ledger x where x.run_id = $1 and x.is_current and x.step = l.step) as rate
-         from ledger l join ledger_guardrails g on g.ledger_id = l.id where l.run_id = $1 and l.is_current group by l.step, g.code`,
+         from ledger l join ledger_guardrails g on g.run_id = l.run_id and g.ledger_id = l.id where l.run_id = $1 and l.is_current group by l.step, g.code`,
       [RUN],
     );
     const codes = [...new Set(per.map((r) => r.code))];
@@ -177,7 +177,7 @@ describe("step charts equal a direct computation from the ledger", () => {
       ["unauthorized_write", "unauthorizedRate"],
     ] as const) {
       const g = await q<{ step: number; rate: number }>(
-        `select step, avg((exists (select 1 from ledger_guardrails g where g.ledger_id = l.id and g.code = $2))::int)::float8 as rate ${current} group by step`,
+        `select step, avg((exists (select 1 from ledger_guardrails g where g.run_id = l.run_id and g.ledger_id = l.id and g.code = $2))::int)::float8 as rate ${current} group by step`,
         [RUN, code],
       );
       expectColumn(t.rows, key, new Map(g.map((r) => [r.step, r.rate])));

@@ -225,10 +225,13 @@ export async function runFingerprints(runIds: readonly string[], client: Db = db
       left join (select * from run_counters where run_id = any(${[...runIds]}::text[])) k on k.run_id = r.id
       -- grouped and joined rather than a subquery per run: on Citus (docs/scale.md) the rollups are on the workers
       -- and runs is a reference table, beside which Citus plans no correlated subquery
+      -- the float sums in step order: summed in the order of whichever plan read them (one run's index, every run's
+      -- scan), their last digits differed, and a run read once alone and once with every run seemed changed
       left join (
-        select s.run_id, concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum), sum(handoffs),
-                                   sum(guardrail_hits), sum(success), sum(groups), sum(group_std_sum),
-                                   sum(trained), sum(trained_differs), sum(trained_abs_diff_sum)) as rollups
+        select s.run_id, concat_ws(':', count(*), max(step), sum(rollouts), sum(rewarded), sum(reward_sum order by step),
+                                   sum(handoffs), sum(guardrail_hits), sum(success), sum(groups),
+                                   sum(group_std_sum order by step), sum(trained), sum(trained_differs),
+                                   sum(trained_abs_diff_sum order by step)) as rollups
           from step_rollups s where s.run_id = any(${[...runIds]}::text[]) group by s.run_id) s on s.run_id = r.id
      where r.id = any(${[...runIds]}::text[])`;
   return new Map(

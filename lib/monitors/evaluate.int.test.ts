@@ -11,7 +11,7 @@ import { bulkPool } from "@/lib/db/pool.ts";
 import { alarmTimeline, stepSeries } from "@/lib/stats/alarms.ts";
 import { HANDOFF_RATE_ALARM } from "@/lib/stats/alarm-presets.ts";
 import { computeAlarmStatuses } from "@/lib/monitors/alarm-state.ts";
-import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms } from "@/lib/monitors/data.ts";
+import { listAlarmEvents, listAlarmStepRows, listPersistedAlarms, runFingerprints } from "@/lib/monitors/data.ts";
 import { evaluateRunAlarms, refreshAlarms } from "@/lib/monitors/evaluate.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
 import { alarmRules, ALARMS } from "@/lib/monitors/rules.ts";
@@ -158,6 +158,41 @@ describe("evaluateRunAlarms", () => {
     expect(seen.filter((s) => s.startsWith("handoff:"))).toEqual(["handoff:green→red"]);
     // no webhook configured: the events say so
     expect((await listAlarmEvents({ runId: split })).every((e) => e.webhook === null)).toBe(true);
+  });
+
+  it("fingerprints a run the same whichever order its rollups are read in", async () => {
+    // Rollups whose reward sums depend on the order they are added in (1e16 + 1 is 1e16), stored out of step order:
+    // a scan reads them as stored, the (run, step) index in step order.
+    const run = uniqueName("fp-order");
+    const c = await bulkPool(url).connect();
+    try {
+      await c.query("begin");
+      await c.query("insert into runs (id) values ($1)", [run]);
+      await c.query("set local verity.rollup_writer = 'on'");
+      for (const [step, sum] of [
+        [3, -1e16],
+        [1, 1e16],
+        [2, 1],
+      ])
+        await c.query("insert into step_rollups (run_id, step, rollouts, reward_sum) values ($1, $2, 1, $3)", [
+          run,
+          step,
+          sum,
+        ]);
+      await c.query("commit");
+    } finally {
+      c.release();
+    }
+    const read = (settings: string) =>
+      db().$transaction(async (tx) => {
+        for (const s of settings.split(";")) await tx.$executeRawUnsafe(`set local ${s}`);
+        return (await runFingerprints([run], tx)).get(run);
+      });
+    // In step order 1e16 + 1 − 1e16 is 0 (1e16 + 1 is 1e16); in the stored order, −1e16 + 1e16 + 1, it would be 1.
+    const fingerprint = (await runFingerprints([run])).get(run)!;
+    expect(fingerprint.split("|")[0].split(":")[4]).toBe("0");
+    expect(await read("enable_indexscan = off; enable_bitmapscan = off")).toBe(fingerprint);
+    expect(await read("enable_seqscan = off")).toBe(fingerprint);
   });
 
   it("refreshAlarms covers every run and evaluates only the changed ones; an unknown run has no alarms", async () => {

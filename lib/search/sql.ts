@@ -89,10 +89,13 @@ function keyedMatch(query: SearchQuery, alias: string, key: string, tail: Prisma
  * searchCondition as a probe of each row's search row by its key, one row at a time: `offset 0` keeps the planner
  * from turning the EXISTS into a join (or a hashed subplan) that reads every match of the search first. For a walk of
  * the ledger in the browser's order that stops at its page (lib/ledger/browse.ts): its cost is one key lookup per
- * row walked, whatever the search's number of matches.
+ * row walked, whatever the search's number of matches. `run`, when the walk is of one run, is named on the probe
+ * too: on Citus (docs/scale.md) the walk and its probes are then one query on the run's worker, where a probe
+ * correlated with a walk over a subquery cannot be planned otherwise.
  */
-export function searchProbe(query: SearchQuery, alias: string): Prisma.Sql {
-  return keyedMatch(query, alias, "rollout_id", Prisma.sql` offset 0`);
+export function searchProbe(query: SearchQuery, alias: string, run?: string): Prisma.Sql {
+  const inRun = run === undefined ? Prisma.empty : Prisma.sql` and s.run_id = ${run}`;
+  return keyedMatch(query, alias, "rollout_id", Prisma.sql`${inRun} offset 0`);
 }
 
 /** Rows of a snippet read: the searchable texts of the given rollouts, each keyed by run and rollout id. */

@@ -36,23 +36,26 @@ export type PreparedLine = {
 export const LEDGER_WRITE_LOCK = 0x76657269;
 
 /**
- * Starts a transaction of a ledger writer of `runs` (an ingest batch, a re-score batch) and takes their locks, in one
- * round trip: LEDGER_WRITE_LOCK shared, then each run's in the order of its key, so two writers of overlapping runs
- * wait for each other rather than deadlock. Every read such a transaction makes is a lookup by key (trajectory,
- * ticket, id). While a large write runs the tables grow faster than autovacuum re-analyses them, and with statistics
- * from when a table was small the planner scanned it for the existence check (89 ms instead of 2 per batch at 200,000
- * rows; 12 s of a 34 s ingest): index lookups are made the only sensible plan for the transaction. Nor does any of
- * them gain from parallel workers, whose start-up alone cost 75 ms a batch once the existence check grew a fourth
- * branch (029) and looked costly enough to the planner.
+ * Starts a transaction of a ledger writer of `runs` (an ingest batch, a re-score batch) and takes their locks:
+ * LEDGER_WRITE_LOCK shared, then each run's in the order of its key, so two writers of overlapping runs wait for each
+ * other rather than deadlock. Every read such a transaction makes is a lookup by key (trajectory, ticket, id). While a
+ * large write runs the tables grow faster than autovacuum re-analyses them, and with statistics from when a table was
+ * small the planner scanned it for the existence check (89 ms instead of 2 per batch at 200,000 rows; 12 s of a 34 s
+ * ingest): index lookups are made the only sensible plan for the transaction. Nor does any of them gain from parallel
+ * workers, whose start-up alone cost 75 ms a batch once the existence check grew a fourth branch (029) and looked
+ * costly enough to the planner. The settings are a statement of their own: on Citus a SET LOCAL is passed on to the
+ * workers as the text of the whole query that held it, so the locks sent with it were taken again on each of the
+ * transaction's connections to a worker, and a second connection to one worker (an INSERT … SELECT's) waited for
+ * the first's lock for ever.
  */
 export async function beginLedgerWrite(client: pg.PoolClient, runs: Iterable<string>): Promise<void> {
   const ids = [...new Set(runs)].map((r) => client.escapeLiteral(r));
   await client.query(
-    `begin; set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0;
-     select pg_advisory_xact_lock_shared(${LEDGER_WRITE_LOCK});
+    `begin; select pg_advisory_xact_lock_shared(${LEDGER_WRITE_LOCK});
      select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK}, k)
        from (select distinct hashtext(r) as k from unnest(array[${ids.join(", ")}]::text[]) as r order by 1 offset 0) as keys`,
   );
+  await client.query("set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0");
 }
 
 /** Starts a transaction of a writer across runs (a case revision, an archive): every ledger writer waits for it. */
