@@ -36,6 +36,14 @@ const asText = (v: unknown): string => (typeof v === "string" ? v : v === undefi
 /** A field's text cut to MAX_FIELD_CHARS. */
 export const cutField = (s: string) => (s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
 
+/**
+ * Bench only: `VERITY_BENCH_NO_SEARCH=1` in an ingesting process's environment makes it compute and write no search
+ * rows, so bench/search-ingest.ts can measure the ingest without search in the same run as with it. Nothing else sets
+ * it; a database ingested so cannot find those rollouts by text.
+ */
+const BENCH_NO_SEARCH = process.env.VERITY_BENCH_NO_SEARCH === "1";
+const NO_TEXTS: SearchTexts = { reply: "", tools: "", args: "", results: "", ticket: "" };
+
 type StepLike = { type: string; name?: unknown; input?: unknown; output?: unknown };
 
 /**
@@ -47,6 +55,7 @@ export function searchTexts(
   rollout: { steps: readonly StepLike[]; finalReply: string },
   ticketMessage: string | null,
 ): SearchTexts {
+  if (BENCH_NO_SEARCH) return NO_TEXTS;
   const tools: string[] = [];
   const args: string[] = [];
   const results: string[] = [];
@@ -104,7 +113,7 @@ export async function insertSearchRows(
   ids: string[],
   batchCases: CaseRow[],
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (rows.length === 0 || BENCH_NO_SEARCH) return;
   const tickets = await ticketMessages(client, rows, batchCases);
   const data: CopyValue[][] = rows.map((r, i) => {
     const texts = { ...r.search, ticket: cutField(tickets.get(r.ticket_id) ?? "") };
