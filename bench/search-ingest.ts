@@ -2,20 +2,22 @@
 //
 // The same N pre-scored rollouts (bench/lib/ingest-fixture.ts: each rollout then its score record) go through
 // `verity ingest` (its own process, as bench/ingest.ts runs it) into a fresh database per side, the sides in turns
-// (side A, side B, side C, then again) so the shared machine's load hits each alike. The sides:
-//   search   as migrated: rollout_search's rows and its indexes written in the ingest's transaction
-//   noindex  rollout_search's indexes dropped in the bench database: the rows still written (the indexes' upkeep)
-//   none     no search at all: the ingesting process runs with VERITY_BENCH_NO_SEARCH=1, which makes it compute
-//            and write no search rows (lib/ledger/store/search-rows.ts; read by nothing but this bench)
-// and, for comparisons (--sides), variants of the index made in the bench database before the ingest:
-//   tsvector the trigram index replaced by a 'simple' tsvector index over the same text (the CJK pairs' kept)
-//   trgm     the CJK pairs' index dropped (the trigram index alone)
-//   cjk      the trigram index dropped (the CJK pairs' index alone)
-// Per side: rollouts/s, PostgreSQL backend CPU (bench/lib/backend-cpu.ts), the ingesting process's CPU, and
-// rollout_search's disk per million rollouts (heap, TOAST, indexes). Then each side's rate against `none` and
-// `noindex`, per turn and over all turns.
+// (side A, side B, side C, then again, each turn starting one further) so the shared machine's load hits each alike:
+//   search       as migrated: rollout_search's rows, its blocks and their two GIN indexes written in the ingest's
+//                transaction (042)
+//   noindex      the blocks' indexes dropped in the bench database: the rows and blocks still written
+//   none         no search at all: the ingesting process runs with VERITY_BENCH_NO_SEARCH=1, which makes it compute
+//                and write no search rows (lib/ledger/store/search-rows.ts; read by nothing but this bench)
+// and, for comparisons (--sides), other indexes made in the bench database in place of the blocks' (rows and blocks
+// still written):
+//   per-rollout  038's index: trigrams (pg_trgm) over each rollout's texts joined
+//   tsvector     a 'simple' full-text (tsvector) index over each rollout's texts joined
+// Per side: rollouts/s, PostgreSQL backend CPU (bench/lib/backend-cpu.ts), the ingesting process's CPU, the WAL
+// written, and rollout_search's and its blocks' disk per million rollouts (heap, TOAST, indexes). Then each side's
+// rate against `none` and `noindex`, per turn and over all turns.
 //
-// `npx tsx bench/search-ingest.ts [--n 100000] [--turns 2] [--sides search,noindex,none] [--batch 2000]`
+// `npx tsx bench/search-ingest.ts [--n 100000] [--turns 2] [--sides search,noindex,none] [--batch 2000] [--keep]`
+// (--keep: each side's database of the last turn is kept, as verity_bench_si_<side>)
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
 import fs from "node:fs";
 import path from "node:path";
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     turns: { type: "string", default: "2" },
     sides: { type: "string", default: "search,noindex,none" },
     batch: { type: "string", default: "2000" },
+    keep: { type: "boolean", default: false },
   },
 });
 const N = Number(values.n);
@@ -41,28 +44,20 @@ const TURNS = Number(values.turns);
 const RUN = "bench";
 
 type Side = { setup?: string; env?: Record<string, string> };
-const TRGM = "rollout_search_doc_trgm_idx";
-const CJK = "rollout_search_cjk_idx";
+const WORDS = "rollout_search_blocks_words_trgm_idx";
+const CJK = "rollout_search_blocks_cjk_idx";
+const NO_BLOCK_INDEXES = `drop index ${WORDS}; drop index ${CJK}`;
 const DOC = `("reply" || ' ' || "tools" || ' ' || "args" || ' ' || "results" || ' ' || "ticket")`;
 const SIDES: Record<string, Side> = {
   search: {},
-  noindex: { setup: `drop index ${TRGM}; drop index ${CJK}` },
+  noindex: { setup: NO_BLOCK_INDEXES },
   none: { env: { VERITY_BENCH_NO_SEARCH: "1" } },
+  "per-rollout": {
+    setup: `${NO_BLOCK_INDEXES}; create index rollout_search_doc_trgm_idx on rollout_search using gin (${DOC} gin_trgm_ops)`,
+  },
   tsvector: {
-    setup: `drop index ${TRGM}; create index rollout_search_doc_tsv_idx on rollout_search using gin (to_tsvector('simple', ${DOC}))`,
+    setup: `${NO_BLOCK_INDEXES}; create index rollout_search_doc_tsv_idx on rollout_search using gin (to_tsvector('simple', ${DOC}))`,
   },
-  trgm: { setup: `drop index ${CJK}` },
-  fastoff: {
-    setup: `drop index ${TRGM}; create index ${TRGM} on rollout_search using gin (${DOC} gin_trgm_ops) with (fastupdate = off)`,
-  },
-  pend64: {
-    setup: `drop index ${TRGM}; create index ${TRGM} on rollout_search using gin (${DOC} gin_trgm_ops) with (gin_pending_list_limit = 65536)`,
-  },
-  pend64wm: {
-    setup: `drop index ${TRGM}; create index ${TRGM} on rollout_search using gin (${DOC} gin_trgm_ops) with (gin_pending_list_limit = 65536);
-            do $$ begin execute format('alter database %I set work_mem = %L', current_database(), '128MB'); end $$`,
-  },
-  cjk: { setup: `drop index ${TRGM}` },
 };
 const sides = values.sides.split(",").map((s) => s.trim());
 for (const s of sides) if (!SIDES[s]) throw new Error(`unknown side ${s} (${Object.keys(SIDES).join(", ")})`);
@@ -79,14 +74,15 @@ type Result = {
 };
 type Disk = { total: number; heap: number; toast: number; indexes: number; rollouts: number };
 
-/** rollout_search's partition of the run, and the run's rollouts, in bytes. */
+/** The run's partitions of rollout_search and rollout_search_blocks together, and of rollouts, in bytes. */
 async function disk(c: pg.Client): Promise<Disk> {
   const { rows } = await c.query(
-    `with p as (select to_regclass(quote_ident(verity_run_partition_name('rollout_search', $1))) as s,
-                       to_regclass(quote_ident(verity_run_partition_name('rollouts', $1))) as r)
-     select pg_total_relation_size(p.s) as total, pg_relation_size(p.s) as heap, pg_indexes_size(p.s) as indexes,
-            coalesce((select pg_total_relation_size(reltoastrelid) from pg_class where oid = p.s and reltoastrelid <> 0), 0) as toast,
-            pg_total_relation_size(p.r) as rollouts
+    `with p as (select to_regclass(quote_ident(verity_run_partition_name(t, $1))) as s
+                  from unnest(array['rollout_search', 'rollout_search_blocks']) t)
+     select sum(pg_total_relation_size(p.s)) as total, sum(pg_relation_size(p.s)) as heap,
+            sum(pg_indexes_size(p.s)) as indexes,
+            sum(coalesce((select pg_total_relation_size(reltoastrelid) from pg_class where oid = p.s and reltoastrelid <> 0), 0)) as toast,
+            pg_total_relation_size(to_regclass(quote_ident(verity_run_partition_name('rollouts', $1)))) as rollouts
        from p`,
     [RUN],
   );
@@ -221,7 +217,7 @@ async function main() {
     }
     report(results);
   } finally {
-    for (const db of made)
+    for (const db of values.keep ? [] : made)
       await admin(database.adminUrl, (c) => c.query(`drop database if exists "${db}" with (force)`)).catch(
         () => undefined,
       );

@@ -1,10 +1,11 @@
 // bench/search: the browser's text search at size (docs/search.md, docs/benchmarks.md "Search").
 //
 //   1. ingest: the same demo rollouts (English and Chinese) through the real ingest into two fresh databases, one as
-//      migrated and one with rollout_search's two GIN indexes dropped: the rate of each and their ratio (the search
-//      rows are written in both; what differs is the index upkeep).
+//      migrated and one with the search blocks' two GIN indexes dropped: the rate of each and their ratio (the search
+//      rows and blocks are written in both; what differs is the index upkeep). bench/search-ingest.ts measures the
+//      ingest with and without search at size.
 //   2. reads: a run grown in SQL to --n rollouts (copies of the ingested ones under new ids, their rollout_search
-//      rows copied with them), then the browser's first page (p50/p95 over --iterations) and its count for each
+//      rows copied with them and their blocks made), then the browser's first page (p50/p95 over --iterations) and its count for each
 //      query kind alone, with a guardrail filter and with a step range; the rollout_search disk per million.
 //
 // `npx tsx bench/search.ts [--n 1000000] [--template-tickets 250] [--iterations 20] [--keep]`
@@ -86,8 +87,8 @@ async function grow(c: pg.Client): Promise<void> {
          returning id, trajectory_id, step),
        pairs as (select ro.id as new_id, ro.step, p.id as old_id, p.trajectory_id as old_traj
                    from ro join pick p on p.trajectory_id || '#' || $1::text = ro.trajectory_id),
-       s as (insert into rollout_search (run_id, rollout_id, step, reply, tools, args, results, ticket, cjk)
-             select $4, pr.new_id, pr.step, x.reply, x.tools, x.args, x.results, x.ticket, x.cjk
+       s as (insert into rollout_search (run_id, rollout_id, step, reply, tools, args, results, ticket)
+             select $4, pr.new_id, pr.step, x.reply, x.tools, x.args, x.results, x.ticket
                from pairs pr join rollout_search x on x.run_id = $3 and x.rollout_id = pr.old_id)
        insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
                            verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
@@ -103,7 +104,9 @@ async function grow(c: pg.Client): Promise<void> {
     have += need;
     if (round % 20 === 0) console.log(`  grown to ${have.toLocaleString("en-US")} (${load()})`);
   }
-  await c.query("analyze rollouts; analyze ledger; analyze rollout_search");
+  // the index's blocks of the copied rows, as migration 042 made them for rollouts stored before it
+  await c.query("select verity_fill_search_blocks($1)", [BIG]);
+  await c.query("analyze rollouts; analyze ledger; analyze rollout_search; analyze rollout_search_blocks");
 }
 
 const QUERIES: [string, string][] = [
@@ -166,7 +169,7 @@ async function main() {
   const url = await freshDb(admin, "verity_bench_search");
   const drop = new pg.Client(without);
   await drop.connect();
-  await drop.query("drop index rollout_search_doc_trgm_idx; drop index rollout_search_cjk_idx");
+  await drop.query("drop index rollout_search_blocks_words_trgm_idx; drop index rollout_search_blocks_cjk_idx");
   await drop.end();
   // in turns, each into a new run, so neither side has the cold start alone
   for (const [i, run] of ["a", "b"].entries()) {
