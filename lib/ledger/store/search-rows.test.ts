@@ -1,7 +1,7 @@
 // The search index's blocks as ingest writes them (rollout_search_blocks, migration 042): one run's rollouts in id
 // order, SEARCH_BLOCK_ROWS at a time, with the distinct words and CJK pairs of their texts.
 import { describe, expect, it } from "vitest";
-import { SEARCH_BLOCK_ROWS, searchBlocks, type SearchTexts } from "@/lib/ledger/store/search-rows.ts";
+import { jsonbText, SEARCH_BLOCK_ROWS, searchBlocks, type SearchTexts } from "@/lib/ledger/store/search-rows.ts";
 
 const texts = (reply: string, ticket = ""): SearchTexts => ({ reply, tools: "", args: "", results: "", ticket });
 
@@ -30,5 +30,14 @@ describe("searchBlocks", () => {
     ]);
     expect(block[3]).toBe(" Refund processed, refund 已为您安排退款 退款 finance.issue_refund order.get ");
     expect(block[4]).toBe("{为您,安排,已为,您安,排退,退款}");
+  });
+});
+
+describe("jsonbText", () => {
+  it("orders keys as jsonb does: shorter first (in bytes), then by byte, ASCII or not", () => {
+    expect(jsonbText({ b: 1, aa: [{ y: null, x: "é" }], a: 2 })).toBe(
+      '{"a": 2, "b": 1, "aa": [{"x": "é", "y": null}]}',
+    );
+    expect(jsonbText({ é: 1, z: 2, ab: 3 })).toBe('{"z": 2, "ab": 3, "é": 1}');
   });
 });

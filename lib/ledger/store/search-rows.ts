@@ -15,6 +15,8 @@ export const MAX_FIELD_CHARS = 20_000;
 /** The searchable texts of one rollout, by field (each at most MAX_FIELD_CHARS). */
 export type SearchTexts = { reply: string; tools: string; args: string; results: string; ticket: string };
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * A JSON value as PostgreSQL prints a jsonb (`{"amount": 59.99, "order_id": "O-1"}`: keys shorter first, then in
  * byte order; ", " and ": " between), so a rollout's texts read the same whether ingest wrote them or migration 038
@@ -23,11 +25,15 @@ export type SearchTexts = { reply: string; tools: string; args: string; results:
 export function jsonbText(v: unknown): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
   if (Array.isArray(v)) return `[${v.map(jsonbText).join(", ")}]`;
-  const keys = Object.keys(v).sort((a, b) => {
-    const la = Buffer.byteLength(a);
-    const lb = Buffer.byteLength(b);
-    return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
-  });
+  const keys = Object.keys(v);
+  // ASCII keys (nearly all) compare by length and code unit as by bytes, without the Buffers
+  if (keys.every((k) => ASCII.test(k))) keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  else
+    keys.sort((a, b) => {
+      const la = Buffer.byteLength(a);
+      const lb = Buffer.byteLength(b);
+      return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
+    });
   const o = v as Record<string, unknown>;
   return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText(o[k])}`).join(", ")}}`;
 }
