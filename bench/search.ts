@@ -1,7 +1,7 @@
 // bench/search: the browser's text search at size (docs/search.md, docs/benchmarks.md "Search").
 //
 //   1. ingest: the same demo rollouts (English and Chinese) through the real ingest into two fresh databases, one as
-//      migrated and one with the search blocks' two GIN indexes dropped: the rate of each and their ratio (the search
+//      migrated and one with the search's two GIN indexes (the blocks' words, the rows' CJK pairs) dropped: the rate of each and their ratio (the search
 //      rows and blocks are written in both; what differs is the index upkeep). bench/search-ingest.ts measures the
 //      ingest with and without search at size.
 //   2. reads: a run grown in SQL to --n rollouts (copies of the ingested ones under new ids, their rollout_search
@@ -87,8 +87,8 @@ async function grow(c: pg.Client): Promise<void> {
          returning id, trajectory_id, step),
        pairs as (select ro.id as new_id, ro.step, p.id as old_id, p.trajectory_id as old_traj
                    from ro join pick p on p.trajectory_id || '#' || $1::text = ro.trajectory_id),
-       s as (insert into rollout_search (run_id, rollout_id, step, reply, tools, args, results, ticket)
-             select $4, pr.new_id, pr.step, x.reply, x.tools, x.args, x.results, x.ticket
+       s as (insert into rollout_search (run_id, rollout_id, step, reply, tools, args, results, ticket, cjk)
+             select $4, pr.new_id, pr.step, x.reply, x.tools, x.args, x.results, x.ticket, x.cjk
                from pairs pr join rollout_search x on x.run_id = $3 and x.rollout_id = pr.old_id)
        insert into ledger (trajectory_id, rollout_id, run_id, step, ticket_id, group_id, category, status, source,
                            verifier_version, config_hash, claims_source, raw_reward, reward, capped, outcome, policy,
@@ -169,7 +169,7 @@ async function main() {
   const url = await freshDb(admin, "verity_bench_search");
   const drop = new pg.Client(without);
   await drop.connect();
-  await drop.query("drop index rollout_search_blocks_words_trgm_idx; drop index rollout_search_blocks_cjk_idx");
+  await drop.query("drop index rollout_search_blocks_words_trgm_idx; drop index rollout_search_cjk_idx");
   await drop.end();
   // in turns, each into a new run, so neither side has the cold start alone
   for (const [i, run] of ["a", "b"].entries()) {

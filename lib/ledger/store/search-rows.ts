@@ -80,7 +80,7 @@ export function searchTexts(
   };
 }
 
-/** The CJK character pairs of all of a rollout's texts (its block's rollout_search_blocks.cjk holds them). */
+/** The CJK character pairs of all of a rollout's texts (its rollout_search.cjk). */
 export function searchBigrams(t: SearchTexts): string[] {
   return cjkBigrams(`${t.reply}\n${t.tools}\n${t.args}\n${t.results}\n${t.ticket}`);
 }
@@ -122,20 +122,15 @@ export const SEARCH_BLOCK_ROWS = 16;
 type SearchRow = { runId: string; id: bigint; texts: SearchTexts };
 
 /**
- * A block's row: its run, first and last rollout id, the distinct words of its rollouts' texts (each between spaces,
- * " w1 w2 … wn ", so a whole word is found as " w ") and their distinct CJK pairs.
+ * A block's row: its run, first and last rollout id, and the distinct words of its rollouts' texts, each between
+ * spaces (" w1 w2 … wn "), so a whole word is found as " w ".
  */
 function blockRow(block: SearchRow[]): CopyValue[] {
   const words = new Set<string>();
-  const pairs = new Set<string>();
-  for (const { texts } of block) {
+  for (const { texts } of block)
     for (const f of [texts.reply, texts.tools, texts.args, texts.results, texts.ticket])
       for (const w of searchWords(f)) words.add(w);
-    for (const p of searchBigrams(texts)) pairs.add(p);
-  }
-  // the pairs hold CJK characters only: no comma, quote, brace or space needs quoting in the array literal
-  const cjk = `{${[...pairs].sort().join(",")}}`;
-  return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `, cjk];
+  return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `];
 }
 
 /**
@@ -157,7 +152,10 @@ export function searchBlocks(rows: SearchRow[]): CopyValue[][] {
   return out;
 }
 
-/** Writes one rollout_search row per new rollout (ids as allocated for them) and their blocks, by COPY. */
+/**
+ * Writes one rollout_search row per new rollout (ids as allocated for them, with its CJK pairs) and their blocks'
+ * words, by COPY.
+ */
 export async function insertSearchRows(
   client: pg.PoolClient,
   rows: RolloutRow[],
@@ -171,25 +169,19 @@ export async function insertSearchRows(
     id: BigInt(ids[i]),
     texts: { ...r.search, ticket: cutField(tickets.get(r.ticket_id) ?? "") },
   }));
-  await copyRows(
-    client,
-    "rollout_search",
-    ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket"],
-    search.map(({ runId, texts }, i) => [
-      runId,
-      ids[i],
-      rows[i].step,
-      texts.reply,
-      texts.tools,
-      texts.args,
-      texts.results,
-      texts.ticket,
-    ]),
-  );
-  await copyRows(
-    client,
-    "rollout_search_blocks",
-    ["run_id", "first_id", "last_id", "words", "cjk"],
-    searchBlocks(search),
-  );
+  // the pairs hold CJK characters only: no comma, quote, brace or space needs quoting in the array literal
+  const data: CopyValue[][] = search.map(({ runId, texts }, i) => [
+    runId,
+    ids[i],
+    rows[i].step,
+    texts.reply,
+    texts.tools,
+    texts.args,
+    texts.results,
+    texts.ticket,
+    `{${searchBigrams(texts).join(",")}}`,
+  ]);
+  const columns = ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket", "cjk"];
+  await copyRows(client, "rollout_search", columns, data);
+  await copyRows(client, "rollout_search_blocks", ["run_id", "first_id", "last_id", "words"], searchBlocks(search));
 }
