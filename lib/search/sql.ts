@@ -3,10 +3,10 @@ import { cjkBigrams, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
 import type { SearchField, SearchQuery, SearchTerm } from "@/lib/search/parse.ts";
 
 // A search as SQL over rollout_search (migrations 038, 042, docs/search.md): one row per rollout in its run's
-// partition with its texts by field, and rollout_search_blocks, the index: blocks of up to 16 of a run's rollouts,
-// each with the distinct words of their texts (a trigram index) and their CJK character pairs (a GIN index). A term
-// finds the blocks that hold its words (ILIKE on the words, case-insensitive) or its pairs, and each rollout of
-// those blocks is then checked as written, in its field.
+// partition with its texts by field and its CJK character pairs (a GIN index), and rollout_search_blocks, blocks of
+// up to 16 of a run's rollouts with the distinct words of their texts (a trigram index). A term finds the blocks that
+// hold its words (ILIKE on the words, case-insensitive), or the rollouts that hold its CJK pairs, and each rollout
+// found is then checked as written, in its field.
 
 /** The column of a field in rollout_search. */
 const FIELD_COLUMN: Record<SearchField, string> = {
@@ -95,7 +95,8 @@ export function matchCondition(query: SearchQuery, s = "s"): Prisma.Sql {
 
 /**
  * A boolean condition on a ledger or rollouts row aliased `alias`: its rollout matches the search. The blocks of its
- * run that hold the terms' words (the index), then its rollout_search row by key, checked as written. Through
+ * run that hold the terms' words (the index), then its rollout_search row by key, checked as written; a search with
+ * no word for the blocks (Chinese terms only) reads the rows by their pairs' index instead. Through
  * `alias.run_id`, so a view of one run reads that run's partitions only. `key` is the column that holds the
  * rollout's id: `rollout_id` on ledger and audit items, `id` on rollouts. An entry without a stored rollout (a score
  * record from outside) never matches.
