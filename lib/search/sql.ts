@@ -47,7 +47,10 @@ function rowSql(t: SearchTerm, s: string): Prisma.Sql {
   const target = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : docSql(s);
   const found = Prisma.sql`${target} ${matchOp(t.text)} ${likePattern(t.text)}`;
   if (t.exclude) return Prisma.sql`not (${found})`;
-  return hasCjkPair(t.text) ? Prisma.sql`${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[] and ${found}` : found;
+  if (!hasCjkPair(t.text)) return found;
+  // the index holds the rows with pairs only (042): the condition names its predicate so the planner uses it
+  const pairs = Prisma.sql`cardinality(${Prisma.raw(s)}.cjk) > 0 and ${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[]`;
+  return Prisma.sql`${pairs} and ${found}`;
 }
 
 /**
