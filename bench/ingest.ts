@@ -5,7 +5,6 @@
 //   API       POST /api/v1/ingest's handler on a node:http server in its own process, the file streamed to it
 // and prints rollouts/s, the ratios to raw COPY, and the peak RSS of the ingesting process (CLI and API server).
 // Uses DATABASE_URL's server, else the embedded one; the scratch databases are dropped afterwards.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -17,6 +16,7 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
 import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { rawCopy } from "@/bench/lib/raw-copy.ts";
+import { quiesce, timed, withDb } from "@/bench/lib/timed-process.ts";
 import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 
 const { values } = parseArgs({
@@ -30,62 +30,6 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const BATCH = Number(values.batch);
 const say = (s: string) => process.stdout.write(s + "\n");
-
-function withDb(url: string, name: string): string {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-/** Runs a command under /usr/bin/time to get its peak RSS; resolves with wall seconds, output and max RSS (MB). */
-function timed(cmd: string, args: string[], env: NodeJS.ProcessEnv, onStdout?: (s: string) => void) {
-  return new Promise<{ code: number; seconds: number; stdout: string; stderr: string; rssMb: number; cpu: number }>(
-    (resolve) => {
-      const started = process.hrtime.bigint();
-      const child = spawn("/usr/bin/time", ["-f", "MAXRSS_KB %M CPU_S %U %S", cmd, ...args], {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (c) => {
-        stdout += c;
-        onStdout?.(String(c));
-      });
-      child.stderr.on("data", (c) => (stderr += c));
-      child.on("close", (code) => {
-        const kb = Number(/MAXRSS_KB (\d+)/.exec(stderr)?.[1] ?? 0);
-        const cpu = /CPU_S ([\d.]+) ([\d.]+)/.exec(stderr);
-        resolve({
-          code: code ?? -1,
-          seconds: Number(process.hrtime.bigint() - started) / 1e9,
-          stdout,
-          stderr,
-          rssMb: kb / 1024,
-          cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN,
-        });
-      });
-    },
-  );
-}
-
-/**
- * Each path starts on a quiet server: the database the previous path wrote is vacuumed and analysed (else autovacuum
- * does it during the next path), and a checkpoint writes out its dirty pages (else the next path's writes pay for
- * evicting them). Not timed.
- */
-async function quiesce(url: string, written?: string): Promise<void> {
-  if (written) {
-    const w = new pg.Client({ connectionString: withDb(url, written) });
-    await w.connect();
-    await w.query("vacuum (analyze)");
-    await w.end();
-  }
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query("checkpoint");
-  await c.end();
-}
 
 async function counts(url: string): Promise<{ rollouts: number; ledger: number }> {
   const c = new pg.Client({ connectionString: url });

@@ -18,6 +18,7 @@ const RUN_SCOPED = [
   "ledger_reasons",
   "reward_results",
   "rollout_search",
+  "rollout_search_blocks",
   "rollouts",
   "step_guardrail_rollups",
   "step_rollups",

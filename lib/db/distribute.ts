@@ -35,6 +35,7 @@ export const RUN_SCOPED_TABLES = [
   "group_rollups",
   "reward_results",
   "rollout_search",
+  "rollout_search_blocks",
   // A run's counters (040), written by triggers where the rows they count are: on its ledger's worker.
   "run_counters",
 ];

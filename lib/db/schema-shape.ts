@@ -73,7 +73,6 @@ export const SQL_ONLY_INDEXES = [
   "ledger_deciding_reward_sort_id_idx",
   "audit_items_one_lease_idx",
   "ledger_one_current_idx",
-  "rollout_search_doc_trgm_idx",
 ];
 
 export function loadDmmf(schemaPath = path.resolve(import.meta.dirname, "../../prisma/schema.prisma")): Dmmf {

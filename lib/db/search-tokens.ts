@@ -1,6 +1,7 @@
-// The keys of rollout_search's index of Chinese, Japanese and Korean text (migration 038): the pairs of adjacent
-// CJK characters, as migration 038's verity_cjk_bigrams computes them for the rows it fills. Ingest writes them;
-// a search looks a term up by them. Pure.
+// The keys of the search index (rollout_search_blocks, migrations 038 and 042): the words of a text (its runs of
+// characters between spaces), which the trigram index is over, and the pairs of adjacent Chinese, Japanese and Korean
+// characters, as migration 038's verity_cjk_bigrams computes them. Ingest writes them; a search looks a term up by
+// them. Pure.
 
 /**
  * The Chinese, Japanese and Korean characters, text in which has no spaces between words: CJK ideographs (and
@@ -28,4 +29,15 @@ export function cjkBigrams(text: string): string[] {
     for (let i = 0; i + 1 < chars.length; i++) out.add(chars[i] + chars[i + 1]);
   }
   return [...out].sort();
+}
+
+/**
+ * The characters that end a word (migration 042 splits at the same six): a word or phrase found inside a text has
+ * each of its space-free parts inside one word of that text, so a block whose words hold those parts is a candidate.
+ */
+const SEARCH_SPACE = /[ \t\n\r\f\v]+/;
+
+/** The words of a text: its runs of characters between spaces (empty ones left out). */
+export function searchWords(text: string): string[] {
+  return text.split(SEARCH_SPACE).filter((w) => w !== "");
 }

@@ -38,6 +38,7 @@ describe("partitions on first ingest", () => {
       "ledger_reasons",
       "reward_results",
       "rollout_search",
+      "rollout_search_blocks",
       "rollouts",
       "step_guardrail_rollups",
       "step_rollups",
@@ -94,9 +95,9 @@ describe("partitions on first ingest", () => {
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
-    // verity_run_partitions makes the ledger's seven; reward_results' and rollout_search's partitions come from
-    // their own triggers on runs.
-    const own = ["reward_results", "rollout_search"];
+    // verity_run_partitions makes the ledger's seven; reward_results' and rollout_search's (and its blocks')
+    // partitions come from their own triggers on runs.
+    const own = ["reward_results", "rollout_search", "rollout_search_blocks"];
     expect(await partitionsOf("it's-new")).toEqual(RUN_PARTITIONED_TABLES.filter((t) => !own.includes(t)).sort());
     const n = await t.pool.query(`select count(*)::int as n from step_rollups where run_id = $1`, ["it's-new"]);
     expect(n.rows[0].n).toBe(N);

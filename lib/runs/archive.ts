@@ -18,6 +18,7 @@ export const RUN_PARTITIONED_TABLES = [
   "ledger_guardrails",
   "ledger",
   "rollout_search",
+  "rollout_search_blocks",
   "rollouts",
   "step_guardrail_rollups",
   "step_rollups",

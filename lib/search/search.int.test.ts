@@ -1,12 +1,13 @@
 // Search over rollout_search against a real database: a rollout is found as soon as its ingest answers, by every
 // field, in Chinese (two characters, a phrase, mixed with English), with exclusions; LIKE's wildcards in a term are
-// text; the migration fills the rows of rollouts stored before it.
+// text; the migrations fill the rows and the index's blocks of rollouts stored before them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { bindDatabase, db } from "@/lib/db/client.ts";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { OTHER, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
+import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { parseSearch } from "@/lib/search/parse.ts";
 import { searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
@@ -81,6 +82,40 @@ describe("searchCondition", () => {
     expect(await found(String.raw`"ord\er"`)).toEqual([]);
   });
 
+  it("finds a phrase that begins and ends inside words, and a part of a word", async () => {
+    expect(await found('"s been proc"')).toEqual(["s-en-1"]);
+    expect(await found('"fund has been processed and arr"')).toEqual(["s-en-1"]);
+    expect(await found("ssue_ref")).toEqual(["s-en-1", "s-zh-1"]);
+    expect(await found('"been processed arrives"')).toEqual([]);
+    expect(await found('arg:"59.99, "')).toEqual(["s-en-1"]);
+  });
+
+  it("finds each rollout of a batch that spans runs and several blocks, and only it", async () => {
+    // 40 rollouts in two runs, interleaved in one batch: each run's ids are in blocks of 16, with the other run's
+    // ids between them; each rollout has a word of its own
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      rolloutLine(`blk-${i}`, "T-EN", { run: i % 2 ? "srch-blk-b" : "srch-blk-a", step: 1 }),
+    ).map((r) => {
+      const o = r as Record<string, unknown> & { trajectory: Record<string, unknown> };
+      const n = Number(String(o.trajectory_id).slice(4));
+      return { ...o, trajectory: { ...o.trajectory, final_reply: `unique word zq${n}x here` } };
+    });
+    const s = await ingestText(t.pool, ndjson(lines));
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+    for (let i = 0; i < 40; i++) {
+      const run = i % 2 ? "srch-blk-b" : "srch-blk-a";
+      expect([i, await found(`zq${i}x`, run)]).toEqual([i, [`blk-${i}`]]);
+      expect(await found(`zq${i}x`, i % 2 ? "srch-blk-a" : "srch-blk-b")).toEqual([]);
+    }
+    const blocks = await t.pool.query(
+      "select run_id, count(*)::int as n from rollout_search_blocks where run_id like 'srch-blk-%' group by 1 order by 1",
+    );
+    expect(blocks.rows).toEqual([
+      { run_id: "srch-blk-a", n: 2 },
+      { run_id: "srch-blk-b", n: 2 },
+    ]);
+  });
+
   it("reads the searchable texts of a page's rollouts", async () => {
     const ids = await db().$queryRaw<{ run_id: string; id: bigint }[]>`
       select run_id, id from rollouts where trajectory_id in ('s-zh-1', 's-other') order by trajectory_id desc`;
@@ -99,12 +134,38 @@ describe("searchCondition", () => {
   });
 });
 
-describe("migration 038", () => {
-  it("fills the searchable texts of the rollouts stored before it as ingest writes them", async () => {
+/** Queries of every kind, for comparing two databases' answers. */
+const QUERIES = [
+  '"has been processed"',
+  "refund processed",
+  "reply:refund",
+  "tool:finance.issue_refund arg:59.99",
+  "refund -ticket:fryer",
+  "退款",
+  'reply:"已为您安排退款"',
+  "退货 refund",
+  "100%_off",
+  '"been processed"',
+  "ssue_ref",
+];
+
+/** The trajectories of `run`'s rollouts that match, in a database reached by `c`. */
+async function foundIn(c: pg.Client, text: string, run: string): Promise<string[]> {
+  const p = parseSearch(text);
+  if (!p.ok) throw new Error(p.error);
+  const q = Prisma.sql`select r.trajectory_id from rollouts r
+                        where r.run_id = ${run} and ${searchCondition(p.query, "r", "id")} order by 1`;
+  return (await c.query(q.text, q.values)).rows.map((r) => r.trajectory_id);
+}
+
+describe("migrations 038 and 042", () => {
+  it("fill the searchable texts and the index's blocks of the rollouts stored before them as ingest writes them", async () => {
     const all = readMigrations();
     const scratch = await createScratchDatabase("search_mig");
     const c = new pg.Client({ connectionString: scratch.url });
+    const ingested = new pg.Client({ connectionString: t.url });
     await c.connect();
+    await ingested.connect();
     try {
       await migrate(scratch.url, { files: all.filter((m) => m.name < "038") });
       await copyRollouts(c);
@@ -113,11 +174,21 @@ describe("migration 038", () => {
                              from rollout_search s join rollouts r on r.run_id = s.run_id and r.id = s.rollout_id
                             order by r.trajectory_id`;
       const backfilled = (await c.query(q.sql)).rows;
-      const ingested = await db().$queryRaw<unknown[]>(q);
-      expect(backfilled).toHaveLength(LINES.length - 2);
-      expect(backfilled).toEqual(ingested);
+      expect(backfilled.length).toBeGreaterThanOrEqual(LINES.length - 2);
+      expect(backfilled).toEqual(await db().$queryRaw<unknown[]>(q));
+      // the blocks group the rollouts otherwise (by batch at ingest, by run here): each run's words agree
+      const keys = `select run_id, w from rollout_search_blocks, unnest(string_to_array(trim(words), ' ')) w
+                    group by 1, 2 order by 1, 2`;
+      const migratedKeys = (await c.query(keys)).rows;
+      expect(migratedKeys.length).toBeGreaterThan(50);
+      expect(migratedKeys).toEqual((await ingested.query(keys)).rows);
+      for (const text of QUERIES)
+        for (const run of [RUN, OTHER])
+          expect([text, run, await foundIn(c, text, run)]).toEqual([text, run, await foundIn(ingested, text, run)]);
+      expect(await foundIn(c, "refund", RUN)).not.toEqual([]);
     } finally {
       await c.end();
+      await ingested.end();
       await scratch.drop();
     }
   });

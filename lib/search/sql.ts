@@ -1,11 +1,12 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
-import { cjkBigrams, hasCjkPair } from "@/lib/db/search-tokens.ts";
+import { cjkBigrams, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
 import type { SearchField, SearchQuery, SearchTerm } from "@/lib/search/parse.ts";
 
-// A search as SQL over rollout_search (migration 038, docs/search.md): one row per rollout in its run's partition,
-// the texts by field, a trigram index over all of them joined (DOC_SQL) and a GIN index over their CJK character
-// pairs (cjk). A word is looked up by trigram (ILIKE on the joined text, case-insensitive), then checked in its
-// field; a term with Chinese/Japanese/Korean text by its character pairs, then checked as written.
+// A search as SQL over rollout_search (migrations 038, 042, docs/search.md): one row per rollout in its run's
+// partition with its texts by field and its CJK character pairs (a GIN index), and rollout_search_blocks, blocks of
+// up to 16 of a run's rollouts with the distinct words of their texts (a trigram index). A term finds the blocks that
+// hold its words (ILIKE on the words, case-insensitive), or the rollouts that hold its CJK pairs, and each rollout
+// found is then checked as written, in its field.
 
 /** The column of a field in rollout_search. */
 const FIELD_COLUMN: Record<SearchField, string> = {
@@ -16,77 +17,115 @@ const FIELD_COLUMN: Record<SearchField, string> = {
   ticket: "ticket",
 };
 
-/**
- * All of a rollout's texts joined, exactly as the trigram index rollout_search_doc_trgm_idx is built on (038): a
- * condition on this expression, written the same, is one the index answers.
- */
+/** All of a rollout's texts joined: a term without a field is checked in it. */
 export function docSql(s: string): Prisma.Sql {
   const a = Prisma.raw(s);
   return Prisma.sql`(${a}.reply || ' ' || ${a}.tools || ' ' || ${a}.args || ' ' || ${a}.results || ' ' || ${a}.ticket)`;
 }
 
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** A LIKE pattern that matches `text` literally anywhere: %, _ and \ are escaped (backslash is LIKE's escape). */
 export function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text)}%`;
 }
 
 /**
  * ILIKE for a term with letters that have a case, LIKE for one without (Chinese, digits): the same rows, and ILIKE
  * folds the case of every candidate's whole text first, which on multibyte text cost 1.2 s of a 1.3 s first page at
- * 200,000 rollouts (docs/benchmarks.md, "Search"). Both are answered by the trigram index.
+ * 200,000 rollouts (docs/benchmarks.md, "Search").
  */
 function matchOp(text: string): Prisma.Sql {
   return Prisma.raw(text.toLowerCase() === text.toUpperCase() ? "like" : "ilike");
 }
 
-function termSql(t: SearchTerm, s: string): Prisma.Sql {
-  const pattern = likePattern(t.text);
-  const op = matchOp(t.text);
-  const column = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : null;
-  if (t.exclude) return Prisma.sql`not (${column ?? docSql(s)} ${op} ${pattern})`;
-  if (hasCjkPair(t.text)) {
-    // The pairs find the candidates; the text is then checked as written. `|| ''` keeps the check off the trigram
-    // index: a two-character term gives it no trigram, and it would read the whole index for every candidate.
-    const target = column ?? Prisma.sql`(${docSql(s)} || '')`;
-    return Prisma.sql`${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[] and ${target} ${op} ${pattern}`;
-  }
-  const found = Prisma.sql`${docSql(s)} ${op} ${pattern}`;
-  return column ? Prisma.sql`${found} and ${column} ${op} ${pattern}` : found;
+/**
+ * A term's check of one rollout's texts (rollout_search aliased `s`), in its field or in all of them. A term with CJK
+ * text is looked up by its character pairs first (the rows' GIN index, 038), then checked as written.
+ */
+function rowSql(t: SearchTerm, s: string): Prisma.Sql {
+  const target = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : docSql(s);
+  const found = Prisma.sql`${target} ${matchOp(t.text)} ${likePattern(t.text)}`;
+  if (t.exclude) return Prisma.sql`not (${found})`;
+  if (!hasCjkPair(t.text)) return found;
+  // the index holds the rows with pairs only (042): the condition names its predicate so the planner uses it
+  const pairs = Prisma.sql`cardinality(${Prisma.raw(s)}.cjk) > 0 and ${Prisma.raw(s)}.cjk @> ${cjkBigrams(t.text)}::text[]`;
+  return Prisma.sql`${pairs} and ${found}`;
 }
 
 /**
- * The search's conditions on a rollout_search row aliased `s` (for reads of rollout_search itself: counts per step,
- * the matching rollouts of a run).
+ * Whether pg_trgm finds a trigram in a LIKE pattern's word (a run of letters and digits gets two spaces before it
+ * when something other than a wildcard precedes it, one after when something follows it, and needs three
+ * characters with them): a pattern without one would make the index read all of itself.
  */
+function hasTrigram(word: string, spaceBefore: boolean, spaceAfter: boolean): boolean {
+  for (const m of word.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const before = m.index > 0 || spaceBefore ? 2 : 0;
+    const after = m.index + m[0].length < word.length || spaceAfter ? 1 : 0;
+    if ([...m[0]].length + before + after >= 3) return true;
+  }
+  return false;
+}
+
+/**
+ * A term's conditions on a block (rollout_search_blocks aliased `b`, its words stored as " w1 w2 … wn "): a text
+ * that holds the term holds each of its space-free parts inside one of its words, the first part at a word's end,
+ * the last at a word's start and those between as whole words. None for an exclusion (checked on the rollouts
+ * only), a term with CJK text (looked up by its pairs in rollout_search), nor a part that gives the trigram index
+ * nothing to look up.
+ */
+function blockSql(t: SearchTerm, b: string): Prisma.Sql[] {
+  if (t.exclude || hasCjkPair(t.text)) return [];
+  const words = searchWords(t.text);
+  const out: Prisma.Sql[] = [];
+  words.forEach((w, i) => {
+    const first = i === 0;
+    const last = i === words.length - 1;
+    if (!hasTrigram(w, !first, !last)) return;
+    const pattern = `${first ? "%" : "% "}${escapeLike(w)}${last ? "%" : " %"}`;
+    out.push(Prisma.sql`${Prisma.raw(b)}.words ${matchOp(w)} ${pattern}`);
+  });
+  return out;
+}
+
+/** The search's checks of a rollout_search row aliased `s`: every term, as written, in its field. */
 export function matchCondition(query: SearchQuery, s = "s"): Prisma.Sql {
   return Prisma.join(
-    query.terms.map((t) => termSql(t, s)),
+    query.terms.map((t) => rowSql(t, s)),
     " and ",
   );
 }
 
 /**
- * A boolean condition on a ledger or rollouts row aliased `alias`: its rollout matches the search. Through
- * `alias.run_id`, so a view of one run reads that run's partition of rollout_search only. `key` is the column that
- * holds the rollout's id: `rollout_id` on ledger and audit items, `id` on rollouts. An entry without a stored
- * rollout (a score record from outside) never matches.
+ * A boolean condition on a ledger or rollouts row aliased `alias`: its rollout matches the search. The blocks of its
+ * run that hold the terms' words (the index), then its rollout_search row by key, checked as written; a search with
+ * no word for the blocks (Chinese terms only) reads the rows by their pairs' index instead. Through
+ * `alias.run_id`, so a view of one run reads that run's partitions only. `key` is the column that holds the
+ * rollout's id: `rollout_id` on ledger and audit items, `id` on rollouts. An entry without a stored rollout (a score
+ * record from outside) never matches.
  */
 export function searchCondition(
   query: SearchQuery,
   alias: string,
   key: "rollout_id" | "id" = "rollout_id",
 ): Prisma.Sql {
-  return keyedMatch(query, alias, key, Prisma.empty);
-}
-
-function keyedMatch(query: SearchQuery, alias: string, key: string, tail: Prisma.Sql): Prisma.Sql {
   const a = Prisma.raw(alias);
-  return Prisma.sql`exists (select 1 from rollout_search s
-     where s.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${matchCondition(query, "s")}${tail})`;
+  const blocks = query.terms.flatMap((t) => blockSql(t, "b"));
+  // Without a word for the blocks (Chinese terms, parts too short), the rollouts' own pairs' index finds them.
+  if (blocks.length === 0)
+    return Prisma.sql`exists (select 1 from rollout_search s
+       where s.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${matchCondition(query, "s")})`;
+  // Each block's rollouts are read by their key range, in a loop over the blocks found (`offset 0`): joined freely,
+  // the planner compared every block with every matching row of the run (34 s for a term in 0.1 % of 100,000).
+  return Prisma.sql`exists (select 1 from rollout_search_blocks b
+       cross join lateral (select s.rollout_id from rollout_search s
+                            where s.run_id = b.run_id and s.rollout_id between b.first_id and b.last_id
+                              and ${matchCondition(query, "s")} offset 0) s
+     where b.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${Prisma.join(blocks, " and ")})`;
 }
 
 /**
- * searchCondition as a probe of each row's search row by its key, one row at a time: `offset 0` keeps the planner
+ * The search checked on each row's own search row, found by its key, one row at a time: `offset 0` keeps the planner
  * from turning the EXISTS into a join (or a hashed subplan) that reads every match of the search first. For a walk of
  * the ledger in the browser's order that stops at its page (lib/ledger/browse.ts): its cost is one key lookup per
  * row walked, whatever the search's number of matches. `run`, when the walk is of one run, is named on the probe
@@ -95,7 +134,9 @@ function keyedMatch(query: SearchQuery, alias: string, key: string, tail: Prisma
  */
 export function searchProbe(query: SearchQuery, alias: string, run?: string): Prisma.Sql {
   const inRun = run === undefined ? Prisma.empty : Prisma.sql` and s.run_id = ${run}`;
-  return keyedMatch(query, alias, "rollout_id", Prisma.sql`${inRun} offset 0`);
+  const a = Prisma.raw(alias);
+  return Prisma.sql`exists (select 1 from rollout_search s
+     where s.run_id = ${a}.run_id and s.rollout_id = ${a}.rollout_id${inRun} and ${matchCondition(query, "s")} offset 0)`;
 }
 
 /** Rows of a snippet read: the searchable texts of the given rollouts, each keyed by run and rollout id. */

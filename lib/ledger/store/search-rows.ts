@@ -3,7 +3,7 @@
 // ingest answers.
 import type pg from "pg";
 import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
-import { cjkBigrams } from "@/lib/db/search-tokens.ts";
+import { cjkBigrams, searchWords } from "@/lib/db/search-tokens.ts";
 import type { CaseRow, RolloutRow } from "@/lib/ledger/store/rows.ts";
 
 /**
@@ -15,6 +15,8 @@ export const MAX_FIELD_CHARS = 20_000;
 /** The searchable texts of one rollout, by field (each at most MAX_FIELD_CHARS). */
 export type SearchTexts = { reply: string; tools: string; args: string; results: string; ticket: string };
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * A JSON value as PostgreSQL prints a jsonb (`{"amount": 59.99, "order_id": "O-1"}`: keys shorter first, then in
  * byte order; ", " and ": " between), so a rollout's texts read the same whether ingest wrote them or migration 038
@@ -23,11 +25,15 @@ export type SearchTexts = { reply: string; tools: string; args: string; results:
 export function jsonbText(v: unknown): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
   if (Array.isArray(v)) return `[${v.map(jsonbText).join(", ")}]`;
-  const keys = Object.keys(v).sort((a, b) => {
-    const la = Buffer.byteLength(a);
-    const lb = Buffer.byteLength(b);
-    return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
-  });
+  const keys = Object.keys(v);
+  // ASCII keys (nearly all) compare by length and code unit as by bytes, without the Buffers
+  if (keys.every((k) => ASCII.test(k))) keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+  else
+    keys.sort((a, b) => {
+      const la = Buffer.byteLength(a);
+      const lb = Buffer.byteLength(b);
+      return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
+    });
   const o = v as Record<string, unknown>;
   return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText(o[k])}`).join(", ")}}`;
 }
@@ -35,6 +41,14 @@ export function jsonbText(v: unknown): string {
 const asText = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : jsonbText(v));
 /** A field's text cut to MAX_FIELD_CHARS. */
 export const cutField = (s: string) => (s.length > MAX_FIELD_CHARS ? s.slice(0, MAX_FIELD_CHARS) : s);
+
+/**
+ * Bench only: `VERITY_BENCH_NO_SEARCH=1` in an ingesting process's environment makes it compute and write no search
+ * rows, so bench/search-ingest.ts can measure the ingest without search in the same run as with it. Nothing else sets
+ * it; a database ingested so cannot find those rollouts by text.
+ */
+const BENCH_NO_SEARCH = process.env.VERITY_BENCH_NO_SEARCH === "1";
+const NO_TEXTS: SearchTexts = { reply: "", tools: "", args: "", results: "", ticket: "" };
 
 type StepLike = { type: string; name?: unknown; input?: unknown; output?: unknown };
 
@@ -47,6 +61,7 @@ export function searchTexts(
   rollout: { steps: readonly StepLike[]; finalReply: string },
   ticketMessage: string | null,
 ): SearchTexts {
+  if (BENCH_NO_SEARCH) return NO_TEXTS;
   const tools: string[] = [];
   const args: string[] = [];
   const results: string[] = [];
@@ -97,25 +112,76 @@ const messageOf = (ticket: unknown) => {
   return typeof m === "string" ? m : m === undefined || m === null ? "" : jsonbText(m);
 };
 
-/** Writes one rollout_search row per new rollout (ids as allocated for them), by COPY. */
+/**
+ * Rollouts a block of the search index holds at most (rollout_search_blocks, migration 042): more share more of their
+ * words (fewer index entries to write), and a search then checks more rollouts that do not match for each block that
+ * does. On the demo's runs, 16 rollouts hold about a sixth of the trigrams that 16 single rollouts do.
+ */
+export const SEARCH_BLOCK_ROWS = 16;
+
+type SearchRow = { runId: string; id: bigint; texts: SearchTexts };
+
+/**
+ * A block's row: its run, first and last rollout id, and the distinct words of its rollouts' texts, each between
+ * spaces (" w1 w2 … wn "), so a whole word is found as " w ".
+ */
+function blockRow(block: SearchRow[]): CopyValue[] {
+  const words = new Set<string>();
+  for (const { texts } of block)
+    for (const f of [texts.reply, texts.tools, texts.args, texts.results, texts.ticket])
+      for (const w of searchWords(f)) words.add(w);
+  return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `];
+}
+
+/**
+ * The blocks of a batch's new rollouts: each run's in id order, SEARCH_BLOCK_ROWS at a time. The batch holds its
+ * runs' ledger lock, so no other rollout of the run has an id between a block's first and last.
+ */
+export function searchBlocks(rows: SearchRow[]): CopyValue[][] {
+  const byRun = new Map<string, SearchRow[]>();
+  for (const r of rows) {
+    const run = byRun.get(r.runId);
+    if (run) run.push(r);
+    else byRun.set(r.runId, [r]);
+  }
+  const out: CopyValue[][] = [];
+  for (const run of byRun.values()) {
+    run.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (let i = 0; i < run.length; i += SEARCH_BLOCK_ROWS) out.push(blockRow(run.slice(i, i + SEARCH_BLOCK_ROWS)));
+  }
+  return out;
+}
+
+/**
+ * Writes one rollout_search row per new rollout (ids as allocated for them, with its CJK pairs) and their blocks'
+ * words, by COPY.
+ */
 export async function insertSearchRows(
   client: pg.PoolClient,
   rows: RolloutRow[],
   ids: string[],
   batchCases: CaseRow[],
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (rows.length === 0 || BENCH_NO_SEARCH) return;
   const tickets = await ticketMessages(client, rows, batchCases);
-  const data: CopyValue[][] = rows.map((r, i) => {
-    const texts = { ...r.search, ticket: cutField(tickets.get(r.ticket_id) ?? "") };
-    // the pairs hold CJK characters only: no comma, quote, brace or space needs quoting in the array literal
-    const cjk = `{${searchBigrams(texts).join(",")}}`;
-    return [r.run_id, ids[i], r.step, texts.reply, texts.tools, texts.args, texts.results, texts.ticket, cjk];
-  });
-  await copyRows(
-    client,
-    "rollout_search",
-    ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket", "cjk"],
-    data,
-  );
+  const search: SearchRow[] = rows.map((r, i) => ({
+    runId: r.run_id,
+    id: BigInt(ids[i]),
+    texts: { ...r.search, ticket: cutField(tickets.get(r.ticket_id) ?? "") },
+  }));
+  // the pairs hold CJK characters only: no comma, quote, brace or space needs quoting in the array literal
+  const data: CopyValue[][] = search.map(({ runId, texts }, i) => [
+    runId,
+    ids[i],
+    rows[i].step,
+    texts.reply,
+    texts.tools,
+    texts.args,
+    texts.results,
+    texts.ticket,
+    `{${searchBigrams(texts).join(",")}}`,
+  ]);
+  const columns = ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket", "cjk"];
+  await copyRows(client, "rollout_search", columns, data);
+  await copyRows(client, "rollout_search_blocks", ["run_id", "first_id", "last_id", "words"], searchBlocks(search));
 }
