@@ -672,7 +672,10 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   const past = (e: number): LedgerCount =>
     e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
   if (first !== null) return past(first);
-  const estimate = (client: Db) => estimateCount(where, p.run, tuples, sampleRows, client).then(past);
+  // A search's sampled rows are each probed by key (searchProbe), as searchEstimate's: its index's condition, evaluated
+  // once per sampled row, reads the index once per row.
+  const sampled = view.search ? Prisma.join([...view.where, searchProbe(view.search, "l")], " and ") : where;
+  const estimate = (client: Db) => estimateCount(sampled, p.run, tuples, sampleRows, client).then(past);
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
   return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
