@@ -650,7 +650,8 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   const where = Prisma.join(allConditions(view), " and ");
   const scopeRows = opts.exactScopeRows ?? EXACT_SCOPE_ROWS;
   const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
-  const first = view.search ? await searchEstimate(view, p, scopeRows, sampleRows) : null;
+  const base = view.search ? await sampleBase(p.run) : undefined;
+  const first = base === undefined ? null : await searchEstimate(view, p, base, scopeRows, sampleRows);
   if (first !== null && first >= (opts.estimateFirstAt ?? ESTIMATE_FIRST_AT)) return { count: first, exact: false };
   const n = await readView(kind, async (client) => {
     const rows = await client.$queryRaw<{ n: bigint }[]>`
@@ -658,7 +659,7 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
     return Number(rows[0].n);
   });
   if (n <= COUNT_CAP) return { count: n, exact: true };
-  const tuples = await sampleBase(p.run);
+  const tuples = base ?? (await sampleBase(p.run));
   const exact = (client: Db) =>
     client.$queryRaw<{ n: bigint }[]>`select count(*) as n from ledger l where ${where}`.then(([all]): LedgerCount => ({
       count: Number(all.n),
@@ -672,10 +673,7 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   const past = (e: number): LedgerCount =>
     e > COUNT_CAP ? { count: e, exact: false } : { count: COUNT_CAP, exact: false, atLeast: true };
   if (first !== null) return past(first);
-  // A search's sampled rows are each probed by key (searchProbe), as searchEstimate's: its index's condition, evaluated
-  // once per sampled row, reads the index once per row.
-  const sampled = view.search ? Prisma.join([...view.where, searchProbe(view.search, "l")], " and ") : where;
-  const estimate = (client: Db) => estimateCount(sampled, p.run, tuples, sampleRows, client).then(past);
+  const estimate = (client: Db) => estimateCount(sampledWhere(view), p.run, tuples, sampleRows, client).then(past);
   // A search's page is found by then: a count past the cap that the timeout stops is "more than 1,000", not an error
   return readView(kind, estimate).catch((err: unknown) => {
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
@@ -684,20 +682,27 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
 }
 
 /**
+ * The view's conditions for a block sample's rows: a search's as a probe of each sampled row's search row by its key
+ * (searchProbe), since the index's condition (searchCondition), evaluated once per sampled row, reads the index once per
+ * row, and the planner would otherwise hash every match first.
+ */
+function sampledWhere(v: BrowseView): Prisma.Sql {
+  return Prisma.join(v.search ? [...v.where, searchProbe(v.search, "l")] : v.where, " and ");
+}
+
+/**
  * A search's block-sample estimate (estimateCount) when its scope is too large to count exactly, each sampled row
  * probed for the search by its key (searchProbe: the planner would otherwise hash every match first); null in a
  * smaller scope, or when the search's timeout stops it.
  */
-async function searchEstimate(v: BrowseView, p: BrowseParams, scopeRows: number, sampleRows: number) {
-  const tuples = await sampleBase(p.run);
+async function searchEstimate(v: BrowseView, p: BrowseParams, tuples: number, scopeRows: number, sampleRows: number) {
   if (!v.search || tuples <= scopeRows) return null;
-  const where = Prisma.join([...v.where, searchProbe(v.search, "l")], " and ");
-  return withSearchTimeout(readDb(), (client) => estimateCount(where, p.run, tuples, sampleRows, client)).catch(
-    (err: unknown) => {
-      if (err instanceof SearchTimeoutError) return null;
-      throw err;
-    },
-  );
+  return withSearchTimeout(readDb(), (client) =>
+    estimateCount(sampledWhere(v), p.run, tuples, sampleRows, client),
+  ).catch((err: unknown) => {
+    if (err instanceof SearchTimeoutError) return null;
+    throw err;
+  });
 }
 
 /** A read run under a statement timeout that ends at `deadline` (epoch ms); null when it is stopped, or already past. */
