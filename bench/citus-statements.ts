@@ -6,7 +6,7 @@
 // --url-cluster it measures two existing databases instead (a kept bench/scale.ts --citus cluster), and --run names
 // the run; --keep <folder> keeps the small cluster there for the next call. Not part of npm test.
 //
-// `npx tsx bench/citus-statements.ts [--iterations 30] [--pages detail,run] [--url-one U --url-cluster U --run R] [--keep .data/citus-stmt] [--explain]`
+// `npx tsx bench/citus-statements.ts [--iterations 30] [--pages detail,run,count,...] [--url-one U --url-cluster U --run R] [--keep .data/citus-stmt] [--explain]`
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -66,7 +66,7 @@ async function planner(c: pg.Client, s: Sent): Promise<string> {
 }
 
 async function pages() {
-  const { browseLedger } = await import("@/lib/ledger/browse.ts");
+  const { browseLedger, countLedger } = await import("@/lib/ledger/browse.ts");
   const { browseParamsSchema } = await import("@/lib/ledger/browse-schema.ts");
   const { loadTrajectoryPage } = await import("@/lib/ledger/loaders.ts");
   const { loadRunPage } = await import("@/lib/runs/loaders.ts");
@@ -84,6 +84,8 @@ async function pages() {
       "first page": () => browseLedger(browseParamsSchema.parse({ run: RUN }), 100),
       "first page capped by reward": () =>
         browseLedger(browseParamsSchema.parse({ run: RUN, capped: "yes", sort: "reward", dir: "asc" }), 100),
+      count: () => countLedger(browseParamsSchema.parse({ run: RUN })),
+      "count capped": () => countLedger(browseParamsSchema.parse({ run: RUN, capped: "yes" })),
       detail: () => loadTrajectoryPage(pick.trajectory_id, { run: RUN }),
       run: () => loadRunPage(RUN, parseChartQuery({}).query, "admin"),
       "runs list": () => listRunSummaries(db()),
