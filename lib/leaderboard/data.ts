@@ -1,10 +1,11 @@
 // Reads of the reward leaderboard: for a run (optionally a step window) or a shadow-audit batch, the audited items with
 // their primary blind review — the agreement report's own items (loadAgreementItems, countedItems: only blind reviews
-// count, the first is the primary one) —, the ledger's reward on each as the candidate "ledger", every reward-function
-// version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
-// lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
-// pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results packed into one text per version; a fifth for the components of two rows compared), the
+// count, the first is the primary one; read verdictsOnly: the leaderboard reads no claims, case slots or current
+// entries) —, the ledger's reward on each as the candidate "ledger", every reward-function version's latest result on
+// those rollouts (never a probed or re-run one: those are its probe and retest pairs, lib/leaderboard/reruns.ts), and
+// the first counted judgement of each pair of the run's pairwise batches (the pairwise report's items, without their
+// rollouts' current entries). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
+// versions, their results packed into one bytea per version; a fifth for the components of two rows compared), the
 // results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
