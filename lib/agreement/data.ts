@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/client.ts";
-import { listPairSlots } from "@/lib/agreement/case-slots.ts";
+import { listPairSlots, type PairSlots } from "@/lib/agreement/case-slots.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { Prisma } from "@/lib/generated/prisma/client.ts";
@@ -71,14 +71,16 @@ const ENUMS = new Set<LedgerColumn>(["status", "source"]);
 // What the agreement report leaves out of each entry (LoadOptions.lean): the verifier's reasons and its guardrail hits
 // with their caps, which the report reads neither of — 45 of the 80 MB of text at 110,000 reviewed items.
 const LEAN_BLANK = new Set<LedgerColumn>(["reasons", "guardrails"]);
+// What LoadOptions.verdictsOnly leaves out besides: the entry's claims (the extraction figures' only input).
+const VERDICTS_BLANK = new Set<LedgerColumn>([...LEAN_BLANK, "claims"]);
 
 /** The entry's columns; with `unless`, null where that condition holds (the id is always read, as `id` if given). */
-const ledgerColumns = (a: string, prefix: string, unless?: string, lean = false, id?: string) =>
+const ledgerColumns = (a: string, prefix: string, unless?: string, blank?: ReadonlySet<LedgerColumn>, id?: string) =>
   Prisma.raw(
     LEDGER_ENTRIES.map(([c]) => {
       const as = `${prefix}_${c}`;
       if (c === "id" && id) return `${id} as ${as}`;
-      if (lean && LEAN_BLANK.has(c)) return `null::jsonb as ${as}`;
+      if (blank?.has(c)) return `null::jsonb as ${as}`;
       const col = `${a}.${c}${ENUMS.has(c) ? "::text" : ""}`;
       return `${unless && c !== "id" ? `case when ${unless} then null else ${col} end` : col} as ${as}`;
     }).join(", "),
@@ -122,7 +124,8 @@ type ReviewRow = {
   efficiency: number;
   communication: number;
   guardrails: string[];
-  claims: unknown;
+  /** Not read when verdictsOnly. */
+  claims?: unknown;
   /** Not read when lean (the report reads neither): "" and 0 then. */
   note?: string;
   seconds_spent?: number;
@@ -151,7 +154,22 @@ export type LoadOptions = {
   /** Leave out each entry's reasons and guardrail hits (both read as empty) and each review's note and time spent
    * ("" and 0): what the agreement report needs. */
   lean?: boolean;
+  /**
+   * Lean, and leave out besides what only the extraction figures and the change of basis read: the claims (each
+   * entry's null, each review's NO_CLAIMS), the case slots (every item's empty) and the rollout's current entry (not
+   * looked up: `bases` is left out, so the filter's basis must be the recorded entry's). What a reader of the verdicts,
+   * rewards, guardrails and categories alone needs (the reward leaderboard): at 10,000 items the case slots are as
+   * many rows of three text arrays, and the claims a JSON document per entry and review.
+   */
+  verdictsOnly?: boolean;
 };
+
+/** A review's claims when they are not read (LoadOptions.verdictsOnly): claimed nothing. Shared: never changed. */
+const NO_CLAIMS: HumanSide["claims"] = Object.freeze({ claimed_writes: [], mentioned: [], forbidden_hits: [] });
+const NO_SLOTS: PairSlots = () => ({ writeTools: [] });
+
+/** What runItemRows reads of each entry: the columns it blanks, and whether the current entry is looked up. */
+type EntryReads = { blank: ReadonlySet<LedgerColumn> | undefined; current: boolean };
 
 /**
  * The reviewed items of run `run` where `itemWhere` holds (items `i` of batches `b`), each with its recorded entry and
@@ -164,8 +182,18 @@ function runItemRows(
   run: string,
   itemWhere: Prisma.Sql,
   category: string | undefined,
-  lean: boolean,
+  reads: EntryReads,
 ): Promise<ItemRow[]> {
+  // without the current entry, none of its columns is read but its id, as null
+  const current = reads.current
+    ? ledgerColumns(
+        "c",
+        "c",
+        "c.id = l.id",
+        reads.blank,
+        `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`,
+      )
+    : Prisma.raw("null::int8 as c_id");
   return rowsOf<ItemRow>(
     client,
     Prisma.sql`
@@ -187,8 +215,7 @@ function runItemRows(
        where it.registry_id is null and ro.run_id = ${run})
     select it.id, it.batch_id, it.trajectory_id, it.ticket_id, coalesce(it.registry_id, lu.registry_id) as registry_id,
            it.stratum, it.inclusion_prob, it.reviews_needed, it.reviews_done, it.disputed_at, it.tolerance, l.category,
-           ${ledgerColumns("l", "l", undefined, lean)},
-           ${ledgerColumns("c", "c", "c.id = l.id", lean, `coalesce(c.id, case when ${RECORDED_IS_CURRENT} then l.id end)`)},
+           ${ledgerColumns("l", "l", undefined, reads.blank)}, ${current},
            it.cause::text as cause, it.adj_guardrail, it.adj_id is not null as adjudicated
       from it
       join ledger l on l.run_id = it.run_id and l.id = it.ledger_id and l.run_id = ${run}
@@ -196,12 +223,16 @@ function runItemRows(
       -- the rollout's current entry, looked up only when the recorded one is not it (a trajectory has one current
       -- entry: most items were never re-scored, and 10,000 probes of the trajectory index were a third of the
       -- statement); "offset 0" keeps each lookup a probe of the run's trajectory index (see agreementFingerprint)
-      left join lateral (
+      ${
+        reads.current
+          ? Prisma.sql`left join lateral (
         select * from ledger c
          where not (${Prisma.raw(RECORDED_IS_CURRENT)})
            and c.run_id = it.run_id and c.trajectory_id = it.trajectory_id and c.is_current and c.rollout_id = it.rollout_id
            and c.run_id = ${run}
-         offset 0 limit 1) c on true
+         offset 0 limit 1) c on true`
+          : Prisma.empty
+      }
      where true ${category ? Prisma.sql`and l.category = ${category}` : Prisma.empty}`,
   );
 }
@@ -235,7 +266,14 @@ export async function loadAgreementItems(
   client: Db = readDb(),
   options: LoadOptions = {},
 ): Promise<AgreementItem[]> {
-  const lean = options.lean ?? false;
+  const verdictsOnly = options.verdictsOnly ?? false;
+  const lean = verdictsOnly || (options.lean ?? false);
+  if (verdictsOnly && f.basis === "now")
+    throw new Error('loadAgreementItems: verdictsOnly does not read the current entries the basis "now" compares with');
+  const reads: EntryReads = {
+    blank: verdictsOnly ? VERDICTS_BLANK : lean ? LEAN_BLANK : undefined,
+    current: !verdictsOnly,
+  };
   const from = f.from ? `${f.from}T00:00:00Z` : null;
   const to = f.to ? new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000).toISOString() : null;
   // The reviews that count under the filter (CURRENT_REVIEW, the annotator, the dates), of review `r`.
@@ -256,7 +294,7 @@ export async function loadAgreementItems(
   const itemInScope = Prisma.sql`exists (select 1 from audit_batches b where b.id = i.batch_id and ${inScope})`;
   // One statement per run in scope (one for a run's report): each reads its run's rows only.
   const itemRows = (f.run ? Promise.resolve([f.run]) : runsInScope(client, f.batch)).then(async (runs) =>
-    (await Promise.all(runs.map((run) => runItemRows(client, run, itemWhere, f.category, lean)))).flat(),
+    (await Promise.all(runs.map((run) => runItemRows(client, run, itemWhere, f.category, reads)))).flat(),
   );
   const [rows, reviewRows, slots] = await Promise.all([
     itemRows,
@@ -264,14 +302,15 @@ export async function loadAgreementItems(
       client,
       Prisma.sql`
       select r.item_id, r.id, r.reviewer_id, u.email, r.reward, r.outcome, r.policy, r.evidence, r.efficiency,
-             r.communication, r.guardrails, r.claims, ${lean ? Prisma.empty : Prisma.sql`r.note, r.seconds_spent,`}
+             r.communication, r.guardrails, ${verdictsOnly ? Prisma.empty : Prisma.sql`r.claims,`}
+             ${lean ? Prisma.empty : Prisma.sql`r.note, r.seconds_spent,`}
              (extract(epoch from r.created_at) * 1000)::float8 as created_ms, r.excluded_reason
         from reviews r join users u on u.id = r.reviewer_id
        -- a review that counts is one of a reviewed item's: its item need only be in scope
        where r.item_id in (select i.id from audit_items i where ${itemInScope}) and ${reviewWhere}`,
     ),
     // the slots of the pairs in scope: an item's pair is its registry and case, read by the items statement
-    listPairSlots(itemInScope, client, f.run),
+    verdictsOnly ? NO_SLOTS : listPairSlots(itemInScope, client, f.run),
   ]);
   // Ordered here rather than in SQL: sorted there, the rows (two entries' JSON each) spilled to disk (12 MB at
   // 10,000 items), for an order the items already have but the planner cannot know.
@@ -289,7 +328,7 @@ export async function loadAgreementItems(
       efficiency: r.efficiency,
       communication: r.communication,
       guardrails: r.guardrails,
-      claims: r.claims as Prisma.JsonValue,
+      claims: (verdictsOnly ? NO_CLAIMS : r.claims) as Prisma.JsonValue,
       note: r.note ?? "",
       secondsSpent: r.seconds_spent ?? 0,
       createdAt: new Date(r.created_ms),
@@ -329,7 +368,9 @@ export async function loadAgreementItems(
       reviews: reviews.filter((x) => x.excludedReason === null),
       excluded: reviews.filter((x) => x.excludedReason !== null),
       adjudication: r.adjudicated ? { cause: r.cause!, guardrail: r.adj_guardrail } : null,
-      bases: { reviewed, now: current, rescored: !!current && current.ledgerId !== reviewed.ledgerId },
+      ...(reads.current
+        ? { bases: { reviewed, now: current, rescored: !!current && current.ledgerId !== reviewed.ledgerId } }
+        : {}),
     };
   });
   return items;

@@ -127,6 +127,40 @@ describe("agreement report on a real database", () => {
     }
   });
 
+  it("is the lean load without claims, case slots or current entries when only the verdicts are read, and the same verdict figures", async () => {
+    const f = agreementFilterSchema.parse({ batch: batchId });
+    const lean = await loadAgreementItems(f, undefined, { lean: true });
+    const verdicts = await loadAgreementItems(f, undefined, { verdictsOnly: true });
+    // the lean load has claims, slots and both entries of every item to leave out
+    const has = {
+      ledgerClaims: lean.some((i) => i.ledger.claims !== null),
+      reviewClaims: lean.some((i) => i.reviews.some((r) => r.claims.claimed_writes.length > 0)),
+      slots: lean.some((i) => i.slots.writeTools.length > 0),
+      bases: lean.every((i) => i.bases?.now),
+    };
+    expect(has).toEqual({ ledgerClaims: true, reviewClaims: true, slots: true, bases: true });
+    const unclaimed = (rs: (typeof lean)[number]["reviews"] | undefined) =>
+      rs?.map((r) => ({ ...r, claims: { claimed_writes: [], mentioned: [], forbidden_hits: [] } }));
+    expect(verdicts).toEqual(
+      lean.map((i) => ({
+        ...i,
+        bases: undefined,
+        slots: { writeTools: [] },
+        ledger: { ...i.ledger, claims: null },
+        reviews: unclaimed(i.reviews),
+        excluded: unclaimed(i.excluded),
+      })),
+    );
+    expect(verdicts.every((i) => !("bases" in i))).toBe(true);
+    const figures = (r: ReturnType<typeof buildAgreementReport>) => [r.headline, r.guardrails];
+    expect(figures(buildAgreementReport(verdicts, f))).toStrictEqual(figures(buildAgreementReport(lean, f)));
+    await expect(
+      loadAgreementItems(agreementFilterSchema.parse({ batch: batchId, basis: "now" }), undefined, {
+        verdictsOnly: true,
+      }),
+    ).rejects.toThrow(/basis "now"/);
+  });
+
   it("reads the same items straight from the pool as through Prisma's $queryRaw (in a transaction)", async () => {
     expect(poolOf(db())).not.toBeNull();
     for (const over of [{ batch: batchId }, { batch: batchId, basis: "now" }, { run: runId }]) {

@@ -193,6 +193,10 @@ describe("buildLeaderboard", () => {
     expect(() => board(items, [c({}, { id: "a", kind: "ledger" }), c({}, { kind: "ledger" })])).toThrow(/at most one/);
     expect(() => board([item(0, "pass", 2)], [])).toThrow(/item i0: the human reward/);
     expect(() => board(items, [c({ r0: ok(1, { costUsd: -1 }) })])).toThrow(/costUsd/);
+    // the first bad result is the one named, the same whichever of its checks fails
+    expect(() => board(items, [c({ r0: ok(1), 7: ok(1, { latencyMs: Number.NaN }), r2: ok(2) })])).toThrow(
+      /^candidate x, rollout 7: latencyMs must be a non-negative number$/,
+    );
   });
 });
 

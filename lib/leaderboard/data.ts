@@ -1,10 +1,11 @@
 // Reads of the reward leaderboard: for a run (optionally a step window) or a shadow-audit batch, the audited items with
 // their primary blind review — the agreement report's own items (loadAgreementItems, countedItems: only blind reviews
-// count, the first is the primary one) —, the ledger's reward on each as the candidate "ledger", every reward-function
-// version's latest result on those rollouts (never a probed or re-run one: those are its probe and retest pairs,
-// lib/leaderboard/reruns.ts), and the first counted judgement of each pair of the run's pairwise batches (the
-// pairwise report's items). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results packed into one text per version; a fifth for the components of two rows compared), the
+// count, the first is the primary one; read verdictsOnly: the leaderboard reads no claims, case slots or current
+// entries) —, the ledger's reward on each as the candidate "ledger", every reward-function version's latest result on
+// those rollouts (never a probed or re-run one: those are its probe and retest pairs, lib/leaderboard/reruns.ts), and
+// the first counted judgement of each pair of the run's pairwise batches (the pairwise report's items, without their
+// rollouts' current entries). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
+// versions, their results packed into one bytea per version; a fifth for the components of two rows compared), the
 // results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
 // researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
@@ -20,6 +21,7 @@ import type {
   LeaderboardInput,
   PairwiseJudgement,
 } from "@/lib/leaderboard/input.ts";
+import { RESULT_STATUSES } from "@/lib/leaderboard/input.ts";
 import { loadRerunPairsOf } from "@/lib/leaderboard/reruns.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
 import { loadPairReportItems, type PairReportItem } from "@/lib/pairwise/report-data.ts";
@@ -86,8 +88,8 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
   // the versions' results are read for the scope's audited rollouts at once with the items (not after them, for
   // their ids), and those of the items that count kept
   const [agreementItems, pairData, results] = await Promise.all([
-    loadAgreementItems({ run: runId, batch: q.batch, tolerance: 0.1 }, client, { lean: true }),
-    loadPairReportItems({ run: runId, window: 500 }, client),
+    loadAgreementItems({ run: runId, batch: q.batch, tolerance: 0.1 }, client, { verdictsOnly: true }),
+    loadPairReportItems({ run: runId, window: 500 }, client, { current: false }),
     readVersionResults(runId, q.batch, compared, client),
   ]);
   const audited = countedItems(agreementItems).filter((i) => inWindow(i.item.step, q));
@@ -106,7 +108,7 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
     places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
     ledgerResults[r.a] = ledgerResult(i);
   }
-  const { candidates, versions } = versionCandidates(results, new Set(items.map((i) => i.rolloutId)));
+  const { candidates, versions } = versionCandidates(results, new Set(items.map((i) => Number(i.rolloutId))));
   const ledger: Candidate = { id: "ledger", label: "ledger", kind: "ledger", results: ledgerResults };
   const all = (await withReruns(runId, [ledger, ...candidates], client)).map((c) => {
     const t = q.threshold?.[c.id];
@@ -178,18 +180,20 @@ async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
 
 /** A compared version's latest result's components by rollout (the head to head's disagreements show them). */
 type ComponentsRow = { version_id: number; rollout_id: string; components: { name: string; value: number | null }[] };
-type PackedRow = { version_id: number; packed: string };
+type PackedRow = { version_id: number; packed: Uint8Array };
 type VersionRow = { id: number; name: string; version: number; kinds: string[] };
 
 /**
- * The six fields of one result in a version's packed results, each followed by a space: its rollout, its id, status,
- * reward (empty when null), latency and cost. One text per version, split once (200,000 results read as that many pg
- * rows were most of the page's uncached read at 10,000 items and 20 versions; aggregated as JSON they cost the server
- * three times as much, docs/benchmarks.md). float8 is written as float8out writes it, the shortest text that reads
- * back to the same double, so parseFloat gives what pg's own parse of the column would.
+ * One result in a version's packed results: six float8 in network order (float8send, the double's own bits) — its
+ * rollout, its id (both below 2^53), its status (its place in RESULT_STATUSES from 1, 0 for any other), its reward
+ * (NaN for null), its latency and its cost. One bytea per version, read as numbers straight from its bytes: 200,000
+ * results read as that many pg rows were most of the page's uncached read at 10,000 items and 20 versions, and as a
+ * text split into fields, 1.3 million strings to split, parse and collect (docs/benchmarks.md).
  */
-const PACKED_RESULT = Prisma.sql`x.rollout_id || ' ' || x.id || ' ' || x.status || ' ' || coalesce(x.reward::text, '') || ' ' || x.latency_ms || ' ' || x.cost || ' '`;
-const PACKED_FIELDS = 6;
+const PACKED_RESULT = Prisma.sql`float8send(x.rollout_id::float8) || float8send(x.id::float8)
+  || float8send(coalesce(array_position(${[...RESULT_STATUSES]}::text[], x.status), 0)::float8)
+  || float8send(coalesce(x.reward, 'NaN')) || float8send(x.latency_ms) || float8send(x.cost)`;
+const PACKED_BYTES = 6 * 8;
 
 /**
  * The versions run on the run and their plain results on the rollouts of the scope's audit items (the run's, or one
@@ -215,7 +219,7 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
     rowsOf<PackedRow>(
       client,
       Prisma.sql`
-      select x.version_id, string_agg(${PACKED_RESULT}, '') as packed
+      select x.version_id, string_agg(${PACKED_RESULT}, ''::bytea) as packed
         from reward_results x where ${plain}
        group by x.version_id`,
     ),
@@ -233,10 +237,10 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
 }
 
 /**
- * One candidate per version with a result on any of the `rollouts` (the audited items that count), with its latest
- * result on each.
+ * One candidate per version with a result on any of the `rollouts` (the audited items that count, by their ids'
+ * numbers: below 2^53), with its latest result on each.
  */
-function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<string>) {
+function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<number>) {
   const byVersion = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts)]));
   for (const r of read.withComponents) {
     const result = byVersion.get(r.version_id)?.[r.rollout_id];
@@ -255,27 +259,30 @@ function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>,
 }
 
 /**
- * The latest result (the largest id: ids are below 2^53) on each of the `rollouts` in a version's packed results; null
- * when there is none.
+ * The latest result (the largest id) on each of the `rollouts` in a version's packed results (PACKED_RESULT), keyed
+ * by the rollout's id (its number as a key is its decimal text); null when there is none.
  */
-function unpackResults(packed: string, rollouts: ReadonlySet<string>): Record<string, CandidateResult> | null {
-  const fields = packed.split(" ");
+function unpackResults(packed: Uint8Array, rollouts: ReadonlySet<number>): Record<string, CandidateResult> | null {
+  const bytes = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
   const results: Record<string, CandidateResult> = {};
-  const ids = new Map<string, number>();
-  for (let at = 0; at + PACKED_FIELDS <= fields.length; at += PACKED_FIELDS) {
-    const rollout = fields[at];
+  // by the rollout's number, not its id's text: no string is hashed or parsed per result
+  const ids = new Map<number, number>();
+  for (let at = 0; at + PACKED_BYTES <= bytes.byteLength; at += PACKED_BYTES) {
+    const rollout = bytes.getFloat64(at);
     if (!rollouts.has(rollout)) continue;
-    const id = Number(fields[at + 1]);
+    const id = bytes.getFloat64(at + 8);
     const seen = ids.get(rollout);
     if (seen !== undefined && seen > id) continue;
     ids.set(rollout, id);
-    const status = fields[at + 2] as CandidateResult["status"];
-    const reward = fields[at + 3];
+    // an unknown status (the table's check refuses one) reaches checkLeaderboardInput, which names it
+    const status = (RESULT_STATUSES[bytes.getFloat64(at + 16) - 1] ?? "unknown") as CandidateResult["status"];
+    const reward = bytes.getFloat64(at + 24);
+    // keyed by the number: the same key as the rollout's id, its decimal text
     results[rollout] = {
-      reward: status === "ok" && reward !== "" ? parseFloat(reward) : null,
+      reward: status === "ok" && !Number.isNaN(reward) ? reward : null,
       status,
-      latencyMs: parseFloat(fields[at + 4]),
-      costUsd: parseFloat(fields[at + 5]),
+      latencyMs: bytes.getFloat64(at + 32),
+      costUsd: bytes.getFloat64(at + 40),
     };
   }
   return ids.size ? results : null;

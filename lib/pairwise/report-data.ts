@@ -103,8 +103,21 @@ async function resolveScope(f: PairReportFilter, client: Db): Promise<PairReport
   };
 }
 
+export type PairLoadOptions = {
+  /**
+   * false: the rollouts' current entries are not looked up (each side's `now` is null, as for a rollout without one):
+   * for a reader of the judgements and the entries recorded on the pairs alone (the reward leaderboard). Each lookup
+   * reads the full entries of every pair's rollout.
+   */
+  current?: boolean;
+};
+
 /** Every judged pair of the scope, oldest item first, with both ledgers of each rollout. */
-export async function loadPairReportItems(f: PairReportFilter, client: Db = readDb()): Promise<PairReportData> {
+export async function loadPairReportItems(
+  f: PairReportFilter,
+  client: Db = readDb(),
+  options: PairLoadOptions = {},
+): Promise<PairReportData> {
   const scope = await resolveScope(f, client);
   if ("ok" in scope) return scope;
   const ledgerSelect = { id: true, reward: true, decidingGuardrail: true, step: true, category: true } as const;
@@ -155,15 +168,23 @@ export async function loadPairReportItems(f: PairReportFilter, client: Db = read
   });
   const truncated = rows.length > MAX_REPORT_PAIRS;
   const kept = truncated ? rows.slice(0, MAX_REPORT_PAIRS) : rows;
+  const current = options.current ?? true;
   const [nowA, nowB] = await Promise.all([
-    currentLedgerOfItems(
-      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutId, trajectoryId: r.trajectoryId })),
-      client,
-    ),
-    currentLedgerOfItems(
-      kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutBId!, trajectoryId: r.trajectoryBId! })),
-      client,
-    ),
+    current &&
+      currentLedgerOfItems(
+        kept.map((r) => ({ itemId: r.id, runId: scope.runId, rolloutId: r.rolloutId, trajectoryId: r.trajectoryId })),
+        client,
+      ),
+    current &&
+      currentLedgerOfItems(
+        kept.map((r) => ({
+          itemId: r.id,
+          runId: scope.runId,
+          rolloutId: r.rolloutBId!,
+          trajectoryId: r.trajectoryBId!,
+        })),
+        client,
+      ),
   ]);
   const now = (l: { ledgerId: bigint; reward: number | null; decidingGuardrail: string | null } | undefined) =>
     l ? { ledgerId: l.ledgerId, reward: l.reward, decidingGuardrail: l.decidingGuardrail } : null;
@@ -177,8 +198,8 @@ export async function loadPairReportItems(f: PairReportFilter, client: Db = read
     inclusionProb: r.inclusionProb,
     bOnLeft: r.bOnLeft!,
     disputedAt: r.disputedAt,
-    a: { trajectoryId: r.trajectoryId, reviewed: toLedger(r.ledger), now: now(nowA.get(r.id)) },
-    b: { trajectoryId: r.trajectoryBId!, reviewed: toLedger(r.ledgerB!), now: now(nowB.get(r.id)) },
+    a: { trajectoryId: r.trajectoryId, reviewed: toLedger(r.ledger), now: nowA ? now(nowA.get(r.id)) : null },
+    b: { trajectoryId: r.trajectoryBId!, reviewed: toLedger(r.ledgerB!), now: nowB ? now(nowB.get(r.id)) : null },
     judgements: r.pairReviews.map((p) => ({
       reviewId: p.id,
       reviewerId: p.reviewerId,

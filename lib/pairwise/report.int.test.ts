@@ -203,6 +203,18 @@ describe("the pairwise report", () => {
     expect(b.ac1.interval!.upper).toBeCloseTo(ref.between!.ac1_interval![1], 6);
   });
 
+  it("reads the same pairs without the rollouts' current entries when asked not to look them up", async () => {
+    const full = await loadPairReportItems({ batch: batchId, window: 500 });
+    const recorded = await loadPairReportItems({ batch: batchId, window: 500 }, undefined, { current: false });
+    if (!full.ok || !recorded.ok) throw new Error("no report");
+    expect(full.items.length).toBeGreaterThan(0);
+    expect(full.items.every((i) => i.a.now !== null && i.b.now !== null)).toBe(true);
+    expect(recorded).toEqual({
+      ...full,
+      items: full.items.map((i) => ({ ...i, a: { ...i.a, now: null }, b: { ...i.b, now: null } })),
+    });
+  });
+
   it("lists inversions by gap, tallies a lead's verdict on one, opens its defect, and counts pair judgements as progress", async () => {
     const before = await loadPairReportItems({ batch: batchId, window: 500 });
     if (!before.ok) throw new Error(before.error);
