@@ -109,6 +109,14 @@ describe("the reward-hacking demo on the leaderboard", () => {
     expect(h2h.disagreements.every((d) => d.humanSide === "b")).toBe(true);
     const lateHacks = hacks.filter((r) => r.step >= LATE.from);
     expect(h2h.disagreements.map((d) => String(d.rolloutId)).sort()).toEqual(ids(lateHacks));
+    const pct = (x: number | null) => `${Math.round((x ?? 0) * 100)}%`;
+    console.log(
+      `grpo-hacking (small demo): ${hacks.length} hacked of ${rows.length} audited; early (to ${EARLY.to}) ledger ` +
+        `${pct(ledgerEarly.verdict.agreement.value)} of ${ledgerEarly.verdict.agreement.n}; late (from ${LATE.from}) ` +
+        `ledger ${pct(ledgerLate.verdict.agreement.value)} vs ${CATCHER} ${pct(catcher.verdict.agreement.value)} of ` +
+        `${h2h.n}, McNemar p = ${h2h.agreement!.pValue.toPrecision(2)}; late rows: ` +
+        late.rows.map((r) => `${r.function?.name ?? "ledger"} ${pct(r.verdict.agreement.value)}`).join(", "),
+    );
     const standingLate = (await loadLedgerStanding({ run: HACKING_RUN, ...LATE }, client))!;
     expect(standingLate.significantlyWorse).toBe(true);
     expect(standingLate.rank).toBeGreaterThan(1);
