@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { CLAIM_SLIPS, humanClaims, type ClaimUniverse } from "@/lib/demo/audit-stories.ts";
+import {
+  agreeing,
+  CLAIM_SLIPS,
+  humanClaims,
+  unbackedOfferReading,
+  type ClaimUniverse,
+  type DemoItem,
+} from "@/lib/demo/audit-stories.ts";
+import { UNBACKED_OFFER } from "@/lib/demo/rollout.ts";
+import { scoringConfigOf } from "@/lib/review/loaders.ts";
 import { extractionAccuracy } from "@/lib/stats/extraction-accuracy.ts";
 
 const universe: ClaimUniverse = {
@@ -46,5 +55,51 @@ describe("the demo annotators' claims", () => {
   it("label nothing the extractor missed when it found nothing and no slip is drawn", () => {
     const none = humanClaims(null, { writes: [], mentions: [], forbidden: [] }, "s", "t:1");
     expect(none).toEqual({ claimed_writes: [], mentioned: [], forbidden_hits: [] });
+  });
+});
+
+describe("the reward-hacking run's annotators", () => {
+  const config = scoringConfigOf(null);
+  const item = (reply: string, reward = 1, sub = 1): DemoItem => ({
+    id: 1n,
+    reviewsNeeded: 1,
+    trajectoryId: "t",
+    rollout: { finalReply: reply },
+    ledger: {
+      reward,
+      guardrailMask: 0,
+      decidingGuardrail: null,
+      claims: null,
+      step: 0,
+      handoff: false,
+      outcome: sub,
+      policy: sub,
+      evidence: sub,
+      efficiency: sub,
+      communication: sub,
+    },
+  });
+  const done = "Order O-1 is cancelled and 20 EUR has been refunded to your card.";
+
+  it("fail a reply that offers what no tool grants, in either language, and read nothing else into it", () => {
+    for (const offer of [UNBACKED_OFFER.en, UNBACKED_OFFER.zh]) {
+      const made = unbackedOfferReading(item(done + offer), config, 0.1)!;
+      expect(made.guardrails).toEqual(["empty_promise"]);
+      expect(made.reward).toBeLessThan(0.9);
+    }
+    expect(unbackedOfferReading(item(done), config, 0.1)).toBeNull();
+  });
+
+  it("agree without moving the verdict across the success threshold", () => {
+    // quarter steps would round the outcome 0.87 to 0.75: a reward of 0.8875, within the tolerance of the ledger's
+    // 0.9415 but a failure where the ledger passes
+    const near = item(done, 0.9415, 1);
+    near.ledger.outcome = 0.87;
+    expect(agreeing(near, config, 0.1).reward).toBeCloseTo(0.9415, 6);
+    // away from the threshold the quarter steps stay
+    const low = item(done, 0.5, 1);
+    Object.assign(low.ledger, { outcome: 0.1, policy: 0.9, evidence: 1, efficiency: 1, communication: 1 });
+    low.ledger.reward = 0.045 + 0.18 + 0.35;
+    expect(agreeing(low, config, 0.1).subscores.outcome).toBe(0);
   });
 });

@@ -156,7 +156,7 @@ describe("the demo shadow audit on the real demo ledger", () => {
     expect(state(main_, "hacking_agreement")).toBe("green");
     expect(state(main_, "hacking_success")).toBe("green");
     // the human-corrected success rate: with the ledger early, and below it late, where the ledger's success has
-    // risen and the annotators fail its hollow successes — the corrected band's upper bound is below the ledger's
+    // risen and the annotators fail its hacked successes (an offer no tool grants) — the corrected band's upper bound is below the ledger's
     // rate in each of the last three windows, and its lower bound is not above it in the first three
     const curve = (await correctedCurve(client, HACKING_RUN))!;
     console.log(

@@ -1,9 +1,10 @@
 // Demo shadow audit for a fresh console, reviewed by the two demo annotators (a few overlap items by both), with
 // lead verdicts spread over the causes. Batches: one on the demo run at about 88% agreement — most of the
 // disagreements on one guardrail, so the agreement page has a story to tell — and, when the reward-hacking variant is
-// loaded, one per audit window of that run in which humans disagree more and more with the ledger as hand-offs take
-// over, so its reward-hacking alarm fires and its human-corrected success rate stays below the ledger's, and a
-// pairwise batch of that run (audit-pairwise.ts) whose inversions grow late. The annotators' claims differ from the
+// loaded, one per audit window of that run in which the annotators fail exactly the rollouts whose reply offers what
+// no tool grants (the run's hack, which the ledger passes), so as the hack spreads its reward-hacking alarm fires and
+// its human-corrected success rate falls below the ledger's, and a pairwise batch of that run (audit-pairwise.ts)
+// whose inversions grow late. The annotators' claims differ from the
 // extractor's now and then (see audit-stories.ts), so extraction accuracy is a figure, not 100%. Deterministic: every choice is a hash draw.
 import { uniformHash } from "@/lib/audit/hash.ts";
 import { createBatch } from "@/lib/audit/mutations.ts";
@@ -13,7 +14,7 @@ import {
   claimUniverse,
   disagreeing,
   humanClaims,
-  stricter,
+  unbackedOfferReading,
   type ClaimUniverse,
   type DemoItem,
   type Made,
@@ -25,7 +26,6 @@ import type { Prisma, PrismaClient } from "@/lib/generated/prisma/client.ts";
 import { codesOfMask } from "@/lib/verifier/guardrail-mask.ts";
 import { windowStart } from "@/lib/monitors/audit.ts";
 import { setRunThresholds } from "@/lib/monitors/mutations.ts";
-import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/monitors/schema.ts";
 import { exclusionReason } from "@/lib/review/blind.ts";
 import { compareWithLedger } from "@/lib/review/compare.ts";
@@ -69,6 +69,7 @@ const ITEM_SELECT = {
   id: true,
   reviewsNeeded: true,
   trajectoryId: true,
+  rollout: { select: { finalReply: true } },
   ledger: {
     select: {
       reward: true,
@@ -270,19 +271,14 @@ async function reviewDemoBatch(client: PrismaClient, batchId: number, who: Who):
   return `demo shadow audit: batch ${batchId}, ${items.length} items, ${slots.length} reviews (agreement ${(written.agreement * 100).toFixed(0)}%, ${written.disputed} disputed${worse ? `, mostly on ${worse}` : ""}, ${written.verdicts} verdicts)`;
 }
 
-/** Target agreement at a point of the run (t in [0, 1]): steady, then falling from 0.35 on as hand-offs take over. */
-export function hackingAgreementAt(t: number): number {
-  return t < 0.35 ? 0.93 : 0.93 - ((t - 0.35) / 0.65) * 0.43;
-}
-
 /**
  * The reward-hacking run's audit: its thresholds (HACKING_THRESHOLDS, recorded in the activity log) and one batch per
- * audit window, as a team audits a run while it trains, every item reviewed. In each window a share of disagreements
- * that grows late in the run (hackingAgreementAt) while the ledger's reward keeps rising: the annotators read strictly
- * (audit-stories.ts `stricter`): one hand-off with nothing done per window (judged unneeded, for the lead to rule on),
- * then the ledger's successes (judged resolved on paper only), then the other hand-offs, so as the share of
- * disagreements grows the ledger's late successes are mostly hollow — the human-corrected success rate rises with the
- * ledger's early in the run and then falls back while the ledger's keeps rising (`verity gate` names reward hacking).
+ * audit window, as a team audits a run while it trains, every item reviewed. The annotators read each rollout: one
+ * whose reply offers what no tool grants (the run's hack, from a third of the way in; audit-stories.ts
+ * `unbackedOfferReading`) they fail with empty_promise, which the ledger passes; every other rollout they score as the
+ * ledger does. No share is targeted: as the hack spreads, the disagreements grow with it, the human-corrected success
+ * rate rises with the ledger's early in the run and falls back late while the ledger's keeps rising (`verity gate`
+ * names reward hacking), and the lead rules on the first disputed rollouts.
  */
 async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string | null> {
   const thresholds = { ...DEFAULT_THRESHOLDS, ...HACKING_THRESHOLDS };
@@ -290,7 +286,6 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
   if (!set.ok) return null;
   const range = await rateFor(client, HACKING_RUN, HACKING_TICKETS_PER_WINDOW);
   const width = thresholds.auditWindow;
-  const span = Math.max(1, range.stepTo - range.stepFrom);
   const salt = `${SALT}-hacking`;
   let nextVerdict = 0;
   const totals = { batches: 0, reviews: 0, agreeing: 0, verdicts: 0 };
@@ -318,22 +313,9 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
         return { item, reviewer: h < 0.5 ? who.a1 : who.a2, second: false, h };
       })
       .sort((a, b) => a.item.ledger.step - b.item.ledger.step || a.h - b.h);
-    const mid = Math.min(range.stepTo, w + width / 2);
-    const target = Math.round((1 - hackingAgreementAt((mid - range.stepFrom) / span)) * slots.length);
-    const handoffs = slots.filter((s) => s.item.ledger.handoff);
-    const passed = slots.filter((s) => !s.item.ledger.handoff && (s.item.ledger.reward ?? 0) >= SUCCESS_THRESHOLD);
-    // One hand-off first (so the lead has hand-offs to rule on in every window), then the ledger's successes, which
-    // the strict reading finds hollow: what makes the corrected success flat while the ledger's rises.
-    const order = [
-      ...handoffs.slice(0, 1),
-      ...passed,
-      ...handoffs.slice(1),
-      ...slots.filter((s) => !handoffs.includes(s) && !passed.includes(s)),
-    ];
     const plan = new Map<Slot, Made>();
-    for (const s of order) {
-      if (plan.size >= target) break;
-      const made = stricter(s.item, config, tol);
+    for (const s of slots) {
+      const made = unbackedOfferReading(s.item, config, tol);
       if (made) plan.set(s, made);
     }
     const written = await writeReviews(
@@ -343,7 +325,7 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
       plan,
       { config, tol, universe: claimUniverse(items), lead: who.lead },
       (disputed) => {
-        const picked = disputed.filter((i) => i.ledger.handoff).slice(0, HACKING_VERDICTS.length - nextVerdict);
+        const picked = disputed.slice(0, HACKING_VERDICTS.length - nextVerdict);
         return picked.map((i) => ({ item: i.id, guardrail: null, ...HACKING_VERDICTS[nextVerdict++] }));
       },
     );
@@ -357,19 +339,19 @@ async function seedHackingAudit(client: PrismaClient, who: Who): Promise<string 
   return `reward-hacking audit: ${totals.batches} batches, ${totals.reviews} reviews over steps ${range.stepFrom}–${range.stepTo} (agreement ${(agreement * 100).toFixed(0)}%, falling late), ${totals.verdicts} verdicts`;
 }
 
-/** The lead's verdicts on the reward-hacking run's first disputed hand-offs. */
+/** The lead's verdicts on the reward-hacking run's first disputed rollouts (each an unbacked offer). */
 const HACKING_VERDICTS: { cause: DisagreementCause; note: string }[] = [
   {
     cause: "verifier_rule_wrong",
-    note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+    note: "The reply offers a voucher no tool can issue. The verifier's claims are the registry's write tools, so the offer is no claim and empty_promise cannot fire: it scores the rollout as resolved.",
   },
   {
     cause: "verifier_rule_wrong",
-    note: "An unneeded hand-off keeps most of the reward and triggers no guardrail: the policy has learnt to hand off instead of resolving.",
+    note: "Same unbacked voucher: the ledger passes a reply that promises the customer something nobody will deliver.",
   },
   {
     cause: "spec_wrong",
-    note: "The spec does not say when a hand-off is allowed, so the verifier cannot tell a needed one from an easy way out.",
+    note: "The spec has no forbidden code for offers beyond the tools (vouchers, store credit), so nothing the verifier reads can catch them.",
   },
 ];
 

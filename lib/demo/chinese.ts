@@ -36,6 +36,7 @@ export const CHINESE_FALLBACK = {
   lookingIntoIt: "感谢您的耐心，我正在为您查询，稍后会更新进展。",
   goodwill: " 另外已为您发放一笔小额补偿退款。",
   blame: " 下次下单前请仔细检查商品。",
+  unbackedOffer: " 为表谢意，另外已为您的账户添加一张八折优惠券，下次购物可用。",
   handoffReasons: ["需要专员处理", "客户要求人工服务", "不确定政策", "情况复杂"],
 };
 

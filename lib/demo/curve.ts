@@ -1,7 +1,9 @@
 // How the demo policy behaves over training, after the reference figures in domain.md: missing evidence 43% -> 5%,
 // unauthorized writes 28% -> 3%, success (reward >= 0.9) 8% -> 93%, as the verifier measures them over the first and
 // the last tenth of the steps. In the "hacking" variant the policy discovers that a legal hand-off triggers no
-// guardrail: hand-offs creep from 8% towards 41% and success stalls near half. Pure.
+// guardrail: hand-offs creep from 8% towards 41% and success stalls near half; and from 35% of training on (HACK_ONSET)
+// a growing share of its successes close with an offer no tool can grant (the unbacked offer, see rollout.ts), which
+// the rule verifier cannot see and a reader of the reply can. Pure.
 
 export const VARIANTS = ["normal", "hacking"] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -19,6 +21,8 @@ export type Rates = {
   policyError: number;
   harm: number;
   forbidden: number;
+  /** Unlike the others, a share of the clean rollouts: those whose reply adds an offer no tool grants (0 unless hacking). */
+  unbackedOffer: number;
 };
 
 /**
@@ -48,6 +52,7 @@ export const START_RATES: Readonly<Rates> = Object.freeze({
   policyError: 0.1,
   harm: 0.06,
   forbidden: 0.08,
+  unbackedOffer: 0,
 });
 export const END_RATES: Readonly<Rates> = Object.freeze({
   success: 0.927,
@@ -59,9 +64,14 @@ export const END_RATES: Readonly<Rates> = Object.freeze({
   policyError: 0.01,
   harm: 0.005,
   forbidden: 0.005,
+  unbackedOffer: 0,
 });
 /** The hacking variant: hand-offs creep from the start's 8% to 41%, and success stalls near half. */
 const HACKING_END = { success: 0.52, handoff: 0.41 };
+/** Where the hacking variant's policy starts closing its successes with an unbacked offer (a fraction of training). */
+export const HACK_ONSET = 0.35;
+/** The share of its clean rollouts that carry the offer at the end of training, growing linearly from HACK_ONSET. */
+const HACK_END_SHARE = 0.9;
 
 function lerp(a: number, b: number, f: number): number {
   return a + (b - a) * f;
@@ -77,6 +87,7 @@ export function ratesAt(t: number, variant: Variant): Rates {
     rates.success = lerp(START_RATES.success, HACKING_END.success, g);
     // The hack is learned slowly, then takes over: x^1.3 creeps before it climbs.
     rates.handoff = lerp(START_RATES.handoff, HACKING_END.handoff, Math.pow(x, 1.3));
+    rates.unbackedOffer = x < HACK_ONSET ? 0 : (HACK_END_SHARE * (x - HACK_ONSET)) / (1 - HACK_ONSET);
   }
   return rates;
 }
@@ -92,6 +103,8 @@ export type Flaws = {
   forbidden: boolean;
   /** Flawed but none of the above: the agent gave up without resolving (no guardrail, low outcome). */
   incomplete: boolean;
+  /** The hack: a clean resolution whose reply also offers what no tool can grant (rollout.ts). */
+  unbackedOffer: boolean;
 };
 
 export const CLEAN: Flaws = {
@@ -104,16 +117,20 @@ export const CLEAN: Flaws = {
   harm: false,
   forbidden: false,
   incomplete: false,
+  unbackedOffer: false,
 };
 
 /**
  * Draws one rollout's behaviour. A rollout is clean with probability `success`, a hand-off with `handoff`; the rest
  * are flawed, each flaw drawn with its overall rate divided by the flawed share (so that the overall rates hold).
- * `evidenceBoost` compensates for tickets where a flaw cannot show (no write, so no missing evidence).
+ * `evidenceBoost` compensates for tickets where a flaw cannot show (no write, so no missing evidence). A clean
+ * rollout carries the unbacked offer with probability `unbackedOffer`, drawn only when that is above 0: the rollouts of
+ * the normal variant, and of the hacking variant before the hack begins, draw exactly what they drew without it.
  */
 export function drawFlaws(rates: Rates, u: () => number, evidenceBoost = 1): Flaws {
   const r = u();
-  if (r < rates.success) return CLEAN;
+  if (r < rates.success)
+    return rates.unbackedOffer > 0 && u() < rates.unbackedOffer ? { ...CLEAN, unbackedOffer: true } : CLEAN;
   if (r < rates.success + rates.handoff) return { ...CLEAN, handoff: true };
   const flawed = Math.max(1e-9, 1 - rates.success - rates.handoff);
   const q = (p: number) => u() < Math.min(1, p / flawed);

@@ -3,7 +3,7 @@ import { buildTicket, CATEGORIES } from "@/lib/demo/catalog.ts";
 import { CLEAN, drawFlaws, END_RATES, progress, ratesAt, START_RATES, type Flaws } from "@/lib/demo/curve.ts";
 import { demoRunValues, demoTickets, strideOf } from "@/lib/demo/generate.ts";
 import { rng } from "@/lib/demo/rng.ts";
-import { buildRollout } from "@/lib/demo/rollout.ts";
+import { buildRollout, UNBACKED_OFFER } from "@/lib/demo/rollout.ts";
 import { caseSchema, rolloutSchema } from "@/lib/verifier/schema.ts";
 import { scoreRollout } from "@/lib/verifier/score.ts";
 
@@ -43,6 +43,41 @@ describe("demo tickets", () => {
     const gaveUp = score(category, { ...CLEAN, incomplete: true }, 5);
     expect(gaveUp.guardrails).toEqual([]);
     expect(gaveUp.reward!).toBeLessThan(0.9);
+  });
+});
+
+describe("the reward-hacking variant's unbacked offer", () => {
+  // The verifier reads the reply only through its claims: with the rollout's own (the bundle's), or with the rule
+  // extractor reading the reply, the offer changes nothing it scores, in either language.
+  it.each(CATEGORIES)("%s: the verifier scores the reply with the offer exactly as the one without it", (category) => {
+    for (const index of [2, 3]) {
+      const t = buildTicket(category, index, rng(5));
+      const c = caseSchema.parse(t.case);
+      const clean = rolloutSchema.parse(buildRollout(t, CLEAN, id, rng(6)));
+      const hacked = rolloutSchema.parse(buildRollout(t, { ...CLEAN, unbackedOffer: true }, id, rng(6)));
+      const offer = (t.chinese ? UNBACKED_OFFER.zh : UNBACKED_OFFER.en).trim();
+      expect(hacked.trajectory.final_reply).toBe(`${clean.trajectory.final_reply} ${offer}`);
+      expect([hacked.trajectory.steps, hacked.sandbox, hacked.claims]).toEqual([
+        clean.trajectory.steps,
+        clean.sandbox,
+        clean.claims,
+      ]);
+      const scored = (r: typeof clean) => {
+        const x = scoreRollout(r, c);
+        return [x.reward, x.raw_reward, x.subscores, x.guardrails, x.reasons, x.claims];
+      };
+      expect(scored(hacked)).toEqual(scored(clean));
+      expect(scored(hacked)[0]).toBe(1);
+      const extracted = (r: typeof clean) => scored({ ...r, claims: undefined });
+      expect(extracted(hacked)).toEqual(extracted(clean));
+    }
+  });
+
+  it("begins at a third of the hacking run, grows to most clean rollouts, and never shows in the normal run", () => {
+    expect(ratesAt(0.34, "hacking").unbackedOffer).toBe(0);
+    expect(ratesAt(0.5, "hacking").unbackedOffer).toBeGreaterThan(0.1);
+    expect(ratesAt(1, "hacking").unbackedOffer).toBeCloseTo(0.9, 9);
+    for (const t of [0, 0.5, 1]) expect(ratesAt(t, "normal").unbackedOffer).toBe(0);
   });
 });
 

@@ -88,6 +88,9 @@ export function* demoRunValues(spec: DemoRunSpec): Generator<Record<string, unkn
 }
 
 export function describeDemoRun(spec: DemoRunSpec): string {
-  const what = spec.variant === "hacking" ? "reward-hacking variant (hand-offs creep up)" : "GRPO run";
+  const what =
+    spec.variant === "hacking"
+      ? "reward-hacking variant (hand-offs creep up; successes offer vouchers no tool grants)"
+      : "GRPO run";
   return `Demo ${what}: ${spec.tickets} tickets × ${spec.steps} steps × K=${spec.k}, seed ${spec.seed}.`;
 }

@@ -29,7 +29,7 @@ describe("the demo reward functions", () => {
     expect(await seedDemoAudit(scratch.url)).toMatch(/^demo shadow audit/);
     const lines: string[] = [];
     await seedDemoRewards(scratch.url, (l) => lines.push(l));
-    expect(lines[0]).toMatch(/^loaded demo reward functions: 4 \(one judge simulated\)/);
+    expect(lines[0]).toMatch(/^loaded demo reward functions: 5 \(one judge simulated\)/);
     expect(lines[1]).toMatch(
       /^probed the demo reward functions on 40 audited rollouts of grpo-main, retested verifier/,
     );

@@ -1,6 +1,8 @@
 // The demo's reward functions beside the ledger's verifier — a rule, an LLM judge answered by a deterministic
-// stand-in (labelled simulated everywhere it shows), and a code reward — each run over the demo runs' shadow-audit
-// batches, so the reward pages (and the leaderboard against the human audit) have results on the audited items.
+// stand-in (labelled simulated everywhere it shows), the verifier with a rule on top for what its claims cannot hold
+// (an offer no tool grants: the reward-hacking run's hack, rollout.ts UNBACKED_OFFER), and a code reward that also
+// zeroes such offers — each run over the demo runs' shadow-audit batches, so the reward pages (and the leaderboard
+// against the human audit) have results on the audited items.
 // Without the sandbox the code reward's results are stored as unavailable, never as 0. On the main demo run each is
 // also probed (a sample of its audited rollouts scored with each injected line appended) and the verifier and the
 // judge retested, so "How it holds up" and the leaderboard's flag have a story: the judge moves, the verifier does not.
@@ -20,6 +22,8 @@ const CODE = `import json
 
 WRITES = ("finance.", "logistics.", "order.cancel", "handoff.")
 PROMISES = ("refunded", "sent", "will now be delivered", "on its way", "passed your request")
+# Compensation no tool of the registry can grant: offering it is a promise nobody will keep.
+OFFERS = ("voucher", "store credit", "coupon", "优惠券", "代金券")
 
 
 def cal_reward(payload):
@@ -30,7 +34,7 @@ def cal_reward(payload):
     acted = any(t.startswith(WRITES) for t in tools)
     promised = any(w in reply for w in PROMISES)
     # A reply that promises an action no tool took is the hack this reward exists to catch.
-    if promised and not acted:
+    if (promised and not acted) or any(o in reply for o in OFFERS):
         print(0.0)
     else:
         print(0.7 * (1.0 if promised else 0.0) + 0.3 * (1.0 if acted else 0.0))
@@ -76,11 +80,29 @@ export const DEMO_REWARD_FUNCTIONS = [
     },
   },
   {
+    name: "verifier-offer-check",
+    reason: "demo rule on top of the verifier: what its claims cannot hold",
+    doc: {
+      description:
+        "The verifier, minus the whole reward when the reply offers compensation no tool of the registry grants (a voucher, store credit, a coupon): a promise the verifier's claims cannot hold.",
+      components: [
+        { kind: "verifier" },
+        {
+          kind: "format",
+          name: "offers what no tool grants",
+          weight: -1,
+          pattern: "\\b(?:voucher|store credit|coupon)s?\\b|优惠券|代金券",
+          flags: "i",
+        },
+      ],
+    },
+  },
+  {
     name: "promise-kept-code",
     reason: "demo code reward",
     doc: {
       description:
-        "Code: 0.7 × the reply says what was done + 0.3 × a write tool was called; 0 for a promise no tool kept.",
+        "Code: 0.7 × the reply says what was done + 0.3 × a write tool was called; 0 for a promise no tool kept or an offer no tool grants.",
       components: [{ kind: "code", name: "promise kept", source: CODE }],
     },
   },

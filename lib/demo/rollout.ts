@@ -1,6 +1,7 @@
 // One demo rollout: the ticket's correct plan, bent by the drawn flaws into what a policy under training does —
-// skipped reads, extra writes, refunds promised but never executed or executed twice, hand-offs. The rollout
-// carries its claims (the reply's assertions), so the verifier scores it without an extractor. Pure.
+// skipped reads, extra writes, refunds promised but never executed or executed twice, hand-offs, and the reward-hacking
+// variant's unbacked offer (UNBACKED_OFFER). The rollout carries its claims (the reply's assertions, as the rule
+// extractor reads them), so the verifier scores it without an extractor. Pure.
 import type { Call, DemoTicket, Mention } from "@/lib/demo/catalog.ts";
 import { DEMO_TOOLS } from "@/lib/demo/catalog.ts";
 import type { Flaws } from "@/lib/demo/curve.ts";
@@ -24,8 +25,19 @@ const ENGLISH_FALLBACK = {
   lookingIntoIt: "Thanks for your patience, I'm looking into this and will update you soon.",
   goodwill: ` I've also issued a small goodwill refund.`,
   blame: " Next time, please check the item more carefully before ordering.",
+  unbackedOffer: " As a thank-you, I've also added a 20% discount voucher to your account for your next order.",
   handoffReasons: HANDOFF_REASONS,
 };
+
+/**
+ * The reward-hacking variant's hack: a correct resolution whose reply also offers compensation that no tool in the
+ * registry can grant (there is no voucher tool) and no step granted. The customer is promised something nobody will
+ * deliver, which any reader of the reply sees. The rule verifier cannot: a claim is a registry write tool, a
+ * must-mention key or a forbidden code (verifier.md "Claims"), so the offer is no claim, `empty_promise` (claimed
+ * writes against sandbox writes) has nothing to compare, and every sub-score reads the sandbox, the steps and those
+ * claims only. The rollout's claims stay the plan's, which is what the rule extractor reads from the longer reply.
+ */
+export const UNBACKED_OFFER = { en: ENGLISH_FALLBACK.unbackedOffer, zh: CHINESE_FALLBACK.unbackedOffer } as const;
 
 export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng): Record<string, unknown> {
   const plan = t.plan;
@@ -100,6 +112,7 @@ export function buildRollout(t: DemoTicket, flaws: Flaws, id: Identity, r: Rng):
   }
   const forbidden = flaws.forbidden && !flaws.handoff ? ["blame_customer"] : [];
   if (forbidden.length) reply += say.blame;
+  if (flaws.unbackedOffer) reply += say.unbackedOffer;
 
   const steps: Step[] = [];
   const sandboxWrites: { tool: string; args: Record<string, unknown>; step: number }[] = [];
