@@ -8,8 +8,9 @@ const USAGE = `usage: verity db distribute
 
 Turns the migrated database at DATABASE_URL (a Citus coordinator with its workers added) into Verity's distributed
 layout: shared tables become reference tables, run-scoped tables are distributed by run_id and co-located, with
-their rows. Does nothing, and says so, when the database is distributed already. Restart the console afterwards:
-the database settings it makes apply to new sessions.`;
+their rows. Idempotent: on a database distributed already it does only what is left (what a later migration added,
+which \`npm run db:migrate\` distributes itself), and says so when nothing is. Restart the console afterwards: the
+database settings it makes apply to new sessions.`;
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const [sub, ...rest] = argv;
