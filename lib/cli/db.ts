@@ -2,7 +2,7 @@
 // docs/scale.md "Verity on Citus"). Reads DATABASE_URL, the coordinator's database: a distributed database is never
 // the embedded one.
 import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
-import { distributeDatabase, NotCitusError } from "@/lib/db/distribute.ts";
+import { distributeDatabase, DistributeRefusedError } from "@/lib/db/distribute.ts";
 
 const USAGE = `usage: verity db distribute
 
@@ -33,7 +33,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   try {
     r = await distributeDatabase(url, (line) => io.err(`verity db distribute: ${line}`));
   } catch (err) {
-    if (!(err instanceof NotCitusError)) throw err;
+    if (!(err instanceof DistributeRefusedError)) throw err;
     io.err(`verity db distribute: ${err.message}; nothing was changed`);
     return 1;
   }

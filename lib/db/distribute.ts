@@ -181,8 +181,30 @@ async function nameAppendOnlyTriggers(c: pg.ClientBase): Promise<string[]> {
 
 export type DistributeResult = { changed: boolean; steps: string[] };
 
+/** The database cannot be distributed as it is: nothing was changed. */
+export class DistributeRefusedError extends Error {}
+
 /** The database is not on a Citus coordinator: nothing was changed. */
-export class NotCitusError extends Error {}
+export class NotCitusError extends DistributeRefusedError {}
+
+/**
+ * The first migration a database can be distributed at: 040 gave a run's counters a table of their own, which the
+ * ledger's shards write (SUPERSEDING_COUNTER_BY_ROW). The migrations after it are applied to the distributed database
+ * by the runner (lib/db/migrate-distributed.ts).
+ */
+export const FIRST_DISTRIBUTABLE = "040_run_counters";
+
+/** Refuses a database migrated to before FIRST_DISTRIBUTABLE, saying what to do. */
+async function refuseTooOld(c: pg.ClientBase): Promise<void> {
+  const { rows } = await c.query<{ last: string | null }>(
+    `select max(migration_name) as last from "_prisma_migrations" where finished_at is not null and rolled_back_at is null`,
+  );
+  const last = rows[0].last;
+  if (last === null || last < FIRST_DISTRIBUTABLE)
+    throw new DistributeRefusedError(
+      `the database is migrated to ${last ?? "nothing"}; it can be distributed from ${FIRST_DISTRIBUTABLE} on: run \`npm run db:migrate\` first`,
+    );
+}
 
 type ForeignKey = { table: string; name: string; def: string };
 
@@ -430,6 +452,7 @@ export async function distributeDatabase(
       throw new NotCitusError(
         "the database has no citus extension: `verity db distribute` runs on a Citus coordinator (CREATE EXTENSION citus, workers added with citus_add_node)",
       );
+    if (!state.distributed) await refuseTooOld(c);
     await c.query("begin");
     let tables: string[];
     try {

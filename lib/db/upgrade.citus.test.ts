@@ -48,6 +48,11 @@ beforeAll(async () => {
   url = await createCitusDatabase(admins, NAME);
   const earlier = readMigrations().filter((m) => m.name <= DISTRIBUTED_AT);
   expect(earlier.at(-1)?.name).toBe(DISTRIBUTED_AT);
+  // Before 040 the database cannot be distributed (the ledger's shards write the run's counters), and says so.
+  await migrate(url, { files: earlier.slice(0, -1) });
+  await expect(distributeDatabase(url)).rejects.toThrow(
+    /migrated to 039_saved_searches; it can be distributed from 040_run_counters on: run `npm run db:migrate` first/,
+  );
   await migrate(url, { files: earlier });
   await connect();
   // Today's ingest also writes 042's search blocks: a stand-in table takes them, dropped before distributing, so the
