@@ -137,8 +137,8 @@ describe("a migration after distributing", () => {
       expect(detail.result).toBeTruthy();
       await expectSingleShard(run, detail.statements);
       // The search, through the blocks the migration made and filled: its answers. (Not its plans: the search's
-      // snippets and capped count are planned over every shard, each task filtered by the run, on any distributed
-      // database; lib/db/single-shard.citus.test.ts does not assert the search either.)
+      // snippets' statement reads every shard, each task filtered by the run, on a database distributed fresh as well,
+      // and so did its capped count here; lib/db/single-shard.citus.test.ts does not assert the search either.)
       const p = browseParamsSchema.parse({ run, q: await wordOf(run) });
       expect((await browseLedger(p, 100)).rows).toHaveLength(20);
       expect(await countLedger(p)).toMatchObject({ count: 20, exact: true });
