@@ -2,14 +2,15 @@
 // docs/scale.md "Verity on Citus"). Reads DATABASE_URL, the coordinator's database: a distributed database is never
 // the embedded one.
 import { type Io, parseFlags, stdio } from "@/lib/cli/command.ts";
-import { distributeDatabase, NotCitusError } from "@/lib/db/distribute.ts";
+import { distributeDatabase, DistributeRefusedError } from "@/lib/db/distribute.ts";
 
 const USAGE = `usage: verity db distribute
 
 Turns the migrated database at DATABASE_URL (a Citus coordinator with its workers added) into Verity's distributed
 layout: shared tables become reference tables, run-scoped tables are distributed by run_id and co-located, with
-their rows. Does nothing, and says so, when the database is distributed already. Restart the console afterwards:
-the database settings it makes apply to new sessions.`;
+their rows. Idempotent: on a database distributed already it does only what is left (what a later migration added,
+which \`npm run db:migrate\` distributes itself), and says so when nothing is. Restart the console afterwards: the
+database settings it makes apply to new sessions.`;
 
 export async function run(argv: string[], io: Io = stdio): Promise<number> {
   const [sub, ...rest] = argv;
@@ -32,7 +33,7 @@ export async function run(argv: string[], io: Io = stdio): Promise<number> {
   try {
     r = await distributeDatabase(url, (line) => io.err(`verity db distribute: ${line}`));
   } catch (err) {
-    if (!(err instanceof NotCitusError)) throw err;
+    if (!(err instanceof DistributeRefusedError)) throw err;
     io.err(`verity db distribute: ${err.message}; nothing was changed`);
     return 1;
   }

@@ -2,6 +2,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { analyzeTables, isDistributed } from "@/lib/db/distribute.ts";
+import { applyMigrationDistributed } from "@/lib/db/migrate-distributed.ts";
 import { rawClient } from "@/lib/db/raw-client.ts";
 
 /** Prisma's own advisory-lock key, so this runner and `prisma migrate deploy` exclude each other too. */
@@ -89,7 +91,8 @@ function refuseIfInconsistent(status: MigrationStatus): void {
 }
 
 /**
- * Applies pending migrations, each in its own transaction, under a session advisory lock: a second runner waits
+ * Applies pending migrations, each in its own transaction (on a distributed database, as lib/db/migrate-distributed.ts
+ * says), under a session advisory lock: a second runner waits
  * for the first and then finds nothing left to do. Returns the names applied by this call.
  */
 export async function migrate(
@@ -106,10 +109,14 @@ export async function migrate(
     await client.query(BOOKKEEPING);
     const status = await migrationStatus(client, files);
     refuseIfInconsistent(status);
+    // A database distributed on Citus takes each migration as lib/db/migrate-distributed.ts says.
+    const distributed = status.pending.length > 0 && (await isDistributed(client));
+    const newTables: string[] = [];
     for (const file of files.filter((f) => status.pending.includes(f.name))) {
       await client.query("begin");
       try {
-        await client.query(file.sql);
+        if (distributed) newTables.push(...(await applyMigrationDistributed(client, file.sql, opts.log)));
+        else await client.query(file.sql);
         await client.query(
           `insert into "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count, started_at)
            values ($1, $2, now(), $3, 1, now())`,
@@ -123,6 +130,8 @@ export async function migrate(
       applied.push(file.name);
       opts.log?.(`applied ${file.name}`);
     }
+    // Each new shard is a table without statistics until autovacuum reaches it (lib/db/distribute.ts analyzeTables).
+    await analyzeTables(client, newTables);
     return applied;
   } finally {
     await client.query("select pg_advisory_unlock($1)", [LOCK_KEY]).catch(() => undefined);

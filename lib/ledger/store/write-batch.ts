@@ -47,15 +47,48 @@ export const LEDGER_WRITE_LOCK = 0x76657269;
  * workers as the text of the whole query that held it, so the locks sent with it were taken again on each of the
  * transaction's connections to a worker, and a second connection to one worker (an INSERT … SELECT's) waited for
  * the first's lock for ever.
+ *
+ * With `known` (the runs the writer has seen stored), a writer that may bring a new run checks, under the shared
+ * lock, whether each run it writes exists; if one does not, it starts again holding LEDGER_WRITE_LOCK exclusively,
+ * as a writer across runs does. A new run's partitions (014) are made by its first write, and attaching them
+ * (ATTACH PARTITION, and the foreign keys it adds) takes locks on the parent tables that another run's writer in the
+ * middle of its COPYs holds, while that writer waits for what the attach holds: two ingests that each brought a new
+ * run deadlocked. Alone, the new run's first batch waits for the batches in flight and holds back the next ones for
+ * its own duration; its runs then exist, and no other batch makes partitions. A run, once seen to exist under the
+ * shared lock, stays (only archive removes one, and it takes the lock exclusively).
  */
-export async function beginLedgerWrite(client: pg.PoolClient, runs: Iterable<string>): Promise<void> {
-  const ids = [...new Set(runs)].map((r) => client.escapeLiteral(r));
+export async function beginLedgerWrite(
+  client: pg.PoolClient,
+  runs: Iterable<string>,
+  known?: ReadonlySet<string>,
+): Promise<void> {
+  const ids = [...new Set(runs)];
+  await lockRuns(client, ids);
+  const unknown = known ? ids.filter((r) => !known.has(r)) : [];
+  if (unknown.length > 0 && (await newRuns(client, unknown))) {
+    await client.query("rollback");
+    await beginLedgerWriteAllRuns(client);
+  }
+  await client.query("set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0");
+}
+
+/** Begins the transaction holding LEDGER_WRITE_LOCK shared and the locks of `runs` (beginLedgerWrite). */
+async function lockRuns(client: pg.PoolClient, runs: string[]): Promise<void> {
+  const ids = runs.map((r) => client.escapeLiteral(r));
   await client.query(
     `begin; select pg_advisory_xact_lock_shared(${LEDGER_WRITE_LOCK});
      select pg_advisory_xact_lock(${LEDGER_WRITE_LOCK}, k)
        from (select distinct hashtext(r) as k from unnest(array[${ids.join(", ")}]::text[]) as r order by 1 offset 0) as keys`,
   );
-  await client.query("set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0");
+}
+
+/** Whether any of `runs` is not stored yet (its first write makes its partitions). */
+async function newRuns(client: pg.PoolClient, runs: string[]): Promise<boolean> {
+  const { rows } = await client.query<{ missing: boolean }>(
+    "select exists (select 1 from unnest($1::text[]) as r where not exists (select 1 from runs where id = r)) as missing",
+    [runs],
+  );
+  return rows[0].missing;
 }
 
 /** Starts a transaction of a writer across runs (a case revision, an archive): every ledger writer waits for it. */
@@ -143,7 +176,7 @@ export async function writeIngestBatch(
   lines: PreparedLine[],
   ctx: WriteContext,
 ): Promise<LineOutcome[]> {
-  await beginLedgerWrite(client, runsOf(lines));
+  await beginLedgerWrite(client, runsOf(lines), ctx.runs);
   try {
     const pending: WriteContext = newWriteContext();
     const outcomes = await classifyAndWrite(client, lines, ctx, pending);
