@@ -17,7 +17,7 @@ const pools = new WeakMap<object, pg.Pool>();
  * How the console's pools keep their connections. pg's pool closes a connection idle for 10 s, so a page opened after
  * a user read the last one for longer opened new ones: on one node a new server backend per connection, with its
  * caches cold; on Citus a new coordinator backend too, which then opens a connection of its own to each worker it
- * reads from (docs/benchmarks.md, "Citus": the run page 2× its warm time on the cluster, 1.5× on one node). They are
+ * reads from (docs/benchmarks.md, "Citus", "Small pages": 9–10 connections, and 6 to a worker, per run page). They are
  * kept as long as Citus keeps a coordinator backend's connections to the workers (citus.max_cached_connection_lifetime,
  * 10 minutes). An idle pool does not keep the process alive: a command that ends without ending its pool still exits.
  */
