@@ -4,9 +4,11 @@
 // then timed on both databases (--iterations, p50), with the planner Citus chose for it on the cluster (its DEBUG2
 // notice: fast-path router, router, or a plan over several shards) and its task count. With --url-one and
 // --url-cluster it measures two existing databases instead (a kept bench/scale.ts --citus cluster), and --run names
-// the run; --keep <folder> keeps the small cluster there for the next call. Not part of npm test.
+// the run; --keep <folder> keeps the small cluster there for the next call. --trace N reads each page N times through
+// its loaders instead, counting what a page load does outside its statements (trace(), below). Not part of npm test.
 //
 // `npx tsx bench/citus-statements.ts [--iterations 30] [--pages detail,run] [--url-one U --url-cluster U --run R] [--keep .data/citus-stmt] [--explain]`
+// `npx tsx bench/citus-statements.ts --keep .data/citus-stmt --trace 20 [--rounds 2] [--idle 11] [--pages detail,run]`
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
