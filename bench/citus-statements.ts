@@ -4,9 +4,13 @@
 // then timed on both databases (--iterations, p50), with the planner Citus chose for it on the cluster (its DEBUG2
 // notice: fast-path router, router, or a plan over several shards) and its task count. With --url-one and
 // --url-cluster it measures two existing databases instead (a kept bench/scale.ts --citus cluster), and --run names
-// the run; --keep <folder> keeps the small cluster there for the next call. Not part of npm test.
+// the run; --keep <folder> keeps the small cluster there for the next call. --trace N reads each page N times through
+// its loaders instead, counting what a page load does outside its statements (trace(), below). Not part of npm test.
 //
 // `npx tsx bench/citus-statements.ts [--iterations 30] [--pages detail,run,count,...] [--url-one U --url-cluster U --run R] [--keep .data/citus-stmt] [--explain]`
+// `npx tsx bench/citus-statements.ts --keep .data/citus-stmt --trace 20 [--rounds 2] [--idle 11] [--pages detail,run]`
+import fs from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
@@ -22,6 +26,9 @@ const { values } = parseArgs({
     run: { type: "string", default: "grpo-main" },
     keep: { type: "string" },
     explain: { type: "boolean" },
+    trace: { type: "string" },
+    rounds: { type: "string", default: "2" },
+    idle: { type: "string" },
   },
 });
 const ITER = Number(values.iterations);
@@ -73,10 +80,10 @@ async function pages() {
   const { parseChartQuery } = await import("@/lib/monitors/schema.ts");
   const { listRunSummaries } = await import("@/lib/runs/data.ts");
   const { db } = await import("@/lib/db/client.ts");
-  return async (c: pg.Client): Promise<Record<string, () => Promise<unknown>>> => {
-    const [pick] = (
+  return async (c: pg.Client): Promise<Record<string, (i?: number) => Promise<unknown>>> => {
+    const picks = (
       await c.query<{ trajectory_id: string }>(
-        `select trajectory_id from ledger where run_id = $1 and is_current and group_id is not null order by hashint8(id) limit 1`,
+        `select trajectory_id from ledger where run_id = $1 and is_current and group_id is not null order by hashint8(id) limit 40`,
         [RUN],
       )
     ).rows;
@@ -86,7 +93,8 @@ async function pages() {
         browseLedger(browseParamsSchema.parse({ run: RUN, capped: "yes", sort: "reward", dir: "asc" }), 100),
       count: () => countLedger(browseParamsSchema.parse({ run: RUN })),
       "count capped": () => countLedger(browseParamsSchema.parse({ run: RUN, capped: "yes" })),
-      detail: () => loadTrajectoryPage(pick.trajectory_id, { run: RUN }),
+      // A rollout of its own each time with --trace (as bench/scale.ts reads 40), the first one otherwise.
+      detail: (i = 0) => loadTrajectoryPage(picks[i % picks.length].trajectory_id, { run: RUN }),
       run: () => loadRunPage(RUN, parseChartQuery({}).query, "admin"),
       "runs list": () => listRunSummaries(db()),
     };
@@ -101,7 +109,7 @@ async function setUp(): Promise<{ urls: { one: string; cluster: string }; stop: 
   const { prepareFirstRun } = await import("@/lib/demo/first-run.ts");
   const { distributeDatabase } = await import("@/lib/db/distribute.ts");
   const { env } = await import("@/lib/env.ts");
-  const cluster = await startCitusCluster("verity_stmt_cluster", [], values.keep);
+  const cluster = await startCitusCluster("verity_stmt_cluster", ["log_connections = on"], values.keep);
   if (cluster.resumed)
     return {
       urls: { one: databaseUrl(cluster.adminUrls[0], "verity_stmt_one"), cluster: cluster.url },
@@ -116,8 +124,75 @@ async function setUp(): Promise<{ urls: { one: string; cluster: string }; stop: 
   return { urls: { one, cluster: cluster.url }, stop: cluster.stop };
 }
 
+/** Connections each node's log says were authorized into `database` so far (log_connections on). */
+function connectionsLogged(root: string, database: string): number[] {
+  return ["coordinator", "worker1", "worker2"].map((node) => {
+    const file = path.join(root, `${node}.log`);
+    if (!fs.existsSync(file)) return NaN;
+    return fs.readFileSync(file, "utf8").split(`connection authorized: user=postgres database=${database}`).length - 1;
+  });
+}
+
+/**
+ * --trace N: each page read N times through its loaders on each database in turns (--rounds), with what happens
+ * outside its statements counted: its statements, the time spent inside them as the client sees it, the coordinator
+ * backends it used, the connections its pool opened, and the connections each node accepted (log_connections, with
+ * --keep), per page load after two warm-up loads. --idle S waits S seconds between loads (a user reading the page).
+ */
+async function trace(urls: { one: string; cluster: string }, make: Awaited<ReturnType<typeof pages>>) {
+  const { bindDatabase, db, poolOf } = await import("@/lib/db/client.ts");
+  const n = Number(values.trace);
+  const idle = Number(values.idle ?? 0) * 1000;
+  const root = values.keep ? path.resolve(values.keep) : null;
+  const admin = new pg.Client({ connectionString: urls.one });
+  await admin.connect();
+  const reads = await make(admin);
+  await admin.end();
+  const wanted = values.pages?.split(",");
+  for (let round = 0; round < Number(values.rounds); round++)
+    for (const [name, read] of Object.entries(reads)) {
+      if (wanted && !wanted.some((w) => name.includes(w))) continue;
+      for (const label of ["one", "cluster"] as const) {
+        await bindDatabase(urls[label]);
+        let opened = 0;
+        poolOf(db())!.on("connect", () => opened++);
+        await read();
+        await read();
+        const database = new URL(urls[label]).pathname.slice(1);
+        const before = root ? connectionsLogged(root, database) : [];
+        const opened0 = opened;
+        const walls: number[] = [];
+        const inside: number[] = [];
+        const counts: number[] = [];
+        const backends: number[] = [];
+        for (let i = 0; i < n; i++) {
+          if (idle) await new Promise((r) => setTimeout(r, idle));
+          const t = performance.now();
+          const { statements } = await capture(() => read(i));
+          walls.push(performance.now() - t);
+          inside.push(statements.reduce((a, s) => a + (s.answered ?? s.sent) - s.sent, 0));
+          counts.push(statements.length);
+          backends.push(new Set(statements.map((s) => s.pid)).size);
+        }
+        const after = root ? connectionsLogged(root, database) : [];
+        const perLoad = (a: number, b: number) => ((b - a) / n).toFixed(2);
+        console.log(
+          `${name} | ${label} | wall p50 ${p50(walls).toFixed(2)} ms | statements ${p50(counts)} | inside them (sum) ${p50(inside).toFixed(2)} ms | backends ${p50(backends)} | pool connections/load ${perLoad(opened0, opened)} | node connections/load ${after.map((a, i) => perLoad(before[i], a)).join(" ")} | ${loadAverage()}`,
+        );
+        await db().$disconnect();
+      }
+    }
+}
+
 async function main() {
   const { urls, stop } = await setUp();
+  if (values.trace) {
+    try {
+      return await trace(urls, await pages());
+    } finally {
+      await stop();
+    }
+  }
   const { bindDatabase, db } = await import("@/lib/db/client.ts");
   const make = await pages();
   try {

@@ -13,9 +13,19 @@ const globalForDb = globalThis as unknown as { verityDb?: PrismaClient };
 // The pg pool behind each client made here, for the reads that take their rows from it directly (lib/db/rows.ts).
 const pools = new WeakMap<object, pg.Pool>();
 
+/**
+ * How the console's pools keep their connections. pg's pool closes a connection idle for 10 s, so a page opened after
+ * a user read the last one for longer opened new ones: on one node a new server backend per connection, with its
+ * caches cold; on Citus a new coordinator backend too, which then opens a connection of its own to each worker it
+ * reads from (docs/benchmarks.md, "Citus", "Small pages": 9–10 connections, and 6 to a worker, per run page). They are
+ * kept as long as Citus keeps a coordinator backend's connections to the workers (citus.max_cached_connection_lifetime,
+ * 10 minutes). An idle pool does not keep the process alive: a command that ends without ending its pool still exits.
+ */
+export const POOL_IDLE = { idleTimeoutMillis: 10 * 60_000, allowExitOnIdle: true } satisfies pg.PoolConfig;
+
 /** A Prisma client over a pool of its own, which `$disconnect` ends. */
 export function createClient(url: string): PrismaClient {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...POOL_IDLE });
   return clientOver(pool);
 }
 

@@ -4,7 +4,7 @@
 // cluster triage) never uses it: README "Replicas" lists the split.
 import "server-only";
 import pg from "pg";
-import { clientOver, db } from "@/lib/db/client.ts";
+import { clientOver, db, POOL_IDLE } from "@/lib/db/client.ts";
 import { classifyDatabaseError, redactUrl } from "@/lib/db/describe-error.ts";
 import { env } from "@/lib/env.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
@@ -158,11 +158,11 @@ export type ReadClient = { client: PrismaClient; pool: ReplicaPool };
 
 /** A Prisma client reading from `replicaUrl`, falling back to `primaryUrl` (for the console and for tests). */
 export function createReadClient(primaryUrl: string, replicaUrl: string, log?: Log): ReadClient {
-  const primary = new pg.Pool({ connectionString: primaryUrl, max: 5 });
+  const primary = new pg.Pool({ connectionString: primaryUrl, max: 5, ...POOL_IDLE });
   // An idle primary connection that breaks is dropped by the pool; without a listener the error would be thrown.
   primary.on("error", () => undefined);
   const pool = new ReplicaPool(
-    { connectionString: replicaUrl, max: 10, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS },
+    { connectionString: replicaUrl, max: 10, connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS, ...POOL_IDLE },
     primary,
     new ReplicaAvailability(redactUrl(replicaUrl), log),
   );

@@ -202,6 +202,59 @@ describe("a run's pages on the cluster", () => {
     expect(new Set(tasks.map((t) => t.port)), plan).toEqual(new Set(workerPorts));
   });
 
+  it("read again after a pause, a run's pages keep their connections: the same coordinator backends and their worker connections", async () => {
+    // Each worker seen from a connection of its own, held throughout.
+    const workers = inject("citusWorkerUrls").map((u) => {
+      const c = new pg.Client({
+        connectionString: Object.assign(new URL(u), { pathname: "/verity_single_shard" }).toString(),
+      });
+      c.on("error", () => undefined);
+      return c;
+    });
+    await Promise.all(workers.map((c) => c.connect()));
+    /** The coordinator backends (server processes) the console's statements went to while the run's pages were read. */
+    const read = async () => {
+      const { statements } = await capture(async () => {
+        await loadTrajectoryPage(pick.trajectory_id, { run: RUN });
+        await loadRunPage(RUN, parseChartQuery({}).query, "admin");
+      });
+      return new Set(statements.map((s) => s.pid));
+    };
+    /** The connections `backends` opened to each worker (Citus names its coordinator backend in application_name). */
+    const workerConnections = async (backends: Set<number>) =>
+      (
+        await Promise.all(
+          workers.map(async (c, i) => {
+            const { rows } = await c.query<{ pid: number; origin: number | null }>(
+              `select pid, (substring(application_name from 'gpid=(\\d+)')::bigint % 10000000000)::int as origin
+                 from pg_stat_activity where datname = current_database() and backend_type = 'client backend'`,
+            );
+            return rows.filter((r) => backends.has(r.origin!)).map((r) => `worker ${i + 1}: ${r.pid}`);
+          }),
+        )
+      ).flat();
+    try {
+      const backends = new Set<number>();
+      for (let i = 0; i < 3; i++) for (const pid of await read()) backends.add(pid);
+      const warm = await workerConnections(backends);
+      expect(warm.length).toBeGreaterThan(0);
+      // Longer than a user may read a page, and than pg's pool keeps an idle connection by default (10 s).
+      await new Promise((r) => setTimeout(r, 11_000));
+      const again = await read();
+      expect(
+        [...again].filter((pid) => !backends.has(pid)),
+        "new coordinator backends",
+      ).toEqual([]);
+      const after = await workerConnections(backends);
+      expect(
+        warm.filter((c) => !after.includes(c)),
+        "worker connections closed",
+      ).toEqual([]);
+    } finally {
+      await Promise.all(workers.map((c) => c.end()));
+    }
+  });
+
   it("moved to the other worker, reads the same rows from there", async () => {
     const from = await shardsOf(RUN);
     const to = workerPorts.find((p) => p !== from.port)!;

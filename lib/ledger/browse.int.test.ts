@@ -22,6 +22,7 @@ import { caseLine, externalScore } from "@/lib/testing/ingest-fixtures.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { ON_CITUS } from "@/lib/testing/scratch-db.ts";
+import { capture, installStatementCapture } from "@/lib/testing/capture-statements.ts";
 import {
   BrowseCursorError,
   browseLedger,
@@ -376,6 +377,23 @@ describe("neighbours", () => {
           next: list[i + 1]?.trajectoryId ?? null,
         });
       }
+    }
+  });
+
+  it("are read at once: the row after is asked for before the row before is answered", async () => {
+    const captured = installStatementCapture();
+    try {
+      const p = params({ run: EX, sort: "reward", dir: "desc" });
+      const mid = (await collect(p))[4];
+      const entry = { id: BigInt(mid.id), sortValue: sortValueOf(p, mid) };
+      await neighbours(p, entry); // the pool's connections opened first
+      const { result, statements } = await capture(() => neighbours(p, entry));
+      expect(result.prev && result.next).toBeTruthy();
+      const reads = statements.filter((s) => /\bfrom ledger l\b/.test(s.text));
+      expect(reads).toHaveLength(2);
+      expect(reads[1].sent).toBeLessThan(reads[0].answered!);
+    } finally {
+      captured.restore();
     }
   });
 

@@ -579,9 +579,13 @@ export async function neighbours(
     const base = viewOf(p, kind);
     const cursor: Cursor = { v: entry.sortValue, id: entry.id.toString() };
     const reversed: BrowseParams = { ...p, dir: p.dir === "desc" ? "asc" : "desc" };
+    // Both at once: on Citus each is a round trip through the coordinator to the run's worker, and the detail page
+    // waits for the later of the two instead of their sum (docs/benchmarks.md, "Citus").
     const around = async (c: Db) => {
-      const forward = await firstPast(withKey(base, keyCondition(p, cursor)), p, p.dir, c);
-      const backward = await firstPast(withKey(base, keyCondition(reversed, cursor)), reversed, reversed.dir, c);
+      const [forward, backward] = await Promise.all([
+        firstPast(withKey(base, keyCondition(p, cursor)), p, p.dir, c),
+        firstPast(withKey(base, keyCondition(reversed, cursor)), reversed, reversed.dir, c),
+      ]);
       return { prev: backward[0]?.trajectory_id ?? null, next: forward[0]?.trajectory_id ?? null };
     };
     return kind?.kind === "search" ? await withSearchTimeout(readDb(), around) : await around(client);
