@@ -136,9 +136,9 @@ describe("a migration after distributing", () => {
       const detail = await capture(() => loadTrajectoryPage(reads.result[0].rows[0].trajectoryId, { run }));
       expect(detail.result).toBeTruthy();
       await expectSingleShard(run, detail.statements);
-      // The search, through the blocks the migration made and filled: its answers. (Not its plans: the search's
-      // snippets' statement reads every shard, each task filtered by the run, on a database distributed fresh as well,
-      // and so did its capped count here; lib/db/single-shard.citus.test.ts does not assert the search either.)
+      // The search, through the blocks the migration made and filled: its answers. (Not its plans here: its count
+      // past the estimate's threshold reads every shard, each task filtered by the run; its first page is asserted
+      // one task on the run's worker in lib/db/single-shard.citus.test.ts.)
       const p = browseParamsSchema.parse({ run, q: await wordOf(run) });
       expect((await browseLedger(p, 100)).rows).toHaveLength(20);
       expect(await countLedger(p)).toMatchObject({ count: 20, exact: true });
