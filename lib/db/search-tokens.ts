@@ -16,7 +16,8 @@ const CJK_RUN = new RegExp(`${CJK_CLASS}{2,}`, "gu");
  * A UTF-16 unit of a CJK_CLASS character (the high surrogates of U+20000–U+2FFFF for the extensions): a text without
  * one, as most are, has no pairs, and is told so without the Unicode regex's walk over it.
  */
-const CJK_UNIT = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/;
+const CJK_UNIT =
+  /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/;
 
 export function hasCjkPair(text: string): boolean {
   CJK_RUN.lastIndex = 0;
