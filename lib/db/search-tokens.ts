@@ -12,6 +12,12 @@ const CJK_CLASS =
   "[\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\u3040-\\u309f\\u30a0-\\u30ff\\u1100-\\u11ff\\u3130-\\u318f\\uac00-\\ud7af\\u{20000}-\\u{2fffd}]";
 export const CJK_CHAR = new RegExp(CJK_CLASS, "u");
 const CJK_RUN = new RegExp(`${CJK_CLASS}{2,}`, "gu");
+/**
+ * A UTF-16 unit of a CJK_CLASS character (the high surrogates of U+20000–U+2FFFF for the extensions): a text without
+ * one, as most are, has no pairs, and is told so without the Unicode regex's walk over it.
+ */
+const CJK_UNIT =
+  /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/;
 
 export function hasCjkPair(text: string): boolean {
   CJK_RUN.lastIndex = 0;
@@ -23,6 +29,7 @@ export function hasCjkPair(text: string): boolean {
  * needs three characters, and 退款 — refund — is two). Empty when the text has no two CJK characters in a row.
  */
 export function cjkBigrams(text: string): string[] {
+  if (!CJK_UNIT.test(text)) return [];
   const out = new Set<string>();
   for (const m of text.matchAll(CJK_RUN)) {
     const chars = [...m[0]];
@@ -37,7 +44,12 @@ export function cjkBigrams(text: string): string[] {
  */
 const SEARCH_SPACE = /[ \t\n\r\f\v]+/;
 
-/** The words of a text: its runs of characters between spaces (empty ones left out). */
+/** Adds the words of a text to `into`, in order: its runs of characters between spaces (empty ones left out). */
+export function addSearchWords(text: string, into: { add(word: string): unknown }): void {
+  for (const w of text.split(SEARCH_SPACE)) if (w !== "") into.add(w);
+}
+
+/** The words of a text (addSearchWords), repeats kept. */
 export function searchWords(text: string): string[] {
   return text.split(SEARCH_SPACE).filter((w) => w !== "");
 }

@@ -30,6 +30,18 @@ describe("searchBlocks", () => {
     ]);
     expect(block[3]).toBe(" Refund processed, refund 已为您安排退款 退款 finance.issue_refund order.get ");
   });
+
+  it("holds the words of a text that several of its rollouts share, in the order first met", () => {
+    const ticket = "my fryer broke";
+    const [block] = searchBlocks(
+      ["refund sent", "no refund", "fryer replaced"].map((reply, i) => ({
+        runId: "r",
+        id: BigInt(i + 1),
+        texts: { ...texts(reply, ticket), tools: "order.get" },
+      })),
+    );
+    expect(block[3]).toBe(" refund sent order.get my fryer broke no replaced ");
+  });
 });
 
 describe("jsonbText", () => {
@@ -38,5 +50,14 @@ describe("jsonbText", () => {
       '{"a": 2, "b": 1, "aa": [{"x": "é", "y": null}]}',
     );
     expect(jsonbText({ é: 1, z: 2, ab: 3 })).toBe('{"z": 2, "ab": 3, "é": 1}');
+  });
+
+  it("prints the same keys met in another order, nested or not, in jsonb's order each time", () => {
+    const printed = '{"a": {"c": [], "dd": {}}, "bb": [1, "x", true, null]}';
+    expect(jsonbText({ a: { c: [], dd: {} }, bb: [1, "x", true, null] })).toBe(printed);
+    expect(jsonbText({ bb: [1, "x", true, null], a: { dd: {}, c: [] } })).toBe(printed);
+    expect(jsonbText({ a: { dd: {}, c: [] }, bb: [1, "x", true, null] })).toBe(printed);
+    // one key set printed before does not decide another's order
+    expect(jsonbText({ dd: 1, c: 2, a: 3 })).toBe('{"a": 3, "c": 2, "dd": 1}');
   });
 });

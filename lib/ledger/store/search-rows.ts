@@ -3,7 +3,7 @@
 // ingest answers.
 import type pg from "pg";
 import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
-import { cjkBigrams, searchWords } from "@/lib/db/search-tokens.ts";
+import { addSearchWords, cjkBigrams } from "@/lib/db/search-tokens.ts";
 import type { CaseRow, RolloutRow } from "@/lib/ledger/store/rows.ts";
 
 /**
@@ -17,15 +17,20 @@ export type SearchTexts = { reply: string; tools: string; args: string; results:
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** A set of keys in jsonb's order, each with its printed head (`"key": `). */
+type KeyOrder = { keys: string[]; heads: string[] };
+
 /**
- * A JSON value as PostgreSQL prints a jsonb (`{"amount": 59.99, "order_id": "O-1"}`: keys shorter first, then in
- * byte order; ", " and ": " between), so a rollout's texts read the same whether ingest wrote them or migration 038
- * filled them from the stored jsonb.
+ * The jsonb order of each set of keys met, by the keys as found (joined by U+0000): a run's tool inputs and outputs
+ * have a few shapes, each sorted once instead of at every call (the sort was most of ingest's search cost).
  */
-export function jsonbText(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-  if (Array.isArray(v)) return `[${v.map(jsonbText).join(", ")}]`;
-  const keys = Object.keys(v);
+const keyOrders = new Map<string, KeyOrder>();
+
+function keyOrder(found: string[]): KeyOrder {
+  const id = found.join("\u0000");
+  let order = keyOrders.get(id);
+  if (order) return order;
+  const keys = found.slice();
   // ASCII keys (nearly all) compare by length and code unit as by bytes, without the Buffers
   if (keys.every((k) => ASCII.test(k))) keys.sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
   else
@@ -34,8 +39,30 @@ export function jsonbText(v: unknown): string {
       const lb = Buffer.byteLength(b);
       return la !== lb ? la - lb : Buffer.compare(Buffer.from(a), Buffer.from(b));
     });
+  order = { keys, heads: keys.map((k) => `${JSON.stringify(k)}: `) };
+  if (keyOrders.size >= 10_000) keyOrders.clear();
+  keyOrders.set(id, order);
+  return order;
+}
+
+/**
+ * A JSON value as PostgreSQL prints a jsonb (`{"amount": 59.99, "order_id": "O-1"}`: keys shorter first, then in
+ * byte order; ", " and ": " between), so a rollout's texts read the same whether ingest wrote them or migration 038
+ * filled them from the stored jsonb.
+ */
+export function jsonbText(v: unknown): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  let out: string;
+  if (Array.isArray(v)) {
+    out = "[";
+    for (let i = 0; i < v.length; i++) out += (i ? ", " : "") + jsonbText(v[i]);
+    return out + "]";
+  }
+  const { keys, heads } = keyOrder(Object.keys(v));
   const o = v as Record<string, unknown>;
-  return `{${keys.map((k) => `${JSON.stringify(k)}: ${jsonbText(o[k])}`).join(", ")}}`;
+  out = "{";
+  for (let i = 0; i < keys.length; i++) out += (i ? ", " : "") + heads[i] + jsonbText(o[keys[i]]);
+  return out + "}";
 }
 
 const asText = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "" : jsonbText(v));
@@ -127,9 +154,14 @@ type SearchRow = { runId: string; id: bigint; texts: SearchTexts };
  */
 function blockRow(block: SearchRow[]): CopyValue[] {
   const words = new Set<string>();
+  // a text met before in the block (its rollouts' ticket, often their tool calls) adds no word
+  const seen = new Set<string>();
   for (const { texts } of block)
     for (const f of [texts.reply, texts.tools, texts.args, texts.results, texts.ticket])
-      for (const w of searchWords(f)) words.add(w);
+      if (!seen.has(f)) {
+        seen.add(f);
+        addSearchWords(f, words);
+      }
   return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `];
 }
 
