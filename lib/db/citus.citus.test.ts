@@ -101,6 +101,23 @@ describe("verity db distribute", () => {
     expect(code).toBe(0);
     expect(err).toEqual(["verity db distribute: already distributed: nothing to do"]);
   });
+
+  it("makes a missing enum cast on its own: one distributed before the cast from text existed gets it", async () => {
+    const casts = async () =>
+      (
+        await pool.query<{ dir: string }>(
+          `select case when castsource = 'text'::regtype then 'from text' else 'to text' end as dir
+             from pg_cast where (castsource = 'text'::regtype and casttarget = '"ClusterStatus"'::regtype)
+                             or (castsource = '"ClusterStatus"'::regtype and casttarget = 'text'::regtype) order by 1`,
+        )
+      ).rows.map((r) => r.dir);
+    expect(await casts()).toEqual(["from text", "to text"]);
+    await pool.query(`drop cast (text as "ClusterStatus")`);
+    const r = await distributeDatabase(url);
+    expect(r.changed).toBe(true);
+    expect(r.steps.join("\n")).toMatch(/enum casts to and from text made IMMUTABLE .*ClusterStatus/);
+    expect(await casts()).toEqual(["from text", "to text"]);
+  });
 });
 
 describe("a run on the cluster", () => {

@@ -135,27 +135,35 @@ const DROPPED_TRIGGERS: [table: string, trigger: string][] = [
  * never does). The cast from text is a function whose body was parsed before the cast existed: the I/O conversion.
  */
 async function immutableEnumCasts(c: pg.ClientBase): Promise<string[]> {
-  const { rows } = await c.query<{ name: string }>(
-    `select t.typname as name from pg_type t join pg_namespace n on n.oid = t.typnamespace
+  // each direction on its own: a database distributed before the cast from text was made has the other one only
+  const { rows } = await c.query<{ name: string; to_text: boolean; of_text: boolean }>(
+    `select t.typname as name,
+            not exists (select 1 from pg_cast k where k.castsource = t.oid and k.casttarget = 'text'::regtype) as to_text,
+            not exists (select 1 from pg_cast k where k.castsource = 'text'::regtype and k.casttarget = t.oid) as of_text
+       from pg_type t join pg_namespace n on n.oid = t.typnamespace
       where t.typtype = 'e' and n.nspname = 'public'
-        and not exists (select 1 from pg_cast k where k.castsource = t.oid and k.casttarget = 'text'::regtype)
       order by 1`,
   );
-  for (const { name } of rows) {
-    const fn = `"verity_${name.toLowerCase()}_text"`;
-    await c.query(
-      `create or replace function ${fn}(e "${name}") returns text language sql immutable strict parallel safe
-         return textin(enum_out(e))`,
-    );
-    await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
-    const from = `"verity_${name.toLowerCase()}_of_text"`;
-    await c.query(
-      `create or replace function ${from}(t text) returns "${name}" language sql immutable strict parallel safe
-         return t::"${name}"`,
-    );
-    await c.query(`create cast (text as "${name}") with function ${from}(text)`);
+  const made = rows.filter((r) => r.to_text || r.of_text);
+  for (const { name, to_text, of_text } of made) {
+    if (to_text) {
+      const fn = `"verity_${name.toLowerCase()}_text"`;
+      await c.query(
+        `create or replace function ${fn}(e "${name}") returns text language sql immutable strict parallel safe
+           return textin(enum_out(e))`,
+      );
+      await c.query(`create cast ("${name}" as text) with function ${fn}("${name}")`);
+    }
+    if (of_text) {
+      const from = `"verity_${name.toLowerCase()}_of_text"`;
+      await c.query(
+        `create or replace function ${from}(t text) returns "${name}" language sql immutable strict parallel safe
+           return t::"${name}"`,
+      );
+      await c.query(`create cast (text as "${name}") with function ${from}(text)`);
+    }
   }
-  return rows.map((r) => r.name);
+  return made.map((r) => r.name);
 }
 
 /**
@@ -196,6 +204,13 @@ export const FIRST_DISTRIBUTABLE = "040_run_counters";
 
 /** Refuses a database migrated to before FIRST_DISTRIBUTABLE, saying what to do. */
 async function refuseTooOld(c: pg.ClientBase): Promise<void> {
+  const [{ migrated }] = (
+    await c.query<{ migrated: boolean }>(`select to_regclass('_prisma_migrations') is not null as migrated`)
+  ).rows;
+  if (!migrated)
+    throw new DistributeRefusedError(
+      `the database was never migrated; it can be distributed from ${FIRST_DISTRIBUTABLE} on: run \`npm run db:migrate\` first`,
+    );
   const { rows } = await c.query<{ last: string | null }>(
     `select max(migration_name) as last from "_prisma_migrations" where finished_at is not null and rolled_back_at is null`,
   );

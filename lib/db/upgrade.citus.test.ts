@@ -46,6 +46,10 @@ beforeAll(async () => {
   captured = installStatementCapture();
   await dropCitusDatabase(admins, NAME);
   url = await createCitusDatabase(admins, NAME);
+  // Never migrated, the database is refused with what to do (not a missing table's error).
+  await expect(distributeDatabase(url)).rejects.toThrow(
+    /the database was never migrated; it can be distributed from 040_run_counters on: run `npm run db:migrate` first/,
+  );
   const earlier = readMigrations().filter((m) => m.name <= DISTRIBUTED_AT);
   expect(earlier.at(-1)?.name).toBe(DISTRIBUTED_AT);
   // Before 040 the database cannot be distributed (the ledger's shards write the run's counters), and says so.
