@@ -43,22 +43,33 @@ async function callPerRun(c: pg.ClientBase, fn: string): Promise<number> {
   return rows.length;
 }
 
+/** A statement's SELECT keyword after the whitespace and comments it opens with (which hold no string literal). */
+const LEADING_SELECT = /^((?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*)select\b/i;
+
 /**
  * The function to call: itself, unless it is written in SQL, whose parameters Citus cannot plan ("could not create
  * distributed plan"); then its body as a PL/pgSQL function of the session (pg_temp, gone with it), whose parameters
  * Citus plans with their values (a custom plan, as the transaction's plan_cache_mode asks).
  */
 async function plannableCallee(c: pg.ClientBase, fn: string): Promise<string> {
-  const { rows } = await c.query<{ lang: string; body: string; arg: string | null; type: string }>(
-    `select l.lanname as lang, p.prosrc as body, p.proargnames[1] as arg, format_type(p.proargtypes[0], null) as type
+  const { rows } = await c.query<{ lang: string; body: string; atomic: boolean; arg: string | null; type: string }>(
+    `select l.lanname as lang, p.prosrc as body, p.prosqlbody is not null as atomic, p.proargnames[1] as arg,
+            format_type(p.proargtypes[0], null) as type
        from pg_proc p join pg_language l on l.oid = p.prolang where p.proname = $1 and p.pronargs = 1`,
     [fn],
   );
   if (rows.length !== 1) throw new Error(`${fn}: one function of one argument expected, ${rows.length} found`);
   const f = rows[0];
   if (f.lang !== "sql") return `"${fn}"`;
-  // A SQL function's SELECT answers its caller; in PL/pgSQL it is PERFORMed.
-  const body = splitSqlStatements(f.body).map((s) => `${s.replace(/^select\b/i, "perform")};`);
+  // A body written as RETURN or BEGIN ATOMIC is kept parsed, not as text (prosrc is empty): it cannot be copied, and
+  // a copy of nothing would skip the conversion while the migration is recorded as applied.
+  if (f.atomic || stripComments(f.body).trim() === "")
+    throw new Error(
+      `${fn}: a SQL function whose body is not a string cannot be called per run on Citus; write it as AS $$ … $$`,
+    );
+  // A SQL function's SELECT answers its caller; in PL/pgSQL it is PERFORMed (the comments a statement opens with
+  // passed over, so that one is seen as the SELECT it is).
+  const body = splitSqlStatements(f.body).map((s) => `${s.replace(LEADING_SELECT, "$1perform")};`);
   await c.query("set local plan_cache_mode = force_custom_plan");
   await c.query(
     `create or replace function pg_temp."${fn}"(${f.arg ? `"${f.arg}" ` : ""}${f.type}) returns void language plpgsql

@@ -58,7 +58,10 @@ function blockCommentEnd(sql: string, i: number): number {
   return k + 2;
 }
 
-/** `text` without its comments: only to test whether a piece of SQL says anything at all. */
+/**
+ * `text` without its comments, strings not told apart: to test whether a piece of SQL says anything at all, or to match
+ * a statement that holds no string literal against a pattern.
+ */
 export function stripComments(text: string): string {
   return text.replace(/--[^\n]*/g, "").replace(/\/\*[\s\S]*?\*\//g, "");
 }
