@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { loadAverage } from "@/bench/lib/bench-db.ts";
-import { capture, installStatementCapture, type Sent } from "@/lib/testing/capture-statements.ts";
+import { capture, installStatementCapture, planned, type Sent } from "@/lib/testing/capture-statements.ts";
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +37,6 @@ const RUN = values.run!;
 installStatementCapture();
 
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const planned = (s: Sent) => !/^\s*(begin|commit|rollback|set |savepoint|release)/i.test(s.text);
 
 async function timeStatement(c: pg.Client, s: Sent): Promise<number> {
   const times: number[] = [];

@@ -28,6 +28,7 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
 import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { quiesce, timed, withDb } from "@/bench/lib/timed-process.ts";
+import { searchDisk, type SearchDisk } from "@/bench/lib/search-disk.ts";
 import { loadAverage } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
@@ -70,32 +71,8 @@ type Result = {
   pgCpu: number | null;
   nodeCpu: number;
   walMb: number;
-  disk: Disk;
+  disk: SearchDisk;
 };
-type Disk = { total: number; heap: number; toast: number; indexes: number; rollouts: number };
-
-/** The run's partitions of rollout_search and rollout_search_blocks together, and of rollouts, in bytes. */
-async function disk(c: pg.Client): Promise<Disk> {
-  const { rows } = await c.query(
-    `with p as (select to_regclass(quote_ident(verity_run_partition_name(t, $1))) as s
-                  from unnest(array['rollout_search', 'rollout_search_blocks']) t)
-     select sum(pg_total_relation_size(p.s)) as total, sum(pg_relation_size(p.s)) as heap,
-            sum(pg_indexes_size(p.s)) as indexes,
-            sum(coalesce((select pg_total_relation_size(reltoastrelid) from pg_class where oid = p.s and reltoastrelid <> 0), 0)) as toast,
-            pg_total_relation_size(to_regclass(quote_ident(verity_run_partition_name('rollouts', $1)))) as rollouts
-       from p`,
-    [RUN],
-  );
-  const r = rows[0];
-  return {
-    total: Number(r.total),
-    heap: Number(r.heap),
-    toast: Number(r.toast),
-    indexes: Number(r.indexes),
-    rollouts: Number(r.rollouts),
-  };
-}
-
 async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
@@ -137,7 +114,7 @@ async function ingestSide(adminUrl: string, side: string, turn: number, file: st
     if (n !== N || s !== (side === "none" ? 0 : N)) throw new Error(`${side}: ${n} rollouts, ${s} search rows`);
     return n;
   });
-  const d = await admin(url, disk);
+  const d = await admin(url, (c) => searchDisk(c, RUN));
   const r: Result = {
     side,
     turn,

@@ -33,6 +33,7 @@ import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { loadAverage, migratedBenchDatabase, recountRollups } from "@/bench/lib/bench-db.ts";
+import { searchDisk } from "@/bench/lib/search-disk.ts";
 import {
   buildConsole,
   loadRound,
@@ -272,20 +273,22 @@ async function reads(c: pg.Client, n: number): Promise<Map<string, Figure>> {
   return out;
 }
 
-/** The big run's rollout_search (heap, indexes, TOAST) and rollouts, in GB per million rollouts; the database's GB. */
+/**
+ * The big run's search (rollout_search and its blocks: heap, TOAST, indexes) and rollouts, in GB per million rollouts;
+ * its ledger's and the database's.
+ */
 async function disk(c: pg.Client, n: number): Promise<string> {
-  const part = (t: string) => `to_regclass(quote_ident(verity_run_partition_name('${t}', $1)))`;
+  const d = await searchDisk(c, BIG);
   const { rows } = await c.query(
-    `select pg_total_relation_size(${part("rollout_search")}) as total, pg_relation_size(${part("rollout_search")}) as heap,
-            pg_indexes_size(${part("rollout_search")}) as idx, pg_total_relation_size(${part("rollouts")}) as rollouts,
-            pg_total_relation_size(${part("ledger")}) as ledger, pg_database_size(current_database()) as db`,
+    `select pg_total_relation_size(to_regclass(quote_ident(verity_run_partition_name('ledger', $1)))) as ledger,
+            pg_database_size(current_database()) as db`,
     [BIG],
   );
-  const perM = (b: string) => (((Number(b) / n) * 1e6) / 2 ** 30).toFixed(2);
+  const perM = (b: number | string) => (((Number(b) / n) * 1e6) / 2 ** 30).toFixed(2);
   return (
-    `rollout_search ${perM(rows[0].total)} GB per million rollouts (heap ${perM(rows[0].heap)}, indexes ${perM(rows[0].idx)}, ` +
-    `the rest TOAST); the run's rollouts ${perM(rows[0].rollouts)}, its ledger ${perM(rows[0].ledger)}; ` +
-    `database ${(Number(rows[0].db) / 2 ** 30).toFixed(1)} GB`
+    `search (rollout_search and its blocks) ${perM(d.total)} GB per million rollouts (heap ${perM(d.heap)}, ` +
+    `TOAST ${perM(d.toast)}, indexes ${perM(d.indexes)}); the run's rollouts ${perM(d.rollouts)}, its ledger ` +
+    `${perM(rows[0].ledger)}; database ${(Number(rows[0].db) / 2 ** 30).toFixed(1)} GB`
   );
 }
 

@@ -51,5 +51,7 @@ export function addSearchWords(text: string, into: { add(word: string): unknown 
 
 /** The words of a text (addSearchWords), repeats kept. */
 export function searchWords(text: string): string[] {
-  return text.split(SEARCH_SPACE).filter((w) => w !== "");
+  const out: string[] = [];
+  addSearchWords(text, { add: (w: string) => out.push(w) });
+  return out;
 }

@@ -10,6 +10,9 @@ import pg from "pg";
  */
 export type Sent = { text: string; values: unknown[]; sent: number; answered?: number; pid: number };
 
+/** Whether a statement is a query to plan: not transaction control or a setting. */
+export const planned = (s: Sent) => !/^\s*(begin|commit|rollback|set |savepoint|release)/i.test(s.text);
+
 let sent: Sent[] | null = null;
 const query = pg.Client.prototype.query;
 

@@ -3,7 +3,7 @@
 import type pg from "pg";
 import { expect } from "vitest";
 import { RUN_SCOPED_TABLES } from "@/lib/db/distribute.ts";
-import type { Sent } from "@/lib/testing/capture-statements.ts";
+import { planned, type Sent } from "@/lib/testing/capture-statements.ts";
 
 export type Task = { port: number; shards: string[] };
 
@@ -51,9 +51,6 @@ export function shardPlans(pool: () => pg.Pool) {
       c.release();
     }
   }
-
-  /** Statements that are not a query (transaction control, settings): nothing to plan. */
-  const planned = (s: Sent) => !/^\s*(begin|commit|rollback|set |savepoint|release)/i.test(s.text);
 
   /**
    * Asserts that every statement of `statements` that reads run-scoped rows reads only `run`'s shards, each with one
