@@ -29,7 +29,7 @@ import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
 import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { quiesce, timed, withDb } from "@/bench/lib/timed-process.ts";
 import { searchDisk, type SearchDisk } from "@/bench/lib/search-disk.ts";
-import { loadAverage } from "@/bench/lib/bench-db.ts";
+import { loadAverage, wholeOption } from "@/bench/lib/bench-db.ts";
 
 const { values } = parseArgs({
   options: {
@@ -40,8 +40,8 @@ const { values } = parseArgs({
     keep: { type: "boolean", default: false },
   },
 });
-const N = Number(values.n);
-const TURNS = Number(values.turns);
+const N = wholeOption("n", values.n);
+const TURNS = wholeOption("turns", values.turns);
 const RUN = "bench";
 
 type Side = { setup?: string; env?: Record<string, string> };

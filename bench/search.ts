@@ -32,7 +32,7 @@ import { demoRunValues } from "@/lib/demo/generate.ts";
 import { ingestValues } from "@/lib/ingest/ingest.ts";
 import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { loadAverage, migratedBenchDatabase, recountRollups } from "@/bench/lib/bench-db.ts";
+import { loadAverage, migratedBenchDatabase, recountRollups, wholeOption } from "@/bench/lib/bench-db.ts";
 import { searchDisk } from "@/bench/lib/search-disk.ts";
 import {
   buildConsole,
@@ -62,8 +62,8 @@ const { values } = parseArgs({
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency"]);
 for (const p of PHASES) if (!["ingest", "reads", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
-const SIZES = values.sizes!.split(",").map(Number);
-const ITER = Number(values.iterations);
+const SIZES = values.sizes!.split(",").map((x) => wholeOption("sizes", x));
+const ITER = wholeOption("iterations", values.iterations);
 const DB = "verity_bench_search";
 const DB_NOIDX = "verity_bench_search_noidx";
 const TPL = "tpl";

@@ -152,3 +152,11 @@ export async function copySourceEntries(
     [tag, need, run, from],
   );
 }
+
+/** A bench option that must be a whole number of at least `min`, or the bench stops naming it (never a NaN run). */
+export function wholeOption(name: string, text: string | undefined, min = 1): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${name}: a whole number of at least ${min}, got ${JSON.stringify(text)}`);
+  return n;
+}
