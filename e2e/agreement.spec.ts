@@ -148,6 +148,9 @@ test("the items list sorts, filters and pages through the URL, and links each it
   await form.getByLabel("Disagreements first").check();
   await form.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/disagreementsFirst=1/);
+  // the new rows are streamed in after the URL changes: the first one's flag is waited for, then all are read
+  await expect(rows.first()).toHaveAttribute("data-disagrees", "true");
+  await expect(rows).toHaveCount(10);
   const flags = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-disagrees")));
   expect(flags[0]).toBe("true");
   expect(flags.slice(flags.indexOf("false") < 0 ? flags.length : flags.indexOf("false"))).not.toContain("true");
