@@ -110,25 +110,34 @@ export async function previewBatch(p: ResolvedBatchParams, client: Db = db()): P
 
 export type RunWindow = { id: string; firstStep: number | null; lastStep: number | null };
 
+/** Runs per statement of listRunWindows: each branch binds three parameters, and a statement holds at most 65,535. */
+export const RUN_WINDOWS_PER_STATEMENT = 1000;
+
 /**
  * Runs with their first and last ledger step (two index probes per run), for the batch form. Each run's probes are a
  * branch of their own naming the run (a UNION ALL, not subqueries correlated with runs): on Citus (docs/scale.md)
  * each branch is read on the worker that holds the run, where a subquery from runs, a reference table, into the
- * ledger cannot be planned.
+ * ledger cannot be planned. `perStatement` runs' branches go in one statement (a console of many runs reads them in
+ * several).
  */
-export async function listRunWindows(client: Db = db()): Promise<RunWindow[]> {
+export async function listRunWindows(
+  client: Db = db(),
+  perStatement = RUN_WINDOWS_PER_STATEMENT,
+): Promise<RunWindow[]> {
   const runs = await client.$queryRaw<{ id: string }[]>`select id from runs order by created_at desc, id`;
-  if (runs.length === 0) return [];
   const window = (run: string) => Prisma.sql`(
     select ${run}::text as id,
            (select l.step from ledger l where l.run_id = ${run} order by l.step asc limit 1) as first_step,
            (select l.step from ledger l where l.run_id = ${run} order by l.step desc limit 1) as last_step)`;
-  const rows = await client.$queryRaw<{ id: string; first_step: number | null; last_step: number | null }[]>`
-    select w.id, w.first_step, w.last_step from (${Prisma.join(
-      runs.map((r) => window(r.id)),
-      " union all ",
-    )}) w`;
-  const byRun = new Map(rows.map((r) => [r.id, r]));
+  const byRun = new Map<string, { first_step: number | null; last_step: number | null }>();
+  for (let i = 0; i < runs.length; i += perStatement) {
+    const rows = await client.$queryRaw<{ id: string; first_step: number | null; last_step: number | null }[]>`
+      select w.id, w.first_step, w.last_step from (${Prisma.join(
+        runs.slice(i, i + perStatement).map((r) => window(r.id)),
+        " union all ",
+      )}) w`;
+    for (const r of rows) byRun.set(r.id, r);
+  }
   return runs.map(({ id }) => ({
     id,
     firstStep: byRun.get(id)?.first_step ?? null,

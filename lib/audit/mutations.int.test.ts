@@ -155,6 +155,10 @@ describe("creating a batch", () => {
       expect.objectContaining({ userId: a.userId, reviews: 3, leasedNow: 0, medianSeconds: 21 }),
       expect.objectContaining({ userId: b.userId, reviews: 0, leasedNow: 1, medianSeconds: null }),
     ]);
-    expect((await listRunWindows()).find((w) => w.id === runId)).toEqual({ id: runId, firstStep: 10, lastStep: 10 });
+    const windows = await listRunWindows();
+    expect(windows.find((w) => w.id === runId)).toEqual({ id: runId, firstStep: 10, lastStep: 10 });
+    // read a run per statement, the same windows in the same order
+    expect(windows.length).toBeGreaterThan(1);
+    expect(await listRunWindows(db(), 1)).toEqual(windows);
   });
 });
