@@ -10,17 +10,27 @@ import { Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
  */
 export function averageRanks(values: readonly number[]): number[] {
   // Finite values (all that spearman ranks): a tie's rank depends on its value alone, so the values sorted natively
-  // give each value its rank — a tenth of the time of sorting indices through a comparator (10,000 scores: ~1 ms).
+  // give each value its rank — a tenth of the time of sorting indices through a comparator (10,000 scores: ~1 ms) —,
+  // found by a binary search for the first of its ties (a map from each distinct value to its rank cost more).
   if (values.every(Number.isFinite)) {
     const sorted = Float64Array.from(values).sort();
-    const rankOf = new Map<number, number>();
+    const rankAt = new Float64Array(sorted.length);
     for (let i = 0; i < sorted.length;) {
       let j = i;
       while (j + 1 < sorted.length && sorted[j + 1] === sorted[i]) j++;
-      rankOf.set(sorted[i], (i + j) / 2 + 1);
+      rankAt[i] = (i + j) / 2 + 1;
       i = j + 1;
     }
-    return values.map((v) => rankOf.get(v)!);
+    return values.map((v) => {
+      let lo = 0;
+      let hi = sorted.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (sorted[mid] < v) lo = mid + 1;
+        else hi = mid;
+      }
+      return rankAt[lo];
+    });
   }
   const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
   const ranks = new Array<number>(values.length);
