@@ -10,27 +10,17 @@ import { Z_95, type IntervalEstimate } from "@/lib/stats/intervals.ts";
  */
 export function averageRanks(values: readonly number[]): number[] {
   // Finite values (all that spearman ranks): a tie's rank depends on its value alone, so the values sorted natively
-  // give each value its rank — a tenth of the time of sorting indices through a comparator (10,000 scores: ~1 ms) —,
-  // found by a binary search for the first of its ties (a map from each distinct value to its rank cost more).
+  // give each value its rank — a tenth of the time of sorting indices through a comparator (10,000 scores: ~1 ms).
   if (values.every(Number.isFinite)) {
     const sorted = Float64Array.from(values).sort();
-    const rankAt = new Float64Array(sorted.length);
+    const rankOf = new Map<number, number>();
     for (let i = 0; i < sorted.length;) {
       let j = i;
       while (j + 1 < sorted.length && sorted[j + 1] === sorted[i]) j++;
-      rankAt[i] = (i + j) / 2 + 1;
+      rankOf.set(sorted[i], (i + j) / 2 + 1);
       i = j + 1;
     }
-    return values.map((v) => {
-      let lo = 0;
-      let hi = sorted.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (sorted[mid] < v) lo = mid + 1;
-        else hi = mid;
-      }
-      return rankAt[lo];
-    });
+    return values.map((v) => rankOf.get(v)!);
   }
   const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
   const ranks = new Array<number>(values.length);
@@ -70,12 +60,19 @@ export function pearson(xs: readonly number[], ys: readonly number[]): number | 
   return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
 }
 
-/** The complete pairs of two parallel arrays (both sides finite). Throws RangeError when the lengths differ. */
+/**
+ * The complete pairs of two parallel arrays (both sides finite): the arrays themselves when every pair is complete
+ * (no copy: a reward leaderboard's 20 rows × 10,000 items were copied four times each per row), else copies of the
+ * complete ones. Throws RangeError when the lengths differ.
+ */
 export function completePairs(
   xs: readonly (number | null | undefined)[],
   ys: readonly (number | null | undefined)[],
-): { xs: number[]; ys: number[] } {
+): { xs: readonly number[]; ys: readonly number[] } {
   if (xs.length !== ys.length) throw new RangeError(`paired arrays differ in length: ${xs.length} vs ${ys.length}`);
+  let complete = 0;
+  while (complete < xs.length && isFiniteNumber(xs[complete]) && isFiniteNumber(ys[complete])) complete++;
+  if (complete === xs.length) return { xs: xs as readonly number[], ys: ys as readonly number[] };
   const px: number[] = [];
   const py: number[] = [];
   for (let i = 0; i < xs.length; i++) {
