@@ -229,7 +229,11 @@ export type Slices = { keys: string[]; totals: Int32Array; offsets: Int32Array; 
 
 /** Slices of the items by `keysOf` (a key listed twice for one item counts once). */
 export function sliceItems(items: readonly AuditedItem[], keysOf: (item: AuditedItem) => readonly string[]): Slices {
-  const perItem = items.map((i) => [...new Set(keysOf(i))]);
+  // a set only where a key could repeat (most items have no key or one)
+  const perItem = items.map((i) => {
+    const keys = keysOf(i);
+    return keys.length < 2 ? keys : [...new Set(keys)];
+  });
   const keys = [...new Set(perItem.flat())].sort();
   const indexOf = new Map(keys.map((k, j) => [k, j]));
   const totals = new Int32Array(keys.length);
