@@ -1,6 +1,9 @@
 // The reward leaderboard's page read, uncached, against a database: `npx tsx bench/leaderboard-db.ts [--items 10000]
-// [--functions 20] [--rounds 7] [--rebuild] [--build-only] [--db verity_bench_leaderboard]` (--build-only: make the
-// database and time nothing, so the timed run can wait for a quiet machine). Not part of npm test.
+// [--functions 20] [--rounds 7] [--rebuild] [--build-only] [--dump FILE] [--db verity_bench_leaderboard]`
+// (--build-only: make the database and time nothing, so the timed run can wait for a quiet machine; --dump: time
+// nothing, write the view's JSON of five queries — the plain board, sorted by κ, two head to heads, a step window — and
+// the ledger's standing, one per line, so that a change meant to move no figure can be checked with `cmp`). Not part
+// of npm test.
 //
 // The database (kept between runs; --rebuild makes it again), made through the product's own write paths by the
 // leaderboard's seed (lib/testing/leaderboard-seed.ts, at --items tickets): rollouts ingested at two steps, a tickets
@@ -14,9 +17,11 @@
 // and the same two phases timed apart. Baseline, in the same rounds and in turns with it: the agreement report's
 // uncached load and build of the same items (lib/agreement/data.ts + report.ts, what the agreement page computes
 // afresh), i.e. what one reward costs. Postgres's own buffers are warm after the first round, as on a console in use.
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { loadAverage, migratedBenchDatabase } from "@/bench/lib/bench-db.ts";
+import type { Db } from "@/lib/db/client.ts";
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +30,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "7" },
     rebuild: { type: "boolean" },
     "build-only": { type: "boolean" },
+    dump: { type: "string" },
     db: { type: "string", default: "verity_bench_leaderboard" },
   },
 });
@@ -109,6 +115,12 @@ async function main() {
   if (!parsed.ok) throw new Error(parsed.errors.join("; "));
   const q = parsed.query;
   const f = { run: runId, tolerance: 0.1 };
+  if (values.dump) {
+    await dump(values.dump, runId, client);
+    await client.$disconnect();
+    await database.stop();
+    return;
+  }
 
   const timings = (): Timings => ({ page: [], read: [], view: [], agreementLoad: [], agreementBuild: [] });
   const t = timings();
@@ -152,6 +164,35 @@ async function main() {
   report(t, shape);
   await client.$disconnect();
   await database.stop();
+}
+
+/** The view's JSON of five queries and the ledger's standing on each, one line each, into `file`. */
+async function dump(file: string, runId: string, client: Db) {
+  const { loadLeaderboardInput } = await import("@/lib/leaderboard/data.ts");
+  const { leaderboardView } = await import("@/lib/leaderboard/view.ts");
+  const { ledgerStanding } = await import("@/lib/leaderboard/standing.ts");
+  const { parseLeaderboardQuery } = await import("@/lib/leaderboard/schema.ts");
+  const v = (
+    await client.$queryRaw<{ id: number }[]>`
+    select distinct version_id::int as id from reward_results order by 1`
+  ).map((r) => String(r.id));
+  const queries: Record<string, string>[] = [
+    {},
+    { sort: "kappa" },
+    { a: "ledger", b: v[0] },
+    { a: v[1], b: v[v.length - 1], side: "a" },
+    { from: "15", sort: "mae" },
+  ];
+  const lines: string[] = [];
+  for (const raw of queries) {
+    const parsed = parseLeaderboardQuery({ run: runId, ...raw });
+    if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+    const src = await loadLeaderboardInput(parsed.query, client);
+    if (!src.ok) throw new Error(src.error);
+    lines.push(JSON.stringify(leaderboardView(src, parsed.query)), JSON.stringify(ledgerStanding(src.input)));
+  }
+  writeFileSync(file, lines.join("\n") + "\n");
+  say(`wrote the view of ${queries.length} queries and the ledger's standing on each to ${file}`);
 }
 
 type Timings = Record<"page" | "read" | "view" | "agreementLoad" | "agreementBuild", number[]>;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { buildLeaderboard, sortLeaderboard } from "@/lib/leaderboard/build.ts";
-import type { AuditedItem, Candidate, CandidateResult, LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import {
+  ResultColumns,
+  rolloutSlots,
+  UNKNOWN_STATUS,
+  type AuditedItem,
+  type Candidate,
+  type CandidateResult,
+  type LeaderboardInput,
+} from "@/lib/leaderboard/input.ts";
 
 const item = (i: number, verdict: "pass" | "fail", reward: number, extra: Partial<AuditedItem> = {}): AuditedItem => ({
   itemId: `i${i}`,
@@ -197,6 +205,81 @@ describe("buildLeaderboard", () => {
     expect(() => board(items, [c({ r0: ok(1), 7: ok(1, { latencyMs: Number.NaN }), r2: ok(2) })])).toThrow(
       /^candidate x, rollout 7: latencyMs must be a non-negative number$/,
     );
+  });
+});
+
+describe("results as columns (ResultColumns)", () => {
+  const items = Array.from({ length: 40 }, (_, i) =>
+    item(i, i % 3 === 0 ? "fail" : "pass", i % 3 === 0 ? 0.2 : 1, {
+      guardrails: i % 5 === 0 ? ["G1"] : [],
+      category: i % 2 ? "refund" : null,
+    }),
+  );
+  const record = (shift: number): Record<string, CandidateResult> =>
+    Object.fromEntries(
+      items.flatMap((it, i) => {
+        if ((i + shift) % 11 === 0) return [];
+        const result =
+          (i + shift) % 7 === 0
+            ? { ...failed("timeout"), latencyMs: 3000 }
+            : ok(((i * 37 + shift) % 100) / 100, { costUsd: 0.001 * (i % 4), latencyMs: 100 + i });
+        return [[it.rolloutId, result]];
+      }),
+    );
+  const pairwise = [
+    { groupId: "g0", left: "r0", right: "r1", preferred: "left" as const },
+    { groupId: "g1", left: "r2", right: "r3", preferred: "right" as const },
+    { groupId: "g2", left: "r4", right: "r99", preferred: "left" as const },
+  ];
+  const candidates = (shape: (r: Record<string, CandidateResult>) => Candidate["results"]): Candidate[] => [
+    { id: "ledger", label: "ledger", kind: "ledger", results: shape(record(1)) },
+    { id: "j", label: "judge", kind: "judge", threshold: 0.6, results: shape(record(4)) },
+  ];
+
+  it("gives the same board as the same results by rollout id, laid out on their own or over the items' rollouts", () => {
+    const byId = buildLeaderboard({ items, pairwise, candidates: candidates((r) => r) });
+    const own = buildLeaderboard({ items, pairwise, candidates: candidates((r) => ResultColumns.of(r)) });
+    // as the loader lays them: over the items' rollouts in their order, shared by every candidate
+    const slots = rolloutSlots(items.map((i) => i.rolloutId));
+    const over = (r: Record<string, CandidateResult>) => {
+      const columns = new ResultColumns(slots);
+      for (const [rollout, result] of Object.entries(r)) columns.set(slots.slotOf.get(rollout)!, result);
+      return columns;
+    };
+    const shared = buildLeaderboard({ items, pairwise, candidates: candidates(over) });
+    expect(byId.rows[1].coverage.missing).toMatchObject({ not_run: 3, timeout: 6 });
+    expect(byId.rows[1].cost.costPer1000).not.toBeNull();
+    expect(own).toEqual(byId);
+    expect(shared).toEqual(byId);
+  });
+
+  it("reads a result back as it was given, and a rollout without one as not run", () => {
+    const given = record(4);
+    const columns = ResultColumns.of(given);
+    expect(columns.resultAt(columns.slotOf("r1"))).toEqual({ components: null, ...given.r1 });
+    expect(columns.resultAt(columns.slotOf("r3"))).toEqual({ costUsd: null, components: null, ...given.r3 });
+    expect(columns.rewardAt(columns.slotOf("r3"))).toEqual({ missing: "timeout" });
+    expect(columns.rewardAt(columns.slotOf("r7"))).toEqual({ missing: "not_run" });
+    expect(columns.resultAt(columns.slotOf("r7"))).toBeUndefined();
+  });
+
+  it("refuses columns that cannot be, naming the candidate and the rollout", () => {
+    const bad = (set: (c: ResultColumns, slot: number) => void) => {
+      const columns = ResultColumns.of({ r0: ok(1), r1: ok(0.5, { latencyMs: 3 }) });
+      set(columns, columns.slotOf("r1"));
+      return () => board([item(0, "pass", 1)], [{ id: "x", label: "x", kind: "rule", results: columns }]);
+    };
+    expect(bad((c, s) => (c.reward[s] = 1.5))).toThrow(
+      /^candidate x, rollout r1: an ok result needs a reward in \[0, 1\]$/,
+    );
+    expect(bad((c, s) => (c.reward[s] = Number.NaN))).toThrow(/rollout r1: an ok result needs a reward/);
+    expect(bad((c, s) => (c.status[s] = UNKNOWN_STATUS))).toThrow(/^candidate x, rollout r1: unknown status$/);
+    expect(bad((c, s) => c.set(s, { reward: 0.5, status: "error" }))).toThrow(
+      /rollout r1: a error result has no reward/,
+    );
+    expect(bad((c, s) => (c.latencyMs[s] = -1))).toThrow(/rollout r1: latencyMs must be a non-negative number/);
+    expect(bad((c, s) => (c.costUsd[s] = Number.POSITIVE_INFINITY))).toThrow(/rollout r1: costUsd must be/);
+    expect(bad(() => {})).not.toThrow();
   });
 });
 

@@ -3,7 +3,15 @@
 // a LeaderboardInput (lib/leaderboard/input.ts).
 
 import { MIN_N_FOR_RATE } from "@/lib/stats/small-sample.ts";
-import { checkLeaderboardInput, type Candidate, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import {
+  checkLeaderboardInput,
+  columnsOf,
+  itemSlots,
+  pairSlots,
+  type Candidate,
+  type LeaderboardInput,
+  type RolloutSlots,
+} from "@/lib/leaderboard/input.ts";
 import {
   breakdown,
   costFigures,
@@ -17,9 +25,20 @@ import {
 } from "@/lib/leaderboard/row.ts";
 import { rerunSummary } from "@/lib/leaderboard/stability.ts";
 
-function buildRow(c: Candidate, input: LeaderboardInput, slices: { guardrails: Slices; categories: Slices }) {
+type Shared = {
+  slices: { guardrails: Slices; categories: Slices };
+  /**
+   * The items' and the pairwise judgements' slots in a candidate's columns (itemSlots, pairSlots), once per layout:
+   * the loader's candidates share one.
+   */
+  slotsIn: (rollouts: RolloutSlots) => { items: Int32Array; pairs: ReturnType<typeof pairSlots> };
+};
+
+function buildRow(c: Candidate, input: LeaderboardInput, { slices, slotsIn }: Shared) {
   const threshold = thresholdOf(c);
-  const { covered, coverage, results } = coverageOf(c, input.items, threshold);
+  const results = columnsOf(c.results);
+  const slots = slotsIn(results.rollouts);
+  const { covered, coverage } = coverageOf(results, slots.items, input.items, threshold);
   const probe = c.probe ? rerunSummary(c.probe, threshold) : null;
   return {
     id: c.id,
@@ -32,10 +51,10 @@ function buildRow(c: Candidate, input: LeaderboardInput, slices: { guardrails: S
     verdict: verdictFigures(covered),
     reward: rewardFigures(covered),
     /** null when the items have no pairwise judgements. */
-    ordering: orderingFigures(c, input.pairwise),
+    ordering: orderingFigures(results, slots.pairs, input.pairwise),
     guardrails: breakdown(slices.guardrails, covered),
     categories: breakdown(slices.categories, covered),
-    cost: costFigures(results),
+    cost: costFigures(results, slots.items),
     probe,
     retest: c.retest ? rerunSummary(c.retest, threshold) : null,
     /** The injection probe moved its reward or flipped a verdict. */
@@ -48,16 +67,28 @@ export type LeaderboardRow = ReturnType<typeof buildRow>;
 /** Every row of the leaderboard, in the order the candidates were given; sortLeaderboard orders them. */
 export function buildLeaderboard(input: LeaderboardInput) {
   checkLeaderboardInput(input);
-  // the items' slices are the same for every row: indexed once per build
-  const slices = {
-    guardrails: sliceItems(input.items, (i) => i.guardrails),
-    categories: sliceItems(input.items, (i) => (i.category === null ? [] : [i.category])),
+  // the items' slices and slots are the same for every row: indexed once per build
+  const slots = new Map<RolloutSlots, ReturnType<Shared["slotsIn"]>>();
+  const shared: Shared = {
+    slices: {
+      guardrails: sliceItems(input.items, (i) => i.guardrails),
+      categories: sliceItems(input.items, (i) => (i.category === null ? [] : [i.category])),
+    },
+    slotsIn: (rollouts) => {
+      let found = slots.get(rollouts);
+      if (!found)
+        slots.set(
+          rollouts,
+          (found = { items: itemSlots(input.items, rollouts), pairs: pairSlots(input.pairwise, rollouts) }),
+        );
+      return found;
+    },
   };
   return {
     items: input.items.length,
     pairwiseJudgements: input.pairwise.length,
     minItems: MIN_N_FOR_RATE,
-    rows: input.candidates.map((c) => buildRow(c, input, slices)),
+    rows: input.candidates.map((c) => buildRow(c, input, shared)),
   };
 }
 

@@ -7,7 +7,7 @@ import { rawClient } from "@/lib/db/raw-client.ts";
 import { buildLeaderboard } from "@/lib/leaderboard/build.ts";
 import { loadLeaderboardInput } from "@/lib/leaderboard/data.ts";
 import { headToHead } from "@/lib/leaderboard/head-to-head.ts";
-import type { CandidateResult, LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import { columnsOf, type CandidateResult, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
 import { LEADERBOARD_SEED } from "@/lib/leaderboard/row.ts";
 import { ledgerStanding } from "@/lib/leaderboard/standing.ts";
 import { loadGateReport } from "@/lib/gate/loaders.ts";
@@ -166,7 +166,7 @@ describe("the reward leaderboard read from the database", () => {
     const loaded = await loadLeaderboardInput({ run: seed.runId, a: "ledger", b: rule });
     if (!loaded.ok) throw new Error(loaded.error);
     const withComponents = (id: string) =>
-      Object.values(loaded.input.candidates.find((c) => c.id === id)!.results).some((r) => r.components);
+      columnsOf(loaded.input.candidates.find((c) => c.id === id)!.results).components.size > 0;
     expect([withComponents("ledger"), withComponents(rule), withComponents(String(seed.versions.judge))]).toEqual([
       true,
       true,

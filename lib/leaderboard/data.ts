@@ -3,11 +3,12 @@
 // count, the first is the primary one; read verdictsOnly: the leaderboard reads no claims, case slots or current
 // entries) —, the ledger's reward on each as the candidate "ledger", every reward-function version's latest result on
 // those rollouts (never a probed or re-run one: those are its probe and retest pairs, lib/leaderboard/reruns.ts), and
-// the first counted judgement of each pair of the run's pairwise batches (the pairwise report's items, without their
-// rollouts' current entries). Uncached: four statements of its own (the scope, the items' rollouts and groups, the
-// versions, their results packed into one bytea per version; a fifth for the components of two rows compared), the
-// results' read at once with the two reports' reads, then two for all versions' reruns. Leads, admins and
-// researchers only (the callers ask for "ledger.read" first): this carries ledger and reward numbers.
+// the first counted judgement of each pair of the run's pairwise batches (the pairwise report's, loadPrimaryJudgements).
+// Uncached: the scope, then every other statement at once — the two reports' reads, the reviewed items' rollouts and
+// groups, the versions, their results packed into one bytea per version (a further one for the components of two rows
+// compared), and as soon as the versions are known, two for their reruns. Every candidate's results are columns over
+// the items' rollouts (ResultColumns). Leads, admins and researchers only (the callers ask for "ledger.read" first):
+// this carries ledger and reward numbers.
 import type { Db } from "@/lib/db/client.ts";
 import { countedItems } from "@/lib/agreement/pairs.ts";
 import { loadAgreementItems, type AgreementItem } from "@/lib/agreement/data.ts";
@@ -20,11 +21,12 @@ import type {
   CandidateResult,
   LeaderboardInput,
   PairwiseJudgement,
+  RolloutSlots,
 } from "@/lib/leaderboard/input.ts";
-import { RESULT_STATUSES } from "@/lib/leaderboard/input.ts";
+import { NOT_RUN, RESULT_STATUSES, ResultColumns, rolloutSlots, UNKNOWN_STATUS } from "@/lib/leaderboard/input.ts";
 import { loadRerunPairsOf } from "@/lib/leaderboard/reruns.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
-import { loadPairReportItems, type PairReportItem } from "@/lib/pairwise/report-data.ts";
+import { loadPrimaryJudgements, type PrimaryJudgement } from "@/lib/pairwise/report-data.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 /** Where a row's item is read: its rollout's page and its GRPO group's. */
@@ -85,40 +87,47 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
   // only the two rows compared head to head show their components (the disagreements); an id may be any ten digits
   // (the view then says there is no such row), so it is compared as a bigint
   const compared = [q.a, q.b].filter((id) => id !== undefined && id !== "ledger").map(Number);
-  // the versions' results are read for the scope's audited rollouts at once with the items (not after them, for
-  // their ids), and those of the items that count kept
-  const [agreementItems, pairData, results] = await Promise.all([
+  // every statement at once: the versions' results for the scope's audited rollouts, and those rollouts, are read
+  // with the items (not after them, for their ids), and those of the items that count kept; the versions' reruns as
+  // soon as the versions are known
+  const versionRows = readVersions(runId, client);
+  const [agreementItems, judged, results, rollouts, reruns] = await Promise.all([
     loadAgreementItems({ run: runId, batch: q.batch, tolerance: 0.1 }, client, { verdictsOnly: true }),
-    loadPairReportItems({ run: runId, window: 500 }, client, { current: false }),
+    loadPrimaryJudgements(runId, client),
     readVersionResults(runId, q.batch, compared, client),
+    reviewedRollouts(runId, q.batch, client),
+    versionRows.then((vs) =>
+      loadRerunPairsOf(
+        client,
+        runId,
+        vs.map((v) => v.id),
+      ),
+    ),
   ]);
   const audited = countedItems(agreementItems).filter((i) => inWindow(i.item.step, q));
-  const pairs = (pairData.ok ? pairData.items : []).filter((p) => inWindow(p.step, q));
-  const rollouts = await itemRollouts(
-    runId,
-    [...audited.map((i) => i.item.itemId), ...pairs.map((p) => p.itemId)],
-    client,
-  );
   const items: AuditedItem[] = [];
   const places = new Map<string, ItemPlace>();
-  const ledgerResults: Record<string, CandidateResult> = {};
   for (const i of audited) {
-    const r = rollouts.get(i.item.itemId.toString())!;
-    items.push(auditedItem(i, r.a, r.groupId));
-    places.set(r.a, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
-    ledgerResults[r.a] = ledgerResult(i);
+    const r = rollouts.get(i.item.itemId)!;
+    items.push(auditedItem(i, r.rolloutId, r.groupId));
+    places.set(r.rolloutId, { trajectoryId: i.item.trajectoryId, runId, step: i.item.step, groupId: r.groupId });
   }
-  const { candidates, versions } = versionCandidates(results, new Set(items.map((i) => Number(i.rolloutId))));
+  // every candidate's results laid over the items' rollouts, in their order
+  const slots = rolloutSlots(items.map((i) => i.rolloutId));
+  const ledgerResults = new ResultColumns(slots);
+  audited.forEach((i, k) => ledgerResults.set(slots.slotOf.get(items[k].rolloutId)!, ledgerResult(i)));
+  const { candidates, versions } = versionCandidates(await versionRows, results, slots);
   const ledger: Candidate = { id: "ledger", label: "ledger", kind: "ledger", results: ledgerResults };
-  const all = (await withReruns(runId, [ledger, ...candidates], client)).map((c) => {
+  const all = withReruns([ledger, ...candidates], reruns).map((c) => {
     const t = q.threshold?.[c.id];
     return t === undefined ? c : { ...c, threshold: t };
   });
+  const pairwise = judged.filter((p) => inWindow(p.step, q)).map(pairwiseJudgement);
   return {
     ok: true,
     runId,
     batch: scope.batch,
-    input: { items, candidates: all, pairwise: pairwiseJudgements(pairs, rollouts) },
+    input: { items, candidates: all, pairwise },
     places,
     versions,
   };
@@ -126,11 +135,10 @@ export async function loadLeaderboardInput(q: Scope, client: Db = readDb()): Pro
 
 /**
  * Each version's latest injection probe and test–retest on the run (Candidate.probe, Candidate.retest: per rollout,
- * its reward and the same reward re-run), so its row is flagged when the probe moves it. The ledger has none.
+ * its reward and the same reward re-run; loadRerunPairsOf), so its row is flagged when the probe moves it. The ledger
+ * has none.
  */
-async function withReruns(runId: string, candidates: Candidate[], client: Db): Promise<Candidate[]> {
-  const versions = candidates.filter((c) => c.kind !== "ledger").map((c) => Number(c.id));
-  const pairs = await loadRerunPairsOf(client, runId, versions);
+function withReruns(candidates: Candidate[], pairs: Awaited<ReturnType<typeof loadRerunPairsOf>>): Candidate[] {
   return candidates.map((c) => {
     const of = c.kind === "ledger" ? undefined : pairs.get(Number(c.id));
     if (!of) return c;
@@ -164,18 +172,22 @@ function ledgerResult(i: AgreementItem): CandidateResult {
   return { reward: l.reward, status: "ok", components };
 }
 
-type RolloutRow = { item_id: string; a: string; b: string | null; group_id: string };
+type RolloutRow = { item_id: bigint; rollout_id: string; group_id: string };
 
-/** Each item's rollout (and a pair's second) with the GRPO group of its (first) rollout. */
-async function itemRollouts(runId: string, itemIds: bigint[], client: Db) {
+/**
+ * The rollout of each reviewed item of the scope (the run's, or one batch's), with its GRPO group: read by the scope,
+ * at once with the items, rather than by the items' ids after them.
+ */
+async function reviewedRollouts(runId: string, batch: number | undefined, client: Db) {
   const found = await rowsOf<RolloutRow>(
     client,
     Prisma.sql`
-    select i.id::text as item_id, i.rollout_id::text as a, i.rollout_b_id::text as b, ro.group_id
+    select i.id as item_id, i.rollout_id::text as rollout_id, ro.group_id
       from audit_items i join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
-     where i.run_id = ${runId} and i.id = any(${itemIds.map(String)}::bigint[])`,
+     where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}
+       and exists (select 1 from reviews r where r.item_id = i.id)`,
   );
-  return new Map(found.map((r) => [r.item_id, { a: r.a, b: r.b, groupId: r.group_id }]));
+  return new Map(found.map((r) => [r.item_id, { rolloutId: r.rollout_id, groupId: r.group_id }]));
 }
 
 /** A compared version's latest result's components by rollout (the head to head's disagreements show them). */
@@ -195,27 +207,35 @@ const PACKED_RESULT = Prisma.sql`float8send(x.rollout_id::float8) || float8send(
   || float8send(coalesce(x.reward, 'NaN')) || float8send(x.latency_ms) || float8send(x.cost)`;
 const PACKED_BYTES = 6 * 8;
 
+/** The versions of the run's reward runs (each document's kinds read once). */
+const versionsOfRun = (runId: string) =>
+  Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
+
+/** The versions run on the run (a few rows). */
+function readVersions(runId: string, client: Db): Promise<VersionRow[]> {
+  return rowsOf<VersionRow>(
+    client,
+    Prisma.sql`
+    select fv.id, f.name, fv.version,
+           array(select distinct c->>'kind' from jsonb_array_elements(fv.body->'components') c) as kinds
+      from reward_function_versions fv join reward_functions f on f.id = fv.function_id
+     where fv.id in (${versionsOfRun(runId)})`,
+  );
+}
+
 /**
- * The versions run on the run and their plain results on the rollouts of the scope's audit items (the run's, or one
- * batch's). Statements at once: the versions of the run's reward runs (a few rows, each document's kinds read once);
- * the results packed (PACKED_RESULT); and the components of the `compared` versions' latest results only: moved and
- * parsed for every result (a judge's carries its prompt), they cost more still.
+ * The plain results of the versions run on the run, on the rollouts of the scope's audit items (the run's, or one
+ * batch's). Two statements at once: the results packed (PACKED_RESULT); and the components of the `compared`
+ * versions' latest results only: moved and parsed for every result (a judge's carries its prompt), they cost more
+ * still.
  */
 async function readVersionResults(runId: string, batch: number | undefined, compared: number[], client: Db) {
-  const ofRun = Prisma.sql`select distinct rr.version_id from reward_runs rr where rr.run_id = ${runId}`;
+  const ofRun = versionsOfRun(runId);
   const audited = Prisma.sql`select i.rollout_id from audit_items i
          where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}`;
   const plain = Prisma.sql`x.run_id = ${runId} and x.version_id in (${ofRun}) and x.rollout_id in (${audited})
          and x.probe_line is null and x.paired_with is null`;
-  const [versionRows, packed, withComponents] = await Promise.all([
-    rowsOf<VersionRow>(
-      client,
-      Prisma.sql`
-      select fv.id, f.name, fv.version,
-             array(select distinct c->>'kind' from jsonb_array_elements(fv.body->'components') c) as kinds
-        from reward_function_versions fv join reward_functions f on f.id = fv.function_id
-       where fv.id in (${ofRun})`,
-    ),
+  const [packed, withComponents] = await Promise.all([
     rowsOf<PackedRow>(
       client,
       Prisma.sql`
@@ -233,22 +253,29 @@ async function readVersionResults(runId: string, batch: number | undefined, comp
         )
       : Promise.resolve([]),
   ]);
-  return { versionRows, packed, withComponents };
+  return { packed, withComponents };
 }
 
 /**
- * One candidate per version with a result on any of the `rollouts` (the audited items that count, by their ids'
- * numbers: below 2^53), with its latest result on each.
+ * One candidate per version with a result on any of the `rollouts` (the audited items' that count), with its latest
+ * result on each.
  */
-function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>, rollouts: ReadonlySet<number>) {
-  const byVersion = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts)]));
+function versionCandidates(
+  versionRows: VersionRow[],
+  read: Awaited<ReturnType<typeof readVersionResults>>,
+  rollouts: RolloutSlots,
+) {
+  const slotOf = slotByNumber(rollouts);
+  const byVersion = new Map(read.packed.map((r) => [r.version_id, unpackResults(r.packed, rollouts, slotOf)]));
   for (const r of read.withComponents) {
-    const result = byVersion.get(r.version_id)?.[r.rollout_id];
-    if (result) result.components = namedValues(r.components);
+    const results = byVersion.get(r.version_id);
+    const slot = rollouts.slotOf.get(r.rollout_id);
+    if (results && slot !== undefined && results.status[slot] !== NOT_RUN)
+      results.components.set(slot, namedValues(r.components));
   }
   const candidates: Candidate[] = [];
   const versions = new Map<string, VersionInfo>();
-  for (const v of read.versionRows.sort((a, b) => a.id - b.id)) {
+  for (const v of versionRows.sort((a, b) => a.id - b.id)) {
     const results = byVersion.get(v.id);
     if (!results) continue;
     const id = String(v.id);
@@ -259,33 +286,57 @@ function versionCandidates(read: Awaited<ReturnType<typeof readVersionResults>>,
 }
 
 /**
- * The latest result (the largest id) on each of the `rollouts` in a version's packed results (PACKED_RESULT), keyed
- * by the rollout's id (its number as a key is its decimal text); null when there is none.
+ * The slot of a rollout by its id's number (−1: none; the ids are below 2^53), so that no string is hashed or parsed
+ * per result: a table over the ids' range where they are dense enough (a run's rollouts are ingested in blocks), a
+ * map otherwise (a map keyed by numbers hashes each of the 200,000 probes).
  */
-function unpackResults(packed: Uint8Array, rollouts: ReadonlySet<number>): Record<string, CandidateResult> | null {
-  const bytes = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-  const results: Record<string, CandidateResult> = {};
-  // by the rollout's number, not its id's text: no string is hashed or parsed per result
-  const ids = new Map<number, number>();
-  for (let at = 0; at + PACKED_BYTES <= bytes.byteLength; at += PACKED_BYTES) {
-    const rollout = bytes.getFloat64(at);
-    if (!rollouts.has(rollout)) continue;
-    const id = bytes.getFloat64(at + 8);
-    const seen = ids.get(rollout);
-    if (seen !== undefined && seen > id) continue;
-    ids.set(rollout, id);
-    // an unknown status (the table's check refuses one) reaches checkLeaderboardInput, which names it
-    const status = (RESULT_STATUSES[bytes.getFloat64(at + 16) - 1] ?? "unknown") as CandidateResult["status"];
-    const reward = bytes.getFloat64(at + 24);
-    // keyed by the number: the same key as the rollout's id, its decimal text
-    results[rollout] = {
-      reward: status === "ok" && !Number.isNaN(reward) ? reward : null,
-      status,
-      latencyMs: bytes.getFloat64(at + 32),
-      costUsd: bytes.getFloat64(at + 40),
-    };
+function slotByNumber(rollouts: RolloutSlots): (rollout: number) => number {
+  const numbers = rollouts.ids.map(Number);
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const n of numbers) {
+    min = Math.min(min, n);
+    max = Math.max(max, n);
   }
-  return ids.size ? results : null;
+  if (numbers.length > 0 && max - min < 16 * numbers.length + 65_536) {
+    const table = new Int32Array(max - min + 1).fill(-1);
+    numbers.forEach((n, slot) => (table[n - min] = slot));
+    return (n) => (n >= min && n <= max ? table[n - min] : -1);
+  }
+  const map = new Map(numbers.map((n, slot) => [n, slot]));
+  return (n) => map.get(n) ?? -1;
+}
+
+/**
+ * The latest result (the largest id) on each of the `rollouts` (slotOf: by the rollout's number) in a version's
+ * packed results (PACKED_RESULT), as columns; null when there is none.
+ */
+function unpackResults(
+  packed: Uint8Array,
+  rollouts: RolloutSlots,
+  slotOf: (rollout: number) => number,
+): ResultColumns | null {
+  const bytes = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const results = new ResultColumns(rollouts);
+  // the id of the result in each slot, to keep the latest
+  const ids = new Float64Array(rollouts.ids.length);
+  let found = 0;
+  for (let at = 0; at + PACKED_BYTES <= bytes.byteLength; at += PACKED_BYTES) {
+    const slot = slotOf(bytes.getFloat64(at));
+    if (slot < 0) continue;
+    const id = bytes.getFloat64(at + 8);
+    if (results.status[slot] === NOT_RUN) found++;
+    else if (ids[slot] > id) continue;
+    ids[slot] = id;
+    // an unknown status (the table's check refuses one) reaches checkLeaderboardInput, which names it
+    const code = bytes.getFloat64(at + 16);
+    results.status[slot] = code >= 1 && code <= RESULT_STATUSES.length ? code : UNKNOWN_STATUS;
+    // a reward only on an ok result, as the table's check has it
+    results.reward[slot] = RESULT_STATUSES[code - 1] === "ok" ? bytes.getFloat64(at + 24) : Number.NaN;
+    results.latencyMs[slot] = bytes.getFloat64(at + 32);
+    results.costUsd[slot] = bytes.getFloat64(at + 40);
+  }
+  return found ? results : null;
 }
 
 function namedValues(components: ComponentsRow["components"]): Record<string, number> {
@@ -298,23 +349,13 @@ function kindOf(kinds: readonly string[]): Candidate["kind"] {
 }
 
 /**
- * The first counted judgement of each judged pair (the pairwise report's primary one), left being the pair's own
- * rollout and right its second.
+ * A judged pair's first counted judgement (the pairwise report's primary one), left being the pair's own rollout and
+ * right its second.
  */
-function pairwiseJudgements(
-  pairs: readonly PairReportItem[],
-  rollouts: Map<string, { a: string; b: string | null; groupId: string }>,
-): PairwiseJudgement[] {
-  const out: PairwiseJudgement[] = [];
-  for (const p of pairs) {
-    const j = p.judgements.find((x) => x.excludedReason === null);
-    const r = rollouts.get(p.itemId.toString());
-    if (!j || !r || r.b === null) continue;
-    const preferred =
-      j.preferredTrajectoryId === null ? "tie" : j.preferredTrajectoryId === p.a.trajectoryId ? "left" : "right";
-    out.push({ groupId: r.groupId, left: r.a, right: r.b, preferred, inclusionProb: p.inclusionProb });
-  }
-  return out;
+function pairwiseJudgement(p: PrimaryJudgement): PairwiseJudgement {
+  const preferred =
+    p.preferredTrajectoryId === null ? "tie" : p.preferredTrajectoryId === p.trajectoryA ? "left" : "right";
+  return { groupId: p.groupId, left: p.rolloutA, right: p.rolloutB, preferred, inclusionProb: p.inclusionProb };
 }
 
 /** Whether any reward function was run on the run (035's index on reward_runs.run_id). */

@@ -3,7 +3,14 @@
 // MAE and ρ by the paired bootstrap (lib/stats/paired.ts), and the items where the two disagree, each with the side
 // the human took.
 
-import { checkLeaderboardInput, rewardOf, type Candidate, type LeaderboardInput } from "@/lib/leaderboard/input.ts";
+import {
+  checkLeaderboardInput,
+  columnsOf,
+  itemSlots,
+  type Candidate,
+  type LeaderboardInput,
+  type ResultColumns,
+} from "@/lib/leaderboard/input.ts";
 import { LEADERBOARD_SEED, thresholdOf } from "@/lib/leaderboard/row.ts";
 import { itemsForHalfWidth } from "@/lib/stats/audit-plan.ts";
 import { pairedDifference, pairedScoreDifferences, pairedTable } from "@/lib/stats/paired.ts";
@@ -33,8 +40,8 @@ function candidate(input: LeaderboardInput, id: string): Candidate {
   return c;
 }
 
-function sideOf(c: Candidate, rolloutId: string, reward: number): Side {
-  return { reward, pass: reward >= thresholdOf(c), components: c.results[rolloutId]?.components ?? null };
+function sideOf(c: Candidate, results: ResultColumns, slot: number, reward: number): Side {
+  return { reward, pass: reward >= thresholdOf(c), components: results.components.get(slot) ?? null };
 }
 
 /**
@@ -56,15 +63,19 @@ export function headToHead(
   const scores: { reference: number; first: number; second: number }[] = [];
   const disagreements: Disagreement[] = [];
   let onlyOne = 0;
-  for (const item of input.items) {
-    const ra = rewardOf(a, item.rolloutId);
-    const rb = rewardOf(b, item.rolloutId);
+  const [aResults, bResults] = [columnsOf(a.results), columnsOf(b.results)];
+  const aSlots = itemSlots(input.items, aResults.rollouts);
+  const bSlots = bResults.rollouts === aResults.rollouts ? aSlots : itemSlots(input.items, bResults.rollouts);
+  for (let i = 0; i < input.items.length; i++) {
+    const item = input.items[i];
+    const ra = aResults.rewardAt(aSlots[i]);
+    const rb = bResults.rewardAt(bSlots[i]);
     if ("missing" in ra || "missing" in rb) {
       if (!("missing" in ra && "missing" in rb)) onlyOne++;
       continue;
     }
-    const sa = sideOf(a, item.rolloutId, ra.reward);
-    const sb = sideOf(b, item.rolloutId, rb.reward);
+    const sa = sideOf(a, aResults, aSlots[i], ra.reward);
+    const sb = sideOf(b, bResults, bSlots[i], rb.reward);
     const humanPass = item.human.verdict === "pass";
     aRight.push(sa.pass === humanPass);
     bRight.push(sb.pass === humanPass);

@@ -8,12 +8,14 @@ import { prevalenceProof } from "@/lib/agreement/report.ts";
 import {
   DEFAULT_PASS_THRESHOLD,
   MISSING_REASONS,
-  rewardOf,
+  NOT_RUN,
+  OK_STATUS,
+  RESULT_STATUSES,
   type AuditedItem,
   type Candidate,
-  type CandidateResult,
   type MissingReason,
   type PairwiseJudgement,
+  type ResultColumns,
 } from "@/lib/leaderboard/input.ts";
 import { binaryKappa } from "@/lib/stats/agreement.ts";
 import {
@@ -23,7 +25,7 @@ import {
   spearmanIntervalOf,
   spearmanUndefinedReason,
 } from "@/lib/stats/correlation.ts";
-import { quantileSorted } from "@/lib/stats/descriptive.ts";
+import { quantileOfUnsorted } from "@/lib/stats/descriptive.ts";
 import { kappaIntervalOfMatrix, kappaUndefinedReason } from "@/lib/stats/kappa.ts";
 import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-agreement.ts";
 
@@ -31,8 +33,17 @@ import { orderingAgreement, type PairJudgementObs } from "@/lib/stats/ordering-a
 export const LEADERBOARD_SEED = 20261206;
 const KAPPA_ITERATIONS = 1000;
 
-/** An audited item the candidate scored, and its index in the items. */
-export type CoveredItem = { item: AuditedItem; index: number; reward: number; pass: boolean; humanPass: boolean };
+/**
+ * The audited items a candidate scored, as columns in the items' order: the item's index in the items, the
+ * candidate's reward and the human's, and the two verdicts (1: pass).
+ */
+export type Covered = {
+  index: Int32Array;
+  reward: Float64Array;
+  human: Float64Array;
+  pass: Uint8Array;
+  humanPass: Uint8Array;
+};
 
 export type Coverage = {
   items: number;
@@ -44,33 +55,55 @@ export type Coverage = {
 };
 
 /**
- * Splits the audited items into those the candidate scored and the count missing for each reason; `results` is the
- * candidate's result on each item, in the items' order (undefined: not run), for the figures that read all of them.
+ * Splits the audited items into those the candidate scored and the count missing for each reason, reading its
+ * columns at each item's slot (`slots`, itemSlots: −1 for none).
  */
-export function coverageOf(c: Candidate, items: readonly AuditedItem[], threshold: number) {
+export function coverageOf(
+  c: ResultColumns,
+  slots: Int32Array,
+  items: readonly AuditedItem[],
+  threshold: number,
+): { covered: Covered; coverage: Coverage } {
   const missing = Object.fromEntries(MISSING_REASONS.map((r) => [r, 0])) as Record<MissingReason, number>;
-  const covered: CoveredItem[] = [];
-  const results: (CandidateResult | undefined)[] = new Array(items.length);
-  for (let index = 0; index < items.length; index++) {
-    const item = items[index];
-    // rewardOf's cases read in place, each result looked up once: an object per item and row, and a second lookup
-    // for the costs, were a good part of the build at 20 versions × 10,000 items
-    const r = (results[index] = c.results[item.rolloutId]);
-    if (!r) missing.not_run++;
-    else if (r.status !== "ok") missing[r.status]++;
+  const n = items.length;
+  const covered = {
+    index: new Int32Array(n),
+    reward: new Float64Array(n),
+    human: new Float64Array(n),
+    pass: new Uint8Array(n),
+    humanPass: new Uint8Array(n),
+  };
+  let k = 0;
+  for (let index = 0; index < n; index++) {
+    // the columns read in place: an object per covered item and row, and a lookup by a number-like key per item,
+    // were most of the build at 20 versions × 10,000 items
+    const slot = slots[index];
+    const code = slot < 0 ? NOT_RUN : c.status[slot];
+    if (code === NOT_RUN) missing.not_run++;
+    else if (code !== OK_STATUS) missing[RESULT_STATUSES[code - 1] as MissingReason]++;
     else {
-      const humanPass = item.human.verdict === "pass";
-      covered.push({ item, index, reward: r.reward!, pass: r.reward! >= threshold, humanPass });
+      const item = items[index];
+      const reward = c.reward[slot];
+      covered.index[k] = index;
+      covered.reward[k] = reward;
+      covered.human[k] = item.human.reward;
+      covered.pass[k] = reward >= threshold ? 1 : 0;
+      covered.humanPass[k] = item.human.verdict === "pass" ? 1 : 0;
+      k++;
     }
   }
-  const run = items.length - missing.not_run;
-  const coverage: Coverage = {
-    items: items.length,
-    covered: covered.length,
-    missing,
-    failureShare: rateFigure(run - covered.length, run),
+  const run = n - missing.not_run;
+  const coverage: Coverage = { items: n, covered: k, missing, failureShare: rateFigure(run - k, run) };
+  return {
+    covered: {
+      index: covered.index.subarray(0, k),
+      reward: covered.reward.subarray(0, k),
+      human: covered.human.subarray(0, k),
+      pass: covered.pass.subarray(0, k),
+      humanPass: covered.humanPass.subarray(0, k),
+    },
+    coverage,
   };
-  return { covered, coverage, results };
 }
 
 const VERDICT_NAMES = {
@@ -86,13 +119,13 @@ const VERDICT_NAMES = {
  * negative agreement, and sensitivity and specificity for failure (Wilson). The 2×2 table's rows are the function's
  * pass / fail, its columns the human's pass / fail.
  */
-export function verdictFigures(covered: readonly CoveredItem[]) {
+export function verdictFigures(covered: Covered) {
   const table = [
     [0, 0],
     [0, 0],
   ];
-  for (const c of covered) table[c.pass ? 0 : 1][c.humanPass ? 0 : 1]++;
-  const n = covered.length;
+  const n = covered.index.length;
+  for (let k = 0; k < n; k++) table[1 - covered.pass[k]][1 - covered.humanPass[k]]++;
   const agreeing = table[0][0] + table[1][1];
   const kappa = binaryKappa(table[0][0], table[0][1], table[1][0], table[1][1]);
   const kappaCI =
@@ -112,13 +145,14 @@ export function verdictFigures(covered: readonly CoveredItem[]) {
 }
 
 /** MAE (normal interval) and Spearman's ρ (Fisher z, Bonett–Wright) of the reward against the human reward. */
-export function rewardFigures(covered: readonly CoveredItem[]): { mae: Figure; spearman: Figure } {
-  const fn = covered.map((c) => c.reward);
-  const human = covered.map((c) => c.item.human.reward);
+export function rewardFigures(covered: Covered): { mae: Figure; spearman: Figure } {
+  const fn = Array.from(covered.reward);
+  const human = Array.from(covered.human);
+  const n = fn.length;
   const rho = spearman(fn, human);
   return {
-    mae: statFigure(meanAbsoluteError(fn, human), covered.length, meanAbsoluteErrorInterval(fn, human)),
-    spearman: statFigure(rho, covered.length, spearmanIntervalOf(rho, covered.length), {
+    mae: statFigure(meanAbsoluteError(fn, human), n, meanAbsoluteErrorInterval(fn, human)),
+    spearman: statFigure(rho, n, spearmanIntervalOf(rho, n), {
       undefinedReason: spearmanUndefinedReason(fn, human, { a: "the function", b: "the human side", what: "reward" }),
     }),
   };
@@ -139,18 +173,28 @@ export type OrderingFigures = {
  * Ordering agreement inside GRPO groups: of the human's pairwise judgements of two rollouts the candidate orders, the
  * share that prefer the one it rewards higher (lib/stats/ordering-agreement.ts). null when there are no judgements.
  */
-export function orderingFigures(c: Candidate, pairwise: readonly PairwiseJudgement[]): OrderingFigures | null {
+export function orderingFigures(
+  c: ResultColumns,
+  slots: { left: Int32Array; right: Int32Array },
+  pairwise: readonly PairwiseJudgement[],
+): OrderingFigures | null {
   if (pairwise.length === 0) return null;
-  const obs: PairJudgementObs[] = pairwise.map((p) => {
-    const l = rewardOf(c, p.left);
-    const r = rewardOf(c, p.right);
-    const side = p.preferred;
-    const base = { side, inclusionProb: p.inclusionProb ?? 1 };
-    if ("missing" in l || "missing" in r || l.reward === r.reward) return { ...base, verdict: "ledger_tie" };
-    if (side === "tie") return { ...base, verdict: "tie" };
-    const higher = l.reward > r.reward ? "left" : "right";
-    return { ...base, verdict: side === higher ? "agree" : "inversion" };
-  });
+  const obs: PairJudgementObs[] = new Array(pairwise.length);
+  for (let k = 0; k < pairwise.length; k++) {
+    // each side's reward read in place (NaN: none): an object per side, judgement and row was most of this figure
+    const l = rewardIn(c, slots.left[k]);
+    const r = rewardIn(c, slots.right[k]);
+    const side = pairwise[k].preferred;
+    const verdict =
+      Number.isNaN(l) || Number.isNaN(r) || l === r
+        ? "ledger_tie"
+        : side === "tie"
+          ? "tie"
+          : side === (l > r ? "left" : "right")
+            ? "agree"
+            : "inversion";
+    obs[k] = { side, inclusionProb: pairwise[k].inclusionProb ?? 1, verdict };
+  }
   const o = orderingAgreement(obs);
   return {
     agreement: rateFigure(o.agree, o.agree + o.inversions),
@@ -160,6 +204,10 @@ export function orderingFigures(c: Candidate, pairwise: readonly PairwiseJudgeme
     unordered: o.unordered,
   };
 }
+
+/** The reward in a slot of the columns; NaN when there is none (not run, failed, or slot −1). */
+const rewardIn = (c: ResultColumns, slot: number) =>
+  slot >= 0 && c.status[slot] === OK_STATUS ? c.reward[slot] : Number.NaN;
 
 export type Breakdown = {
   key: string;
@@ -181,7 +229,11 @@ export type Slices = { keys: string[]; totals: Int32Array; offsets: Int32Array; 
 
 /** Slices of the items by `keysOf` (a key listed twice for one item counts once). */
 export function sliceItems(items: readonly AuditedItem[], keysOf: (item: AuditedItem) => readonly string[]): Slices {
-  const perItem = items.map((i) => [...new Set(keysOf(i))]);
+  // a set only where a key could repeat (most items have no key or one)
+  const perItem = items.map((i) => {
+    const keys = keysOf(i);
+    return keys.length < 2 ? keys : [...new Set(keys)];
+  });
   const keys = [...new Set(perItem.flat())].sort();
   const indexOf = new Map(keys.map((k, j) => [k, j]));
   const totals = new Int32Array(keys.length);
@@ -201,11 +253,13 @@ export function sliceItems(items: readonly AuditedItem[], keysOf: (item: Audited
  * pass over the covered items, each counted in every slice it belongs to, in the cell of its two verdicts (those of
  * lib/stats/sensitivity.ts: caught, missed, passed, false alarm).
  */
-export function breakdown(s: Slices, covered: readonly CoveredItem[]): Breakdown[] {
+export function breakdown(s: Slices, covered: Covered): Breakdown[] {
   const cells = new Int32Array(4 * s.keys.length);
-  for (const c of covered) {
-    const cell = c.humanPass ? (c.pass ? PASSED : FALSE_ALARM) : c.pass ? MISSED : CAUGHT;
-    for (let at = s.offsets[c.index]; at < s.offsets[c.index + 1]; at++) cells[4 * s.slices[at] + cell]++;
+  for (let k = 0; k < covered.index.length; k++) {
+    const pass = covered.pass[k];
+    const cell = covered.humanPass[k] ? (pass ? PASSED : FALSE_ALARM) : pass ? MISSED : CAUGHT;
+    const index = covered.index[k];
+    for (let at = s.offsets[index]; at < s.offsets[index + 1]; at++) cells[4 * s.slices[at] + cell]++;
   }
   return s.keys.map((key, j) => {
     const [caught, missed, passed, falseAlarms] = cells.subarray(4 * j, 4 * j + 4);
@@ -225,24 +279,28 @@ export function breakdown(s: Slices, covered: readonly CoveredItem[]): Breakdown
  * Cost per 1,000 rollouts (1000 × the mean cost of the calls made on the audited items, failed ones included: they
  * were paid for) and the median latency of those calls; each null when no call measured it.
  */
-export function costFigures(results: readonly (CandidateResult | undefined)[]) {
+export function costFigures(c: ResultColumns, slots: Int32Array) {
   let costSum = 0;
   let costMeasured = 0;
-  // sorted natively as a typed array (no comparator): the sort was most of this function
-  const latencies = new Float64Array(results.length);
+  // the median by selection, not a sort (which was most of this function, even natively as a typed array)
+  const latencies = new Float64Array(slots.length);
   let latencyMeasured = 0;
-  for (const r of results) {
-    if (!r) continue;
-    if (r.costUsd !== undefined && r.costUsd !== null) {
-      costSum += r.costUsd;
+  // item by item (a rollout two items share is counted for each), NaN being not measured
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i];
+    if (slot < 0 || c.status[slot] === NOT_RUN) continue;
+    const cost = c.costUsd[slot];
+    if (!Number.isNaN(cost)) {
+      costSum += cost;
       costMeasured++;
     }
-    if (r.latencyMs !== undefined && r.latencyMs !== null) latencies[latencyMeasured++] = r.latencyMs;
+    const latency = c.latencyMs[slot];
+    if (!Number.isNaN(latency)) latencies[latencyMeasured++] = latency;
   }
   return {
     costPer1000: costMeasured ? (1000 * costSum) / costMeasured : null,
     costMeasured,
-    medianLatencyMs: quantileSorted(latencies.subarray(0, latencyMeasured).sort(), 0.5),
+    medianLatencyMs: quantileOfUnsorted(latencies.subarray(0, latencyMeasured), 0.5),
     latencyMeasured,
   };
 }

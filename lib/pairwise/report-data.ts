@@ -7,7 +7,9 @@ import { CURRENT_ADJUDICATION } from "@/lib/audit/adjudication-data.ts";
 import { DEFAULT_DELTA } from "@/lib/audit/pair-sampler.ts";
 import type { Db } from "@/lib/db/client.ts";
 import { readDb } from "@/lib/db/read-client.ts";
+import { rows as rowsOf } from "@/lib/db/rows.ts";
 import { currentLedgerOfItems } from "@/lib/defects/agreement-now.ts";
+import { Prisma } from "@/lib/generated/prisma/client.ts";
 import type { PairReportFilter } from "@/lib/pairwise/report-schema.ts";
 
 export const MAX_REPORT_PAIRS = 20_000;
@@ -213,4 +215,51 @@ export async function loadPairReportItems(
     adjudication: r.adjudications[0] ?? null,
   }));
   return { ok: true, scope, items, truncated };
+}
+
+/** A judged pair's first counted judgement, with the pair's two rollouts and the GRPO group of the first. */
+export type PrimaryJudgement = {
+  itemId: bigint;
+  /** The step of the pair's (first rollout's) ledger entry, as PairReportItem.step. */
+  step: number;
+  rolloutA: string;
+  rolloutB: string;
+  groupId: string;
+  trajectoryA: string;
+  inclusionProb: number;
+  /** The rollout the judgement preferred; null for a tie. */
+  preferredTrajectoryId: string | null;
+};
+
+/**
+ * The first counted judgement (excludedReason null, oldest first) of each of a run's judged pairs, as
+ * loadPairReportItems reads them — the same pairs (a current judgement, counted or not; the first MAX_REPORT_PAIRS
+ * by id) and the same first judgement — with the pairs' rollouts; a pair whose judgements none count is left out. For a
+ * reader of the judgements alone (the reward leaderboard): one statement, where the report's read loads the pairs'
+ * entries, reviewers and adjudications through Prisma (a tenth of the leaderboard's read at 1,800 pairs).
+ */
+export async function loadPrimaryJudgements(runId: string, client: Db = readDb()): Promise<PrimaryJudgement[]> {
+  const current = (p: string) =>
+    Prisma.raw(`not exists (select 1 from pair_reviews s where s.supersedes_id = ${p}.id)`);
+  return rowsOf<PrimaryJudgement>(
+    client,
+    Prisma.sql`
+    with pairs as materialized (
+      select i.id, i.ledger_id, i.rollout_id, i.rollout_b_id, i.trajectory_id, i.inclusion_prob from audit_items i
+       where i.run_id = ${runId} and i.rollout_b_id is not null
+         and exists (select 1 from pair_reviews p where p.item_id = i.id and ${current("p")})
+       order by i.id limit ${MAX_REPORT_PAIRS})
+    select pr.id as "itemId", l.step, pr.rollout_id::text as "rolloutA", pr.rollout_b_id::text as "rolloutB",
+           ro.group_id as "groupId", pr.trajectory_id as "trajectoryA", pr.inclusion_prob as "inclusionProb",
+           j.preferred_trajectory_id as "preferredTrajectoryId"
+      from pairs pr
+      join ledger l on l.run_id = ${runId} and l.id = pr.ledger_id
+      join rollouts ro on ro.run_id = ${runId} and ro.id = pr.rollout_id
+      -- the first counted judgement: a pair without one is left out (after the limit, as the report counts pairs)
+      cross join lateral (
+        select p.preferred_trajectory_id from pair_reviews p
+         where p.item_id = pr.id and p.excluded_reason is null and ${current("p")}
+         order by p.id limit 1) j
+     order by pr.id`,
+  );
 }

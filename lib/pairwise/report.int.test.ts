@@ -13,7 +13,7 @@ import { createBatch } from "@/lib/audit/mutations.ts";
 import { createPairBatch } from "@/lib/audit/pair-mutations.ts";
 import { db } from "@/lib/db/client.ts";
 import { submitPairReview } from "@/lib/pairwise/mutations.ts";
-import { loadPairReportItems } from "@/lib/pairwise/report-data.ts";
+import { loadPairReportItems, loadPrimaryJudgements } from "@/lib/pairwise/report-data.ts";
 import { loadPairCase } from "@/lib/pairwise/report-loaders.ts";
 import { buildPairReport } from "@/lib/pairwise/report.ts";
 import { pairReportResponse } from "@/lib/pairwise/report-respond.ts";
@@ -216,6 +216,37 @@ describe("the pairwise report", () => {
       ...full,
       items: full.items.map((i) => ({ ...i, a: { ...i.a, now: null }, b: { ...i.b, now: null } })),
     });
+  });
+
+  it("gives each judged pair's first counted judgement with its rollouts, the report's pairs and first judgements", async () => {
+    const report = await loadPairReportItems({ run: runId, window: 500 }, undefined, { current: false });
+    if (!report.ok) throw new Error("no report");
+    const rows = await db().auditItem.findMany({
+      where: { runId, rolloutBId: { not: null } },
+      select: { id: true, rolloutId: true, rolloutBId: true, rollout: { select: { groupId: true } } },
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const expected = report.items.flatMap((p) => {
+      const j = p.judgements.find((x) => x.excludedReason === null);
+      const r = byId.get(p.itemId)!;
+      if (!j) return [];
+      return [
+        {
+          itemId: p.itemId,
+          step: p.step,
+          rolloutA: String(r.rolloutId),
+          rolloutB: String(r.rolloutBId),
+          groupId: r.rollout.groupId,
+          trajectoryA: p.a.trajectoryId,
+          inclusionProb: p.inclusionProb,
+          preferredTrajectoryId: j.preferredTrajectoryId,
+        },
+      ];
+    });
+    // the lead's judgements come first on their pairs and do not count: the first counted one is a later one
+    expect(report.items.some((p) => p.judgements[0].excludedReason !== null)).toBe(true);
+    expect(expected.some((j) => j.preferredTrajectoryId === null)).toBe(true);
+    expect(await loadPrimaryJudgements(runId)).toEqual(expected);
   });
 
   it("lists inversions by gap, tallies a lead's verdict on one, opens its defect, and counts pair judgements as progress", async () => {

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isFiniteNumber, mean, populationStd, quantileSorted } from "@/lib/stats/descriptive.ts";
+import { isFiniteNumber, mean, populationStd, quantileOfUnsorted, quantileSorted } from "@/lib/stats/descriptive.ts";
 
 describe("descriptive", () => {
   it("isFiniteNumber tells data from missing", () => {
@@ -34,5 +35,23 @@ describe("descriptive", () => {
     expect(quantileSorted([], 0.5)).toBeNull();
     expect(quantileSorted(xs, 1.5)).toBeNull();
     expect(quantileSorted(xs, NaN)).toBeNull();
+  });
+
+  it("quantileOfUnsorted gives quantileSorted of the values sorted, bit for bit, ties and runs included", () => {
+    const values = fc.array(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.double({ min: 0, max: 1e6, noNaN: true })), {
+      maxLength: 300,
+    });
+    const order = fc.constantFrom("as drawn", "ascending", "descending");
+    fc.assert(
+      fc.property(values, order, fc.double({ min: 0, max: 1, noNaN: true }), (xs, how, p) => {
+        const drawn = Float64Array.from(xs);
+        const sorted = Float64Array.from(xs).sort();
+        const given = how === "ascending" ? sorted.slice() : how === "descending" ? sorted.slice().reverse() : drawn;
+        for (const q of [p, 0, 0.5, 1]) expect(quantileOfUnsorted(given.slice(), q)).toBe(quantileSorted(sorted, q));
+      }),
+    );
+    expect(quantileOfUnsorted(Float64Array.from([4, 1, 3, 2]), 0.5)).toBe(2.5);
+    expect(quantileOfUnsorted(new Float64Array(0), 0.5)).toBeNull();
+    expect(quantileOfUnsorted(Float64Array.from([1]), 1.5)).toBeNull();
   });
 });

@@ -43,3 +43,47 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number): number | n
   const hi = Math.min(lo + 1, n - 1);
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
+
+/**
+ * quantileSorted of `values` as they would be sorted, found by selection instead (Hoare's quickselect for x[⌊h⌋],
+ * then the least value above it): the same two order statistics interpolated the same way, in O(n) rather than a
+ * sort. Reorders `values` in place; they must hold no NaN. null when n = 0 or p is outside [0, 1].
+ */
+export function quantileOfUnsorted(values: Float64Array, p: number): number | null {
+  const n = values.length;
+  if (n === 0 || !(p >= 0 && p <= 1)) return null;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const atLo = selectInPlace(values, lo);
+  // after selection every value past lo is at least x[lo]: the next order statistic is the least of them
+  let atHi = atLo;
+  if (lo + 1 < n) {
+    atHi = values[lo + 1];
+    for (let i = lo + 2; i < n; i++) if (values[i] < atHi) atHi = values[i];
+  }
+  return atLo + (h - lo) * (atHi - atLo);
+}
+
+/** Reorders `xs` so that xs[k] is the k-th smallest (from 0), no value before it larger and none after it smaller. */
+function selectInPlace(xs: Float64Array, k: number): number {
+  let left = 0;
+  let right = xs.length - 1;
+  while (left < right) {
+    const pivot = xs[(left + right) >>> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (xs[i] < pivot) i++;
+      while (xs[j] > pivot) j--;
+      if (i <= j) {
+        const t = xs[i];
+        xs[i++] = xs[j];
+        xs[j--] = t;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return xs[k];
+}
