@@ -74,6 +74,11 @@ const pages: Record<string, () => Promise<unknown>> = {
   },
   // a search: its walk and probes, then the page's snippets (lib/search/data.ts), read on the run's worker
   "browser first page with a search": () => browseLedger(browseParamsSchema.parse({ run: RUN, q: "refund" }), 100),
+  // a search whose matches its blocks say are few: the blocks, their rollouts checked, then their entries
+  "browser first page and count, a rare search": () => {
+    const p = browseParamsSchema.parse({ run: RUN, q: "tool:finance.issue_refund arg:59.99" });
+    return Promise.all([browseLedger(p, 100), countLedger(p)]);
+  },
   "rollout detail": () => loadTrajectoryPage(pick.trajectory_id, { run: RUN }),
   group: () => loadGroupPage({ runId: RUN, groupId: pick.group_id, step: pick.step }),
   // The gate's report is reused while the run's inputs are unchanged: its reads are those of the first call.

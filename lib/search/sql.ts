@@ -125,6 +125,40 @@ export function searchCondition(
 }
 
 /**
+ * The id ranges (a block's first and last rollout ids) of up to `limit` blocks of one run whose words hold the
+ * search's words (the trigram index): every rollout of the run that matches lies in one of them. Null when the search
+ * has no word for the blocks (Chinese terms only, parts too short).
+ */
+export function searchBlocksSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+  const blocks = query.terms.flatMap((t) => blockSql(t, "b"));
+  if (blocks.length === 0) return null;
+  return Prisma.sql`select b.first_id, b.last_id from rollout_search_blocks b
+     where b.run_id = ${run} and ${Prisma.join(blocks, " and ")} limit ${limit}`;
+}
+
+/**
+ * The rollouts of one run that match the search within the given id ranges (searchBlocksSql's), each range's rows
+ * read by their key and checked as written.
+ */
+export function rangeMatchesSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
+  return Prisma.sql`select s.rollout_id
+      from unnest(${ranges.map((r) => r.first)}::bigint[], ${ranges.map((r) => r.last)}::bigint[]) r(first_id, last_id)
+      cross join lateral (select s.rollout_id from rollout_search s
+                           where s.run_id = ${run} and s.rollout_id between r.first_id and r.last_id
+                             and ${matchCondition(query, "s")} offset 0) s`;
+}
+
+/**
+ * Up to `limit` rollouts of one run that match a search with Chinese, Japanese or Korean text, found by their
+ * character pairs' index and checked as written; null for a search without such a term (no index to ask).
+ */
+export function pairMatchesSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+  if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
+  return Prisma.sql`select s.rollout_id from rollout_search s
+     where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
+}
+
+/**
  * The search checked on each row's own search row, found by its key, one row at a time: `offset 0` keeps the planner
  * from turning the EXISTS into a join (or a hashed subplan) that reads every match of the search first. For a walk of
  * the ledger in the browser's order that stops at its page (lib/ledger/browse.ts): its cost is one key lookup per
