@@ -74,11 +74,6 @@ const pages: Record<string, () => Promise<unknown>> = {
   },
   // a search: its walk and probes, then the page's snippets (lib/search/data.ts), read on the run's worker
   "browser first page with a search": () => browseLedger(browseParamsSchema.parse({ run: RUN, q: "refund" }), 100),
-  // a search whose matches its blocks say are few: the blocks, their rollouts checked, then their entries
-  "browser first page and count, a rare search": () => {
-    const p = browseParamsSchema.parse({ run: RUN, q: "tool:finance.issue_refund arg:59.99" });
-    return Promise.all([browseLedger(p, 100), countLedger(p)]);
-  },
   "rollout detail": () => loadTrajectoryPage(pick.trajectory_id, { run: RUN }),
   group: () => loadGroupPage({ runId: RUN, groupId: pick.group_id, step: pick.step }),
   // The gate's report is reused while the run's inputs are unchanged: its reads are those of the first call.
@@ -144,6 +139,32 @@ describe("a run's pages on the cluster", () => {
     expect(result.exact).toBe(false);
     expect(Math.abs(result.count - n) / n).toBeLessThan(0.25);
     expect(statements.some((s) => /tablesample/.test(s.text))).toBe(true);
+    await expectSingleShard(RUN, statements);
+  });
+
+  it("a search whose blocks say its matches are few: its blocks, their rollouts, their entries, each one task", async () => {
+    // one order's id: the rollouts of its ticket, a few dozen, in as many blocks at most
+    const [{ order_id: order }] = (
+      await pool.query<{ order_id: string }>(
+        `select substring(args from 'O-[0-9]{3,}') as order_id from rollout_search
+          where run_id = $1 and args ~ 'O-[0-9]{3,}' order by rollout_id limit 1`,
+        [RUN],
+      )
+    ).rows;
+    const p = browseParamsSchema.parse({ run: RUN, q: `arg:"${order}"` });
+    const { result, statements } = await capture(() => Promise.all([browseLedger(p, 100), countLedger(p)]));
+    const [page, count] = result;
+    expect(count).toEqual({ count: expect.any(Number), exact: true });
+    expect(page.rows.length).toBe(Math.min(100, count.count));
+    expect(count.count).toBeGreaterThan(0);
+    // found first, page and count alike: the blocks read, then their rollouts by key range, then their entries;
+    // nothing walked
+    const texts = statements.map((s) => s.text.replace(/\s+/g, " "));
+    expect(texts.filter((t) => t.includes("from rollout_search_blocks b where b.run_id ="))).toHaveLength(2);
+    expect(
+      texts.filter((t) => t.includes("cross join lateral (select s.rollout_id from rollout_search s")),
+    ).toHaveLength(2);
+    expect(texts.filter((t) => t.includes(") w where exists (select 1 from rollout_search s"))).toEqual([]);
     await expectSingleShard(RUN, statements);
   });
 
