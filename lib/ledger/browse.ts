@@ -477,7 +477,7 @@ async function fewMatches(
   run: string,
   client: Db,
   { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS }: SearchPlan = {},
-): Promise<bigint[] | null> {
+): Promise<Match[] | null> {
   const blocks = searchBlocksSql(search, run, fewBlocks + 1);
   if (blocks) {
     if (fewBlocks < 1) return null;
@@ -485,17 +485,25 @@ async function fewMatches(
     if (ranges.length > fewBlocks) return null;
     if (ranges.length === 0) return [];
     const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
-    const found = await client.$queryRaw<{ rollout_id: bigint }[]>(rangeMatchesSql(search, run, spans));
-    return found.map((r) => r.rollout_id);
+    return client.$queryRaw<Match[]>(rangeMatchesSql(search, run, spans));
   }
   const pairs = pairMatchesSql(search, run, fewRows + 1);
   if (!pairs || fewRows < 1) return null;
-  const found = await client.$queryRaw<{ rollout_id: bigint }[]>(pairs);
-  return found.length > fewRows ? null : found.map((r) => r.rollout_id);
+  const found = await client.$queryRaw<Match[]>(pairs);
+  return found.length > fewRows ? null : found;
 }
 
-/** The view's entries of the given rollouts (fewMatches'), for a WHERE in place of the search's condition. */
-const ofRollouts = (ids: bigint[]) => Prisma.sql`l.rollout_id = any(${ids}::bigint[])`;
+/** A rollout that matches a search, and its trajectory's id (fewMatches). */
+type Match = { rollout_id: bigint; trajectory_id: string };
+
+/**
+ * The view's entries of the given rollouts (fewMatches'), for a WHERE in place of the search's condition: found by
+ * their trajectory ids' index, and held to the rollouts. By `rollout_id` alone, which no index of the ledger leads
+ * with, the planner walked the run's entries in id order for them (0.7–6.5 s for 100–2,000 rollouts at 1 M).
+ */
+const ofRollouts = (few: Match[]) =>
+  Prisma.sql`l.trajectory_id = any(${few.map((m) => m.trajectory_id)}::text[])
+    and l.rollout_id = any(${few.map((m) => m.rollout_id)}::bigint[])`;
 
 /**
  * A page of the view. A search in one run whose index says its matches are few (fewMatches) has them found first,

@@ -25,6 +25,7 @@ describe("searchBlocksSql", () => {
       "%退款%",
       "%refund%",
       257,
+      "big",
     ]);
     expect(pairMatchesSql(query('"已为您安排退款"'), "big", 257)?.values[1]).toEqual([
       "为您",

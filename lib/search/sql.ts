@@ -155,25 +155,29 @@ export function searchBlocksSql(query: SearchQuery, run: string, limit: number):
 }
 
 /**
- * The rollouts of one run that match the search within the given id ranges (searchBlocksSql's), each range's rows
- * read by their key and checked as written.
+ * The rollouts of one run, with their trajectory ids, that match the search within the given id ranges
+ * (searchBlocksSql's), each range's rows read by their key and checked as written. The trajectory id is what finds
+ * a rollout's ledger entries by index (the ledger has no index on rollout_id alone).
  */
 export function rangeMatchesSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
-  return Prisma.sql`select s.rollout_id
+  return Prisma.sql`select s.rollout_id, t.trajectory_id
       from unnest(${ranges.map((r) => r.first)}::bigint[], ${ranges.map((r) => r.last)}::bigint[]) r(first_id, last_id)
       cross join lateral (select s.rollout_id from rollout_search s
                            where s.run_id = ${run} and s.rollout_id between r.first_id and r.last_id
-                             and ${matchCondition(query, "s")} offset 0) s`;
+                             and ${matchCondition(query, "s")} offset 0) s
+      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
 }
 
 /**
- * Up to `limit` rollouts of one run that match a search with Chinese, Japanese or Korean text, found by their
+ * Up to `limit` rollouts of one run (with their trajectory ids) that match a search with Chinese, Japanese or Korean text, found by their
  * character pairs' index and checked as written; null for a search without such a term (no index to ask).
  */
 export function pairMatchesSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
   if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
-  return Prisma.sql`select s.rollout_id from rollout_search s
-     where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
+  return Prisma.sql`select s.rollout_id, t.trajectory_id
+      from (select s.rollout_id from rollout_search s
+             where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}) s
+      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
 }
 
 /**
