@@ -1,6 +1,6 @@
 // The keys of the search index: CJK character pairs in every range the search names, words split at spaces only.
 import { describe, expect, it } from "vitest";
-import { addSearchWords, cjkBigrams, searchWords } from "@/lib/db/search-tokens.ts";
+import { addSearchWords, cjkBigrams, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
 
 /** The CJK ranges of search-tokens' CJK_CLASS (and migration 038's verity_cjk_bigrams), first and last code point. */
 const RANGES = [
@@ -26,6 +26,16 @@ describe("cjkBigrams", () => {
   it("finds none next to the ranges, nor in a single CJK character", () => {
     expect(cjkBigrams(`${String.fromCodePoint(0x10ff, 0x1200, 0x302f)} 退 refund`)).toEqual([]);
     expect(cjkBigrams("mixed 退款 and 𠀀𠀁𠀂")).toEqual(["退款", "𠀀𠀁", "𠀁𠀂"]);
+  });
+
+  it("finds every pair whatever was asked of hasCjkPair before (a search's terms, then an ingest's texts)", () => {
+    expect(hasCjkPair("已为您安排退款")).toBe(true);
+    expect(cjkBigrams("已为您安排退款")).toEqual(["为您", "安排", "已为", "您安", "排退", "退款"]);
+    expect(hasCjkPair("退款")).toBe(true);
+    expect(cjkBigrams("您好，退款")).toEqual(["您好", "退款"]);
+    expect(hasCjkPair("退 refund")).toBe(false);
+    expect(hasCjkPair("退款")).toBe(true);
+    expect(hasCjkPair("x 退款")).toBe(true);
   });
 });
 

@@ -13,6 +13,12 @@ const CJK_CLASS =
 export const CJK_CHAR = new RegExp(CJK_CLASS, "u");
 const CJK_RUN = new RegExp(`${CJK_CLASS}{2,}`, "gu");
 /**
+ * Two CJK characters in a row, without the global flag: a global regex's test() leaves its lastIndex after the match,
+ * and matchAll (cjkBigrams) starts its copy there — the pairs of the next text were looked for only past that
+ * index (none, for the search's own term, whose pairs condition then narrowed nothing).
+ */
+const CJK_PAIR = new RegExp(`${CJK_CLASS}{2}`, "u");
+/**
  * A UTF-16 unit of a CJK_CLASS character (the high surrogates of U+20000–U+2FFFF for the extensions): a text without
  * one, as most are, has no pairs, and is told so without the Unicode regex's walk over it.
  */
@@ -20,8 +26,7 @@ const CJK_UNIT =
   /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\ud840-\ud87f]/;
 
 export function hasCjkPair(text: string): boolean {
-  CJK_RUN.lastIndex = 0;
-  return CJK_RUN.test(text);
+  return CJK_PAIR.test(text);
 }
 
 /**

@@ -142,6 +142,32 @@ describe("a run's pages on the cluster", () => {
     await expectSingleShard(RUN, statements);
   });
 
+  it("a search whose blocks say its matches are few: its blocks, their rollouts, their entries, each one task", async () => {
+    // one order's id: the rollouts of its ticket, a few dozen, in as many blocks at most
+    const [{ order_id: order }] = (
+      await pool.query<{ order_id: string }>(
+        `select substring(args from 'O-[0-9]{3,}') as order_id from rollout_search
+          where run_id = $1 and args ~ 'O-[0-9]{3,}' order by rollout_id limit 1`,
+        [RUN],
+      )
+    ).rows;
+    const p = browseParamsSchema.parse({ run: RUN, q: `arg:"${order}"` });
+    const { result, statements } = await capture(() => Promise.all([browseLedger(p, 100), countLedger(p)]));
+    const [page, count] = result;
+    expect(count).toEqual({ count: expect.any(Number), exact: true });
+    expect(page.rows.length).toBe(Math.min(100, count.count));
+    expect(count.count).toBeGreaterThan(0);
+    // found first, page and count alike: the blocks read, then their rollouts by key range, then their entries;
+    // nothing walked
+    const texts = statements.map((s) => s.text.replace(/\s+/g, " "));
+    expect(texts.filter((t) => t.includes("from rollout_search_blocks b where b.run_id ="))).toHaveLength(2);
+    expect(
+      texts.filter((t) => t.includes("cross join lateral (select s.rollout_id from rollout_search s")),
+    ).toHaveLength(2);
+    expect(texts.filter((t) => t.includes(") w where exists (select 1 from rollout_search s"))).toEqual([]);
+    await expectSingleShard(RUN, statements);
+  });
+
   it("clusters: the report and its links on the run's worker; the run selector spans every run", async () => {
     const { result, statements } = await capture(clustersPage);
     expect(result.errors).toEqual([]);

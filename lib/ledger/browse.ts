@@ -13,7 +13,14 @@ import {
 } from "@/lib/ledger/browse-schema.ts";
 import { DIMENSIONS, GUARDRAIL_CODES } from "@/lib/verifier/codes.ts";
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
-import { matchCondition, searchCondition, searchProbe } from "@/lib/search/sql.ts";
+import {
+  matchCondition,
+  pairMatchesSql,
+  rangeMatchesSql,
+  searchBlocksSql,
+  searchCondition,
+  searchProbe,
+} from "@/lib/search/sql.ts";
 import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
@@ -352,7 +359,8 @@ async function markPage(page: Prisma.Sql, client: Db, marks = true): Promise<Raw
 /**
  * Rows of a search's view walked in the browser's order: the first `walk` rows under the other filters, each probed
  * for the search by its search row's key (searchProbe), stopping at `limit` matches. When the walk read `walk` rows
- * without filling the page (a rare search), only how many it found: the search's index then finds the matches faster.
+ * without filling the page, what it found and the key of the last row it read (`last`), where a longer walk goes on
+ * or, for a rare search, the index takes over.
  */
 async function walkedRows(
   v: BrowseView & { search: SearchQuery },
@@ -361,7 +369,7 @@ async function walkedRows(
   limit: number,
   walk: number,
   client: Db = readDb(),
-): Promise<RawRow[] | { found: number }> {
+): Promise<RawRow[] | { found: RawRow[]; last: Cursor }> {
   // The walk's own LIMIT keeps the probe out of its scan (no qual is pushed below a LIMIT), and nothing between the
   // walk and the page's LIMIT reorders rows, so the page stops at its last match.
   const walked = orderedRows(v.where, p, dir, walk);
@@ -371,10 +379,10 @@ async function walkedRows(
       : Prisma.sql`select w.* from (${walked}) w where ${searchProbe(v.search, "w", p.run)} limit ${limit}`;
   const rows = await markPage(page, client);
   if (rows.length >= limit) return rows;
-  // Fewer matches than the page: the walk holds all of them only if it read the whole view.
-  const [scope] = await client.$queryRaw<{ n: bigint }[]>`
-    select count(*) as n from (select 1 from ledger l where ${Prisma.join(v.where, " and ")} limit ${walk}) w`;
-  return Number(scope.n) < walk ? rows : { found: rows.length };
+  // Fewer matches than the page: the walk holds all of them only if it read the whole view (it has no last row).
+  const [last] = await client.$queryRaw<Pick<RawRow, "id" | "sort_value">[]>`
+    select w.id, w.sort_value from (${orderedRows(v.where, p, dir, walk)}) w offset ${walk - 1}`;
+  return last ? { found: rows, last: cursorKey(last) } : rows;
 }
 
 /**
@@ -440,9 +448,69 @@ async function walkFromStepRange(v: BrowseView, p: BrowseParams, dir: "asc" | "d
 }
 
 /**
- * A page of the view. A search first walks the view's order (walkedRows): a frequent term fills its page in the
+ * Blocks (rollout_search_blocks) of a run holding a search's words up to which the search's matches are found first
+ * (fewMatches): each block's rollouts (16) read by key and checked, at most 2,048 rollouts, about as many as the
+ * walk's first try probes, and read together.
+ */
+const FEW_BLOCKS = 128;
+/**
+ * Rows up to which a search of Chinese terms only (nothing for the blocks) is found first by its pairs' index: each
+ * row found is read and checked, which for a frequent term the walk does only until its page is full.
+ */
+const FEW_ROWS = 256;
+
+/**
+ * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk), and
+ * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
+ * (fewMatches; 0: never). Tests set them to hold each way to the others' rows.
+ */
+export type SearchPlan = { walk?: number; fewBlocks?: number; fewRows?: number };
+
+/**
+ * The rollouts of one run that match a search, when its index says they are few: the run's blocks that hold its
+ * words, if there are at most `fewBlocks`, each one's rollouts checked; or, for a search whose only terms the blocks
+ * cannot look up are Chinese, the rows its pairs' index finds, if at most `fewRows`. Null when there are more (the
+ * walk in the browser's order finds a page of a frequent search sooner), or when the search has no index to ask.
+ */
+async function fewMatches(
+  search: SearchQuery,
+  run: string,
+  client: Db,
+  { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS }: SearchPlan = {},
+): Promise<Match[] | null> {
+  const blocks = searchBlocksSql(search, run, fewBlocks + 1);
+  if (blocks) {
+    if (fewBlocks < 1) return null;
+    const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
+    if (ranges.length > fewBlocks) return null;
+    if (ranges.length === 0) return [];
+    const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
+    return client.$queryRaw<Match[]>(rangeMatchesSql(search, run, spans));
+  }
+  const pairs = pairMatchesSql(search, run, fewRows + 1);
+  if (!pairs || fewRows < 1) return null;
+  const found = await client.$queryRaw<Match[]>(pairs);
+  return found.length > fewRows ? null : found;
+}
+
+/** A rollout that matches a search, and its trajectory's id (fewMatches). */
+type Match = { rollout_id: bigint; trajectory_id: string };
+
+/**
+ * The view's entries of the given rollouts (fewMatches'), for a WHERE in place of the search's condition: found by
+ * their trajectory ids' index, and held to the rollouts. By `rollout_id` alone, which no index of the ledger leads
+ * with, the planner walked the run's entries in id order for them (0.7–6.5 s for 100–2,000 rollouts at 1 M).
+ */
+const ofRollouts = (few: Match[]) =>
+  Prisma.sql`l.trajectory_id = any(${few.map((m) => m.trajectory_id)}::text[])
+    and l.rollout_id = any(${few.map((m) => m.rollout_id)}::bigint[])`;
+
+/**
+ * A page of the view. A search in one run whose index says its matches are few (fewMatches) has them found first,
+ * and its page is the view's entries of those rollouts; one that finds none answers at once. Otherwise a search
+ * walks the view's order (walkedRows): a frequent term fills its page in the
  * first rows, where the planner, seeing the index find its thousands of matches cheaply, hashed them all against a
- * scan of the run's whole partition and sorted. A rare term, whose walk finds too few, is then answered by one query
+ * scan of the run's whole partition and sorted. A rarer term, whose walk finds too few, is then answered by one query
  * with the search's EXISTS, which the planner starts from the index. A step range is walked from its end in the
  * walk's direction (walkFromStepRange) when the view is in id order; in another order it goes to the index plan at
  * once: a walk in that order passes the rows of every step.
@@ -453,9 +521,13 @@ async function selectRows(
   dir: "asc" | "desc",
   limit: number,
   client: Db = readDb(),
-  walk = WALK_ROWS,
+  plan: SearchPlan = {},
   marks = true,
 ): Promise<RawRow[]> {
+  const walk = plan.walk ?? WALK_ROWS;
+  const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan) : null;
+  if (few?.length === 0) return [];
+  if (few) return markPage(orderedRows([...v.where, ofRollouts(few)], p, dir, limit), client, marks);
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
   const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, dir, client) : v) : null;
   if (walkable) {
@@ -465,9 +537,11 @@ async function selectRows(
     const first = Math.max(limit, Math.floor(walk / 10));
     const tried = await walkedRows(search, p, dir, limit, first, client);
     if (Array.isArray(tried)) return tried;
-    if (first < walk && tried.found * 10 >= limit) {
-      const walked = await walkedRows(search, p, dir, limit, walk, client);
-      if (Array.isArray(walked)) return walked;
+    if (first < walk && tried.found.length * 10 >= limit) {
+      // the rest of the walk goes on past the first try's last row, keeping what that found
+      const rest = { ...withKey(search, keyCondition({ ...p, dir }, tried.last)), search: search.search };
+      const walked = await walkedRows(rest, p, dir, limit - tried.found.length, walk - first, client);
+      if (Array.isArray(walked)) return [...tried.found, ...walked];
     }
   }
   return markPage(orderedRows(allConditions(v), p, dir, limit), client, marks);
@@ -483,7 +557,7 @@ async function selectRows(
  * into the ledger cannot be planned.
  */
 async function firstPast(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", client: Db) {
-  if (p.run) return selectRows(v, p, dir, 1, client, WALK_ROWS, false);
+  if (p.run) return selectRows(v, p, dir, 1, client, {}, false);
   const runs = await client.$queryRaw<{ id: string }[]>`select id from runs order by id`;
   if (runs.length === 0) return [];
   const expr = SORT_SQL[p.sort];
@@ -505,8 +579,13 @@ async function firstPast(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", cl
      limit 1`;
 }
 
+/** A row's place in its view's order, as a cursor holds it. */
+function cursorKey(r: Pick<RawRow, "id" | "sort_value">): Cursor {
+  return { v: r.sort_value === null ? null : Number(r.sort_value), id: r.id.toString() };
+}
+
 function cursorOf(r: RawRow): string {
-  return encodeCursor({ v: r.sort_value === null ? null : Number(r.sort_value), id: r.id.toString() });
+  return encodeCursor(cursorKey(r));
 }
 
 /** Runs a read of the view: under the search's statement timeout when `q` is a search (withSearchTimeout). */
@@ -516,13 +595,13 @@ function readView<T>(kind: QueryKind | undefined, body: (client: Db) => Promise<
 
 /**
  * One page of the browser. `nextCursor` is null on the last page. With a search, each row carries the snippets of
- * its matches. A search the statement timeout stops is thrown as SearchTimeoutError. `walkRows` bounds a search's
- * ordered walk (selectRows; 0: the index plan alone).
+ * its matches. A search the statement timeout stops is thrown as SearchTimeoutError. `plan` says how a search's
+ * page is read (selectRows; by default as the console reads it).
  */
 export async function browseLedger(
   p: BrowseParams,
   limit = 100,
-  opts: { snippets?: boolean; walkRows?: number } = {},
+  opts: { snippets?: boolean; plan?: SearchPlan } = {},
 ): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
   const kind = await queryKind(p);
   const view = viewOf(p, kind);
@@ -532,7 +611,7 @@ export async function browseLedger(
     view.where.push(keyCondition(p, cursor));
   }
   return readView(kind, async (client) => {
-    const raw = await selectRows(view, p, p.dir, limit + 1, client, opts.walkRows);
+    const raw = await selectRows(view, p, p.dir, limit + 1, client, opts.plan);
     const more = raw.length > limit;
     const rows = (more ? raw.slice(0, limit) : raw).map(toRow);
     if (kind?.kind === "search" && opts.snippets !== false) {
@@ -554,7 +633,7 @@ export async function walkedPage(p: BrowseParams, limit: number, walk = WALK_ROW
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
   const rows = await withSearchTimeout(readDb(), async (client) => {
     const walkable = stepRange ? await walkFromStepRange(view, p, p.dir, client) : view;
-    return walkable ? walkedRows({ ...walkable, search: kind.query }, p, p.dir, limit, walk, client) : { found: 0 };
+    return walkable ? walkedRows({ ...walkable, search: kind.query }, p, p.dir, limit, walk, client) : null;
   });
   return Array.isArray(rows) ? rows.map(toRow) : null;
 }
@@ -626,6 +705,8 @@ export type CountOptions = {
   exactScopeRows?: number;
   searchBudgetMs?: number;
   estimateFirstAt?: number;
+  /** Up to how many blocks (or rows) a search's matches in one run are found and counted (fewCount). */
+  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows">;
 };
 /**
  * A search in a scope too large to count exactly is estimated first, and answered by the estimate at once when it
@@ -641,7 +722,8 @@ const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
  * filter names a run, else the ledger, by the partitions' statistics); above that an estimate from a block sample of
  * the scope (about `sampleRows` rows, REPEATABLE so the figure does not jitter between reloads), labelled as such.
  * An exact count over millions of rows would cost more than the page itself, and the planner's own estimate is no
- * use for the guardrail bitmask predicates. A search is counted exactly only within its budget
+ * use for the guardrail bitmask predicates. A search in one run whose index says its matches are few is counted
+ * exactly from them (fewCount). Another search is counted exactly only within its budget
  * (SEARCH_COUNT_BUDGET_MS, a statement timeout on the exact count), else estimated the same way; in a scope too large
  * to count it is estimated first, and an estimate of at least ESTIMATE_FIRST_AT is the answer. When the sample sees
  * too few matches to estimate more than 1,000 (a rare filter in a large table), only the bound is known: `atLeast`
@@ -651,6 +733,8 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   const started = Date.now();
   const kind = await queryKind(p);
   const view = viewOf(p, kind);
+  const few = view.search && p.run ? await readView(kind, (c) => fewCount(view, p.run!, c, opts.plan)) : null;
+  if (few !== null) return { count: few, exact: true };
   const where = Prisma.join(allConditions(view), " and ");
   const scopeRows = opts.exactScopeRows ?? EXACT_SCOPE_ROWS;
   const sampleRows = opts.sampleRows ?? SAMPLE_ROWS;
@@ -683,6 +767,19 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
     if (err instanceof SearchTimeoutError) return { count: COUNT_CAP, exact: false, atLeast: true } as const;
     throw err;
   });
+}
+
+/**
+ * How many entries of a view of one run match its search, counted exactly when its index says its matches are few
+ * (fewMatches): the view's entries of those rollouts. Null when they are not few.
+ */
+async function fewCount(v: BrowseView, run: string, client: Db, plan?: SearchPlan): Promise<number | null> {
+  const few = v.search ? await fewMatches(v.search, run, client, plan) : null;
+  if (few === null) return null;
+  if (few.length === 0) return 0;
+  const [{ n }] = await client.$queryRaw<{ n: bigint }[]>`
+    select count(*) as n from ledger l where ${Prisma.join([...v.where, ofRollouts(few)], " and ")}`;
+  return Number(n);
 }
 
 /**

@@ -14,12 +14,14 @@ import {
   stepRangeIdBound,
   walkedPage,
   type BrowseRow,
+  type SearchPlan,
 } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { RUN as TEXTS, SEARCH_LINES } from "@/lib/testing/search-data.ts";
 import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+import { capture, installStatementCapture, planned, type Sent } from "@/lib/testing/capture-statements.ts";
 
 const DEMO = "srch-demo";
 let t: TestDatabase;
@@ -49,6 +51,16 @@ async function all(p: BrowseParams): Promise<BrowseRow[]> {
   for await (const rows of iterateLedger(p, 50)) out.push(...rows);
   return out;
 }
+/** Every row of a view read 50 at a time as `plan` says. */
+async function allBy(p: BrowseParams, plan: SearchPlan): Promise<BrowseRow[]> {
+  const out: BrowseRow[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await browseLedger({ ...p, after }, 50, { snippets: false, plan });
+    out.push(...page.rows);
+    if (!page.nextCursor) return out;
+    after = page.nextCursor;
+  }
+}
 
 /** Each current entry's rollout texts, read from rollouts and cases (not from rollout_search), lower-cased. */
 async function textsOf(run: string): Promise<Map<string, { reply: string; all: string }>> {
@@ -62,6 +74,9 @@ async function textsOf(run: string): Promise<Map<string, { reply: string; all: s
     ]),
   );
 }
+
+/** A search's matches never found first (the walk, then the index plan), as before that was tried. */
+const NOT_FIRST: SearchPlan = { fewBlocks: 0, fewRows: 0 };
 
 const FILTERS: Record<string, string>[] = [
   {},
@@ -87,23 +102,31 @@ describe("the browser's search", () => {
         const p = params({ run: DEMO, ...q, ...filter });
         const unfiltered = await all(params({ run: DEMO, ...filter }));
         const want = unfiltered.filter((r) => expected(texts.get(r.trajectoryId)!)).map((r) => r.trajectoryId);
+        const label = JSON.stringify({ ...q, ...filter });
+        // the demo run's matches are few for its blocks: found first (the default) and, apart, walked or indexed
         const got = (await all(p)).map((r) => r.trajectoryId);
-        expect(got, JSON.stringify({ ...q, ...filter })).toEqual(want);
+        expect(got, label).toEqual(want);
+        expect(
+          (await allBy(p, NOT_FIRST)).map((r) => r.trajectoryId),
+          label,
+        ).toEqual(want);
         if (Object.keys(filter).length === 0) expect(want.length, JSON.stringify(q)).toBeGreaterThan(0);
-        expect(await countLedger(p)).toEqual({ count: want.length, exact: true });
+        expect(await countLedger(p), label).toEqual({ count: want.length, exact: true });
+        expect(await countLedger(p, { plan: NOT_FIRST }), label).toEqual({ count: want.length, exact: true });
       }
   });
 
   it("walks a frequent term's page in the browser's order, giving the index plan's rows and cursors", async () => {
-    /** Every page of a view, 5 rows each: its rows' ids and the cursor after it. */
-    const pages = async (p: BrowseParams, walkRows?: number) => {
+    /** Every page of a view (the first `max`), 5 rows each: its rows' ids and the cursor after it. */
+    const pages = async (p: BrowseParams, plan?: SearchPlan, max = Infinity) => {
       const out: { ids: string[]; next: string | null }[] = [];
-      for (let after: string | undefined; ;) {
-        const page = await browseLedger({ ...p, after }, 5, { snippets: false, walkRows });
+      for (let after: string | undefined; out.length < max;) {
+        const page = await browseLedger({ ...p, after }, 5, { snippets: false, plan });
         out.push({ ids: page.rows.map((r) => r.id), next: page.nextCursor });
-        if (!page.nextCursor) return out;
+        if (!page.nextCursor) break;
         after = page.nextCursor;
       }
+      return out;
     };
     const views: Record<string, string>[] = [
       {},
@@ -115,15 +138,23 @@ describe("the browser's search", () => {
       { any: "unauthorized_write,empty_promise", sort: "reward", dir: "asc" },
     ];
     const same = async (p: BrowseParams, label: string) => {
-      // the index plan alone (no walk): what the page was before the walk
-      const indexed = await pages(p, 0);
+      // the index plan alone (no walk, matches not found first): what the page was before the walk
+      // (its first pages: it reads every match of a frequent term for each, up to a second a page here)
+      const indexed = await pages(p, { walk: 0, ...NOT_FIRST }, 3);
       expect(indexed[0].ids.length, label).toBeGreaterThan(0);
       // the walk answers the first page itself, and it is the index plan's first page
       const walked = await walkedPage(p, 6);
       expect(walked?.map((r) => r.id).slice(0, 5), label).toEqual(indexed[0].ids);
-      // every page the same, walked (the default), or walked 12 rows then left to the index when they hold too few
-      expect(await pages(p), label).toEqual(indexed);
-      expect(await pages(p, 12), label).toEqual(indexed);
+      // the same pages as the console reads them; every page the same walked, or with the matches found first from
+      // their blocks or pairs; and the first pages walked 12 rows then left to the index when they hold too few,
+      // walked 20 rows then 180 more past them, or walked because the blocks or rows (more than one) were too many
+      const read = await pages(p);
+      expect(read.slice(0, 3), label).toEqual(indexed);
+      expect(await pages(p, NOT_FIRST), label).toEqual(read);
+      expect(await pages(p, { fewBlocks: 10_000, fewRows: 100_000 }), label).toEqual(read);
+      expect(await pages(p, { walk: 12, ...NOT_FIRST }, 3), label).toEqual(indexed);
+      expect(await pages(p, { walk: 200, ...NOT_FIRST }, 3), label).toEqual(indexed);
+      expect(await pages(p, { fewBlocks: 1, fewRows: 1 }, 3), label).toEqual(indexed);
     };
     for (const q of ["退款", "refund"]) {
       for (const view of views) await same(params({ run: DEMO, q, ...view }), JSON.stringify({ q, ...view }));
@@ -135,7 +166,7 @@ describe("the browser's search", () => {
     // a rare term's walk gives up after its rows and leaves the page to the index
     const rare = params({ run: DEMO, q: "退款", any: "unauthorized_write,empty_promise", step_from: "2" });
     expect(await walkedPage(rare, 6, 3)).toBeNull();
-  });
+  }, 180_000);
 
   it("walks a step range from the range's last entry in the walk's direction, found step by step", async () => {
     const direct = async (from: number, to: number) => {
@@ -166,9 +197,11 @@ describe("the browser's search", () => {
     expect(exact.exact).toBe(true);
     expect(exact.count).toBeGreaterThan(10);
     // a scope past exactScopeRows: the estimate first, and at or past estimateFirstAt it is the answer (a sample of
-    // the whole partition here, so the estimate is the exact figure)
-    const small = { exactScopeRows: 10, estimateFirstAt: 10, sampleRows: 1_000_000 };
+    // the whole partition here, so the estimate is the exact figure) — unless the blocks say the matches are few
+    // (every search's are, in a run this small), which are then counted exactly
+    const small = { exactScopeRows: 10, estimateFirstAt: 10, sampleRows: 1_000_000, plan: NOT_FIRST };
     expect(await countLedger(frequent, small)).toEqual({ count: exact.count, exact: false });
+    expect(await countLedger(frequent, { ...small, plan: undefined })).toEqual(exact);
     // under estimateFirstAt: counted to the cap as before, exact
     const rare = params({ run: DEMO, q: '"has been processed" O-20007' });
     expect(await countLedger(rare, small)).toEqual({ count: 0, exact: true });
@@ -176,6 +209,28 @@ describe("the browser's search", () => {
       count: exact.count,
       exact: true,
     });
+  });
+
+  it("answers a search that no block of the run holds from the blocks alone", async () => {
+    const p = params({ run: DEMO, q: '"has been processed" Q-99999' });
+    // one read of the run's blocks: no entry walked, no rollout's texts probed, no sample drawn
+    const blocksOnly = (statements: Sent[]) => {
+      const reads = statements.filter(planned).map((s) => s.text);
+      expect(reads).toHaveLength(1);
+      expect(reads[0]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
+    };
+    const captured = installStatementCapture();
+    try {
+      const page = await capture(() => browseLedger(p, 100));
+      expect(page.result).toEqual({ rows: [], nextCursor: null });
+      blocksOnly(page.statements);
+      // in a scope too large to count exactly, where it was estimated from a sample first
+      const count = await capture(() => countLedger(p, { exactScopeRows: 10 }));
+      expect(count.result).toEqual({ count: 0, exact: true });
+      blocksOnly(count.statements);
+    } finally {
+      captured.restore();
+    }
   });
 
   it("gives each row of a page its snippets, the matches marked", async () => {

@@ -36,8 +36,11 @@ export function likePattern(text: string): string {
  * 200,000 rollouts (docs/benchmarks.md, "Search").
  */
 function matchOp(text: string): Prisma.Sql {
-  return Prisma.raw(text.toLowerCase() === text.toUpperCase() ? "like" : "ilike");
+  return Prisma.raw(caseless(text) ? "like" : "ilike");
 }
+
+/** Whether a text has no letters with a case (Chinese, digits, punctuation): LIKE finds it as ILIKE would. */
+const caseless = (text: string) => text.toLowerCase() === text.toUpperCase();
 
 /**
  * A term's check of one rollout's texts (rollout_search aliased `s`), in its field or in all of them. A term with CJK
@@ -74,18 +77,33 @@ function hasTrigram(word: string, spaceBefore: boolean, spaceAfter: boolean): bo
  * only), a term with CJK text (looked up by its pairs in rollout_search), nor a part that gives the trigram index
  * nothing to look up.
  */
-function blockSql(t: SearchTerm, b: string): Prisma.Sql[] {
+function blockSql(t: SearchTerm, b: string): { sql: Prisma.Sql; word: string }[] {
   if (t.exclude || hasCjkPair(t.text)) return [];
   const words = searchWords(t.text);
-  const out: Prisma.Sql[] = [];
+  const out: { sql: Prisma.Sql; word: string }[] = [];
   words.forEach((w, i) => {
     const first = i === 0;
     const last = i === words.length - 1;
     if (!hasTrigram(w, !first, !last)) return;
     const pattern = `${first ? "%" : "% "}${escapeLike(w)}${last ? "%" : " %"}`;
-    out.push(Prisma.sql`${Prisma.raw(b)}.words ${matchOp(w)} ${pattern}`);
+    out.push({ sql: Prisma.sql`${Prisma.raw(b)}.words ${matchOp(w)} ${pattern}`, word: w });
   });
   return out;
+}
+
+/**
+ * Every term's conditions on a block (blockSql), in the order they are best checked: the index finds the blocks that
+ * have all their trigrams, and then each of those blocks is checked against the conditions in turn until one fails —
+ * most blocks of a search that finds little fail one, so it comes first: a LIKE before an ILIKE (without the case
+ * folding, about a third of the cost), and a longer word before a shorter (fewer texts hold it). `"has been
+ * processed" O-20007` at 1 M rollouts: 2,000 blocks with every trigram, 120–150 ms to check as written, 44–48 ms
+ * with ` processed` first (docs/benchmarks.md, "Search").
+ */
+function blockConditions(query: SearchQuery, b: string): Prisma.Sql[] {
+  return query.terms
+    .flatMap((t) => blockSql(t, b))
+    .sort((x, y) => Number(caseless(y.word)) - Number(caseless(x.word)) || [...y.word].length - [...x.word].length)
+    .map((c) => c.sql);
 }
 
 /** The search's checks of a rollout_search row aliased `s`: every term, as written, in its field. */
@@ -110,7 +128,7 @@ export function searchCondition(
   key: "rollout_id" | "id" = "rollout_id",
 ): Prisma.Sql {
   const a = Prisma.raw(alias);
-  const blocks = query.terms.flatMap((t) => blockSql(t, "b"));
+  const blocks = blockConditions(query, "b");
   // Without a word for the blocks (Chinese terms, parts too short), the rollouts' own pairs' index finds them.
   if (blocks.length === 0)
     return Prisma.sql`exists (select 1 from rollout_search s
@@ -122,6 +140,44 @@ export function searchCondition(
                             where s.run_id = b.run_id and s.rollout_id between b.first_id and b.last_id
                               and ${matchCondition(query, "s")} offset 0) s
      where b.run_id = ${a}.run_id and s.rollout_id = ${a}.${Prisma.raw(key)} and ${Prisma.join(blocks, " and ")})`;
+}
+
+/**
+ * The id ranges (a block's first and last rollout ids) of up to `limit` blocks of one run whose words hold the
+ * search's words (the trigram index): every rollout of the run that matches lies in one of them. Null when the search
+ * has no word for the blocks (Chinese terms only, parts too short).
+ */
+export function searchBlocksSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+  const blocks = blockConditions(query, "b");
+  if (blocks.length === 0) return null;
+  return Prisma.sql`select b.first_id, b.last_id from rollout_search_blocks b
+     where b.run_id = ${run} and ${Prisma.join(blocks, " and ")} limit ${limit}`;
+}
+
+/**
+ * The rollouts of one run, with their trajectory ids, that match the search within the given id ranges
+ * (searchBlocksSql's), each range's rows read by their key and checked as written. The trajectory id is what finds
+ * a rollout's ledger entries by index (the ledger has no index on rollout_id alone).
+ */
+export function rangeMatchesSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
+  return Prisma.sql`select s.rollout_id, t.trajectory_id
+      from unnest(${ranges.map((r) => r.first)}::bigint[], ${ranges.map((r) => r.last)}::bigint[]) r(first_id, last_id)
+      cross join lateral (select s.rollout_id from rollout_search s
+                           where s.run_id = ${run} and s.rollout_id between r.first_id and r.last_id
+                             and ${matchCondition(query, "s")} offset 0) s
+      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
+}
+
+/**
+ * Up to `limit` rollouts of one run (with their trajectory ids) that match a search with Chinese, Japanese or Korean text, found by their
+ * character pairs' index and checked as written; null for a search without such a term (no index to ask).
+ */
+export function pairMatchesSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+  if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
+  return Prisma.sql`select s.rollout_id, t.trajectory_id
+      from (select s.rollout_id from rollout_search s
+             where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}) s
+      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
 }
 
 /**

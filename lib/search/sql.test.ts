@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { parseSearch } from "@/lib/search/parse.ts";
+import { pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
+
+const query = (text: string) => {
+  const r = parseSearch(text);
+  if (!r.ok) throw new Error(r.error);
+  return r.query;
+};
+
+describe("searchBlocksSql", () => {
+  it("checks a block against the conditions most blocks fail first: a LIKE before an ILIKE, a longer word first", () => {
+    const sql = searchBlocksSql(query('"has been processed" O-20007 arg:59.99 退款 -refund'), "big", 129)!;
+    // 退款 has no trigram (its pairs are checked on the rollouts) and an exclusion narrows nothing
+    expect(sql.values).toEqual(["big", "%59.99%", "% processed%", "%O-20007%", "% been %", "%has %", 129]);
+    expect(sql.text).toMatch(/b\.words like \$2 and b\.words ilike \$3 and .* b\.words ilike \$6 limit \$7$/);
+  });
+
+  it("has nothing to ask of the blocks for Chinese terms only, which the pairs' index answers", () => {
+    expect(searchBlocksSql(query("退款 -refund"), "big", 129)).toBeNull();
+    // looked up by its pairs, then checked as written
+    expect(pairMatchesSql(query("退款 -refund"), "big", 257)?.values).toEqual([
+      "big",
+      ["退款"],
+      "%退款%",
+      "%refund%",
+      257,
+      "big",
+    ]);
+    expect(pairMatchesSql(query('"已为您安排退款"'), "big", 257)?.values[1]).toEqual([
+      "为您",
+      "安排",
+      "已为",
+      "您安",
+      "排退",
+      "退款",
+    ]);
+    expect(pairMatchesSql(query("refund"), "big", 257)).toBeNull();
+  });
+});
