@@ -194,6 +194,34 @@ describe("migrations 038 and 042", () => {
   });
 });
 
+describe("migration 043", () => {
+  it("writes again the CJK pairs a row is missing, and no other row", async () => {
+    const c = new pg.Client({ connectionString: t.url });
+    await c.connect();
+    try {
+      const rows = `select r.trajectory_id, s.xmin::text as version, s.cjk
+                      from rollout_search s join rollouts r on r.run_id = s.run_id and r.id = s.rollout_id
+                     order by r.trajectory_id`;
+      const stored = (await c.query(rows)).rows;
+      // s-zh-1's row as a console that had searched Chinese text stored it: the pairs at the start of its texts missing
+      await c.query(
+        `update rollout_search s set cjk = cjk[5:] from rollouts r
+          where r.run_id = s.run_id and r.id = s.rollout_id and r.trajectory_id = 's-zh-1'`,
+      );
+      expect(await found("已为您安排退款")).toEqual([]);
+      await c.query(`select verity_repair_search_pairs(id) from "runs"`);
+      expect(await found("已为您安排退款")).toEqual(["s-zh-1"]);
+      const repaired = (await c.query(rows)).rows;
+      expect(repaired.map((r) => [r.trajectory_id, r.cjk])).toEqual(stored.map((r) => [r.trajectory_id, r.cjk]));
+      // every other row read, none written
+      const written = repaired.filter((r, i) => r.version !== stored[i].version).map((r) => r.trajectory_id);
+      expect(written).toEqual(["s-zh-1"]);
+    } finally {
+      await c.end();
+    }
+  });
+});
+
 /** The test database's cases and rollouts, copied as they are stored into a database without rollout_search. */
 async function copyRollouts(c: pg.Client): Promise<void> {
   const cases = await t.pool.query(
