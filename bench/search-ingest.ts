@@ -12,7 +12,11 @@
 // still written):
 //   per-rollout  038's index: trigrams (pg_trgm) over each rollout's texts joined (the CJK pairs' kept)
 //   tsvector     a 'simple' full-text (tsvector) index over each rollout's texts joined (the CJK pairs' kept)
-// Per side: rollouts/s, PostgreSQL backend CPU (bench/lib/backend-cpu.ts), the ingesting process's CPU, the WAL
+// and the blocks' trigram index made with other GIN storage parameters:
+//   nofastupdate without GIN's pending list (each block's trigrams inserted into the index at once)
+//   pending      a pending list of 32 MB (4 MB by default) and work_mem 64 MB for merging it
+// Per side: rollouts/s, PostgreSQL backend CPU (bench/lib/backend-cpu.ts), then the CPU of merging what the ingest
+// left in the search's GIN pending lists (work deferred past the ingest), the ingesting process's CPU, the WAL
 // written, and rollout_search's and its blocks' disk per million rollouts (heap, TOAST, indexes). Then each side's
 // rate against `none` and `noindex`, per turn and over all turns.
 //
@@ -26,7 +30,7 @@ import pg from "pg";
 import { createDatabaseIfMissing, ensureDatabase } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { writePrescoredFile } from "@/bench/lib/ingest-fixture.ts";
-import { watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
+import { cpuMs, watchBackendCpu } from "@/bench/lib/backend-cpu.ts";
 import { quiesce, timed, withDb } from "@/bench/lib/timed-process.ts";
 import { searchDisk, type SearchDisk } from "@/bench/lib/search-disk.ts";
 import { loadAverage, wholeOption } from "@/bench/lib/bench-db.ts";
@@ -49,6 +53,10 @@ const WORDS = "rollout_search_blocks_words_trgm_idx";
 const CJK = "rollout_search_cjk_idx";
 const NO_BLOCK_INDEXES = `drop index ${WORDS}; drop index ${CJK}`;
 const DOC = `("reply" || ' ' || "tools" || ' ' || "args" || ' ' || "results" || ' ' || "ticket")`;
+/** The blocks' trigram index made again with these storage parameters (GIN's pending list). */
+function wordsIndexWith(params: string): string {
+  return `drop index ${WORDS}; create index ${WORDS} on rollout_search_blocks using gin (words gin_trgm_ops) with (${params})`;
+}
 const SIDES: Record<string, Side> = {
   search: {},
   noindex: { setup: NO_BLOCK_INDEXES },
@@ -58,6 +66,10 @@ const SIDES: Record<string, Side> = {
   },
   tsvector: {
     setup: `drop index ${WORDS}; create index rollout_search_doc_tsv_idx on rollout_search using gin (to_tsvector('simple', ${DOC}))`,
+  },
+  nofastupdate: { setup: wordsIndexWith("fastupdate = off") },
+  pending: {
+    setup: `${wordsIndexWith("gin_pending_list_limit = 32768")}; do $$ begin execute format('alter database %I set work_mem = %L', current_database(), '64MB'); end $$`,
   },
 };
 const sides = values.sides.split(",").map((s) => s.trim());
@@ -70,6 +82,8 @@ type Result = {
   rate: number;
   pgCpu: number | null;
   nodeCpu: number;
+  /** What the search's GIN indexes left in their pending lists took to merge after the ingest (CPU s). */
+  pendingCpu: number;
   walMb: number;
   disk: SearchDisk;
 };
@@ -81,6 +95,20 @@ async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<
   } finally {
     await c.end();
   }
+}
+
+/**
+ * Merges what the ingest left in the pending lists of the search tables' GIN indexes (work a later insert or vacuum
+ * would do: GIN's fast update defers it), and answers the CPU seconds its backend took for that.
+ */
+async function cleanPendingLists(c: pg.Client): Promise<number> {
+  const pid = (await c.query("select pg_backend_pid() as p")).rows[0].p as number;
+  const before = cpuMs(pid) ?? 0;
+  await c.query(`select gin_clean_pending_list(i.indexrelid)
+                   from pg_index i join pg_class t on t.oid = i.indrelid join pg_class x on x.oid = i.indexrelid
+                   join pg_am a on a.oid = x.relam
+                  where a.amname = 'gin' and t.relkind = 'r' and t.relname like 'rollout_search%'`);
+  return ((cpuMs(pid) ?? 0) - before) / 1000;
 }
 
 /** One side's ingest into a fresh database `db`: not timed, the database's making and the previous one's vacuum. */
@@ -114,6 +142,7 @@ async function ingestSide(adminUrl: string, side: string, turn: number, file: st
     if (n !== N || s !== (side === "none" ? 0 : N)) throw new Error(`${side}: ${n} rollouts, ${s} search rows`);
     return n;
   });
+  const pendingCpu = await admin(url, cleanPendingLists);
   const d = await admin(url, (c) => searchDisk(c, RUN));
   const r: Result = {
     side,
@@ -122,12 +151,13 @@ async function ingestSide(adminUrl: string, side: string, turn: number, file: st
     rate: rollouts / run.seconds,
     pgCpu,
     nodeCpu: run.cpu,
+    pendingCpu,
     walMb,
     disk: d,
   };
   console.log(
     `turn ${turn} ${side.padEnd(8)} ${r.rate.toFixed(0).padStart(6)} rollouts/s  ${r.secs.toFixed(1)} s  ` +
-      `PostgreSQL CPU ${pgCpu?.toFixed(1) ?? "?"} s  verity CPU ${run.cpu.toFixed(1)} s  WAL ${walMb.toFixed(0)} MB  ` +
+      `PostgreSQL CPU ${pgCpu?.toFixed(1) ?? "?"} s (+ ${pendingCpu.toFixed(1)} s pending)  verity CPU ${run.cpu.toFixed(1)} s  WAL ${walMb.toFixed(0)} MB  ` +
       `rollout_search ${perM(d.total)} GB/M (${loadAverage()})`,
   );
   return { r, db };
@@ -145,9 +175,9 @@ function report(results: Result[]): void {
   };
   console.log(`\n${N.toLocaleString("en-US")} rollouts, ${TURNS} turns (${loadAverage()})`);
   console.log(
-    "| side | rollouts/s per turn | rollouts/s, all turns | vs none | vs noindex | PostgreSQL CPU s | verity CPU s | WAL MB | rollout_search GB per M rollouts (heap / TOAST / indexes) |",
+    "| side | rollouts/s per turn | rollouts/s, all turns | vs none | vs noindex | PostgreSQL CPU s | + pending lists merged after, s | verity CPU s | WAL MB | rollout_search GB per M rollouts (heap / TOAST / indexes) |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|");
   for (const side of sides) {
     const rs = of(side);
     const d = rs[rs.length - 1].disk;
@@ -155,7 +185,7 @@ function report(results: Result[]): void {
     console.log(
       `| ${side} | ${rs.map((r) => r.rate.toFixed(0)).join(", ")} | ${rateOf(side).toFixed(0)} | ` +
         `${(rateOf(side) / rateOf("none")).toFixed(2)} | ${(rateOf(side) / rateOf("noindex")).toFixed(2)} | ` +
-        `${cpu(rs.map((r) => r.pgCpu))} | ${cpu(rs.map((r) => r.nodeCpu))} | ${rs.map((r) => r.walMb.toFixed(0)).join(", ")} | ` +
+        `${cpu(rs.map((r) => r.pgCpu))} | ${cpu(rs.map((r) => r.pendingCpu))} | ${cpu(rs.map((r) => r.nodeCpu))} | ${rs.map((r) => r.walMb.toFixed(0)).join(", ")} | ` +
         `${perM(d.total)} (${perM(d.heap)} / ${perM(d.toast)} / ${perM(d.indexes)}) |`,
     );
   }
