@@ -37,6 +37,7 @@ import { searchDisk } from "@/bench/lib/search-disk.ts";
 import {
   buildConsole,
   loadRound,
+  pct,
   researcherCookies,
   startConsole,
   type NextRequest,
@@ -76,8 +77,6 @@ const smallRuns = Array.from({ length: Math.max(1, Number(values.runs)) - 1 }, (
 }));
 const load = loadAverage;
 const fmt = (x: number) => Math.round(x).toLocaleString("en-US");
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 async function freshDb(admin: string, name: string): Promise<string> {
   const c = new pg.Client(admin);
@@ -227,7 +226,7 @@ async function phaseIngest(): Promise<void> {
   }
 }
 
-type Figure = { p50: number; p95: number; countMs: number; count: string };
+type Figure = { p50: number; p95: number; max: number; countMs: number; count: string };
 
 /**
  * The five query kinds, alone, with a guardrail filter and with a step range (the second quarter of the run's `steps`
@@ -247,8 +246,8 @@ function views(steps: number): [string, string, Record<string, string>][] {
 async function reads(c: pg.Client, n: number): Promise<Map<string, Figure>> {
   const out = new Map<string, Figure>();
   console.log(`\nfirst page (100 rows) and count, run of ${fmt(n)} rollouts, ${ITER} iterations (${load()})`);
-  console.log("| query | filter | p50 ms | p95 ms | count ms | count | load |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("| query | filter | p50 ms | p95 ms | max ms | count ms | count | load |");
+  console.log("|---|---|---|---|---|---|---|---|");
   const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
   // One page with a search that nothing holds, untimed: the process's first search opens the pool and its first
   // transaction (0.3–0.4 s), which was the first view's slowest iteration, its p95 (a console's are open). Its words
@@ -269,11 +268,14 @@ async function reads(c: pg.Client, n: number): Promise<Map<string, Figure>> {
     const f = {
       p50: pct(times, 0.5),
       p95: pct(times, 0.95),
+      max: Math.max(...times),
       countMs: performance.now() - t,
       count: `${count.exact ? "" : "~"}${fmt(count.count)}`,
     };
     out.set(key, f);
-    console.log(`| ${key} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.countMs)} | ${f.count} | ${load()} |`);
+    console.log(
+      `| ${key} | ${fmt(f.p50)} | ${fmt(f.p95)} | ${fmt(f.max)} | ${fmt(f.countMs)} | ${f.count} | ${load()} |`,
+    );
   }
   return out;
 }

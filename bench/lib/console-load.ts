@@ -74,7 +74,8 @@ export async function startConsole(url: string, port: number): Promise<Console> 
 /** What a researcher asks next, given what it was answered last (null at the start): a kind and a path. */
 export type NextRequest = (last: { path: string; status: number; body: string } | null) => [string, string];
 
-function pct(xs: number[], p: number) {
+/** The nearest-rank percentile: the smallest value with at least a share p of the values at or below it. */
+export function pct(xs: number[], p: number) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 }
