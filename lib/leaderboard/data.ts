@@ -172,22 +172,45 @@ function ledgerResult(i: AgreementItem): CandidateResult {
   return { reward: l.reward, status: "ok", components };
 }
 
-type RolloutRow = { item_id: bigint; rollout_id: string; group_id: string };
+type ItemRolloutRow = { item_id: bigint; rollout_id: string };
+type GroupRow = { id: string; group_id: string };
 
 /**
  * The rollout of each reviewed item of the scope (the run's, or one batch's), with its GRPO group: read by the scope,
- * at once with the items, rather than by the items' ids after them.
+ * at once with the items, rather than by the items' ids after them. Two statements, the items (the audit's tables)
+ * then their rollouts' groups (the run's rollouts): on Citus (docs/scale.md) the audit's tables stay on the
+ * coordinator and the rollouts are on the run's worker, and one statement joining them cannot be planned.
  */
 async function reviewedRollouts(runId: string, batch: number | undefined, client: Db) {
-  const found = await rowsOf<RolloutRow>(
+  const items = await rowsOf<ItemRolloutRow>(
     client,
     Prisma.sql`
-    select i.id as item_id, i.rollout_id::text as rollout_id, ro.group_id
-      from audit_items i join rollouts ro on ro.run_id = i.run_id and ro.id = i.rollout_id
+    select i.id as item_id, i.rollout_id::text as rollout_id from audit_items i
      where i.run_id = ${runId} ${batch === undefined ? Prisma.empty : Prisma.sql`and i.batch_id = ${batch}::int`}
        and exists (select 1 from reviews r where r.item_id = i.id)`,
   );
-  return new Map(found.map((r) => [r.item_id, { rolloutId: r.rollout_id, groupId: r.group_id }]));
+  const groups = await rolloutGroups(
+    runId,
+    items.map((i) => i.rollout_id),
+    client,
+  );
+  const out = new Map<bigint, { rolloutId: string; groupId: string }>();
+  for (const i of items) {
+    const groupId = groups.get(i.rollout_id);
+    if (groupId !== undefined) out.set(i.item_id, { rolloutId: i.rollout_id, groupId });
+  }
+  return out;
+}
+
+/** The GRPO group of each of a run's rollouts, by the rollout's id (one statement on the run's rollouts). */
+async function rolloutGroups(runId: string, rolloutIds: string[], client: Db): Promise<Map<string, string>> {
+  if (rolloutIds.length === 0) return new Map();
+  const found = await rowsOf<GroupRow>(
+    client,
+    Prisma.sql`select ro.id::text as id, ro.group_id from rollouts ro
+                where ro.run_id = ${runId} and ro.id = any(${rolloutIds}::bigint[])`,
+  );
+  return new Map(found.map((r) => [r.id, r.group_id]));
 }
 
 /** A compared version's latest result's components by rollout (the head to head's disagreements show them). */

@@ -235,13 +235,16 @@ export type PrimaryJudgement = {
  * The first counted judgement (excludedReason null, oldest first) of each of a run's judged pairs, as
  * loadPairReportItems reads them — the same pairs (a current judgement, counted or not; the first MAX_REPORT_PAIRS
  * by id) and the same first judgement — with the pairs' rollouts; a pair whose judgements none count is left out. For a
- * reader of the judgements alone (the reward leaderboard): one statement, where the report's read loads the pairs'
- * entries, reviewers and adjudications through Prisma (a tenth of the leaderboard's read at 1,800 pairs).
+ * reader of the judgements alone (the reward leaderboard): a statement on the audit's tables, then one for the pairs'
+ * steps and one for their groups (at once), where the report's read loads the pairs' entries, reviewers and
+ * adjudications through Prisma (a tenth of the leaderboard's read at 1,800 pairs). Apart, because on Citus
+ * (docs/scale.md) the audit's tables stay on the coordinator and the ledger and rollouts are on the run's worker: one
+ * statement joining them cannot be planned.
  */
 export async function loadPrimaryJudgements(runId: string, client: Db = readDb()): Promise<PrimaryJudgement[]> {
   const current = (p: string) =>
     Prisma.raw(`not exists (select 1 from pair_reviews s where s.supersedes_id = ${p}.id)`);
-  return rowsOf<PrimaryJudgement>(
+  const judged = await rowsOf<Omit<PrimaryJudgement, "step" | "groupId"> & { ledgerId: string }>(
     client,
     Prisma.sql`
     with pairs as materialized (
@@ -249,12 +252,10 @@ export async function loadPrimaryJudgements(runId: string, client: Db = readDb()
        where i.run_id = ${runId} and i.rollout_b_id is not null
          and exists (select 1 from pair_reviews p where p.item_id = i.id and ${current("p")})
        order by i.id limit ${MAX_REPORT_PAIRS})
-    select pr.id as "itemId", l.step, pr.rollout_id::text as "rolloutA", pr.rollout_b_id::text as "rolloutB",
-           ro.group_id as "groupId", pr.trajectory_id as "trajectoryA", pr.inclusion_prob as "inclusionProb",
+    select pr.id as "itemId", pr.ledger_id::text as "ledgerId", pr.rollout_id::text as "rolloutA",
+           pr.rollout_b_id::text as "rolloutB", pr.trajectory_id as "trajectoryA", pr.inclusion_prob as "inclusionProb",
            j.preferred_trajectory_id as "preferredTrajectoryId"
       from pairs pr
-      join ledger l on l.run_id = ${runId} and l.id = pr.ledger_id
-      join rollouts ro on ro.run_id = ${runId} and ro.id = pr.rollout_id
       -- the first counted judgement: a pair without one is left out (after the limit, as the report counts pairs)
       cross join lateral (
         select p.preferred_trajectory_id from pair_reviews p
@@ -262,4 +263,27 @@ export async function loadPrimaryJudgements(runId: string, client: Db = readDb()
          order by p.id limit 1) j
      order by pr.id`,
   );
+  if (judged.length === 0) return [];
+  const [steps, groups] = await Promise.all([
+    rowsOf<{ id: string; step: number }>(
+      client,
+      Prisma.sql`select l.id::text as id, l.step from ledger l
+                  where l.run_id = ${runId} and l.id = any(${judged.map((j) => j.ledgerId)}::bigint[])`,
+    ),
+    rowsOf<{ id: string; group_id: string }>(
+      client,
+      Prisma.sql`select ro.id::text as id, ro.group_id from rollouts ro
+                  where ro.run_id = ${runId} and ro.id = any(${judged.map((j) => j.rolloutA)}::bigint[])`,
+    ),
+  ]);
+  const stepOf = new Map(steps.map((r) => [r.id, r.step]));
+  const groupOf = new Map(groups.map((r) => [r.id, r.group_id]));
+  const out: PrimaryJudgement[] = [];
+  for (const { ledgerId, ...j } of judged) {
+    const step = stepOf.get(ledgerId);
+    const groupId = groupOf.get(j.rolloutA);
+    // as the joins they stand for: a pair whose entry or rollout is gone is left out
+    if (step !== undefined && groupId !== undefined) out.push({ ...j, step, groupId });
+  }
+  return out;
 }
