@@ -5,7 +5,7 @@ import { findSavedSearch, listSavedSearches, stepShares } from "@/lib/saved-sear
 import { loadSearchCount } from "@/lib/saved-searches/loaders.ts";
 import { createSavedSearch, deleteSavedSearch, renameSavedSearch } from "@/lib/saved-searches/mutations.ts";
 import { savedSearchInput } from "@/lib/saved-searches/schema.ts";
-import { parseSearch } from "@/lib/search/parse.ts";
+import { parsedSearch } from "@/lib/testing/search-data.ts";
 import { makeUsers, seedRun, uniqueName } from "@/lib/testing/audit-data.ts";
 
 const url = process.env.DATABASE_URL!;
@@ -109,9 +109,8 @@ describe("a saved search's share per step", () => {
       step: 20,
       variant: (i) => (i % 2 === 0 ? "empty_promise" : "honest"),
     });
-    const parsed = parseSearch("tool:ticket.close");
-    if (!parsed.ok) throw new Error(parsed.error);
-    const r = await stepShares(parsed.query, runId, {}, db());
+    const closes = parsedSearch("tool:ticket.close");
+    const r = await stepShares(closes, runId, {}, db());
     if (!r.ok) throw new Error(r.error);
     const plain = await db().$queryRaw<{ step: number; rollouts: bigint; matches: bigint }[]>(Prisma.sql`
       select l.step, count(*) as rollouts,
@@ -125,7 +124,7 @@ describe("a saved search's share per step", () => {
     ]);
     expect(r.steps).toEqual(expected);
     // a window of steps counts only its steps
-    const late = await stepShares(parsed.query, runId, { from: 15 }, db());
+    const late = await stepShares(closes, runId, { from: 15 }, db());
     expect(late).toEqual({ ok: true, steps: [{ step: 20, rollouts: 10, matches: 5 }] });
   });
 });

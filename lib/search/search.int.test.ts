@@ -6,10 +6,9 @@ import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { bindDatabase, db } from "@/lib/db/client.ts";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
-import { OTHER, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
+import { OTHER, parsedSearch, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
 import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
-import { parseSearch } from "@/lib/search/parse.ts";
 import { searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
 import pg from "pg";
 
@@ -27,11 +26,9 @@ afterAll(async () => {
 
 /** The trajectories of a run whose current entry's rollout matches the search (ledger rows, as the browser reads). */
 async function found(text: string, run = RUN): Promise<string[]> {
-  const p = parseSearch(text);
-  if (!p.ok) throw new Error(p.error);
   const rows = await db().$queryRaw<{ trajectory_id: string }[]>`
     select l.trajectory_id from ledger l
-     where l.run_id = ${run} and l.is_current and ${searchCondition(p.query, "l")}
+     where l.run_id = ${run} and l.is_current and ${searchCondition(parsedSearch(text), "l")}
      order by l.trajectory_id`;
   return rows.map((r) => r.trajectory_id);
 }
@@ -151,10 +148,8 @@ const QUERIES = [
 
 /** The trajectories of `run`'s rollouts that match, in a database reached by `c`. */
 async function foundIn(c: pg.Client, text: string, run: string): Promise<string[]> {
-  const p = parseSearch(text);
-  if (!p.ok) throw new Error(p.error);
   const q = Prisma.sql`select r.trajectory_id from rollouts r
-                        where r.run_id = ${run} and ${searchCondition(p.query, "r", "id")} order by 1`;
+                        where r.run_id = ${run} and ${searchCondition(parsedSearch(text), "r", "id")} order by 1`;
   return (await c.query(q.text, q.values)).rows.map((r) => r.trajectory_id);
 }
 

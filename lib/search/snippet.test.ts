@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { cjkBigrams } from "@/lib/db/search-tokens.ts";
 import { searchTexts } from "@/lib/ledger/store/search-rows.ts";
-import { parseSearch } from "@/lib/search/parse.ts";
+import { parsedSearch as query } from "@/lib/testing/search-data.ts";
 import { likePattern } from "@/lib/search/sql.ts";
 import { markParts, searchSnippets, termsPattern } from "@/lib/search/snippet.ts";
-
-const query = (text: string) => {
-  const r = parseSearch(text);
-  if (!r.ok) throw new Error(r.error);
-  return r.query;
-};
 
 describe("search documents", () => {
   it("takes the reply, the tool calls and the ticket's message, field by field", () => {

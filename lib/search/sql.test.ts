@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSearch } from "@/lib/search/parse.ts";
+import { parsedSearch as query } from "@/lib/testing/search-data.ts";
 import { pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
-
-const query = (text: string) => {
-  const r = parseSearch(text);
-  if (!r.ok) throw new Error(r.error);
-  return r.query;
-};
 
 describe("searchBlocksSql", () => {
   it("checks a block against the conditions most blocks fail first: a LIKE before an ILIKE, a longer word first", () => {

@@ -1,5 +1,13 @@
 // Rollouts with known texts for the search tests: English and Chinese replies, tool calls and tickets in two runs.
+import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
+
+/** A search's text parsed, for a test that gives a valid one (throws the parser's error otherwise). */
+export function parsedSearch(text: string): SearchQuery {
+  const r = parseSearch(text);
+  if (!r.ok) throw new Error(r.error);
+  return r.query;
+}
 
 export const RUN = "srch-a";
 export const OTHER = "srch-b";
