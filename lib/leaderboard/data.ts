@@ -26,7 +26,7 @@ import type {
 import { NOT_RUN, RESULT_STATUSES, ResultColumns, rolloutSlots, UNKNOWN_STATUS } from "@/lib/leaderboard/input.ts";
 import { loadRerunPairsOf } from "@/lib/leaderboard/reruns.ts";
 import type { LeaderboardQuery } from "@/lib/leaderboard/schema.ts";
-import { loadPrimaryJudgements, type PrimaryJudgement } from "@/lib/pairwise/report-data.ts";
+import { loadPrimaryJudgements, rolloutGroups, type PrimaryJudgement } from "@/lib/pairwise/report-data.ts";
 import { SUCCESS_THRESHOLD } from "@/lib/stats/agreement.ts";
 
 /** Where a row's item is read: its rollout's page and its GRPO group's. */
@@ -173,7 +173,6 @@ function ledgerResult(i: AgreementItem): CandidateResult {
 }
 
 type ItemRolloutRow = { item_id: bigint; rollout_id: string };
-type GroupRow = { id: string; group_id: string };
 
 /**
  * The rollout of each reviewed item of the scope (the run's, or one batch's), with its GRPO group: read by the scope,
@@ -200,17 +199,6 @@ async function reviewedRollouts(runId: string, batch: number | undefined, client
     if (groupId !== undefined) out.set(i.item_id, { rolloutId: i.rollout_id, groupId });
   }
   return out;
-}
-
-/** The GRPO group of each of a run's rollouts, by the rollout's id (one statement on the run's rollouts). */
-async function rolloutGroups(runId: string, rolloutIds: string[], client: Db): Promise<Map<string, string>> {
-  if (rolloutIds.length === 0) return new Map();
-  const found = await rowsOf<GroupRow>(
-    client,
-    Prisma.sql`select ro.id::text as id, ro.group_id from rollouts ro
-                where ro.run_id = ${runId} and ro.id = any(${rolloutIds}::bigint[])`,
-  );
-  return new Map(found.map((r) => [r.id, r.group_id]));
 }
 
 /** A compared version's latest result's components by rollout (the head to head's disagreements show them). */

@@ -264,20 +264,19 @@ export async function loadPrimaryJudgements(runId: string, client: Db = readDb()
      order by pr.id`,
   );
   if (judged.length === 0) return [];
-  const [steps, groups] = await Promise.all([
+  const [steps, groupOf] = await Promise.all([
     rowsOf<{ id: string; step: number }>(
       client,
       Prisma.sql`select l.id::text as id, l.step from ledger l
                   where l.run_id = ${runId} and l.id = any(${judged.map((j) => j.ledgerId)}::bigint[])`,
     ),
-    rowsOf<{ id: string; group_id: string }>(
+    rolloutGroups(
+      runId,
+      judged.map((j) => j.rolloutA),
       client,
-      Prisma.sql`select ro.id::text as id, ro.group_id from rollouts ro
-                  where ro.run_id = ${runId} and ro.id = any(${judged.map((j) => j.rolloutA)}::bigint[])`,
     ),
   ]);
   const stepOf = new Map(steps.map((r) => [r.id, r.step]));
-  const groupOf = new Map(groups.map((r) => [r.id, r.group_id]));
   const out: PrimaryJudgement[] = [];
   for (const { ledgerId, ...j } of judged) {
     const step = stepOf.get(ledgerId);
@@ -286,4 +285,15 @@ export async function loadPrimaryJudgements(runId: string, client: Db = readDb()
     if (step !== undefined && groupId !== undefined) out.push({ ...j, step, groupId });
   }
   return out;
+}
+
+/** The GRPO group of each of a run's rollouts, by the rollout's id (one statement on the run's rollouts). */
+export async function rolloutGroups(runId: string, rolloutIds: string[], client: Db): Promise<Map<string, string>> {
+  if (rolloutIds.length === 0) return new Map();
+  const found = await rowsOf<{ id: string; group_id: string }>(
+    client,
+    Prisma.sql`select ro.id::text as id, ro.group_id from rollouts ro
+                where ro.run_id = ${runId} and ro.id = any(${rolloutIds}::bigint[])`,
+  );
+  return new Map(found.map((r) => [r.id, r.group_id]));
 }
