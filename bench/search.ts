@@ -12,11 +12,12 @@
 //                --iterations) and its count for each query kind alone, with a guardrail filter and with a step
 //                range, and the rollout_search disk per million; then how each figure grew. Before each size the
 //                free disk is checked: a size that would leave less than --min-free-gb is not grown to (reported).
+//   mix          each view of the concurrency phase's mix alone on the big run (page and count together), slowest first.
 //   concurrency  --users researchers against the built console (`next build`, then bin/serve.ts on --port) for
 //                --seconds at the size the reads phase reached: browser pages with searches (mixed queries and
 //                filters), the rows API's first page of the same view and its next pages; p50/p95/max and errors.
 //
-// `npx tsx bench/search.ts [--phase ingest|reads|concurrency]... [--sizes 1000000,3000000,10000000] [--runs 20]
+// `npx tsx bench/search.ts [--phase ingest|reads|mix|concurrency]... [--sizes 1000000,3000000,10000000] [--runs 20]
 //  [--small-min 10000] [--small-max 25000] [--template-tickets 250] [--iterations 20] [--min-free-gb 15]
 //  [--users 20] [--seconds 60] [--think-ms 0] [--port 3440] [--no-build] [--keep]`
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
@@ -34,6 +35,7 @@ import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { loadAverage, migratedBenchDatabase, recountRollups, wholeOption } from "@/bench/lib/bench-db.ts";
 import { searchDisk } from "@/bench/lib/search-disk.ts";
+import { serverCpuMs, serverPid } from "@/bench/lib/backend-cpu.ts";
 import {
   buildConsole,
   loadRound,
@@ -62,7 +64,7 @@ const { values } = parseArgs({
   },
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency"]);
-for (const p of PHASES) if (!["ingest", "reads", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
+for (const p of PHASES) if (!["ingest", "reads", "mix", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
 const SIZES = values.sizes!.split(",").map((x) => wholeOption("sizes", x));
 const ITER = wholeOption("iterations", values.iterations);
 const DB = "verity_bench_search";
@@ -389,6 +391,57 @@ function researcher(runs: string[], steps: number): NextRequest {
   };
 }
 
+/**
+ * Each view of the researchers' mix (MIXED × FILTERS, and a step range of a tenth of the run) on the big run, alone:
+ * the browser page's page and count read together, as the page reads them (the count given the page), `--iterations`
+ * times: p50 and max, the CPU the PostgreSQL server (its parallel workers included) and this process spent per
+ * iteration, and which figure the count gave. What the concurrency phase's requests cost one by one, the dearest
+ * first: on 2 cores, CPU is what 20 researchers queue for.
+ */
+async function phaseMix(c: pg.Client): Promise<void> {
+  const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
+  const from = Math.floor(steps * 0.45);
+  const range = `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}`;
+  const rows: [string, number, number, number, number, string][] = [];
+  const postmaster = await serverPid(c);
+  console.log(`\nthe researchers' views alone, page and count together, ${ITER} iterations (${load()})`);
+  for (const q of MIXED)
+    for (const filter of [...FILTERS, range]) {
+      const parsed = parseBrowseParams(Object.fromEntries(new URLSearchParams(`run=${BIG}&q=${encodeURIComponent(q)}${filter}`)));
+      if (!parsed.ok) throw new Error(parsed.errors.join("; "));
+      const times: number[] = [];
+      let shown = "";
+      const [pg0, node0] = [serverCpuMs(postmaster), process.cpuUsage()];
+      for (let i = 0; i < ITER; i++) {
+        const t = performance.now();
+        const first = browseLedger(parsed.params, 100);
+        const [page, count] = await Promise.all([
+          first.catch((e: Error) => e),
+          countLedger(parsed.params, { firstPage: first }).catch((e: Error) => e),
+        ]);
+        times.push(performance.now() - t);
+        shown =
+          page instanceof Error || count instanceof Error
+            ? `error: ${(page instanceof Error ? page : (count as Error)).message.slice(0, 60)}`
+            : `${page.rows.length} rows, ${count.exact ? "" : "~"}${fmt(count.count)}`;
+      }
+      const node = process.cpuUsage(node0);
+      const pgMs = (serverCpuMs(postmaster) - pg0) / ITER;
+      const nodeMs = (node.user + node.system) / 1000 / ITER;
+      rows.push([`${q} | ${filter.replace(/^&/, "") || "none"}`, pct(times, 0.5), Math.max(...times), pgMs, nodeMs, shown]);
+    }
+  rows.sort((a, b) => b[3] + b[4] - (a[3] + a[4]));
+  console.log(
+    "| query | filter | p50 ms | max ms | PostgreSQL CPU ms | bench process CPU ms | page, count |\n|---|---|---:|---:|---:|---:|---|",
+  );
+  for (const [k, p50, max, pgMs, nodeMs, shown] of rows)
+    console.log(`| ${k} | ${fmt(p50)} | ${fmt(max)} | ${fmt(pgMs)} | ${fmt(nodeMs)} | ${shown} |`);
+  const mean = (i: 1 | 3 | 4) => fmt(rows.reduce((a, r) => a + r[i], 0) / rows.length);
+  console.log(
+    `mean over the views: p50 ${mean(1)} ms, PostgreSQL CPU ${mean(3)} ms, bench process CPU ${mean(4)} ms (${load()})`,
+  );
+}
+
 async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
   const n = Number((await c.query("select count(*) from rollouts where run_id = $1", [BIG])).rows[0].count);
   if (!n) throw new Error("--phase concurrency needs the big run: run --phase reads first (with --keep)");
@@ -427,6 +480,7 @@ async function main() {
   await bindDatabase(url);
   await bindReadDatabase(url, url);
   if (PHASES.has("reads")) await phaseReads(c);
+  if (PHASES.has("mix")) await phaseMix(c);
   if (PHASES.has("concurrency")) await phaseConcurrency(c, url);
   await c.end();
   if (!values.keep) {

@@ -57,3 +57,31 @@ export function watchBackendCpu(adminUrl: string, database: string): { stop: () 
     },
   };
 }
+
+/**
+ * The CPU milliseconds a PostgreSQL server has used, all of it: the postmaster's own and its ended children's (parallel
+ * workers and closed backends, which it has reaped: cutime, cstime), and those of its children still running. Read
+ * twice, the difference is what the server spent in between, parallel workers included, which sampling backends
+ * (watchBackendCpu) misses. `postmaster` is a backend's parent (serverPid).
+ */
+export function serverCpuMs(postmaster: number): number {
+  const stat = (pid: number | string) => fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  const own = stat(postmaster);
+  let ms = (Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * TICK_MS;
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const f = stat(pid);
+      if (Number(f[1]) === postmaster) ms += (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch {
+      /* ended between the listing and the read: its time is in the postmaster's cutime now */
+    }
+  }
+  return ms;
+}
+
+/** The postmaster's pid of the server `client` is connected to (its backend's parent). */
+export async function serverPid(client: pg.ClientBase): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
+  return Number(fs.readFileSync(`/proc/${rows[0].pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+}

@@ -1,6 +1,6 @@
 // The keys of the search index: CJK character pairs in every range the search names, words split at spaces only.
 import { describe, expect, it } from "vitest";
-import { addSearchWords, cjkBigrams, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
+import { addSearchWords, cjkBigrams, foldCase, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
 
 /** The CJK ranges of search-tokens' CJK_CLASS (and migration 038's verity_cjk_bigrams), first and last code point. */
 const RANGES = [
@@ -46,5 +46,18 @@ describe("searchWords", () => {
     const into = new Set<string>(["x"]);
     addSearchWords(`${text} Refund`, into);
     expect([...into]).toEqual(["x", "Refund", "processed,", "refund", "finance.issue_refund", "退款"]);
+  });
+});
+
+describe("foldCase", () => {
+  it("lowers each letter on its own, as PostgreSQL's lower() does: İ is i and Σ is σ wherever they stand", () => {
+    expect(foldCase("Refund PROCESSED, finance.Issue_Refund O-20007 退款")).toBe(
+      "refund processed, finance.issue_refund o-20007 退款",
+    );
+    // toLowerCase makes İ two characters (i and a combining dot) and a final Σ ς: one character each here
+    expect("İ".toLowerCase()).toHaveLength(2);
+    expect(foldCase("İSTANBUL")).toBe("istanbul");
+    expect("ΟΔΟΣ".toLowerCase()).toBe("οδος");
+    expect(foldCase("ΟΔΟΣ ΣΑΣ")).toBe("οδοσ σασ");
   });
 });

@@ -54,6 +54,20 @@ export function addSearchWords(text: string, into: { add(word: string): unknown 
   for (const w of text.split(SEARCH_SPACE)) if (w !== "") into.add(w);
 }
 
+/** Capital letters whose lower case JavaScript's toLowerCase gives otherwise than PostgreSQL's lower() (foldCase). */
+const SPECIAL_LOWER = /[\u0130\u03a3]/;
+
+/**
+ * A text in lower case as PostgreSQL's lower() folds it, character by character (Unicode's simple mapping): the
+ * blocks' words are stored so (migration 044) and a search looks its words up so, with LIKE, where ILIKE folded each
+ * candidate block's whole text again for each of its words. toLowerCase differs from it in two letters: İ, which it
+ * makes i and a combining dot, and Σ, which it makes ς at a word's end; here they are i and σ, as lower() makes them.
+ */
+export function foldCase(text: string): string {
+  if (!SPECIAL_LOWER.test(text)) return text.toLowerCase();
+  return text.replace(/[\u0130\u03a3]/g, (c) => (c === "\u0130" ? "i" : "\u03c3")).toLowerCase();
+}
+
 /** The words of a text (addSearchWords), repeats kept. */
 export function searchWords(text: string): string[] {
   const out: string[] = [];

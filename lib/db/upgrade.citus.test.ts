@@ -128,6 +128,16 @@ describe("a migration after distributing", () => {
         where run_id in ('up-a', 'up-b') group by run_id order by 1`,
     );
     expect(rows).toEqual(ids.rows.map((r) => ({ ...r, blocks: 2 })));
+    // 044 folds the case of the blocks' words that 042 stored as written, run by run on the runs' workers
+    expect(
+      said.some((l) => /verity_fold_search_blocks called for each of \d+ runs$/.test(l)),
+      said.join("\n"),
+    ).toBe(true);
+    const cased = await pool.query<{ n: number; all: number }>(
+      `select count(*) filter (where words <> lower(words))::int as n, count(*)::int as all from rollout_search_blocks`,
+    );
+    expect(cased.rows[0]).toEqual({ n: 0, all: expect.any(Number) });
+    expect(cased.rows[0].all).toBeGreaterThan(3);
   });
 
   it("reads the pages and searches each run on its own worker; a word of no rollout finds nothing", async () => {

@@ -1,12 +1,12 @@
 import { Prisma } from "@/lib/generated/prisma/client.ts";
-import { cjkBigrams, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
+import { cjkBigrams, foldCase, hasCjkPair, searchWords } from "@/lib/db/search-tokens.ts";
 import type { SearchField, SearchQuery, SearchTerm } from "@/lib/search/parse.ts";
 
-// A search as SQL over rollout_search (migrations 038, 042, docs/search.md): one row per rollout in its run's
+// A search as SQL over rollout_search (migrations 038, 042, 044, docs/search.md): one row per rollout in its run's
 // partition with its texts by field and its CJK character pairs (a GIN index), and rollout_search_blocks, blocks of
-// up to 16 of a run's rollouts with the distinct words of their texts (a trigram index). A term finds the blocks that
-// hold its words (ILIKE on the words, case-insensitive), or the rollouts that hold its CJK pairs, and each rollout
-// found is then checked as written, in its field.
+// up to 16 of a run's rollouts with the distinct words of their texts in lower case (a trigram index). A term finds
+// the blocks that hold its words (in lower case, with LIKE), or the rollouts that hold its CJK pairs, and each rollout
+// found is then checked as written, in its field (ILIKE: case-insensitive).
 
 /** The column of a field in rollout_search. */
 const FIELD_COLUMN: Record<SearchField, string> = {
@@ -71,22 +71,23 @@ function hasTrigram(word: string, spaceBefore: boolean, spaceAfter: boolean): bo
 }
 
 /**
- * A term's conditions on a block (rollout_search_blocks aliased `b`, its words stored as " w1 w2 … wn "): a text
- * that holds the term holds each of its space-free parts inside one of its words, the first part at a word's end,
- * the last at a word's start and those between as whole words. None for an exclusion (checked on the rollouts
- * only), a term with CJK text (looked up by its pairs in rollout_search), nor a part that gives the trigram index
- * nothing to look up.
+ * A term's conditions on a block (rollout_search_blocks aliased `b`, its words stored in lower case as
+ * " w1 w2 … wn "): a text that holds the term holds each of its space-free parts inside one of its words, the first
+ * part at a word's end, the last at a word's start and those between as whole words. Each part is looked for in lower
+ * case (foldCase, as the words were stored: migration 044) with LIKE, which reads the block's text as it is, where
+ * ILIKE folded its case again for each part. None for an exclusion (checked on the rollouts only), a term with CJK
+ * text (looked up by its pairs in rollout_search), nor a part that gives the trigram index nothing to look up.
  */
 function blockSql(t: SearchTerm, b: string): { sql: Prisma.Sql; word: string }[] {
   if (t.exclude || hasCjkPair(t.text)) return [];
-  const words = searchWords(t.text);
+  const words = searchWords(foldCase(t.text));
   const out: { sql: Prisma.Sql; word: string }[] = [];
   words.forEach((w, i) => {
     const first = i === 0;
     const last = i === words.length - 1;
     if (!hasTrigram(w, !first, !last)) return;
     const pattern = `${first ? "%" : "% "}${escapeLike(w)}${last ? "%" : " %"}`;
-    out.push({ sql: Prisma.sql`${Prisma.raw(b)}.words ${matchOp(w)} ${pattern}`, word: w });
+    out.push({ sql: Prisma.sql`${Prisma.raw(b)}.words like ${pattern}`, word: w });
   });
   return out;
 }
@@ -94,15 +95,15 @@ function blockSql(t: SearchTerm, b: string): { sql: Prisma.Sql; word: string }[]
 /**
  * Every term's conditions on a block (blockSql), in the order they are best checked: the index finds the blocks that
  * have all their trigrams, and then each of those blocks is checked against the conditions in turn until one fails —
- * most blocks of a search that finds little fail one, so it comes first: a LIKE before an ILIKE (without the case
- * folding, about a third of the cost), and a longer word before a shorter (fewer texts hold it). `"has been
- * processed" O-20007` at 1 M rollouts: 2,000 blocks with every trigram, 120–150 ms to check as written, 44–48 ms
- * with ` processed` first (docs/benchmarks.md, "Search").
+ * most blocks of a search that finds little fail one, so it comes first: a longer word before a shorter (fewer texts
+ * hold it). `"has been processed" O-20007` at 1 M rollouts: 2,000 blocks with every trigram, 120–150 ms to check as
+ * written, 44–48 ms with ` processed` first (docs/benchmarks.md, "Search"; with ILIKE then, before the words were
+ * stored in lower case).
  */
 function blockConditions(query: SearchQuery, b: string): Prisma.Sql[] {
   return query.terms
     .flatMap((t) => blockSql(t, b))
-    .sort((x, y) => Number(caseless(y.word)) - Number(caseless(x.word)) || [...y.word].length - [...x.word].length)
+    .sort((x, y) => [...y.word].length - [...x.word].length)
     .map((c) => c.sql);
 }
 

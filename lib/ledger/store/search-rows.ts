@@ -3,7 +3,7 @@
 // ingest answers.
 import type pg from "pg";
 import { copyRows, type CopyValue } from "@/lib/db/copy.ts";
-import { addSearchWords, cjkBigrams } from "@/lib/db/search-tokens.ts";
+import { addSearchWords, cjkBigrams, foldCase } from "@/lib/db/search-tokens.ts";
 import type { CaseRow, RolloutRow } from "@/lib/ledger/store/rows.ts";
 
 /**
@@ -149,8 +149,8 @@ export const SEARCH_BLOCK_ROWS = 16;
 type SearchRow = { runId: string; id: bigint; texts: SearchTexts };
 
 /**
- * A block's row: its run, first and last rollout id, and the distinct words of its rollouts' texts, each between
- * spaces (" w1 w2 … wn "), so a whole word is found as " w ".
+ * A block's row: its run, first and last rollout id, and the distinct words of its rollouts' texts in lower case
+ * (foldCase, migration 044), each between spaces (" w1 w2 … wn "), so a whole word is found as " w ".
  */
 function blockRow(block: SearchRow[]): CopyValue[] {
   const words = new Set<string>();
@@ -160,7 +160,7 @@ function blockRow(block: SearchRow[]): CopyValue[] {
     for (const f of [texts.reply, texts.tools, texts.args, texts.results, texts.ticket])
       if (!seen.has(f)) {
         seen.add(f);
-        addSearchWords(f, words);
+        addSearchWords(foldCase(f), words);
       }
   return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `];
 }

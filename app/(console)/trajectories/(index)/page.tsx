@@ -27,10 +27,12 @@ export default async function TrajectoriesPage({
   if (!parsed.ok) return <RefusedFilters params={parsed.partial} problems={parsed.problems} errors={parsed.errors} />;
   const p = parsed.params;
   const query = browseQuery(p);
-  // page, count and facets in parallel: the page costs what the slowest of them costs, not their sum
+  // page, count and facets in parallel: the page costs what the slowest of them costs, not their sum (a search's count
+  // waits for the page, and is the page's when it holds every match)
   let page, count, facets;
   try {
-    [page, count, facets] = await Promise.all([browseLedger(p, 100), countLedger(p), browseFacets()]);
+    const first = browseLedger(p, 100);
+    [page, count, facets] = await Promise.all([first, countLedger(p, { firstPage: first }), browseFacets()]);
   } catch (err) {
     // a search the statement timeout stopped: the form keeps it, marked, to be narrowed
     if (err instanceof SearchTimeoutError)
