@@ -64,7 +64,8 @@ const { values } = parseArgs({
   },
 });
 const PHASES = new Set(values.phase?.length ? values.phase : ["ingest", "reads", "concurrency"]);
-for (const p of PHASES) if (!["ingest", "reads", "mix", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
+for (const p of PHASES)
+  if (!["ingest", "reads", "mix", "concurrency"].includes(p)) throw new Error(`unknown --phase ${p}`);
 const SIZES = values.sizes!.split(",").map((x) => wholeOption("sizes", x));
 const ITER = wholeOption("iterations", values.iterations);
 const DB = "verity_bench_search";
@@ -407,7 +408,9 @@ async function phaseMix(c: pg.Client): Promise<void> {
   console.log(`\nthe researchers' views alone, page and count together, ${ITER} iterations (${load()})`);
   for (const q of MIXED)
     for (const filter of [...FILTERS, range]) {
-      const parsed = parseBrowseParams(Object.fromEntries(new URLSearchParams(`run=${BIG}&q=${encodeURIComponent(q)}${filter}`)));
+      const parsed = parseBrowseParams(
+        Object.fromEntries(new URLSearchParams(`run=${BIG}&q=${encodeURIComponent(q)}${filter}`)),
+      );
       if (!parsed.ok) throw new Error(parsed.errors.join("; "));
       const times: number[] = [];
       let shown = "";
@@ -428,7 +431,14 @@ async function phaseMix(c: pg.Client): Promise<void> {
       const node = process.cpuUsage(node0);
       const pgMs = (serverCpuMs(postmaster) - pg0) / ITER;
       const nodeMs = (node.user + node.system) / 1000 / ITER;
-      rows.push([`${q} | ${filter.replace(/^&/, "") || "none"}`, pct(times, 0.5), Math.max(...times), pgMs, nodeMs, shown]);
+      rows.push([
+        `${q} | ${filter.replace(/^&/, "") || "none"}`,
+        pct(times, 0.5),
+        Math.max(...times),
+        pgMs,
+        nodeMs,
+        shown,
+      ]);
     }
   rows.sort((a, b) => b[3] + b[4] - (a[3] + a[4]));
   console.log(
