@@ -464,7 +464,13 @@ const FEW_ROWS = 256;
  * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
  * (fewMatches; 0: never). Tests set them to hold each way to the others' rows.
  */
-export type SearchPlan = { walk?: number; fewBlocks?: number; fewRows?: number };
+export type SearchPlan = { walk?: number; fewBlocks?: number; fewRows?: number; memo?: SearchMemo };
+
+/**
+ * What a browser page's page and count share of their search (fewMatches' answer): given to both, the count reads
+ * the few matches the page has read, not again.
+ */
+export type SearchMemo = { few?: Promise<Match[] | null> };
 
 /**
  * The rollouts of one run that match a search, when its index says they are few: the run's blocks that hold its
@@ -476,8 +482,9 @@ async function fewMatches(
   search: SearchQuery,
   run: string,
   client: Db,
-  { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS }: SearchPlan = {},
+  { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS, memo }: SearchPlan = {},
 ): Promise<Match[] | null> {
+  if (memo) return (memo.few ??= fewMatches(search, run, client, { fewBlocks, fewRows }));
   const blocks = searchBlocksSql(search, run, fewBlocks + 1);
   if (blocks) {
     if (fewBlocks < 1) return null;
@@ -706,7 +713,7 @@ export type CountOptions = {
   searchBudgetMs?: number;
   estimateFirstAt?: number;
   /** Up to how many blocks (or rows) a search's matches in one run are found and counted (fewCount). */
-  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows">;
+  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows" | "memo">;
   /**
    * The view's first page (browseLedger of the same filters, no cursor), read beside the count: a search whose page
    * holds every match (no next page) is counted from it, without reading its matches again.

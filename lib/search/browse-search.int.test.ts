@@ -233,6 +233,41 @@ describe("the browser's search", () => {
     }
   });
 
+  it("counts a browser page's search from the page when it holds every match, else from the few matches it read", async () => {
+    const captured = installStatementCapture();
+    try {
+      // every match on the page: the count reads nothing of its own
+      const one = params({ run: DEMO, q: "refund" });
+      const memo = {};
+      const page = browseLedger(one, 500, { plan: { memo } });
+      await page;
+      const count = await capture(() => countLedger(one, { firstPage: page, plan: { memo } }));
+      const rows = (await page).rows.length;
+      expect(rows).toBeGreaterThan(0);
+      expect((await page).nextCursor).toBeNull();
+      expect(count.result).toEqual({ count: rows, exact: true });
+      // (one word is first looked up as a ticket or trajectory id, as the page looked it up)
+      const reads = count.statements.filter(planned).map((s) => s.text);
+      expect(reads.filter((s) => /rollout_search|count\(|tablesample/.test(s))).toEqual([]);
+      // a page of 2 of them: counted from the matches the page found (one read of the blocks, the page's)
+      const memo2 = {};
+      const first2 = capture(() => browseLedger(one, 2, { plan: { memo: memo2 } }));
+      const count2 = await capture(() =>
+        countLedger(one, { firstPage: first2.then((f) => f.result), plan: { memo: memo2 } }),
+      );
+      expect((await first2).result.nextCursor).not.toBeNull();
+      expect(count2.result).toEqual({ count: rows, exact: true });
+      const blocksRead = [...(await first2).statements, ...count2.statements].filter((s) =>
+        /from rollout_search_blocks/.test(s.text),
+      );
+      expect(blocksRead).toHaveLength(1);
+      // without the page, the count finds them itself
+      expect(await countLedger(one)).toEqual({ count: rows, exact: true });
+    } finally {
+      captured.restore();
+    }
+  });
+
   it("gives each row of a page its snippets, the matches marked", async () => {
     const page = await browseLedger(params({ run: TEXTS, q: 'ticket:fryer "HAS BEEN processed"' }));
     expect(page.rows.map((r) => r.trajectoryId)).toEqual(["s-en-1"]);

@@ -28,11 +28,16 @@ export default async function TrajectoriesPage({
   const p = parsed.params;
   const query = browseQuery(p);
   // page, count and facets in parallel: the page costs what the slowest of them costs, not their sum (a search's count
-  // waits for the page, and is the page's when it holds every match)
+  // waits for the page, and is the page's when it holds every match; else it counts the few matches the page read)
   let page, count, facets;
   try {
-    const first = browseLedger(p, 100);
-    [page, count, facets] = await Promise.all([first, countLedger(p, { firstPage: first }), browseFacets()]);
+    const memo = {};
+    const first = browseLedger(p, 100, { plan: { memo } });
+    [page, count, facets] = await Promise.all([
+      first,
+      countLedger(p, { firstPage: first, plan: { memo } }),
+      browseFacets(),
+    ]);
   } catch (err) {
     // a search the statement timeout stopped: the form keeps it, marked, to be narrowed
     if (err instanceof SearchTimeoutError)
