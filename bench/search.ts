@@ -35,7 +35,7 @@ import { browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { loadAverage, migratedBenchDatabase, recountRollups, wholeOption } from "@/bench/lib/bench-db.ts";
 import { searchDisk } from "@/bench/lib/search-disk.ts";
-import { serverCpuMs, serverPid } from "@/bench/lib/backend-cpu.ts";
+import { cpuMs, serverCpuMs, serverPid } from "@/bench/lib/backend-cpu.ts";
 import {
   buildConsole,
   loadRound,
@@ -465,6 +465,8 @@ async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
     await fetch(`${served.base}/trajectories?run=${BIG}&q=refund`, { headers: { cookie: cookies[0] } }).then((r) =>
       r.text(),
     );
+    const postmaster = await serverPid(c);
+    const before = { pg: serverCpuMs(postmaster), console: cpuMs(served.server.pid!) ?? 0, bench: process.cpuUsage() };
     await loadRound(served, {
       label: `search under load, ${fmt(n)} rollouts in ${BIG}, ${runs.length} runs`,
       cookies,
@@ -472,6 +474,14 @@ async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
       think: Number(values["think-ms"]),
       next: researcher(runs, steps),
     });
+    // where the 2 cores went: what the researchers queue for
+    const bench = process.cpuUsage(before.bench);
+    const secs = Number(values.seconds);
+    const share = (ms: number) => `${(ms / 1000).toFixed(1)} s (${((ms / 1000 / secs) * 100).toFixed(0)} % of a core)`;
+    console.log(
+      `CPU during the round: PostgreSQL ${share(serverCpuMs(postmaster) - before.pg)}, the console ` +
+        `${share((cpuMs(served.server.pid!) ?? 0) - before.console)}, this load generator ${share((bench.user + bench.system) / 1000)}`,
+    );
   } finally {
     await served.stop();
   }

@@ -406,45 +406,44 @@ function walkJoined(walked: Prisma.Sql, search: SearchQuery, dir: "asc" | "desc"
 const WALK_ROWS = 10_000;
 
 /**
- * The id past which no entry of a run's step range lies in the walk's direction: the highest id of the range's entries
- * (desc), or the lowest (asc). Found one step at a time by the (run_id, step, id) index — a loose scan, two key
- * lookups per step of the range that has entries, whatever its number of rows. Null when the range has no entries.
+ * The lowest and the highest id of a run's step range's entries: no entry of the range lies outside them. Found one
+ * step at a time by the (run_id, step, id) index — a loose scan, three key lookups per step of the range that has
+ * entries, whatever its number of rows. Null when the range has no entries.
  */
-export async function stepRangeIdBound(
+export async function stepRangeIdBounds(
   run: string,
   range: { from?: number; to?: number },
-  dir: "asc" | "desc",
   client: Db = readDb(),
-): Promise<bigint | null> {
+): Promise<{ low: bigint; high: bigint } | null> {
   const from = range.from ?? -2147483648;
   const to = range.to ?? 2147483647;
-  const d = Prisma.raw(dir);
-  const [{ bound }] = await client.$queryRaw<{ bound: bigint | null }[]>`
+  const [{ low, high }] = await client.$queryRaw<{ low: bigint | null; high: bigint | null }[]>`
     with recursive st(step) as (
       (select l.step from ledger l where l.run_id = ${run} and l.step >= ${from} and l.step <= ${to} order by l.step limit 1)
       union all
       select (select l.step from ledger l where l.run_id = ${run} and l.step > st.step and l.step <= ${to}
                order by l.step limit 1)
         from st where st.step is not null)
-    select ${Prisma.raw(dir === "desc" ? "max" : "min")}(
-             (select l.id from ledger l where l.run_id = ${run} and l.step = st.step order by l.id ${d} limit 1)) as bound
+    select min((select l.id from ledger l where l.run_id = ${run} and l.step = st.step order by l.id limit 1)) as low,
+           max((select l.id from ledger l where l.run_id = ${run} and l.step = st.step order by l.id desc limit 1)) as high
       from st where st.step is not null`;
-  return bound;
+  return low === null || high === null ? null : { low, high };
 }
 
 /**
- * A step range's view with the walk's start moved to the range (stepRangeIdBound): walked in id order from the run's
+ * A step range's view held to its entries' ids (stepRangeIdBounds), for the walk in id order: walked from the run's
  * end, the view passed every entry of the later steps before its first (0.1–0.2 s at 200,000 rollouts, a range in
- * the middle of the run). Ids follow the ingest, so the range's entries are mostly together in id order; the bound
- * only keeps rows that no entry of the range lies beyond, so the view's rows are the same. Null when the walk does
- * not need it (no run, another order, or the range open on the walk's side) or the range is empty.
+ * the middle of the run), and past the range's last entry it read the rest of the run looking for more — a next page
+ * past a Chinese phrase's last match in a range of 100 steps was stopped by the search's timeout at 1 M rollouts
+ * (docs/benchmarks.md, "Search"). Ids follow the ingest, so a range's entries are mostly together in id order; the
+ * bounds only drop rows of other steps, so the view's rows are the same. Null when the walk does not need them (no
+ * run, another order, no range) or the range is empty.
  */
-async function walkFromStepRange(v: BrowseView, p: BrowseParams, dir: "asc" | "desc", client: Db) {
-  const far = dir === "desc" ? p.step_to : p.step_from;
-  if (!p.run || p.sort !== "id" || far === undefined) return null;
-  const bound = await stepRangeIdBound(p.run, { from: p.step_from, to: p.step_to }, dir, client);
-  if (bound === null) return null;
-  return withKey(v, dir === "desc" ? Prisma.sql`l.id <= ${bound}` : Prisma.sql`l.id >= ${bound}`);
+async function walkFromStepRange(v: BrowseView, p: BrowseParams, client: Db) {
+  if (!p.run || p.sort !== "id" || (p.step_from === undefined && p.step_to === undefined)) return null;
+  const bounds = await stepRangeIdBounds(p.run, { from: p.step_from, to: p.step_to }, client);
+  if (bounds === null) return null;
+  return withKey(v, Prisma.sql`l.id >= ${bounds.low} and l.id <= ${bounds.high}`);
 }
 
 /**
@@ -518,9 +517,9 @@ const ofRollouts = (few: Match[]) =>
  * walks the view's order (walkedRows): a frequent term fills its page in the
  * first rows, where the planner, seeing the index find its thousands of matches cheaply, hashed them all against a
  * scan of the run's whole partition and sorted. A rarer term, whose walk finds too few, is then answered by one query
- * with the search's EXISTS, which the planner starts from the index. A step range is walked from its end in the
- * walk's direction (walkFromStepRange) when the view is in id order; in another order it goes to the index plan at
- * once: a walk in that order passes the rows of every step.
+ * with the search's EXISTS, which the planner starts from the index. A step range is walked between its entries'
+ * lowest and highest ids (walkFromStepRange) when the view is in id order; in another order it goes to the index plan
+ * at once: a walk in that order passes the rows of every step.
  */
 async function selectRows(
   v: BrowseView,
@@ -536,7 +535,7 @@ async function selectRows(
   if (few?.length === 0) return [];
   if (few) return markPage(orderedRows([...v.where, ofRollouts(few)], p, dir, limit), client, marks);
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
-  const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, dir, client) : v) : null;
+  const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, client) : v) : null;
   if (walkable) {
     const search = { ...walkable, search: v.search! };
     // A first walk of a tenth: a search that matches fewer than a tenth of the page there is not expected to fill it
@@ -639,7 +638,7 @@ export async function walkedPage(p: BrowseParams, limit: number, walk = WALK_ROW
   const view = viewOf(p, kind);
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;
   const rows = await withSearchTimeout(readDb(), async (client) => {
-    const walkable = stepRange ? await walkFromStepRange(view, p, p.dir, client) : view;
+    const walkable = stepRange ? await walkFromStepRange(view, p, client) : view;
     return walkable ? walkedRows({ ...walkable, search: kind.query }, p, p.dir, limit, walk, client) : null;
   });
   return Array.isArray(rows) ? rows.map(toRow) : null;
