@@ -629,8 +629,8 @@ export async function browseLedger(
 }
 
 /**
- * The first page of a search as the ordered walk alone answers it (selectRows' first try, a step range walked from
- * its end), null when the walk leaves it to the index; for tests that hold the walk to the index plan's page.
+ * The first page of a search as the ordered walk alone answers it (selectRows' first try, a step range walked between
+ * its entries' ids), null when the walk leaves it to the index; for tests that hold the walk to the index plan's page.
  */
 export async function walkedPage(p: BrowseParams, limit: number, walk = WALK_ROWS): Promise<BrowseRow[] | null> {
   const kind = await queryKind(p);
