@@ -261,10 +261,12 @@ describe("migration 044", () => {
       "select array_agg(lower(c)) as lowered from unnest($1::text[]) c",
       [chars],
     );
-    const differ = chars.filter((ch, i) => foldCase(ch) !== rows[0].lowered[i]);
+    const lowered = new Map(chars.map((ch, i) => [ch, rows[0].lowered[i]]));
+    const differ = chars.filter((ch) => foldCase(ch) !== lowered.get(ch));
     // the blocks hold foldCase's words and a term is looked up by foldCase: where lower() folds a letter foldCase does
-    // not, a block stored by migration 044 would miss that term; none such here
-    expect(differ.filter((ch, i) => rows[0].lowered[chars.indexOf(ch)] !== ch && foldCase(ch) === ch)).toEqual([]);
+    // not, a block stored by migration 044 would miss that term; none such here. The other way (letters newer than the
+    // server's Unicode tables, which foldCase lowers and lower() keeps) a block only holds more than its texts.
+    expect(differ.filter((ch) => lowered.get(ch) !== ch && foldCase(ch) === ch)).toEqual([]);
     expect(differ.length).toBeLessThan(50);
   });
 });
