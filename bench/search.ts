@@ -12,7 +12,8 @@
 //                --iterations) and its count for each query kind alone, with a guardrail filter and with a step
 //                range, and the rollout_search disk per million; then how each figure grew. Before each size the
 //                free disk is checked: a size that would leave less than --min-free-gb is not grown to (reported).
-//   mix          each view of the concurrency phase's mix alone on the big run (page and count together), slowest first.
+//   mix          each view of the concurrency phase's mix alone on the big run (page and count together), with the
+//                CPU the PostgreSQL server and this process spent on it, the dearest first.
 //   concurrency  --users researchers against the built console (`next build`, then bin/serve.ts on --port) for
 //                --seconds at the size the reads phase reached: browser pages with searches (mixed queries and
 //                filters), the rows API's first page of the same view and its next pages; p50/p95/max and errors.
