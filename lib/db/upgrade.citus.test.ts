@@ -128,7 +128,12 @@ describe("a migration after distributing", () => {
         where run_id in ('up-a', 'up-b') group by run_id order by 1`,
     );
     expect(rows).toEqual(ids.rows.map((r) => ({ ...r, blocks: 2 })));
-    // 044 folds the case of the blocks' words that 042 stored as written, run by run on the runs' workers
+    // 044 folds the case of the blocks' words that 042 stored as written (the texts have capitals), run by run on the
+    // runs' workers
+    const capitals = await pool.query<{ n: number }>(
+      `select count(*)::int as n from rollout_search where run_id in ('up-a', 'up-b') and reply <> lower(reply)`,
+    );
+    expect(capitals.rows[0].n).toBeGreaterThan(0);
     expect(
       said.some((l) => /verity_fold_search_blocks called for each of \d+ runs$/.test(l)),
       said.join("\n"),
