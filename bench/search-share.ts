@@ -12,6 +12,7 @@ import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { ensureDatabase } from "@/lib/db/embedded.ts";
 import { parseSearch } from "@/lib/search/parse.ts";
 import { searchCondition } from "@/lib/search/sql.ts";
+import { loadIndexedSearch } from "@/lib/search/data.ts";
 
 const { values, positionals } = parseArgs({
   options: {
@@ -61,8 +62,9 @@ async function main() {
   for (const text of positionals) {
     const parsed = parseSearch(text);
     if (!parsed.ok) throw new Error(parsed.error);
+    const search = await loadIndexedSearch(db(), parsed.query, [RUN]);
     const plain = Prisma.sql`select count(*) as n from ledger l
-      where l.run_id = ${RUN} and l.is_current and ${searchCondition(parsed.query, "l")}`;
+      where l.run_id = ${RUN} and l.is_current and ${searchCondition(search, "l")}`;
     let matches = 0;
     let steps = 0;
     const count = await timed(async () => {

@@ -193,6 +193,7 @@ const CITUS_INT_FILES = [
   "lib/ledger/browse.int.test.ts",
   "lib/ledger/count-estimate.int.test.ts",
   "lib/search/browse-search.int.test.ts",
+  "lib/search/omitted-words.int.test.ts",
   "lib/ledger/detail.int.test.ts",
   "lib/ledger/group.int.test.ts",
   "lib/ledger/export.int.test.ts",

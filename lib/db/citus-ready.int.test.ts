@@ -41,6 +41,8 @@ const NOT_RUN_SCOPED = [
   "run_counters",
   "saved_searches",
   "score_change_marks",
+  // a few hundred words per run at most; on Citus distributed with the blocks (lib/db/distribute.ts RUN_SCOPED_TABLES)
+  "search_omitted_words",
   "trajectories",
 ];
 

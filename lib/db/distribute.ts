@@ -39,6 +39,8 @@ export const RUN_SCOPED_TABLES = [
   "rollout_search_blocks",
   // A run's counters (040), written by triggers where the rows they count are: on its ledger's worker.
   "run_counters",
+  // The words a run's search blocks leave out (046), read beside its blocks.
+  "search_omitted_words",
 ];
 
 /**

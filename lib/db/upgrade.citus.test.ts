@@ -59,12 +59,14 @@ beforeAll(async () => {
   );
   await migrate(url, { files: earlier });
   await connect();
-  // Today's ingest also writes 042's search blocks: a stand-in table takes them, dropped before distributing, so the
-  // database holds what an ingest at 040 left (rollouts, entries, search rows, no blocks).
+  // Today's ingest also writes 042's search blocks and reads 046's words they leave out: stand-in tables take them,
+  // dropped before distributing, so the database holds what an ingest at 040 left (rollouts, entries, search rows,
+  // no blocks).
   await pool.query(`create table rollout_search_blocks (run_id text, first_id bigint, last_id bigint, words text)`);
+  await pool.query(`create table search_omitted_words (run_id text, word text)`);
   expect(await ingestRun("up-a", 20)).toMatchObject({ ok: true, rejected: 0 });
   expect(await ingestRun("up-b", 20)).toMatchObject({ ok: true, rejected: 0 });
-  await pool.query(`drop table rollout_search_blocks`);
+  await pool.query(`drop table rollout_search_blocks; drop table search_omitted_words`);
   expect((await distributeDatabase(url)).changed).toBe(true);
   applied = await migrate(url, { log: (line) => said.push(line) });
   // Sessions opened after the upgrade, as a console restarted after it.

@@ -18,10 +18,17 @@ import {
   pairMatchesSql,
   rangeMatchesSql,
   searchBlocksSql,
+  type IndexedSearch,
   searchCondition,
   searchProbe,
 } from "@/lib/search/sql.ts";
-import { pageSnippets, SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import {
+  loadIndexedSearch,
+  pageSnippets,
+  SearchInputError,
+  SearchTimeoutError,
+  withSearchTimeout,
+} from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
@@ -91,7 +98,7 @@ const nullOr = (col: Prisma.Sql, value: string | null) =>
  * What `q` is in the view's scope (queryKind asks the ledger): a trajectory's id (it then matches that
  * trajectory or a ticket of that id, as before there was search), only a ticket's id, or a search of the texts.
  */
-export type QueryKind = { kind: "id" } | { kind: "ticket" } | { kind: "search"; query: SearchQuery };
+export type QueryKind = { kind: "id" } | { kind: "ticket" } | { kind: "search"; query: IndexedSearch };
 
 /**
  * The WHERE conditions of a browser state (without the cursor), `q` read as `opts.q` says (an id, unless told).
@@ -218,7 +225,9 @@ export function browseConditions(p: BrowseParams, opts: { q?: QueryKind } = {}):
 export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise<QueryKind | undefined> {
   if (!p.q) return undefined;
   const search = parseSearch(p.q);
-  if (/[\s"]/u.test(p.q) && search.ok) return { kind: "search", query: search.query };
+  const runs = p.run ? [p.run] : null;
+  if (/[\s"]/u.test(p.q) && search.ok)
+    return { kind: "search", query: await loadIndexedSearch(client, search.query, runs) };
   const inRun = p.run ? Prisma.sql`x.run_id = ${p.run} and ` : Prisma.empty;
   const [found] = await client.$queryRaw<{ trajectory: boolean; ticket: boolean }[]>`
     select exists (select 1 from ledger x where ${inRun}x.trajectory_id = ${p.q}) as trajectory,
@@ -226,14 +235,14 @@ export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise
   if (found.trajectory) return { kind: "id" };
   if (found.ticket) return { kind: "ticket" };
   if (!search.ok) throw new SearchInputError(search.error);
-  return { kind: "search", query: search.query };
+  return { kind: "search", query: await loadIndexedSearch(client, search.query, runs) };
 }
 
 /**
  * A view's conditions: the browser's filters (and cursor) in `where`, and its search apart when `q` is one, so that a
  * page can walk the filters' order and probe each row for the search (selectRows).
  */
-export type BrowseView = { where: Prisma.Sql[]; search?: SearchQuery };
+export type BrowseView = { where: Prisma.Sql[]; search?: IndexedSearch };
 
 function viewOf(p: BrowseParams, kind: QueryKind | undefined): BrowseView {
   if (kind?.kind !== "search") return { where: browseConditions(p, { q: kind }) };
@@ -363,7 +372,7 @@ async function markPage(page: Prisma.Sql, client: Db, marks = true): Promise<Raw
  * or, for a rare search, the index takes over.
  */
 async function walkedRows(
-  v: BrowseView & { search: SearchQuery },
+  v: BrowseView & { search: IndexedSearch },
   p: BrowseParams,
   dir: "asc" | "desc",
   limit: number,
@@ -478,7 +487,7 @@ export type SearchMemo = { few?: Promise<Match[] | null> };
  * walk in the browser's order finds a page of a frequent search sooner), or when the search has no index to ask.
  */
 async function fewMatches(
-  search: SearchQuery,
+  search: IndexedSearch,
   run: string,
   client: Db,
   { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS, memo }: SearchPlan = {},

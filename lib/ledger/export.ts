@@ -12,7 +12,7 @@ import { streamedBody, utf8 } from "@/lib/ledger/stream-body.ts";
 import { apiError } from "@/lib/result.ts";
 import { searchQuerySchema } from "@/lib/search/schema.ts";
 import { numberedSql, searchCondition } from "@/lib/search/sql.ts";
-import { isStatementTimeout } from "@/lib/search/data.ts";
+import { isStatementTimeout, loadIndexedSearch } from "@/lib/search/data.ts";
 
 const filterFields = {
   run: z.string().min(1).max(200),
@@ -100,7 +100,8 @@ export async function* currentEntryBatches<R extends { id: string; step: number 
   const joins = query.joins ?? "";
   const from = filter.from ?? 0;
   const to = filter.to ?? 2147483647;
-  const search = filter.q ? numberedSql(searchCondition(filter.q, "l"), 7) : null;
+  const q = filter.q ? await loadIndexedSearch(client, filter.q, [filter.run]) : null;
+  const search = q ? numberedSql(searchCondition(q, "l"), 7) : null;
   const matching = search ? `and ${search.text}` : "";
   const read = (after: { step: number; id: string }) => {
     const params: unknown[] = [filter.run, from, to, after.step, after.id, batchSize, filter.guardrail ?? null];

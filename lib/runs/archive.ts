@@ -196,6 +196,7 @@ export async function archiveRun(pool: pg.Pool, run: string, out: string): Promi
       await client.query(`drop table "${rows[0].name}"`);
     }
     await client.query("delete from run_counters where run_id = $1", [run]);
+    await client.query("delete from search_omitted_words where run_id = $1", [run]);
     await client.query("delete from runs where id = $1", [run]);
     await client.query("commit");
   } catch (err) {

@@ -7,7 +7,7 @@ import { readDb } from "@/lib/db/read-client.ts";
 import type { Result } from "@/lib/result.ts";
 import type { StepShare } from "@/lib/saved-searches/table.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
-import { SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
+import { loadIndexedSearch, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import { searchCondition } from "@/lib/search/sql.ts";
 
 export type SavedSearch = {
@@ -54,19 +54,19 @@ export async function stepShares(
   const inRange = (col: string) =>
     Prisma.sql`${Prisma.raw(col)} between ${range.from ?? 0} and ${range.to ?? 2147483647}`;
   try {
-    const rows = await withSearchTimeout(
-      client,
-      (tx) => tx.$queryRaw<{ step: number; rollouts: number; matches: bigint }[]>`
+    const rows = await withSearchTimeout(client, async (tx) => {
+      const search = await loadIndexedSearch(tx, query, [runId]);
+      return tx.$queryRaw<{ step: number; rollouts: number; matches: bigint }[]>`
         select r.step, r.rollouts, coalesce(m.matches, 0) as matches
           from step_rollups r
           left join (
             select l.step, count(*) as matches from ledger l
-             where l.run_id = ${runId} and l.is_current and ${inRange("l.step")} and ${searchCondition(query, "l")}
+             where l.run_id = ${runId} and l.is_current and ${inRange("l.step")} and ${searchCondition(search, "l")}
              group by l.step
           ) m on m.step = r.step
          where r.run_id = ${runId} and ${inRange("r.step")} and r.rollouts > 0
-         order by r.step`,
-    );
+         order by r.step`;
+    });
     return { ok: true, steps: rows.map((r) => ({ step: r.step, rollouts: r.rollouts, matches: Number(r.matches) })) };
   } catch (err) {
     if (!(err instanceof SearchTimeoutError)) throw err;

@@ -213,11 +213,13 @@ describe("the browser's search", () => {
 
   it("answers a search that no block of the run holds from the blocks alone", async () => {
     const p = params({ run: DEMO, q: '"has been processed" Q-99999' });
-    // one read of the run's blocks: no entry walked, no rollout's texts probed, no sample drawn
+    // the run's list of words its blocks leave out (046), then one read of its blocks: no entry walked, no rollout's
+    // texts probed, no sample drawn
     const blocksOnly = (statements: Sent[]) => {
       const reads = statements.filter(planned).map((s) => s.text);
-      expect(reads).toHaveLength(1);
-      expect(reads[0]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
+      expect(reads).toHaveLength(2);
+      expect(reads[0]).toMatch(/^select word from search_omitted_words where run_id = any\(\$1::text\[\]\)$/);
+      expect(reads[1]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
     };
     const captured = installStatementCapture();
     try {

@@ -1,6 +1,14 @@
+import type pg from "pg";
 import type { Db } from "@/lib/db/client.ts";
+import { hasCjkPair } from "@/lib/db/search-tokens.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
-import { QUERY_CANCELED, SEARCH_TIMEOUT_MS, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
+import {
+  QUERY_CANCELED,
+  SEARCH_TIMEOUT_MS,
+  searchTextsSql,
+  type IndexedSearch,
+  type SearchTextRow,
+} from "@/lib/search/sql.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
 import { searchSnippets, type Snippet } from "@/lib/search/snippet.ts";
 
@@ -55,6 +63,28 @@ export async function withSearchTimeout<T>(
     if (isStatementTimeout(err)) throw new SearchTimeoutError(ms);
     throw err;
   }
+}
+
+/**
+ * A search with the words its runs' blocks may leave out (IndexedSearch; search_omitted_words, migration 046): those
+ * of the given runs, or of every run for a view across runs. Read for each search, never cached: a run's list grows
+ * with its ingest, and a search must not ask the blocks written since for a word they left out. A search none of
+ * whose terms the blocks are asked for (exclusions and Chinese terms only) reads no list.
+ */
+export async function loadIndexedSearch(
+  client: Db | pg.ClientBase,
+  query: SearchQuery,
+  runs: readonly string[] | null,
+): Promise<IndexedSearch> {
+  if (!query.terms.some((t) => !t.exclude && !hasCjkPair(t.text))) return { ...query, omitted: new Set() };
+  const [text, values] = runs
+    ? ["select word from search_omitted_words where run_id = any($1::text[])", [runs]]
+    : ["select distinct word from search_omitted_words", []];
+  const rows =
+    "$queryRawUnsafe" in client
+      ? await client.$queryRawUnsafe<{ word: string }[]>(text, ...values)
+      : (await client.query<{ word: string }>(text, values)).rows;
+  return { ...query, omitted: new Set(rows.map((r) => r.word)) };
 }
 
 const keyOf = (runId: string, rolloutId: string | bigint) => `${runId}\u0000${rolloutId}`;

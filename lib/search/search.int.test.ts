@@ -10,6 +10,7 @@ import { OTHER, parsedSearch, RUN, SEARCH_LINES as LINES } from "@/lib/testing/s
 import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
+import { loadIndexedSearch } from "@/lib/search/data.ts";
 import { foldCase } from "@/lib/db/search-tokens.ts";
 import pg from "pg";
 
@@ -29,7 +30,7 @@ afterAll(async () => {
 async function found(text: string, run = RUN): Promise<string[]> {
   const rows = await db().$queryRaw<{ trajectory_id: string }[]>`
     select l.trajectory_id from ledger l
-     where l.run_id = ${run} and l.is_current and ${searchCondition(parsedSearch(text), "l")}
+     where l.run_id = ${run} and l.is_current and ${searchCondition(await loadIndexedSearch(db(), parsedSearch(text), [run]), "l")}
      order by l.trajectory_id`;
   return rows.map((r) => r.trajectory_id);
 }
@@ -150,7 +151,7 @@ const QUERIES = [
 /** The trajectories of `run`'s rollouts that match, in a database reached by `c`. */
 async function foundIn(c: pg.Client, text: string, run: string): Promise<string[]> {
   const q = Prisma.sql`select r.trajectory_id from rollouts r
-                        where r.run_id = ${run} and ${searchCondition(parsedSearch(text), "r", "id")} order by 1`;
+                        where r.run_id = ${run} and ${searchCondition(await loadIndexedSearch(c, parsedSearch(text), [run]), "r", "id")} order by 1`;
   return (await c.query(q.text, q.values)).rows.map((r) => r.trajectory_id);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parsedSearch as query } from "@/lib/testing/search-data.ts";
-import { pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
+import { indexedSearch as query } from "@/lib/testing/search-data.ts";
+import { mayBeLeftOut, pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
 
 describe("searchBlocksSql", () => {
   it("looks the words up in lower case with LIKE, a longer word first (most blocks fail it)", () => {
@@ -31,5 +31,39 @@ describe("searchBlocksSql", () => {
       "退款",
     ]);
     expect(pairMatchesSql(query("refund"), "big", 257)).toBeNull();
+  });
+});
+
+describe("the words a run's blocks leave out (046)", () => {
+  const omitted = new Set(["has", "been", "finance.issue_refund", '{"refund":', "refunded"]);
+
+  it("hold a part where its block condition looks for it: a word's end, start, anywhere, or the whole word", () => {
+    // the only part of a term: anywhere in a word
+    expect(mayBeLeftOut("refund", true, true, omitted)).toBe(true); // in refunded and {"refund":
+    expect(mayBeLeftOut("issue", true, true, omitted)).toBe(true);
+    expect(mayBeLeftOut("o-20007", true, true, omitted)).toBe(false);
+    // a first part: at a word's end
+    expect(mayBeLeftOut("has", true, false, omitted)).toBe(true);
+    expect(mayBeLeftOut("refund", true, false, omitted)).toBe(true); // finance.issue_refund ends with it
+    expect(mayBeLeftOut("refunds", true, false, omitted)).toBe(false); // no listed word ends with it
+    expect(mayBeLeftOut("unded", true, false, omitted)).toBe(true);
+    // a last part: at a word's start
+    expect(mayBeLeftOut("refund", false, true, omitted)).toBe(true);
+    expect(mayBeLeftOut("funded", false, true, omitted)).toBe(false);
+    // a part between: a whole word
+    expect(mayBeLeftOut("been", false, false, omitted)).toBe(true);
+    expect(mayBeLeftOut("bee", false, false, omitted)).toBe(false);
+  });
+
+  it("are not asked of the blocks; the rest of the search is, and every term is still checked on the rollouts", () => {
+    const sql = searchBlocksSql(
+      query('"Has been PROCESSED" O-20007 tool:finance.issue_refund', [...omitted]),
+      "big",
+      129,
+    )!;
+    expect(sql.values).toEqual(["big", "% processed%", "%o-20007%", 129]);
+    // a search whose every part a left-out word could hold asks the blocks nothing
+    expect(searchBlocksSql(query("refund has", [...omitted]), "big", 129)).toBeNull();
+    expect(searchBlocksSql(query("refund has"), "big", 129)?.values).toEqual(["big", "%refund%", "%has%", 129]);
   });
 });

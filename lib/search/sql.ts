@@ -71,21 +71,42 @@ function hasTrigram(word: string, spaceBefore: boolean, spaceAfter: boolean): bo
 }
 
 /**
+ * A search and the words its runs' blocks may leave out (search_omitted_words, migration 046: loadIndexedSearch, in
+ * lib/search/data.ts): what the blocks can be asked for. Every reader of the blocks takes one, so none asks them for a
+ * word they left out.
+ */
+export type IndexedSearch = SearchQuery & { omitted: ReadonlySet<string> };
+
+/**
+ * Whether a word the blocks may leave out could hold a part of a term where the part's block condition looks for it
+ * (blockSql): the first part at a word's end, the last at a word's start, one that is both anywhere in a word, and
+ * one between as a whole word. A block may then hold the part's text in a word it left out, so the blocks are not
+ * asked for that part. A part held by a word in most blocks narrows the search little anyway.
+ */
+export function mayBeLeftOut(part: string, first: boolean, last: boolean, omitted: ReadonlySet<string>): boolean {
+  if (!first && !last) return omitted.has(part);
+  for (const w of omitted)
+    if (first && last ? w.includes(part) : first ? w.endsWith(part) : w.startsWith(part)) return true;
+  return false;
+}
+
+/**
  * A term's conditions on a block (rollout_search_blocks aliased `b`, its words stored in lower case as
  * " w1 w2 … wn "): a text that holds the term holds each of its space-free parts inside one of its words, the first
  * part at a word's end, the last at a word's start and those between as whole words. Each part is looked for in lower
  * case (foldCase, as the words were stored: migration 044) with LIKE, which reads the block's text as it is, where
  * ILIKE folded its case again for each part. None for an exclusion (checked on the rollouts only), a term with CJK
- * text (looked up by its pairs in rollout_search), nor a part that gives the trigram index nothing to look up.
+ * text (looked up by its pairs in rollout_search), a part that gives the trigram index nothing to look up, nor a part
+ * that a word the blocks may leave out could hold (mayBeLeftOut).
  */
-function blockSql(t: SearchTerm, b: string): { sql: Prisma.Sql; word: string }[] {
+function blockSql(t: SearchTerm, b: string, omitted: ReadonlySet<string>): { sql: Prisma.Sql; word: string }[] {
   if (t.exclude || hasCjkPair(t.text)) return [];
   const words = searchWords(foldCase(t.text));
   const out: { sql: Prisma.Sql; word: string }[] = [];
   words.forEach((w, i) => {
     const first = i === 0;
     const last = i === words.length - 1;
-    if (!hasTrigram(w, !first, !last)) return;
+    if (!hasTrigram(w, !first, !last) || mayBeLeftOut(w, first, last, omitted)) return;
     const pattern = `${first ? "%" : "% "}${escapeLike(w)}${last ? "%" : " %"}`;
     out.push({ sql: Prisma.sql`${Prisma.raw(b)}.words like ${pattern}`, word: w });
   });
@@ -100,9 +121,9 @@ function blockSql(t: SearchTerm, b: string): { sql: Prisma.Sql; word: string }[]
  * written, 44–48 ms with ` processed` first (docs/benchmarks.md, "Search"; with ILIKE then, before the words were
  * stored in lower case).
  */
-function blockConditions(query: SearchQuery, b: string): Prisma.Sql[] {
+function blockConditions(query: IndexedSearch, b: string): Prisma.Sql[] {
   return query.terms
-    .flatMap((t) => blockSql(t, b))
+    .flatMap((t) => blockSql(t, b, query.omitted))
     .sort((x, y) => [...y.word].length - [...x.word].length)
     .map((c) => c.sql);
 }
@@ -124,7 +145,7 @@ export function matchCondition(query: SearchQuery, s = "s"): Prisma.Sql {
  * record from outside) never matches.
  */
 export function searchCondition(
-  query: SearchQuery,
+  query: IndexedSearch,
   alias: string,
   key: "rollout_id" | "id" = "rollout_id",
 ): Prisma.Sql {
@@ -148,7 +169,7 @@ export function searchCondition(
  * search's words (the trigram index): every rollout of the run that matches lies in one of them. Null when the search
  * has no word for the blocks (Chinese terms only, parts too short).
  */
-export function searchBlocksSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+export function searchBlocksSql(query: IndexedSearch, run: string, limit: number): Prisma.Sql | null {
   const blocks = blockConditions(query, "b");
   if (blocks.length === 0) return null;
   return Prisma.sql`select b.first_id, b.last_id from rollout_search_blocks b

@@ -1,5 +1,6 @@
 // Rollouts with known texts for the search tests: English and Chinese replies, tool calls and tickets in two runs.
 import { parseSearch, type SearchQuery } from "@/lib/search/parse.ts";
+import type { IndexedSearch } from "@/lib/search/sql.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 
 /** A search's text parsed, for a test that gives a valid one (throws the parser's error otherwise). */
@@ -7,6 +8,14 @@ export function parsedSearch(text: string): SearchQuery {
   const r = parseSearch(text);
   if (!r.ok) throw new Error(r.error);
   return r.query;
+}
+
+/**
+ * A search's text parsed, with the words its runs' blocks may leave out (none unless given): for a test of the SQL
+ * alone. A test against a database loads them (loadIndexedSearch).
+ */
+export function indexedSearch(text: string, omitted: string[] = []): IndexedSearch {
+  return { ...parsedSearch(text), omitted: new Set(omitted) };
 }
 
 export const RUN = "srch-a";

@@ -1,9 +1,21 @@
 // The search index's blocks as ingest writes them (rollout_search_blocks, migration 042): one run's rollouts in id
 // order, SEARCH_BLOCK_ROWS at a time, with the distinct words of their texts.
 import { describe, expect, it } from "vitest";
-import { jsonbText, SEARCH_BLOCK_ROWS, searchBlocks, type SearchTexts } from "@/lib/ledger/store/search-rows.ts";
+import {
+  blockRow,
+  commonWords,
+  jsonbText,
+  OMIT_MAX_CHARS,
+  OMIT_MIN_BLOCKS,
+  SEARCH_BLOCK_ROWS,
+  searchBlocks as blocksOf,
+  type SearchBlock,
+  type SearchTexts,
+} from "@/lib/ledger/store/search-rows.ts";
 
 const texts = (reply: string, ticket = ""): SearchTexts => ({ reply, tools: "", args: "", results: "", ticket });
+/** The blocks' rows as written for a run that leaves no word out. */
+const searchBlocks = (rows: Parameters<typeof blocksOf>[0]) => blocksOf(rows).map((b) => blockRow(b, new Set()));
 
 describe("searchBlocks", () => {
   it("groups each run's rollouts in id order, SEARCH_BLOCK_ROWS at a time, runs apart", () => {
@@ -42,6 +54,56 @@ describe("searchBlocks", () => {
       })),
     );
     expect(block[3]).toBe(" refund sent order.get my fryer broke no replaced ");
+  });
+});
+
+describe("the words a run's blocks leave out", () => {
+  const block = (i: number, ...words: string[]): SearchBlock => ({
+    runId: "r",
+    first: BigInt(16 * i + 1),
+    last: BigInt(16 * i + 16),
+    words: new Set(words),
+  });
+
+  it("are the words of more than half of a batch's blocks, the most frequent first, not those listed before", () => {
+    const n = OMIT_MIN_BLOCKS + 8; // 40 blocks: a word in 21 of them is common, in 20 it is not
+    const blocks = Array.from({ length: n }, (_, i) =>
+      block(
+        i,
+        "the",
+        ...(i < 21 ? ["refund"] : []),
+        ...(i < 20 ? ["parcel"] : []),
+        ...(i < 30 ? ["your"] : []),
+        `o-${i}`,
+      ),
+    );
+    expect(commonWords(blocks, new Set(), 100)).toEqual(["the", "your", "refund"]);
+    expect(commonWords(blocks, new Set(["the"]), 100)).toEqual(["your", "refund"]);
+    // room for one more: the most frequent
+    expect(commonWords(blocks, new Set(), 1)).toEqual(["the"]);
+    expect(commonWords(blocks, new Set(), 0)).toEqual([]);
+  });
+
+  it("are none from a batch of fewer than OMIT_MIN_BLOCKS blocks of the run", () => {
+    const blocks = Array.from({ length: OMIT_MIN_BLOCKS - 1 }, (_, i) => block(i, "the"));
+    expect(commonWords(blocks, new Set(), 100)).toEqual([]);
+    expect(commonWords([...blocks, block(99, "the")], new Set(), 100)).toEqual(["the"]);
+  });
+
+  it("never hold a word longer than OMIT_MAX_CHARS (the list is a key)", () => {
+    const long = "x".repeat(OMIT_MAX_CHARS + 1);
+    const blocks = Array.from({ length: OMIT_MIN_BLOCKS }, (_, i) => block(i, long, "x".repeat(OMIT_MAX_CHARS)));
+    expect(commonWords(blocks, new Set(), 100)).toEqual(["x".repeat(OMIT_MAX_CHARS)]);
+  });
+
+  it("are left out of a block's row, the others kept in order", () => {
+    expect(blockRow(block(0, "your", "refund", "o-20007", "the"), new Set(["the", "your"]))).toEqual([
+      "r",
+      "1",
+      "16",
+      " refund o-20007 ",
+    ]);
+    expect(blockRow(block(1, "the"), new Set(["the"]))[3]).toBe("  ");
   });
 });
 

@@ -148,13 +148,15 @@ export const SEARCH_BLOCK_ROWS = 16;
 
 type SearchRow = { runId: string; id: bigint; texts: SearchTexts };
 
+/** A block of the search index as a batch makes it: its run, first and last rollout ids, and its rollouts' words. */
+export type SearchBlock = { runId: string; first: bigint; last: bigint; words: Set<string> };
+
 /**
- * A block's row: its run, first and last rollout id, and the distinct words of its rollouts' texts in lower case
- * (foldCase, migration 044), each between spaces (" w1 w2 … wn "), so a whole word is found as " w ".
+ * The distinct words of a block's rollouts' texts in lower case (foldCase, migration 044), in the order first met: a
+ * text met before in the block (its rollouts' ticket, often their tool calls) adds no word.
  */
-function blockRow(block: SearchRow[]): CopyValue[] {
+function blockWords(block: SearchRow[]): Set<string> {
   const words = new Set<string>();
-  // a text met before in the block (its rollouts' ticket, often their tool calls) adds no word
   const seen = new Set<string>();
   for (const { texts } of block)
     for (const f of [texts.reply, texts.tools, texts.args, texts.results, texts.ticket])
@@ -162,26 +164,106 @@ function blockRow(block: SearchRow[]): CopyValue[] {
         seen.add(f);
         addSearchWords(foldCase(f), words);
       }
-  return [block[0].runId, String(block[0].id), String(block[block.length - 1].id), ` ${[...words].join(" ")} `];
+  return words;
+}
+
+/** Items by their run, in the order first met. */
+function byRun<T extends { runId: string }>(items: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const run = out.get(item.runId);
+    if (run) run.push(item);
+    else out.set(item.runId, [item]);
+  }
+  return out;
 }
 
 /**
  * The blocks of a batch's new rollouts: each run's in id order, SEARCH_BLOCK_ROWS at a time. The batch holds its
  * runs' ledger lock, so no other rollout of the run has an id between a block's first and last.
  */
-export function searchBlocks(rows: SearchRow[]): CopyValue[][] {
-  const byRun = new Map<string, SearchRow[]>();
-  for (const r of rows) {
-    const run = byRun.get(r.runId);
-    if (run) run.push(r);
-    else byRun.set(r.runId, [r]);
-  }
-  const out: CopyValue[][] = [];
-  for (const run of byRun.values()) {
+export function searchBlocks(rows: SearchRow[]): SearchBlock[] {
+  const out: SearchBlock[] = [];
+  for (const run of byRun(rows).values()) {
     run.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (let i = 0; i < run.length; i += SEARCH_BLOCK_ROWS) out.push(blockRow(run.slice(i, i + SEARCH_BLOCK_ROWS)));
+    for (let i = 0; i < run.length; i += SEARCH_BLOCK_ROWS) {
+      const block = run.slice(i, i + SEARCH_BLOCK_ROWS);
+      out.push({
+        runId: block[0].runId,
+        first: block[0].id,
+        last: block[block.length - 1].id,
+        words: blockWords(block),
+      });
+    }
   }
   return out;
+}
+
+/**
+ * Which words of a run its blocks leave out (search_omitted_words, migration 046, docs/search.md "Words the blocks
+ * leave out"): a word found in more than OMIT_SHARE of the blocks of one batch of at least OMIT_MIN_BLOCKS blocks of
+ * the run. Such a word narrows a search to half of the blocks at best, and its trigrams were most of the index's
+ * entries (72 % on the demo's runs): every ingest paid their upkeep. A word longer than OMIT_MAX_CHARS stays (the list
+ * is a key), and a run lists at most OMIT_MAX_WORDS.
+ */
+export const OMIT_MIN_BLOCKS = 32;
+export const OMIT_SHARE = 0.5;
+export const OMIT_MAX_CHARS = 64;
+export const OMIT_MAX_WORDS = 2_000;
+
+/**
+ * The words of one run's blocks of a batch that the run's blocks should leave out from now on and do not yet
+ * (`omitted`): each in more than OMIT_SHARE of the blocks, the most frequent first, at most `room` of them. None when
+ * the batch has fewer than OMIT_MIN_BLOCKS blocks of the run: too few to tell a common word from a batch's accident.
+ */
+export function commonWords(blocks: SearchBlock[], omitted: ReadonlySet<string>, room: number): string[] {
+  if (blocks.length < OMIT_MIN_BLOCKS || room <= 0) return [];
+  const counts = new Map<string, number>();
+  for (const b of blocks)
+    for (const w of b.words) if (w.length <= OMIT_MAX_CHARS && !omitted.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const min = blocks.length * OMIT_SHARE;
+  return [...counts]
+    .filter(([, n]) => n > min)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, room)
+    .map(([w]) => w);
+}
+
+/** A block's row: its run, first and last rollout id, and its words but the omitted, each between spaces (" w1 … wn "). */
+export function blockRow(block: SearchBlock, omitted: ReadonlySet<string>): CopyValue[] {
+  const kept: string[] = [];
+  for (const w of block.words) if (!omitted.has(w)) kept.push(w);
+  return [block.runId, String(block.first), String(block.last), ` ${kept.join(" ")} `];
+}
+
+/**
+ * The blocks' rows of a batch, each run's without the words it leaves out: the run's list as stored, with the common
+ * words of the batch's blocks of the run added to it (in the batch's transaction, under its runs' ledger lock, so a
+ * run's list grows one batch at a time).
+ */
+async function blockRows(client: pg.PoolClient, blocks: SearchBlock[]): Promise<CopyValue[][]> {
+  const runs = byRun(blocks);
+  const { rows } = await client.query<{ run_id: string; word: string }>(
+    "select run_id, word from search_omitted_words where run_id = any($1::text[])",
+    [[...runs.keys()]],
+  );
+  const omitted = new Map<string, Set<string>>([...runs.keys()].map((r) => [r, new Set<string>()]));
+  for (const r of rows) omitted.get(r.run_id)!.add(r.word);
+  const added: { run: string; word: string }[] = [];
+  for (const [run, runBlocks] of runs) {
+    const list = omitted.get(run)!;
+    for (const word of commonWords(runBlocks, list, OMIT_MAX_WORDS - list.size)) {
+      list.add(word);
+      added.push({ run, word });
+    }
+  }
+  if (added.length)
+    await client.query(
+      `insert into search_omitted_words (run_id, word) select * from unnest($1::text[], $2::text[])
+       on conflict do nothing`,
+      [added.map((a) => a.run), added.map((a) => a.word)],
+    );
+  return blocks.map((b) => blockRow(b, omitted.get(b.runId)!));
 }
 
 /**
@@ -215,5 +297,6 @@ export async function insertSearchRows(
   ]);
   const columns = ["run_id", "rollout_id", "step", "reply", "tools", "args", "results", "ticket", "cjk"];
   await copyRows(client, "rollout_search", columns, data);
-  await copyRows(client, "rollout_search_blocks", ["run_id", "first_id", "last_id", "words"], searchBlocks(search));
+  const blocks = await blockRows(client, searchBlocks(search));
+  await copyRows(client, "rollout_search_blocks", ["run_id", "first_id", "last_id", "words"], blocks);
 }
