@@ -42,28 +42,13 @@ function matchOp(text: string): Prisma.Sql {
 /** Whether a text has no letters with a case (Chinese, digits, punctuation): LIKE finds it as ILIKE would. */
 const caseless = (text: string) => text.toLowerCase() === text.toUpperCase();
 
-/** A field's text holds a term's text (case-insensitive unless it has no letters with a case). */
-const fieldMatch = (text: string, column: string) =>
-  Prisma.sql`${Prisma.raw(column)} ${matchOp(text)} ${likePattern(text)}`;
-
-/**
- * All of a rollout's texts joined hold a term's text. A term without spaces cannot match across the space that joins
- * two fields, so it is checked field by field instead (the same rows): the joined text was built and its case folded
- * for every row checked, which for `退款 -refund` at 1 M rollouts (64,750 rows with 退款's pair) cost 230–260 ms of a
- * 330–360 ms read, 130 field by field, and a field that holds the term ends the check (docs/benchmarks.md, "Search").
- */
-function docMatch(text: string, s: string): Prisma.Sql {
-  if (/\s/u.test(text)) return Prisma.sql`${docSql(s)} ${matchOp(text)} ${likePattern(text)}`;
-  const fields = Object.values(FIELD_COLUMN).map((c) => fieldMatch(text, `${s}.${c}`));
-  return Prisma.sql`(${Prisma.join(fields, " or ")})`;
-}
-
 /**
  * A term's check of one rollout's texts (rollout_search aliased `s`), in its field or in all of them. A term with CJK
  * text is looked up by its character pairs first (the rows' GIN index, 038), then checked as written.
  */
 function rowSql(t: SearchTerm, s: string): Prisma.Sql {
-  const found = t.field ? fieldMatch(t.text, `${s}.${FIELD_COLUMN[t.field]}`) : docMatch(t.text, s);
+  const target = t.field ? Prisma.raw(`${s}.${FIELD_COLUMN[t.field]}`) : docSql(s);
+  const found = Prisma.sql`${target} ${matchOp(t.text)} ${likePattern(t.text)}`;
   if (t.exclude) return Prisma.sql`not (${found})`;
   if (!hasCjkPair(t.text)) return found;
   // the index holds the rows with pairs only (042): the condition names its predicate so the planner uses it
