@@ -9,7 +9,7 @@ import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
 import { OTHER, parsedSearch, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
 import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
-import { searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
+import { caselessRegex, likePattern, searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
 import { loadIndexedSearch } from "@/lib/search/data.ts";
 import { foldCase } from "@/lib/db/search-tokens.ts";
 import pg from "pg";
@@ -154,6 +154,60 @@ async function foundIn(c: pg.Client, text: string, run: string): Promise<string[
                         where r.run_id = ${run} and ${searchCondition(await loadIndexedSearch(c, parsedSearch(text), [run]), "r", "id")} order by 1`;
   return (await c.query(q.text, q.values)).rows.map((r) => r.trajectory_id);
 }
+
+describe("an ASCII term's case-insensitive regular expression", () => {
+  it("finds a term in a text exactly where ILIKE does, whatever its characters and the text's capitals", async () => {
+    const texts = [
+      "Your REFUND has been processed.",
+      "İADE talebiniz alındı; KIWI and \u212aelvin", // İ and the Kelvin sign fold to i and k
+      "ıade ſtatus", // dotless ı and long ſ do not
+      "coupon 100%_off (x.y) [1]{2}*+?|^$ back\\slash",
+      "Ärger über die Erstattung",
+      "退款 refund 已为您安排退款",
+      "line one\nline\ttwo",
+    ];
+    const terms = [
+      "refund",
+      "has been PROCESSED",
+      "iade",
+      "kiwi",
+      "kelvin",
+      "status",
+      "100%_off",
+      "x.y",
+      "(x.y)",
+      "[1]{2}*+?|^$",
+      "back\\slash",
+      "_",
+      "%",
+      "\\",
+      "erstattung",
+      "rger",
+      "line\tTWO",
+      "ONE\nline",
+      "x",
+    ];
+    const cases = texts.flatMap((text) => terms.map((term) => ({ text, term, regex: caselessRegex(term)! })));
+    expect(cases.every((c) => c.regex !== null)).toBe(true);
+    const { rows } = await t.pool.query<{ text: string; term: string; ilike: boolean; regex: boolean }>(
+      `select c.text, c.term, c.text ilike c.pattern as ilike, c.text ~* c.regex as regex
+         from unnest($1::text[], $2::text[], $3::text[], $4::text[]) c(text, term, pattern, regex)`,
+      [
+        cases.map((c) => c.text),
+        cases.map((c) => c.term),
+        cases.map((c) => likePattern(c.term)),
+        cases.map((c) => c.regex),
+      ],
+    );
+    expect(rows.filter((r) => r.ilike !== r.regex)).toEqual([]);
+    // the cases hold matches of each kind, folded and not
+    const found = rows.filter((r) => r.regex).map((r) => `${r.term} in ${r.text.slice(0, 12)}`);
+    expect(found).toEqual(
+      expect.arrayContaining(["iade in İADE talebin", "kelvin in İADE talebin", "has been PROCESSED in Your REFUND "]),
+    );
+    expect(rows.find((r) => r.term === "status" && r.text.startsWith("ıade"))?.regex).toBe(false);
+  });
+});
 
 describe("migrations 038 and 042", () => {
   it("fill the searchable texts and the index's blocks of the rollouts stored before them as ingest writes them", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { indexedSearch as query } from "@/lib/testing/search-data.ts";
-import { mayBeLeftOut, pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
+import { indexedSearch as query, parsedSearch as indexedSearchQuery } from "@/lib/testing/search-data.ts";
+import { caselessRegex, mayBeLeftOut, matchCondition, pairMatchesSql, searchBlocksSql } from "@/lib/search/sql.ts";
 
 describe("searchBlocksSql", () => {
   it("looks the words up in lower case with LIKE, a longer word first (most blocks fail it)", () => {
@@ -18,7 +18,7 @@ describe("searchBlocksSql", () => {
       "big",
       ["退款"],
       "%退款%",
-      "%refund%",
+      "refund",
       257,
       "big",
     ]);
@@ -31,6 +31,25 @@ describe("searchBlocksSql", () => {
       "退款",
     ]);
     expect(pairMatchesSql(query("refund"), "big", 257)).toBeNull();
+  });
+});
+
+describe("a term's check of a rollout's texts", () => {
+  it("is a case-insensitive regular expression for an ASCII term, every character but letters and digits escaped", () => {
+    expect(caselessRegex("Has been PROCESSED")).toBe("Has\\ been\\ PROCESSED");
+    expect(caselessRegex("100%_off")).toBe("100\\%\\_off");
+    expect(caselessRegex("x.y(z)[1]{2}*+?|^$\\")).toBe("x\\.y\\(z\\)\\[1\\]\\{2\\}\\*\\+\\?\\|\\^\\$\\\\");
+    // i and k with the capitals beyond ASCII that lower() folds to them
+    expect(caselessRegex("Kiwi")).toBe("[k\u212a][i\u0130]w[i\u0130]");
+    // beyond ASCII: ILIKE
+    expect(caselessRegex("café")).toBeNull();
+    expect(caselessRegex("退款")).toBeNull();
+  });
+
+  it("is LIKE without letters that have a case, the regular expression for ASCII letters, ILIKE for others", () => {
+    const sql = matchCondition(indexedSearchQuery("reply:59.99 refund -tool:Élan"));
+    expect(sql.text).toMatch(/^s\.reply like \$1 and \(s\.reply .* ~\* \$2 and not \(s\.tools ilike \$3\)$/);
+    expect(sql.values).toEqual(["%59.99%", "refund", "%Élan%"]);
   });
 });
 
