@@ -172,6 +172,37 @@ const QUERIES: [string, string][] = [
 ];
 
 /**
+ * The run's partition of a search table, detached (if attached) and without its GIN indexes, for a bulk write: a GIN
+ * index updated row by row was most of a copy's time (EXPLAIN ANALYZE of one round: 58 %). Its name.
+ */
+async function detachWithoutGin(c: pg.Client, table: string, run: string): Promise<string> {
+  const part = (await c.query("select verity_run_partition_name($1, $2) as p", [table, run])).rows[0].p as string;
+  const attached = await c.query("select 1 from pg_inherits where inhrelid = to_regclass(quote_ident($1))", [part]);
+  if (attached.rowCount) await c.query(`alter table "${table}" detach partition "${part}"`);
+  const gin = await c.query(
+    `select x.relname from pg_index i join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
+      where i.indrelid = to_regclass(quote_ident($1)) and a.amname = 'gin'`,
+    [part],
+  );
+  for (const r of gin.rows) await c.query(`drop index "${r.relname}"`);
+  return part;
+}
+
+/** detachWithoutGin's partition given its GIN indexes again, built at once as the parent's define them, and attached. */
+async function attachWithGin(c: pg.Client, table: string, part: string, run: string) {
+  await c.query("set maintenance_work_mem = '1GB'");
+  const defs = await c.query(
+    `select pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid
+       join pg_am a on a.oid = x.relam where i.indrelid = $1::regclass and a.amname = 'gin'`,
+    [table],
+  );
+  for (const { def } of defs.rows) await c.query(`create index on "${part}" ${def.slice(def.indexOf(" USING "))}`);
+  await c.query(
+    `alter table "${table}" attach partition "${part}" for values in (${pg.Client.prototype.escapeLiteral(run)})`,
+  );
+}
+
+/**
  * `run` grown to `n` rollouts (grow) with its search partition detached and without its GIN indexes, which are then built in bulk (as the
  * parent's indexes define them) before the partition is attached again: a GIN index updated row by row was most of
  * a copy's time (EXPLAIN ANALYZE of one round: 58 %). The reads then meet the partition as migrated, its GIN indexes
@@ -181,27 +212,10 @@ async function growWithoutSearchIndexes(c: pg.Client, run: string, n: number) {
   const have = await c.query("select count(*) from rollouts where run_id = $1", [run]);
   if (Number(have.rows[0].count) >= n) return leaveOutCommonWords(c, run);
   await c.query("insert into runs (id) values ($1) on conflict do nothing", [run]);
-  const part = (await c.query("select verity_run_partition_name('rollout_search', $1) as p", [run])).rows[0]
-    .p as string;
-  const attached = await c.query("select 1 from pg_inherits where inhrelid = to_regclass(quote_ident($1))", [part]);
-  if (attached.rowCount) await c.query(`alter table rollout_search detach partition "${part}"`);
-  const gin = await c.query(
-    `select x.relname from pg_index i join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
-      where i.indrelid = to_regclass(quote_ident($1)) and a.amname = 'gin'`,
-    [part],
-  );
-  for (const r of gin.rows) await c.query(`drop index "${r.relname}"`);
+  const part = await detachWithoutGin(c, "rollout_search", run);
   await grow(c, run, n, part);
   const t = performance.now();
-  await c.query("set maintenance_work_mem = '1GB'");
-  const defs = await c.query(
-    `select pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid
-       join pg_am a on a.oid = x.relam where i.indrelid = 'rollout_search'::regclass and a.amname = 'gin'`,
-  );
-  for (const { def } of defs.rows) await c.query(`create index on "${part}" ${def.slice(def.indexOf(" USING "))}`);
-  await c.query(
-    `alter table rollout_search attach partition "${part}" for values in (${pg.Client.prototype.escapeLiteral(run)})`,
-  );
+  await attachWithGin(c, "rollout_search", part, run);
   // the index's blocks of the run's rows, made afresh as migration 042 made them for rollouts stored before it
   await c.query("delete from rollout_search_blocks where run_id = $1", [run]);
   await c.query("select verity_fill_search_blocks($1)", [run]);
@@ -239,14 +253,7 @@ async function leaveOutCommonWords(c: pg.Client, run: string) {
   );
   // the run's blocks' partition detached and without its trigram index while its 1/16 of the run's rows are rewritten:
   // a GIN index updated row by row was most of the time at 1 M; made again in bulk, as the parent's index defines it
-  const part = (await c.query("select verity_run_partition_name('rollout_search_blocks', $1) as p", [run])).rows[0].p;
-  await c.query(`alter table rollout_search_blocks detach partition "${part}"`);
-  const gin = await c.query(
-    `select x.relname from pg_index i join pg_class x on x.oid = i.indexrelid join pg_am a on a.oid = x.relam
-      where i.indrelid = to_regclass(quote_ident($1)) and a.amname = 'gin'`,
-    [part],
-  );
-  for (const r of gin.rows) await c.query(`drop index "${r.relname}"`);
+  const part = await detachWithoutGin(c, "rollout_search_blocks", run);
   await c.query(
     `update "${part}" b
         set words = ' ' || coalesce((select string_agg(u.w, ' ' order by u.o)
@@ -257,15 +264,7 @@ async function leaveOutCommonWords(c: pg.Client, run: string) {
     [run],
   );
   await c.query(`vacuum "${part}"`);
-  await c.query("set maintenance_work_mem = '1GB'");
-  const defs = await c.query(
-    `select pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid
-       join pg_am a on a.oid = x.relam where i.indrelid = 'rollout_search_blocks'::regclass and a.amname = 'gin'`,
-  );
-  for (const { def } of defs.rows) await c.query(`create index on "${part}" ${def.slice(def.indexOf(" USING "))}`);
-  await c.query(
-    `alter table rollout_search_blocks attach partition "${part}" for values in (${pg.Client.prototype.escapeLiteral(run)})`,
-  );
+  await attachWithGin(c, "rollout_search_blocks", part, run);
   console.log(
     `  ${run}: ${listed.rowCount} words its blocks leave out, the blocks rewritten without them in ${((performance.now() - t) / 1000).toFixed(0)} s (${load()})`,
   );

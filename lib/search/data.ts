@@ -1,8 +1,8 @@
 import type pg from "pg";
 import type { Db } from "@/lib/db/client.ts";
-import { hasCjkPair } from "@/lib/db/search-tokens.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import {
+  asksBlocks,
   QUERY_CANCELED,
   SEARCH_TIMEOUT_MS,
   searchTextsSql,
@@ -76,7 +76,7 @@ export async function loadIndexedSearch(
   query: SearchQuery,
   runs: readonly string[] | null,
 ): Promise<IndexedSearch> {
-  if (!query.terms.some((t) => !t.exclude && !hasCjkPair(t.text))) return { ...query, omitted: new Set() };
+  if (!query.terms.some(asksBlocks)) return { ...query, omitted: new Set() };
   const [text, values] = runs
     ? ["select word from search_omitted_words where run_id = any($1::text[])", [runs]]
     : ["select distinct word from search_omitted_words", []];

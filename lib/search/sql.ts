@@ -110,6 +110,12 @@ export function mayBeLeftOut(part: string, first: boolean, last: boolean, omitte
 }
 
 /**
+ * Whether the blocks may be asked for a term's words: not for an exclusion (checked on the rollouts only) nor for a
+ * term with CJK text (looked up by its pairs in rollout_search).
+ */
+export const asksBlocks = (t: SearchTerm) => !t.exclude && !hasCjkPair(t.text);
+
+/**
  * A term's conditions on a block (rollout_search_blocks aliased `b`, its words stored in lower case as
  * " w1 w2 … wn "): a text that holds the term holds each of its space-free parts inside one of its words, the first
  * part at a word's end, the last at a word's start and those between as whole words. Each part is looked for in lower
@@ -119,7 +125,7 @@ export function mayBeLeftOut(part: string, first: boolean, last: boolean, omitte
  * that a word the blocks may leave out could hold (mayBeLeftOut).
  */
 function blockSql(t: SearchTerm, b: string, omitted: ReadonlySet<string>): { sql: Prisma.Sql; word: string }[] {
-  if (t.exclude || hasCjkPair(t.text)) return [];
+  if (!asksBlocks(t)) return [];
   const words = searchWords(foldCase(t.text));
   const out: { sql: Prisma.Sql; word: string }[] = [];
   words.forEach((w, i) => {
