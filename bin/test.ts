@@ -194,6 +194,7 @@ const CITUS_INT_FILES = [
   "lib/ledger/count-estimate.int.test.ts",
   "lib/search/browse-search.int.test.ts",
   "lib/search/omitted-words.int.test.ts",
+  "lib/search/match-set.int.test.ts",
   "lib/ledger/detail.int.test.ts",
   "lib/ledger/group.int.test.ts",
   "lib/ledger/export.int.test.ts",

@@ -48,6 +48,29 @@ describe("FingerprintCache", () => {
     expect(await cache.get(clientA, "bad", "f", async () => 8, 0)).toBe(8);
   });
 
+  it("peek finds a result being computed or computed, at its fingerprint, unexpired, and computes nothing", async () => {
+    const cache = new FingerprintCache<number>({ maxAgeMs: 100 });
+    let release!: (v: number) => void;
+    expect(cache.peek(clientA, "k", "f", 0)).toBeUndefined();
+    const running = cache.get(clientA, "k", "f", () => new Promise<number>((r) => (release = r)), 0);
+    const peeked = cache.peek(clientA, "k", "f", 10);
+    expect(peeked).toBe(running);
+    release(3);
+    expect(await peeked).toBe(3);
+    expect(cache.peek(clientA, "k", "f2", 10)).toBeUndefined();
+    expect(cache.peek(clientA, "k", null, 10)).toBeUndefined();
+    expect(cache.peek(clientB, "k", "f", 10)).toBeUndefined();
+    expect(cache.peek(clientA, "k", "f", 100)).toBeUndefined();
+    // nothing was computed by peeking: the next get computes
+    expect(await cache.get(clientA, "k2", "f", async () => 4, 10)).toBe(4);
+    expect(await cache.peek(clientA, "k2", "f", 20)).toBe(4);
+    // holds: a result of the key at any fingerprint, unexpired, of this client
+    expect(cache.holds(clientA, "k2", 20)).toBe(true);
+    expect(cache.holds(clientA, "k3", 20)).toBe(false);
+    expect(cache.holds(clientB, "k2", 20)).toBe(false);
+    expect(cache.holds(clientA, "k2", 110)).toBe(false);
+  });
+
   it("keeps the most recently used maxEntries results", async () => {
     const cache = new FingerprintCache<string>({ maxEntries: 2 });
     let n = 0;

@@ -66,6 +66,22 @@ export class FingerprintCache<T> {
   }
 
   /**
+   * The cached result of `key` at `fingerprint` (being computed, or computed within maxAgeMs), or undefined: nothing
+   * is computed. A null fingerprint finds nothing.
+   */
+  peek(client: object, key: string, fingerprint: string | null, now = Date.now()): Promise<T> | undefined {
+    if (fingerprint === null) return undefined;
+    const hit = this.#cacheOf(client).get(entryKey(key, fingerprint));
+    return hit && now - hit.at < this.#maxAgeMs ? hit.value : undefined;
+  }
+
+  /** Whether a result of `key` at any fingerprint is cached (being computed, or computed within maxAgeMs). */
+  holds(client: object, key: string, now = Date.now()): boolean {
+    for (const e of this.#cacheOf(client).values()) if (e.key === key && now - e.at < this.#maxAgeMs) return true;
+    return false;
+  }
+
+  /**
    * As `get`, except that a caller need not wait for a slow result: when the result at `fingerprint` is not ready
    * but one of the same key at an earlier fingerprint is — computed within maxAgeMs and in `slowMs` or more — that
    * one is handed back at once with `asOf` (when it was asked for), while the result at `fingerprint` is computed

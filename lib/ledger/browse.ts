@@ -30,6 +30,7 @@ import {
   withSearchTimeout,
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
+import { keptMatchSet, matchSetHeld, runMatchSet } from "@/lib/search/match-set-data.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -350,7 +351,11 @@ type PageRow = Omit<RawRow, "sampled" | "reviewed">;
  * single-shard statement and this lookup.
  */
 async function markPage(page: Prisma.Sql, client: Db, marks = true): Promise<RawRow[]> {
-  const rows = await client.$queryRaw<PageRow[]>(page);
+  return markRows(await client.$queryRaw<PageRow[]>(page), client, marks);
+}
+
+/** A page's rows marked as sampled or reviewed (markPage), with one read of their audit items. */
+async function markRows(rows: PageRow[], client: Db, marks: boolean): Promise<RawRow[]> {
   if (!marks || rows.length === 0) return rows.map((r) => ({ ...r, sampled: false, reviewed: false }));
   const items = await client.$queryRaw<{ trajectory_id: string; reviewed: boolean }[]>`
     select ai.trajectory_id, bool_or(ai.reviews_done > 0) as reviewed
@@ -468,17 +473,27 @@ const FEW_BLOCKS = 128;
 const FEW_ROWS = 256;
 
 /**
- * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk), and
+ * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk),
  * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
- * (fewMatches; 0: never). Tests set them to hold each way to the others' rows.
+ * (fewMatches; 0: never), and whether its matches in one run are gathered and kept (lib/search/match-set-data.ts) where the
+ * index would otherwise answer (`matchSets`, by default). Tests set them to hold each way to the others' rows.
  */
-export type SearchPlan = { walk?: number; fewBlocks?: number; fewRows?: number; memo?: SearchMemo };
+export type SearchPlan = {
+  walk?: number;
+  fewBlocks?: number;
+  fewRows?: number;
+  matchSets?: boolean;
+  memo?: SearchMemo;
+};
 
 /**
- * What a browser page's page and count share of their search (fewMatches' answer): given to both, the count reads
- * the few matches the page has read, not again.
+ * What a browser page's page and count share of their search (fewMatches' answer, and the number of the view's
+ * entries when the page was read from a match set): given to both, the count reads what the page has read, not again.
  */
-export type SearchMemo = { few?: Promise<Match[] | null> };
+export type SearchMemo = { kind?: Promise<QueryKind | undefined>; few?: Promise<Match[] | null>; setTotal?: number };
+
+/** The view's `q` read (queryKind) once for a browser page's page and count: given their memo, they share it. */
+const kindOf = (p: BrowseParams, memo?: SearchMemo) => (memo ? (memo.kind ??= queryKind(p)) : queryKind(p));
 
 /**
  * The rollouts of one run that match a search, when its index says they are few: the run's blocks that hold its
@@ -521,6 +536,53 @@ const ofRollouts = (few: Match[]) =>
     and l.rollout_id = any(${few.map((m) => m.rollout_id)}::bigint[])`;
 
 /**
+ * A search's match set in the view's run (lib/search/match-set-data.ts), when the plan allows one: the one kept (`gather`
+ * false), or the one kept or gathered now. Null when there is none, or the search's matches are too many for one.
+ */
+async function matchSetOf(v: BrowseView, p: BrowseParams, client: Db, plan: SearchPlan, gather: boolean) {
+  if (!v.search || !p.run || plan.matchSets === false) return null;
+  const set = await (gather ? runMatchSet : keptMatchSet)(v.search, p.run, client);
+  return set === null || "over" in set ? null : set;
+}
+
+/**
+ * The view's entries of a match set's rollouts, for a WHERE in place of the search's condition: each one key lookup
+ * of the run's current entries by rollout (ledger_rollout_idx, 045).
+ */
+const ofMatchSet = (set: { ids: string }) => Prisma.sql`l.rollout_id = any(${set.ids}::bigint[])`;
+
+/**
+ * A page of the view from a match set: every entry of the set's rollouts under the view's filters, read by key
+ * (ofMatchSet), then the page's in the view's order, and how many there were (`count(*) over ()`, the same rows). The
+ * entries are read apart from the order (`offset 0`): given the order and the limit, the planner walked the run's
+ * whole partition in key order with the set as a filter, hoping to fill the page early — 0.66 s at 1 M rollouts for
+ * a set of 15,375 of which the filter kept none, 0.10 s by key.
+ */
+async function setPage(
+  v: BrowseView,
+  p: BrowseParams,
+  dir: "asc" | "desc",
+  limit: number,
+  set: { ids: string },
+  client: Db,
+  marks: boolean,
+): Promise<{ rows: RawRow[]; total: number }> {
+  const expr = SORT_SQL[p.sort];
+  const d = Prisma.raw(dir);
+  const rows = await client.$queryRaw<(PageRow & { total: bigint })[]>`
+    select l.*, count(*) over () as total
+      from (select ${ROW_COLUMNS}, ${expr} as sort_value
+              from ledger l
+             where ${Prisma.join([...v.where, ofMatchSet(set)], " and ")}
+            offset 0) l
+     order by l.sort_value ${d}, l.id ${d}
+     limit ${limit}`;
+  const total = rows.length ? Number(rows[0].total) : 0;
+  // (each row keeps its `total`, which toRow does not read)
+  return { rows: await markRows(rows, client, marks), total };
+}
+
+/**
  * A page of the view. A search in one run whose index says its matches are few (fewMatches) has them found first,
  * and its page is the view's entries of those rollouts; one that finds none answers at once. Otherwise a search
  * walks the view's order (walkedRows): a frequent term fills its page in the
@@ -540,6 +602,14 @@ async function selectRows(
   marks = true,
 ): Promise<RawRow[]> {
   const walk = plan.walk ?? WALK_ROWS;
+  const fromSet = async (set: { ids: string }) => {
+    const page = await setPage(v, p, dir, limit, set, client, marks);
+    // the first page's view is the count's (the cursor is the only condition a later page adds)
+    if (plan.memo && p.after === undefined) plan.memo.setTotal = page.total;
+    return page.rows;
+  };
+  const kept = await matchSetOf(v, p, client, plan, false);
+  if (kept) return fromSet(kept);
   const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan) : null;
   if (few?.length === 0) return [];
   if (few) return markPage(orderedRows([...v.where, ofRollouts(few)], p, dir, limit), client, marks);
@@ -559,6 +629,8 @@ async function selectRows(
       if (Array.isArray(walked)) return [...tried.found, ...walked];
     }
   }
+  const set = await matchSetOf(v, p, client, plan, true);
+  if (set) return fromSet(set);
   return markPage(orderedRows(allConditions(v), p, dir, limit), client, marks);
 }
 
@@ -618,7 +690,7 @@ export async function browseLedger(
   limit = 100,
   opts: { snippets?: boolean; plan?: SearchPlan } = {},
 ): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
-  const kind = await queryKind(p);
+  const kind = await kindOf(p, opts.plan?.memo);
   const view = viewOf(p, kind);
   if (p.after) {
     const cursor = decodeCursor(p.after);
@@ -721,7 +793,7 @@ export type CountOptions = {
   searchBudgetMs?: number;
   estimateFirstAt?: number;
   /** Up to how many blocks (or rows) a search's matches in one run are found and counted (fewCount). */
-  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows" | "memo">;
+  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows" | "matchSets" | "memo">;
   /**
    * The view's first page (browseLedger of the same filters, no cursor), read beside the count: a search whose page
    * holds every match (no next page) is counted from it, without reading its matches again.
@@ -751,15 +823,20 @@ const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
   const started = Date.now();
-  const kind = await queryKind(p);
+  const kind = await kindOf(p, opts.plan?.memo);
   const view = viewOf(p, kind);
   // A search whose first page holds every match is counted by it: its matches were found once, for the page (the
   // searches that find few read what the page reads again, 0.4–1.3 s for some at 1 M rollouts)
   if (kind?.kind === "search" && opts.firstPage && p.after === undefined) {
     const page = await opts.firstPage;
     if (page.nextCursor === null) return { count: page.rows.length, exact: true };
+    const counted = opts.plan?.memo?.setTotal;
+    if (counted !== undefined) return { count: counted, exact: true };
   }
-  const few = view.search && p.run ? await readView(kind, (c) => fewCount(view, p.run!, c, opts.plan)) : null;
+  // A match set kept for the search in the run (lib/search/match-set-data.ts) counts it exactly, by its rollouts' entries
+  const kept = await setCount(kind, view, p, opts.plan ?? {}, false);
+  if (kept !== null) return { count: kept, exact: true };
+  const few = view.search && p.run ? await fewCount(kind, view, p.run, opts.plan) : null;
   if (few !== null) return { count: few, exact: true };
   const where = Prisma.join(allConditions(view), " and ");
   const scopeRows = opts.exactScopeRows ?? EXACT_SCOPE_ROWS;
@@ -767,6 +844,9 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   const base = view.search ? await sampleBase(p.run) : undefined;
   const first = base === undefined ? null : await searchEstimate(view, p, base, scopeRows, sampleRows);
   if (first !== null && first >= (opts.estimateFirstAt ?? ESTIMATE_FIRST_AT)) return { count: first, exact: false };
+  // Not estimated as many: its matches in the run gathered (or those the page is gathering) count it exactly
+  const set = await setCount(kind, view, p, opts.plan ?? {}, true);
+  if (set !== null) return { count: set, exact: true };
   const n = await readView(kind, async (client) => {
     const rows = await client.$queryRaw<{ n: bigint }[]>`
       select count(*) as n from (select 1 from ledger l where ${where} limit ${COUNT_CAP + 1}) s`;
@@ -800,12 +880,38 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
  * How many entries of a view of one run match its search, counted exactly when its index says its matches are few
  * (fewMatches): the view's entries of those rollouts. Null when they are not few.
  */
-async function fewCount(v: BrowseView, run: string, client: Db, plan?: SearchPlan): Promise<number | null> {
-  const few = v.search ? await fewMatches(v.search, run, client, plan) : null;
+async function fewCount(kind: QueryKind | undefined, v: BrowseView, run: string, plan?: SearchPlan) {
+  if (!v.search) return null;
+  // the page's answer, when it asked (without a transaction of its own to wait for it in)
+  const asked = plan?.memo?.few;
+  const few = asked ? await asked : await readView(kind, (c) => fewMatches(v.search!, run, c, plan));
   if (few === null) return null;
-  if (few.length === 0) return 0;
+  return few.length === 0 ? 0 : readView(kind, (c) => countOf([...v.where, ofRollouts(few)], c));
+}
+
+/**
+ * How many entries of a view of one run match its search, counted from the search's match set in the run (one read:
+ * the set's rollouts' entries under the view's filters): the set kept, or, with `gather`, kept or gathered now. Null
+ * without one (nothing is read when no set of the search in the run is kept and `gather` is false).
+ */
+async function setCount(
+  kind: QueryKind | undefined,
+  v: BrowseView,
+  p: BrowseParams,
+  plan: SearchPlan,
+  gather: boolean,
+) {
+  if (!v.search || !p.run || plan.matchSets === false || (!gather && !matchSetHeld(v.search, p.run))) return null;
+  return readView(kind, async (c) => {
+    const set = await matchSetOf(v, p, c, plan, gather);
+    return set && countOf([...v.where, ofMatchSet(set)], c);
+  });
+}
+
+/** The entries under some conditions, counted. */
+async function countOf(where: Prisma.Sql[], client: Db): Promise<number> {
   const [{ n }] = await client.$queryRaw<{ n: bigint }[]>`
-    select count(*) as n from ledger l where ${Prisma.join([...v.where, ofRollouts(few)], " and ")}`;
+    select count(*) as n from ledger l where ${Prisma.join(where, " and ")}`;
   return Number(n);
 }
 

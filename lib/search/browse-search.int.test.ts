@@ -140,8 +140,10 @@ describe("the browser's search", () => {
     const same = async (p: BrowseParams, label: string) => {
       // the index plan alone (no walk, matches not found first): what the page was before the walk
       // (its first pages: it reads every match of a frequent term for each, up to a second a page here)
-      const indexed = await pages(p, { walk: 0, ...NOT_FIRST }, 3);
+      const indexed = await pages(p, { walk: 0, ...NOT_FIRST, matchSets: false }, 3);
       expect(indexed[0].ids.length, label).toBeGreaterThan(0);
+      // the search's matches in the run gathered and kept (lib/search/match-set-data.ts), where the index would answer
+      if (p.run) expect(await pages(p, { walk: 0, ...NOT_FIRST }, 3), label).toEqual(indexed);
       // the walk answers the first page itself, and it is the index plan's first page
       const walked = await walkedPage(p, 6);
       expect(walked?.map((r) => r.id).slice(0, 5), label).toEqual(indexed[0].ids);
@@ -199,9 +201,15 @@ describe("the browser's search", () => {
     // a scope past exactScopeRows: the estimate first, and at or past estimateFirstAt it is the answer (a sample of
     // the whole partition here, so the estimate is the exact figure) — unless the blocks say the matches are few
     // (every search's are, in a run this small), which are then counted exactly
-    const small = { exactScopeRows: 10, estimateFirstAt: 10, sampleRows: 1_000_000, plan: NOT_FIRST };
+    // (no match set: one kept for the search in the run counts it exactly, match-set.int.test.ts)
+    const small = {
+      exactScopeRows: 10,
+      estimateFirstAt: 10,
+      sampleRows: 1_000_000,
+      plan: { ...NOT_FIRST, matchSets: false },
+    };
     expect(await countLedger(frequent, small)).toEqual({ count: exact.count, exact: false });
-    expect(await countLedger(frequent, { ...small, plan: undefined })).toEqual(exact);
+    expect(await countLedger(frequent, { ...small, plan: { matchSets: false } })).toEqual(exact);
     // under estimateFirstAt: counted to the cap as before, exact
     const rare = params({ run: DEMO, q: '"has been processed" O-20007' });
     expect(await countLedger(rare, small)).toEqual({ count: 0, exact: true });
@@ -238,12 +246,13 @@ describe("the browser's search", () => {
   it("counts a browser page's search from the page when it holds every match, else from the few matches it read", async () => {
     const captured = installStatementCapture();
     try {
-      // every match on the page: the count reads nothing of its own
+      // every match on the page: the count reads nothing of its own (no match set: one kept for the search in the
+      // run is read first, match-set.int.test.ts)
       const one = params({ run: DEMO, q: "refund" });
       const memo = {};
-      const page = browseLedger(one, 500, { plan: { memo } });
+      const page = browseLedger(one, 500, { plan: { memo, matchSets: false } });
       const whole = await page;
-      const count = await capture(() => countLedger(one, { firstPage: page, plan: { memo } }));
+      const count = await capture(() => countLedger(one, { firstPage: page, plan: { memo, matchSets: false } }));
       const rows = whole.rows.length;
       expect(rows).toBeGreaterThan(0);
       expect(whole.nextCursor).toBeNull();
@@ -253,9 +262,9 @@ describe("the browser's search", () => {
       expect(reads.filter((s) => /rollout_search|count\(|tablesample/.test(s))).toEqual([]);
       // a page of 2 of them: counted from the matches the page found (one read of the blocks, the page's)
       const memo2 = {};
-      const first2 = capture(() => browseLedger(one, 2, { plan: { memo: memo2 } }));
+      const first2 = capture(() => browseLedger(one, 2, { plan: { memo: memo2, matchSets: false } }));
       const count2 = await capture(() =>
-        countLedger(one, { firstPage: first2.then((f) => f.result), plan: { memo: memo2 } }),
+        countLedger(one, { firstPage: first2.then((f) => f.result), plan: { memo: memo2, matchSets: false } }),
       );
       expect((await first2).result.nextCursor).not.toBeNull();
       expect(count2.result).toEqual({ count: rows, exact: true });

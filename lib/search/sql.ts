@@ -202,29 +202,43 @@ export function searchBlocksSql(query: IndexedSearch, run: string, limit: number
 }
 
 /**
- * The rollouts of one run, with their trajectory ids, that match the search within the given id ranges
- * (searchBlocksSql's), each range's rows read by their key and checked as written. The trajectory id is what finds
- * a rollout's ledger entries by index (the ledger has no index on rollout_id alone).
+ * The ids of the rollouts of one run that match the search within the given id ranges (searchBlocksSql's), each
+ * range's rows read by their key and checked as written.
  */
-export function rangeMatchesSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
-  return Prisma.sql`select s.rollout_id, t.trajectory_id
+export function rangeMatchIdsSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
+  return Prisma.sql`select s.rollout_id
       from unnest(${ranges.map((r) => r.first)}::bigint[], ${ranges.map((r) => r.last)}::bigint[]) r(first_id, last_id)
       cross join lateral (select s.rollout_id from rollout_search s
                            where s.run_id = ${run} and s.rollout_id between r.first_id and r.last_id
-                             and ${matchCondition(query, "s")} offset 0) s
-      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
+                             and ${matchCondition(query, "s")} offset 0) s`;
 }
 
 /**
- * Up to `limit` rollouts of one run (with their trajectory ids) that match a search with Chinese, Japanese or Korean text, found by their
- * character pairs' index and checked as written; null for a search without such a term (no index to ask).
+ * The ids of up to `limit` rollouts of one run that match a search with Chinese, Japanese or Korean text, found by
+ * their character pairs' index and checked as written; null for a search without such a term (no index to ask).
  */
-export function pairMatchesSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+export function pairMatchIdsSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
   if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
-  return Prisma.sql`select s.rollout_id, t.trajectory_id
-      from (select s.rollout_id from rollout_search s
-             where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}) s
-      join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
+  return Prisma.sql`select s.rollout_id from rollout_search s
+     where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
+}
+
+/** Rollouts of one run by id (a subquery's `rollout_id`), with their trajectory ids. */
+const withTrajectories = (ids: Prisma.Sql, run: string) =>
+  Prisma.sql`select s.rollout_id, t.trajectory_id from (${ids}) s join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
+
+/**
+ * The rollouts of one run, with their trajectory ids, that match the search within the given id ranges
+ * (rangeMatchIdsSql), for the view's entries of a few matches (lib/ledger/browse.ts, fewMatches).
+ */
+export function rangeMatchesSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
+  return withTrajectories(rangeMatchIdsSql(query, run, ranges), run);
+}
+
+/** Up to `limit` rollouts of one run, with their trajectory ids, found by the pairs' index (pairMatchIdsSql). */
+export function pairMatchesSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
+  const ids = pairMatchIdsSql(query, run, limit);
+  return ids && withTrajectories(ids, run);
 }
 
 /**

@@ -1,0 +1,95 @@
+// A search's matches in one run, found once and reused while the run's rollouts are unchanged. A search whose page
+// neither its index's few matches nor a walk in the browser's order answers (lib/ledger/browse.ts: a Chinese term
+// with an exclusion sorted by reward, or under a filter that keeps few of its matches) checks every candidate the
+// index gives, for its page, again for its count, and again for each next page: `退款 -refund` reads the 64,750
+// rollouts with 退款's pair to keep 15,375 (0.5 s of the server's CPU per page at 1 M rollouts, docs/benchmarks.md,
+// "Search"). Kept here, each view of that search in that run is a lookup of the matches' ledger entries by rollout id.
+//
+// What a match set is computed from is the run's rollouts' searchable texts (rollout_search), written once by the
+// ingest that stores each rollout and never changed. A run's rollouts are written under its ledger lock, which an
+// ingest takes before it draws their ids (lib/ledger/store/write-batch.ts): each batch's ids are above every id of the
+// run committed before it, so the run's highest rollout id changes with every batch that adds one, and that id is
+// the fingerprint. It is read before the matches, in the same transaction: the matches found hold at least every
+// rollout up to it.
+import type { Db } from "@/lib/db/client.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import type { SearchQuery } from "@/lib/search/parse.ts";
+import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch } from "@/lib/search/sql.ts";
+
+/** Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). */
+export const MATCH_SET_MAX = 50_000;
+
+/**
+ * Blocks of a run up to which a search's matches are gathered by the blocks' index (each block's rollouts, 16 at
+ * most, read by key and checked): 65,536 rollouts at most. More blocks hold a word too frequent for a match set.
+ */
+const MATCH_SET_BLOCKS = 4_096;
+
+/**
+ * Every rollout of one run that matches a search: how many, and their ids as a PostgreSQL array literal (given to a
+ * statement as one bigint[] parameter, as it is kept). `over` when there are more than MATCH_SET_MAX, or the search
+ * has no index to gather them by.
+ */
+export type MatchSet = { count: number; ids: string } | { over: true };
+
+const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, maxAgeMs: 10 * 60_000 });
+
+/** The cache's key of a search in a run: the run and the search's terms (the same terms written another way share). */
+const keyOf = (query: SearchQuery, run: string, max: number) => JSON.stringify([run, max, query.terms]);
+
+/** The run's highest rollout id (the match sets' fingerprint, above); null for a run without rollouts. */
+async function runFingerprint(run: string, client: Db): Promise<string | null> {
+  const [row] = await client.$queryRaw<{ fp: string | null }[]>`
+    select max(r.id)::text as fp from rollouts r where r.run_id = ${run}`;
+  return row?.fp ?? null;
+}
+
+/** The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index. */
+async function gather(search: IndexedSearch, run: string, client: Db, max: number): Promise<MatchSet> {
+  const blocks = searchBlocksSql(search, run, MATCH_SET_BLOCKS + 1);
+  let ids: { rollout_id: bigint }[];
+  if (blocks) {
+    const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
+    if (ranges.length > MATCH_SET_BLOCKS) return { over: true };
+    const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
+    ids = spans.length ? await client.$queryRaw(rangeMatchIdsSql(search, run, spans)) : [];
+  } else {
+    const pairs = pairMatchIdsSql(search, run, max + 1);
+    if (!pairs) return { over: true };
+    ids = await client.$queryRaw(pairs);
+  }
+  if (ids.length > max) return { over: true };
+  return { count: ids.length, ids: `{${ids.map((r) => r.rollout_id).join(",")}}` };
+}
+
+/**
+ * The search's match set in one run: the one kept, while the run's highest rollout id is the one it was gathered at,
+ * or gathered now (in `client`'s transaction, under its statement timeout) and kept. Concurrent callers share one
+ * gathering (a browser page's page and count). Null for a run without rollouts. `max` (MATCH_SET_MAX) is for tests.
+ */
+export async function runMatchSet(
+  search: IndexedSearch,
+  run: string,
+  client: Db,
+  max = MATCH_SET_MAX,
+): Promise<MatchSet | null> {
+  const fingerprint = await runFingerprint(run, client);
+  if (fingerprint === null) return null;
+  return matchSets.get(readDb(), keyOf(search, run, max), fingerprint, () => gather(search, run, client, max));
+}
+
+/**
+ * The search's match set in one run if one is kept at the run's current highest rollout id; null otherwise. A search
+ * with none kept at any reads nothing.
+ */
+export async function keptMatchSet(search: SearchQuery, run: string, client: Db): Promise<MatchSet | null> {
+  if (!matchSetHeld(search, run)) return null;
+  const fingerprint = await runFingerprint(run, client);
+  return (await matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fingerprint)) ?? null;
+}
+
+/** Whether a match set of the search in the run is kept at any of the run's highest rollout ids (nothing is read). */
+export function matchSetHeld(search: SearchQuery, run: string): boolean {
+  return matchSets.holds(readDb(), keyOf(search, run, MATCH_SET_MAX));
+}
