@@ -31,6 +31,7 @@ import {
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 import { keptMatchSet, matchSetHeld, runMatchSet } from "@/lib/search/match-set-data.ts";
+import { keptSearchCount } from "@/lib/ledger/search-count-data.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -822,8 +823,19 @@ const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
  * says the count is "more than 1,000", not an estimate.
  */
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
-  const started = Date.now();
   const kind = await kindOf(p, opts.plan?.memo);
+  // A search's view of one run, counted as the console counts it, is kept while the run's entries and rollouts are
+  // unchanged (lib/ledger/search-count-data.ts)
+  const { sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan } = opts;
+  const tuned = [sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan?.fewBlocks, plan?.fewRows];
+  if (kind?.kind === "search" && p.run && plan?.matchSets === undefined && tuned.every((x) => x === undefined))
+    return keptSearchCount({ ...p, run: p.run }, () => countView(p, kind, opts));
+  return countView(p, kind, opts);
+}
+
+/** countLedger's count of a view, its `q` read. */
+async function countView(p: BrowseParams, kind: QueryKind | undefined, opts: CountOptions): Promise<LedgerCount> {
+  const started = Date.now();
   const view = viewOf(p, kind);
   // A search whose first page holds every match is counted by it: its matches were found once, for the page (the
   // searches that find few read what the page reads again, 0.4–1.3 s for some at 1 M rollouts)
