@@ -192,7 +192,7 @@ const CITUS_INT_FILES = [
   // browse and counts (the estimate of a large count, search, "find this ticket" across runs), detail, groups, export
   "lib/ledger/browse.int.test.ts",
   "lib/ledger/count-estimate.int.test.ts",
-  "lib/ledger/search-count.int.test.ts",
+  "lib/ledger/search-view.int.test.ts",
   "lib/search/browse-search.int.test.ts",
   "lib/search/omitted-words.int.test.ts",
   "lib/search/match-set.int.test.ts",

@@ -31,7 +31,7 @@ import {
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
 import { keptMatchSet, matchSetHeld, runMatchSet } from "@/lib/search/match-set-data.ts";
-import { keptSearchCount } from "@/lib/ledger/search-count-data.ts";
+import { keptSearchCount, keptSetOrder, type KeptOrder } from "@/lib/ledger/search-view-data.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -244,7 +244,15 @@ export async function queryKind(p: BrowseParams, client: Db = readDb()): Promise
  * A view's conditions: the browser's filters (and cursor) in `where`, and its search apart when `q` is one, so that a
  * page can walk the filters' order and probe each row for the search (selectRows).
  */
-export type BrowseView = { where: Prisma.Sql[]; search?: IndexedSearch };
+export type BrowseView = {
+  where: Prisma.Sql[];
+  search?: IndexedSearch;
+  /**
+   * A page's view (browseLedger): its conditions without the cursor, and the cursor `where` holds (none on a first
+   * page). A page read from a match set keeps the view's order from them (setPage).
+   */
+  page?: { base: Prisma.Sql[]; after?: Cursor };
+};
 
 function viewOf(p: BrowseParams, kind: QueryKind | undefined): BrowseView {
   if (kind?.kind !== "search") return { where: browseConditions(p, { q: kind }) };
@@ -553,13 +561,97 @@ async function matchSetOf(v: BrowseView, p: BrowseParams, client: Db, plan: Sear
 const ofMatchSet = (set: { ids: string }) => Prisma.sql`l.rollout_id = any(${set.ids}::bigint[])`;
 
 /**
- * A page of the view from a match set: every entry of the set's rollouts under the view's filters, read by key
+ * A page of the view from a match set, and the number of the view's entries: from the view's order kept for the set
+ * (keptSetOrder, lib/ledger/search-view-data.ts) when the view is a page's, else read (readSetPage).
+ */
+async function setPage(
+  v: BrowseView,
+  p: BrowseParams,
+  dir: "asc" | "desc",
+  limit: number,
+  set: { ids: string },
+  client: Db,
+  marks: boolean,
+): Promise<{ rows: RawRow[]; total: number }> {
+  const page = v.page;
+  const order =
+    page && p.run
+      ? await keptSetOrder({ ...p, run: p.run }, dir, () => readSetOrder(page.base, set, p, dir, client), client)
+      : null;
+  if (!order) return readSetPage(v, p, dir, limit, set, client, marks);
+  const start = page?.after ? positionPast(order, page.after, p.sort === "id", dir) : 0;
+  const ids = order.ids.subarray(start, start + limit);
+  if (ids.length === 0) return { rows: [], total: order.ids.length };
+  const read = await client.$queryRaw<PageRow[]>`
+    select ${ROW_COLUMNS}, ${SORT_SQL[p.sort]} as sort_value
+      from ledger l
+     where l.run_id = ${p.run} and l.id = any(${`{${ids.join(",")}}`}::bigint[])`;
+  const at = new Map(Array.from(ids, (id, i) => [id, i]));
+  read.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
+  return { rows: await markRows(read, client, marks), total: order.ids.length };
+}
+
+/**
+ * The view's entries of a match set's rollouts (its conditions without a cursor), their ids and sort values in the
+ * view's order: read by key apart from the order (`offset 0`, readSetPage), aggregated into two arrays.
+ */
+async function readSetOrder(
+  base: Prisma.Sql[],
+  set: { ids: string },
+  p: BrowseParams,
+  dir: "asc" | "desc",
+  client: Db,
+): Promise<KeptOrder> {
+  const d = Prisma.raw(dir);
+  const [row] = await client.$queryRaw<{ ids: bigint[]; vals: number[] }[]>`
+    select coalesce(array_agg(l.id order by l.sort_value ${d}, l.id ${d}), '{}') as ids,
+           coalesce(array_agg(l.sort_value::float8 order by l.sort_value ${d}, l.id ${d}), '{}') as vals
+      from (select l.id, ${SORT_SQL[p.sort]} as sort_value
+              from ledger l
+             where ${Prisma.join([...base, ofMatchSet(set)], " and ")}
+            offset 0) l`;
+  return { ids: BigInt64Array.from(row.ids), values: Float64Array.from(row.vals) };
+}
+
+/**
+ * Where a page past `cursor` starts in a view's kept order: the first entry after it in the view's order, as
+ * keyCondition says (the sort value, then the id; the id alone in id order; a cursor without a value as -1).
+ */
+export function positionPast(order: KeptOrder, cursor: Cursor, byId: boolean, dir: "asc" | "desc"): number {
+  const v = cursor.v ?? -1;
+  const id = BigInt(cursor.id);
+  // whether entry i comes after the cursor in the view's order
+  const past = (i: number) => {
+    const c =
+      byId || order.values[i] === v
+        ? order.ids[i] === id
+          ? 0
+          : order.ids[i] < id
+            ? -1
+            : 1
+        : order.values[i] < v
+          ? -1
+          : 1;
+    return dir === "asc" ? c > 0 : c < 0;
+  };
+  let lo = 0;
+  let hi = order.ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (past(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * A page of the view from a match set, read: every entry of the set's rollouts under the view's filters, read by key
  * (ofMatchSet), then the page's in the view's order, and how many there were (`count(*) over ()`, the same rows). The
  * entries are read apart from the order (`offset 0`): given the order and the limit, the planner walked the run's
  * whole partition in key order with the set as a filter, hoping to fill the page early — 0.66 s at 1 M rollouts for
  * a set of 15,375 of which the filter kept none, 0.10 s by key.
  */
-async function setPage(
+async function readSetPage(
   v: BrowseView,
   p: BrowseParams,
   dir: "asc" | "desc",
@@ -693,10 +785,12 @@ export async function browseLedger(
 ): Promise<{ rows: BrowseRow[]; nextCursor: string | null }> {
   const kind = await kindOf(p, opts.plan?.memo);
   const view = viewOf(p, kind);
+  view.page = { base: [...view.where] };
   if (p.after) {
     const cursor = decodeCursor(p.after);
     if (!cursor) throw new BrowseCursorError();
     view.where.push(keyCondition(p, cursor));
+    view.page.after = cursor;
   }
   return readView(kind, async (client) => {
     const raw = await selectRows(view, p, p.dir, limit + 1, client, opts.plan);
@@ -825,7 +919,7 @@ const ESTIMATE_FIRST_AT = 2 * COUNT_CAP;
 export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Promise<LedgerCount> {
   const kind = await kindOf(p, opts.plan?.memo);
   // A search's view of one run, counted as the console counts it, is kept while the run's entries and rollouts are
-  // unchanged (lib/ledger/search-count-data.ts)
+  // unchanged (lib/ledger/search-view-data.ts)
   const { sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan } = opts;
   const tuned = [sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan?.fewBlocks, plan?.fewRows];
   if (kind?.kind === "search" && p.run && plan?.matchSets === undefined && tuned.every((x) => x === undefined))

@@ -1,11 +1,12 @@
 // A search's count of a view of one run, kept while the run's entries and rollouts are unchanged
-// (lib/ledger/search-count-data.ts), against a real ledger: a change made under it without a writer (only a test does
+// (lib/ledger/search-view-data.ts), against a real ledger: a change made under it without a writer (only a test does
 // that) is not seen while it is kept, a view filtered by the shadow audit is counted afresh, and every writer of the
 // run — a re-score superseding its entries, an ingest batch adding rollouts — makes the next count a fresh one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bindDatabase } from "@/lib/db/client.ts";
-import { countLedger } from "@/lib/ledger/browse.ts";
-import { keptSearchCount } from "@/lib/ledger/search-count-data.ts";
+import { browseLedger, countLedger, type SearchPlan } from "@/lib/ledger/browse.ts";
+import { capture, installStatementCapture } from "@/lib/testing/capture-statements.ts";
+import { keptSearchCount } from "@/lib/ledger/search-view-data.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
@@ -87,6 +88,48 @@ describe("a search's count of a view of one run", () => {
     expect(await keptSearchCount({ ...run, category: ["refund"] }, count)).toEqual(kept);
   });
 
+  it("keeps a page's order read from a match set: later pages read their entries by id, until a writer comes", async () => {
+    const p = params({ run: RUN, q: "reply:kiwi", sort: "reward", dir: "asc", step_from: "1" });
+    const sets: SearchPlan = { walk: 0, fewBlocks: 0, fewRows: 0 };
+    /** Every page, 6 rows each, as `plan` says: the rows' ids, and whether each page read the view's order. */
+    const pages = async (plan: SearchPlan) => {
+      const ids: string[][] = [];
+      const orderRead: boolean[] = [];
+      for (let after: string | undefined; ;) {
+        const page = await capture(() => browseLedger({ ...p, after }, 6, { snippets: false, plan }));
+        ids.push(page.result.rows.map((r) => r.id));
+        orderRead.push(page.statements.some((x) => /array_agg\(l\.id/.test(x.text)));
+        if (!page.result.nextCursor) return { ids, orderRead };
+        after = page.result.nextCursor;
+      }
+    };
+    const captured = installStatementCapture();
+    try {
+      const indexed = await pages({ ...sets, matchSets: false });
+      expect(indexed.ids.length).toBeGreaterThan(2);
+      expect(indexed.orderRead.every((x) => !x)).toBe(true);
+      // the first page reads the order, every later one (and the same view again) the kept one
+      const first = await pages(sets);
+      expect(first.ids).toEqual(indexed.ids);
+      expect(first.orderRead).toEqual(first.ids.map((_, i) => i === 0));
+      const again = await pages(sets);
+      expect(again.ids).toEqual(indexed.ids);
+      expect(again.orderRead.every((x) => !x)).toBe(true);
+      // the other direction is an order of its own
+      const desc = await capture(() => browseLedger({ ...p, dir: "desc" }, 6, { snippets: false, plan: sets }));
+      expect(desc.statements.some((x) => /array_agg\(l\.id/.test(x.text))).toBe(true);
+      // a writer of the run: read again, with its rollouts
+      const b = await ingestText(t.pool, batch(100, 4));
+      expect([b.ok, b.rejected]).toEqual([true, 0]);
+      const after = await pages(sets);
+      expect(after.orderRead[0]).toBe(true);
+      expect(after.ids).toEqual((await pages({ ...sets, matchSets: false })).ids);
+      expect(after.ids.flat().length).toBe(indexed.ids.flat().length + 2);
+    } finally {
+      captured.restore();
+    }
+  });
+
   it("is counted afresh once a re-score supersedes the run's entries, or a batch adds rollouts", async () => {
     let counted = 0;
     const count = async () => ({ count: ++counted, exact: true });
@@ -98,14 +141,14 @@ describe("a search's count of a view of one run", () => {
     const config = parseVerifierConfig({ guardrails: { unauthorized_write: { cap: 0.5 } } });
     if (!config.ok) throw new Error("bad config");
     const r = await rescoreRun(t.pool, { runId: RUN, config: config.config, batchSize: 25 });
-    expect(r.rescored).toBe(40);
+    expect(r.rescored).toBe(44);
     expect(await keptSearchCount(p, count)).toEqual({ count: 2, exact: true });
     expect(await keptSearchCount(p, count)).toEqual({ count: 2, exact: true });
     // a batch of the run: its rollouts are counted at once
     const b = await ingestText(t.pool, batch(40, 10));
     expect([b.ok, b.rejected]).toEqual([true, 0]);
     expect(await keptSearchCount(p, count)).toEqual({ count: 3, exact: true });
-    expect(await countLedger(all)).toEqual({ count: 25, exact: true });
+    expect(await countLedger(all)).toEqual({ count: 27, exact: true });
     expect(await countLedger(low)).toEqual(await fresh(low));
   });
 });

@@ -1,0 +1,88 @@
+// A search's view of one run — its count, and the order of its entries when they are read from a match set — kept
+// while nothing they are computed from changes.
+//
+// The count: a browser page counts its view at every load — its next pages too, whose count is the same — and a
+// frequent search's count is a block sample of 10,000 of the run's entries, each probed for the search
+// (lib/ledger/browse.ts, countLedger): at 3 M rollouts about twice the CPU of the page it is shown with. The order: a
+// view read from a search's match set (lib/search/match-set-data.ts) reads every entry of the set's rollouts for each
+// page, to filter and sort them — 46,125 entries for each page of `退款 -refund` sorted by reward at 3 M rollouts,
+// 157 ms of the server's CPU (docs/benchmarks.md, "Search"). Kept, a page is the next ids past its cursor, each read
+// by key, and marked as sampled or reviewed as it is read.
+//
+// What both are computed from: the run's current ledger entries that have a stored rollout (an entry without one
+// never matches a search), their fields the filters and the order read, and those rollouts' searchable texts. A run's
+// rollouts and their texts are written once, by the ingest batch that stores them; its ledger entries are appended,
+// an entry losing `is_current` only in the transaction that appends the entry superseding it (a re-score, a score
+// record, a case revision's re-score). Every such writer holds the run's ledger lock, taken before it draws its ids
+// from the sequences (lib/ledger/store/write-batch.ts), so each raises the run's highest entry id, and each that
+// stores a rollout its highest rollout id. The fingerprint is the two. A view that filters by the shadow audit
+// (sampled, reviewed) reads what neither covers and is never kept.
+import type { Db } from "@/lib/db/client.ts";
+import { processCache } from "@/lib/db/fingerprint-cache.ts";
+import { readDb } from "@/lib/db/read-client.ts";
+import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
+
+/** A view's count as countLedger gives it. */
+export type KeptCount = { count: number; exact: boolean; atLeast?: true };
+
+const counts = processCache<KeptCount>("search-view-counts", { maxEntries: 256, maxAgeMs: 5 * 60_000 });
+
+/**
+ * A view's entries read from a match set, in the view's order: their ids and the values they sort by (the view's
+ * sort expression; the id itself in id order).
+ */
+export type KeptOrder = { ids: BigInt64Array; values: Float64Array };
+
+const orders = processCache<KeptOrder>("search-view-orders", { maxEntries: 32, maxAgeMs: 5 * 60_000 });
+
+/** Parameters that do not change a view's count: its page's place and order. */
+const NOT_COUNTED = new Set(["after", "sort", "dir"]);
+
+/** The view's key: every parameter that changes its count, in one order. */
+const keyOf = (p: BrowseParams) =>
+  JSON.stringify(
+    Object.entries(p)
+      .filter(([k, v]) => v !== undefined && !NOT_COUNTED.has(k))
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+
+/** Whether a view reads what the fingerprint does not cover (the shadow audit's items and reviews). */
+const readsAudit = (p: BrowseParams) => p.sampled !== undefined || p.reviewed !== undefined;
+
+/** The run's highest rollout id and highest ledger entry id (above); null for a run without rollouts. */
+async function runCountFingerprint(run: string, client: Db): Promise<string | null> {
+  const [row] = await client.$queryRaw<{ fp: string | null }[]>`
+    select (select max(r.id) from rollouts r where r.run_id = ${run})::text || ':' ||
+           (select max(l.id) from ledger l where l.run_id = ${run})::text as fp`;
+  return row?.fp ?? null;
+}
+
+/**
+ * The count of a search's view of one run (`p.run` set, `q` a search): the one kept while the run's fingerprint is
+ * the one it was counted at, or `count()`'s, kept. A view filtered by the shadow audit is counted afresh each time.
+ */
+export async function keptSearchCount(
+  p: BrowseParams & { run: string },
+  count: () => Promise<KeptCount>,
+  client: Db = readDb(),
+): Promise<KeptCount> {
+  if (readsAudit(p)) return count();
+  const fingerprint = await runCountFingerprint(p.run, client);
+  return counts.get(readDb(), keyOf(p), fingerprint, count);
+}
+
+/**
+ * The order of a search's view of one run read from its match set (`p.run` set, `q` a search), in the direction
+ * `dir`: the one kept while the run's fingerprint is the one it was read at, or `read()`'s, kept. Null for a view
+ * filtered by the shadow audit (never kept: its caller reads its page as it is).
+ */
+export async function keptSetOrder(
+  p: BrowseParams & { run: string },
+  dir: "asc" | "desc",
+  read: () => Promise<KeptOrder>,
+  client: Db = readDb(),
+): Promise<KeptOrder | null> {
+  if (readsAudit(p)) return null;
+  const fingerprint = await runCountFingerprint(p.run, client);
+  return orders.get(readDb(), JSON.stringify([keyOf(p), p.sort, dir]), fingerprint, read);
+}
