@@ -560,25 +560,29 @@ async function matchSetOf(v: BrowseView, p: BrowseParams, client: Db, plan: Sear
  */
 const ofMatchSet = (set: { ids: string }) => Prisma.sql`l.rollout_id = any(${set.ids}::bigint[])`;
 
+/** A page of a view to read from a match set of its search (selectRows' arguments, and the set). */
+type SetRead = {
+  v: BrowseView;
+  p: BrowseParams;
+  dir: "asc" | "desc";
+  limit: number;
+  set: { ids: string };
+  client: Db;
+  marks: boolean;
+};
+
 /**
  * A page of the view from a match set, and the number of the view's entries: from the view's order kept for the set
  * (keptSetOrder, lib/ledger/search-view-data.ts) when the view is a page's, else read (readSetPage).
  */
-async function setPage(
-  v: BrowseView,
-  p: BrowseParams,
-  dir: "asc" | "desc",
-  limit: number,
-  set: { ids: string },
-  client: Db,
-  marks: boolean,
-): Promise<{ rows: RawRow[]; total: number }> {
+async function setPage(r: SetRead): Promise<{ rows: RawRow[]; total: number }> {
+  const { v, p, dir, limit, set, client, marks } = r;
   const page = v.page;
   const order =
     page && p.run
       ? await keptSetOrder({ ...p, run: p.run }, dir, () => readSetOrder(page.base, set, p, dir, client), client)
       : null;
-  if (!order) return readSetPage(v, p, dir, limit, set, client, marks);
+  if (!order) return readSetPage(r);
   const start = page?.after ? positionPast(order, page.after, p.sort === "id", dir) : 0;
   const ids = order.ids.subarray(start, start + limit);
   if (ids.length === 0) return { rows: [], total: order.ids.length };
@@ -651,15 +655,15 @@ export function positionPast(order: KeptOrder, cursor: Cursor, byId: boolean, di
  * whole partition in key order with the set as a filter, hoping to fill the page early — 0.66 s at 1 M rollouts for
  * a set of 15,375 of which the filter kept none, 0.10 s by key.
  */
-async function readSetPage(
-  v: BrowseView,
-  p: BrowseParams,
-  dir: "asc" | "desc",
-  limit: number,
-  set: { ids: string },
-  client: Db,
-  marks: boolean,
-): Promise<{ rows: RawRow[]; total: number }> {
+async function readSetPage({
+  v,
+  p,
+  dir,
+  limit,
+  set,
+  client,
+  marks,
+}: SetRead): Promise<{ rows: RawRow[]; total: number }> {
   const expr = SORT_SQL[p.sort];
   const d = Prisma.raw(dir);
   const rows = await client.$queryRaw<(PageRow & { total: bigint })[]>`
@@ -696,7 +700,7 @@ async function selectRows(
 ): Promise<RawRow[]> {
   const walk = plan.walk ?? WALK_ROWS;
   const fromSet = async (set: { ids: string }) => {
-    const page = await setPage(v, p, dir, limit, set, client, marks);
+    const page = await setPage({ v, p, dir, limit, set, client, marks });
     // the first page's view is the count's (the cursor is the only condition a later page adds)
     if (plan.memo && p.after === undefined) plan.memo.setTotal = page.total;
     return page.rows;
