@@ -32,6 +32,7 @@ import {
 import type { Snippet } from "@/lib/search/snippet.ts";
 import { keptMatchSet, matchSetHeld, runMatchSet } from "@/lib/search/match-set-data.ts";
 import { keptSearchCount, keptSetOrder, type KeptOrder } from "@/lib/ledger/search-view-data.ts";
+import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
 // as tie-break, paged by key (the cursor is the last row's sort value and id — never an OFFSET scan).
@@ -548,9 +549,18 @@ const ofRollouts = (few: Match[]) =>
  * A search's match set in the view's run (lib/search/match-set-data.ts), when the plan allows one: the one kept (`gather`
  * false), or the one kept or gathered now. Null when there is none, or the search's matches are too many for one.
  */
-async function matchSetOf(v: BrowseView, p: BrowseParams, client: Db, plan: SearchPlan, gather: boolean) {
+async function matchSetOf(
+  v: BrowseView,
+  p: BrowseParams,
+  client: Db,
+  plan: SearchPlan,
+  gather: boolean,
+  fingerprint: () => Promise<RunFingerprint | null>,
+) {
   if (!v.search || !p.run || plan.matchSets === false) return null;
-  const set = await (gather ? runMatchSet : keptMatchSet)(v.search, p.run, client);
+  const set = gather
+    ? await runMatchSet(v.search, p.run, client, fingerprint)
+    : await keptMatchSet(v.search, p.run, fingerprint);
   return set === null || "over" in set ? null : set;
 }
 
@@ -569,6 +579,7 @@ type SetRead = {
   set: { ids: string };
   client: Db;
   marks: boolean;
+  fingerprint: () => Promise<RunFingerprint | null>;
 };
 
 /**
@@ -576,11 +587,11 @@ type SetRead = {
  * (keptSetOrder, lib/ledger/search-view-data.ts) when the view is a page's, else read (readSetPage).
  */
 async function setPage(r: SetRead): Promise<{ rows: RawRow[]; total: number }> {
-  const { v, p, dir, limit, set, client, marks } = r;
+  const { v, p, dir, limit, set, client, marks, fingerprint } = r;
   const page = v.page;
   const order =
     page && p.run
-      ? await keptSetOrder({ ...p, run: p.run }, dir, () => readSetOrder(page.base, set, p, dir, client), client)
+      ? await keptSetOrder({ ...p, run: p.run }, dir, () => readSetOrder(page.base, set, p, dir, client), fingerprint)
       : null;
   if (!order) return readSetPage(r);
   const start = page?.after ? positionPast(order, page.after, p.sort === "id", dir) : 0;
@@ -699,13 +710,15 @@ async function selectRows(
   marks = true,
 ): Promise<RawRow[]> {
   const walk = plan.walk ?? WALK_ROWS;
+  // the run's fingerprint, read once for the match set and the order kept with it (lib/db/run-fingerprint.ts)
+  const fingerprint = p.run ? fingerprintOnce(p.run, client) : async () => null;
   const fromSet = async (set: { ids: string }) => {
-    const page = await setPage({ v, p, dir, limit, set, client, marks });
+    const page = await setPage({ v, p, dir, limit, set, client, marks, fingerprint });
     // the first page's view is the count's (the cursor is the only condition a later page adds)
     if (plan.memo && p.after === undefined) plan.memo.setTotal = page.total;
     return page.rows;
   };
-  const kept = await matchSetOf(v, p, client, plan, false);
+  const kept = await matchSetOf(v, p, client, plan, false, fingerprint);
   if (kept) return fromSet(kept);
   const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan) : null;
   if (few?.length === 0) return [];
@@ -726,7 +739,7 @@ async function selectRows(
       if (Array.isArray(walked)) return [...tried.found, ...walked];
     }
   }
-  const set = await matchSetOf(v, p, client, plan, true);
+  const set = await matchSetOf(v, p, client, plan, true, fingerprint);
   if (set) return fromSet(set);
   return markPage(orderedRows(allConditions(v), p, dir, limit), client, marks);
 }
@@ -1013,7 +1026,7 @@ async function setCount(
 ) {
   if (!v.search || !p.run || plan.matchSets === false || (!gather && !matchSetHeld(v.search, p.run))) return null;
   return readView(kind, async (c) => {
-    const set = await matchSetOf(v, p, c, plan, gather);
+    const set = await matchSetOf(v, p, c, plan, gather, fingerprintOnce(p.run!, c));
     return set && countOf([...v.where, ofMatchSet(set)], c);
   });
 }

@@ -9,16 +9,13 @@
 // 157 ms of the server's CPU (docs/benchmarks.md, "Search"). Kept, a page is the next ids past its cursor, each read
 // by key, and marked as sampled or reviewed as it is read.
 //
-// What both are computed from: the run's current ledger entries that have a stored rollout (an entry without one
-// never matches a search), their fields the filters and the order read, and those rollouts' searchable texts. A run's
-// rollouts and their texts are written once, by the ingest batch that stores them; its ledger entries are appended,
-// an entry losing `is_current` only in the transaction that appends the entry superseding it (a re-score, a score
-// record, a case revision's re-score). Every such writer holds the run's ledger lock, taken before it draws its ids
-// from the sequences (lib/ledger/store/write-batch.ts), so each raises the run's highest entry id, and each that
-// stores a rollout its highest rollout id. The fingerprint is the two. A view that filters by the shadow audit
-// (sampled, reviewed) reads what neither covers and is never kept.
-import type { Db } from "@/lib/db/client.ts";
+// Both are computed from the run's current ledger entries that have a stored rollout (an entry without one never
+// matches a search), the fields the filters and the order read, and those rollouts' searchable texts: they are kept
+// while the run's highest rollout id and highest ledger entry id are unchanged (lib/db/run-fingerprint.ts, where why
+// every write raises one of them is said). A view that filters by the shadow audit (sampled, reviewed) reads what
+// neither covers and is never kept.
 import { processCache } from "@/lib/db/fingerprint-cache.ts";
+import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import type { BrowseParams } from "@/lib/ledger/browse-schema.ts";
 
@@ -49,13 +46,11 @@ const keyOf = (p: BrowseParams) =>
 /** Whether a view reads what the fingerprint does not cover (the shadow audit's items and reviews). */
 const readsAudit = (p: BrowseParams) => p.sampled !== undefined || p.reviewed !== undefined;
 
-/** The run's highest rollout id and highest ledger entry id (above); null for a run without rollouts. */
-async function runCountFingerprint(run: string, client: Db): Promise<string | null> {
-  const [row] = await client.$queryRaw<{ fp: string | null }[]>`
-    select (select max(r.id) from rollouts r where r.run_id = ${run})::text || ':' ||
-           (select max(l.id) from ledger l where l.run_id = ${run})::text as fp`;
-  return row?.fp ?? null;
-}
+/** The fingerprint a view is kept at: both ids (null: nothing kept, for a run without rollouts). */
+const viewFingerprint = async (fingerprint: () => Promise<RunFingerprint | null>) => {
+  const fp = await fingerprint();
+  return fp && `${fp.rollouts}:${fp.entries}`;
+};
 
 /**
  * The count of a search's view of one run (`p.run` set, `q` a search): the one kept while the run's fingerprint is
@@ -64,11 +59,10 @@ async function runCountFingerprint(run: string, client: Db): Promise<string | nu
 export async function keptSearchCount(
   p: BrowseParams & { run: string },
   count: () => Promise<KeptCount>,
-  client: Db = readDb(),
+  fingerprint = fingerprintOnce(p.run, readDb()),
 ): Promise<KeptCount> {
   if (readsAudit(p)) return count();
-  const fingerprint = await runCountFingerprint(p.run, client);
-  return counts.get(readDb(), keyOf(p), fingerprint, count);
+  return counts.get(readDb(), keyOf(p), await viewFingerprint(fingerprint), count);
 }
 
 /**
@@ -80,9 +74,8 @@ export async function keptSetOrder(
   p: BrowseParams & { run: string },
   dir: "asc" | "desc",
   read: () => Promise<KeptOrder>,
-  client: Db = readDb(),
+  fingerprint: () => Promise<RunFingerprint | null>,
 ): Promise<KeptOrder | null> {
   if (readsAudit(p)) return null;
-  const fingerprint = await runCountFingerprint(p.run, client);
-  return orders.get(readDb(), JSON.stringify([keyOf(p), p.sort, dir]), fingerprint, read);
+  return orders.get(readDb(), JSON.stringify([keyOf(p), p.sort, dir]), await viewFingerprint(fingerprint), read);
 }

@@ -5,13 +5,10 @@
 // rollouts with 退款's pair to keep 15,375 (0.5 s of the server's CPU per page at 1 M rollouts, docs/benchmarks.md,
 // "Search"). Kept here, each view of that search in that run is a lookup of the matches' ledger entries by rollout id.
 //
-// What a match set is computed from is the run's rollouts' searchable texts (rollout_search), written once by the
-// ingest that stores each rollout and never changed. A run's rollouts are written under its ledger lock, which an
-// ingest takes before it draws their ids (lib/ledger/store/write-batch.ts): each batch's ids are above every id of the
-// run committed before it, so the run's highest rollout id changes with every batch that adds one, and that id is
-// the fingerprint. It is read before the matches, in the same transaction: the matches found hold at least every
-// rollout up to it.
+// A set is kept while the run's highest rollout id (lib/db/run-fingerprint.ts) is the one it was gathered at: every
+// batch that adds a rollout to the run raises it, and a rollout's searchable texts are written once, with it.
 import type { Db } from "@/lib/db/client.ts";
+import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 import { processCache } from "@/lib/db/fingerprint-cache.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
@@ -38,12 +35,8 @@ const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, 
 /** The cache's key of a search in a run: the run and the search's terms (the same terms written another way share). */
 const keyOf = (query: SearchQuery, run: string, max: number) => JSON.stringify([run, max, query.terms]);
 
-/** The run's highest rollout id (the match sets' fingerprint, above); null for a run without rollouts. */
-async function runFingerprint(run: string, client: Db): Promise<string | null> {
-  const [row] = await client.$queryRaw<{ fp: string | null }[]>`
-    select max(r.id)::text as fp from rollouts r where r.run_id = ${run}`;
-  return row?.fp ?? null;
-}
+/** A run's fingerprint, read when first asked for (fingerprintOnce). */
+type Fingerprint = () => Promise<RunFingerprint | null>;
 
 /** The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index. */
 async function gather(search: IndexedSearch, run: string, client: Db, max: number): Promise<MatchSet> {
@@ -66,27 +59,33 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
 /**
  * The search's match set in one run: the one kept, while the run's highest rollout id is the one it was gathered at,
  * or gathered now (in `client`'s transaction, under its statement timeout) and kept. Concurrent callers share one
- * gathering (a browser page's page and count). Null for a run without rollouts. `max` (MATCH_SET_MAX) is for tests.
+ * gathering (a browser page's page and count). Null for a run without rollouts. `fingerprint` reads the run's (its
+ * caller's, when it reads it for more: by default, here); `max` (MATCH_SET_MAX) is for tests.
  */
 export async function runMatchSet(
   search: IndexedSearch,
   run: string,
   client: Db,
+  fingerprint: Fingerprint = fingerprintOnce(run, client),
   max = MATCH_SET_MAX,
 ): Promise<MatchSet | null> {
-  const fingerprint = await runFingerprint(run, client);
-  if (fingerprint === null) return null;
-  return matchSets.get(readDb(), keyOf(search, run, max), fingerprint, () => gather(search, run, client, max));
+  const fp = await fingerprint();
+  if (fp === null) return null;
+  return matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () => gather(search, run, client, max));
 }
 
 /**
  * The search's match set in one run if one is kept at the run's current highest rollout id; null otherwise. A search
- * with none kept at any reads nothing.
+ * with none kept at any reads nothing, not even the fingerprint.
  */
-export async function keptMatchSet(search: SearchQuery, run: string, client: Db): Promise<MatchSet | null> {
+export async function keptMatchSet(
+  search: SearchQuery,
+  run: string,
+  fingerprint: Fingerprint,
+): Promise<MatchSet | null> {
   if (!matchSetHeld(search, run)) return null;
-  const fingerprint = await runFingerprint(run, client);
-  return (await matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fingerprint)) ?? null;
+  const fp = await fingerprint();
+  return (fp && (await matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts))) ?? null;
 }
 
 /** Whether a match set of the search in the run is kept at any of the run's highest rollout ids (nothing is read). */

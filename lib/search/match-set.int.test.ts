@@ -8,6 +8,7 @@ import { bindDatabase, db } from "@/lib/db/client.ts";
 import { browseLedger, countLedger, type SearchPlan } from "@/lib/ledger/browse.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { keptMatchSet, runMatchSet } from "@/lib/search/match-set-data.ts";
+import { fingerprintOnce } from "@/lib/db/run-fingerprint.ts";
 import { loadIndexedSearch } from "@/lib/search/data.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
@@ -64,7 +65,7 @@ async function pages(p: BrowseParams, plan?: SearchPlan) {
 }
 const idsOf = (ps: { ids: string[] }[]) => ps.flatMap((x) => x.ids).sort();
 
-const kept = async (q: string) => keptMatchSet(parsedSearch(q), RUN, db());
+const kept = async (q: string) => keptMatchSet(parsedSearch(q), RUN, fingerprintOnce(RUN, db()));
 
 beforeAll(async () => {
   t = await freshDatabase("match_sets");
@@ -172,8 +173,8 @@ describe("a search's match set in one run", () => {
 
   it("holds at most its maximum: a search with more matches is answered without one", async () => {
     const search = await loadIndexedSearch(db(), parsedSearch("退款"), [RUN]);
-    expect(await runMatchSet(search, RUN, db(), 10)).toEqual({ over: true });
-    const whole = await runMatchSet(search, RUN, db(), 1000);
+    expect(await runMatchSet(search, RUN, db(), undefined, 10)).toEqual({ over: true });
+    const whole = await runMatchSet(search, RUN, db(), undefined, 1000);
     expect(whole !== null && "count" in whole ? whole.count : whole).toBe(
       [...replies.values()].filter((r) => r.includes("退款")).length,
     );
