@@ -24,11 +24,11 @@ export const MATCH_SET_MAX = 50_000;
 const MATCH_SET_BLOCKS = 4_096;
 
 /**
- * Every rollout of one run that matches a search: how many, and their ids as a PostgreSQL array literal (given to a
+ * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a
  * statement as one bigint[] parameter, as it is kept). `over` when there are more than MATCH_SET_MAX, or the search
  * has no index to gather them by.
  */
-export type MatchSet = { count: number; ids: string } | { over: true };
+export type MatchSet = { ids: string } | { over: true };
 
 const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, maxAgeMs: 10 * 60_000 });
 
@@ -53,7 +53,7 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
     ids = await client.$queryRaw(pairs);
   }
   if (ids.length > max) return { over: true };
-  return { count: ids.length, ids: `{${ids.map((r) => r.rollout_id).join(",")}}` };
+  return { ids: `{${ids.map((r) => r.rollout_id).join(",")}}` };
 }
 
 /**
