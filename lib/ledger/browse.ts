@@ -30,7 +30,7 @@ import {
   withSearchTimeout,
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
-import { keptMatchSet, matchSetHeld, runMatchSet } from "@/lib/search/match-set-data.ts";
+import { keptFewMatches, keptMatchSet, matchSetHeld, runMatchSet, type Match } from "@/lib/search/match-set-data.ts";
 import { keptSearchCount, keptSetOrder, type KeptOrder } from "@/lib/ledger/search-view-data.ts";
 import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 
@@ -486,7 +486,7 @@ const FEW_ROWS = 256;
  * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk),
  * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
  * (fewMatches; 0: never), and whether its matches in one run are gathered and kept (lib/search/match-set-data.ts) where the
- * index would otherwise answer (`matchSets`, by default). Tests set them to hold each way to the others' rows.
+ * index would otherwise answer, and its few matches kept (`matchSets`, by default). Tests set them to hold each way to the others' rows.
  */
 export type SearchPlan = {
   walk?: number;
@@ -509,32 +509,34 @@ const kindOf = (p: BrowseParams, memo?: SearchMemo) => (memo ? (memo.kind ??= qu
  * The rollouts of one run that match a search, when its index says they are few: the run's blocks that hold its
  * words, if there are at most `fewBlocks`, each one's rollouts checked; or, for a search whose only terms the blocks
  * cannot look up are Chinese, the rows its pairs' index finds, if at most `fewRows`. Null when there are more (the
- * walk in the browser's order finds a page of a frequent search sooner), or when the search has no index to ask.
+ * walk in the browser's order finds a page of a frequent search sooner), or when the search has no index to ask. Kept
+ * at the run's highest rollout id (keptFewMatches): every view of a frequent term asks again.
  */
 async function fewMatches(
   search: IndexedSearch,
   run: string,
   client: Db,
-  { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS, memo }: SearchPlan = {},
+  { fewBlocks = FEW_BLOCKS, fewRows = FEW_ROWS, matchSets, memo }: SearchPlan = {},
+  fingerprint = fingerprintOnce(run, client),
 ): Promise<Match[] | null> {
-  if (memo) return (memo.few ??= fewMatches(search, run, client, { fewBlocks, fewRows }));
-  const blocks = searchBlocksSql(search, run, fewBlocks + 1);
-  if (blocks) {
-    if (fewBlocks < 1) return null;
-    const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
-    if (ranges.length > fewBlocks) return null;
-    if (ranges.length === 0) return [];
-    const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
-    return client.$queryRaw<Match[]>(rangeMatchesSql(search, run, spans));
-  }
-  const pairs = pairMatchesSql(search, run, fewRows + 1);
-  if (!pairs || fewRows < 1) return null;
-  const found = await client.$queryRaw<Match[]>(pairs);
-  return found.length > fewRows ? null : found;
+  if (memo) return (memo.few ??= fewMatches(search, run, client, { fewBlocks, fewRows, matchSets }, fingerprint));
+  const find = async () => {
+    const blocks = searchBlocksSql(search, run, fewBlocks + 1);
+    if (blocks) {
+      if (fewBlocks < 1) return null;
+      const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
+      if (ranges.length > fewBlocks) return null;
+      if (ranges.length === 0) return [];
+      const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
+      return client.$queryRaw<Match[]>(rangeMatchesSql(search, run, spans));
+    }
+    const pairs = pairMatchesSql(search, run, fewRows + 1);
+    if (!pairs || fewRows < 1) return null;
+    const found = await client.$queryRaw<Match[]>(pairs);
+    return found.length > fewRows ? null : found;
+  };
+  return matchSets === false ? find() : keptFewMatches(search, run, `${fewBlocks}/${fewRows}`, fingerprint, find);
 }
-
-/** A rollout that matches a search, and its trajectory's id (fewMatches). */
-type Match = { rollout_id: bigint; trajectory_id: string };
 
 /**
  * The view's entries of the given rollouts (fewMatches'), for a WHERE in place of the search's condition: found by
@@ -720,7 +722,7 @@ async function selectRows(
   };
   const kept = await matchSetOf(v, p, client, plan, false, fingerprint);
   if (kept) return fromSet(kept);
-  const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan) : null;
+  const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan, fingerprint) : null;
   if (few?.length === 0) return [];
   if (few) return markPage(orderedRows([...v.where, ofRollouts(few)], p, dir, limit), client, marks);
   const stepRange = p.step_from !== undefined || p.step_to !== undefined;

@@ -221,23 +221,31 @@ describe("the browser's search", () => {
 
   it("answers a search that no block of the run holds from the blocks alone", async () => {
     const p = params({ run: DEMO, q: '"has been processed" Q-99999' });
-    // the run's list of words its blocks leave out (046), then one read of its blocks: no entry walked, no rollout's
-    // texts probed, no sample drawn
-    const blocksOnly = (statements: Sent[]) => {
-      const reads = statements.filter(planned).map((s) => s.text);
-      expect(reads).toHaveLength(2);
-      expect(reads[0]).toMatch(/^select word from search_omitted_words where run_id = any\(\$1::text\[\]\)$/);
-      expect(reads[1]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
+    // the run's list of words its blocks leave out (046), the run's fingerprint (its highest ids) and one read of its
+    // blocks: no entry walked, no rollout's texts probed, no sample drawn; then, the search's few matches (none) kept
+    // at that fingerprint, not even the blocks
+    const reads = (statements: Sent[], blocks: boolean) => {
+      const texts = statements.filter(planned).map((s) => s.text);
+      expect(texts).toHaveLength(blocks ? 3 : 2);
+      expect(texts[0]).toMatch(/^select word from search_omitted_words where run_id = any\(\$1::text\[\]\)$/);
+      expect(texts[1]).toMatch(/select max\(r\.id\) from rollouts r where r\.run_id = \$1/);
+      if (blocks) expect(texts[2]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
     };
     const captured = installStatementCapture();
     try {
       const page = await capture(() => browseLedger(p, 100));
       expect(page.result).toEqual({ rows: [], nextCursor: null });
-      blocksOnly(page.statements);
+      reads(page.statements, true);
       // in a scope too large to count exactly, where it was estimated from a sample first
       const count = await capture(() => countLedger(p, { exactScopeRows: 10 }));
       expect(count.result).toEqual({ count: 0, exact: true });
-      blocksOnly(count.statements);
+      reads(count.statements, false);
+      // asked afresh (nothing kept), the blocks alone again
+      const fresh = await capture(() => countLedger(p, { exactScopeRows: 10, plan: { matchSets: false } }));
+      expect(fresh.result).toEqual({ count: 0, exact: true });
+      const texts = fresh.statements.filter(planned).map((s) => s.text);
+      expect(texts).toHaveLength(2);
+      expect(texts[1]).toMatch(/from rollout_search_blocks b\s+where b.run_id = \$1/);
     } finally {
       captured.restore();
     }

@@ -88,6 +88,32 @@ export async function keptMatchSet(
   return (fp && (await matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts))) ?? null;
 }
 
+/** A rollout that matches a search, and its trajectory's id (a search's few matches: lib/ledger/browse.ts). */
+export type Match = { rollout_id: bigint; trajectory_id: string };
+
+/**
+ * A search's few matches in a run (lib/ledger/browse.ts, fewMatches), or null when its index says they are many:
+ * kept as a match set is, at the run's highest rollout id. A frequent Chinese term's check (its first 257 matches by
+ * the pairs' index, each row read and checked) was a sixth of the server's time under 20 researchers at 3 M
+ * rollouts, made again by every view of the term, whose page the walk then found (docs/benchmarks.md, "Search").
+ */
+const fewSets = processCache<Match[] | null>("search-few-matches", { maxEntries: 1024, maxAgeMs: 10 * 60_000 });
+
+/**
+ * The search's few matches in the run as `find` finds them (`limits`: how many it looks for, part of the key), kept
+ * while the run's highest rollout id is the one they were found at; found at once for a run without rollouts.
+ */
+export async function keptFewMatches(
+  search: SearchQuery,
+  run: string,
+  limits: string,
+  fingerprint: Fingerprint,
+  find: () => Promise<Match[] | null>,
+): Promise<Match[] | null> {
+  const fp = await fingerprint();
+  return fewSets.get(readDb(), JSON.stringify([run, limits, search.terms]), fp?.rollouts ?? null, find);
+}
+
 /** Whether a match set of the search in the run is kept at any of the run's highest rollout ids (nothing is read). */
 export function matchSetHeld(search: SearchQuery, run: string): boolean {
   return matchSets.holds(readDb(), keyOf(search, run, MATCH_SET_MAX));

@@ -175,6 +175,55 @@ describe("a search's match set in one run", () => {
     expect(await countLedger(p)).toEqual({ count: 31, exact: true });
   });
 
+  it("keeps a search's few matches (or that they are many) while the run's rollouts are unchanged", async () => {
+    // found first, never walked nor gathered: kept (the default) or found each time
+    const FEW: SearchPlan = { walk: 0 };
+    const FRESH: SearchPlan = { ...FEW, matchSets: false };
+    const words = params({ run: RUN, q: "reply:kiwi" });
+    const chinese = params({ run: RUN, q: "退款申请" });
+    const [wordsBefore, chineseBefore] = [idsOf(await pages(words, FEW)), idsOf(await pages(chinese, FEW))];
+    expect(wordsBefore).toContain(`${RUN}/a-6`);
+    expect(chineseBefore).toContain(`${RUN}/a-5`);
+    const setReply = (trajectory: string, text: string) =>
+      t.pool.query(
+        `update rollout_search s set reply = $3 from rollouts r
+          where s.run_id = $1 and r.run_id = s.run_id and r.id = s.rollout_id and r.trajectory_id = $2`,
+        [RUN, trajectory, text],
+      );
+    await setReply(`${RUN}/a-6`, "changed");
+    await setReply(`${RUN}/a-5`, "changed");
+    // the kept few matches still hold the changed rows; found afresh, they do not
+    expect(idsOf(await pages(words, FEW))).toEqual(wordsBefore);
+    expect(idsOf(await pages(chinese, FEW))).toEqual(chineseBefore);
+    expect(idsOf(await pages(words, FRESH))).toEqual(wordsBefore.filter((id) => id !== `${RUN}/a-6`));
+    expect(idsOf(await pages(chinese, FRESH))).toEqual(chineseBefore.filter((id) => id !== `${RUN}/a-5`));
+    // a batch of the run: found afresh, with its rollouts
+    const s = await ingestText(t.pool, batch("c", 4));
+    expect([s.ok, s.rejected]).toEqual([true, 0]);
+    expect(idsOf(await pages(words, FEW))).toEqual(
+      [...wordsBefore.filter((id) => id !== `${RUN}/a-6`), `${RUN}/c-2`].sort(),
+    );
+    expect(idsOf(await pages(chinese, FEW))).toEqual(
+      [...chineseBefore.filter((id) => id !== `${RUN}/a-5`), `${RUN}/c-1`].sort(),
+    );
+    // more than the few looked for: that is kept too, and the next view of the search walks without asking again
+    const many: SearchPlan = { fewRows: 3 };
+    const pairReads = async () => {
+      const page = await capture(() => browseLedger(chinese, 5, { snippets: false, plan: many }));
+      expect(page.result.rows).toHaveLength(5);
+      return page.statements.filter(planned).filter((x) => /s\.cjk @>/.test(x.text) && !/exists/.test(x.text)).length;
+    };
+    const captured = installStatementCapture();
+    try {
+      expect(await pairReads()).toBe(1);
+      expect(await pairReads()).toBe(0);
+    } finally {
+      captured.restore();
+      await setReply(`${RUN}/a-6`, reply("a", 6).toLowerCase());
+      await setReply(`${RUN}/a-5`, reply("a", 5).toLowerCase());
+    }
+  });
+
   it("holds at most its maximum: a search with more matches is answered without one", async () => {
     const search = await loadIndexedSearch(db(), parsedSearch("退款"), [RUN]);
     expect(await runMatchSet(search, RUN, db(), undefined, 10)).toEqual({ over: true });
