@@ -4,13 +4,12 @@
 // the console's server, then the embedded PostgreSQL; the last line is "verity: stopped". package.json runs this file
 // with `exec node`, so the PID `npm start` reports to a supervisor is npm's, which forwards both signals here.
 import type { ChildProcess } from "node:child_process";
-import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
 import { ensureDatabase, type DatabaseHandle } from "@/lib/db/embedded.ts";
 import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
-import { exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";
+import { CONSOLE_NODE_FLAGS, exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";
 import { demoEnabled, env } from "@/lib/env.ts";
 
 const dev = process.argv.includes("--dev");
@@ -97,8 +96,8 @@ async function main(): Promise<void> {
     // exactly when this start is.
     VERITY_DEMO: demoEnabled(e) ? "1" : "0",
     NEXT_TELEMETRY_DISABLED: "1",
-    // The console serves POST /api/v1/ingest: its memory flags are the CLI's (see lib/ingest/memory.ts).
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
+    // the console's young generation (lib/server/child-process.ts)
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
   };
   if (!dev && !buildIsCurrent()) await build(childEnv);
   if (stopping) return;

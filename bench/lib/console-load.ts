@@ -2,6 +2,7 @@
 // bench/search.ts): `next build`, bin/serve.ts on a port, signed-in researchers, and rounds of requests from all of
 // them at once with their latencies by kind, errors and the console's peak resident size.
 import { spawn, type ChildProcess } from "node:child_process";
+import { CONSOLE_NODE_FLAGS } from "@/lib/server/child-process.ts";
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -49,7 +50,14 @@ export type Console = { base: string; server: ChildProcess; peakRssMb: () => num
 /** The built console (bin/serve.ts, production) on `port` over the database at `url`, once it says it is ready. */
 export async function startConsole(url: string, port: number): Promise<Console> {
   const server = spawn(process.execPath, ["--import", "tsx", "bin/serve.ts", "--port", String(port)], {
-    env: { ...process.env, DATABASE_URL: url, NODE_ENV: "production", VERITY_DEMO: "0" },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      NODE_ENV: "production",
+      VERITY_DEMO: "0",
+      // the flags `npm start` gives the console
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((res, rej) => {

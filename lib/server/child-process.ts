@@ -5,6 +5,16 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import { createRequire } from "node:module";
 import os from "node:os";
 
+/**
+ * Node's flags for the console (`npm start`, the end-to-end tests' console, the benchmarks' console): V8's young
+ * generation at 64 MB semi-spaces, not the default 16 (nor the 8 the ingest CLI keeps for its memory,
+ * lib/ingest/memory.ts). A browser page renders ~170 KB of HTML and its payload; with small semi-spaces the collector
+ * ran every few requests and took 14 % of the console's CPU under 20 researchers. With 64 MB the console served
+ * 2,856–2,876 of their requests a minute where it served 2,408–2,523 (docs/benchmarks.md, "Search"), for ~100 MB
+ * more resident memory at its peak. An ingest through the console still forces its full collections (HeapBound).
+ */
+export const CONSOLE_NODE_FLAGS = ["--max-semi-space-size=64"];
+
 const nextBin = () => createRequire(import.meta.url).resolve("next/dist/bin/next");
 
 /** `next <args>` (build, dev) as a child of this process. */

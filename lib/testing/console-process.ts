@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import { INGEST_NODE_FLAGS } from "@/lib/ingest/memory.ts";
+import { CONSOLE_NODE_FLAGS } from "@/lib/server/child-process.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 
 /** Builds the console unless the build on disk is from the current sources. False if the build failed. */
@@ -60,13 +60,13 @@ async function waitHealthy(base: string, child: ChildProcess, timeoutMs = 60_000
   }
 }
 
-/** bin/serve.ts against `env.DATABASE_URL`, with the memory flags `npm start` gives the console (bin/start.ts). */
+/** bin/serve.ts against `env.DATABASE_URL`, with the node flags `npm start` gives the console (bin/start.ts). */
 export async function startConsoleServer(env: NodeJS.ProcessEnv): Promise<ConsoleServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const serverEnv = {
     ...env,
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...INGEST_NODE_FLAGS].filter(Boolean).join(" "),
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
   };
   let child: ChildProcess | null = null;
   const signal = async (sig: NodeJS.Signals) => {
