@@ -88,10 +88,13 @@ export function pct(xs: number[], p: number) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 }
 
+/** What a page says of a search its statement timeout stopped (SearchTimeoutError's message, lib/search/data.ts). */
+const SEARCH_STOPPED = /the search took longer than [\d.]+ s and was stopped/;
+
 /**
  * One round: each cookie a researcher asking `next` in turn for `seconds` (with an exponential think time of mean
  * `think` ms between requests); prints the latencies by kind and in all (p50, p95, max), the errors (any answer but
- * 200) and the console's peak RSS, and returns them.
+ * 200, and a page that says its search was stopped) and the console's peak RSS, and returns them.
  */
 export async function loadRound(
   consoleUnderLoad: Console,
@@ -111,9 +114,11 @@ export async function loadRound(
         try {
           const res = await fetch(consoleUnderLoad.base + p, { headers: { cookie }, redirect: "manual" });
           last = { path: p, status: res.status, body: await res.text() };
-          if (res.status !== 200) {
+          // a browser page answers a search its statement timeout stopped with 200 and the message in the form
+          const stopped = res.status === 200 && SEARCH_STOPPED.test(last.body);
+          if (res.status !== 200 || stopped) {
             errors++;
-            if (firstErrors.length < 3) firstErrors.push(`${res.status} ${p}`);
+            if (firstErrors.length < 3) firstErrors.push(`${stopped ? "200, search stopped:" : res.status} ${p}`);
           }
         } catch (err) {
           errors++;
