@@ -30,7 +30,14 @@ import {
   withSearchTimeout,
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
-import { keptFewMatches, keptMatchSet, matchSetHeld, runMatchSet, type Match } from "@/lib/search/match-set-data.ts";
+import {
+  keptFewMatches,
+  keptMatchSet,
+  matchSetHeld,
+  runMatchSet,
+  setInSteps,
+  type Match,
+} from "@/lib/search/match-set-data.ts";
 import { keptSearchCount, keptSetOrder, type KeptOrder } from "@/lib/ledger/search-view-data.ts";
 import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 
@@ -549,7 +556,8 @@ const ofRollouts = (few: Match[]) =>
 
 /**
  * A search's match set in the view's run (lib/search/match-set-data.ts), when the plan allows one: the one kept (`gather`
- * false), or the one kept or gathered now. Null when there is none, or the search's matches are too many for one.
+ * false), or the one kept or gathered now, its rollouts in the view's step range. Null when there is none, or the
+ * search's matches are too many for one.
  */
 async function matchSetOf(
   v: BrowseView,
@@ -563,7 +571,8 @@ async function matchSetOf(
   const set = gather
     ? await runMatchSet(v.search, p.run, client, fingerprint)
     : await keptMatchSet(v.search, p.run, fingerprint);
-  return set === null || "over" in set ? null : set;
+  // the set's rollouts in the view's step range (the view's condition on the entries' steps stays)
+  return set === null || "over" in set ? null : { ids: setInSteps(set, p.step_from, p.step_to) };
 }
 
 /**

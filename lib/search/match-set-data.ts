@@ -14,8 +14,13 @@ import { readDb } from "@/lib/db/read-client.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
 import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch } from "@/lib/search/sql.ts";
 
-/** Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). */
-export const MATCH_SET_MAX = 50_000;
+/**
+ * Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). At
+ * 10 M rollouts `退款 -refund` has about 153,000 and the phrase "已为您安排退款" about 244,000: with 50,000 their views that
+ * the walk does not answer went to the index, which the statement timeout stopped under the 20 researchers (29–40
+ * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 3 MB as its arrays.
+ */
+export const MATCH_SET_MAX = 250_000;
 
 /**
  * Blocks of a run up to which a search's matches are gathered by the blocks' index (each block's rollouts, 16 at
@@ -25,10 +30,31 @@ const MATCH_SET_BLOCKS = 4_096;
 
 /**
  * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a
- * statement as one bigint[] parameter, as it is kept). `over` when there are more than MATCH_SET_MAX, or the search
- * has no index to gather them by.
+ * statement as one bigint[] parameter, as it is kept), and each one's id and step (`rollouts`, `steps`: for a view of
+ * a step range, setInSteps). `over` when there are more than MATCH_SET_MAX, or the search has no index to gather
+ * them by.
  */
-export type MatchSet = { ids: string } | { over: true };
+export type MatchSet = { ids: string; rollouts: BigInt64Array; steps: Int32Array } | { over: true };
+
+/**
+ * A match set's rollouts in a view's step range (either end optional) as a PostgreSQL array literal: the set's own
+ * literal without a range. A view of a tenth of a run's steps then reads a tenth of the set's entries, where it read
+ * them all and kept a tenth (1.1 s a first view at 10 M rollouts under the 20 researchers, docs/benchmarks.md). A
+ * rollout's step in its search row is its own, as its ledger entries' is.
+ */
+export function setInSteps(
+  set: { ids: string; rollouts: BigInt64Array; steps: Int32Array },
+  from?: number,
+  to?: number,
+) {
+  if (from === undefined && to === undefined) return set.ids;
+  const lo = from ?? -Infinity;
+  const hi = to ?? Infinity;
+  const kept: string[] = [];
+  for (let i = 0; i < set.steps.length; i++)
+    if (set.steps[i] >= lo && set.steps[i] <= hi) kept.push(String(set.rollouts[i]));
+  return `{${kept.join(",")}}`;
+}
 
 const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, maxAgeMs: 10 * 60_000 });
 
@@ -41,7 +67,7 @@ type Fingerprint = () => Promise<RunFingerprint | null>;
 /** The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index. */
 async function gather(search: IndexedSearch, run: string, client: Db, max: number): Promise<MatchSet> {
   const blocks = searchBlocksSql(search, run, MATCH_SET_BLOCKS + 1);
-  let ids: { rollout_id: bigint }[];
+  let ids: { rollout_id: bigint; step: number }[];
   if (blocks) {
     const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
     if (ranges.length > MATCH_SET_BLOCKS) return { over: true };
@@ -53,7 +79,11 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
     ids = await client.$queryRaw(pairs);
   }
   if (ids.length > max) return { over: true };
-  return { ids: `{${ids.map((r) => r.rollout_id).join(",")}}` };
+  return {
+    ids: `{${ids.map((r) => r.rollout_id).join(",")}}`,
+    rollouts: BigInt64Array.from(ids, (r) => r.rollout_id),
+    steps: Int32Array.from(ids, (r) => r.step),
+  };
 }
 
 /**

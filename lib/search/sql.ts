@@ -202,24 +202,24 @@ export function searchBlocksSql(query: IndexedSearch, run: string, limit: number
 }
 
 /**
- * The ids of the rollouts of one run that match the search within the given id ranges (searchBlocksSql's), each
- * range's rows read by their key and checked as written.
+ * The ids (and steps) of the rollouts of one run that match the search within the given id ranges
+ * (searchBlocksSql's), each range's rows read by their key and checked as written.
  */
 export function rangeMatchIdsSql(query: SearchQuery, run: string, ranges: { first: bigint; last: bigint }[]) {
-  return Prisma.sql`select s.rollout_id
+  return Prisma.sql`select s.rollout_id, s.step
       from unnest(${ranges.map((r) => r.first)}::bigint[], ${ranges.map((r) => r.last)}::bigint[]) r(first_id, last_id)
-      cross join lateral (select s.rollout_id from rollout_search s
+      cross join lateral (select s.rollout_id, s.step from rollout_search s
                            where s.run_id = ${run} and s.rollout_id between r.first_id and r.last_id
                              and ${matchCondition(query, "s")} offset 0) s`;
 }
 
 /**
- * The ids of up to `limit` rollouts of one run that match a search with Chinese, Japanese or Korean text, found by
+ * The ids (and steps) of up to `limit` rollouts of one run that match a search with Chinese, Japanese or Korean text, found by
  * their character pairs' index and checked as written; null for a search without such a term (no index to ask).
  */
 export function pairMatchIdsSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
   if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
-  return Prisma.sql`select s.rollout_id from rollout_search s
+  return Prisma.sql`select s.rollout_id, s.step from rollout_search s
      where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
 }
 
