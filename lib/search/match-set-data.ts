@@ -124,7 +124,7 @@ export type Match = { rollout_id: bigint; trajectory_id: string };
 /**
  * A search's few matches in a run (lib/ledger/browse.ts, fewMatches), or null when its index says they are many:
  * kept as a match set is, at the run's highest rollout id. A frequent Chinese term's check (its first 257 matches by
- * the pairs' index, each row read and checked) was a sixth of the server's time under 20 researchers at 3 M
+ * the pairs' index, each row read and checked) was 15 % of the server's statement time under 20 researchers at 3 M
  * rollouts, made again by every view of the term, whose page the walk then found (docs/benchmarks.md, "Search").
  */
 const fewSets = processCache<Match[] | null>("search-few-matches", { maxEntries: 1024, maxAgeMs: 10 * 60_000 });
