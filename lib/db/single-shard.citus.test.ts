@@ -162,7 +162,7 @@ describe("a run's pages on the cluster", () => {
     const texts = statements.map((s) => s.text.replace(/\s+/g, " "));
     expect(texts.filter((t) => t.includes("from rollout_search_blocks b where b.run_id ="))).toHaveLength(1);
     expect(
-      texts.filter((t) => t.includes("cross join lateral (select s.rollout_id from rollout_search s")),
+      texts.filter((t) => t.includes("cross join lateral (select s.rollout_id, s.step from rollout_search s")),
     ).toHaveLength(1);
     expect(texts.filter((t) => t.includes(") w where exists (select 1 from rollout_search s"))).toEqual([]);
     await expectSingleShard(RUN, statements);

@@ -3,7 +3,6 @@
 // loadPairReportItems and built by buildPairReport, compared with lib/testing/ordering_reference.py fed with the
 // rewards and judgements read back with plain SQL. Also: the annotator progress counts pair judgements.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { rawClient } from "@/lib/db/raw-client.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordAdjudication } from "@/lib/audit/adjudication-mutations.ts";
@@ -45,15 +44,19 @@ function reference(input: unknown): Reference {
 }
 
 /**
- * A deterministic choice per (item, annotator): mostly the honest rollout, some inversions, some ties. A pair the
+ * A deterministic choice per annotator's judgement: mostly the honest rollout, some inversions, some ties. A pair the
  * ledger scores equal (two honest rollouts) is called a tie, except by the last annotator, who picks a side: both
  * kinds of unordered judgement occur.
  */
-function choose(itemId: bigint, userIndex: number, honestSide: "left" | "right", ledgerTie: boolean) {
+const judged = new Map<number, number>();
+function choose(userIndex: number, honestSide: "left" | "right", ledgerTie: boolean) {
   if (ledgerTie) return userIndex === 3 ? honestSide : "tie";
-  // a hash of the item and annotator, not a linear form of the id, whose choices followed how the ids fell (one run on
-  // the cluster drew 5 inversions, one short of what the test asks)
-  const h = createHash("sha256").update(`${itemId}:${userIndex}`).digest().readUInt32BE(0) % 20;
+  // each annotator's n-th judgement of an ordered pair, spread over 20 (11 is prime to 20): exactly 3 ties and 4
+  // inversions in every 20. A hash of the item's id and the annotator drew them by how the ids fell, and one run drew
+  // 5 inversions, one short of what the test asks
+  const n = judged.get(userIndex) ?? 0;
+  judged.set(userIndex, n + 1);
+  const h = (n * 11 + userIndex * 5) % 20;
   if (h < 3) return "tie";
   if (h < 7) return honestSide === "left" ? "right" : "left";
   return honestSide;
@@ -110,7 +113,7 @@ describe("the pairwise report", () => {
         });
         const aHigher = item.ledger.reward! >= item.ledgerB!.reward!;
         const honestSide = aHigher !== item.bOnLeft ? "left" : "right";
-        const choice = choose(lease.itemId, u, honestSide, item.ledger.reward === item.ledgerB!.reward);
+        const choice = choose(u, honestSide, item.ledger.reward === item.ledgerB!.reward);
         const s = await submitPairReview(lease.itemId, w, { choice, reason: null, note: "" }, 5 + u);
         if (!s.ok) throw new Error(s.error);
         progress = true;
