@@ -492,8 +492,9 @@ const FEW_ROWS = 256;
 /**
  * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk),
  * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
- * (fewMatches; 0: never), and whether its matches in one run are gathered and kept (lib/search/match-set-data.ts) where the
- * index would otherwise answer, and its few matches kept (`matchSets`, by default). Tests set them to hold each way to the others' rows.
+ * (fewMatches; 0: never), and whether its matches in one run are gathered and kept (lib/search/match-set-data.ts)
+ * where the index would otherwise answer, and its few matches kept (`matchSets`, by default). Tests set them to hold
+ * each way to the others' rows.
  */
 export type SearchPlan = {
   walk?: number;
@@ -517,7 +518,7 @@ const kindOf = (p: BrowseParams, memo?: SearchMemo) => (memo ? (memo.kind ??= qu
  * words, if there are at most `fewBlocks`, each one's rollouts checked; or, for a search whose only terms the blocks
  * cannot look up are Chinese, the rows its pairs' index finds, if at most `fewRows`. Null when there are more (the
  * walk in the browser's order finds a page of a frequent search sooner), or when the search has no index to ask. Kept
- * at the run's highest rollout id (keptFewMatches): every view of a frequent term asks again.
+ * at the run's highest rollout id (keptFewMatches), where every view of a frequent term asked again.
  */
 async function fewMatches(
   search: IndexedSearch,
