@@ -9,7 +9,7 @@ import { migrate } from "@/lib/db/migrate.ts";
 import { prepareFirstRun } from "@/lib/demo/first-run.ts";
 import { refreshStoredAlarms } from "@/lib/monitors/on-start.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
-import { CONSOLE_NODE_FLAGS, exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";
+import { consoleNodeOptions, exitOf, spawnNext, spawnScript, stopChild } from "@/lib/server/child-process.ts";
 import { demoEnabled, env } from "@/lib/env.ts";
 
 const dev = process.argv.includes("--dev");
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     VERITY_DEMO: demoEnabled(e) ? "1" : "0",
     NEXT_TELEMETRY_DISABLED: "1",
     // the console's young generation (lib/server/child-process.ts)
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
+    NODE_OPTIONS: consoleNodeOptions(),
   };
   if (!dev && !buildIsCurrent()) await build(childEnv);
   if (stopping) return;

@@ -2,7 +2,7 @@
 // bench/search.ts): `next build`, bin/serve.ts on a port, signed-in researchers, and rounds of requests from all of
 // them at once with their latencies by kind, errors and the console's peak resident size.
 import { spawn, type ChildProcess } from "node:child_process";
-import { CONSOLE_NODE_FLAGS } from "@/lib/server/child-process.ts";
+import { consoleNodeOptions } from "@/lib/server/child-process.ts";
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -56,7 +56,7 @@ export async function startConsole(url: string, port: number): Promise<Console> 
       NODE_ENV: "production",
       VERITY_DEMO: "0",
       // the flags `npm start` gives the console
-      NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
+      NODE_OPTIONS: consoleNodeOptions(),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });

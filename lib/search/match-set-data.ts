@@ -18,7 +18,7 @@ import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch 
  * Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). At
  * 10 M rollouts `退款 -refund` has about 153,000 and the phrase "已为您安排退款" about 244,000: with 50,000 their views that
  * the walk does not answer went to the index, which the statement timeout stopped under the 20 researchers (29–40
- * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 3 MB as its arrays.
+ * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 1 MB as its steps.
  */
 export const MATCH_SET_MAX = 250_000;
 
@@ -30,11 +30,11 @@ const MATCH_SET_BLOCKS = 4_096;
 
 /**
  * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a
- * statement as one bigint[] parameter, as it is kept), and each one's id and step (`rollouts`, `steps`: for a view of
- * a step range, setInSteps). `over` when there are more than MATCH_SET_MAX, or the search has no index to gather
- * them by.
+ * statement as one bigint[] parameter, as it is kept), and each one's step, in the literal's order (for a view of a
+ * step range, setInSteps). `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them
+ * by.
  */
-export type MatchSet = { ids: string; rollouts: BigInt64Array; steps: Int32Array } | { over: true };
+export type MatchSet = { ids: string; steps: Int32Array } | { over: true };
 
 /**
  * A match set's rollouts in a view's step range (either end optional) as a PostgreSQL array literal: the set's own
@@ -42,24 +42,21 @@ export type MatchSet = { ids: string; rollouts: BigInt64Array; steps: Int32Array
  * them all and kept a tenth (1.1 s a first view at 10 M rollouts under the 20 researchers, docs/benchmarks.md). A
  * rollout's step in its search row is its own, as its ledger entries' is.
  */
-export function setInSteps(
-  set: { ids: string; rollouts: BigInt64Array; steps: Int32Array },
-  from?: number,
-  to?: number,
-) {
+export function setInSteps(set: { ids: string; steps: Int32Array }, from?: number, to?: number) {
   if (from === undefined && to === undefined) return set.ids;
   const lo = from ?? -Infinity;
   const hi = to ?? Infinity;
-  const kept: string[] = [];
-  for (let i = 0; i < set.steps.length; i++)
-    if (set.steps[i] >= lo && set.steps[i] <= hi) kept.push(String(set.rollouts[i]));
-  return `{${kept.join(",")}}`;
+  const ids = set.steps.length ? set.ids.slice(1, -1).split(",") : [];
+  return `{${ids.filter((_, i) => set.steps[i] >= lo && set.steps[i] <= hi).join(",")}}`;
 }
 
 const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, maxAgeMs: 10 * 60_000 });
 
-/** The cache's key of a search in a run: the run and the search's terms (the same terms written another way share). */
-const keyOf = (query: SearchQuery, run: string, max: number) => JSON.stringify([run, max, query.terms]);
+/**
+ * The cache's key of a search in a run: the run, how many matches are looked for, and the search's terms (the same
+ * terms written another way share).
+ */
+const keyOf = (query: SearchQuery, run: string, max: number | string) => JSON.stringify([run, max, query.terms]);
 
 /** A run's fingerprint, read when first asked for (fingerprintOnce). */
 type Fingerprint = () => Promise<RunFingerprint | null>;
@@ -81,7 +78,6 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
   if (ids.length > max) return { over: true };
   return {
     ids: `{${ids.map((r) => r.rollout_id).join(",")}}`,
-    rollouts: BigInt64Array.from(ids, (r) => r.rollout_id),
     steps: Int32Array.from(ids, (r) => r.step),
   };
 }
@@ -141,7 +137,7 @@ export async function keptFewMatches(
   find: () => Promise<Match[] | null>,
 ): Promise<Match[] | null> {
   const fp = await fingerprint();
-  return fewSets.get(readDb(), JSON.stringify([run, limits, search.terms]), fp?.rollouts ?? null, find);
+  return fewSets.get(readDb(), keyOf(search, run, limits), fp?.rollouts ?? null, find);
 }
 
 /** Whether a match set of the search in the run is kept at any of the run's highest rollout ids (nothing is read). */

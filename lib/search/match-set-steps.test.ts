@@ -3,11 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { setInSteps } from "@/lib/search/match-set-data.ts";
 
-const set = {
-  ids: "{10,11,12,13,14}",
-  rollouts: BigInt64Array.from([10n, 11n, 12n, 13n, 14n]),
-  steps: Int32Array.from([0, 3, 1, 3, 7]),
-};
+const set = { ids: "{10,11,12,13,14}", steps: Int32Array.from([0, 3, 1, 3, 7]) };
+const empty = { ids: "{}", steps: new Int32Array() };
 
 describe("setInSteps", () => {
   it("keeps the set's rollouts whose step is in the range, ends included", () => {
@@ -16,5 +13,6 @@ describe("setInSteps", () => {
     expect(setInSteps(set, 3)).toBe("{11,13,14}");
     expect(setInSteps(set, undefined, 0)).toBe("{10}");
     expect(setInSteps(set, 4, 6)).toBe("{}");
+    expect(setInSteps(empty, 1, 3)).toBe("{}");
   });
 });

@@ -13,7 +13,10 @@ import os from "node:os";
  * 2,856–2,876 of their requests a minute where it served 2,408–2,523 (docs/benchmarks.md, "Search"), for ~100 MB
  * more resident memory at its peak. An ingest through the console still forces its full collections (HeapBound).
  */
-export const CONSOLE_NODE_FLAGS = ["--max-semi-space-size=64"];
+const CONSOLE_NODE_FLAGS = ["--max-semi-space-size=64"];
+
+/** NODE_OPTIONS for the console's process: this process's own, and the console's flags. */
+export const consoleNodeOptions = () => [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" ");
 
 const nextBin = () => createRequire(import.meta.url).resolve("next/dist/bin/next");
 

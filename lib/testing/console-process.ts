@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
-import { CONSOLE_NODE_FLAGS } from "@/lib/server/child-process.ts";
+import { consoleNodeOptions } from "@/lib/server/child-process.ts";
 import { buildIsCurrent, recordBuild } from "@/lib/server/build-stamp.ts";
 
 /** Builds the console unless the build on disk is from the current sources. False if the build failed. */
@@ -66,7 +66,7 @@ export async function startConsoleServer(env: NodeJS.ProcessEnv): Promise<Consol
   const base = `http://127.0.0.1:${port}`;
   const serverEnv = {
     ...env,
-    NODE_OPTIONS: [process.env.NODE_OPTIONS, ...CONSOLE_NODE_FLAGS].filter(Boolean).join(" "),
+    NODE_OPTIONS: consoleNodeOptions(),
   };
   let child: ChildProcess | null = null;
   const signal = async (sig: NodeJS.Signals) => {
