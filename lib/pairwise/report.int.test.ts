@@ -45,12 +45,19 @@ function reference(input: unknown): Reference {
 
 /**
  * A deterministic choice per annotator's judgement: mostly the honest rollout, some inversions, some ties. A pair the
- * ledger scores equal (two honest rollouts) is called a tie, except by the last annotator, who picks a side: both
- * kinds of unordered judgement occur.
+ * ledger scores equal (two honest rollouts) is called a tie, except by the last annotator, who picks a side on every
+ * other one: both kinds of unordered judgement occur, and a tie is a first judgement of such a pair whoever the queue
+ * hands them to (one run on the cluster had none: the last annotator, who then always picked a side, had judged each
+ * such pair first).
  */
 const judged = new Map<number, number>();
+const tiesJudged = new Map<number, number>();
 function choose(userIndex: number, honestSide: "left" | "right", ledgerTie: boolean) {
-  if (ledgerTie) return userIndex === 3 ? honestSide : "tie";
+  if (ledgerTie) {
+    const n = tiesJudged.get(userIndex) ?? 0;
+    tiesJudged.set(userIndex, n + 1);
+    return userIndex === 3 && n % 2 === 0 ? honestSide : "tie";
+  }
   // each annotator's n-th judgement of an ordered pair, spread over 20 (11 is prime to 20): exactly 3 ties and 4
   // inversions in every 20. A hash of the item's id and the annotator drew them by how the ids fell, and one run drew
   // 5 inversions, one short of what the test asks
