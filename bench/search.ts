@@ -20,7 +20,8 @@
 //
 // `npx tsx bench/search.ts [--phase ingest|reads|mix|concurrency]... [--sizes 1000000,3000000,10000000] [--runs 20]
 //  [--small-min 10000] [--small-max 25000] [--template-tickets 250] [--iterations 20] [--min-free-gb 15]
-//  [--users 20] [--seconds 60] [--think-ms 0] [--port 3440] [--no-build] [--keep]`
+//  [--users 20] [--seconds 60] [--think-ms 0] [--port 3440] [--requests FILE] [--no-build] [--keep]`
+// --requests writes each request of the concurrency phase to FILE as a JSON line (kind, path, status, error, at, ms).
 // Every figure is printed with os.loadavg(): the machine is shared. Not part of npm test.
 import fs from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -62,6 +63,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "60" },
     "think-ms": { type: "string", default: "0" },
     port: { type: "string", default: "3440" },
+    requests: { type: "string" },
     "no-build": { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -543,6 +545,7 @@ async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
   const cookies = await researcherCookies(c, Number(values.users));
   const runs = (await c.query("select id from runs order by id")).rows.map((r) => r.id as string);
   const served = await startConsole(url, Number(values.port));
+  const requestLog: string[] = [];
   try {
     const steps = Number((await c.query("select max(step) + 1 as s from rollouts where run_id = $1", [BIG])).rows[0].s);
     await fetch(`${served.base}/trajectories?run=${BIG}&q=refund`, { headers: { cookie: cookies[0] } }).then((r) =>
@@ -556,7 +559,9 @@ async function phaseConcurrency(c: pg.Client, url: string): Promise<void> {
       seconds: Number(values.seconds),
       think: Number(values["think-ms"]),
       next: researcher(runs, steps),
+      record: values.requests ? (r) => requestLog.push(JSON.stringify(r)) : undefined,
     });
+    if (values.requests) fs.writeFileSync(values.requests, requestLog.join("\n") + "\n");
     // where the 2 cores went: what the researchers queue for
     const bench = process.cpuUsage(before.bench);
     const secs = Number(values.seconds);

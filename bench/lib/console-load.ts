@@ -98,25 +98,36 @@ const SEARCH_STOPPED = /the search took longer than [\d.]+ s and was stopped/;
  */
 export async function loadRound(
   consoleUnderLoad: Console,
-  opts: { label: string; cookies: string[]; seconds: number; think: number; next: NextRequest },
+  opts: {
+    label: string;
+    cookies: string[];
+    seconds: number;
+    think: number;
+    next: NextRequest;
+    /** each request as it ends: its kind, path, status (0: no answer), whether it is an error, start and ms */
+    record?: (r: { kind: string; path: string; status: number; error: boolean; at: number; ms: number }) => void;
+  },
 ): Promise<{ lat: Record<string, number[]>; errors: number }> {
-  const { label, cookies, seconds, think, next } = opts;
+  const { label, cookies, seconds, think, next, record } = opts;
   const lat: Record<string, number[]> = {};
   let errors = 0;
   const firstErrors: string[] = [];
-  const end = performance.now() + seconds * 1000;
+  const start = performance.now();
+  const end = start + seconds * 1000;
   await Promise.all(
     cookies.map(async (cookie) => {
       let last: { path: string; status: number; body: string } | null = null;
       while (performance.now() < end) {
         const [kind, p] = next(last);
         const t0 = performance.now();
+        let failed = true;
         try {
           const res = await fetch(consoleUnderLoad.base + p, { headers: { cookie }, redirect: "manual" });
           last = { path: p, status: res.status, body: await res.text() };
           // a browser page answers a search its statement timeout stopped with 200 and the message in the form
           const stopped = res.status === 200 && SEARCH_STOPPED.test(last.body);
-          if (res.status !== 200 || stopped) {
+          failed = res.status !== 200 || stopped;
+          if (failed) {
             errors++;
             if (firstErrors.length < 3) firstErrors.push(`${stopped ? "200, search stopped:" : res.status} ${p}`);
           }
@@ -125,7 +136,9 @@ export async function loadRound(
           last = null;
           if (firstErrors.length < 3) firstErrors.push(`${(err as Error).message} ${p}`);
         }
-        (lat[kind] ??= []).push(performance.now() - t0);
+        const ms = performance.now() - t0;
+        (lat[kind] ??= []).push(ms);
+        record?.({ kind, path: p, status: last?.status ?? 0, error: failed, at: t0 - start, ms });
         if (think > 0) await new Promise((r) => setTimeout(r, -think * Math.log(1 - Math.random())));
       }
     }),

@@ -83,6 +83,30 @@ describe("FingerprintCache", () => {
     expect(await cache.get(clientA, "b", "f", compute("b"), 0)).toBe("b4");
   });
 
+  it("keeps the most recently used results up to maxWeight, by their weights once computed", async () => {
+    const cache = new FingerprintCache<string>({ maxEntries: 100, weigh: (v) => v.length, maxWeight: 10 });
+    let n = 0;
+    const compute = (v: string) => async () => (++n, v);
+    await cache.get(clientA, "a", "f", compute("aaaa"), 0);
+    await cache.get(clientA, "b", "f", compute("bbbb"), 0);
+    expect(cache.weightOf(clientA)).toBe(8);
+    await cache.get(clientA, "a", "f", compute("aaaa"), 0); // a used last
+    await cache.get(clientA, "c", "f", compute("cccc"), 0); // 12 > 10: b, the least recently used, goes
+    expect(cache.weightOf(clientA)).toBe(8);
+    expect(n).toBe(3);
+    expect(cache.peek(clientA, "b", "f", 0)).toBeUndefined();
+    expect(await cache.peek(clientA, "a", "f", 0)).toBe("aaaa");
+    // one result heavier than the bound is kept alone (the newest is never dropped), and drops every other
+    await cache.get(clientA, "d", "f", compute("d".repeat(20)), 0);
+    expect(cache.weightOf(clientA)).toBe(20);
+    expect([cache.peek(clientA, "a", "f", 0), cache.peek(clientA, "c", "f", 0)]).toEqual([undefined, undefined]);
+    // an expired result is recomputed in its place, its weight counted once
+    await cache.get(clientA, "d", "f", compute("dd"), 10 * 60_000);
+    expect(cache.weightOf(clientA)).toBe(2);
+    // other clients' results weigh apart
+    expect(cache.weightOf(clientB)).toBe(0);
+  });
+
   it("processCache gives one cache per name, and clearProcessCaches empties them all", async () => {
     expect(processCache("test-x")).toBe(processCache("test-x"));
     expect(processCache("test-x")).not.toBe(processCache("test-y"));

@@ -4,7 +4,17 @@
 // key share the computation while it runs; a failed computation is forgotten; entries also expire after a few
 // minutes, whatever happens. In-process: each console process keeps its own.
 
-export type FingerprintCacheOptions = { maxEntries?: number; maxAgeMs?: number };
+export type FingerprintCacheOptions<T = unknown> = {
+  maxEntries?: number;
+  maxAgeMs?: number;
+  /**
+   * A result's size (bytes, roughly), and the most the results kept for one client may weigh together: past it, the
+   * least recently used are forgotten, as past maxEntries. For results whose size varies by thousands (a search's
+   * matches in a run of 10,000 rollouts or of 10 M), where a count of entries bounds neither the memory nor the reuse.
+   */
+  weigh?: (value: T) => number;
+  maxWeight?: number;
+};
 
 type Entry<T> = {
   key: string;
@@ -12,7 +22,12 @@ type Entry<T> = {
   value: Promise<T>;
   /** How long the computation took, once it has succeeded. */
   ms?: number;
+  /** Its weight (options.weigh), once it has succeeded and while it is kept. */
+  weight?: number;
 };
+
+/** One client's results, most recently used last, and their weight. */
+type Kept<T> = { entries: Map<string, Entry<T>>; weight: number };
 
 /** A result and, when it is an earlier one handed back while the current one is computed, when that was asked. */
 export type Latest<T> = { value: T; asOf: number | null };
@@ -23,12 +38,16 @@ const entryKey = (key: string, fingerprint: string | null) => JSON.stringify([ke
 export class FingerprintCache<T> {
   readonly #maxEntries: number;
   readonly #maxAgeMs: number;
+  readonly #weigh?: (value: T) => number;
+  readonly #maxWeight: number;
   // One map per database client, so two databases (a test's scratch database, a replica) never share results.
-  #byClient = new WeakMap<object, Map<string, Entry<T>>>();
+  #byClient = new WeakMap<object, Kept<T>>();
 
-  constructor(opts: FingerprintCacheOptions = {}) {
+  constructor(opts: FingerprintCacheOptions<T> = {}) {
     this.#maxEntries = opts.maxEntries ?? 16;
     this.#maxAgeMs = opts.maxAgeMs ?? 5 * 60_000;
+    this.#weigh = opts.weigh;
+    this.#maxWeight = opts.maxWeight ?? Infinity;
   }
 
   /**
@@ -43,7 +62,8 @@ export class FingerprintCache<T> {
     now = Date.now(),
   ): Promise<T> {
     if (fingerprint === null) return compute();
-    const cache = this.#cacheOf(client);
+    const kept = this.#cacheOf(client);
+    const cache = kept.entries;
     const k = entryKey(key, fingerprint);
     const hit = cache.get(k);
     if (hit && now - hit.at < this.#maxAgeMs) {
@@ -51,18 +71,41 @@ export class FingerprintCache<T> {
       cache.set(k, hit); // most recently used last
       return hit.value;
     }
+    if (hit) this.#forget(kept, k);
     const started = performance.now();
     const value = compute();
     const entry: Entry<T> = { key, at: now, value };
     cache.set(k, entry);
     value.then(
-      () => (entry.ms = performance.now() - started),
+      (v) => {
+        entry.ms = performance.now() - started;
+        if (!this.#weigh || cache.get(k) !== entry) return;
+        entry.weight = this.#weigh(v);
+        kept.weight += entry.weight;
+        this.#trim(kept);
+      },
       () => {
-        if (cache.get(k)?.value === value) cache.delete(k);
+        if (cache.get(k)?.value === value) this.#forget(kept, k);
       },
     );
-    while (cache.size > this.#maxEntries) cache.delete(cache.keys().next().value!);
+    this.#trim(kept);
     return value;
+  }
+
+  /** Forgets the least recently used results past maxEntries, then past maxWeight (never the newest). */
+  #trim(kept: Kept<T>): void {
+    const over = () => kept.entries.size > this.#maxEntries || (kept.weight > this.#maxWeight && kept.entries.size > 1);
+    while (over()) this.#forget(kept, kept.entries.keys().next().value!);
+  }
+
+  #forget(kept: Kept<T>, k: string): void {
+    kept.weight -= kept.entries.get(k)?.weight ?? 0;
+    kept.entries.delete(k);
+  }
+
+  /** The weight of the results kept for `client` (options.weigh; 0 without it). */
+  weightOf(client: object): number {
+    return this.#cacheOf(client).weight;
   }
 
   /**
@@ -71,13 +114,14 @@ export class FingerprintCache<T> {
    */
   peek(client: object, key: string, fingerprint: string | null, now = Date.now()): Promise<T> | undefined {
     if (fingerprint === null) return undefined;
-    const hit = this.#cacheOf(client).get(entryKey(key, fingerprint));
+    const hit = this.#cacheOf(client).entries.get(entryKey(key, fingerprint));
     return hit && now - hit.at < this.#maxAgeMs ? hit.value : undefined;
   }
 
   /** Whether a result of `key` at any fingerprint is cached (being computed, or computed within maxAgeMs). */
   holds(client: object, key: string, now = Date.now()): boolean {
-    for (const e of this.#cacheOf(client).values()) if (e.key === key && now - e.at < this.#maxAgeMs) return true;
+    for (const e of this.#cacheOf(client).entries.values())
+      if (e.key === key && now - e.at < this.#maxAgeMs) return true;
     return false;
   }
 
@@ -96,7 +140,7 @@ export class FingerprintCache<T> {
     opts: { slowMs: number },
     now = Date.now(),
   ): Promise<Latest<T>> {
-    const current = this.#cacheOf(client).get(entryKey(key, fingerprint));
+    const current = this.#cacheOf(client).entries.get(entryKey(key, fingerprint));
     const ready = fingerprint !== null && current?.ms !== undefined && now - current.at < this.#maxAgeMs;
     const earlier = ready || fingerprint === null ? null : this.#latestReady(client, key, opts.slowMs, now);
     const value = this.get(client, key, fingerprint, compute, now);
@@ -109,7 +153,7 @@ export class FingerprintCache<T> {
   /** The newest finished, unexpired result of `key` that took `slowMs` or more to compute. */
   #latestReady(client: object, key: string, slowMs: number, now: number): Entry<T> | null {
     let best: Entry<T> | null = null;
-    for (const e of this.#cacheOf(client).values())
+    for (const e of this.#cacheOf(client).entries.values())
       if (
         e.key === key &&
         e.ms !== undefined &&
@@ -121,10 +165,10 @@ export class FingerprintCache<T> {
     return best;
   }
 
-  #cacheOf(client: object): Map<string, Entry<T>> {
-    let cache = this.#byClient.get(client);
-    if (!cache) this.#byClient.set(client, (cache = new Map()));
-    return cache;
+  #cacheOf(client: object): Kept<T> {
+    let kept = this.#byClient.get(client);
+    if (!kept) this.#byClient.set(client, (kept = { entries: new Map(), weight: 0 }));
+    return kept;
   }
 
   /** Forgets every result (benchmarks measure the uncached cost with it). */
@@ -144,9 +188,9 @@ export function clearProcessCaches(): void {
 }
 
 /** One cache per name for the whole process (module copies of a dev server's reloads share it). */
-export function processCache<T>(name: string, opts?: FingerprintCacheOptions): FingerprintCache<T> {
+export function processCache<T>(name: string, opts?: FingerprintCacheOptions<T>): FingerprintCache<T> {
   const all = globalCaches();
   let c = all.get(name);
-  if (!c) all.set(name, (c = new FingerprintCache<unknown>(opts)));
+  if (!c) all.set(name, (c = new FingerprintCache<unknown>(opts as FingerprintCacheOptions<unknown>)));
   return c as FingerprintCache<T>;
 }

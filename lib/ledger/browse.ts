@@ -27,6 +27,7 @@ import {
   pageSnippets,
   SearchInputError,
   SearchTimeoutError,
+  sharedTransaction,
   withSearchTimeout,
 } from "@/lib/search/data.ts";
 import type { Snippet } from "@/lib/search/snippet.ts";
@@ -570,7 +571,7 @@ async function matchSetOf(
 ) {
   if (!v.search || !p.run || plan.matchSets === false) return null;
   const set = gather
-    ? await runMatchSet(v.search, p.run, client, fingerprint)
+    ? await runMatchSet(v.search, p.run, client, { fingerprint })
     : await keptMatchSet(v.search, p.run, fingerprint);
   // the set's rollouts in the view's step range (the view's condition on the entries' steps stays)
   return set === null || "over" in set ? null : { ids: setInSteps(set, p.step_from, p.step_to) };
@@ -603,7 +604,12 @@ async function setPage(r: SetRead): Promise<{ rows: RawRow[]; total: number }> {
   const page = v.page;
   const order =
     page && p.run
-      ? await keptSetOrder({ ...p, run: p.run }, dir, () => readSetOrder(page.base, set, p, dir, client), fingerprint)
+      ? await keptSetOrder(
+          { ...p, run: p.run },
+          dir,
+          () => sharedTransaction(readDb(), (tx) => readSetOrder(page.base, set, p, dir, tx)),
+          fingerprint,
+        )
       : null;
   if (!order) return readSetPage(r);
   const start = page?.after ? positionPast(order, page.after, p.sort === "id", dir) : 0;

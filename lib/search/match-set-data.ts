@@ -11,6 +11,7 @@ import type { Db } from "@/lib/db/client.ts";
 import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 import { processCache } from "@/lib/db/fingerprint-cache.ts";
 import { readDb } from "@/lib/db/read-client.ts";
+import { sharedRead, sharedTransaction } from "@/lib/search/data.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
 import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch } from "@/lib/search/sql.ts";
 
@@ -50,7 +51,17 @@ export function setInSteps(set: { ids: string; steps: Int32Array }, from?: numbe
   return `{${ids.filter((_, i) => set.steps[i] >= lo && set.steps[i] <= hi).join(",")}}`;
 }
 
-const matchSets = processCache<MatchSet>("search-match-sets", { maxEntries: 64, maxAgeMs: 10 * 60_000 });
+/**
+ * The sets kept: by their size, not their number — a run of 10,000 rollouts' set is a few kB, one of 10 M's up to 3 MB —
+ * so that every search of the researchers' mix in each of 20 runs stays kept (bench/search.ts; 64 sets, the bound by
+ * number before, were taken over by other runs' sets before a search came back, each then gathered again).
+ */
+const matchSets = processCache<MatchSet>("search-match-sets", {
+  maxEntries: 4096,
+  maxAgeMs: 10 * 60_000,
+  weigh: (set) => ("over" in set ? 16 : set.ids.length + set.steps.byteLength),
+  maxWeight: 192 * 2 ** 20,
+});
 
 /**
  * The cache's key of a search in a run: the run, how many matches are looked for, and the search's terms (the same
@@ -84,25 +95,31 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
 
 /**
  * The search's match set in one run: the one kept, while the run's highest rollout id is the one it was gathered at,
- * or gathered now (in `client`'s transaction, under its statement timeout) and kept. Concurrent callers share one
- * gathering (a browser page's page and count). Null for a run without rollouts. `fingerprint` reads the run's (its
- * caller's, when it reads it for more: by default, here); `max` (MATCH_SET_MAX) is for tests.
+ * or gathered now and kept. The gathering is a shared read (lib/search/data.ts): in a transaction of its own under
+ * SHARED_READ_TIMEOUT_MS, shared by every caller while it runs, and not stopped when the caller that started it gives
+ * up. A caller in withSearchTimeout's transaction (`wait` "outside", the default) is thrown SharedReadPending while it
+ * runs, and waits for it there holding no connection; with "here" the set is awaited. Null for a run without rollouts.
+ * `fingerprint` reads the run's (by default in `client`); `max` (MATCH_SET_MAX) is for tests.
  */
 export async function runMatchSet(
   search: IndexedSearch,
   run: string,
   client: Db,
-  fingerprint: Fingerprint = fingerprintOnce(run, client),
-  max = MATCH_SET_MAX,
+  opts: { fingerprint?: Fingerprint; max?: number; wait?: "outside" | "here" } = {},
 ): Promise<MatchSet | null> {
+  const { fingerprint = fingerprintOnce(run, client), max = MATCH_SET_MAX, wait = "outside" } = opts;
   const fp = await fingerprint();
   if (fp === null) return null;
-  return matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () => gather(search, run, client, max));
+  const gathering = matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () =>
+    sharedTransaction(readDb(), (tx) => gather(search, run, tx, max)),
+  );
+  return wait === "here" ? gathering : sharedRead(gathering);
 }
 
 /**
  * The search's match set in one run if one is kept at the run's current highest rollout id; null otherwise. A search
- * with none kept at any reads nothing, not even the fingerprint.
+ * with none kept at any reads nothing, not even the fingerprint. One still being gathered is waited for as runMatchSet's
+ * caller waits (SharedReadPending).
  */
 export async function keptMatchSet(
   search: SearchQuery,
@@ -111,7 +128,8 @@ export async function keptMatchSet(
 ): Promise<MatchSet | null> {
   if (!matchSetHeld(search, run)) return null;
   const fp = await fingerprint();
-  return (fp && (await matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts))) ?? null;
+  const held = fp && matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts);
+  return held ? sharedRead(held) : null;
 }
 
 /** A rollout that matches a search, and its trajectory's id (a search's few matches: lib/ledger/browse.ts). */

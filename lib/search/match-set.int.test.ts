@@ -226,9 +226,9 @@ describe("a search's match set in one run", () => {
 
   it("holds at most its maximum: a search with more matches is answered without one", async () => {
     const search = await loadIndexedSearch(db(), parsedSearch("退款"), [RUN]);
-    expect(await runMatchSet(search, RUN, db(), undefined, 10)).toEqual({ over: true });
-    const whole = await runMatchSet(search, RUN, db(), undefined, 1000);
+    expect(await runMatchSet(search, RUN, db(), { max: 10, wait: "here" })).toEqual({ over: true });
+    const whole = await runMatchSet(search, RUN, db(), { max: 1000, wait: "here" });
     expect(sizeOf(whole)).toBe([...replies.values()].filter((r) => r.includes("退款")).length);
-    expect(await runMatchSet(search, "no-such-run", db())).toBeNull();
+    expect(await runMatchSet(search, "no-such-run", db(), { wait: "here" })).toBeNull();
   });
 });

@@ -1,0 +1,95 @@
+// A read that many requests wait for (a search's match set, a view's order read from it) runs in a transaction of its
+// own under its own timeout: the request that starts it waits for it with its transaction ended, so neither the
+// request's timeout nor its connection stops the read, and a failed read is each waiting request's error.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientOver } from "@/lib/db/client.ts";
+import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
+import {
+  SearchTimeoutError,
+  SharedReadPending,
+  sharedRead,
+  sharedTransaction,
+  withSearchTimeout,
+} from "@/lib/search/data.ts";
+import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
+
+let t: TestDatabase;
+/** A client whose pool holds one connection: a request that kept its own while waiting would leave none. */
+let one: PrismaClient;
+
+beforeAll(async () => {
+  t = await freshDatabase("shared_read");
+  one = clientOver(new pg.Pool({ connectionString: t.url, max: 1 }));
+});
+afterAll(async () => {
+  await one?.$disconnect();
+  await t?.drop();
+});
+
+/** The backend's pid and how long the shared read slept, each time it runs. */
+function sleeper(seconds: number, ms?: number) {
+  const runs: number[] = [];
+  let read: Promise<number> | undefined;
+  const start = () =>
+    (read ??= sharedTransaction(
+      one,
+      async (tx) => {
+        const [{ pid }] = await tx.$queryRaw<
+          { pid: number }[]
+        >`select pg_backend_pid() as pid, pg_sleep(${seconds})::text as slept`;
+        runs.push(pid);
+        return seconds;
+      },
+      ms,
+    ));
+  return { runs, start };
+}
+
+describe("a shared read", () => {
+  it("runs past the timeout of the request that started it, which waits for it holding no connection", async () => {
+    const s = sleeper(0.6);
+    let bodies = 0;
+    const got = await withSearchTimeout(
+      one,
+      async (tx) => {
+        bodies++;
+        const slept = await sharedRead(s.start());
+        const [{ n }] = await tx.$queryRaw<{ n: number }[]>`select 1::int as n`;
+        return slept + n;
+      },
+      200,
+    );
+    expect(got).toBe(1.6);
+    // run once, though the request's statements may run 200 ms and its body ran twice (before and after the wait)
+    expect(s.runs).toHaveLength(1);
+    expect(bodies).toBe(2);
+  });
+
+  it("is shared: requests that ask while it runs wait for the one read", async () => {
+    const s = sleeper(0.3);
+    const ask = () => withSearchTimeout(one, async () => sharedRead(s.start()), 100);
+    expect(await Promise.all([ask(), ask(), ask()])).toEqual([0.3, 0.3, 0.3]);
+    expect(s.runs).toHaveLength(1);
+  });
+
+  it("stopped by its own timeout is the error of every request that waits for it", async () => {
+    const s = sleeper(3, 300);
+    const ask = () => withSearchTimeout(one, async () => sharedRead(s.start()), 5_000);
+    const answers = await Promise.allSettled([ask(), ask()]);
+    for (const a of answers) {
+      expect(a.status).toBe("rejected");
+      const err = (a as PromiseRejectedResult).reason;
+      expect(err).toBeInstanceOf(SearchTimeoutError);
+      expect(err.message).toMatch(/took longer than 0\.3 s/);
+    }
+    expect(s.runs).toHaveLength(0);
+  });
+
+  it("that has ended is answered at once, in the request's transaction; one that runs is thrown as pending", async () => {
+    expect(await sharedRead(Promise.resolve(7))).toBe(7);
+    await expect(sharedRead(Promise.reject(new Error("no")))).rejects.toThrow("no");
+    const running = new Promise((res) => setTimeout(res, 50));
+    await expect(sharedRead(running)).rejects.toBeInstanceOf(SharedReadPending);
+  });
+});
