@@ -35,7 +35,8 @@ export type KeptOrder = { ids: BigInt64Array; values: Float64Array };
 
 // by their size (16 bytes an entry: 4 MB for the 244,000 matches of a phrase at 10 M rollouts), not their number: 32,
 // the bound by number before, were taken over by the views of other runs and step ranges before a view came back,
-// its order then read again (a third of the server's statement time under 20 researchers at 10 M rollouts)
+// its order then read again (with the sets gathered again, 17 s of 56 s of the server's statement time under 20
+// researchers at 10 M rollouts, docs/benchmarks.md)
 const orders = processCache<KeptOrder>("search-view-orders", {
   maxEntries: 4096,
   maxAgeMs: 5 * 60_000,
