@@ -19,7 +19,7 @@ import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch 
  * Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). At
  * 10 M rollouts `退款 -refund` has about 153,000 and the phrase "已为您安排退款" about 244,000: with 50,000 their views that
  * the walk does not answer went to the index, which the statement timeout stopped under the 20 researchers (29–40
- * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 1 MB as its steps.
+ * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 2 MB as its steps and their places in it.
  */
 export const MATCH_SET_MAX = 250_000;
 
@@ -30,25 +30,55 @@ export const MATCH_SET_MAX = 250_000;
 const MATCH_SET_BLOCKS = 4_096;
 
 /**
- * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a
- * statement as one bigint[] parameter, as it is kept), and each one's step, in the literal's order (for a view of a
- * step range, setInSteps). `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them
- * by.
+ * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a statement as
+ * one bigint[] parameter, as it is kept), in the order of their steps, with each one's step (`steps`, ascending) and
+ * where its id starts in the literal (`starts`): a view of a step range is then one slice of the literal (setInSteps).
+ * `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them by.
  */
-export type MatchSet = { ids: string; steps: Int32Array } | { over: true };
+export type MatchSet = GatheredSet | { over: true };
+type GatheredSet = { ids: string; steps: Int32Array; starts: Int32Array };
+
+/** A match set of the given rollouts (in any order). */
+export function matchSetFrom(rows: { rollout_id: bigint; step: number }[]): GatheredSet {
+  const sorted = [...rows].sort((a, b) => a.step - b.step);
+  const starts = new Int32Array(sorted.length);
+  let at = 1;
+  const parts = sorted.map((r, i) => {
+    const id = String(r.rollout_id);
+    starts[i] = at;
+    at += id.length + 1;
+    return id;
+  });
+  return { ids: `{${parts.join(",")}}`, steps: Int32Array.from(sorted, (r) => r.step), starts };
+}
+
+/** The first index of `steps` (ascending) whose step is more than `step` (`past`) or at least `step`. */
+function stepIndex(steps: Int32Array, step: number, past: boolean): number {
+  let lo = 0;
+  let hi = steps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (past ? steps[mid] <= step : steps[mid] < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
  * A match set's rollouts in a view's step range (either end optional) as a PostgreSQL array literal: the set's own
- * literal without a range. A view of a tenth of a run's steps then reads a tenth of the set's entries, where it read
- * them all and kept a tenth (1.1 s a first view at 10 M rollouts under the 20 researchers, docs/benchmarks.md). A
- * rollout's step in its search row is its own, as its ledger entries' is.
+ * literal without a range, else the slice of it that holds the range's steps (found by halving: no id is read). A
+ * view of a tenth of a run's steps then reads a tenth of the set's entries, where it read them all and kept a tenth
+ * (1.1 s a first view at 10 M rollouts under the 20 researchers, docs/benchmarks.md); the ids split and filtered for
+ * each request cost the console 17–20 ms for a set of 244,000. A rollout's step in its search row is its own, as its
+ * ledger entries' is.
  */
-export function setInSteps(set: { ids: string; steps: Int32Array }, from?: number, to?: number) {
+export function setInSteps(set: GatheredSet, from?: number, to?: number) {
   if (from === undefined && to === undefined) return set.ids;
-  const lo = from ?? -Infinity;
-  const hi = to ?? Infinity;
-  const ids = set.steps.length ? set.ids.slice(1, -1).split(",") : [];
-  return `{${ids.filter((_, i) => set.steps[i] >= lo && set.steps[i] <= hi).join(",")}}`;
+  const first = from === undefined ? 0 : stepIndex(set.steps, from, false);
+  const end = to === undefined ? set.steps.length : stepIndex(set.steps, to, true);
+  if (first >= end) return "{}";
+  const last = end < set.steps.length ? set.starts[end] - 1 : set.ids.length - 1;
+  return `{${set.ids.slice(set.starts[first], last)}}`;
 }
 
 /**
@@ -59,7 +89,7 @@ export function setInSteps(set: { ids: string; steps: Int32Array }, from?: numbe
 const matchSets = processCache<MatchSet>("search-match-sets", {
   maxEntries: 4096,
   maxAgeMs: 10 * 60_000,
-  weigh: (set) => ("over" in set ? 16 : set.ids.length + set.steps.byteLength),
+  weigh: (set) => ("over" in set ? 16 : set.ids.length + set.steps.byteLength + set.starts.byteLength),
   maxWeight: 192 * 2 ** 20,
 });
 
@@ -87,33 +117,30 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
     ids = await client.$queryRaw(pairs);
   }
   if (ids.length > max) return { over: true };
-  return {
-    ids: `{${ids.map((r) => r.rollout_id).join(",")}}`,
-    steps: Int32Array.from(ids, (r) => r.step),
-  };
+  return matchSetFrom(ids);
 }
 
 /**
  * The search's match set in one run: the one kept, while the run's highest rollout id is the one it was gathered at,
  * or gathered now and kept. The gathering is a shared read (lib/search/data.ts): in a transaction of its own under
  * SHARED_READ_TIMEOUT_MS, shared by every caller while it runs, and not stopped when the caller that started it gives
- * up. A caller in withSearchTimeout's transaction (`wait` "outside", the default) is thrown SharedReadPending while it
- * runs, and waits for it there holding no connection; with "here" the set is awaited. Null for a run without rollouts.
- * `fingerprint` reads the run's (by default in `client`); `max` (MATCH_SET_MAX) is for tests.
+ * up. Its caller, in withSearchTimeout's transaction, is thrown SharedReadPending while it runs, and waits for it there
+ * holding no connection. Null for a run without rollouts. `fingerprint` reads the run's (by default in `client`);
+ * `max` (MATCH_SET_MAX) is for tests.
  */
 export async function runMatchSet(
   search: IndexedSearch,
   run: string,
   client: Db,
-  opts: { fingerprint?: Fingerprint; max?: number; wait?: "outside" | "here" } = {},
+  opts: { fingerprint?: Fingerprint; max?: number } = {},
 ): Promise<MatchSet | null> {
-  const { fingerprint = fingerprintOnce(run, client), max = MATCH_SET_MAX, wait = "outside" } = opts;
+  const { fingerprint = fingerprintOnce(run, client), max = MATCH_SET_MAX } = opts;
   const fp = await fingerprint();
   if (fp === null) return null;
   const gathering = matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () =>
     sharedTransaction(readDb(), (tx) => gather(search, run, tx, max)),
   );
-  return wait === "here" ? gathering : sharedRead(gathering);
+  return sharedRead(gathering);
 }
 
 /**
