@@ -37,17 +37,9 @@ import {
   matchSetHeld,
   runMatchSet,
   setInSteps,
-  setSizeInSteps,
   type Match,
 } from "@/lib/search/match-set-data.ts";
-import {
-  keepsOrder,
-  keptSearchCount,
-  keptSetOrder,
-  readOrderAside,
-  readyOrder,
-  type KeptOrder,
-} from "@/lib/ledger/search-view-data.ts";
+import { keptSearchCount, keptSetOrder, type KeptOrder } from "@/lib/ledger/search-view-data.ts";
 import { fingerprintOnce, type RunFingerprint } from "@/lib/db/run-fingerprint.ts";
 
 // The trajectory browser's reads: current ledger entries under the URL's filters, sorted by one column with the id
@@ -502,16 +494,14 @@ const FEW_ROWS = 256;
  * How a search's page is read (selectRows): `walk` rows walked in the browser's order at most (0: no walk),
  * `fewBlocks` blocks (`fewRows` rows by the pairs' index) up to which its matches in one run are found first
  * (fewMatches; 0: never), and whether its matches in one run are gathered and kept (lib/search/match-set-data.ts)
- * where the index would otherwise answer, and its few matches kept (`matchSets`, by default); `setCountRows`, the
- * rollouts of a kept set up to which its count reads their entries while the view's order is not kept (setCount).
- * Tests set them to hold each way to the others' rows.
+ * where the index would otherwise answer, and its few matches kept (`matchSets`, by default). Tests set them to hold
+ * each way to the others' rows.
  */
 export type SearchPlan = {
   walk?: number;
   fewBlocks?: number;
   fewRows?: number;
   matchSets?: boolean;
-  setCountRows?: number;
   memo?: SearchMemo;
 };
 
@@ -584,8 +574,7 @@ async function matchSetOf(
     ? await runMatchSet(v.search, p.run, client, { fingerprint })
     : await keptMatchSet(v.search, p.run, fingerprint);
   // the set's rollouts in the view's step range (the view's condition on the entries' steps stays)
-  if (set === null || "over" in set) return null;
-  return { ids: setInSteps(set, p.step_from, p.step_to), size: setSizeInSteps(set, p.step_from, p.step_to) };
+  return set === null || "over" in set ? null : { ids: setInSteps(set, p.step_from, p.step_to) };
 }
 
 /**
@@ -615,7 +604,12 @@ async function setPage(r: SetRead): Promise<{ rows: RawRow[]; total: number }> {
   const page = v.page;
   const order =
     page && p.run
-      ? await keptSetOrder({ ...p, run: p.run }, dir, orderRead(page.base, set, p, dir), fingerprint)
+      ? await keptSetOrder(
+          { ...p, run: p.run },
+          dir,
+          () => sharedTransaction(readDb(), (tx) => readSetOrder(page.base, set, p, dir, tx)),
+          fingerprint,
+        )
       : null;
   if (!order) return readSetPage(r);
   const start = page?.after ? positionPast(order, page.after, p.sort === "id", dir) : 0;
@@ -629,10 +623,6 @@ async function setPage(r: SetRead): Promise<{ rows: RawRow[]; total: number }> {
   read.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
   return { rows: await markRows(read, client, marks), total: order.ids.length };
 }
-
-/** readSetOrder as a shared read (lib/search/data.ts: in a transaction of its own), for keptSetOrder. */
-const orderRead = (base: Prisma.Sql[], set: { ids: string }, p: BrowseParams, dir: "asc" | "desc") => () =>
-  sharedTransaction(readDb(), (tx) => readSetOrder(base, set, p, dir, tx));
 
 /**
  * The view's entries of a match set's rollouts (its conditions without a cursor), their ids and sort values in the
@@ -719,9 +709,7 @@ async function readSetPage({
 }
 
 /**
- * A page of the view. A search in one run whose match set is kept reads its page from the set (setPage) once the
- * view's order is kept; until then the walk answers it if it can, and the order is read aside. A search in one run
- * whose index says its matches are few (fewMatches) has them found first,
+ * A page of the view. A search in one run whose index says its matches are few (fewMatches) has them found first,
  * and its page is the view's entries of those rollouts; one that finds none answers at once. Otherwise a search
  * walks the view's order (walkedRows): a frequent term fills its page in the
  * first rows, where the planner, seeing the index find its thousands of matches cheaply, hashed them all against a
@@ -749,60 +737,29 @@ async function selectRows(
     return page.rows;
   };
   const kept = await matchSetOf(v, p, client, plan, false, fingerprint);
-  if (kept) {
-    // A view whose order is not kept yet: walked first, its order read aside for its next pages and loads. Read
-    // here, the order of a frequent search's set was every entry of its rollouts, read at random across the run's
-    // ledger, while the page waited (4.7–7.7 s for a phrase's 244,000 at 10 M rollouts on a database just started,
-    // where the walk finds its page in about 0.1 s: docs/benchmarks.md, "Search").
-    const page = v.page;
-    if (page && p.run && keepsOrder(p) && !(await readyOrder({ ...p, run: p.run }, dir, fingerprint))) {
-      const walked = await walkView(v, p, dir, limit, client, walk);
-      if (walked) {
-        await readOrderAside({ ...p, run: p.run }, dir, orderRead(page.base, kept, p, dir), fingerprint);
-        return walked;
-      }
-    }
-    return fromSet(kept);
-  }
+  if (kept) return fromSet(kept);
   const few = v.search && p.run ? await fewMatches(v.search, p.run, client, plan, fingerprint) : null;
   if (few?.length === 0) return [];
   if (few) return markPage(orderedRows([...v.where, ofRollouts(few)], p, dir, limit), client, marks);
-  const walked = await walkView(v, p, dir, limit, client, walk);
-  if (walked) return walked;
+  const stepRange = p.step_from !== undefined || p.step_to !== undefined;
+  const walkable = v.search && limit < walk ? (stepRange ? await walkFromStepRange(v, p, client) : v) : null;
+  if (walkable) {
+    const search = { ...walkable, search: v.search! };
+    // A first walk of a tenth: a search that matches fewer than a tenth of the page there is not expected to fill it
+    // in the whole walk, and goes to the index at once (a failed walk of 10,000 rows cost 0.1–0.2 s at 200,000)
+    const first = Math.max(limit, Math.floor(walk / 10));
+    const tried = await walkedRows(search, p, dir, limit, first, client);
+    if (Array.isArray(tried)) return tried;
+    if (first < walk && tried.found.length * 10 >= limit) {
+      // the rest of the walk goes on past the first try's last row, keeping what that found
+      const rest = { ...withKey(search, keyCondition({ ...p, dir }, tried.last)), search: search.search };
+      const walked = await walkedRows(rest, p, dir, limit - tried.found.length, walk - first, client);
+      if (Array.isArray(walked)) return [...tried.found, ...walked];
+    }
+  }
   const set = await matchSetOf(v, p, client, plan, true, fingerprint);
   if (set) return fromSet(set);
   return markPage(orderedRows(allConditions(v), p, dir, limit), client, marks);
-}
-
-/**
- * A search's page as the walk in the view's order finds it (walkedRows), within `walk` rows; null when the walk does
- * not fill it, or the view is not walked (a step range in an order other than the ids', a page as long as the walk).
- */
-async function walkView(
-  v: BrowseView,
-  p: BrowseParams,
-  dir: "asc" | "desc",
-  limit: number,
-  client: Db,
-  walk: number,
-): Promise<RawRow[] | null> {
-  if (!v.search || limit >= walk) return null;
-  const stepRange = p.step_from !== undefined || p.step_to !== undefined;
-  const walkable = stepRange ? await walkFromStepRange(v, p, client) : v;
-  if (!walkable) return null;
-  const search = { ...walkable, search: v.search };
-  // A first walk of a tenth: a search that matches fewer than a tenth of the page there is not expected to fill it
-  // in the whole walk, and goes to the index at once (a failed walk of 10,000 rows cost 0.1–0.2 s at 200,000)
-  const first = Math.max(limit, Math.floor(walk / 10));
-  const tried = await walkedRows(search, p, dir, limit, first, client);
-  if (Array.isArray(tried)) return tried;
-  if (first < walk && tried.found.length * 10 >= limit) {
-    // the rest of the walk goes on past the first try's last row, keeping what that found
-    const rest = { ...withKey(search, keyCondition({ ...p, dir }, tried.last)), search: search.search };
-    const walked = await walkedRows(rest, p, dir, limit - tried.found.length, walk - first, client);
-    if (Array.isArray(walked)) return [...tried.found, ...walked];
-  }
-  return null;
 }
 
 /**
@@ -966,7 +923,7 @@ export type CountOptions = {
   searchBudgetMs?: number;
   estimateFirstAt?: number;
   /** Up to how many blocks (or rows) a search's matches in one run are found and counted (fewCount). */
-  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows" | "matchSets" | "memo" | "setCountRows">;
+  plan?: Pick<SearchPlan, "fewBlocks" | "fewRows" | "matchSets" | "memo">;
   /**
    * The view's first page (browseLedger of the same filters, no cursor), read beside the count: a search whose page
    * holds every match (no next page) is counted from it, without reading its matches again.
@@ -999,15 +956,7 @@ export async function countLedger(p: BrowseParams, opts: CountOptions = {}): Pro
   // A search's view of one run, counted as the console counts it, is kept while the run's entries and rollouts are
   // unchanged (lib/ledger/search-view-data.ts)
   const { sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan } = opts;
-  const tuned = [
-    sampleRows,
-    exactScopeRows,
-    searchBudgetMs,
-    estimateFirstAt,
-    plan?.fewBlocks,
-    plan?.fewRows,
-    plan?.setCountRows,
-  ];
+  const tuned = [sampleRows, exactScopeRows, searchBudgetMs, estimateFirstAt, plan?.fewBlocks, plan?.fewRows];
   if (kind?.kind === "search" && p.run && plan?.matchSets === undefined && tuned.every((x) => x === undefined))
     return keptSearchCount({ ...p, run: p.run }, () => countView(p, kind, opts));
   return countView(p, kind, opts);
@@ -1082,18 +1031,9 @@ async function fewCount(kind: QueryKind | undefined, v: BrowseView, run: string,
 }
 
 /**
- * Rollouts of a kept match set (in the view's step range) up to which a count reads their entries when the view's
- * order is not kept (setCount): by key at random across the run's ledger, about 25 µs a rollout on a database just
- * started at 10 M rollouts (a phrase's 244,000 in 4.7–7.7 s, docs/benchmarks.md "Search"), so at most about 0.6 s.
- */
-const SET_COUNT_ROWS = 25_000;
-
-/**
- * How many entries of a view of one run match its search, counted from the search's match set in the run: the
- * number of the view's order when it is kept (readyOrder), else the set's rollouts' entries under the view's filters
- * (one read): the set kept, or, with `gather`, kept or gathered now. Null without one (nothing is read when no set of
- * the search in the run is kept and `gather` is false), and, without `gather`, for a set of more than
- * `plan.setCountRows` rollouts (SET_COUNT_ROWS) whose view's order is not kept: such a count is estimated first.
+ * How many entries of a view of one run match its search, counted from the search's match set in the run (one read:
+ * the set's rollouts' entries under the view's filters): the set kept, or, with `gather`, kept or gathered now. Null
+ * without one (nothing is read when no set of the search in the run is kept and `gather` is false).
  */
 async function setCount(
   kind: QueryKind | undefined,
@@ -1103,15 +1043,9 @@ async function setCount(
   gather: boolean,
 ) {
   if (!v.search || !p.run || plan.matchSets === false || (!gather && !matchSetHeld(v.search, p.run))) return null;
-  const run = { ...p, run: p.run };
   return readView(kind, async (c) => {
-    const fingerprint = fingerprintOnce(run.run, c);
-    const set = await matchSetOf(v, p, c, plan, gather, fingerprint);
-    if (!set) return null;
-    const order = await readyOrder(run, p.dir, fingerprint);
-    if (order) return order.ids.length;
-    if (!gather && set.size > (plan.setCountRows ?? SET_COUNT_ROWS)) return null;
-    return countOf([...v.where, ofMatchSet(set)], c);
+    const set = await matchSetOf(v, p, c, plan, gather, fingerprintOnce(p.run!, c));
+    return set && countOf([...v.where, ofMatchSet(set)], c);
   });
 }
 

@@ -77,12 +77,6 @@ export async function keptSearchCount(
   return counts.get(readDb(), keyOf(p), await viewFingerprint(fingerprint), count);
 }
 
-/** The key of a view's order: its count's, its sort and its direction. */
-const orderKey = (p: BrowseParams, dir: "asc" | "desc") => JSON.stringify([keyOf(p), p.sort, dir]);
-
-/** Whether a view's order read from a match set may be kept: not for a view filtered by the shadow audit. */
-export const keepsOrder = (p: BrowseParams) => !readsAudit(p);
-
 /**
  * The order of a search's view of one run read from its match set (`p.run` set, `q` a search), in the direction
  * `dir`: the one kept while the run's fingerprint is the one it was read at, or `read()`'s, kept. `read` is a shared
@@ -96,50 +90,8 @@ export async function keptSetOrder(
   read: () => Promise<KeptOrder>,
   fingerprint: () => Promise<RunFingerprint | null>,
 ): Promise<KeptOrder | null> {
-  if (!keepsOrder(p)) return null;
-  return sharedRead(orders.get(readDb(), orderKey(p, dir), await viewFingerprint(fingerprint), read));
-}
-
-/**
- * The view's order if it is kept and read at the run's fingerprint; null when it is not, or is still being read
- * (nothing is read, nor waited for).
- */
-export async function readyOrder(
-  p: BrowseParams & { run: string },
-  dir: "asc" | "desc",
-  fingerprint: () => Promise<RunFingerprint | null>,
-): Promise<KeptOrder | null> {
-  if (!keepsOrder(p)) return null;
-  return (await orders.ready(readDb(), orderKey(p, dir), await viewFingerprint(fingerprint))) ?? null;
-}
-
-/**
- * Orders read aside at once at most (readOrderAside). Each is a read of a set's entries by key at random across the
- * run's ledger (4.7–7.7 s for the 244,000 of a phrase at 10 M rollouts on a database just started, docs/benchmarks.md
- * "Search"): a few at once would take the disk and the pool from the requests being answered.
- */
-const ORDERS_ASIDE = 2;
-let readingAside = 0;
-
-/**
- * Starts reading a view's order (`read`, a shared read) to keep it, without waiting for it: for a view whose page the
- * walk in the browser's order has answered, so that its next pages and loads read by id. Nothing is started when the
- * order is kept or being read, when ORDERS_ASIDE are being read, or for a view whose order is never kept. A failed
- * read is forgotten (FingerprintCache), and the view is walked again.
- */
-export async function readOrderAside(
-  p: BrowseParams & { run: string },
-  dir: "asc" | "desc",
-  read: () => Promise<KeptOrder>,
-  fingerprint: () => Promise<RunFingerprint | null>,
-): Promise<void> {
-  if (!keepsOrder(p) || readingAside >= ORDERS_ASIDE) return;
-  const fp = await viewFingerprint(fingerprint);
-  const key = orderKey(p, dir);
-  if (fp === null || orders.peek(readDb(), key, fp) || readingAside >= ORDERS_ASIDE) return;
-  readingAside++;
-  orders
-    .get(readDb(), key, fp, read)
-    .catch(() => undefined)
-    .finally(() => readingAside--);
+  if (readsAudit(p)) return null;
+  return sharedRead(
+    orders.get(readDb(), JSON.stringify([keyOf(p), p.sort, dir]), await viewFingerprint(fingerprint), read),
+  );
 }

@@ -2,14 +2,11 @@
 // (lib/ledger/search-view-data.ts), against a real ledger: a change made under it without a writer (only a test does
 // that) is not seen while it is kept, a view filtered by the shadow audit is counted afresh, and every writer of the
 // run — a re-score superseding its entries, an ingest batch adding rollouts — makes the next count a fresh one.
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bindDatabase, db } from "@/lib/db/client.ts";
-import { fingerprintOnce } from "@/lib/db/run-fingerprint.ts";
-import { matchSetHeld } from "@/lib/search/match-set-data.ts";
-import { parsedSearch } from "@/lib/testing/search-data.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bindDatabase } from "@/lib/db/client.ts";
 import { browseLedger, countLedger, type SearchPlan } from "@/lib/ledger/browse.ts";
 import { capture, installStatementCapture } from "@/lib/testing/capture-statements.ts";
-import { keptSearchCount, readyOrder } from "@/lib/ledger/search-view-data.ts";
+import { keptSearchCount } from "@/lib/ledger/search-view-data.ts";
 import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
@@ -135,72 +132,6 @@ describe("a search's count of a view of one run", () => {
     } finally {
       captured.restore();
     }
-  });
-
-  it("walks a view of a kept match set while its order is not kept, reads that order aside, then pages by id", async () => {
-    const p = params({ run: RUN, q: "reply:kiwi", sort: "reward", dir: "desc" });
-    const sets: SearchPlan = { walk: 0, fewBlocks: 0, fewRows: 0 };
-    // the search's set gathered by another view of it (its own order read there, not this view's)
-    await browseLedger({ ...p, handoff: "no" }, 6, { snippets: false, plan: sets });
-    expect(matchSetHeld(parsedSearch("reply:kiwi"), RUN)).toBe(true);
-    const fingerprint = fingerprintOnce(RUN, db());
-    const ready = () => readyOrder({ ...p, run: RUN }, p.dir, fingerprint);
-    expect(await ready()).toBeNull();
-    /** Every page, 6 rows each (as the console reads them), with the statements each sent. */
-    const pages = async (plan?: SearchPlan) => {
-      const out: { ids: string[]; sent: string[] }[] = [];
-      for (let after: string | undefined; ;) {
-        const page = await capture(() => browseLedger({ ...p, after }, 6, { snippets: false, plan }));
-        out.push({ ids: page.result.rows.map((r) => r.id), sent: page.statements.map((x) => x.text) });
-        if (!page.result.nextCursor) return out;
-        after = page.result.nextCursor;
-      }
-    };
-    const walkedPage = (sent: string[]) => sent.some((x) => /select w\.\* from/.test(x));
-    const readById = (sent: string[]) => sent.some((x) => /l\.id = any\(/.test(x));
-    const captured = installStatementCapture();
-    try {
-      const indexed = await pages({ ...sets, matchSets: false });
-      expect(indexed.length).toBeGreaterThan(2);
-      // the first page is walked, not read from the set: the order is read aside, for the pages after it
-      const first = await capture(() => browseLedger(p, 6, { snippets: false }));
-      expect(first.result.rows.map((r) => r.id)).toEqual(indexed[0].ids);
-      expect(walkedPage(first.statements.map((x) => x.text))).toBe(true);
-      expect(readById(first.statements.map((x) => x.text))).toBe(false);
-      await vi.waitFor(async () => expect(await ready()).not.toBeNull(), { timeout: 10_000 });
-      // once it is kept, every page is read by id from it, none walked, the order not read again
-      const kept = await pages();
-      expect(kept.map((x) => x.ids)).toEqual(indexed.map((x) => x.ids));
-      expect(kept.every((x) => readById(x.sent) && !walkedPage(x.sent))).toBe(true);
-      expect(kept.some((x) => x.sent.some((t) => /array_agg\(l\.id/.test(t)))).toBe(false);
-      // and counts the view, whatever the set's size, neither counting nor sampling its entries
-      const count = await capture(() => countLedger(p, { plan: { setCountRows: 0 } }));
-      expect(count.result).toEqual({ count: indexed.flatMap((x) => x.ids).length, exact: true });
-      expect(count.statements.some((x) => /count\(\*\)|tablesample/.test(x.text))).toBe(false);
-    } finally {
-      captured.restore();
-    }
-  });
-
-  it("estimates the view of a kept match set of more rollouts than it counts first, while its order is not kept", async () => {
-    const p = params({ run: RUN, q: "reply:kiwi", sort: "step" });
-    // the set kept (by the view of another order), this view's order not
-    await browseLedger({ ...p, sort: "id" }, 6, { snippets: false, plan: { walk: 0, fewBlocks: 0, fewRows: 0 } });
-    expect(await readyOrder({ ...p, run: RUN }, p.dir, fingerprintOnce(RUN, db()))).toBeNull();
-    // a scope too large to count (exactScopeRows), where a search is estimated first (the partition's statistics
-    // give its rows)
-    await db().$executeRawUnsafe("analyze ledger");
-    const scope = { exactScopeRows: 1, estimateFirstAt: 1, sampleRows: 1_000_000, plan: { fewBlocks: 0, fewRows: 0 } };
-    const want = (await fresh(p)).count;
-    expect(await countLedger(p, { ...scope, plan: { ...scope.plan, setCountRows: want - 1 } })).toEqual({
-      count: want,
-      exact: false,
-    });
-    // within the rollouts it counts first, counted from the set
-    expect(await countLedger(p, { ...scope, plan: { ...scope.plan, setCountRows: want } })).toEqual({
-      count: want,
-      exact: true,
-    });
   });
 
   it("is counted afresh once a re-score supersedes the run's entries, or a batch adds rollouts", async () => {

@@ -64,19 +64,6 @@ function stepIndex(steps: Int32Array, step: number, past: boolean): number {
   return lo;
 }
 
-/** Where a step range's rollouts start in a match set's steps, and where they end (`end` past the last). */
-function stepSpan(set: GatheredSet, from?: number, to?: number): [first: number, end: number] {
-  const first = from === undefined ? 0 : stepIndex(set.steps, from, false);
-  const end = to === undefined ? set.steps.length : stepIndex(set.steps, to, true);
-  return [first, Math.max(first, end)];
-}
-
-/** How many of a match set's rollouts are in a view's step range (either end optional), found by halving. */
-export function setSizeInSteps(set: GatheredSet, from?: number, to?: number): number {
-  const [first, end] = stepSpan(set, from, to);
-  return end - first;
-}
-
 /**
  * A match set's rollouts in a view's step range (either end optional) as a PostgreSQL array literal: the set's own
  * literal without a range, else the slice of it that holds the range's steps (found by halving: no id is read). A
@@ -87,7 +74,8 @@ export function setSizeInSteps(set: GatheredSet, from?: number, to?: number): nu
  */
 export function setInSteps(set: GatheredSet, from?: number, to?: number) {
   if (from === undefined && to === undefined) return set.ids;
-  const [first, end] = stepSpan(set, from, to);
+  const first = from === undefined ? 0 : stepIndex(set.steps, from, false);
+  const end = to === undefined ? set.steps.length : stepIndex(set.steps, to, true);
   if (first >= end) return "{}";
   const last = end < set.steps.length ? set.starts[end] - 1 : set.ids.length - 1;
   return `{${set.ids.slice(set.starts[first], last)}}`;

@@ -1,8 +1,7 @@
 // A match set's rollouts in a view's step range (setInSteps): the set's own literal without a range, else the ids
-// whose step lies in it, ends included, either end open — one slice of the literal, which keeps them by step; and how
-// many they are (setSizeInSteps).
+// whose step lies in it, ends included, either end open — one slice of the literal, which keeps them by step.
 import { describe, expect, it } from "vitest";
-import { matchSetFrom, setInSteps, setSizeInSteps } from "@/lib/search/match-set-data.ts";
+import { matchSetFrom, setInSteps } from "@/lib/search/match-set-data.ts";
 
 const rows = (pairs: [number, number][]) => pairs.map(([id, step]) => ({ rollout_id: BigInt(id), step }));
 /** The ids of a literal, in ascending order. */
@@ -36,10 +35,6 @@ describe("setInSteps", () => {
     expect(setInSteps(set, 8)).toBe("{}");
     expect(setInSteps(empty)).toBe("{}");
     expect(setInSteps(empty, 1, 3)).toBe("{}");
-    expect([setSizeInSteps(set), setSizeInSteps(set, 1, 3), setSizeInSteps(set, 3), setSizeInSteps(set, 4, 6)]).toEqual(
-      [5, 3, 3, 0],
-    );
-    expect([setSizeInSteps(set, 5, 2), setSizeInSteps(empty), setSizeInSteps(empty, 1, 3)]).toEqual([0, 0, 0]);
   });
 
   it("gives the ids a filter by step gives, for ids of every length and ranges anywhere", () => {
@@ -58,7 +53,6 @@ describe("setInSteps", () => {
         .map(([id]) => id)
         .sort((x, y) => x - y);
       expect(idsOf(setInSteps(many, a, b)), `${a}..${b}`).toEqual(want);
-      expect(setSizeInSteps(many, a, b), `${a}..${b}`).toBe(want.length);
     }
   });
 });
