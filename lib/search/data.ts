@@ -86,18 +86,21 @@ const SHARED_READ_ROUNDS = 4;
  * transaction). A read takes no lock that an insert waits for, so a search never holds ingest up; the timeout stops
  * one the indexes cannot narrow. A statement stopped by it is thrown as SearchTimeoutError. A body that needs a shared
  * read still running (SharedReadPending) is run again once that read has ended, its transaction ended while it waits;
- * the shared read's failure is its own (stopped by its timeout: SearchTimeoutError of that timeout).
+ * the shared read's failure is its own (stopped by its timeout: SearchTimeoutError of that timeout). `workMemMb`, when
+ * given, sets the transaction's work_mem.
  */
 export async function withSearchTimeout<T>(
   client: PrismaClient,
   body: (tx: Db) => Promise<T>,
   ms = SEARCH_TIMEOUT_MS,
+  workMemMb?: number,
 ): Promise<T> {
   for (let round = 0; ; round++) {
     try {
       return await client.$transaction(
         async (tx) => {
           await tx.$executeRawUnsafe(`set local statement_timeout = ${Math.max(1, Math.floor(ms))}`);
+          if (workMemMb) await tx.$executeRawUnsafe(`set local work_mem = '${Math.floor(workMemMb)}MB'`);
           return body(tx);
         },
         { timeout: ms + 10_000, maxWait: 10_000 },
@@ -115,15 +118,25 @@ export async function withSearchTimeout<T>(
 }
 
 /**
+ * Memory (MB) a shared read's sorts and bitmaps may use (`work_mem`, 4 MB by default). A search's match set is read
+ * by a bitmap of its index's candidates: `退款 -refund` at 10 M rollouts has 647,500, whose bitmap did not fit in 4 MB
+ * and went lossy, so every row of most of its pages was checked again (1.2 M rows): 2.96 s of one process, 1.80 s
+ * with the bitmap exact (docs/benchmarks.md, "Search"). A view's order from a set sorts its entries (244,000 for a
+ * phrase). A few shared reads run at once, each once per set or order kept.
+ */
+export const SHARED_READ_WORK_MEM_MB = 64;
+
+/**
  * Runs `body` as a shared read: in a read transaction of its own on `client` under `ms` (SHARED_READ_TIMEOUT_MS),
- * whoever asked for it first (a statement stopped by it is thrown as SearchTimeoutError of `ms`).
+ * whoever asked for it first (a statement stopped by it is thrown as SearchTimeoutError of `ms`), with
+ * SHARED_READ_WORK_MEM_MB of memory for its sorts and bitmaps.
  */
 export function sharedTransaction<T>(
   client: PrismaClient,
   body: (tx: Db) => Promise<T>,
   ms = SHARED_READ_TIMEOUT_MS,
 ): Promise<T> {
-  return withSearchTimeout(client, body, ms);
+  return withSearchTimeout(client, body, ms, SHARED_READ_WORK_MEM_MB);
 }
 
 /**

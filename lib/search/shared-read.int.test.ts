@@ -7,6 +7,7 @@ import { clientOver } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import {
   SearchTimeoutError,
+  SHARED_READ_WORK_MEM_MB,
   SharedReadPending,
   sharedRead,
   sharedTransaction,
@@ -84,6 +85,18 @@ describe("a shared read", () => {
       expect(err.message).toMatch(/took longer than 0\.3 s/);
     }
     expect(s.runs).toHaveLength(0);
+  });
+
+  it("has memory of its own for its sorts and bitmaps, which a request's transaction does not", async () => {
+    const workMem = (tx: Parameters<Parameters<typeof withSearchTimeout>[1]>[0]) =>
+      tx.$queryRaw<{ work_mem: string }[]>`show work_mem`.then(([r]) => r.work_mem);
+    const server = () => one.$queryRaw<{ work_mem: string }[]>`show work_mem`.then(([r]) => r.work_mem);
+    const own = await server();
+    expect(own).not.toBe(`${SHARED_READ_WORK_MEM_MB}MB`);
+    expect(await sharedTransaction(one, workMem)).toBe(`${SHARED_READ_WORK_MEM_MB}MB`);
+    expect(await withSearchTimeout(one, workMem)).toBe(own);
+    // set for the transaction only: the connection (the pool's one) has the server's own again
+    expect(await server()).toBe(own);
   });
 
   it("that has ended is answered at once, in the request's transaction; one that runs is thrown as pending", async () => {
