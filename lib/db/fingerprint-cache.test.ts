@@ -71,29 +71,6 @@ describe("FingerprintCache", () => {
     expect(cache.holds(clientA, "k2", 110)).toBe(false);
   });
 
-  it("ready finds a result only once its computation has succeeded, and counts as a use", async () => {
-    const cache = new FingerprintCache<number>({ maxAgeMs: 100, maxEntries: 2 });
-    let release!: (v: number) => void;
-    const running = cache.get(clientA, "k", "f", () => new Promise<number>((r) => (release = r)), 0);
-    expect(cache.ready(clientA, "k", "f", 10)).toBeUndefined();
-    release(5);
-    await running;
-    expect(await cache.ready(clientA, "k", "f", 10)).toBe(5);
-    expect(cache.ready(clientA, "k", "f2", 10)).toBeUndefined();
-    expect(cache.ready(clientA, "k", null, 10)).toBeUndefined();
-    expect(cache.ready(clientB, "k", "f", 10)).toBeUndefined();
-    expect(cache.ready(clientA, "k", "f", 100)).toBeUndefined();
-    // a failed computation is never ready
-    await expect(cache.get(clientA, "bad", "f", () => Promise.reject(new Error("gone")), 0)).rejects.toThrow("gone");
-    expect(cache.ready(clientA, "bad", "f", 0)).toBeUndefined();
-    // used last by ready: the next result evicts the other one
-    await cache.get(clientA, "j", "f", async () => 6, 0);
-    expect(await cache.ready(clientA, "k", "f", 0)).toBe(5);
-    await cache.get(clientA, "l", "f", async () => 7, 0);
-    expect(await cache.ready(clientA, "k", "f", 0)).toBe(5);
-    expect(cache.ready(clientA, "j", "f", 0)).toBeUndefined();
-  });
-
   it("keeps the most recently used maxEntries results", async () => {
     const cache = new FingerprintCache<string>({ maxEntries: 2 });
     let n = 0;

@@ -118,21 +118,6 @@ export class FingerprintCache<T> {
     return hit && now - hit.at < this.#maxAgeMs ? hit.value : undefined;
   }
 
-  /**
-   * The cached result of `key` at `fingerprint` if its computation has succeeded (within maxAgeMs), or undefined:
-   * nothing is computed, and one still being computed is not waited for. A null fingerprint finds nothing.
-   */
-  ready(client: object, key: string, fingerprint: string | null, now = Date.now()): Promise<T> | undefined {
-    if (fingerprint === null) return undefined;
-    const cache = this.#cacheOf(client).entries;
-    const k = entryKey(key, fingerprint);
-    const hit = cache.get(k);
-    if (!hit || hit.ms === undefined || now - hit.at >= this.#maxAgeMs) return undefined;
-    cache.delete(k);
-    cache.set(k, hit); // most recently used last
-    return hit.value;
-  }
-
   /** Whether a result of `key` at any fingerprint is cached (being computed, or computed within maxAgeMs). */
   holds(client: object, key: string, now = Date.now()): boolean {
     for (const e of this.#cacheOf(client).entries.values())

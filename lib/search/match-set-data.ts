@@ -144,12 +144,9 @@ export async function runMatchSet(
 }
 
 /**
- * The search's match set in one run if one is kept, gathered, at the run's current highest rollout id; null
- * otherwise. A search with none kept at any reads nothing, not even the fingerprint. One still being gathered is not
- * waited for: its caller goes on as without one (the few matches, the walk), and waits for it only where those do not
- * answer (runMatchSet). Under 20 researchers at 10 M rollouts, the gathering of `退款 -refund` on a database just
- * started took 10–19 s, and every view of the search waited for it, those that the walk answers in a few hundred ms
- * too (docs/benchmarks.md, "Search").
+ * The search's match set in one run if one is kept at the run's current highest rollout id; null otherwise. A search
+ * with none kept at any reads nothing, not even the fingerprint. One still being gathered is waited for as runMatchSet's
+ * caller waits (SharedReadPending).
  */
 export async function keptMatchSet(
   search: SearchQuery,
@@ -158,8 +155,8 @@ export async function keptMatchSet(
 ): Promise<MatchSet | null> {
   if (!matchSetHeld(search, run)) return null;
   const fp = await fingerprint();
-  const ready = fp && matchSets.ready(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts);
-  return ready ? ready : null;
+  const held = fp && matchSets.peek(readDb(), keyOf(search, run, MATCH_SET_MAX), fp.rollouts);
+  return held ? sharedRead(held) : null;
 }
 
 /** A rollout that matches a search, and its trajectory's id (a search's few matches: lib/ledger/browse.ts). */

@@ -3,7 +3,6 @@
 // read (shown by changing a search row under it, which only a test does); a batch that adds rollouts to the run makes
 // the next read gather afresh, so a rollout is found once its ingest has answered; a search with more matches than
 // the set may hold is answered as before.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bindDatabase, db } from "@/lib/db/client.ts";
 import { browseLedger, countLedger, type SearchPlan } from "@/lib/ledger/browse.ts";
@@ -222,44 +221,6 @@ describe("a search's match set in one run", () => {
       captured.restore();
       await setReply(`${RUN}/a-6`, reply("a", 6).toLowerCase());
       await setReply(`${RUN}/a-5`, reply("a", 5).toLowerCase());
-    }
-  });
-
-  it("being gathered is not waited for by a view that the walk answers", async () => {
-    const p = params({ run: RUN, q: "退款 -reply:kiwi" });
-    // the gathering's statement held back in the client until released (nothing else sends it)
-    const gathering = /^\s*select s\.rollout_id, s\.step from rollout_search/;
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let held!: () => void;
-    const isHeld = new Promise<void>((r) => (held = r));
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const q = args[0] as string | { text?: string };
-      const text = typeof q === "string" ? q : q?.text;
-      if (!text || !gathering.test(text)) return (query as (...a: unknown[]) => unknown).apply(this, args);
-      held();
-      return released.then(() => (query as (...a: unknown[]) => unknown).apply(this, args));
-    } as typeof query;
-    try {
-      // a view that only the set answers (no walk, no few matches) starts the gathering, and waits for it
-      const fromSet = browseLedger(p, 7, { snippets: false, plan: SETS });
-      await isHeld;
-      // while it is held, the view that the walk answers is answered
-      const walked = await Promise.race([
-        browseLedger(p, 7, { snippets: false, plan: { fewBlocks: 0, fewRows: 0 } }),
-        new Promise<"waited">((r) => setTimeout(() => r("waited"), 5_000)),
-      ]);
-      const indexed = await pages(p, INDEX);
-      expect(walked === "waited" ? walked : walked.rows.map((r) => r.trajectoryId)).toEqual(indexed[0].ids);
-      release();
-      expect((await fromSet).rows.map((r) => r.trajectoryId)).toEqual(indexed[0].ids);
-      expect(sizeOf(await kept("退款 -reply:kiwi"))).toBe(
-        [...replies.values()].filter((r) => r.includes("退款")).length,
-      );
-    } finally {
-      release();
-      pg.Client.prototype.query = query;
     }
   });
 
