@@ -19,7 +19,8 @@ import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch 
  * Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). At
  * 10 M rollouts `退款 -refund` has about 153,000 and the phrase "已为您安排退款" about 244,000: with 50,000 their views that
  * the walk does not answer went to the index, which the statement timeout stopped under the 20 researchers (29–40
- * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 2 MB as its steps and their places in it.
+ * errors a minute, docs/benchmarks.md "Search"). A set of 250,000 is about 2 MB as its literal and 2 MB as its steps
+ * and their places in it.
  */
 export const MATCH_SET_MAX = 250_000;
 

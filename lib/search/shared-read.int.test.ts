@@ -3,7 +3,7 @@
 // request's timeout nor its connection stops the read, and a failed read is each waiting request's error.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientOver } from "@/lib/db/client.ts";
+import { clientOver, type Db } from "@/lib/db/client.ts";
 import type { PrismaClient } from "@/lib/generated/prisma/client.ts";
 import {
   SearchTimeoutError,
@@ -88,8 +88,7 @@ describe("a shared read", () => {
   });
 
   it("has memory of its own for its sorts and bitmaps, which a request's transaction does not", async () => {
-    const workMem = (tx: Parameters<Parameters<typeof withSearchTimeout>[1]>[0]) =>
-      tx.$queryRaw<{ work_mem: string }[]>`show work_mem`.then(([r]) => r.work_mem);
+    const workMem = (tx: Db) => tx.$queryRaw<{ work_mem: string }[]>`show work_mem`.then(([r]) => r.work_mem);
     const server = () => one.$queryRaw<{ work_mem: string }[]>`show work_mem`.then(([r]) => r.work_mem);
     const own = await server();
     expect(own).not.toBe(`${SHARED_READ_WORK_MEM_MB}MB`);
