@@ -58,14 +58,15 @@ function choose(userIndex: number, honestSide: "left" | "right", ledgerTie: bool
     tiesJudged.set(userIndex, n + 1);
     return userIndex === 3 && n % 2 === 0 ? honestSide : "tie";
   }
-  // each annotator's n-th judgement of an ordered pair, spread over 20 (11 is prime to 20): exactly 3 ties and 4
+  // each annotator's n-th judgement of an ordered pair, spread over 20 (11 is prime to 20): exactly 3 ties and 5
   // inversions in every 20. A hash of the item's id and the annotator drew them by how the ids fell, and one run drew
-  // 5 inversions, one short of what the test asks
+  // 5 inversions, one short of what the test asks; with 4 in 20, the pairs a run's id samples gave 8–12 inversions in
+  // the report (first judgements of ordered pairs), and 5 in one cluster run
   const n = judged.get(userIndex) ?? 0;
   judged.set(userIndex, n + 1);
   const h = (n * 11 + userIndex * 5) % 20;
   if (h < 3) return "tie";
-  if (h < 7) return honestSide === "left" ? "right" : "left";
+  if (h < 8) return honestSide === "left" ? "right" : "left";
   return honestSide;
 }
 
