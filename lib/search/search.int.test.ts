@@ -115,6 +115,43 @@ describe("searchCondition", () => {
     ]);
   });
 
+  it("finds a word in one of a rollout's texts, a phrase across two of them, and two Chinese characters only side by side", async () => {
+    const run = "srch-fields";
+    const step = (name: string, input: Record<string, unknown>) => ({
+      type: "tool",
+      name,
+      input,
+      output: "ok",
+      status: "success",
+    });
+    const line = (id: string, reply: string, steps: unknown[]) => {
+      const o = rolloutLine(id, "T-ZH", { run, step: 1 }) as Record<string, unknown> & {
+        trajectory: Record<string, unknown>;
+      };
+      return { ...o, sandbox: { writes: [], tables: {} }, trajectory: { ...o.trajectory, final_reply: reply, steps } };
+    };
+    const s = await ingestText(
+      t.pool,
+      ndjson([
+        // the reply ends where the first tool's name begins: "…we will call order.get …" joined
+        line("f-1", "Thanks, we will call", [step("order.get", { order_id: "O-9" })]),
+        // 退 and 款 in the reply, never side by side; 退款 in the arguments only
+        line("f-2", "退货。款项已到账", [step("order.get", { note: "退款" })]),
+        line("f-3", "已退货，款项已到账", [step("order.get", { order_id: "O-10" })]),
+      ]),
+    );
+    expect(s).toMatchObject({ ok: true, rejected: 0 });
+    expect(await found('"call order.get"', run)).toEqual(["f-1"]);
+    expect(await found("callorder", run)).toEqual([]);
+    expect(await found("call -order.get", run)).toEqual([]);
+    // the rollouts of T-ZH's ticket (我的空气炸锅坏了，请帮我退款。) all hold 退款 there
+    expect(await found("退款", run)).toEqual(["f-1", "f-2", "f-3"]);
+    expect(await found("reply:退款", run)).toEqual([]);
+    expect(await found("arg:退款", run)).toEqual(["f-2"]);
+    expect(await found("货款", run)).toEqual([]);
+    expect(await found("已退 -arg:退款", run)).toEqual(["f-3"]);
+  });
+
   it("reads the searchable texts of a page's rollouts", async () => {
     const ids = await db().$queryRaw<{ run_id: string; id: bigint }[]>`
       select run_id, id from rollouts where trajectory_id in ('s-zh-1', 's-other') order by trajectory_id desc`;

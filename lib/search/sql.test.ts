@@ -14,11 +14,11 @@ describe("searchBlocksSql", () => {
   it("has nothing to ask of the blocks for Chinese terms only, which the pairs' index answers", () => {
     expect(searchBlocksSql(query("退款 -refund"), "big", 129)).toBeNull();
     // looked up by its pairs, then checked as written
+    // one pair is found by its pair alone; the exclusion is checked in each text
     expect(pairMatchesSql(query("退款 -refund"), "big", 257)?.values).toEqual([
       "big",
       ["退款"],
-      "%退款%",
-      "refund",
+      ...Array(5).fill("refund"),
       257,
       "big",
     ]);
@@ -48,8 +48,39 @@ describe("a term's check of a rollout's texts", () => {
 
   it("is LIKE without letters that have a case, the regular expression for ASCII letters, ILIKE for others", () => {
     const sql = matchCondition(indexedSearchQuery("reply:59.99 refund -tool:Élan"));
-    expect(sql.text).toMatch(/^s\.reply like \$1 and \(s\.reply .* ~\* \$2 and not \(s\.tools ilike \$3\)$/);
-    expect(sql.values).toEqual(["%59.99%", "refund", "%Élan%"]);
+    expect(sql.text).toBe(
+      "s.reply like $1 and (s.reply ~* $2 or s.tools ~* $3 or s.args ~* $4 or s.results ~* $5 or s.ticket ~* $6)" +
+        " and not (s.tools ilike $7)",
+    );
+    expect(sql.values).toEqual(["%59.99%", ...Array(5).fill("refund"), "%Élan%"]);
+  });
+
+  it("is made in the texts joined for a term with a space (a phrase may run into the next field), in each for one without", () => {
+    const phrase = matchCondition(indexedSearchQuery('"air fryer" -"not sure"'));
+    expect(phrase.text).toBe(
+      "(s.reply || ' ' || s.tools || ' ' || s.args || ' ' || s.results || ' ' || s.ticket) ~* $1" +
+        " and not ((s.reply || ' ' || s.tools || ' ' || s.args || ' ' || s.results || ' ' || s.ticket) ~* $2)",
+    );
+    expect(phrase.values).toEqual(["a[i\u0130]r\\ fryer", "not\\ sure"]);
+    const word = matchCondition(indexedSearchQuery("reply:xyz -refund"));
+    expect(word.text).toBe(
+      "s.reply ~* $1 and not ((s.reply ~* $2 or s.tools ~* $3 or s.args ~* $4 or s.results ~* $5 or s.ticket ~* $6))",
+    );
+  });
+
+  it("finds one CJK pair in no field by its pair alone, and checks a longer term or one in a field as written", () => {
+    const pair = matchCondition(indexedSearchQuery("退款"));
+    expect(pair.text).toBe("cardinality(s.cjk) > 0 and s.cjk @> $1::text[]");
+    expect(pair.values).toEqual([["退款"]]);
+    const phrase = matchCondition(indexedSearchQuery("安排退款"));
+    expect(phrase.text).toMatch(
+      /^cardinality\(s\.cjk\) > 0 and s\.cjk @> \$1::text\[\] and \(s\.reply like \$2 or .*\)$/,
+    );
+    expect(phrase.values).toEqual([["安排", "排退", "退款"], ...Array(5).fill("%安排退款%")]);
+    const field = matchCondition(indexedSearchQuery("reply:退款"));
+    expect(field.text).toBe("cardinality(s.cjk) > 0 and s.cjk @> $1::text[] and s.reply like $2");
+    // an exclusion is checked as written: the index finds rollouts, not their absence
+    expect(matchCondition(indexedSearchQuery("refund -退款")).text).toMatch(/and not \(\(s\.reply like \$\d+ or /);
   });
 });
 
