@@ -13,7 +13,14 @@ import { processCache } from "@/lib/db/fingerprint-cache.ts";
 import { readDb } from "@/lib/db/read-client.ts";
 import { sharedRead, sharedTransaction } from "@/lib/search/data.ts";
 import type { SearchQuery } from "@/lib/search/parse.ts";
-import { pairMatchIdsSql, rangeMatchIdsSql, searchBlocksSql, type IndexedSearch } from "@/lib/search/sql.ts";
+import {
+  pairMatchIdsSql,
+  rangeMatchIdsSql,
+  runBlocksSql,
+  scanMatchIdsSql,
+  searchBlocksSql,
+  type IndexedSearch,
+} from "@/lib/search/sql.ts";
 
 /**
  * Matches a run's match set holds at most: a search with more is answered as before (the walk, or the index). At
@@ -26,7 +33,8 @@ export const MATCH_SET_MAX = 250_000;
 
 /**
  * Blocks of a run up to which a search's matches are gathered by the blocks' index (each block's rollouts, 16 at
- * most, read by key and checked): 65,536 rollouts at most. More blocks hold a word too frequent for a match set.
+ * most, read by key and checked): 65,536 rollouts at most. More blocks hold a word too frequent for a match set. A
+ * search with nothing to ask of an index is gathered in a run of this many blocks or fewer by reading each row.
  */
 const MATCH_SET_BLOCKS = 4_096;
 
@@ -34,7 +42,8 @@ const MATCH_SET_BLOCKS = 4_096;
  * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a statement as
  * one bigint[] parameter, as it is kept), in the order of their steps, with each one's step (`steps`, ascending) and
  * where its id starts in the literal (`starts`): a view of a step range is then one slice of the literal (setInSteps).
- * `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them by.
+ * `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them by in a run of more than
+ * MATCH_SET_BLOCKS blocks.
  */
 export type MatchSet = GatheredSet | { over: true };
 type GatheredSet = { ids: string; steps: Int32Array; starts: Int32Array };
@@ -103,7 +112,13 @@ const keyOf = (query: SearchQuery, run: string, max: number | string) => JSON.st
 /** A run's fingerprint, read when first asked for (fingerprintOnce). */
 type Fingerprint = () => Promise<RunFingerprint | null>;
 
-/** The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index. */
+/**
+ * The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index; a search
+ * with nothing to ask of either (its words in most blocks, as `refund` and `tool:finance.issue_refund` are) in a run
+ * of MATCH_SET_BLOCKS blocks or fewer, by reading each of the run's rows. Every view of such a search in such a run
+ * was counted by reading the run's entries and checking each: 60–100 ms of the server's CPU per view of a run of
+ * 20,000 rollouts, where a view of a kept set reads its matches' entries by key (docs/benchmarks.md, "Search").
+ */
 async function gather(search: IndexedSearch, run: string, client: Db, max: number): Promise<MatchSet> {
   const blocks = searchBlocksSql(search, run, MATCH_SET_BLOCKS + 1);
   let ids: { rollout_id: bigint; step: number }[];
@@ -114,8 +129,12 @@ async function gather(search: IndexedSearch, run: string, client: Db, max: numbe
     ids = spans.length ? await client.$queryRaw(rangeMatchIdsSql(search, run, spans)) : [];
   } else {
     const pairs = pairMatchIdsSql(search, run, max + 1);
-    if (!pairs) return { over: true };
-    ids = await client.$queryRaw(pairs);
+    if (pairs) ids = await client.$queryRaw(pairs);
+    else {
+      const [{ n }] = await client.$queryRaw<{ n: number }[]>(runBlocksSql(run, MATCH_SET_BLOCKS + 1));
+      if (n > MATCH_SET_BLOCKS) return { over: true };
+      ids = await client.$queryRaw(scanMatchIdsSql(search, run, max + 1));
+    }
   }
   if (ids.length > max) return { over: true };
   return matchSetFrom(ids);

@@ -224,6 +224,35 @@ describe("a search's match set in one run", () => {
     }
   });
 
+  it("reads each of a run's rows for a search with nothing to ask of an index, in a run of 4,096 blocks or fewer", async () => {
+    // kiwi in every block, as a frequent word is: the blocks may leave it out (search_omitted_words), so they are not
+    // asked for it; the search has no CJK pair either
+    const search = { ...parsedSearch("reply:kiwi"), omitted: new Set(["kiwi"]) };
+    // (each `max` a set of its own: kept by it, as by the run's rollouts)
+    const matchSet = (max: number) => withSearchTimeout(db(), (tx) => runMatchSet(search, RUN, tx, { max }));
+    const want = await t.pool.query<{ n: number }>(
+      "select count(*)::int as n from rollout_search where run_id = $1 and reply ilike '%kiwi%'",
+      [RUN],
+    );
+    expect(want.rows[0].n).toBeGreaterThan(30);
+    expect(sizeOf(await matchSet(1000))).toBe(want.rows[0].n);
+    // past 4,096 blocks, the run is not read row by row: the search is answered without a set
+    const { rows } = await t.pool.query<{ n: number }>(
+      "select count(*)::int as n from rollout_search_blocks where run_id = $1",
+      [RUN],
+    );
+    await t.pool.query(
+      `insert into rollout_search_blocks (run_id, first_id, last_id)
+       select $1, 1e15::bigint + g * 16, 1e15::bigint + g * 16 + 15 from generate_series(1, $2::int) g`,
+      [RUN, 4097 - rows[0].n],
+    );
+    try {
+      expect(await matchSet(999)).toEqual({ over: true });
+    } finally {
+      await t.pool.query("delete from rollout_search_blocks where run_id = $1 and first_id > 1e15::bigint", [RUN]);
+    }
+  });
+
   it("holds at most its maximum: a search with more matches is answered without one", async () => {
     const search = await loadIndexedSearch(db(), parsedSearch("退款"), [RUN]);
     // as the browser asks: in a search's transaction, which waits for the gathering outside it

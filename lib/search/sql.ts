@@ -245,6 +245,21 @@ export function pairMatchIdsSql(query: SearchQuery, run: string, limit: number):
      where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
 }
 
+/**
+ * The ids (and steps) of every rollout of one run that matches the search, each of the run's rows read and checked:
+ * for a run with few rollouts (runBlocksSql), whose search has nothing to ask of an index.
+ */
+export function scanMatchIdsSql(query: SearchQuery, run: string, limit: number): Prisma.Sql {
+  return Prisma.sql`select s.rollout_id, s.step from rollout_search s
+     where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
+}
+
+/** How many blocks of the index one run has (rollout_search_blocks, up to 16 rollouts each), counted up to `limit`. */
+export function runBlocksSql(run: string, limit: number): Prisma.Sql {
+  return Prisma.sql`select count(*)::int as n
+      from (select 1 from rollout_search_blocks b where b.run_id = ${run} limit ${limit}) b`;
+}
+
 /** Rollouts of one run by id (a subquery's `rollout_id`), with their trajectory ids. */
 const withTrajectories = (ids: Prisma.Sql, run: string) =>
   Prisma.sql`select s.rollout_id, t.trajectory_id from (${ids}) s join rollouts t on t.run_id = ${run} and t.id = s.rollout_id`;
