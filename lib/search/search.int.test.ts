@@ -6,7 +6,7 @@ import { Prisma } from "@/lib/generated/prisma/client.ts";
 import { bindDatabase, db } from "@/lib/db/client.ts";
 import { migrate, readMigrations } from "@/lib/db/migrate.ts";
 import { createScratchDatabase } from "@/lib/testing/scratch-db.ts";
-import { OTHER, parsedSearch, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
+import { call, OTHER, parsedSearch, rollout, RUN, SEARCH_LINES as LINES } from "@/lib/testing/search-data.ts";
 import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { caselessRegex, likePattern, searchCondition, searchTextsSql, type SearchTextRow } from "@/lib/search/sql.ts";
@@ -117,27 +117,15 @@ describe("searchCondition", () => {
 
   it("finds a word in one of a rollout's texts, a phrase across two of them, and two Chinese characters only side by side", async () => {
     const run = "srch-fields";
-    const step = (name: string, input: Record<string, unknown>) => ({
-      type: "tool",
-      name,
-      input,
-      output: "ok",
-      status: "success",
-    });
-    const line = (id: string, reply: string, steps: unknown[]) => {
-      const o = rolloutLine(id, "T-ZH", { run, step: 1 }) as Record<string, unknown> & {
-        trajectory: Record<string, unknown>;
-      };
-      return { ...o, sandbox: { writes: [], tables: {} }, trajectory: { ...o.trajectory, final_reply: reply, steps } };
-    };
+    const ok = (name: string, input: Record<string, unknown>) => [call(name, input, "ok")];
     const s = await ingestText(
       t.pool,
       ndjson([
         // the reply ends where the first tool's name begins: "…we will call order.get …" joined
-        line("f-1", "Thanks, we will call", [step("order.get", { order_id: "O-9" })]),
+        rollout("f-1", "T-ZH", "Thanks, we will call", ok("order.get", { order_id: "O-9" }), run),
         // 退 and 款 in the reply, never side by side; 退款 in the arguments only
-        line("f-2", "退货。款项已到账", [step("order.get", { note: "退款" })]),
-        line("f-3", "已退货，款项已到账", [step("order.get", { order_id: "O-10" })]),
+        rollout("f-2", "T-ZH", "退货。款项已到账", ok("order.get", { note: "退款" }), run),
+        rollout("f-3", "T-ZH", "已退货，款项已到账", ok("order.get", { order_id: "O-10" }), run),
       ]),
     );
     expect(s).toMatchObject({ ok: true, rejected: 0 });
@@ -150,6 +138,7 @@ describe("searchCondition", () => {
     expect(await found("arg:退款", run)).toEqual(["f-2"]);
     expect(await found("货款", run)).toEqual([]);
     expect(await found("已退 -arg:退款", run)).toEqual(["f-3"]);
+    expect(await found("退款 -arg:退款", run)).toEqual(["f-1", "f-3"]);
   });
 
   it("reads the searchable texts of a page's rollouts", async () => {

@@ -241,13 +241,13 @@ export function rangeMatchIdsSql(query: SearchQuery, run: string, ranges: { firs
  */
 export function pairMatchIdsSql(query: SearchQuery, run: string, limit: number): Prisma.Sql | null {
   if (!query.terms.some((t) => !t.exclude && hasCjkPair(t.text))) return null;
-  return Prisma.sql`select s.rollout_id, s.step from rollout_search s
-     where s.run_id = ${run} and ${matchCondition(query, "s")} limit ${limit}`;
+  return scanMatchIdsSql(query, run, limit);
 }
 
 /**
- * The ids (and steps) of every rollout of one run that matches the search, each of the run's rows read and checked:
- * for a run with few rollouts (runBlocksSql), whose search has nothing to ask of an index.
+ * The ids (and steps) of up to `limit` rollouts of one run that match the search: its rows found by the pairs' index
+ * when the search names CJK pairs (pairMatchIdsSql), else each of the run's rows read and checked — for a run with few
+ * rollouts (runBlocksSql) whose search has nothing to ask of an index.
  */
 export function scanMatchIdsSql(query: SearchQuery, run: string, limit: number): Prisma.Sql {
   return Prisma.sql`select s.rollout_id, s.step from rollout_search s

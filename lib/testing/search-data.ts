@@ -24,7 +24,7 @@ export const OTHER = "srch-b";
 type Obj = Record<string, unknown>;
 
 /** A rollout of example 01 with its own reply, tool calls and ticket. */
-function rollout(id: string, ticket: string, reply: string, steps?: Obj[], run = RUN): Obj {
+export function rollout(id: string, ticket: string, reply: string, steps?: Obj[], run = RUN): Obj {
   const r = rolloutLine(id, ticket, { run, step: 3 }) as Obj & { trajectory: Obj };
   const own = steps ? { sandbox: { writes: [], tables: {} } } : {};
   return { ...r, ...own, trajectory: { ...r.trajectory, final_reply: reply, ...(steps ? { steps } : {}) } };
@@ -34,7 +34,14 @@ function ticketCase(id: string, message: string): Obj {
   c.ticket.message = message;
   return c;
 }
-const call = (name: string, input: Obj, output: unknown) => ({ type: "tool", name, input, output, status: "success" });
+/** A successful tool call of a rollout's steps. */
+export const call = (name: string, input: Obj, output: unknown) => ({
+  type: "tool",
+  name,
+  input,
+  output,
+  status: "success",
+});
 
 export const SEARCH_LINES = [
   ticketCase("T-EN", "My air fryer arrived broken, I want a refund."),
