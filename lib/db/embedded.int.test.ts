@@ -82,6 +82,29 @@ describe("embedded PostgreSQL (DATABASE_URL unset)", () => {
   }, 120_000);
 });
 
+describe("an embedded PostgreSQL that will not start", () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "verity-broken-"));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it("says what the server said, after one more try", async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      VERITY_DATA_DIR: dataDir,
+      VERITY_PG_PORT: String(await freePort()),
+    };
+    delete env.DATABASE_URL;
+    const fixture = "lib/testing/embedded-child.ts";
+    const made = await runTsx([fixture, "read"], env);
+    expect(made.code, made.err).toBe(0);
+    // a setting the server refuses at start (postgresql.auto.conf is read after postgresql.conf)
+    fs.appendFileSync(path.join(dataDir, "pg", "postgresql.auto.conf"), "\nshared_buffers = 'plenty'\n");
+    const refused = await runTsx([fixture, "read"], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain(`Could not start the embedded PostgreSQL in ${path.join(dataDir, "pg")} on port`);
+    expect(refused.err).toMatch(/the server said: .*invalid value for parameter "shared_buffers": "plenty"/);
+  }, 120_000);
+});
+
 describe("a PostgreSQL already answering on VERITY_PG_PORT", () => {
   const own = fs.mkdtempSync(path.join(os.tmpdir(), "verity-own-"));
   const other = fs.mkdtempSync(path.join(os.tmpdir(), "verity-other-"));

