@@ -166,13 +166,39 @@ async function grow(c: pg.Client, run: string, n: number, searchTable = "rollout
   await recountRollups(c, run);
 }
 
-const QUERIES: [string, string][] = [
-  ["rare phrase", '"has been processed" O-20007'],
-  ["common word", "refund"],
-  ["Chinese, 2 characters", "退款"],
-  ["Chinese phrase", '"已为您安排退款"'],
-  ["tool + argument value", "tool:finance.issue_refund arg:59.99"],
-];
+/**
+ * The query kinds the reads phase measures, their values taken from the template's rollouts (which every run's rows
+ * copy) so that each finds rollouts: the rare phrase is the refund reply's phrase with one order's id (one ticket's
+ * rollouts that were told so), the tool with the amount one of its calls refunded. Set by main() once the template
+ * exists. (The refund reply's other wording, "has been processed", is younger than some kept benches' templates.)
+ */
+let QUERIES: [string, string][] = [];
+
+async function templateQueries(c: pg.Client): Promise<[string, string][]> {
+  const one = async (sql: string, what: string) => {
+    const v = (await c.query(sql, [TPL])).rows[0]?.v as string | undefined;
+    if (!v) throw new Error(`the template has no rollout for the ${what} query`);
+    return v;
+  };
+  const order = await one(
+    `select substring(args from 'O-[0-9]+') as v from rollout_search
+      where run_id = $1 and reply ilike '%have refunded%' and args ~ 'O-[0-9]+' order by rollout_id limit 1`,
+    "rare phrase",
+  );
+  const amount = await one(
+    `select substring(args from '"amount": ?([0-9]+[.][0-9]+)') as v from rollout_search
+      where run_id = $1 and tools like '%finance.issue_refund%' and args ~ '"amount": ?[0-9]+[.][0-9]+'
+      order by rollout_id limit 1`,
+    "tool + argument value",
+  );
+  return [
+    ["rare phrase", `"have refunded" ${order}`],
+    ["common word", "refund"],
+    ["Chinese, 2 characters", "退款"],
+    ["Chinese phrase", '"已为您安排退款"'],
+    ["tool + argument value", `tool:finance.issue_refund arg:${amount}`],
+  ];
+}
 
 /**
  * The run's partition of a search table, detached (if attached) and without its GIN indexes, for a bulk write: a GIN
@@ -431,10 +457,11 @@ function growth(measured: [number, Map<string, Figure>, string][]): void {
   for (const [n, , d] of measured) console.log(`disk at ${fmt(n)}: ${d}`);
 }
 
-const MIXED = [
+/** The researchers' queries: the reads phase's and a few more. */
+const mixed = () => [
   ...QUERIES.map(([, q]) => q),
   '"air fryer"',
-  'reply:"has been processed"',
+  'reply:"have refunded"',
   "tool:finance.issue_refund",
   "退款 -refund",
   'ticket:"broken"',
@@ -452,7 +479,7 @@ function researcher(runs: string[], steps: number): NextRequest {
     const from = Math.floor(Math.random() * steps * 0.9);
     const range = `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}`;
     const filter = run === BIG && Math.random() < 0.2 ? range : pick(FILTERS);
-    const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(MIXED))}${filter}`;
+    const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(mixed()))}${filter}`;
     return Math.random() < 0.6
       ? ["browser page", `/trajectories?${view}`]
       : ["rows API, first page", `/api/ledger/rows?${view}`];
@@ -460,7 +487,7 @@ function researcher(runs: string[], steps: number): NextRequest {
 }
 
 /**
- * Each view of the researchers' mix (MIXED × FILTERS, and a step range of a tenth of the run) on the big run, alone:
+ * Each view of the researchers' mix (mixed() × FILTERS, and a step range of a tenth of the run) on the big run, alone:
  * the browser page's page and count read together, as the page reads them (the count given the page), `--iterations`
  * times each way: as the search's first view (no match set kept: lib/search/match-set-data.ts) and again once its page has
  * kept one (where it gathers one). p50 and max, the CPU the PostgreSQL server (its parallel workers included) and
@@ -495,7 +522,7 @@ async function phaseMix(c: pg.Client): Promise<void> {
   };
   const rows: [string, Cost, Cost][] = [];
   console.log(`\nthe researchers' views alone, page and count together, ${ITER} iterations each way (${load()})`);
-  for (const q of MIXED)
+  for (const q of mixed())
     for (const filter of [...FILTERS, range]) {
       const parsed = parseBrowseParams(
         Object.fromEntries(new URLSearchParams(`run=${BIG}&q=${encodeURIComponent(q)}${filter}`)),
@@ -586,6 +613,8 @@ async function main() {
   if (!(await c.query("select 1 from runs where id = $1", [TPL])).rowCount) {
     console.log(`template: ${fmt(await ingestRate(url, TPL))} rollouts/s (${load()})`);
   }
+  QUERIES = await templateQueries(c);
+  console.log(`queries: ${QUERIES.map(([k, q]) => `${k} ${q}`).join("; ")}`);
   await bindDatabase(url);
   await bindReadDatabase(url, url);
   if (PHASES.has("reads")) await phaseReads(c);
