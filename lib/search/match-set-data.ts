@@ -33,17 +33,26 @@ export const MATCH_SET_MAX = 250_000;
 
 /**
  * Blocks of a run up to which a search's matches are gathered by the blocks' index (each block's rollouts, 16 at
- * most, read by key and checked): 65,536 rollouts at most. More blocks hold a word too frequent for a match set. A
- * search with nothing to ask of an index is gathered in a run of this many blocks or fewer by reading each row.
+ * most, read by key and checked): 262,144 rollouts at most. More blocks hold a word too frequent for a match set,
+ * whose views the walk answers. With 4,096, a rare phrase with an order's id at 10 M rollouts
+ * (`"have refunded" O-20000`, one ticket's refund replies: about 26,000 rollouts in 10,000 blocks) had no set, and
+ * its page went to the index plan, which the statement timeout stopped; gathered, its first page takes about 1.4 s
+ * (docs/benchmarks.md, "Search").
  */
-const MATCH_SET_BLOCKS = 4_096;
+const GATHER_BLOCKS = 16_384;
+
+/**
+ * Blocks of a run up to which a search with nothing to ask of an index is gathered by reading each of the run's rows
+ * (65,536 rollouts at most).
+ */
+const SCAN_RUN_BLOCKS = 4_096;
 
 /**
  * Every rollout of one run that matches a search: their ids as a PostgreSQL array literal (given to a statement as
  * one bigint[] parameter, as it is kept), in the order of their steps, with each one's step (`steps`, ascending) and
  * where its id starts in the literal (`starts`): a view of a step range is then one slice of the literal (setInSteps).
- * `over` when there are more than MATCH_SET_MAX, or the search has no index to gather them by in a run of more than
- * MATCH_SET_BLOCKS blocks.
+ * `over` when there are more than MATCH_SET_MAX, when the blocks' index finds more than GATHER_BLOCKS blocks, or when
+ * the search has no index to gather them by in a run of more than SCAN_RUN_BLOCKS blocks.
  */
 export type MatchSet = GatheredSet | { over: true };
 type GatheredSet = { ids: string; steps: Int32Array; starts: Int32Array };
@@ -115,24 +124,24 @@ type Fingerprint = () => Promise<RunFingerprint | null>;
 /**
  * The run's matches of the search, gathered by the blocks that hold its words or by its CJK pairs' index; a search
  * with nothing to ask of either (its words in most blocks, as `refund` and `tool:finance.issue_refund` are) in a run
- * of MATCH_SET_BLOCKS blocks or fewer, by reading each of the run's rows. Every view of such a search in such a run
+ * of SCAN_RUN_BLOCKS blocks or fewer, by reading each of the run's rows. Every view of such a search in such a run
  * was counted by reading the run's entries and checking each: 60–100 ms of the server's CPU per view of a run of
  * 20,000 rollouts, where a view of a kept set reads its matches' entries by key (docs/benchmarks.md, "Search").
  */
 async function gather(search: IndexedSearch, run: string, client: Db, max: number): Promise<MatchSet> {
-  const blocks = searchBlocksSql(search, run, MATCH_SET_BLOCKS + 1);
+  const blocks = searchBlocksSql(search, run, GATHER_BLOCKS + 1);
   let ids: { rollout_id: bigint; step: number }[];
   if (blocks) {
     const ranges = await client.$queryRaw<{ first_id: bigint; last_id: bigint }[]>(blocks);
-    if (ranges.length > MATCH_SET_BLOCKS) return { over: true };
+    if (ranges.length > GATHER_BLOCKS) return { over: true };
     const spans = ranges.map((r) => ({ first: r.first_id, last: r.last_id }));
     ids = spans.length ? await client.$queryRaw(rangeMatchIdsSql(search, run, spans)) : [];
   } else {
     const pairs = pairMatchIdsSql(search, run, max + 1);
     if (pairs) ids = await client.$queryRaw(pairs);
     else {
-      const [{ n }] = await client.$queryRaw<{ n: number }[]>(runBlocksSql(run, MATCH_SET_BLOCKS + 1));
-      if (n > MATCH_SET_BLOCKS) return { over: true };
+      const [{ n }] = await client.$queryRaw<{ n: number }[]>(runBlocksSql(run, SCAN_RUN_BLOCKS + 1));
+      if (n > SCAN_RUN_BLOCKS) return { over: true };
       ids = await client.$queryRaw(scanMatchIdsSql(search, run, max + 1));
     }
   }

@@ -253,6 +253,37 @@ describe("a search's match set in one run", () => {
     }
   });
 
+  it("gathers by the blocks' index up to 16,384 blocks: past that, the search is answered without a set", async () => {
+    // kiwi not left out of the blocks here: the blocks' index is asked for it
+    const search = { ...parsedSearch("reply:kiwi"), omitted: new Set<string>() };
+    const matchSet = (max: number) => withSearchTimeout(db(), (tx) => runMatchSet(search, RUN, tx, { max }));
+    const want = await t.pool.query<{ n: number }>(
+      "select count(*)::int as n from rollout_search where run_id = $1 and reply ilike '%kiwi%'",
+      [RUN],
+    );
+    const { rows } = await t.pool.query<{ n: number }>(
+      "select count(*)::int as n from rollout_search_blocks where run_id = $1 and words like '%kiwi%'",
+      [RUN],
+    );
+    // blocks past the run's rollouts that hold the word (no rollouts in them): found by the index, each read by key
+    const fake = (n: number) =>
+      t.pool.query(
+        `insert into rollout_search_blocks (run_id, first_id, last_id, words)
+         select $1, 1e15::bigint + g * 16, 1e15::bigint + g * 16 + 15, ' kiwi ' from generate_series(1, $2::int) g
+         on conflict do nothing`,
+        [RUN, n],
+      );
+    try {
+      await fake(16_384 - rows[0].n);
+      // (each `max` a set of its own)
+      expect(sizeOf(await matchSet(1001))).toBe(want.rows[0].n);
+      await fake(16_385 - rows[0].n);
+      expect(await matchSet(1002)).toEqual({ over: true });
+    } finally {
+      await t.pool.query("delete from rollout_search_blocks where run_id = $1 and first_id > 1e15::bigint", [RUN]);
+    }
+  });
+
   it("holds at most its maximum: a search with more matches is answered without one", async () => {
     const search = await loadIndexedSearch(db(), parsedSearch("退款"), [RUN]);
     // as the browser asks: in a search's transaction, which waits for the gathering outside it
