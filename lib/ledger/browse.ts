@@ -35,7 +35,6 @@ import {
   keptFewMatches,
   keptMatchSet,
   matchSetHeld,
-  startMatchSet,
   runMatchSet,
   setInSteps,
   type Match,
@@ -480,26 +479,6 @@ async function walkFromStepRange(v: BrowseView, p: BrowseParams, client: Db) {
 }
 
 /**
- * Rows up to which a view in id order walks on when its first try found too few matches to expect its page within
- * WALK_ROWS, but some (longerWalk).
- */
-const LONGER_WALK_ROWS = 50_000;
-
-/**
- * How many more rows a view walks past its first try (`walked` rows, `found` matches): LONGER_WALK_ROWS when it is
- * in id order — a walk in another order reads its entries at random — and the matches found promise the page within
- * them. Null otherwise (the set, or the index). A search in 0.23 % of a run of 10 M rollouts
- * (`"have refunded" O-20000`: 10,000 of its blocks hold the order's id) fills its page in about 42,000 rows, at
- * about 6 µs a row, where gathering its set takes 1.1 s; walking half as many again as the first try promised
- * (19,200 rows) fell short there, its matches not spread evenly (docs/benchmarks.md, "Search"). The set is gathered
- * meanwhile for the search's next views.
- */
-function longerWalk(p: BrowseParams, limit: number, walked: number, found: number): number | null {
-  if (p.sort !== "id" || found === 0) return null;
-  return ((limit - found) * walked) / found <= LONGER_WALK_ROWS ? LONGER_WALK_ROWS : null;
-}
-
-/**
  * Blocks (rollout_search_blocks) of a run holding a search's words up to which the search's matches are found first
  * (fewMatches): each block's rollouts (16) read by key and checked, at most 2,048 rollouts, about as many as the
  * walk's first try probes, and read together.
@@ -776,15 +755,6 @@ async function selectRows(
       const rest = { ...withKey(search, keyCondition({ ...p, dir }, tried.last)), search: search.search };
       const walked = await walkedRows(rest, p, dir, limit - tried.found.length, walk - first, client);
       if (Array.isArray(walked)) return [...tried.found, ...walked];
-    } else if (p.run && plan.walk === undefined && plan.matchSets !== false) {
-      const longer = longerWalk(p, limit, first, tried.found.length);
-      if (longer !== null) {
-        // the search's next views read its set, gathered meanwhile
-        await startMatchSet(v.search!, p.run, fingerprint);
-        const rest = { ...withKey(search, keyCondition({ ...p, dir }, tried.last)), search: search.search };
-        const walked = await walkedRows(rest, p, dir, limit - tried.found.length, longer, client);
-        if (Array.isArray(walked)) return [...tried.found, ...walked];
-      }
     }
   }
   const set = await matchSetOf(v, p, client, plan, true, fingerprint);

@@ -20,9 +20,7 @@ import { parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema
 import { SearchInputError, SearchTimeoutError, withSearchTimeout } from "@/lib/search/data.ts";
 import { freshDatabase, ingestText, ndjson, type TestDatabase } from "@/lib/testing/ingest-db.ts";
 import { RUN as TEXTS, SEARCH_LINES } from "@/lib/testing/search-data.ts";
-import { caseLine, rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
-import { matchSetHeld } from "@/lib/search/match-set-data.ts";
-import { parsedSearch } from "@/lib/testing/search-data.ts";
+import { rolloutLine } from "@/lib/testing/ingest-fixtures.ts";
 import { capture, installStatementCapture, planned, type Sent } from "@/lib/testing/capture-statements.ts";
 
 const DEMO = "srch-demo";
@@ -171,49 +169,6 @@ describe("the browser's search", () => {
     const rare = params({ run: DEMO, q: "退款", any: "unauthorized_write,empty_promise", step_from: "2" });
     expect(await walkedPage(rare, 6, 3)).toBeNull();
   }, 180_000);
-
-  it("walks on in id order when its first try's matches promise the page, and gathers the set meanwhile", async () => {
-    // 2,400 rollouts, one in 200 saying zanzibar: the first try (1,000 rows) finds 5, too few for a page of 100 in
-    // the walk's 10,000 rows by its first try's measure (one in 10), but enough to promise it within 50,000
-    const run = "srch-long";
-    const lines: unknown[] = [caseLine("T-LONG")];
-    for (let i = 0; i < 2400; i++) {
-      const r = rolloutLine(`${run}/r-${i}`, "T-LONG", { run, step: Math.floor(i / 100) }) as Record<
-        string,
-        unknown
-      > & {
-        trajectory: Record<string, unknown>;
-      };
-      const reply = i % 200 === 7 ? `Shipped to Zanzibar (${i})` : `Nothing to add (${i})`;
-      lines.push({ ...r, trajectory: { ...r.trajectory, final_reply: reply } });
-    }
-    const ingested = await ingestText(t.pool, ndjson(lines));
-    expect(ingested.ok && ingested.rejected).toBe(0);
-    const p = params({ run, q: "zanzibar" });
-    const indexed = await browseLedger(p, 100, { snippets: false, plan: { walk: 0, ...NOT_FIRST, matchSets: false } });
-    expect(indexed.rows).toHaveLength(12);
-    const captured = installStatementCapture();
-    try {
-      expect(matchSetHeld(parsedSearch("zanzibar"), run)).toBe(false);
-      const page = await capture(() => browseLedger(p, 100, { snippets: false, plan: NOT_FIRST }));
-      expect(page.result.rows.map((r) => r.id)).toEqual(indexed.rows.map((r) => r.id));
-      // the first try's 1,000 rows, then 50,000 more at most, as its 5 matches promise 96 more within (101 - 5) ×
-      // 1,000 / 5 = 19,200 (the page reads one row past its 100, for its cursor); the view has 1,400 more
-      const walks = page.statements.filter((s) => /from \(select .* from ledger l/s.test(s.text)).map((s) => s.values);
-      expect(walks.some((v) => v.map(String).includes("1000"))).toBe(true);
-      expect(walks.some((v) => v.map(String).includes("50000"))).toBe(true);
-      // the set being gathered meanwhile, for the search's next views
-      expect(matchSetHeld(parsedSearch("zanzibar"), run)).toBe(true);
-      // in another order, no longer walk: the first try, then the set
-      const byReward = await capture(() =>
-        browseLedger({ ...p, sort: "reward" }, 100, { snippets: false, plan: NOT_FIRST }),
-      );
-      expect(byReward.result.rows).toHaveLength(12);
-      expect(byReward.statements.some((s) => s.values.map(String).includes("50000"))).toBe(false);
-    } finally {
-      captured.restore();
-    }
-  });
 
   it("walks a step range between its first and last entries' ids, found step by step", async () => {
     const direct = async (from: number, to: number) => {

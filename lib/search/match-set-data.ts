@@ -166,23 +166,10 @@ export async function runMatchSet(
   const { fingerprint = fingerprintOnce(run, client), max = MATCH_SET_MAX } = opts;
   const fp = await fingerprint();
   if (fp === null) return null;
-  return sharedRead(gathering(search, run, fp, max));
-}
-
-/** The search's match set in the run at the fingerprint: kept, being gathered, or gathered now (a shared read). */
-const gathering = (search: IndexedSearch, run: string, fp: RunFingerprint, max: number) =>
-  matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () =>
+  const gathering = matchSets.get(readDb(), keyOf(search, run, max), fp.rollouts, () =>
     sharedTransaction(readDb(), (tx) => gather(search, run, tx, max)),
   );
-
-/**
- * Starts gathering the search's match set in the run, as runMatchSet would, and does not wait for it: for a view
- * that a longer walk answers now (lib/ledger/browse.ts), so that the search's next views read the set. Its failure
- * is forgotten with it (the next view that needs the set gathers it again).
- */
-export async function startMatchSet(search: IndexedSearch, run: string, fingerprint: Fingerprint): Promise<void> {
-  const fp = await fingerprint();
-  if (fp !== null) gathering(search, run, fp, MATCH_SET_MAX).catch(() => undefined);
+  return sharedRead(gathering);
 }
 
 /**
