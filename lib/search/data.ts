@@ -86,8 +86,9 @@ const SHARED_READ_ROUNDS = 4;
  * transaction). A read takes no lock that an insert waits for, so a search never holds ingest up; the timeout stops
  * one the indexes cannot narrow. A statement stopped by it is thrown as SearchTimeoutError. A body that needs a shared
  * read still running (SharedReadPending) is run again once that read has ended, its transaction ended while it waits;
- * the shared read's failure is its own (stopped by its timeout: SearchTimeoutError of that timeout). `workMemMb`, when
- * given, sets the transaction's work_mem.
+ * the shared read's failure is its own (stopped by its timeout: SearchTimeoutError of that timeout); one that still
+ * finds a shared read running after SHARED_READ_ROUNDS waits is a SearchTimeoutError too. `workMemMb`, when given,
+ * sets the transaction's work_mem.
  */
 export async function withSearchTimeout<T>(
   client: PrismaClient,
@@ -106,7 +107,10 @@ export async function withSearchTimeout<T>(
         { timeout: ms + 10_000, maxWait: 10_000 },
       );
     } catch (err) {
-      if (err instanceof SharedReadPending && round < SHARED_READ_ROUNDS) {
+      if (err instanceof SharedReadPending) {
+        // still waiting after its rounds (the reads it needs dropped and started again while it waited, as a busy
+        // console's kept sets are): told as a search that took too long, not a failure of the console
+        if (round >= SHARED_READ_ROUNDS) throw new SearchTimeoutError(ms);
         // its failure is this body's: a shared read stopped by its timeout is a SearchTimeoutError of its own
         await err.ready;
         continue;

@@ -104,4 +104,18 @@ describe("a shared read", () => {
     const running = new Promise((res) => setTimeout(res, 50));
     await expect(sharedRead(running)).rejects.toBeInstanceOf(SharedReadPending);
   });
+
+  it("tells a request that still finds its reads running after its waits that its search took too long", async () => {
+    // a body whose shared read is always found running (as when the set it needs is dropped and gathered again)
+    let runs = 0;
+    const body = async () => {
+      runs++;
+      throw new SharedReadPending(Promise.resolve());
+    };
+    const err = await withSearchTimeout(one, body).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SearchTimeoutError);
+    expect((err as Error).message).toMatch(/^the search took longer than 5 s and was stopped/);
+    // the first run and four more after a wait each
+    expect(runs).toBe(5);
+  });
 });
