@@ -8,5 +8,7 @@ describe("matchCountLabel", () => {
     expect(matchCountLabel({ count: 210_384, exact: false })).toBe(
       "≈ 210,384 matching (estimated from a sample of the rows)",
     );
+    // a count the search's timeout stopped (its page found): said so, not shown as a number
+    expect(matchCountLabel(null)).toBe("matches not counted: counting them took too long");
   });
 });

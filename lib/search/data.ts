@@ -30,6 +30,20 @@ export class SearchTimeoutError extends Error {
   }
 }
 
+/**
+ * A read's answer, or null when the search's timeout stopped it (SearchTimeoutError): for a figure a page can be shown
+ * without — the browser's count, whose page was found — where the stopped count refused the whole page. Any other
+ * error is the read's.
+ */
+export async function unlessTimedOut<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof SearchTimeoutError) return null;
+    throw err;
+  }
+}
+
 /** Whether an error (a driver's, or Prisma's wrapping one) is a statement stopped by statement_timeout. */
 export function isStatementTimeout(err: unknown): boolean {
   for (let e = err as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {

@@ -11,6 +11,7 @@ import {
   SharedReadPending,
   sharedRead,
   sharedTransaction,
+  unlessTimedOut,
   withSearchTimeout,
 } from "@/lib/search/data.ts";
 import { freshDatabase, type TestDatabase } from "@/lib/testing/ingest-db.ts";
@@ -85,6 +86,14 @@ describe("a shared read", () => {
       expect(err.message).toMatch(/took longer than 0\.3 s/);
     }
     expect(s.runs).toHaveLength(0);
+  });
+
+  it("gives a read that the search's timeout stopped as null where asked (unlessTimedOut); any other error stays", async () => {
+    const slow = withSearchTimeout(one, (tx) => tx.$queryRaw`select pg_sleep(2)`, 300);
+    expect(await unlessTimedOut(slow)).toBeNull();
+    expect(await unlessTimedOut(withSearchTimeout(one, async () => 7, 300))).toBe(7);
+    const broken = withSearchTimeout(one, (tx) => tx.$queryRaw`select 1 / 0`, 300);
+    await expect(unlessTimedOut(broken)).rejects.toThrow(/division by zero/);
   });
 
   it("has memory of its own for its sorts and bitmaps, which a request's transaction does not", async () => {

@@ -12,7 +12,7 @@ import { can } from "@/lib/auth/policy.ts";
 import { BrowseCursorError, browseLedger, countLedger } from "@/lib/ledger/browse.ts";
 import { matchCountLabel } from "@/lib/ledger/count-label.ts";
 import { browseQuery, parseBrowseParams, type BrowseParams } from "@/lib/ledger/browse-schema.ts";
-import { SearchInputError, SearchTimeoutError } from "@/lib/search/data.ts";
+import { SearchInputError, SearchTimeoutError, unlessTimedOut } from "@/lib/search/data.ts";
 import { browseFacets } from "@/lib/ledger/facets.ts";
 
 export const metadata: Metadata = { title: "Trajectories" };
@@ -35,7 +35,8 @@ export default async function TrajectoriesPage({
     const first = browseLedger(p, 100, { plan: { memo } });
     [page, count, facets] = await Promise.all([
       first,
-      countLedger(p, { firstPage: first, plan: { memo } }),
+      // a count that the timeout stops does not refuse the page it counts: the page says it was not counted
+      unlessTimedOut(countLedger(p, { firstPage: first, plan: { memo } })),
       browseFacets(),
     ]);
   } catch (err) {
