@@ -457,9 +457,10 @@ function growth(measured: [number, Map<string, Figure>, string][]): void {
   for (const [n, , d] of measured) console.log(`disk at ${fmt(n)}: ${d}`);
 }
 
-/** The researchers' queries: the reads phase's and a few more. */
-const mixed = () => [
-  ...QUERIES.map(([, q]) => q),
+/** The researchers' queries: the reads phase's and a few more. Set by main() with QUERIES. */
+let MIXED: string[] = [];
+const mixedOf = (queries: [string, string][]) => [
+  ...queries.map(([, q]) => q),
   '"air fryer"',
   'reply:"have refunded"',
   "tool:finance.issue_refund",
@@ -479,7 +480,7 @@ function researcher(runs: string[], steps: number): NextRequest {
     const from = Math.floor(Math.random() * steps * 0.9);
     const range = `&step_from=${from}&step_to=${from + Math.ceil(steps / 10)}`;
     const filter = run === BIG && Math.random() < 0.2 ? range : pick(FILTERS);
-    const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(mixed()))}${filter}`;
+    const view = `run=${encodeURIComponent(run)}&q=${encodeURIComponent(pick(MIXED))}${filter}`;
     return Math.random() < 0.6
       ? ["browser page", `/trajectories?${view}`]
       : ["rows API, first page", `/api/ledger/rows?${view}`];
@@ -487,7 +488,7 @@ function researcher(runs: string[], steps: number): NextRequest {
 }
 
 /**
- * Each view of the researchers' mix (mixed() × FILTERS, and a step range of a tenth of the run) on the big run, alone:
+ * Each view of the researchers' mix (MIXED × FILTERS, and a step range of a tenth of the run) on the big run, alone:
  * the browser page's page and count read together, as the page reads them (the count given the page), `--iterations`
  * times each way: as the search's first view (no match set kept: lib/search/match-set-data.ts) and again once its page has
  * kept one (where it gathers one). p50 and max, the CPU the PostgreSQL server (its parallel workers included) and
@@ -522,7 +523,7 @@ async function phaseMix(c: pg.Client): Promise<void> {
   };
   const rows: [string, Cost, Cost][] = [];
   console.log(`\nthe researchers' views alone, page and count together, ${ITER} iterations each way (${load()})`);
-  for (const q of mixed())
+  for (const q of MIXED)
     for (const filter of [...FILTERS, range]) {
       const parsed = parseBrowseParams(
         Object.fromEntries(new URLSearchParams(`run=${BIG}&q=${encodeURIComponent(q)}${filter}`)),
@@ -614,6 +615,7 @@ async function main() {
     console.log(`template: ${fmt(await ingestRate(url, TPL))} rollouts/s (${load()})`);
   }
   QUERIES = await templateQueries(c);
+  MIXED = mixedOf(QUERIES);
   console.log(`queries: ${QUERIES.map(([k, q]) => `${k} ${q}`).join("; ")}`);
   await bindDatabase(url);
   await bindReadDatabase(url, url);

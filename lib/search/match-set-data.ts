@@ -36,8 +36,8 @@ export const MATCH_SET_MAX = 250_000;
  * most, read by key and checked): 262,144 rollouts at most. More blocks hold a word too frequent for a match set,
  * whose views the walk answers. With 4,096, a rare phrase with an order's id at 10 M rollouts
  * (`"have refunded" O-20000`, one ticket's refund replies: about 26,000 rollouts in 10,000 blocks) had no set, and
- * its page went to the index plan, which the statement timeout stopped; gathered, its first page takes about 1.4 s
- * (docs/benchmarks.md, "Search").
+ * its page went to the index plan, which the statement timeout stopped; gathered, its first page takes 1.2–1.35 s
+ * at p95 (docs/benchmarks.md, "Search").
  */
 const GATHER_BLOCKS = 16_384;
 
